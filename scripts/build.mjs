@@ -1,0 +1,131 @@
+// Bundles the extension, the language server, the CLI and (when it exists) the webview
+// script into dist/ with esbuild.
+//
+//   node scripts/build.mjs [--production] [--watch] [entry-name...]
+//
+// --production minifies. --watch rebuilds on change (Ctrl+C to stop). Entry names
+// (extension, server, cli, webview) restrict the build to those bundles.
+// A required entry whose source file is missing fails the build before anything is
+// written, so that a half-built dist/ can never pass for a complete one.
+import * as esbuild from 'esbuild';
+import { chmodSync, existsSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const production = args.includes('--production');
+const watch = args.includes('--watch');
+const selected = args.filter((a) => !a.startsWith('--'));
+
+/** Options shared by every bundle. */
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: true,
+  minify: production,
+  logLevel: 'warning',
+  absWorkingDir: root,
+};
+
+/**
+ * Every bundle: a name to select it by, the esbuild options it adds to `common`, and
+ * whether it may be absent (the webview script: nothing opens a webview yet).
+ */
+const entries = [
+  {
+    name: 'extension',
+    options: { entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  },
+  {
+    name: 'server',
+    options: { entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' },
+  },
+  {
+    name: 'cli',
+    options: { entryPoints: ['cli/bin.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+    executable: true,
+  },
+  {
+    name: 'webview',
+    options: {
+      entryPoints: ['client/webview/main.ts'],
+      outfile: 'dist/webview.js',
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+    },
+    optional: true,
+  },
+];
+
+const sourceOf = (entry) => entry.options.entryPoints[0];
+
+function fail(message) {
+  console.error(`build: ${message}`);
+  process.exit(1);
+}
+
+function chooseEntries() {
+  const unknown = selected.filter((n) => !entries.some((e) => e.name === n));
+  if (unknown.length > 0) fail(`unknown entry ${unknown.join(', ')} (known: ${entries.map((e) => e.name).join(', ')})`);
+  const chosen = selected.length > 0 ? entries.filter((e) => selected.includes(e.name)) : entries;
+  const missing = chosen.filter((e) => !e.optional && !existsSync(join(root, sourceOf(e))));
+  if (missing.length > 0) {
+    fail(`missing entry point${missing.length > 1 ? 's' : ''}: ${missing.map((e) => `${sourceOf(e)} (${e.name})`).join(', ')}`);
+  }
+  return chosen.filter((e) => existsSync(join(root, sourceOf(e))));
+}
+
+function optionsFor(entry) {
+  const plugins = entry.executable ? [chmodAfterBuild(entry.options.outfile)] : [];
+  return { ...common, ...entry.options, plugins };
+}
+
+/** The CLI bundle must stay runnable as `./dist/cli.js`, including after watch rebuilds. */
+function chmodAfterBuild(outfile) {
+  return {
+    name: 'chmod',
+    setup(build) {
+      build.onEnd((result) => {
+        if (result.errors.length === 0) chmodSync(join(root, outfile), 0o755);
+      });
+    },
+  };
+}
+
+function formatSize(bytes) {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(2)} MB` : `${(bytes / 1024).toFixed(1)} kB`;
+}
+
+function printSizes(chosen) {
+  for (const e of chosen) {
+    const size = statSync(join(root, e.options.outfile)).size;
+    console.log(`  ${e.options.outfile.padEnd(20)} ${formatSize(size).padStart(10)}`);
+  }
+}
+
+async function buildOnce(chosen) {
+  // A full build starts from an empty dist/ so that no stale bundle survives a rename.
+  if (selected.length === 0) rmSync(join(root, 'dist'), { recursive: true, force: true });
+  const started = performance.now();
+  // Every bundle runs to the end so that all of their errors are printed (by esbuild).
+  const results = await Promise.allSettled(chosen.map((e) => esbuild.build(optionsFor(e))));
+  const failed = chosen.filter((_, i) => results[i].status === 'rejected');
+  if (failed.length > 0) fail(`failed: ${failed.map((e) => e.name).join(', ')}`);
+  console.log(`build: ${chosen.length} bundle(s)${production ? ' (production)' : ''} in ${Math.round(performance.now() - started)} ms`);
+  printSizes(chosen);
+}
+
+async function watchAll(chosen) {
+  const contexts = await Promise.all(chosen.map((e) => esbuild.context({ ...optionsFor(e), logLevel: 'info' })));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log(`build: watching ${chosen.map((e) => e.name).join(', ')}`);
+}
+
+const chosen = chooseEntries();
+if (watch) await watchAll(chosen);
+else await buildOnce(chosen);
