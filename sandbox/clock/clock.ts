@@ -1,0 +1,32 @@
+/**
+ * The only source of time in the sandbox. Controllers, kubelets, the API
+ * server and tests take a Clock; nothing reads the wall clock directly.
+ */
+
+export interface TimerHandle {
+  readonly id: number;
+}
+
+export interface Clock {
+  /** Milliseconds since the Unix epoch, in this clock's time. */
+  now(): number;
+  /** Runs `fn` once after `delayMs` of this clock's time. Timers due at the same instant run in the order they were set. */
+  setTimer(delayMs: number, fn: () => void): TimerHandle;
+  clearTimer(handle: TimerHandle): void;
+}
+
+/** RFC 3339 with second precision, as Kubernetes timestamps are: `2026-01-01T00:00:05Z`. */
+export function formatTimestamp(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** RFC 3339 with microseconds, as `MicroTime` fields (Event.eventTime, Lease.renewTime) are. */
+export function formatMicroTime(ms: number): string {
+  const iso = new Date(Math.floor(ms)).toISOString();
+  return `${iso.slice(0, 19)}.${iso.slice(20, 23)}000Z`;
+}
+
+/** Parses an RFC 3339 timestamp into epoch milliseconds (NaN when it is not one). */
+export function parseTimestamp(text: string): number {
+  return Date.parse(text);
+}

@@ -1,0 +1,103 @@
+/**
+ * Seeded randomness (sfc32 seeded through a string hash). Every random choice
+ * in the sandbox — UIDs, generated names, delays, tie-breaks — comes from one
+ * of these, so the same seed gives the same history.
+ */
+
+/** The alphabet upstream uses for generateName suffixes (no vowels, no confusable characters). */
+export const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+export class SeededRandom {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+  private readonly seedText: string;
+
+  constructor(seed: number | string = 1) {
+    this.seedText = String(seed);
+    const h = hashSeed(this.seedText);
+    this.a = h[0];
+    this.b = h[1];
+    this.c = h[2];
+    this.d = h[3];
+    for (let i = 0; i < 12; i++) this.nextUint32();
+  }
+
+  /** A uniformly distributed 32-bit unsigned integer. */
+  nextUint32(): number {
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return t >>> 0;
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    return this.nextUint32() / 4294967296;
+  }
+
+  /** An integer in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+
+  /** An integer in [min, max] inclusive. */
+  between(min: number, max: number): number {
+    return min + this.int(max - min + 1);
+  }
+
+  /** `n` characters from `alphabet`. */
+  string(n: number, alphabet: string = NAME_ALPHABET): string {
+    let out = '';
+    for (let i = 0; i < n; i++) out += alphabet[this.int(alphabet.length)];
+    return out;
+  }
+
+  /** A version-4 UUID string. */
+  uuid(): string {
+    const hex: string[] = [];
+    for (let i = 0; i < 4; i++) hex.push(this.nextUint32().toString(16).padStart(8, '0'));
+    const s = hex.join('');
+    const variant = ((parseInt(s[16], 16) & 0x3) | 0x8).toString(16);
+    return `${s.slice(0, 8)}-${s.slice(8, 12)}-4${s.slice(13, 16)}-${variant}${s.slice(17, 20)}-${s.slice(20, 32)}`;
+  }
+
+  /** The generator's state, for snapshots. */
+  getState(): [number, number, number, number] {
+    return [this.a, this.b, this.c, this.d];
+  }
+
+  setState(state: readonly number[]): void {
+    if (state.length !== 4 || state.some((n) => !Number.isInteger(n))) throw new TypeError('random state must be four integers');
+    [this.a, this.b, this.c, this.d] = state.map((n) => n | 0);
+  }
+
+  /**
+   * An independent generator derived from this one's seed and a label (one
+   * per kubelet, say). It does not depend on how much this one has been used,
+   * so adding a consumer does not shift the others' sequences.
+   */
+  fork(label: string): SeededRandom {
+    return new SeededRandom(`${this.seedText}/${label}`);
+  }
+}
+
+function hashSeed(text: string): [number, number, number, number] {
+  let h = 1779033703 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    h = Math.imul(h ^ text.charCodeAt(i), 3432918353);
+    h = (h << 13) | (h >>> 19);
+  }
+  const out: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    h = Math.imul(h ^ (h >>> 16), 2246822507);
+    h = Math.imul(h ^ (h >>> 13), 3266489909);
+    h ^= h >>> 16;
+    out.push(h >>> 0);
+  }
+  return out as [number, number, number, number];
+}

@@ -1,0 +1,136 @@
+/**
+ * Plain-JSON helpers used on every write: copy-with-checks, structural
+ * equality and deep freezing. Stored objects are frozen and shared; anything
+ * that wants to change one copies it first (as with client-go's caches).
+ */
+
+export interface CopyLimits {
+  /** Deepest nesting accepted (objects and arrays). */
+  maxDepth: number;
+  /** Rough byte budget (string lengths plus keys), checked while copying. */
+  maxBytes: number;
+}
+
+export const DEFAULT_COPY_LIMITS: CopyLimits = { maxDepth: 100, maxBytes: 3 * 1024 * 1024 };
+
+/** Why a value could not be copied as JSON. */
+export class JsonCopyError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'depth' | 'size' | 'type',
+  ) {
+    super(message);
+    this.name = 'JsonCopyError';
+  }
+}
+
+/**
+ * Deep-copies a JSON value, refusing anything that is not JSON (functions,
+ * symbols, non-finite numbers, class instances, cycles) and anything deeper
+ * or larger than the limits. `undefined` object members are dropped.
+ */
+export function copyJson<T>(value: T, limits: CopyLimits = DEFAULT_COPY_LIMITS): T {
+  const budget = { bytes: 0 };
+  return copy(value, 0, limits, budget) as T;
+}
+
+function copy(value: unknown, depth: number, limits: CopyLimits, budget: { bytes: number }): unknown {
+  switch (typeof value) {
+    case 'string':
+      budget.bytes += value.length + 2;
+      if (budget.bytes > limits.maxBytes) throw new JsonCopyError(`object is larger than the limit of ${limits.maxBytes} bytes`, 'size');
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) throw new JsonCopyError(`${value} is not a JSON number`, 'type');
+      budget.bytes += 8;
+      return value;
+    case 'boolean':
+      budget.bytes += 5;
+      return value;
+    case 'object': {
+      if (value === null) return null;
+      if (depth >= limits.maxDepth) throw new JsonCopyError(`object nesting exceeds the maximum depth of ${limits.maxDepth}`, 'depth');
+      if (Array.isArray(value)) {
+        const out = new Array<unknown>(value.length);
+        for (let i = 0; i < value.length; i++) out[i] = value[i] === undefined ? null : copy(value[i], depth + 1, limits, budget);
+        budget.bytes += value.length + 2;
+        return out;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) throw new JsonCopyError('only plain JSON objects can be stored', 'type');
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        const v = (value as Record<string, unknown>)[key];
+        if (v === undefined) continue;
+        budget.bytes += key.length + 4;
+        setMember(out, key, copy(v, depth + 1, limits, budget));
+      }
+      return out;
+    }
+    default:
+      throw new JsonCopyError(`a ${typeof value} is not a JSON value`, 'type');
+  }
+}
+
+/** Fast deep copy for values already known to be JSON (e.g. read from the store). */
+export function cloneJson<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== undefined) setMember(out, key, cloneJson(v));
+  }
+  return out as T;
+}
+
+/** Assigns `key`, treating `__proto__` (which JSON.parse yields as an ordinary key) as data, not as the prototype. */
+function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** Structural equality of JSON values; object key order does not matter, `undefined` members equal absent ones. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let count = 0;
+  for (const key of Object.keys(ao)) {
+    if (ao[key] === undefined) continue;
+    count++;
+    if (!jsonEqual(ao[key], bo[key])) return false;
+  }
+  for (const key of Object.keys(bo)) if (bo[key] !== undefined) count--;
+  return count === 0;
+}
+
+/** Freezes a JSON value and everything inside it; returns it for chaining. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v === 'object' && v !== null) deepFreeze(v);
+    }
+  } else {
+    const obj = value as Record<string, unknown>;
+    for (const key in obj) {
+      const v = obj[key];
+      if (typeof v === 'object' && v !== null) deepFreeze(v);
+    }
+  }
+  return value;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,152 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { VirtualClock, DEFAULT_EPOCH } from '../../sandbox/clock/virtualClock';
+import { RealClock } from '../../sandbox/clock/realClock';
+import { formatMicroTime, formatTimestamp } from '../../sandbox/clock/clock';
+import { NAME_ALPHABET, SeededRandom } from '../../sandbox/clock/random';
+
+describe('VirtualClock', () => {
+  test('runs timers in due order, FIFO within an instant, each at its own time', () => {
+    const clock = new VirtualClock();
+    const log: string[] = [];
+    const at = (label: string) => () => log.push(`${label}@${clock.now() - DEFAULT_EPOCH}`);
+    clock.setTimer(300, at('c'));
+    clock.setTimer(100, at('a1'));
+    clock.setTimer(100, at('a2'));
+    clock.setTimer(200, () => {
+      at('b')();
+      clock.setTimer(0, at('b-child'));
+      clock.setTimer(50, at('b-later'));
+    });
+    const ran = clock.advance(1000);
+    assert.deepEqual(log, ['a1@100', 'a2@100', 'b@200', 'b-child@200', 'b-later@250', 'c@300']);
+    assert.equal(ran, 6);
+    assert.equal(clock.now(), DEFAULT_EPOCH + 1000);
+    assert.equal(clock.pendingTimers, 0);
+  });
+
+  test('cleared timers never run; advance stops at the target', () => {
+    const clock = new VirtualClock(0);
+    const log: number[] = [];
+    const h = clock.setTimer(10, () => log.push(10));
+    clock.setTimer(20, () => log.push(20));
+    clock.setTimer(30, () => log.push(30));
+    clock.clearTimer(h);
+    clock.advance(25);
+    assert.deepEqual(log, [20]);
+    assert.equal(clock.now(), 25);
+    assert.equal(clock.nextTimerAt(), 30);
+    assert.equal(clock.runNext(), true);
+    assert.deepEqual(log, [20, 30]);
+    assert.equal(clock.runNext(), false);
+  });
+
+  test('negative and non-finite delays run at the current instant', () => {
+    const clock = new VirtualClock(0);
+    const log: number[] = [];
+    clock.setTimer(-5, () => log.push(clock.now()));
+    clock.setTimer(Number.NaN, () => log.push(clock.now()));
+    clock.advance(0);
+    assert.deepEqual(log, [0, 0]);
+  });
+});
+
+describe('RealClock', () => {
+  function fakeHost() {
+    let now = 0;
+    const timers: { at: number; fn: () => void; id: number }[] = [];
+    let nextId = 1;
+    return {
+      hostNow: () => now,
+      hostSetTimeout: (fn: () => void, ms: number) => {
+        const id = nextId++;
+        timers.push({ at: now + ms, fn, id });
+        return id;
+      },
+      hostClearTimeout: (id: unknown) => {
+        const i = timers.findIndex((t) => t.id === id);
+        if (i >= 0) timers.splice(i, 1);
+      },
+      advance(ms: number) {
+        now += ms;
+        for (;;) {
+          timers.sort((a, b) => a.at - b.at);
+          const t = timers[0];
+          if (!t || t.at > now) break;
+          timers.shift();
+          t.fn();
+        }
+      },
+    };
+  }
+
+  test('scales host time by the speed factor and fires timers in clock time', () => {
+    const host = fakeHost();
+    const clock = new RealClock({ start: 1000, speed: 10, ...host });
+    const fired: number[] = [];
+    clock.setTimer(5000, () => fired.push(clock.now()));
+    host.advance(400);
+    assert.equal(clock.now(), 5000);
+    assert.deepEqual(fired, []);
+    host.advance(100);
+    assert.deepEqual(fired, [6000]);
+  });
+
+  test('pause freezes time and timers; speed changes keep the clock continuous', () => {
+    const host = fakeHost();
+    const clock = new RealClock({ start: 0, speed: 1, ...host });
+    const fired: number[] = [];
+    clock.setTimer(1000, () => fired.push(Math.round(clock.now())));
+    host.advance(500);
+    clock.pause();
+    host.advance(10_000);
+    assert.equal(clock.now(), 500);
+    assert.deepEqual(fired, []);
+    clock.resume();
+    clock.setSpeed(5);
+    host.advance(100);
+    assert.deepEqual(fired, [1000]);
+    assert.throws(() => clock.setSpeed(0), /positive/);
+  });
+});
+
+describe('timestamps', () => {
+  test('Kubernetes timestamps have second precision; MicroTime has microseconds', () => {
+    assert.equal(formatTimestamp(Date.UTC(2026, 0, 1, 12, 0, 5, 999)), '2026-01-01T12:00:05Z');
+    assert.equal(formatMicroTime(Date.UTC(2026, 0, 1, 12, 0, 5, 120)), '2026-01-01T12:00:05.120000Z');
+  });
+});
+
+describe('SeededRandom', () => {
+  test('same seed, same sequence; different seed, different sequence', () => {
+    const a = new SeededRandom(42);
+    const b = new SeededRandom(42);
+    const c = new SeededRandom(43);
+    const seqA = Array.from({ length: 5 }, () => a.nextUint32());
+    assert.deepEqual(seqA, Array.from({ length: 5 }, () => b.nextUint32()));
+    assert.notDeepEqual(seqA, Array.from({ length: 5 }, () => c.nextUint32()));
+  });
+
+  test('uuids are version 4 and names use the upstream alphabet', () => {
+    const r = new SeededRandom('x');
+    for (let i = 0; i < 100; i++) {
+      assert.match(r.uuid(), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const s = r.string(5);
+      assert.equal(s.length, 5);
+      for (const ch of s) assert.ok(NAME_ALPHABET.includes(ch));
+    }
+  });
+
+  test('state round-trips and forks do not depend on use', () => {
+    const r = new SeededRandom(7);
+    r.next();
+    const state = r.getState();
+    const expected = [r.next(), r.next()];
+    const s = new SeededRandom(0);
+    s.setState(state);
+    assert.deepEqual([s.next(), s.next()], expected);
+    const fresh = new SeededRandom(7).fork('kubelet-1').next();
+    assert.equal(r.fork('kubelet-1').next(), fresh);
+    assert.notEqual(r.fork('kubelet-2').next(), fresh);
+  });
+});
