@@ -1,0 +1,149 @@
+/**
+ * API errors in the upstream `Status` shape. Every rejection the API server
+ * makes is one of these, with the same code, reason and message text that
+ * kube-apiserver uses (k8s.io/apimachinery/pkg/api/errors).
+ */
+import type { ResourceType } from './resources';
+import { qualifiedKind, qualifiedResource } from './resources';
+
+export type StatusReason =
+  | 'BadRequest'
+  | 'Unauthorized'
+  | 'Forbidden'
+  | 'NotFound'
+  | 'AlreadyExists'
+  | 'Conflict'
+  | 'Gone'
+  | 'Expired'
+  | 'Invalid'
+  | 'MethodNotAllowed'
+  | 'NotAcceptable'
+  | 'RequestEntityTooLarge'
+  | 'UnsupportedMediaType'
+  | 'TooManyRequests'
+  | 'InternalError'
+  | 'Timeout';
+
+export interface StatusCause {
+  reason: string;
+  message: string;
+  field?: string;
+}
+
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: StatusCause[];
+  retryAfterSeconds?: number;
+}
+
+export interface Status {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, never>;
+  status: 'Failure' | 'Success';
+  message: string;
+  reason: StatusReason | '';
+  details?: StatusDetails;
+  code: number;
+}
+
+/** A failed API call. `status` is exactly what the HTTP API will send. */
+export class ApiError extends Error {
+  constructor(readonly status: Status) {
+    super(status.message);
+    this.name = 'ApiError';
+  }
+  get code(): number {
+    return this.status.code;
+  }
+  get reason(): StatusReason | '' {
+    return this.status.reason;
+  }
+}
+
+export function isApiError(e: unknown, code?: number): e is ApiError {
+  return e instanceof ApiError && (code === undefined || e.status.code === code);
+}
+
+function failure(code: number, reason: StatusReason, message: string, details?: StatusDetails): ApiError {
+  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
+  if (details) status.details = details;
+  return new ApiError(status);
+}
+
+function detailsFor(r: ResourceType, name: string): StatusDetails {
+  return { name, group: r.group, kind: r.plural };
+}
+
+/** 404 `deployments.apps "web" not found`. */
+export function notFound(r: ResourceType, name: string): ApiError {
+  return failure(404, 'NotFound', `${qualifiedResource(r)} "${name}" not found`, detailsFor(r, name));
+}
+
+/** 404 for a kind or path the server does not serve. */
+export function resourceNotFound(): ApiError {
+  return failure(404, 'NotFound', 'the server could not find the requested resource', {});
+}
+
+/** 409 `deployments.apps "web" already exists`. */
+export function alreadyExists(r: ResourceType, name: string): ApiError {
+  return failure(409, 'AlreadyExists', `${qualifiedResource(r)} "${name}" already exists`, detailsFor(r, name));
+}
+
+/** 409 optimistic-concurrency conflict, with the upstream wording. */
+export function conflict(r: ResourceType, name: string, why = 'the object has been modified; please apply your changes to the latest version and try again'): ApiError {
+  return failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(r)} "${name}": ${why}`, detailsFor(r, name));
+}
+
+/** 410 Gone for a compacted resourceVersion. */
+export function expired(requested: number | string, oldest: number | string): ApiError {
+  return failure(410, 'Expired', `too old resource version: ${requested} (${oldest})`);
+}
+
+/** 403 `… is forbidden: <why>`. */
+export function forbidden(r: ResourceType, name: string, why: string): ApiError {
+  const subject = name === '' ? qualifiedResource(r) : `${qualifiedResource(r)} "${name}"`;
+  return failure(403, 'Forbidden', `${subject} is forbidden: ${why}`, detailsFor(r, name));
+}
+
+export function badRequest(message: string): ApiError {
+  return failure(400, 'BadRequest', message);
+}
+
+export function methodNotAllowed(message: string): ApiError {
+  return failure(405, 'MethodNotAllowed', message);
+}
+
+export function tooLarge(message: string): ApiError {
+  return failure(413, 'RequestEntityTooLarge', message);
+}
+
+export function unsupportedMediaType(contentType: string): ApiError {
+  return failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`.replace('unknown format', `unknown format (${contentType})`));
+}
+
+export function internalError(message: string): ApiError {
+  return failure(500, 'InternalError', `Internal error occurred: ${message}`);
+}
+
+export function tooManyRequests(message: string, retryAfterSeconds = 1): ApiError {
+  return failure(429, 'TooManyRequests', message, { retryAfterSeconds });
+}
+
+/**
+ * 422 Invalid: `Deployment.apps "web" is invalid: <errs>`, where `<errs>` is
+ * one `path: detail` or `[e1, e2]` for several, and each becomes a cause.
+ */
+export function invalid(r: ResourceType, name: string, causes: StatusCause[]): ApiError {
+  const texts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
+  const errs = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
+  return failure(422, 'Invalid', `${qualifiedKind(r)} "${name}" is invalid: ${errs}`, {
+    name,
+    group: r.group,
+    kind: r.kind,
+    causes,
+  });
+}

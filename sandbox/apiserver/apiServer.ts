@@ -1,0 +1,412 @@
+/**
+ * The sandbox's kube-apiserver: the verbs of the Kubernetes API over the
+ * versioned store, with admission (defaults + validation), namespaces,
+ * optimistic concurrency, graceful deletion and finalizers, and watches.
+ *
+ * Objects returned by any method are the stored objects themselves: deeply
+ * frozen and shared. Copy before changing (as with client-go's caches).
+ */
+import type { Clock } from '../clock/clock';
+import { formatTimestamp } from '../clock/clock';
+import { SeededRandom } from '../clock/random';
+import { podQosClass } from '../admission/defaults/index';
+import {
+  ApiError,
+  alreadyExists,
+  badRequest,
+  conflict,
+  expired,
+  forbidden,
+  notFound,
+  resourceNotFound,
+} from '../api/errors';
+import type { ResourceType } from '../api/resources';
+import { apiVersionOf, resourceByName, resourceFor } from '../api/resources';
+import type { KubeList, KubeObject, WatchEvent } from '../api/types';
+import { applyPatch } from '../api/patch/index';
+import { ObjectStore } from '../store/objectStore';
+import type { WatchHandle } from '../store/watchHub';
+import { WatchHub } from '../store/watchHub';
+import { JsonCopyError, copyJson, jsonEqual } from '../util/json';
+import { ServiceAllocators } from './allocators';
+import { defaultObject, invalidIfAny, validateOrThrow } from './admit';
+import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
+import { kindKey } from './kindKey';
+import { listObjects, watchPredicate } from './listing';
+import { checkObjectShape } from './metaShape';
+import { bootstrapObjects, namespaceAdmission, PROTECTED_NAMESPACES } from './namespaces';
+import type { DeleteOptions, ListOptions, PatchType, WatchOptions, WriteOptions } from './options';
+import { generationChanged, initialStatus, keepSystemMetadata, namespaceLabels } from './prepare';
+import { allocateServiceAddresses, releaseServiceAddresses, reserveServiceAddresses } from './serviceAllocation';
+
+/** A resource by its registry entry, or by any name kubectl accepts (`pods`, `deploy`, `deployments.apps`). */
+export type ResourceRef = ResourceType | string;
+
+export interface ApiServerOptions {
+  clock: Clock;
+  /** Seed or generator for UIDs, generated names and allocations. */
+  random?: SeededRandom | number | string;
+  /** How many changes a watch can resume from before 410 Gone (default 50,000). */
+  historyCapacity?: number;
+  /** Create the four system namespaces and the `kubernetes` Service (default true). */
+  bootstrap?: boolean;
+  /** Where exceptions thrown by watch handlers go (default: rethrown asynchronously, so they are seen). */
+  onWatchError?: (error: unknown) => void;
+}
+
+const GENERATE_NAME_ATTEMPTS = 8;
+
+export class ApiServer {
+  readonly clock: Clock;
+  readonly random: SeededRandom;
+  private readonly store: ObjectStore;
+  private readonly hub: WatchHub;
+  private readonly allocators: ServiceAllocators;
+
+  constructor(options: ApiServerOptions, store?: ObjectStore) {
+    this.clock = options.clock;
+    this.random = options.random instanceof SeededRandom ? options.random : new SeededRandom(options.random ?? 1);
+    this.store = store ?? new ObjectStore({ historyCapacity: options.historyCapacity });
+    const report = options.onWatchError ?? ((e: unknown) => queueMicrotask(() => { throw e; }));
+    this.hub = new WatchHub(this.store, report);
+    this.allocators = new ServiceAllocators(this.random.fork('service-allocation'));
+    for (const svc of this.store.list(kindKey(this.resolve('services')))) reserveServiceAddresses(svc, this.allocators);
+    if (options.bootstrap ?? store === undefined) for (const obj of bootstrapObjects()) this.create(obj);
+  }
+
+  /** The store's latest resourceVersion. */
+  get resourceVersion(): string {
+    return String(this.store.revision);
+  }
+
+  /** Number of open watches. */
+  get watchCount(): number {
+    return this.hub.watcherCount;
+  }
+
+  /** The registry entry for a reference; 404 when the server does not serve it. */
+  resolve(ref: ResourceRef): ResourceType {
+    const r = typeof ref === 'string' ? resourceByName(ref) : ref;
+    if (!r) throw resourceNotFound();
+    return r;
+  }
+
+  /** The registry entry for an object's apiVersion and kind; 404 when unknown. */
+  resourceOf(obj: { apiVersion?: unknown; kind?: unknown }): ResourceType {
+    const r = typeof obj.apiVersion === 'string' && typeof obj.kind === 'string' ? resourceFor(obj.apiVersion, obj.kind) : undefined;
+    if (!r) throw resourceNotFound();
+    return r;
+  }
+
+  // ---- reads ------------------------------------------------------------
+
+  get(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject {
+    const r = this.resolve(ref);
+    const obj = this.store.get(kindKey(r), this.namespaceFor(r, namespace), name);
+    if (!obj) throw notFound(r, name);
+    return obj;
+  }
+
+  /** Like `get`, but undefined instead of 404. */
+  tryGet(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined {
+    const r = this.resolve(ref);
+    return this.store.get(kindKey(r), this.namespaceFor(r, namespace), name);
+  }
+
+  list(ref: ResourceRef, options: ListOptions = {}): KubeList {
+    const r = this.resolve(ref);
+    const ns = r.namespaced ? options.namespace : undefined;
+    return listObjects(r, this.store.list(kindKey(r), ns), options, this.store.revision);
+  }
+
+  /**
+   * Watches a kind. Events are delivered synchronously, in resourceVersion
+   * order, to `handler`; initial events (or the replay from
+   * `resourceVersion`) arrive before this returns. 410 when the version has
+   * been compacted.
+   */
+  watch(ref: ResourceRef, options: WatchOptions, handler: (event: WatchEvent) => void): WatchHandle {
+    const r = this.resolve(ref);
+    const predicate = watchPredicate(r, options);
+    const rv = options.resourceVersion;
+    let from: number | undefined;
+    if (rv !== undefined && rv !== '' && rv !== '0') {
+      from = Number(rv);
+      if (!Number.isInteger(from) || from < 0) throw badRequest(`invalid resource version: ${JSON.stringify(rv)}`);
+      if (from < this.store.compactedRevision) throw expired(from, this.store.compactedRevision + 1);
+      if (from > this.store.revision) throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Timeout', code: 504, message: `Timeout: Too large resource version: ${from}, current: ${this.store.revision}`, details: { retryAfterSeconds: 1 } });
+    }
+    return this.hub.watch(
+      {
+        kindKey: kindKey(r),
+        namespace: r.namespaced ? options.namespace : undefined,
+        predicate,
+        fromRevision: from,
+        bookmarks: options.allowWatchBookmarks ?? false,
+        initialEventsBookmark: (options.allowWatchBookmarks ?? false) && (options.sendInitialEvents ?? false),
+        apiVersion: apiVersionOf(r),
+        kind: r.kind,
+      },
+      handler,
+    );
+  }
+
+  /** Sends a BOOKMARK to every watch that allows them (the HTTP layer calls this periodically). */
+  bookmark(): void {
+    this.hub.bookmark();
+  }
+
+  /** Forgets change history at or below `resourceVersion` (default: all of it), as etcd compaction does. */
+  compact(resourceVersion: string | number = this.store.revision): void {
+    this.store.compact(Number(resourceVersion));
+  }
+
+  // ---- writes -----------------------------------------------------------
+
+  create<T extends KubeObject = KubeObject>(input: KubeObject, options: WriteOptions = {}): T {
+    const body = this.decode(input);
+    const r = this.resourceOf(body);
+    const ns = this.bodyNamespace(r, body, options.namespace);
+    if (body.metadata.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
+    if (r.namespaced) namespaceAdmission(this.store, r, ns, body.metadata.name ?? '');
+    delete body.metadata.deletionTimestamp;
+    delete body.metadata.deletionGracePeriodSeconds;
+    if (r.kind === 'Namespace') namespaceLabels(body);
+    defaultObject(body, r);
+    initialStatus(body, r, podQosClass);
+    body.metadata.uid = this.random.uuid();
+    body.metadata.creationTimestamp = formatTimestamp(this.clock.now());
+    if (r.hasGeneration) body.metadata.generation = 1;
+    else delete body.metadata.generation;
+    const generated = !body.metadata.name && !!body.metadata.generateName;
+    if (generated) body.metadata.name = this.generatedName(r, ns, body.metadata.generateName!);
+    validateOrThrow(body, r);
+    if (r.kind === 'Service') this.allocate(r, body);
+    if (this.store.get(kindKey(r), ns, body.metadata.name!)) throw alreadyExists(r, body.metadata.name!);
+    if (options.dryRun) return body as T;
+    const stored = this.store.put(kindKey(r), body);
+    if (r.kind === 'Service') reserveServiceAddresses(stored, this.allocators);
+    return stored as T;
+  }
+
+  /** PUT: replaces an object. A stale resourceVersion is a 409 Conflict; an empty one is unconditional. */
+  update<T extends KubeObject = KubeObject>(input: KubeObject, options: WriteOptions = {}): T {
+    const body = this.decode(input);
+    const r = this.resourceOf(body);
+    const ns = this.bodyNamespace(r, body, options.namespace);
+    const name = this.requireName(body);
+    const old = this.store.get(kindKey(r), ns, name);
+    if (!old) throw notFound(r, name);
+    this.checkPreconditions(r, body, old);
+    keepSystemMetadata(body.metadata, old.metadata);
+    if (r.statusSubresource) {
+      if (old.status === undefined) delete body.status;
+      else body.status = old.status;
+    }
+    this.checkNoNewFinalizersWhileDeleting(r, body, old);
+    if (r.kind === 'Namespace') namespaceLabels(body);
+    defaultObject(body, r);
+    validateOrThrow(body, r, old);
+    if (r.kind === 'Service') this.allocate(r, body, old);
+    if (r.hasGeneration && generationChanged(r, body, old)) body.metadata.generation = (old.metadata.generation ?? 0) + 1;
+    return this.commitUpdate(r, body, old, options) as T;
+  }
+
+  /** PUT on `/status`: changes only `status`. */
+  updateStatus<T extends KubeObject = KubeObject>(input: KubeObject, options: WriteOptions = {}): T {
+    const body = this.decode(input);
+    const r = this.resourceOf(body);
+    if (!r.statusSubresource) throw resourceNotFound();
+    const ns = this.bodyNamespace(r, body, options.namespace);
+    const name = this.requireName(body);
+    const old = this.store.get(kindKey(r), ns, name);
+    if (!old) throw notFound(r, name);
+    this.checkPreconditions(r, body, old);
+    const next: KubeObject = { ...old, metadata: { ...old.metadata } };
+    if (body.status === undefined) delete next.status;
+    else next.status = body.status;
+    return this.commitUpdate(r, next, old, options) as T;
+  }
+
+  /** PATCH with a JSON patch or JSON merge patch, on the object or its `/status`. */
+  patch(ref: ResourceRef, namespace: string | undefined, name: string, type: PatchType, patch: unknown, options: WriteOptions & { subresource?: 'status' } = {}): KubeObject {
+    const r = this.resolve(ref);
+    const ns = this.namespaceFor(r, namespace);
+    const old = this.store.get(kindKey(r), ns, name);
+    if (!old) throw notFound(r, name);
+    const patched = this.decode(applyPatch(type, old, patch));
+    if (patched.apiVersion !== old.apiVersion || patched.kind !== old.kind) throw badRequest('a patch may not change apiVersion or kind');
+    if (patched.metadata.name !== name) throw badRequest(`the name of the object (${String(patched.metadata.name)}) does not match the name on the URL (${name})`);
+    if (patched.metadata.resourceVersion === undefined) patched.metadata.resourceVersion = old.metadata.resourceVersion;
+    const write = { ...options, namespace: r.namespaced ? ns : undefined };
+    return options.subresource === 'status' ? this.updateStatus(patched, write) : this.update(patched, write);
+  }
+
+  /**
+   * DELETE. Objects without finalizers (and pods that need no grace period)
+   * go at once (DELETED); others get `deletionTimestamp` (MODIFIED) and go
+   * when their finalizers are removed — or, for pods, when the kubelet
+   * deletes them with grace period 0. Returns the object's last state.
+   */
+  delete(ref: ResourceRef, namespace: string | undefined, name: string, options: DeleteOptions = {}): KubeObject {
+    const r = this.resolve(ref);
+    const ns = this.namespaceFor(r, namespace);
+    const old = this.store.get(kindKey(r), ns, name);
+    if (!old) throw notFound(r, name);
+    const pre = options.preconditions;
+    if (pre?.uid !== undefined && pre.uid !== old.metadata.uid) throw conflict(r, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid}`);
+    if (pre?.resourceVersion !== undefined && pre.resourceVersion !== old.metadata.resourceVersion) {
+      throw conflict(r, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`);
+    }
+    if (r.kind === 'Namespace') return this.deleteNamespace(r, old, options);
+    const grace = r.kind === 'Pod' ? podGracePeriod(old, options) : 0;
+    if (old.metadata.deletionTimestamp !== undefined) return this.deleteAgain(r, old, grace, options);
+    const policy = options.propagationPolicy ?? defaultPropagation(r);
+    const finalizers = finalizersFor(old.metadata.finalizers ?? [], policy);
+    if (grace === 0 && finalizers.length === 0) return options.dryRun ? old : this.remove(r, old);
+    const meta = { ...old.metadata, deletionTimestamp: formatTimestamp(this.clock.now() + grace * 1000), deletionGracePeriodSeconds: grace };
+    if (finalizers.length > 0) meta.finalizers = finalizers;
+    if (meta.generation !== undefined) meta.generation += 1;
+    if (options.dryRun) return { ...old, metadata: meta };
+    return this.store.put(kindKey(r), { ...old, metadata: meta });
+  }
+
+  /** `/finalize` on a Namespace: sets `spec.finalizers`; a terminating namespace with none left is removed. */
+  finalizeNamespace(name: string, finalizers: string[]): KubeObject {
+    const r = this.resolve('namespaces');
+    const old = this.store.get(kindKey(r), '', name);
+    if (!old) throw notFound(r, name);
+    const next: KubeObject = { ...old, metadata: { ...old.metadata }, spec: { ...(old.spec as object), finalizers: [...finalizers] } };
+    if (jsonEqual(next.spec, old.spec)) return old;
+    if (old.metadata.deletionTimestamp && finalizers.length === 0 && (old.metadata.finalizers ?? []).length === 0) return this.remove(r, old);
+    return this.store.put(kindKey(r), next);
+  }
+
+  // ---- internals --------------------------------------------------------
+
+  private decode(input: unknown): KubeObject {
+    let body: unknown;
+    try {
+      body = copyJson(input, { maxDepth: 100, maxBytes: 1_572_864 });
+    } catch (e) {
+      if (e instanceof JsonCopyError) {
+        if (e.kind === 'size') throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'RequestEntityTooLarge', code: 413, message: `Request entity too large: ${e.message}` });
+        throw badRequest(e.message);
+      }
+      throw e;
+    }
+    checkObjectShape(body);
+    return body as KubeObject;
+  }
+
+  private namespaceFor(r: ResourceType, namespace: string | undefined): string {
+    if (!r.namespaced) return '';
+    if (namespace === undefined || namespace === '') throw badRequest(`a namespace is required to address ${r.plural}`);
+    return namespace;
+  }
+
+  /** The namespace a body is written to: request and body must agree; `default` when neither says. */
+  private bodyNamespace(r: ResourceType, body: KubeObject, requested: string | undefined): string {
+    if (!r.namespaced) {
+      delete body.metadata.namespace;
+      return '';
+    }
+    const inBody = body.metadata.namespace;
+    if (inBody && requested && inBody !== requested) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    const ns = inBody || requested || 'default';
+    body.metadata.namespace = ns;
+    return ns;
+  }
+
+  private requireName(body: KubeObject): string {
+    const name = body.metadata.name;
+    if (!name) throw badRequest('name is required');
+    return name;
+  }
+
+  private generatedName(r: ResourceType, ns: string, prefix: string): string {
+    const key = kindKey(r);
+    for (let i = 0; i < GENERATE_NAME_ATTEMPTS; i++) {
+      const name = `${prefix}${this.random.string(5)}`;
+      if (!this.store.get(key, ns, name)) return name;
+    }
+    return `${prefix}${this.random.string(5)}`;
+  }
+
+  private checkPreconditions(r: ResourceType, body: KubeObject, old: KubeObject): void {
+    const name = old.metadata.name!;
+    const rv = body.metadata.resourceVersion;
+    if (rv && rv !== old.metadata.resourceVersion) throw conflict(r, name);
+    const uid = body.metadata.uid;
+    if (uid && uid !== old.metadata.uid) throw conflict(r, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${old.metadata.uid}`);
+  }
+
+  private checkNoNewFinalizersWhileDeleting(r: ResourceType, body: KubeObject, old: KubeObject): void {
+    if (!old.metadata.deletionTimestamp) return;
+    const before = new Set(old.metadata.finalizers ?? []);
+    const added = (body.metadata.finalizers ?? []).filter((f) => !before.has(f));
+    if (added.length === 0) return;
+    const list = `[]string{${added.map((f) => JSON.stringify(f)).join(', ')}}`;
+    throw invalidIfAny(r, old.metadata.name!, [
+      { code: 'metadata-finalizers-while-deleting', type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${list}` },
+    ])!;
+  }
+
+  private allocate(r: ResourceType, body: KubeObject, old?: KubeObject): void {
+    const err = invalidIfAny(r, body.metadata.name!, allocateServiceAddresses(body, this.allocators, old));
+    if (err) throw err;
+  }
+
+  /** Stores an update unless it changes nothing; completes a deletion whose last finalizer was removed. */
+  private commitUpdate(r: ResourceType, next: KubeObject, old: KubeObject, options: WriteOptions): KubeObject {
+    next.metadata.resourceVersion = old.metadata.resourceVersion;
+    if (jsonEqual(next, old)) return old;
+    const meta = next.metadata;
+    const finished = meta.deletionTimestamp !== undefined && (meta.finalizers ?? []).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0;
+    if (options.dryRun) return next;
+    if (finished && r.kind !== 'Namespace') return this.remove(r, next);
+    const stored = this.store.put(kindKey(r), next);
+    if (r.kind === 'Service') {
+      releaseServiceAddresses(old, this.allocators, stored);
+      reserveServiceAddresses(stored, this.allocators);
+    }
+    return stored;
+  }
+
+  /** A DELETE on an object already being deleted: a pod's grace period may only shorten (0 = force). */
+  private deleteAgain(r: ResourceType, old: KubeObject, grace: number, options: DeleteOptions): KubeObject {
+    const current = old.metadata.deletionGracePeriodSeconds ?? 0;
+    if (r.kind !== 'Pod' || options.gracePeriodSeconds === undefined || grace >= current) return old;
+    if (options.dryRun) return old;
+    if (grace === 0 && (old.metadata.finalizers ?? []).length === 0) return this.remove(r, old);
+    const meta = { ...old.metadata, deletionTimestamp: formatTimestamp(this.clock.now() + grace * 1000), deletionGracePeriodSeconds: grace };
+    return this.store.put(kindKey(r), { ...old, metadata: meta });
+  }
+
+  private deleteNamespace(r: ResourceType, old: KubeObject, options: DeleteOptions): KubeObject {
+    const name = old.metadata.name!;
+    if (PROTECTED_NAMESPACES.has(name)) throw forbidden(r, name, 'this namespace may not be deleted');
+    if (old.metadata.deletionTimestamp) return old;
+    const specFinalizers = ((old.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length;
+    const finalizers = finalizersFor(old.metadata.finalizers ?? [], options.propagationPolicy ?? 'Background');
+    if (specFinalizers === 0 && finalizers.length === 0) return options.dryRun ? old : this.remove(r, old);
+    const meta = { ...old.metadata, deletionTimestamp: formatTimestamp(this.clock.now()), deletionGracePeriodSeconds: 0 };
+    if (finalizers.length > 0) meta.finalizers = finalizers;
+    else delete meta.finalizers;
+    const next = { ...old, metadata: meta, status: { ...(old.status as object), phase: 'Terminating' } };
+    return options.dryRun ? next : this.store.put(kindKey(r), next);
+  }
+
+  private remove(r: ResourceType, obj: KubeObject): KubeObject {
+    const last = this.store.remove(kindKey(r), obj.metadata.namespace ?? '', obj.metadata.name!)!;
+    if (r.kind === 'Service') releaseServiceAddresses(last, this.allocators);
+    return last;
+  }
+
+  /** The underlying store, for snapshots and the sandbox's own components. */
+  get objectStore(): ObjectStore {
+    return this.store;
+  }
+}
+
+export { FINALIZER_FOREGROUND, FINALIZER_ORPHAN };

@@ -1,0 +1,40 @@
+/** Request options for the API server's verbs, named as in the Kubernetes API. */
+
+export interface WriteOptions {
+  /** `?dryRun=All`: admit and validate, change nothing. */
+  dryRun?: boolean;
+  /** Namespace from the request path; must agree with the body's when both are set. */
+  namespace?: string;
+}
+
+export interface ListOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Page size; a `continue` token is returned when more remain. */
+  limit?: number;
+  continue?: string;
+}
+
+export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
+
+export interface DeleteOptions {
+  dryRun?: boolean;
+  propagationPolicy?: PropagationPolicy;
+  /** Pods only: seconds until the kubelet must have stopped it; 0 deletes at once. */
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export interface WatchOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Unset or "0": start with ADDED for every current object. Otherwise: changes after this version (410 if compacted). */
+  resourceVersion?: string;
+  allowWatchBookmarks?: boolean;
+  /** With bookmarks: mark the end of the initial ADDED events with a BOOKMARK. */
+  sendInitialEvents?: boolean;
+}
+
+export type PatchType = 'json' | 'merge';

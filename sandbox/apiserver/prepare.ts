@@ -1,0 +1,65 @@
+/**
+ * What the API server itself sets on writes (upstream `PrepareForCreate`,
+ * `PrepareForUpdate`, `FillObjectMetaSystemFields`): uid, timestamps,
+ * generation, and the status a new object starts with.
+ */
+import type { ResourceType } from '../api/resources';
+import type { KubeObject, ObjectMeta } from '../api/types';
+import { jsonEqual } from '../util/json';
+
+/** Initial status on create. Client-supplied status is dropped for kinds with a status subresource (Nodes keep theirs, as upstream). */
+export function initialStatus(obj: KubeObject, r: ResourceType, qosClass: (pod: KubeObject) => string): void {
+  if (r.statusSubresource && r.kind !== 'Node') delete obj.status;
+  switch (r.kind) {
+    case 'Pod':
+      obj.status = { phase: 'Pending', qosClass: qosClass(obj) };
+      break;
+    case 'Namespace':
+      obj.status = { phase: 'Active' };
+      break;
+    case 'Service':
+      obj.status = { loadBalancer: {} };
+      break;
+    case 'PersistentVolumeClaim':
+      obj.status = { phase: 'Pending' };
+      break;
+    case 'PersistentVolume':
+      obj.status = { phase: 'Pending' };
+      break;
+    default:
+      if (r.statusSubresource && r.kind !== 'Node') obj.status = {};
+  }
+}
+
+/** Server-owned metadata that a client cannot set on update: copied from the stored object. */
+export function keepSystemMetadata(meta: ObjectMeta, old: ObjectMeta): void {
+  meta.uid = old.uid;
+  meta.creationTimestamp = old.creationTimestamp;
+  meta.generation = old.generation;
+  if (old.deletionTimestamp !== undefined) {
+    meta.deletionTimestamp = old.deletionTimestamp;
+    meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
+  } else {
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+  }
+  if (meta.generation === undefined) delete meta.generation;
+}
+
+/**
+ * Whether an update changes what `generation` tracks: the spec (everything but
+ * metadata and status), and for Deployments also annotations, which are
+ * copied to their ReplicaSets.
+ */
+export function generationChanged(r: ResourceType, next: KubeObject, old: KubeObject): boolean {
+  for (const key of new Set([...Object.keys(next), ...Object.keys(old)])) {
+    if (key === 'metadata' || key === 'status' || key === 'apiVersion' || key === 'kind') continue;
+    if (!jsonEqual(next[key], old[key])) return true;
+  }
+  return r.kind === 'Deployment' && r.group === 'apps' && !jsonEqual(next.metadata.annotations ?? {}, old.metadata.annotations ?? {});
+}
+
+/** Labels the API server adds to every Namespace (`kubernetes.io/metadata.name`). */
+export function namespaceLabels(obj: KubeObject): void {
+  obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name ?? '' };
+}

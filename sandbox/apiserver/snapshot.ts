@@ -1,0 +1,88 @@
+/**
+ * Saving and restoring the whole store as one JSON document, so a sandbox can
+ * survive a window reload or be handed to `serve --state`. Restoring checks
+ * every object before anything is loaded: a bad snapshot is refused whole.
+ */
+import type { Clock } from '../clock/clock';
+import { SeededRandom } from '../clock/random';
+import { resourceFor } from '../api/resources';
+import type { KubeObject } from '../api/types';
+import { ObjectStore } from '../store/objectStore';
+import { cloneJson, isPlainObject } from '../util/json';
+import type { ApiServerOptions } from './apiServer';
+import { ApiServer } from './apiServer';
+import { kindKey } from './kindKey';
+
+export const SNAPSHOT_API_VERSION = 'sandbox.kube-reconcile.dev/v1alpha1';
+
+export interface Snapshot {
+  apiVersion: typeof SNAPSHOT_API_VERSION;
+  kind: 'Snapshot';
+  /** The store's revision when saved. */
+  resourceVersion: string;
+  /** Clock time when saved (ms since epoch). */
+  time: number;
+  /** The seeded generator's state, so a restored sandbox continues the same sequence. */
+  random: number[];
+  objects: KubeObject[];
+}
+
+export class SnapshotError extends Error {
+  constructor(message: string) {
+    super(`invalid snapshot: ${message}`);
+    this.name = 'SnapshotError';
+  }
+}
+
+/** Every stored object, in a stable order (kind, namespace, name). */
+export function takeSnapshot(api: ApiServer): Snapshot {
+  const store = api.objectStore;
+  const objects: KubeObject[] = [];
+  for (const key of store.kindKeys()) objects.push(...store.list(key));
+  return {
+    apiVersion: SNAPSHOT_API_VERSION,
+    kind: 'Snapshot',
+    resourceVersion: String(store.revision),
+    time: api.clock.now(),
+    random: api.random.getState(),
+    objects,
+  };
+}
+
+/**
+ * A new API server holding exactly the snapshot's objects and revision.
+ * Watches from before the snapshot get 410 Gone, as after etcd compaction.
+ */
+export function restoreSnapshot(data: unknown, options: Omit<ApiServerOptions, 'bootstrap'> & { clock: Clock }): ApiServer {
+  const snap = checkSnapshot(data);
+  const store = new ObjectStore({ historyCapacity: options.historyCapacity, initialRevision: Number(snap.resourceVersion) });
+  for (const obj of snap.objects) store.load(kindKey(resourceFor(obj.apiVersion, obj.kind)!), cloneJson(obj));
+  const random = options.random instanceof SeededRandom ? options.random : new SeededRandom(options.random ?? 1);
+  random.setState(snap.random);
+  return new ApiServer({ ...options, random, bootstrap: false }, store);
+}
+
+function checkSnapshot(data: unknown): Snapshot {
+  if (!isPlainObject(data)) throw new SnapshotError('not a JSON object');
+  if (data.apiVersion !== SNAPSHOT_API_VERSION || data.kind !== 'Snapshot') throw new SnapshotError(`expected apiVersion ${SNAPSHOT_API_VERSION}, kind Snapshot`);
+  const rv = Number(data.resourceVersion);
+  if (!Number.isInteger(rv) || rv < 0) throw new SnapshotError(`resourceVersion ${JSON.stringify(data.resourceVersion)} is not a non-negative integer`);
+  if (!Array.isArray(data.random) || data.random.length !== 4 || data.random.some((n) => !Number.isInteger(n))) throw new SnapshotError('random must be four integers');
+  if (!Array.isArray(data.objects)) throw new SnapshotError('objects must be a list');
+  const seen = new Set<string>();
+  data.objects.forEach((obj: unknown, i: number) => {
+    const where = `objects[${i}]`;
+    if (!isPlainObject(obj) || !isPlainObject(obj.metadata)) throw new SnapshotError(`${where} is not a Kubernetes object`);
+    const r = typeof obj.apiVersion === 'string' && typeof obj.kind === 'string' ? resourceFor(obj.apiVersion, obj.kind) : undefined;
+    if (!r) throw new SnapshotError(`${where} has an unknown kind ${String(obj.apiVersion)}/${String(obj.kind)}`);
+    const meta = obj.metadata;
+    if (typeof meta.name !== 'string' || meta.name === '') throw new SnapshotError(`${where} has no name`);
+    if (r.namespaced !== (typeof meta.namespace === 'string' && meta.namespace !== '')) throw new SnapshotError(`${where} (${r.kind} ${meta.name}) has a wrong namespace`);
+    const orv = Number(meta.resourceVersion);
+    if (!Number.isInteger(orv) || orv < 1 || orv > rv) throw new SnapshotError(`${where} (${r.kind} ${meta.name}) has resourceVersion ${JSON.stringify(meta.resourceVersion)} outside 1..${rv}`);
+    const key = `${kindKey(r)}|${meta.namespace ?? ''}|${meta.name}`;
+    if (seen.has(key)) throw new SnapshotError(`${where} duplicates ${r.kind} ${meta.name}`);
+    seen.add(key);
+  });
+  return data as unknown as Snapshot;
+}

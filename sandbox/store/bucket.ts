@@ -1,0 +1,83 @@
+/**
+ * The objects of one kind, by namespace then name, with the names kept in
+ * sorted order lazily (sorted on the first list after an add or remove), so
+ * that lists come back in key order as they do from etcd.
+ */
+import type { KubeObject } from '../api/types';
+
+class NamespaceBucket {
+  readonly items = new Map<string, KubeObject>();
+  private sorted: string[] | null = null;
+
+  set(name: string, obj: KubeObject): void {
+    if (!this.items.has(name)) this.sorted = null;
+    this.items.set(name, obj);
+  }
+
+  delete(name: string): void {
+    if (this.items.delete(name)) this.sorted = null;
+  }
+
+  sortedNames(): string[] {
+    if (this.sorted === null) this.sorted = [...this.items.keys()].sort();
+    return this.sorted;
+  }
+}
+
+export class KindBucket {
+  private readonly namespaces = new Map<string, NamespaceBucket>();
+  private sortedNamespaces: string[] | null = null;
+  private total = 0;
+
+  get size(): number {
+    return this.total;
+  }
+
+  get(namespace: string, name: string): KubeObject | undefined {
+    return this.namespaces.get(namespace)?.items.get(name);
+  }
+
+  set(namespace: string, name: string, obj: KubeObject): void {
+    let ns = this.namespaces.get(namespace);
+    if (!ns) {
+      ns = new NamespaceBucket();
+      this.namespaces.set(namespace, ns);
+      this.sortedNamespaces = null;
+    }
+    if (!ns.items.has(name)) this.total++;
+    ns.set(name, obj);
+  }
+
+  delete(namespace: string, name: string): void {
+    const ns = this.namespaces.get(namespace);
+    if (!ns || !ns.items.has(name)) return;
+    ns.delete(name);
+    this.total--;
+    if (ns.items.size === 0) {
+      this.namespaces.delete(namespace);
+      this.sortedNamespaces = null;
+    }
+  }
+
+  /** Objects in key order; of one namespace when `namespace` is given. */
+  list(namespace?: string): KubeObject[] {
+    const out: KubeObject[] = [];
+    const names = namespace === undefined ? this.namespaceNames() : [namespace];
+    for (const nsName of names) {
+      const ns = this.namespaces.get(nsName);
+      if (!ns) continue;
+      for (const name of ns.sortedNames()) out.push(ns.items.get(name)!);
+    }
+    return out;
+  }
+
+  /** Calls `fn` for each object in insertion order (no sorting); for scans that don't care about order. */
+  forEach(fn: (obj: KubeObject) => void): void {
+    for (const ns of this.namespaces.values()) for (const obj of ns.items.values()) fn(obj);
+  }
+
+  private namespaceNames(): string[] {
+    if (this.sortedNamespaces === null) this.sortedNamespaces = [...this.namespaces.keys()].sort();
+    return this.sortedNamespaces;
+  }
+}

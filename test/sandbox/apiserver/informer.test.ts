@@ -1,0 +1,82 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Informer } from '../../../sandbox/client/informer';
+import { objectKey } from '../../../sandbox/client/cache';
+import type { KubeObject } from '../../../sandbox/api/types';
+import { cloneJson } from '../../../sandbox/util/json';
+import { configMap, newApi, pod } from '../fixtures';
+
+function recorder() {
+  const calls: string[] = [];
+  return {
+    calls,
+    handlers: {
+      onAdd: (o: KubeObject) => calls.push(`add ${objectKey(o)}`),
+      onUpdate: (_old: KubeObject, o: KubeObject) => calls.push(`update ${objectKey(o)}`),
+      onDelete: (o: KubeObject) => calls.push(`delete ${objectKey(o)}`),
+    },
+  };
+}
+
+describe('Informer', () => {
+  test('lists into the cache, then follows the watch', () => {
+    const { api } = newApi();
+    api.create(configMap('a'));
+    const inf = new Informer(api, 'configmaps');
+    const rec = recorder();
+    inf.addHandlers(rec.handlers);
+    inf.start();
+    assert.equal(inf.hasSynced, true);
+    const b = api.create(configMap('b'));
+    api.update({ ...cloneJson(b), data: { k: 'v' } });
+    api.delete('configmaps', 'default', 'a');
+    assert.deepEqual(rec.calls, ['add default/a', 'add default/b', 'update default/b', 'delete default/a']);
+    assert.deepEqual(inf.cache.list().map((o) => o.metadata.name), ['b']);
+    assert.equal(inf.cache.get('default/b')?.data && (inf.cache.get('default/b')!.data as Record<string, string>).k, 'v');
+    assert.equal(inf.lastSyncResourceVersion, api.resourceVersion);
+  });
+
+  test('handlers added after sync get the cached objects first', () => {
+    const { api } = newApi();
+    api.create(configMap('a'));
+    const inf = new Informer(api, 'configmaps');
+    inf.start();
+    const rec = recorder();
+    inf.addHandlers(rec.handlers);
+    assert.deepEqual(rec.calls, ['add default/a']);
+  });
+
+  test('indexes stay current as objects move', () => {
+    const { api } = newApi();
+    const inf = new Informer(api, 'pods');
+    inf.cache.addIndex('node', (p) => [((p.spec as { nodeName?: string }).nodeName ?? '')]);
+    inf.start();
+    api.create(pod('a', { nodeName: 'n1' }));
+    api.create(pod('b', { nodeName: 'n1' }));
+    api.create(pod('c'));
+    assert.deepEqual(inf.cache.byIndex('node', 'n1').map((p) => p.metadata.name).sort(), ['a', 'b']);
+    assert.deepEqual(inf.cache.byIndex('node', '').map((p) => p.metadata.name), ['c']);
+    api.delete('pods', 'default', 'a', { gracePeriodSeconds: 0 });
+    assert.deepEqual(inf.cache.byIndex('node', 'n1').map((p) => p.metadata.name), ['b']);
+  });
+
+  test('after a 410 the informer re-lists and reports what it missed', () => {
+    const { api } = newApi();
+    api.create(configMap('a'));
+    api.create(configMap('b'));
+    const inf = new Informer(api, 'configmaps');
+    const rec = recorder();
+    inf.addHandlers(rec.handlers);
+    inf.start();
+    inf.stop();
+    api.delete('configmaps', 'default', 'a');
+    api.create(configMap('c'));
+    api.update({ ...cloneJson(api.get('configmaps', 'default', 'b')), data: { z: '1' } });
+    api.compact();
+    rec.calls.length = 0;
+    inf.start();
+    assert.deepEqual(rec.calls.sort(), ['add default/c', 'delete default/a', 'update default/b']);
+    api.create(configMap('d'));
+    assert.deepEqual(rec.calls.at(-1), 'add default/d');
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { restoreSnapshot, takeSnapshot } from '../../../sandbox/apiserver/snapshot';
+import { VirtualClock } from '../../../sandbox/clock/virtualClock';
+import { configMap, deployment, newApi, pod, statusOf } from '../fixtures';
+
+describe('snapshots', () => {
+  test('restore gives back every object, the revision and the random sequence', () => {
+    const { api } = newApi(3);
+    api.create(deployment('web'));
+    api.create(pod('p'));
+    api.create(configMap('c', { a: '1' }));
+    api.create({ ...configMap(''), metadata: { generateName: 'gen-', namespace: 'default' } });
+    const snap = JSON.parse(JSON.stringify(takeSnapshot(api)));
+    const restored = restoreSnapshot(snap, { clock: new VirtualClock() });
+    assert.equal(restored.resourceVersion, api.resourceVersion);
+    for (const kind of ['deployments', 'pods', 'configmaps', 'namespaces', 'services']) {
+      assert.deepEqual(restored.list(kind).items, api.list(kind).items);
+    }
+    const next = (a: typeof api) => a.create({ ...configMap(''), metadata: { generateName: 'n-', namespace: 'default' } }).metadata;
+    const [x, y] = [next(api), next(restored)];
+    assert.equal(x.name, y.name);
+    assert.equal(x.uid, y.uid);
+    assert.equal(x.resourceVersion, y.resourceVersion);
+  });
+
+  test('watches from before the snapshot are 410; allocations survive', () => {
+    const { api } = newApi();
+    api.create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'default' }, spec: { ports: [{ port: 80 }], selector: { a: 'b' } } });
+    const ip = (api.get('services', 'default', 's').spec as { clusterIP: string }).clusterIP;
+    const restored = restoreSnapshot(JSON.parse(JSON.stringify(takeSnapshot(api))), { clock: new VirtualClock() });
+    assert.equal(statusOf(() => restored.watch('pods', { resourceVersion: '1' }, () => undefined)).code, 410);
+    const s = statusOf(() => restored.create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 't', namespace: 'default' }, spec: { clusterIP: ip, ports: [{ port: 80 }], selector: { a: 'b' } } }));
+    assert.equal(s.code, 422);
+  });
+
+  test('a bad snapshot is refused whole with a clear message', () => {
+    const { api } = newApi();
+    const good = JSON.parse(JSON.stringify(takeSnapshot(api)));
+    const clock = new VirtualClock();
+    assert.throws(() => restoreSnapshot('nope', { clock }), /invalid snapshot: not a JSON object/);
+    assert.throws(() => restoreSnapshot({ ...good, kind: 'Other' }, { clock }), /expected apiVersion/);
+    assert.throws(() => restoreSnapshot({ ...good, objects: [...good.objects, { apiVersion: 'x/v1', kind: 'Y', metadata: { name: 'z' } }] }, { clock }), /objects\[\d+\] has an unknown kind x\/v1\/Y/);
+    assert.throws(() => restoreSnapshot({ ...good, objects: [...good.objects, good.objects[0]] }, { clock }), /duplicates Namespace default/);
+    assert.throws(() => restoreSnapshot({ ...good, resourceVersion: '1' }, { clock }), /outside 1\.\.1/);
+  });
+});
