@@ -1,0 +1,67 @@
+/**
+ * A deliberately small argument parser: `--flag`, `--opt value`,
+ * `--opt=value`, short aliases, and `--` to end options. Each command states
+ * the options it accepts; anything else is a usage error (exit code 2).
+ */
+
+export type OptionSpec =
+  | { readonly type: 'boolean'; readonly short?: string }
+  | { readonly type: 'string'; readonly short?: string; readonly choices?: readonly string[] };
+
+export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
+
+export interface ParsedArgs {
+  /** Option values by long name; booleans are `true` when present. */
+  readonly options: Readonly<Record<string, string | boolean>>;
+  readonly positionals: readonly string[];
+}
+
+/** A mistake in the command line; the message is meant for the user. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Parses `args` against `specs`; throws {@link UsageError} for unknown options, missing values and bad choices. */
+export function parseArgs(args: readonly string[], specs: OptionSpecs): ParsedArgs {
+  const options: Record<string, string | boolean> = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const written = eq < 0 ? arg : arg.slice(0, eq);
+    const name = optionName(written, specs);
+    const spec = specs[name];
+    if (spec.type === 'boolean') {
+      if (eq >= 0) throw new UsageError(`option ${written} does not take a value`);
+      options[name] = true;
+      continue;
+    }
+    const value = eq >= 0 ? arg.slice(eq + 1) : args[++i];
+    if (value === undefined) throw new UsageError(`option ${written} needs a value`);
+    if (spec.choices && !spec.choices.includes(value)) {
+      throw new UsageError(`option ${written} must be one of ${spec.choices.join(', ')} (got "${value}")`);
+    }
+    options[name] = value;
+  }
+  return { options, positionals };
+}
+
+function optionName(written: string, specs: OptionSpecs): string {
+  if (written.startsWith('--') && Object.hasOwn(specs, written.slice(2))) return written.slice(2);
+  if (!written.startsWith('--')) {
+    const found = Object.entries(specs).find(([, s]) => s.short === written.slice(1));
+    if (found) return found[0];
+  }
+  throw new UsageError(`unknown option ${written}`);
+}

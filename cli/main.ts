@@ -1,0 +1,60 @@
+/**
+ * The `kube-reconcile` command: picks a subcommand and turns usage mistakes
+ * into exit code 2. New subcommands are one entry in COMMANDS.
+ */
+import packageJson from '../package.json';
+import { UsageError } from './args';
+import { EXIT_OK, EXIT_USAGE } from './io';
+import type { CliIo } from './io';
+import { runValidate } from './validate';
+
+type Command = (args: readonly string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  validate: runValidate,
+};
+
+export const MAIN_HELP = `Usage: kube-reconcile <command> [options]
+
+Commands:
+  validate <files or folders...>  Report what the API server would reject in
+                                  Kubernetes manifests (--format text|json)
+
+Options:
+  -h, --help     Show this help (kube-reconcile <command> --help for a command)
+  -v, --version  Print the version
+
+Not available yet: simulate, serve.
+`;
+
+/**
+ * Runs the CLI with the user's arguments (`process.argv.slice(2)`) and returns
+ * the exit code: 0 success, 1 problems found, 2 usage error. Never throws for
+ * user mistakes; writes only through `io`.
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '-h' || first === '--help' || first === 'help') {
+    io.stdout.write(MAIN_HELP);
+    return EXIT_OK;
+  }
+  if (first === '-v' || first === '--version') {
+    io.stdout.write(`${packageJson.version}\n`);
+    return EXIT_OK;
+  }
+  if (first === undefined) return usage(io, 'no command given');
+  const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
+  if (command === undefined) return usage(io, first.startsWith('-') ? `unknown option ${first}` : `unknown command "${first}"`);
+  try {
+    return await command(rest, io);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr.write(`kube-reconcile ${first}: ${e.message}\nRun "kube-reconcile ${first} --help" for usage.\n`);
+    return EXIT_USAGE;
+  }
+}
+
+function usage(io: CliIo, message: string): number {
+  io.stderr.write(`kube-reconcile: ${message}\n\n${MAIN_HELP}`);
+  return EXIT_USAGE;
+}

@@ -1,0 +1,148 @@
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import packageJson from '../../package.json';
+import { main } from '../../cli/main';
+
+const lines = (...ls: string[]): string => `${ls.join('\n')}\n`;
+
+const FILES: Record<string, string> = {
+  'good.yaml': lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: settings', 'data:', '  mode: fast'),
+  'manifests/web.yaml': lines(
+    'apiVersion: apps/v1',
+    'kind: Deploymnt',
+    'metadata:',
+    '  name: web',
+    '---',
+    'apiVersion: v1',
+    'kind: Pod',
+    'metadata:',
+    '  name: web',
+    'spec:',
+    '  containers:',
+    '    - name: web',
+    '      image: nginx',
+    '      ports: [{containerPort: 70000}]',
+  ),
+  'manifests/b-old.yml': lines('apiVersion: extensions/v1beta1', 'kind: Ingress', 'metadata:', '  name: site'),
+  'manifests/nested/cert.yaml': lines('apiVersion: cert-manager.io/v1', 'kind: Certificate', 'metadata:', '  name: tls'),
+  'manifests/notes.txt': 'kind: not yaml we look at\n',
+  'manifests/.hidden/skip.yaml': lines('apiVersion: apps/v1', 'kind: Nope'),
+};
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe('kube-reconcile validate', () => {
+  let dir = '';
+  const run = async (...argv: string[]): Promise<Run> => {
+    let stdout = '';
+    let stderr = '';
+    const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, cwd: dir });
+    return { code, stdout, stderr };
+  };
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kube-reconcile-cli-'));
+    for (const [path, text] of Object.entries(FILES)) {
+      await mkdir(join(dir, path, '..'), { recursive: true });
+      await writeFile(join(dir, path), text);
+    }
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('text: one line per problem, folders recursed in sorted order, summary on stderr, exit 1', async () => {
+    assert.deepEqual(await run('validate', 'good.yaml', 'manifests'), {
+      code: 1,
+      stdout: lines(
+        'manifests/b-old.yml:1:13 error removed-api-version extensions/v1beta1 Ingress was removed in Kubernetes 1.22; use networking.k8s.io/v1',
+        'manifests/nested/cert.yaml:2:7 warning unknown-kind Unknown kind "Certificate" for apiVersion "cert-manager.io/v1"',
+        'manifests/web.yaml:2:7 error unknown-kind Unknown kind "Deploymnt" for apiVersion "apps/v1"',
+        'manifests/web.yaml:14:31 error container-port-number spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive',
+      ),
+      stderr: '4 files, 5 resources: 3 errors, 1 warning\n',
+    });
+  });
+
+  test('json: an array of problems with 1-based, end-exclusive positions', async () => {
+    const result = await run('validate', '--format', 'json', 'manifests/web.yaml');
+    assert.deepEqual({ ...result, stdout: JSON.parse(result.stdout) as unknown }, {
+      code: 1,
+      stdout: [
+        {
+          file: 'manifests/web.yaml',
+          line: 2,
+          column: 7,
+          endLine: 2,
+          endColumn: 16,
+          severity: 'error',
+          code: 'unknown-kind',
+          message: 'Unknown kind "Deploymnt" for apiVersion "apps/v1"',
+        },
+        {
+          file: 'manifests/web.yaml',
+          line: 14,
+          column: 31,
+          endLine: 14,
+          endColumn: 36,
+          severity: 'error',
+          code: 'container-port-number',
+          message: 'spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive',
+        },
+      ],
+      stderr: '',
+    });
+  });
+
+  test('clean files exit 0', async () => {
+    assert.deepEqual(await run('validate', 'good.yaml'), { code: 0, stdout: '', stderr: '1 file, 1 resource: 0 errors, 0 warnings\n' });
+    assert.deepEqual(await run('validate', '--format=json', 'good.yaml'), { code: 0, stdout: '[]\n', stderr: '' });
+  });
+
+  test('warnings only exit 0', async () => {
+    assert.deepEqual(await run('validate', 'manifests/nested'), {
+      code: 0,
+      stdout: 'manifests/nested/cert.yaml:2:7 warning unknown-kind Unknown kind "Certificate" for apiVersion "cert-manager.io/v1"\n',
+      stderr: '1 file, 1 resource: 0 errors, 1 warning\n',
+    });
+  });
+
+  test('an unreadable file is reported in place and the others are still validated', async () => {
+    assert.deepEqual(await run('validate', 'missing.yaml', 'good.yaml'), {
+      code: 1,
+      stdout: 'missing.yaml:1:1 error file-unreadable cannot read file: ENOENT: no such file or directory\n',
+      stderr: '2 files, 1 resource: 1 error, 0 warnings\n',
+    });
+  });
+
+  test('usage errors exit 2', async () => {
+    const hint = 'Run "kube-reconcile validate --help" for usage.\n';
+    assert.deepEqual(await run('validate'), { code: 2, stdout: '', stderr: `kube-reconcile validate: no files or folders given\n${hint}` });
+    assert.deepEqual(await run('validate', '--strict', 'good.yaml'), { code: 2, stdout: '', stderr: `kube-reconcile validate: unknown option --strict\n${hint}` });
+    assert.deepEqual(await run('validate', '--format', 'yaml', 'good.yaml'), {
+      code: 2,
+      stdout: '',
+      stderr: `kube-reconcile validate: option --format must be one of text, json (got "yaml")\n${hint}`,
+    });
+    const unknown = await run('simulate', 'good.yaml');
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^kube-reconcile: unknown command "simulate"\n/);
+    assert.equal((await run()).code, 2);
+  });
+
+  test('--version prints the package version; --help lists only what works', async () => {
+    assert.deepEqual(await run('--version'), { code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
+    const help = await run('--help');
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^ {2}validate <files or folders\.\.\.>/m);
+    assert.doesNotMatch(help.stdout, /^ {2}(simulate|serve)\b/m);
+    assert.match((await run('validate', '--help')).stdout, /^Usage: kube-reconcile validate/);
+  });
+});

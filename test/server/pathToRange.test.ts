@@ -1,0 +1,78 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseFieldPath } from '../../server/src/services/fieldPath';
+import { parseManifests } from '../../server/src/services/parseManifests';
+import { fieldRange, locateField } from '../../server/src/services/pathToRange';
+
+const SOURCE = [
+  'apiVersion: apps/v1', // 0
+  'kind: Deployment', // 1
+  'metadata:', // 2
+  '  name: web', // 3
+  '  labels:', // 4
+  '    app.kubernetes.io/name: web', // 5
+  'spec:', // 6
+  '  selector:', // 7
+  '    matchLabels: {app: web}', // 8
+  '  template:', // 9
+  '    spec:', // 10
+  '      containers:', // 11
+  '        - name: web', // 12
+  '          image: ""', // 13
+  '          ports:', // 14
+  '            - containerPort: 80', // 15
+  '            - containerPort: 70000', // 16
+  '        - name: side', // 17
+  '          image:', // 18
+  '',
+].join('\n');
+
+function r(line: number, from: number, to: number) {
+  return { start: { line, character: from }, end: { line, character: to } };
+}
+
+describe('fieldRange', () => {
+  const parsed = parseManifests(SOURCE);
+  const root = parsed.manifests[0].root;
+  const cases: Array<[path: string, range: ReturnType<typeof r>, exact: boolean]> = [
+    ['spec.template.spec.containers[0].ports[1].containerPort', r(16, 29, 34), true],
+    ['spec.template.spec.containers[0].image', r(13, 17, 19), true],
+    ['spec.template.spec.containers[1].image', r(18, 10, 15), true],
+    ['metadata.labels', r(4, 2, 8), true],
+    ['metadata.labels[app.kubernetes.io/name]', r(5, 28, 31), true],
+    ['spec.selector.matchLabels', r(8, 17, 27), true],
+    ['spec.selector', r(7, 2, 10), true],
+    ['spec.template.spec.containers[1].imagePullPolicy', r(17, 10, 14), false],
+    ['spec.template.metadata.labels', r(9, 2, 10), false],
+    ['spec.replicas', r(6, 0, 4), false],
+    ['status.phase', r(1, 0, 4), false],
+    ['spec.template.spec.containers[5].image', r(11, 6, 16), false],
+    ['metadata.name[0]', r(3, 2, 6), false],
+  ];
+  for (const [path, range, exact] of cases) {
+    test(path, () => {
+      assert.deepEqual(parsed.diagnostics, []);
+      assert.deepEqual(fieldRange(root, path, parsed.lineCounter), range);
+      assert.equal(locateField(root, path).exact, exact);
+    });
+  }
+});
+
+describe('parseFieldPath', () => {
+  test('names, indexes and dotted keys', () => {
+    assert.deepEqual(parseFieldPath('spec.containers[0].env[1].name'), [
+      { kind: 'name', name: 'spec' },
+      { kind: 'name', name: 'containers' },
+      { kind: 'bracket', text: '0' },
+      { kind: 'name', name: 'env' },
+      { kind: 'bracket', text: '1' },
+      { kind: 'name', name: 'name' },
+    ]);
+    assert.deepEqual(parseFieldPath('metadata.annotations[example.com/a[b]]'), [
+      { kind: 'name', name: 'metadata' },
+      { kind: 'name', name: 'annotations' },
+      { kind: 'bracket', text: 'example.com/a[b]' },
+    ]);
+    assert.deepEqual(parseFieldPath(''), []);
+  });
+});
