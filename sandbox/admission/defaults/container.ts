@@ -1,0 +1,75 @@
+/** Container defaults (pkg/apis/core/v1/defaults.go `SetDefaults_Container` and friends). */
+import { formatQuantity, parseQuantity } from '../../api/quantity';
+import { isObj, obj, type Obj } from '../validation/access';
+import { eachObj, setDefault } from './setDefault';
+
+/** Always for `:latest` or an untagged image, IfNotPresent for other tags and digests. */
+export function defaultPullPolicy(image: string): 'Always' | 'IfNotPresent' {
+  // Upstream cannot parse an empty or digest reference into a tag, so it falls back to IfNotPresent.
+  if (image.trim() === '' || image.includes('@')) return 'IfNotPresent';
+  const lastSlash = image.lastIndexOf('/');
+  const colon = image.indexOf(':', lastSlash + 1);
+  const tag = colon < 0 ? '' : image.slice(colon + 1);
+  return tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+function defaultProbe(probe: Obj | undefined): void {
+  if (!probe) return;
+  setDefault(probe, 'timeoutSeconds', 1);
+  setDefault(probe, 'periodSeconds', 10);
+  setDefault(probe, 'successThreshold', 1);
+  setDefault(probe, 'failureThreshold', 3);
+  const http = obj(probe, 'httpGet');
+  if (http) {
+    setDefault(http, 'path', '/');
+    setDefault(http, 'scheme', 'HTTP');
+  }
+}
+
+function defaultHandler(handler: Obj | undefined): void {
+  const http = obj(handler, 'httpGet');
+  if (http) {
+    setDefault(http, 'path', '/');
+    setDefault(http, 'scheme', 'HTTP');
+  }
+}
+
+/** Rewrites valid quantities in canonical form, as the API server's round trip through resource.Quantity does. */
+function canonicalizeQuantities(list: Obj | undefined): void {
+  if (!list) return;
+  for (const [k, v] of Object.entries(list)) {
+    if (typeof v !== 'string' && typeof v !== 'number') continue;
+    const q = parseQuantity(v);
+    if (q) list[k] = formatQuantity(q);
+  }
+}
+
+/** Applies the defaults every container (and init container) gets. */
+export function defaultContainer(c: Obj): void {
+  setDefault(c, 'imagePullPolicy', defaultPullPolicy(typeof c.image === 'string' ? c.image : ''));
+  setDefault(c, 'terminationMessagePath', '/dev/termination-log');
+  setDefault(c, 'terminationMessagePolicy', 'File');
+  setDefault(c, 'resources', {});
+  const res = obj(c, 'resources');
+  canonicalizeQuantities(obj(res, 'limits'));
+  canonicalizeQuantities(obj(res, 'requests'));
+  eachObj(c, 'ports', (p) => setDefault(p, 'protocol', 'TCP'));
+  eachObj(c, 'env', (e) => {
+    const fieldRef = obj(obj(e, 'valueFrom'), 'fieldRef');
+    if (fieldRef) setDefault(fieldRef, 'apiVersion', 'v1');
+  });
+  for (const p of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(obj(c, p));
+  const lifecycle = obj(c, 'lifecycle');
+  defaultHandler(obj(lifecycle, 'postStart'));
+  defaultHandler(obj(lifecycle, 'preStop'));
+}
+
+/** Pod-only (not templates): requests default to limits for resources without a request. */
+export function defaultRequestsFromLimits(c: Obj): void {
+  const res = obj(c, 'resources');
+  const limits = obj(res, 'limits');
+  if (!res || !limits) return;
+  if (!isObj(res.requests)) res.requests = {};
+  const requests = res.requests as Obj;
+  for (const [k, v] of Object.entries(limits)) if (requests[k] === undefined) requests[k] = v;
+}

@@ -1,0 +1,62 @@
+/** Defaults of the remaining kinds: Namespace, Node, Secret, PVC, HPA, NetworkPolicy. */
+import type { KubeObject } from '../../api/types';
+import { arr, isObj, obj, type Obj } from '../validation/access';
+import { eachObj, ensureObj, setDefault } from './setDefault';
+
+/** The server-set finalizer, phase and `kubernetes.io/metadata.name` label. */
+export function defaultNamespace(ns: KubeObject): void {
+  const spec = ensureObj(ns as unknown as Obj, 'spec');
+  if (spec) setDefault(spec, 'finalizers', ['kubernetes']);
+  const status = ensureObj(ns as unknown as Obj, 'status');
+  if (status) setDefault(status, 'phase', 'Active');
+  if (ns.metadata.name) ns.metadata.labels = { ...ns.metadata.labels, 'kubernetes.io/metadata.name': ns.metadata.name };
+}
+
+export function defaultNode(node: KubeObject): void {
+  const status = obj(node, 'status');
+  if (status && isObj(status.capacity) && (status.allocatable === undefined || status.allocatable === null)) {
+    status.allocatable = { ...status.capacity };
+  }
+}
+
+export function defaultSecret(secret: KubeObject): void {
+  setDefault(secret as unknown as Obj, 'type', 'Opaque');
+}
+
+export function defaultPvc(spec: Obj): void {
+  setDefault(spec, 'volumeMode', 'Filesystem');
+}
+
+const DEFAULT_CPU_UTILIZATION = 80;
+
+export function defaultHpa(spec: Obj): void {
+  setDefault(spec, 'minReplicas', 1);
+  if (arr(spec, 'metrics').length === 0) {
+    spec.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } } }];
+  }
+  const behavior = obj(spec, 'behavior');
+  if (!behavior) return;
+  const up = ensureObj(behavior, 'scaleUp');
+  if (up) {
+    setDefault(up, 'stabilizationWindowSeconds', 0);
+    setDefault(up, 'selectPolicy', 'Max');
+    setDefault(up, 'policies', [
+      { type: 'Pods', value: 4, periodSeconds: 15 },
+      { type: 'Percent', value: 100, periodSeconds: 15 },
+    ]);
+  }
+  const down = ensureObj(behavior, 'scaleDown');
+  if (down) {
+    setDefault(down, 'selectPolicy', 'Max');
+    setDefault(down, 'policies', [{ type: 'Percent', value: 100, periodSeconds: 15 }]);
+  }
+}
+
+export function defaultNetworkPolicy(spec: Obj): void {
+  if (arr(spec, 'policyTypes').length === 0) {
+    spec.policyTypes = arr(spec, 'egress').length > 0 ? ['Ingress', 'Egress'] : ['Ingress'];
+  }
+  for (const dir of ['ingress', 'egress']) {
+    for (const rule of arr(spec, dir)) eachObj(isObj(rule) ? rule : undefined, 'ports', (p) => setDefault(p, 'protocol', 'TCP'));
+  }
+}

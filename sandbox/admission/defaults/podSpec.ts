@@ -1,0 +1,41 @@
+/** Pod spec defaults (pkg/apis/core/v1/defaults.go `SetDefaults_PodSpec`, `SetDefaults_Volume`). */
+import { containersOf } from '../podSpecs';
+import { obj, type Obj } from '../validation/access';
+import { defaultContainer } from './container';
+import { eachObj, setDefault } from './setDefault';
+
+const VOLUME_SOURCES = [
+  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi', 'glusterfs',
+  'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile', 'configMap',
+  'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume', 'scaleIO', 'storageos',
+  'csi', 'ephemeral', 'image',
+];
+const DEFAULT_MODE = 420; // 0644
+
+function defaultVolume(v: Obj): void {
+  if (!VOLUME_SOURCES.some((s) => v[s] !== undefined && v[s] !== null)) v.emptyDir = {};
+  for (const s of ['configMap', 'secret', 'downwardAPI', 'projected']) {
+    const src = obj(v, s);
+    if (src) setDefault(src, 'defaultMode', DEFAULT_MODE);
+  }
+  const hostPath = obj(v, 'hostPath');
+  if (hostPath) setDefault(hostPath, 'type', '');
+}
+
+/** Applies PodSpec defaults in place; used for Pods and every pod template. */
+export function defaultPodSpec(spec: Obj, specPath: string): void {
+  setDefault(spec, 'restartPolicy', 'Always');
+  setDefault(spec, 'dnsPolicy', 'ClusterFirst');
+  setDefault(spec, 'terminationGracePeriodSeconds', 30);
+  setDefault(spec, 'securityContext', {});
+  setDefault(spec, 'schedulerName', 'default-scheduler');
+  for (const c of containersOf(spec, specPath)) {
+    defaultContainer(c.container);
+    if (spec.hostNetwork === true) {
+      eachObj(c.container, 'ports', (p) => {
+        if (p.hostPort === undefined) p.hostPort = p.containerPort;
+      });
+    }
+  }
+  eachObj(spec, 'volumes', defaultVolume);
+}

@@ -1,0 +1,85 @@
+/** apps/v1 defaults (pkg/apis/apps/v1/defaults.go). Selectors are never defaulted in apps/v1. */
+import { isObj, obj, type Obj } from '../validation/access';
+import { eachObj, ensureObj, setDefault } from './setDefault';
+
+export function defaultDeployment(spec: Obj): void {
+  setDefault(spec, 'replicas', 1);
+  const strategy = ensureObj(spec, 'strategy');
+  if (strategy) {
+    setDefault(strategy, 'type', 'RollingUpdate');
+    if (strategy.type === 'RollingUpdate') {
+      const ru = ensureObj(strategy, 'rollingUpdate');
+      if (ru) {
+        setDefault(ru, 'maxUnavailable', '25%');
+        setDefault(ru, 'maxSurge', '25%');
+      }
+    }
+  }
+  setDefault(spec, 'revisionHistoryLimit', 10);
+  setDefault(spec, 'progressDeadlineSeconds', 600);
+}
+
+export function defaultReplicaSet(spec: Obj): void {
+  setDefault(spec, 'replicas', 1);
+}
+
+export function defaultStatefulSet(spec: Obj): void {
+  setDefault(spec, 'podManagementPolicy', 'OrderedReady');
+  const us = ensureObj(spec, 'updateStrategy');
+  if (us) {
+    setDefault(us, 'type', 'RollingUpdate');
+    if (us.type === 'RollingUpdate') {
+      const ru = ensureObj(us, 'rollingUpdate');
+      if (ru) setDefault(ru, 'partition', 0);
+    }
+  }
+  const retention = ensureObj(spec, 'persistentVolumeClaimRetentionPolicy');
+  if (retention) {
+    setDefault(retention, 'whenDeleted', 'Retain');
+    setDefault(retention, 'whenScaled', 'Retain');
+  }
+  setDefault(spec, 'replicas', 1);
+  setDefault(spec, 'revisionHistoryLimit', 10);
+  eachObj(spec, 'volumeClaimTemplates', (t) => {
+    if (isObj(t.spec)) setDefault(t.spec, 'volumeMode', 'Filesystem');
+    setDefault(t, 'status', { phase: 'Pending' });
+  });
+}
+
+export function defaultDaemonSet(spec: Obj): void {
+  const us = ensureObj(spec, 'updateStrategy');
+  if (us) {
+    setDefault(us, 'type', 'RollingUpdate');
+    if (us.type === 'RollingUpdate') {
+      const ru = ensureObj(us, 'rollingUpdate');
+      if (ru) {
+        setDefault(ru, 'maxUnavailable', 1);
+        setDefault(ru, 'maxSurge', 0);
+      }
+    }
+  }
+  setDefault(spec, 'revisionHistoryLimit', 10);
+}
+
+/** Job: `SetDefaults_Job`. `labels` are the Job's metadata, which inherits the template labels when empty. */
+export function defaultJob(spec: Obj, metadata: Obj): void {
+  if ((spec.completions === undefined || spec.completions === null) && (spec.parallelism === undefined || spec.parallelism === null)) {
+    spec.completions = 1;
+    spec.parallelism = 1;
+  }
+  setDefault(spec, 'parallelism', 1);
+  setDefault(spec, 'backoffLimit', spec.backoffLimitPerIndex !== undefined && spec.backoffLimitPerIndex !== null ? 2147483647 : 6);
+  setDefault(spec, 'completionMode', 'NonIndexed');
+  setDefault(spec, 'suspend', false);
+  setDefault(spec, 'podReplacementPolicy', isObj(spec.podFailurePolicy) ? 'Failed' : 'TerminatingOrFailed');
+  const templateLabels = obj(obj(spec, 'template'), 'metadata')?.labels;
+  const labels = metadata.labels;
+  if (isObj(templateLabels) && (!isObj(labels) || Object.keys(labels).length === 0)) metadata.labels = { ...templateLabels };
+}
+
+export function defaultCronJob(spec: Obj): void {
+  setDefault(spec, 'concurrencyPolicy', 'Allow');
+  setDefault(spec, 'suspend', false);
+  setDefault(spec, 'successfulJobsHistoryLimit', 3);
+  setDefault(spec, 'failedJobsHistoryLimit', 1);
+}

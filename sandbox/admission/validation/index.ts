@@ -1,0 +1,112 @@
+/**
+ * Every validation rule, in a stable order, and the entry point the API
+ * server and the language server call. Rules are pure: the same object (and
+ * old object, for updates) always yields the same errors.
+ */
+import type { KubeObject } from '../../api/types';
+import type { FieldError } from './fieldError';
+import type { ValidationContext, ValidationRule } from './rule';
+import { metadataAnnotations, metadataFinalizers, metadataLabels, metadataName, metadataNamespace, metadataOwnerReferences } from './rules/metadata';
+import { containerImagePullPolicy, containerImageRequired, containerName, podContainersRequired } from './rules/containers';
+import { containerPortName, containerPortNumber, containerPortProtocol } from './rules/containerPorts';
+import { containerEnvName, containerEnvValueFrom } from './rules/containerEnv';
+import { containerResources, memoryFractionalBytes } from './rules/containerResources';
+import { containerVolumeMounts, podVolumeName, podVolumeSource } from './rules/volumes';
+import { podActiveDeadlineSeconds, podDnsPolicy, podNodeSelector, podRestartPolicy, podTerminationGracePeriod } from './rules/podPolicies';
+import { podTolerations } from './rules/tolerations';
+import { containerProbes } from './rules/probes';
+import { jobSelector, podTemplateMetadata, workloadSelector, workloadSelectorImmutable, workloadSelectorMatchesTemplate } from './rules/workloadSelector';
+import { workloadRestartPolicy } from './rules/workloadRestartPolicy';
+import { workloadCounts } from './rules/workloadCounts';
+import { deploymentProgressDeadline, deploymentStrategy } from './rules/deployment';
+import { statefulSetPolicies, statefulSetSpecUpdate } from './rules/statefulSet';
+import { daemonSetUpdateStrategy } from './rules/daemonSet';
+import { jobCompletionMode, jobTemplateImmutable } from './rules/job';
+import { cronJobConcurrencyPolicy, cronJobName, cronJobSchedule } from './rules/cronJob';
+import { serviceClusterIPImmutable, serviceNodePorts, servicePorts, serviceSelector, serviceType } from './rules/service';
+import { configMapData, immutableData, secretData, secretTypeImmutable } from './rules/configData';
+import { hpaReplicas, hpaScaleTargetRef } from './rules/hpa';
+import { pdbSpec } from './rules/pdb';
+import { pvcSpec } from './rules/pvc';
+import { ingressSpec } from './rules/ingress';
+import { networkPolicySpec } from './rules/networkPolicy';
+
+export type { ValidationContext, ValidationRule } from './rule';
+
+/** All rules in a stable order: metadata, pod spec, workloads, then other kinds. */
+export const VALIDATION_RULES: readonly ValidationRule[] = Object.freeze([
+  metadataName,
+  metadataNamespace,
+  metadataLabels,
+  metadataAnnotations,
+  metadataFinalizers,
+  metadataOwnerReferences,
+  workloadSelector,
+  jobSelector,
+  workloadSelectorMatchesTemplate,
+  workloadSelectorImmutable,
+  podTemplateMetadata,
+  podContainersRequired,
+  containerName,
+  containerImageRequired,
+  containerImagePullPolicy,
+  containerPortNumber,
+  containerPortProtocol,
+  containerPortName,
+  containerEnvName,
+  containerEnvValueFrom,
+  containerResources,
+  memoryFractionalBytes,
+  containerProbes,
+  podVolumeName,
+  podVolumeSource,
+  containerVolumeMounts,
+  podRestartPolicy,
+  podDnsPolicy,
+  podTerminationGracePeriod,
+  podActiveDeadlineSeconds,
+  podNodeSelector,
+  podTolerations,
+  workloadRestartPolicy,
+  workloadCounts,
+  deploymentStrategy,
+  deploymentProgressDeadline,
+  statefulSetPolicies,
+  statefulSetSpecUpdate,
+  daemonSetUpdateStrategy,
+  jobCompletionMode,
+  jobTemplateImmutable,
+  cronJobSchedule,
+  cronJobConcurrencyPolicy,
+  cronJobName,
+  serviceType,
+  servicePorts,
+  serviceNodePorts,
+  serviceSelector,
+  serviceClusterIPImmutable,
+  configMapData,
+  secretData,
+  secretTypeImmutable,
+  immutableData,
+  hpaReplicas,
+  hpaScaleTargetRef,
+  pdbSpec,
+  pvcSpec,
+  ingressSpec,
+  networkPolicySpec,
+]);
+
+/** The rules that apply to a kind. */
+export function rulesForKind(kind: string): ValidationRule[] {
+  return VALIDATION_RULES.filter((r) => r.kinds === '*' || r.kinds.includes(kind));
+}
+
+/**
+ * Runs every rule that applies to the object's kind. Returns errors, and
+ * warnings flagged `warning: true`; the object is only read.
+ */
+export function validateObject(obj: KubeObject, ctx: ValidationContext): FieldError[] {
+  const out: FieldError[] = [];
+  for (const rule of rulesForKind(obj.kind)) out.push(...rule.validate(obj, ctx));
+  return out;
+}

@@ -1,0 +1,28 @@
+/** Label and annotation maps (apimachinery `ValidateLabels`, `ValidateAnnotations`). */
+import { invalid, tooLong, type FieldError } from '../fieldError';
+import { isQualifiedName, isValidLabelValue } from '../names';
+import { utf8Length } from '../access';
+
+/** Errors for a label map at `path`: each bad key or value, reported at the map itself as upstream does. */
+export function validateLabels(code: string, labels: Record<string, string> | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const [k, v] of Object.entries(labels ?? {})) {
+    for (const msg of isQualifiedName(k)) errs.push(invalid(code, path, k, msg));
+    for (const msg of isValidLabelValue(v)) errs.push(invalid(code, path, v, msg));
+  }
+  return errs;
+}
+
+export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
+
+/** Errors for an annotation map: qualified-name keys and a 256 KiB total. */
+export function validateAnnotations(code: string, annotations: Record<string, string> | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  let total = 0;
+  for (const [k, v] of Object.entries(annotations ?? {})) {
+    for (const msg of isQualifiedName(k.toLowerCase())) errs.push(invalid(code, path, k, msg));
+    total += utf8Length(k) + utf8Length(v);
+  }
+  if (total > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push(tooLong(code, path, TOTAL_ANNOTATION_SIZE_LIMIT));
+  return errs;
+}
