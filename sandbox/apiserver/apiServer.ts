@@ -31,6 +31,7 @@ import { JsonCopyError, copyJson, jsonEqual } from '../util/json';
 import { ServiceAllocators } from './allocators';
 import { defaultObject, invalidIfAny, validateOrThrow } from './admit';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
+import { generateJobSelector } from './jobSelector';
 import { kindKey } from './kindKey';
 import { listObjects, watchPredicate } from './listing';
 import { checkObjectShape } from './metaShape';
@@ -180,6 +181,7 @@ export class ApiServer {
     else delete body.metadata.generation;
     const generated = !body.metadata.name && !!body.metadata.generateName;
     if (generated) body.metadata.name = this.generatedName(r, ns, body.metadata.generateName!);
+    if (r.kind === 'Job' && r.group === 'batch') generateJobSelector(body);
     validateOrThrow(body, r);
     if (r.kind === 'Service') this.allocate(r, body);
     if (this.store.get(kindKey(r), ns, body.metadata.name!)) throw alreadyExists(r, body.metadata.name!);

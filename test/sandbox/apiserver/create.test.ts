@@ -105,7 +105,8 @@ describe('create', () => {
       { reason: 'FieldValueDuplicate', message: 'Duplicate value: "app"', field: 'spec.containers[1].name' },
       { reason: 'FieldValueInvalid', message: 'Invalid value: 70000: must be between 1 and 65535, inclusive', field: 'spec.containers[1].ports[0].containerPort' },
     ].sort(byField));
-    assert.match(s.message, /^Pod "bad" is invalid: \[spec\.containers\[0\]\.image: Required value, /);
+    const texts = s.details!.causes!.map((c) => `${c.field}: ${c.message}`);
+    assert.equal(s.message, `Pod "bad" is invalid: [${texts.join(', ')}]`);
   });
 
   test('a single cause is reported without brackets, e.g. a missing image', () => {
@@ -182,5 +183,33 @@ describe('create', () => {
     assert.match(s.message, /provided IP is already allocated/);
     api.delete('services', 'default', 'a');
     assert.equal((api.create(svc('b', { clusterIP: spec.clusterIP })).spec as { clusterIP: string }).clusterIP, spec.clusterIP);
+  });
+});
+
+describe('Jobs', () => {
+  test('the API server generates the selector and template labels from the uid', () => {
+    const { api } = newApi();
+    const job = api.create({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'pi', namespace: 'default' },
+      spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl' }] } } },
+    });
+    const uid = job.metadata.uid!;
+    const spec = job.spec as { selector: unknown; template: { metadata: { labels: Record<string, string> } } };
+    assert.deepEqual(spec.selector, { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } });
+    assert.deepEqual(spec.template.metadata.labels, { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': 'pi', 'controller-uid': uid, 'job-name': 'pi' });
+  });
+
+  test('a hand-written selector without manualSelector is rejected', () => {
+    const { api } = newApi();
+    const s = statusOf(() => api.create({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'pi', namespace: 'default' },
+      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl' }] } } },
+    }));
+    assert.equal(s.code, 422);
+    assert.match(s.message, /`selector` not auto-generated/);
   });
 });
