@@ -7,11 +7,20 @@ export interface TimerHandle {
   readonly id: number;
 }
 
+export interface TimerOptions {
+  background?: boolean;
+}
+
 export interface Clock {
   /** Milliseconds since the Unix epoch, in this clock's time. */
   now(): number;
-  /** Runs `fn` once after `delayMs` of this clock's time. Timers due at the same instant run in the order they were set. */
-  setTimer(delayMs: number, fn: () => void): TimerHandle;
+  /**
+   * Runs `fn` once after `delayMs` of this clock's time. Timers due at the
+   * same instant run in the order they were set. A `background` timer is
+   * housekeeping (heartbeats, periodic resyncs): it does not count as pending
+   * work when the simulator decides whether the cluster has settled.
+   */
+  setTimer(delayMs: number, fn: () => void, options?: TimerOptions): TimerHandle;
   clearTimer(handle: TimerHandle): void;
 }
 

@@ -3,7 +3,7 @@
  * scaled by a speed factor (1×, 5×, 20×…), and can be paused. Timers keep
  * their place in clock time across speed changes and pauses.
  */
-import type { Clock, TimerHandle } from './clock';
+import type { Clock, TimerHandle, TimerOptions } from './clock';
 import { TimerQueue } from './timerQueue';
 
 export interface RealClockOptions {
@@ -70,9 +70,9 @@ export class RealClock implements Clock {
     this.schedule();
   }
 
-  setTimer(delayMs: number, fn: () => void): TimerHandle {
+  setTimer(delayMs: number, fn: () => void, options?: TimerOptions): TimerHandle {
     const delay = Number.isFinite(delayMs) && delayMs > 0 ? delayMs : 0;
-    const id = this.timers.push(this.now() + delay, fn);
+    const id = this.timers.push(this.now() + delay, fn, options?.background ?? false);
     this.schedule();
     return { id };
   }

@@ -9,12 +9,14 @@ export interface QueuedTimer {
   readonly due: number;
   readonly seq: number;
   readonly fn: () => void;
+  readonly background: boolean;
 }
 
 export class TimerQueue {
   private heap: QueuedTimer[] = [];
   private cancelled = new Set<number>();
   private live = new Set<number>();
+  private liveForeground = new Set<number>();
   private seq = 0;
   private nextId = 1;
 
@@ -22,16 +24,30 @@ export class TimerQueue {
     return this.live.size;
   }
 
-  push(due: number, fn: () => void): number {
-    const timer: QueuedTimer = { id: this.nextId++, due, seq: this.seq++, fn };
+  /** Timers that are not background housekeeping. */
+  get foregroundSize(): number {
+    return this.liveForeground.size;
+  }
+
+  push(due: number, fn: () => void, background = false): number {
+    const timer: QueuedTimer = { id: this.nextId++, due, seq: this.seq++, fn, background };
     this.heap.push(timer);
     this.live.add(timer.id);
+    if (!background) this.liveForeground.add(timer.id);
     this.up(this.heap.length - 1);
     return timer.id;
   }
 
   cancel(id: number): void {
     if (this.live.delete(id)) this.cancelled.add(id);
+    this.liveForeground.delete(id);
+  }
+
+  /** When the earliest foreground timer is due (scans the heap: O(n)). */
+  nextForegroundDue(): number | undefined {
+    let best: number | undefined;
+    for (const t of this.heap) if (this.liveForeground.has(t.id) && (best === undefined || t.due < best)) best = t.due;
+    return best;
   }
 
   /** The earliest live timer, without removing it. */
@@ -44,7 +60,10 @@ export class TimerQueue {
   pop(): QueuedTimer | undefined {
     this.dropCancelled();
     const top = this.take();
-    if (top) this.live.delete(top.id);
+    if (top) {
+      this.live.delete(top.id);
+      this.liveForeground.delete(top.id);
+    }
     return top;
   }
 

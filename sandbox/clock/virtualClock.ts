@@ -3,7 +3,7 @@
  * Timers run in due-time order, each with `now()` equal to its due time, so a
  * run is the same every time for the same inputs.
  */
-import type { Clock, TimerHandle } from './clock';
+import type { Clock, TimerHandle, TimerOptions } from './clock';
 import { TimerQueue } from './timerQueue';
 
 /** 2026-01-01T00:00:00Z: the default start, so recorded histories do not depend on when they were made. */
@@ -21,9 +21,9 @@ export class VirtualClock implements Clock {
     return this.current;
   }
 
-  setTimer(delayMs: number, fn: () => void): TimerHandle {
+  setTimer(delayMs: number, fn: () => void, options?: TimerOptions): TimerHandle {
     const delay = Number.isFinite(delayMs) && delayMs > 0 ? delayMs : 0;
-    return { id: this.timers.push(this.current + delay, fn) };
+    return { id: this.timers.push(this.current + delay, fn, options?.background ?? false) };
   }
 
   clearTimer(handle: TimerHandle): void {
@@ -33,6 +33,16 @@ export class VirtualClock implements Clock {
   /** Number of timers waiting to run. */
   get pendingTimers(): number {
     return this.timers.size;
+  }
+
+  /** Timers waiting to run that are real work, not background housekeeping. */
+  get pendingForegroundTimers(): number {
+    return this.timers.foregroundSize;
+  }
+
+  /** When the next foreground timer is due, or undefined when none is set. */
+  nextForegroundTimerAt(): number | undefined {
+    return this.timers.nextForegroundDue();
   }
 
   /** When the next timer is due, or undefined when none is set. */

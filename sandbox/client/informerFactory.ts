@@ -1,0 +1,30 @@
+/**
+ * One shared informer per resource (client-go's SharedInformerFactory): every
+ * controller that watches pods shares one cache and one watch.
+ */
+import type { ApiServer } from '../apiserver/apiServer';
+import type { KubeObject } from '../api/types';
+import { Informer } from './informer';
+
+export class InformerFactory {
+  private readonly informers = new Map<string, Informer>();
+
+  constructor(private readonly api: ApiServer) {}
+
+  /** The shared informer for a resource (`pods`, `deployments`, …), started on first use. */
+  get<T extends KubeObject = KubeObject>(resource: string): Informer<T> {
+    const plural = this.api.resolve(resource).plural;
+    let inf = this.informers.get(plural);
+    if (!inf) {
+      inf = new Informer(this.api, plural);
+      this.informers.set(plural, inf);
+      inf.start();
+    }
+    return inf as unknown as Informer<T>;
+  }
+
+  stopAll(): void {
+    for (const inf of this.informers.values()) inf.stop();
+    this.informers.clear();
+  }
+}

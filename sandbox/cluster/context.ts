@@ -1,0 +1,56 @@
+/**
+ * What every control-plane component gets from the cluster's composition
+ * root: the API server, the clock, its own seeded randomness, the shared
+ * informers, the reconciliation log, and an event recorder per component.
+ */
+import type { ApiServer } from '../apiserver/apiServer';
+import type { Clock } from '../clock/clock';
+import type { SeededRandom } from '../clock/random';
+import type { KubeObject } from '../api/types';
+import { EventRecorder } from '../client/eventRecorder';
+import type { EventType } from '../client/eventRecorder';
+import type { InformerFactory } from '../client/informerFactory';
+import type { ReconcileLog } from './reconcileLog';
+
+export interface ComponentContext {
+  api: ApiServer;
+  clock: Clock;
+  /** The cluster's generator; components take `random.fork(name)` for their own sequence. */
+  random: SeededRandom;
+  informers: InformerFactory;
+  log: ReconcileLog;
+}
+
+/** A running part of the control plane (a controller, the scheduler, a kubelet). */
+export interface Component {
+  readonly name: string;
+  start(): void;
+  stop(): void;
+}
+
+/**
+ * Records a Kubernetes Event and the matching reconciliation-log line — the
+ * one way components say what they did.
+ */
+export class Recorder {
+  private readonly events: EventRecorder;
+
+  constructor(
+    private readonly ctx: ComponentContext,
+    readonly component: string,
+    host?: string,
+  ) {
+    this.events = new EventRecorder(ctx.api, host ? { component, host } : { component });
+  }
+
+  event(obj: KubeObject, type: EventType, reason: string, message: string): void {
+    this.events.record(obj, type, reason, message);
+    this.logOnly(obj, type, reason, message);
+  }
+
+  /** A log line without a Kubernetes Event (for transitions upstream does not record as events). */
+  logOnly(obj: KubeObject | string, type: EventType, reason: string, message: string): void {
+    const ref = typeof obj === 'string' ? obj : obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : (obj.metadata.name ?? '');
+    this.ctx.log.append({ time: this.ctx.clock.now(), component: this.component, level: type, reason, object: ref, message });
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * A work queue of object keys on the injected clock, with client-go's
+ * guarantees: a key is queued at most once however often it is added; a key
+ * is never processed by two workers at once (one added while it is being
+ * processed is processed again afterwards); delayed adds keep the earliest
+ * time; failures are retried with per-key exponential back-off.
+ */
+import type { Clock, TimerHandle } from '../../clock/clock';
+import { ItemRateLimiter } from './rateLimiter';
+
+/** What a reconcile may ask for: nothing (done), or to be looked at again later. */
+export type ReconcileResult = void | { requeueAfter: number };
+
+export interface WorkQueueOptions {
+  /** Called for each key; a thrown error requeues the key with back-off. */
+  reconcile: (key: string) => ReconcileResult;
+  /** Told about each failure (for the reconciliation log). */
+  onError?: (key: string, error: unknown, retryInMs: number) => void;
+  rateLimiter?: ItemRateLimiter;
+}
+
+export class WorkQueue {
+  private readonly queue: string[] = [];
+  private head = 0;
+  private readonly dirty = new Set<string>();
+  private readonly processing = new Set<string>();
+  private readonly waiting = new Map<string, { due: number; handle: TimerHandle }>();
+  private drainScheduled = false;
+  private shutDown = false;
+  private readonly limiter: ItemRateLimiter;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: WorkQueueOptions,
+  ) {
+    this.limiter = options.rateLimiter ?? new ItemRateLimiter();
+  }
+
+  /** Keys queued and not yet processed. */
+  get length(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** Keys waiting for a delayed add. */
+  get waitingCount(): number {
+    return this.waiting.size;
+  }
+
+  add(key: string): void {
+    if (this.shutDown || this.dirty.has(key)) return;
+    this.dirty.add(key);
+    if (this.processing.has(key)) return;
+    this.queue.push(key);
+    this.scheduleDrain();
+  }
+
+  /** Adds `key` after `delayMs`; if it is already waiting, the earlier time wins. */
+  addAfter(key: string, delayMs: number): void {
+    if (this.shutDown) return;
+    if (delayMs <= 0) return this.add(key);
+    const due = this.clock.now() + delayMs;
+    const existing = this.waiting.get(key);
+    if (existing && existing.due <= due) return;
+    if (existing) this.clock.clearTimer(existing.handle);
+    const handle = this.clock.setTimer(delayMs, () => {
+      this.waiting.delete(key);
+      this.add(key);
+    });
+    this.waiting.set(key, { due, handle });
+  }
+
+  /** Adds `key` after its back-off delay (which grows with each call until `forget`). */
+  addRateLimited(key: string): number {
+    const delay = this.limiter.when(key);
+    this.addAfter(key, delay);
+    return delay;
+  }
+
+  /** Resets `key`'s back-off after a success. */
+  forget(key: string): void {
+    this.limiter.forget(key);
+  }
+
+  /** Stops processing and cancels delayed adds. */
+  shutdown(): void {
+    this.shutDown = true;
+    for (const w of this.waiting.values()) this.clock.clearTimer(w.handle);
+    this.waiting.clear();
+  }
+
+  private scheduleDrain(): void {
+    if (this.drainScheduled) return;
+    this.drainScheduled = true;
+    this.clock.setTimer(0, () => this.drain());
+  }
+
+  /** Processes every queued key, in order; keys added meanwhile are processed in the same pass. */
+  private drain(): void {
+    this.drainScheduled = false;
+    while (!this.shutDown && this.head < this.queue.length) {
+      const key = this.queue[this.head++];
+      this.dirty.delete(key);
+      this.processing.add(key);
+      try {
+        const result = this.options.reconcile(key);
+        this.limiter.forget(key);
+        if (result && result.requeueAfter >= 0) this.addAfter(key, result.requeueAfter);
+      } catch (error) {
+        const delay = this.addRateLimited(key);
+        this.options.onError?.(key, error, delay);
+      } finally {
+        this.processing.delete(key);
+        if (this.dirty.has(key)) this.queue.push(key);
+      }
+    }
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Pod predicates the controllers share (pkg/controller/controller_utils.go,
+ * pkg/api/v1/pod/util.go). Typed against `kubernetes-types`.
+ */
+import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
+import { parseTimestamp } from '../../clock/clock';
+
+/** Not Succeeded, not Failed, not being deleted (`FilterActivePods`). */
+export function isPodActive(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata?.deletionTimestamp;
+}
+
+export function isPodTerminal(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+export function podCondition(pod: Pod, type: string): PodCondition | undefined {
+  return pod.status?.conditions?.find((c) => c.type === type);
+}
+
+/** The Ready condition is True. */
+export function isPodReady(pod: Pod): boolean {
+  return podCondition(pod, 'Ready')?.status === 'True';
+}
+
+/** Ready for at least `minReadySeconds` as of `now` (ms): `IsPodAvailable`. */
+export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
+  const ready = podCondition(pod, 'Ready');
+  if (ready?.status !== 'True') return false;
+  if (minReadySeconds <= 0) return true;
+  const since = ready.lastTransitionTime ? parseTimestamp(ready.lastTransitionTime) : Number.NaN;
+  return Number.isFinite(since) && since + minReadySeconds * 1000 <= now;
+}
+
+/** When a Ready pod will count as available (ms), for requeueing; undefined if not Ready. */
+export function availableAt(pod: Pod, minReadySeconds: number): number | undefined {
+  const ready = podCondition(pod, 'Ready');
+  if (ready?.status !== 'True' || !ready.lastTransitionTime) return undefined;
+  return parseTimestamp(ready.lastTransitionTime) + minReadySeconds * 1000;
+}
+
+/** The node a pod is bound to ('' when unscheduled). */
+export function podNodeName(pod: Pod): string {
+  return pod.spec?.nodeName ?? '';
+}
