@@ -9,6 +9,8 @@ import type { Clock, TimerHandle } from '../../clock/clock';
 import { ItemRateLimiter } from './rateLimiter';
 
 /** What a reconcile may ask for: nothing (done), or to be looked at again later. */
+// A reconcile usually returns nothing; `void` in the union lets it do so without `return undefined`.
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type
 export type ReconcileResult = void | { requeueAfter: number };
 
 export interface WorkQueueOptions {
