@@ -225,6 +225,12 @@ export class ApiServer {
     if (!old) throw notFound(r, name);
     this.checkPreconditions(r, body, old);
     const next: KubeObject = { ...old, metadata: { ...old.metadata } };
+    // apps/v1 status strategies keep metadata changes other than labels (the Deployment controller
+    // writes its revision annotation this way); everything else takes only status.
+    if (r.group === 'apps') {
+      if (body.metadata.annotations === undefined) delete next.metadata.annotations;
+      else next.metadata.annotations = body.metadata.annotations;
+    }
     if (body.status === undefined) delete next.status;
     else next.status = body.status;
     return this.commitUpdate(r, next, old, options) as T;
@@ -326,8 +332,10 @@ export class ApiServer {
     return name;
   }
 
-  private generatedName(r: ResourceType, ns: string, prefix: string): string {
+  private generatedName(r: ResourceType, ns: string, generateName: string): string {
     const key = kindKey(r);
+    // Upstream keeps generated names within 63 characters: the base is cut to 58.
+    const prefix = generateName.slice(0, 58);
     for (let i = 0; i < GENERATE_NAME_ATTEMPTS; i++) {
       const name = `${prefix}${this.random.string(5)}`;
       if (!this.store.get(key, ns, name)) return name;
@@ -366,7 +374,8 @@ export class ApiServer {
     const meta = next.metadata;
     const finished = meta.deletionTimestamp !== undefined && (meta.finalizers ?? []).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0;
     if (options.dryRun) return next;
-    if (finished && r.kind !== 'Namespace') return this.remove(r, next);
+    const specFinalizers = r.kind === 'Namespace' ? ((next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length : 0;
+    if (finished && specFinalizers === 0) return this.remove(r, next);
     const stored = this.store.put(kindKey(r), next);
     if (r.kind === 'Service') {
       releaseServiceAddresses(old, this.allocators, stored);

@@ -24,7 +24,9 @@ export function namespaceAdmission(store: ObjectStore, r: ResourceType, namespac
   if (!ns) throw notFound(NAMESPACES, namespace);
   const phase = (ns.status as { phase?: string } | undefined)?.phase;
   if (ns.metadata.deletionTimestamp || phase === 'Terminating') {
-    throw forbidden(r, name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+    const err = forbidden(r, name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+    err.status.details!.causes = [{ reason: 'NamespaceTerminating', message: err.status.message, field: 'metadata.namespace' }];
+    throw err;
   }
 }
 

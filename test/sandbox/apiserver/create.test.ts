@@ -213,3 +213,21 @@ describe('Jobs', () => {
     assert.match(s.message, /`selector` not auto-generated/);
   });
 });
+
+describe('generated names', () => {
+  test('the base is cut to 58 characters, as upstream', () => {
+    const { api } = newApi();
+    const long = `${'a'.repeat(70)}-`;
+    const c = api.create({ ...configMap(''), metadata: { generateName: long, namespace: 'default' } });
+    assert.equal(c.metadata.name!.length, 63);
+    assert.ok(c.metadata.name!.startsWith('a'.repeat(58)));
+  });
+
+  test('a terminating namespace names the cause', () => {
+    const { api } = newApi();
+    api.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } });
+    api.delete('namespaces', undefined, 'team');
+    const s = statusOf(() => api.create(configMap('c', {}, 'team')));
+    assert.deepEqual(s.details?.causes, [{ reason: 'NamespaceTerminating', message: s.message, field: 'metadata.namespace' }]);
+  });
+});

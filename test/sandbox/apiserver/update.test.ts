@@ -140,3 +140,18 @@ describe('update', () => {
     assert.deepEqual(out.metadata.labels, { a: 'b' });
   });
 });
+
+describe('status writes of apps/v1 kinds', () => {
+  test('keep annotation changes but not labels or spec, without bumping generation', () => {
+    const { api } = newApi();
+    const d = api.create(deployment('web'));
+    const out = api.updateStatus(edit(d, (x) => {
+      x.metadata.annotations = { 'deployment.kubernetes.io/revision': '1' };
+      x.metadata.labels = { no: 'pe' };
+      x.status = { observedGeneration: 1 };
+    }));
+    assert.deepEqual(out.metadata.annotations, { 'deployment.kubernetes.io/revision': '1' });
+    assert.equal(out.metadata.labels, undefined);
+    assert.equal(out.metadata.generation, 1);
+  });
+});
