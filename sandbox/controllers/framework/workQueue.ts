@@ -96,10 +96,17 @@ export class WorkQueue {
     this.clock.setTimer(0, () => this.drain());
   }
 
-  /** Processes every queued key, in order; keys added meanwhile are processed in the same pass. */
+  /**
+   * Processes the keys queued when the pass began, in order. Keys added during
+   * the pass wait for a new pass, scheduled behind whatever else is due at this
+   * instant — so controllers take turns, as their workers would run
+   * concurrently, instead of one controller acting many times on its own
+   * writes before the others have seen them.
+   */
   private drain(): void {
     this.drainScheduled = false;
-    while (!this.shutDown && this.head < this.queue.length) {
+    const end = this.queue.length;
+    while (!this.shutDown && this.head < end) {
       const key = this.queue[this.head++];
       this.dirty.delete(key);
       this.processing.add(key);
@@ -119,5 +126,6 @@ export class WorkQueue {
       this.queue.splice(0, this.head);
       this.head = 0;
     }
+    if (!this.shutDown && this.head < this.queue.length) this.scheduleDrain();
   }
 }
