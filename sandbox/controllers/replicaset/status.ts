@@ -1,0 +1,80 @@
+/**
+ * ReplicaSet status (`calculateStatus` and `updateReplicaSetStatus` in
+ * pkg/controller/replicaset/replica_set_utils.go): counts of the claimed
+ * active pods, observedGeneration, and the `ReplicaFailure` condition.
+ */
+import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from 'kubernetes-types/apps/v1';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { formatTimestamp } from '../../clock/clock';
+import { jsonEqual } from '../../util/json';
+import { availableAt, isPodAvailable, isPodReady } from '../util/pods';
+
+export const REPLICA_FAILURE = 'ReplicaFailure';
+
+export function rsReplicasOf(rs: ReplicaSet): number {
+  return rs.spec?.replicas ?? 1;
+}
+
+function labelsMatch(template: Record<string, string> | undefined, labels: Record<string, string> | undefined): boolean {
+  for (const [k, v] of Object.entries(template ?? {})) if (labels?.[k] !== v) return false;
+  return true;
+}
+
+/** The status `pods` (the active pods the RS claimed) give, after a manage step that failed with `manageError` or not. */
+export function calculateStatus(rs: ReplicaSet, pods: readonly Pod[], manageError: Error | undefined, now: number): ReplicaSetStatus {
+  const minReady = rs.spec?.minReadySeconds ?? 0;
+  let fullyLabeled = 0;
+  let ready = 0;
+  let available = 0;
+  for (const pod of pods) {
+    if (labelsMatch(rs.spec?.template?.metadata?.labels, pod.metadata?.labels)) fullyLabeled++;
+    if (!isPodReady(pod)) continue;
+    ready++;
+    if (isPodAvailable(pod, minReady, now)) available++;
+  }
+  const { fullyLabeledReplicas: _f, readyReplicas: _r, availableReplicas: _a, ...rest } = rs.status ?? { replicas: 0 };
+  // Zero counts are omitted, as Go's `omitempty` does.
+  const status: ReplicaSetStatus = {
+    ...rest,
+    replicas: pods.length,
+    ...(fullyLabeled > 0 ? { fullyLabeledReplicas: fullyLabeled } : {}),
+    ...(ready > 0 ? { readyReplicas: ready } : {}),
+    ...(available > 0 ? { availableReplicas: available } : {}),
+  };
+  const failure = rs.status?.conditions?.find((c) => c.type === REPLICA_FAILURE);
+  if (manageError && !failure) {
+    const diff = pods.length - rsReplicasOf(rs);
+    const cond: ReplicaSetCondition = { type: REPLICA_FAILURE, status: 'True', lastTransitionTime: formatTimestamp(now), reason: diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : '', message: manageError.message };
+    status.conditions = [...(rs.status?.conditions ?? []), cond];
+  } else if (!manageError && failure) {
+    const others = (rs.status?.conditions ?? []).filter((c) => c.type !== REPLICA_FAILURE);
+    if (others.length > 0) status.conditions = others;
+    else delete status.conditions;
+  }
+  return status;
+}
+
+/** True when `next` differs from the stored status in what upstream compares (counts, generation, conditions). */
+export function statusNeedsUpdate(rs: ReplicaSet, next: ReplicaSetStatus): boolean {
+  const cur: ReplicaSetStatus = rs.status ?? { replicas: 0 };
+  return (
+    (cur.replicas ?? 0) !== (next.replicas ?? 0) ||
+    (cur.fullyLabeledReplicas ?? 0) !== (next.fullyLabeledReplicas ?? 0) ||
+    (cur.readyReplicas ?? 0) !== (next.readyReplicas ?? 0) ||
+    (cur.availableReplicas ?? 0) !== (next.availableReplicas ?? 0) ||
+    (rs.metadata?.generation ?? 0) !== (cur.observedGeneration ?? 0) ||
+    !jsonEqual(cur.conditions ?? [], next.conditions ?? [])
+  );
+}
+
+/** Milliseconds until the next Ready pod becomes available under minReadySeconds; undefined when none is waiting. */
+export function nextAvailableIn(rs: ReplicaSet, pods: readonly Pod[], now: number): number | undefined {
+  const minReady = rs.spec?.minReadySeconds ?? 0;
+  if (minReady <= 0) return undefined;
+  let next: number | undefined;
+  for (const pod of pods) {
+    const at = availableAt(pod, minReady);
+    if (at !== undefined && at > now && (next === undefined || at < next)) next = at;
+  }
+  return next === undefined ? undefined : next - now;
+}

@@ -1,0 +1,37 @@
+/**
+ * Writes a ReplicaSet's status through `/status` when it changed
+ * (`updateReplicaSetStatus`: one retry against a fresh read on conflict),
+ * and says when to look again for pods that become available later.
+ */
+import type { ReplicaSet, ReplicaSetStatus } from 'kubernetes-types/apps/v1';
+import type { Pod } from 'kubernetes-types/core/v1';
+import type { ApiServer } from '../../apiserver/apiServer';
+import { isApiError } from '../../api/errors';
+import type { KubeObject } from '../../api/types';
+import type { Recorder } from '../../cluster/context';
+import { calculateStatus, nextAvailableIn, rsReplicasOf, statusNeedsUpdate } from './status';
+
+/** Returns ms until a Ready pod becomes available (the requeue), or undefined. Throws when the write fails twice. */
+export function writeStatus(api: ApiServer, recorder: Recorder, rs: ReplicaSet, pods: readonly Pod[], manageError: Error | undefined, now: number): number | undefined {
+  let current = rs;
+  for (let attempt = 0; ; attempt++) {
+    const status = calculateStatus(current, pods, manageError, now);
+    if (!statusNeedsUpdate(current, status)) break;
+    status.observedGeneration = current.metadata?.generation;
+    const prev: ReplicaSetStatus = current.status ?? { replicas: 0 };
+    recorder.logOnly(
+      current as unknown as KubeObject,
+      'Normal',
+      'UpdatingStatus',
+      `replicas ${prev.replicas ?? 0}->${status.replicas} (need ${rsReplicasOf(current)}), fullyLabeledReplicas ${prev.fullyLabeledReplicas ?? 0}->${status.fullyLabeledReplicas ?? 0}, readyReplicas ${prev.readyReplicas ?? 0}->${status.readyReplicas ?? 0}, availableReplicas ${prev.availableReplicas ?? 0}->${status.availableReplicas ?? 0}, sequence No: ${current.status?.observedGeneration ?? 0}->${status.observedGeneration ?? 0}`,
+    );
+    try {
+      current = api.updateStatus({ ...(current as unknown as KubeObject), status }) as unknown as ReplicaSet;
+      break;
+    } catch (e) {
+      if (attempt > 0 || !isApiError(e, 409)) throw e;
+      current = api.get('replicasets', rs.metadata?.namespace, rs.metadata?.name ?? '') as unknown as ReplicaSet;
+    }
+  }
+  return manageError ? undefined : nextAvailableIn(current, pods, now);
+}

@@ -1,0 +1,42 @@
+/**
+ * A shared-cache index of objects by their controller's uid, with orphans
+ * (no controller) under a per-namespace key — what upstream's
+ * `PodControllerUIDIndex` gives the ReplicaSet and Deployment controllers, so
+ * a sync looks at its own pods and the orphans it may adopt, not every pod in
+ * the namespace.
+ */
+import type { KubeObject } from '../../api/types';
+import type { ObjectCache } from '../../client/cache';
+import type { Informer } from '../../client/informer';
+import { controllerRefOf } from './owners';
+
+export const CONTROLLER_UID_INDEX = 'controllerUID';
+
+const indexed = new WeakSet<ObjectCache<KubeObject>>();
+
+function orphanKey(namespace: string): string {
+  return `orphan\u0000${namespace}`;
+}
+
+function controllerIndexValues(obj: KubeObject): readonly string[] {
+  const ref = controllerRefOf(obj);
+  return [ref ? ref.uid : orphanKey(obj.metadata.namespace ?? '')];
+}
+
+/** Adds the index to the informer's cache once, however many controllers ask. */
+export function ensureControllerIndex<T extends KubeObject>(informer: Informer<T>): void {
+  const cache = informer.cache as unknown as ObjectCache<KubeObject>;
+  if (indexed.has(cache)) return;
+  indexed.add(cache);
+  cache.addIndex(CONTROLLER_UID_INDEX, controllerIndexValues);
+}
+
+/** Objects whose controller reference has `uid` (in cache order). */
+export function controlledBy<T extends KubeObject>(informer: Informer<T>, uid: string): T[] {
+  return informer.cache.byIndex(CONTROLLER_UID_INDEX, uid);
+}
+
+/** Objects in `namespace` without a controller reference. */
+export function orphansIn<T extends KubeObject>(informer: Informer<T>, namespace: string): T[] {
+  return informer.cache.byIndex(CONTROLLER_UID_INDEX, orphanKey(namespace));
+}
