@@ -1,0 +1,79 @@
+/**
+ * ControllerRefManager semantics for a Deployment's ReplicaSets
+ * (pkg/controller/controller_ref_manager.go `ClaimReplicaSets`): keep the
+ * owned ones that match the selector, release owned ones that no longer
+ * match, adopt orphans that match — after a live read confirms the
+ * Deployment is still there and not being deleted. RSs with another
+ * controller are left alone.
+ */
+import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { ApiServer } from '../../apiserver/apiServer';
+import { isApiError } from '../../api/errors';
+import { labelSelectorFromObject, type LabelSelector } from '../../api/selectors/labelSelector';
+import { controllerRefOf, newControllerRef } from '../util/owners';
+import { asObject } from './syncContext';
+
+/** The ReplicaSets (of `candidates`, the RSs of the Deployment's namespace) that `d` controls after claiming. */
+export function claimReplicaSets(api: ApiServer, d: Deployment, candidates: readonly ReplicaSet[]): ReplicaSet[] {
+  const selector = labelSelectorFromObject(d.spec?.selector as LabelSelector | undefined);
+  const uid = d.metadata!.uid!;
+  const deleting = d.metadata?.deletionTimestamp !== undefined;
+  const claimed: ReplicaSet[] = [];
+  const errors: unknown[] = [];
+  let adoptable: boolean | undefined;
+  for (const rs of candidates) {
+    const ref = controllerRefOf(asObject(rs));
+    const matches = selector.matches(rs.metadata?.labels);
+    try {
+      if (ref) {
+        if (ref.uid !== uid) continue;
+        if (matches) claimed.push(rs);
+        else if (!deleting) release(api, rs, uid);
+        continue;
+      }
+      if (deleting || !matches || rs.metadata?.deletionTimestamp) continue;
+      adoptable ??= canAdopt(api, d);
+      const adopted = adopt(api, d, rs);
+      if (adopted) claimed.push(adopted);
+    } catch (e) {
+      errors.push(e);
+    }
+  }
+  if (errors.length > 0) throw errors[0];
+  return claimed;
+}
+
+/** Upstream `RecheckDeletionTimestamp`: a fresh read, same uid, not being deleted. */
+function canAdopt(api: ApiServer, d: Deployment): true {
+  const fresh = api.tryGet('deployments', d.metadata!.namespace, d.metadata!.name!);
+  if (!fresh || fresh.metadata.uid !== d.metadata!.uid) {
+    throw new Error(`original Deployment ${d.metadata!.namespace}/${d.metadata!.name} is gone: got uid ${fresh?.metadata.uid ?? ''}, wanted ${d.metadata!.uid}`);
+  }
+  if (fresh.metadata.deletionTimestamp) throw new Error(`${d.metadata!.namespace}/${d.metadata!.name} has just been deleted at ${fresh.metadata.deletionTimestamp}`);
+  return true;
+}
+
+function adopt(api: ApiServer, d: Deployment, rs: ReplicaSet): ReplicaSet | undefined {
+  const refs = [...(rs.metadata?.ownerReferences ?? []), newControllerRef(asObject(d))];
+  try {
+    return api.patch('replicasets', rs.metadata!.namespace, rs.metadata!.name!, 'merge', {
+      metadata: { ownerReferences: refs, uid: rs.metadata!.uid, resourceVersion: rs.metadata!.resourceVersion },
+    }) as unknown as ReplicaSet;
+  } catch (e) {
+    if (isApiError(e, 404)) return undefined;
+    throw e;
+  }
+}
+
+function release(api: ApiServer, rs: ReplicaSet, ownerUid: string): void {
+  const refs = (rs.metadata?.ownerReferences ?? []).filter((r) => r.uid !== ownerUid);
+  try {
+    api.patch('replicasets', rs.metadata!.namespace, rs.metadata!.name!, 'merge', {
+      metadata: { ownerReferences: refs.length > 0 ? refs : null, uid: rs.metadata!.uid, resourceVersion: rs.metadata!.resourceVersion },
+    });
+  } catch (e) {
+    // Gone already, or replaced by another object of that name: nothing left to release.
+    if (isApiError(e, 404) || (isApiError(e, 409) && e.message.includes('Precondition failed: UID'))) return;
+    throw e;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The ReplicaSet arithmetic of pkg/controller/deployment/util and
+ * pkg/controller/controller_utils.go: which RS is new, which are old, how
+ * they sort, and the replica sums the status and the strategies use.
+ */
+import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
+import { parseTimestamp } from '../../clock/clock';
+import { jsonEqual } from '../../util/json';
+import { DESIRED_REPLICAS_ANNOTATION, revisionOf } from './annotations';
+
+/** The label that tells a Deployment's ReplicaSets (and their pods) apart. */
+export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
+
+/** `spec.replicas`, with the API default of 1. */
+export function deploymentReplicas(d: Deployment): number {
+  return d.spec?.replicas ?? 1;
+}
+
+export function isRollingUpdate(d: Deployment): boolean {
+  return d.spec?.strategy?.type === 'RollingUpdate';
+}
+
+/** `spec.replicas` of a ReplicaSet, with the API default of 1. */
+export function rsReplicas(rs: ReplicaSet): number {
+  return rs.spec?.replicas ?? 1;
+}
+
+/** The template without the `pod-template-hash` label. */
+function withoutHash(t: PodTemplateSpec | undefined): PodTemplateSpec {
+  const template: PodTemplateSpec = { ...(t ?? {}), metadata: { ...(t?.metadata ?? {}) } };
+  const labels = Object.fromEntries(Object.entries(template.metadata!.labels ?? {}).filter(([k]) => k !== POD_TEMPLATE_HASH_LABEL));
+  if (Object.keys(labels).length > 0) template.metadata!.labels = labels;
+  else delete template.metadata!.labels;
+  return template;
+}
+
+/** Upstream `EqualIgnoreHash`: templates equal once the hash label is dropped from both. */
+export function equalIgnoreHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
+  return jsonEqual(withoutHash(a), withoutHash(b));
+}
+
+function created(rs: ReplicaSet): number {
+  return parseTimestamp(rs.metadata?.creationTimestamp ?? '') || 0;
+}
+
+/** `ReplicaSetsByCreationTimestamp`: oldest first, then by name. */
+export function byCreation(a: ReplicaSet, b: ReplicaSet): number {
+  return created(a) - created(b) || compareNames(a, b);
+}
+
+/** `ReplicaSetsBySizeOlder`: largest first, then oldest first. */
+export function bySizeOlder(a: ReplicaSet, b: ReplicaSet): number {
+  return rsReplicas(b) - rsReplicas(a) || byCreation(a, b);
+}
+
+/** `ReplicaSetsBySizeNewer`: largest first, then newest first. */
+export function bySizeNewer(a: ReplicaSet, b: ReplicaSet): number {
+  return rsReplicas(b) - rsReplicas(a) || byCreation(b, a);
+}
+
+/** `ReplicaSetsByRevision`: lowest revision first; equal or unparsable revisions by creation. */
+export function byRevision(a: ReplicaSet, b: ReplicaSet): number {
+  const ra = revisionOf(a);
+  const rb = revisionOf(b);
+  if (ra === undefined || rb === undefined || ra === rb) return byCreation(a, b);
+  return ra - rb;
+}
+
+function compareNames(a: ReplicaSet, b: ReplicaSet): number {
+  const x = a.metadata?.name ?? '';
+  const y = b.metadata?.name ?? '';
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Upstream `FindNewReplicaSet`: the oldest RS whose template equals the Deployment's, ignoring the hash. */
+export function findNewReplicaSet(d: Deployment, rsList: readonly ReplicaSet[]): ReplicaSet | undefined {
+  return [...rsList].sort(byCreation).find((rs) => equalIgnoreHash(rs.spec?.template, d.spec?.template));
+}
+
+/** Every owned RS except the new one (upstream `FindOldReplicaSets`' second result). */
+export function findOldReplicaSets(rsList: readonly ReplicaSet[], newRS: ReplicaSet | undefined): ReplicaSet[] {
+  return rsList.filter((rs) => !newRS || rs.metadata?.uid !== newRS.metadata?.uid);
+}
+
+/** RSs that want pods (`FilterActiveReplicaSets`). */
+export function activeReplicaSets(list: readonly (ReplicaSet | undefined)[]): ReplicaSet[] {
+  return list.filter((rs): rs is ReplicaSet => rs !== undefined && rsReplicas(rs) > 0);
+}
+
+/** Σ `spec.replicas`. */
+export function sumSpec(list: readonly (ReplicaSet | undefined)[]): number {
+  return list.reduce((n, rs) => n + (rs ? rsReplicas(rs) : 0), 0);
+}
+
+/** Σ of one `status` count. */
+export function sumStatus(list: readonly (ReplicaSet | undefined)[], field: 'replicas' | 'readyReplicas' | 'availableReplicas'): number {
+  return list.reduce((n, rs) => n + (rs?.status?.[field] ?? 0), 0);
+}
+
+/**
+ * Upstream `IsSaturated`: the new RS has all the Deployment's replicas, both
+ * by spec and by its desired-replicas annotation, and all are available.
+ */
+export function isSaturated(d: Deployment, rs: ReplicaSet | undefined): boolean {
+  if (!rs) return false;
+  const desired = Number.parseInt(rs.metadata?.annotations?.[DESIRED_REPLICAS_ANNOTATION] ?? '', 10);
+  const replicas = deploymentReplicas(d);
+  return rsReplicas(rs) === replicas && desired === replicas && (rs.status?.availableReplicas ?? 0) === replicas;
+}
+
+/**
+ * Upstream `FindActiveOrLatest`: the only active RS; with none active, the
+ * new RS or else the newest old one; undefined when several are active.
+ */
+export function findActiveOrLatest(newRS: ReplicaSet | undefined, oldRSs: readonly ReplicaSet[]): ReplicaSet | undefined {
+  if (!newRS && oldRSs.length === 0) return undefined;
+  const newestFirst = [...oldRSs].sort((a, b) => byCreation(b, a));
+  const active = activeReplicaSets([...newestFirst, newRS]);
+  if (active.length === 0) return newRS ?? newestFirst[0];
+  return active.length === 1 ? active[0] : undefined;
+}

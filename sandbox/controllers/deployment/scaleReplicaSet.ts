@@ -1,0 +1,48 @@
+/**
+ * Scaling one ReplicaSet (`scaleReplicaSet` and
+ * `scaleReplicaSetAndRecordEvent` in sync.go): a PUT of `spec.replicas`
+ * together with the desired/max-replicas annotations, and a
+ * `ScalingReplicaSet` event on the Deployment when the size changed.
+ */
+import type { ReplicaSet } from 'kubernetes-types/apps/v1';
+import { cloneJson } from '../../util/json';
+import { replicasAnnotationsNeedUpdate, setReplicasAnnotations } from './annotations';
+import { maxSurge } from './fenceposts';
+import { deploymentReplicas, rsReplicas } from './replicaSets';
+import { asObject, rememberReplicaSet, type SyncContext } from './syncContext';
+
+export interface ScaleResult {
+  /** The size changed. */
+  scaled: boolean;
+  /** The ReplicaSet as it now is. */
+  rs: ReplicaSet;
+}
+
+/** Scales `rs` to `newScale` when that is a change, naming the direction in the event. */
+export function scaleReplicaSetAndRecordEvent(ctx: SyncContext, rs: ReplicaSet, newScale: number): ScaleResult {
+  const current = rsReplicas(rs);
+  if (current === newScale) return { scaled: false, rs };
+  return scaleReplicaSet(ctx, rs, newScale, current < newScale ? 'up' : 'down');
+}
+
+/**
+ * Writes `newScale` and the replica annotations when either differs. The
+ * event says `Scaled <operation> replica set <name> from <old> to <new>`
+ * (`operation` is '' when proportional scaling had nothing to add, as upstream).
+ */
+export function scaleReplicaSet(ctx: SyncContext, rs: ReplicaSet, newScale: number, operation: 'up' | 'down' | ''): ScaleResult {
+  const replicas = deploymentReplicas(ctx.d);
+  const max = replicas + maxSurge(ctx.d);
+  const oldScale = rsReplicas(rs);
+  const sizeNeedsUpdate = oldScale !== newScale;
+  if (!sizeNeedsUpdate && !replicasAnnotationsNeedUpdate(rs, replicas, max)) return { scaled: false, rs };
+  const copy = cloneJson(rs);
+  copy.spec = { ...copy.spec!, replicas: newScale };
+  setReplicasAnnotations(copy, replicas, max);
+  const updated = ctx.api.update(asObject(copy)) as unknown as ReplicaSet;
+  rememberReplicaSet(ctx, updated);
+  if (sizeNeedsUpdate) {
+    ctx.recorder.event(asObject(ctx.d), 'Normal', 'ScalingReplicaSet', `Scaled ${operation} replica set ${updated.metadata!.name} from ${oldScale} to ${newScale}`);
+  }
+  return { scaled: sizeNeedsUpdate, rs: updated };
+}
