@@ -1,0 +1,150 @@
+/**
+ * Per pod, the last scheduling decision: for every node the filters looked
+ * at, which plugin rejected it and why, or how each score plugin rated it;
+ * and the node chosen. Stored compactly (the cycle's typed arrays) and
+ * turned into a plain JSON object only when asked. Memory is bounded: a
+ * deleted pod's entry goes, and beyond `detailBudget` evaluated nodes in
+ * total the oldest entries keep only their summary.
+ */
+import { FILTER_PLUGINS, verdictReasons } from './filters';
+import type { FilterPluginName } from './filters';
+import type { CycleRecord } from './schedulePod';
+import { SCORE_PLUGINS, SCORE_WEIGHTS, totalScore } from './scores';
+import type { ScorePluginName } from './scores';
+
+export interface NodeExplanation {
+  node: string;
+  /** The filter that rejected the node (filters stop at the first). */
+  rejectedBy?: FilterPluginName;
+  reasons?: string[];
+  /** Normalized plugin scores, 0–100; absent when the node was rejected or nothing was scored. */
+  scores?: Record<ScorePluginName, number>;
+  /** Σ weight × score. */
+  total?: number;
+  chosen?: true;
+}
+
+export type SchedulingOutcome = 'Scheduled' | 'Unschedulable' | 'BindingFailed';
+
+export interface SchedulingExplanation {
+  /** `namespace/name`. */
+  pod: string;
+  uid: string;
+  /** When the cycle ran (RFC 3339). */
+  time: string;
+  /** Scheduling attempts so far, this one included. */
+  attempts: number;
+  outcome: SchedulingOutcome;
+  /** The chosen node (also set when binding to it failed). */
+  node?: string;
+  /** The FailedScheduling message. */
+  message?: string;
+  totalNodes: number;
+  evaluatedNodes: number;
+  feasibleNodes: number;
+  /** False when fewer than two nodes were feasible: upstream skips scoring then. */
+  scored: boolean;
+  weights: Record<ScorePluginName, number>;
+  /** Per evaluated node, in evaluation order; absent when the detail was dropped to bound memory. */
+  nodes?: NodeExplanation[];
+}
+
+export interface Decision {
+  uid: string;
+  time: string;
+  attempts: number;
+  outcome: SchedulingOutcome;
+  message?: string;
+  record: CycleRecord;
+}
+
+interface Entry {
+  summary: Omit<SchedulingExplanation, 'pod' | 'nodes'>;
+  record: CycleRecord | undefined;
+}
+
+export const DEFAULT_DETAIL_BUDGET = 1_000_000;
+
+export class ExplanationStore {
+  private readonly entries = new Map<string, Entry>();
+  /** Keys whose entry still has its detail, oldest first. */
+  private readonly detailed = new Map<string, number>();
+  private detailSize = 0;
+
+  constructor(private readonly detailBudget = DEFAULT_DETAIL_BUDGET) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  record(key: string, d: Decision): void {
+    this.delete(key);
+    const r = d.record;
+    const chosen = r.chosen >= 0 ? r.names[r.feasible[r.chosen]] : undefined;
+    const summary: Entry['summary'] = {
+      uid: d.uid,
+      time: d.time,
+      attempts: d.attempts,
+      outcome: d.outcome,
+      totalNodes: r.totalNodes,
+      evaluatedNodes: r.names.length,
+      feasibleNodes: r.feasible.length,
+      scored: r.scores !== undefined,
+      weights: { ...SCORE_WEIGHTS },
+    };
+    if (chosen !== undefined) summary.node = chosen;
+    if (d.message !== undefined) summary.message = d.message;
+    this.entries.set(key, { summary, record: r });
+    this.detailed.set(key, r.names.length);
+    this.detailSize += r.names.length;
+    this.trim();
+  }
+
+  delete(key: string): void {
+    if (!this.entries.delete(key)) return;
+    this.dropDetail(key);
+  }
+
+  explain(key: string): SchedulingExplanation | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    const out: SchedulingExplanation = { pod: key, ...e.summary, weights: { ...e.summary.weights } };
+    if (e.record) out.nodes = nodeExplanations(e.record);
+    return out;
+  }
+
+  private trim(): void {
+    for (const key of this.detailed.keys()) {
+      if (this.detailSize <= this.detailBudget || this.detailed.size <= 1) return;
+      this.dropDetail(key);
+      const e = this.entries.get(key);
+      if (e) e.record = undefined;
+    }
+  }
+
+  private dropDetail(key: string): void {
+    const n = this.detailed.get(key);
+    if (n === undefined) return;
+    this.detailed.delete(key);
+    this.detailSize -= n;
+  }
+}
+
+function nodeExplanations(r: CycleRecord): NodeExplanation[] {
+  const out: NodeExplanation[] = r.names.map((node, i) => {
+    const v = r.verdicts[i];
+    if (v === 0) return { node };
+    return { node, rejectedBy: FILTER_PLUGINS[v & 7] as FilterPluginName, reasons: verdictReasons(v, r.taintReasons?.get(i) ?? '') };
+  });
+  r.feasible.forEach((at, f) => {
+    const e = out[at];
+    if (r.scores) {
+      const scores = {} as Record<ScorePluginName, number>;
+      SCORE_PLUGINS.forEach((p, k) => (scores[p] = r.scores![f * 4 + k]));
+      e.scores = scores;
+      e.total = totalScore(r.scores, f);
+    }
+    if (f === r.chosen) e.chosen = true;
+  });
+  return out;
+}

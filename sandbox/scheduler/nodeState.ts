@@ -1,0 +1,98 @@
+/**
+ * One node as the scheduler sees it (upstream's NodeInfo): what it offers
+ * (allocatable, labels, taints, cordon) parsed once per node change, and
+ * what its pods already take, kept up to date incrementally.
+ */
+import type { Node } from 'kubernetes-types/core/v1';
+import { parseQuantity, quantityToMilli, quantityValue } from '../api/quantity';
+import type { HostPort } from './podInfo';
+import type { NodeTaint } from './taints';
+import { toNodeTaint } from './taints';
+
+/** Pods a node takes when its allocatable does not say (the kubelet's default `maxPods`). */
+export const DEFAULT_MAX_PODS = 110;
+
+/** What a pod takes from its node. */
+export interface PodUsage {
+  cpu: number;
+  memory: number;
+  ephemeral: number;
+  nonZeroCpu: number;
+  nonZeroMemory: number;
+  hostPorts: readonly HostPort[];
+}
+
+/** A quantity in millis or base units; 0 when missing or unparsable. */
+function amount(raw: string | number | undefined, milli: boolean): number {
+  const q = raw === undefined ? undefined : parseQuantity(raw);
+  if (!q) return 0;
+  return milli ? quantityToMilli(q) : quantityValue(q);
+}
+
+export class NodeState {
+  /** False once the Node object is gone (its bound pods may still be counted until they go too). */
+  exists = false;
+  labels: Readonly<Record<string, string>> = {};
+  taints: readonly NodeTaint[] = [];
+  unschedulable = false;
+  allocCpu = 0;
+  allocMemory = 0;
+  allocEphemeral = 0;
+  allocPods = DEFAULT_MAX_PODS;
+
+  reqCpu = 0;
+  reqMemory = 0;
+  reqEphemeral = 0;
+  nonZeroCpu = 0;
+  nonZeroMemory = 0;
+  podCount = 0;
+  /** ip → `PROTO/port` → number of pods using it; undefined while no pod uses a host port. */
+  usedPorts: Map<string, Map<string, number>> | undefined;
+
+  constructor(readonly name: string) {}
+
+  /** Takes the node's schedulable facts from its latest object. */
+  setNode(node: Node): void {
+    this.exists = true;
+    this.labels = node.metadata?.labels ?? {};
+    this.taints = (node.spec?.taints ?? []).map(toNodeTaint);
+    this.unschedulable = node.spec?.unschedulable === true;
+    const a = (node.status?.allocatable ?? {}) as Record<string, string | number>;
+    this.allocCpu = amount(a.cpu, true);
+    this.allocMemory = amount(a.memory, false);
+    this.allocEphemeral = amount(a['ephemeral-storage'], false);
+    this.allocPods = a.pods === undefined ? DEFAULT_MAX_PODS : amount(a.pods, false);
+  }
+
+  addPod(u: PodUsage, sign: 1 | -1): void {
+    this.reqCpu += sign * u.cpu;
+    this.reqMemory += sign * u.memory;
+    this.reqEphemeral += sign * u.ephemeral;
+    this.nonZeroCpu += sign * u.nonZeroCpu;
+    this.nonZeroMemory += sign * u.nonZeroMemory;
+    this.podCount += sign;
+    for (const p of u.hostPorts) this.usePort(p, sign);
+  }
+
+  /** `HostPortInfo.CheckConflict`: 0.0.0.0 clashes with every address, any other address with itself and 0.0.0.0. */
+  portConflict(p: HostPort): boolean {
+    const used = this.usedPorts;
+    if (!used) return false;
+    if (p.ip === '0.0.0.0') {
+      for (const m of used.values()) if (m.has(p.protocolPort)) return true;
+      return false;
+    }
+    return (used.get('0.0.0.0')?.has(p.protocolPort) ?? false) || (used.get(p.ip)?.has(p.protocolPort) ?? false);
+  }
+
+  private usePort(p: HostPort, sign: 1 | -1): void {
+    this.usedPorts ??= new Map();
+    let m = this.usedPorts.get(p.ip);
+    if (!m) this.usedPorts.set(p.ip, (m = new Map()));
+    const n = (m.get(p.protocolPort) ?? 0) + sign;
+    if (n > 0) m.set(p.protocolPort, n);
+    else m.delete(p.protocolPort);
+    if (m.size === 0) this.usedPorts.delete(p.ip);
+    if (this.usedPorts.size === 0) this.usedPorts = undefined;
+  }
+}

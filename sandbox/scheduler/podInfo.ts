@@ -1,0 +1,89 @@
+/**
+ * Everything the filters and scores need from a pod, computed once per pod
+ * (upstream's PodInfo + PreFilter state): parsed requests, host ports,
+ * tolerations, compiled node selectors.
+ */
+import type { Pod, Toleration } from 'kubernetes-types/core/v1';
+import { objectKey } from '../client/cache';
+import type { KubeObject } from '../api/types';
+import type { NodeMatcher } from './nodeSelector';
+import { compileTerm, compileTerms } from './nodeSelector';
+import type { Requests } from './podRequests';
+import { podRequests } from './podRequests';
+
+export interface HostPort {
+  readonly ip: string;
+  /** `TCP/8080`: protocol and port, the key of a node's used-port table. */
+  readonly protocolPort: string;
+}
+
+export interface PreferredTerm {
+  readonly weight: number;
+  readonly matches: NodeMatcher;
+}
+
+export interface PodInfo {
+  readonly key: string;
+  readonly uid: string;
+  readonly priority: number;
+  /** Requests for NodeResourcesFit and BalancedAllocation (missing = 0). */
+  readonly requests: Requests;
+  /** Requests for LeastAllocated (missing container requests = 100m / 200Mi). */
+  readonly nonZero: Requests;
+  readonly hostPorts: readonly HostPort[];
+  readonly tolerations: readonly Toleration[];
+  /** Tolerations with effect '' or PreferNoSchedule (TaintToleration scoring). */
+  readonly preferTolerations: readonly Toleration[];
+  /** `spec.nodeName` asked for (NodeName filter); '' for none. */
+  readonly nodeName: string;
+  /** nodeSelector and required node affinity together; undefined when the pod has neither. */
+  readonly required: NodeMatcher | undefined;
+  readonly preferred: readonly PreferredTerm[];
+  readonly preemptNever: boolean;
+}
+
+/** Bound pods only need what the node accounting uses. */
+export function podHostPorts(pod: Pod): HostPort[] {
+  const out: HostPort[] = [];
+  for (const c of pod.spec?.containers ?? []) {
+    for (const p of c.ports ?? []) {
+      if (!p.hostPort || p.hostPort <= 0) continue;
+      out.push({ ip: p.hostIP || '0.0.0.0', protocolPort: `${p.protocol || 'TCP'}/${p.hostPort}` });
+    }
+  }
+  return out;
+}
+
+function requiredMatcher(pod: Pod): NodeMatcher | undefined {
+  const selector = Object.entries(pod.spec?.nodeSelector ?? {});
+  const terms = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  const affinity = terms ? compileTerms(terms) : undefined;
+  if (selector.length === 0) return affinity;
+  return (n) => {
+    for (const [k, v] of selector) if (n.labels[k] !== v || !Object.hasOwn(n.labels, k)) return false;
+    return affinity ? affinity(n) : true;
+  };
+}
+
+export function newPodInfo(obj: KubeObject): PodInfo {
+  const pod = obj as unknown as Pod;
+  const spec = pod.spec;
+  const tolerations = spec?.tolerations ?? [];
+  const preferred = (spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [])
+    .filter((t) => t.weight !== 0)
+    .map((t) => ({ weight: t.weight, matches: compileTerm(t.preference) }));
+  return {
+    key: objectKey(obj),
+    uid: obj.metadata.uid ?? '',
+    priority: spec?.priority ?? 0,
+    requests: podRequests(spec),
+    nonZero: podRequests(spec, true),
+    hostPorts: podHostPorts(pod),
+    tolerations,
+    preferTolerations: tolerations.filter((t) => !t.effect || t.effect === 'PreferNoSchedule'),
+    nodeName: spec?.nodeName ?? '',
+    required: requiredMatcher(pod),
+    preferred,
+    preemptNever: spec?.preemptionPolicy === 'Never',
+  };
+}

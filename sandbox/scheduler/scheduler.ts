@@ -1,0 +1,223 @@
+/**
+ * kube-scheduler for the sandbox (`pkg/scheduler/`): watches pods and nodes,
+ * queues unbound pods that name `default-scheduler`, runs the default
+ * filters and scores on its node cache, binds the winner, and for pods that
+ * fit nowhere writes upstream's exact FailedScheduling message to a Warning
+ * event and the `PodScheduled=False` condition. Keeps each pod's last
+ * decision for `explain`.
+ */
+import type { Node, Pod } from 'kubernetes-types/core/v1';
+import { isApiError } from '../api/errors';
+import type { KubeObject } from '../api/types';
+import { objectKey } from '../client/cache';
+import type { Informer } from '../client/informer';
+import type { TimerHandle } from '../clock/clock';
+import { formatTimestamp } from '../clock/clock';
+import type { SeededRandom } from '../clock/random';
+import type { Component, ComponentContext } from '../cluster/context';
+import { Recorder } from '../cluster/context';
+import { bindPod } from './bind';
+import { ASSIGNED_POD_GONE, NODE_ADDED, nodeUpdateMask, pluginBit } from './clusterEvents';
+import type { SchedulingExplanation, SchedulingOutcome } from './explanation';
+import { ExplanationStore } from './explanation';
+import { NO_NODES_AVAILABLE, fitErrorMessage } from './fitError';
+import type { PodInfo } from './podInfo';
+import { newPodInfo } from './podInfo';
+import { SchedulerCache } from './schedulerCache';
+import type { CycleCursor, CycleRecord } from './schedulePod';
+import { schedulePod } from './schedulePod';
+import type { QueueOptions, QueuedPod } from './schedulingQueue';
+import { SchedulingQueue } from './schedulingQueue';
+import { setPodScheduledFalse } from './podStatus';
+
+export type { NodeExplanation, SchedulingExplanation, SchedulingOutcome } from './explanation';
+
+export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
+
+/** The phases `measure` is told about, for benchmarks. */
+export type SchedulerPhase = 'schedule' | 'bind' | 'event' | 'status';
+
+export interface SchedulerOptions {
+  /** Upstream `percentageOfNodesToScore`: 0 (default) is adaptive, 100 evaluates every node. */
+  percentageOfNodesToScore?: number;
+  /** Evaluated-node entries kept in full explanations before the oldest keep only a summary. */
+  explanationDetailBudget?: number;
+  queue?: QueueOptions;
+  /**
+   * Kubernetes ≥ 1.34: a node smaller than the pod's request is reported as
+   * "Preemption is not helpful for scheduling" rather than "No preemption
+   * victims found for incoming pod". Default false (the 1.30 behaviour).
+   */
+  nodeTooSmallIsUnresolvable?: boolean;
+  /** Wraps each phase of a cycle (benchmarks time them); the default just runs it. */
+  measure?: <T>(phase: SchedulerPhase, fn: () => T) => T;
+}
+
+const EMPTY_RECORD: CycleRecord = { totalNodes: 0, names: [], verdicts: new Int32Array(0), taintReasons: undefined, feasible: new Int32Array(0), scores: undefined, chosen: -1 };
+
+export class Scheduler implements Component {
+  readonly name = DEFAULT_SCHEDULER_NAME;
+  private readonly cache = new SchedulerCache();
+  private readonly queue: SchedulingQueue;
+  private readonly explanations: ExplanationStore;
+  private readonly recorder: Recorder;
+  private readonly random: SeededRandom;
+  private readonly cursor: CycleCursor = { nextStart: 0 };
+  private readonly measure: <T>(phase: SchedulerPhase, fn: () => T) => T;
+  private pods: Informer | undefined;
+  private drainTimer: TimerHandle | undefined;
+  private running = false;
+
+  constructor(
+    private readonly ctx: ComponentContext,
+    private readonly options: SchedulerOptions = {},
+  ) {
+    this.random = ctx.random.fork(DEFAULT_SCHEDULER_NAME);
+    this.recorder = new Recorder(ctx, DEFAULT_SCHEDULER_NAME);
+    this.explanations = new ExplanationStore(options.explanationDetailBudget);
+    this.queue = new SchedulingQueue(ctx.clock, () => this.scheduleDrain(), options.queue);
+    this.measure = options.measure ?? ((_phase, fn) => fn());
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const nodes = this.ctx.informers.get('nodes');
+    nodes.addHandlers({
+      onAdd: (n) => this.running && this.onNode(undefined, n as unknown as Node),
+      onUpdate: (o, n) => this.running && this.onNode(o as unknown as Node, n as unknown as Node),
+      onDelete: (n) => this.running && this.cache.removeNode(n.metadata.name!),
+    });
+    this.pods = this.ctx.informers.get('pods');
+    this.pods.addHandlers({
+      onAdd: (p) => this.running && this.onPod(undefined, p),
+      onUpdate: (o, p) => this.running && this.onPod(o, p),
+      onDelete: (p) => this.running && this.onPodDeleted(p),
+    });
+  }
+
+  stop(): void {
+    this.running = false;
+    this.queue.shutdown();
+    if (this.drainTimer) this.ctx.clock.clearTimer(this.drainTimer);
+    this.drainTimer = undefined;
+  }
+
+  /** The last scheduling decision for a pod, as a plain JSON-able object; undefined if none is known. */
+  explain(namespace: string, name: string): SchedulingExplanation | undefined {
+    return this.explanations.explain(`${namespace}/${name}`);
+  }
+
+  /** Pods waiting in each part of the queue. */
+  queueCounts(): { active: number; backoff: number; unschedulable: number } {
+    return this.queue.counts();
+  }
+
+  private onNode(old: Node | undefined, node: Node): void {
+    this.cache.setNode(node);
+    const mask = old ? nodeUpdateMask(old, node) : NODE_ADDED;
+    if (mask !== 0) this.queue.moveAll(mask);
+  }
+
+  private onPod(old: KubeObject | undefined, obj: KubeObject): void {
+    const key = objectKey(obj);
+    const pod = obj as unknown as Pod;
+    if (pod.spec?.nodeName) {
+      this.queue.delete(key);
+      const phase = pod.status?.phase;
+      if (phase === 'Succeeded' || phase === 'Failed') {
+        if (this.cache.removePod(key)) this.queue.moveAll(ASSIGNED_POD_GONE);
+      } else {
+        this.cache.addOrUpdatePod(key, pod);
+      }
+      return;
+    }
+    const responsible = (pod.spec?.schedulerName ?? DEFAULT_SCHEDULER_NAME) === DEFAULT_SCHEDULER_NAME;
+    if (!responsible || pod.metadata?.deletionTimestamp || (pod.spec?.schedulingGates ?? []).length > 0) {
+      this.queue.delete(key);
+      return;
+    }
+    const specChanged = old !== undefined && old.spec !== obj.spec;
+    this.queue.addOrUpdate(key, obj, pod.spec?.priority ?? 0, specChanged);
+  }
+
+  private onPodDeleted(obj: KubeObject): void {
+    const key = objectKey(obj);
+    this.queue.delete(key);
+    this.explanations.delete(key);
+    if (this.cache.removePod(key)) this.queue.moveAll(ASSIGNED_POD_GONE);
+  }
+
+  private scheduleDrain(): void {
+    if (this.drainTimer || !this.running) return;
+    this.drainTimer = this.ctx.clock.setTimer(0, () => {
+      this.drainTimer = undefined;
+      this.drain();
+    });
+  }
+
+  private drain(): void {
+    for (let qp = this.queue.pop(); qp && this.running; qp = this.queue.pop()) this.scheduleOne(qp);
+  }
+
+  private scheduleOne(qp: QueuedPod): void {
+    const info = (qp.info ??= newPodInfo(qp.pod));
+    const nodes = this.cache.nodeList;
+    if (nodes.length === 0) return this.unschedulable(qp, EMPTY_RECORD, NO_NODES_AVAILABLE, 0);
+    const pct = this.options.percentageOfNodesToScore ?? 0;
+    const record = this.measure('schedule', () => schedulePod(info, nodes, this.cursor, this.random, pct));
+    if (record.chosen >= 0) return this.bind(qp, info, record, record.names[record.feasible[record.chosen]]);
+    const message = fitErrorMessage(record.totalNodes, record.verdicts, record.names.length, (i) => record.taintReasons?.get(i) ?? '', info.preemptNever, this.options.nodeTooSmallIsUnresolvable ?? false);
+    let rejected = 0;
+    for (const v of record.verdicts) rejected |= pluginBit(v & 7);
+    this.unschedulable(qp, record, message, rejected);
+  }
+
+  private bind(qp: QueuedPod, info: PodInfo, record: CycleRecord, nodeName: string): void {
+    this.cache.assume(info, nodeName);
+    let bound: KubeObject;
+    try {
+      bound = this.measure('bind', () => bindPod(this.ctx.api, qp.pod, nodeName));
+    } catch (e) {
+      this.cache.forget(info.key);
+      if (!isApiError(e)) throw e;
+      return this.bindingFailed(qp, record, `running Bind plugin "DefaultBinder": ${e.message}`);
+    }
+    this.queue.done(qp);
+    this.remember(qp, record, 'Scheduled');
+    const ref = `${bound.metadata.namespace}/${bound.metadata.name}`;
+    this.measure('event', () => this.recorder.event(bound, 'Normal', 'Scheduled', `Successfully assigned ${ref} to ${nodeName}`));
+  }
+
+  private bindingFailed(qp: QueuedPod, record: CycleRecord, message: string): void {
+    const current = this.pods?.cache.get(qp.key) as Pod | undefined;
+    if (!current || current.spec?.nodeName || current.metadata?.deletionTimestamp) {
+      // Bound or deleted by someone else meanwhile: nothing left to schedule.
+      this.queue.done(qp);
+      this.recorder.logOnly(qp.pod, 'Normal', 'SchedulingAborted', message);
+      return;
+    }
+    this.remember(qp, record, 'BindingFailed', message);
+    this.recorder.event(qp.pod, 'Warning', 'FailedScheduling', message);
+    this.writeCondition(qp, 'SchedulerError', message);
+    this.queue.retry(qp);
+  }
+
+  private unschedulable(qp: QueuedPod, record: CycleRecord, message: string, rejected: number): void {
+    this.remember(qp, record, 'Unschedulable', message);
+    this.measure('event', () => this.recorder.event(qp.pod, 'Warning', 'FailedScheduling', message));
+    this.writeCondition(qp, 'Unschedulable', message);
+    this.queue.unschedulable(qp, rejected);
+  }
+
+  private writeCondition(qp: QueuedPod, reason: string, message: string): void {
+    const current = this.pods?.cache.get(qp.key);
+    if (!current) return;
+    this.measure('status', () => setPodScheduledFalse(this.ctx.api, current, reason, message));
+  }
+
+  private remember(qp: QueuedPod, record: CycleRecord, outcome: SchedulingOutcome, message?: string): void {
+    const decision = { uid: qp.pod.metadata.uid ?? '', time: formatTimestamp(this.ctx.clock.now()), attempts: qp.attempts, outcome, record };
+    this.explanations.record(qp.key, message === undefined ? decision : { ...decision, message });
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The scheduler's cache (`pkg/scheduler/backend/cache`): every node with the
+ * sum of what its non-terminal pods request, including pods the scheduler
+ * has assumed onto a node but not yet seen bound. Kept incrementally from
+ * the informers, so a scheduling cycle is O(nodes), never O(pods).
+ */
+import type { Node, Pod } from 'kubernetes-types/core/v1';
+import type { PodUsage } from './nodeState';
+import { NodeState } from './nodeState';
+import type { PodInfo } from './podInfo';
+import { podHostPorts } from './podInfo';
+import { podRequests } from './podRequests';
+
+interface PodEntry {
+  uid: string;
+  node: NodeState;
+  usage: PodUsage;
+  /** Assumed by the scheduler and not yet confirmed by the informer. */
+  assumed: boolean;
+}
+
+function usageOf(pod: Pod): PodUsage {
+  const r = podRequests(pod.spec);
+  const nz = podRequests(pod.spec, true);
+  return { cpu: r.cpu, memory: r.memory, ephemeral: r.ephemeral, nonZeroCpu: nz.cpu, nonZeroMemory: nz.memory, hostPorts: podHostPorts(pod) };
+}
+
+export class SchedulerCache {
+  private readonly nodes = new Map<string, NodeState>();
+  private readonly pods = new Map<string, PodEntry>();
+  private list: NodeState[] = [];
+
+  /** Existing nodes, in the order they were added: the order a cycle walks them. */
+  get nodeList(): readonly NodeState[] {
+    return this.list;
+  }
+
+  node(name: string): NodeState | undefined {
+    return this.nodes.get(name);
+  }
+
+  setNode(node: Node): void {
+    const name = node.metadata!.name!;
+    const state = this.stateFor(name);
+    const added = !state.exists;
+    state.setNode(node);
+    if (added) this.list.push(state);
+  }
+
+  removeNode(name: string): void {
+    const state = this.nodes.get(name);
+    if (!state || !state.exists) return;
+    state.exists = false;
+    this.list = this.list.filter((n) => n !== state);
+    if (state.podCount === 0) this.nodes.delete(name);
+  }
+
+  /** Counts a bound, non-terminal pod (or re-counts it when it moved or changed uid). */
+  addOrUpdatePod(key: string, pod: Pod): void {
+    const nodeName = pod.spec?.nodeName ?? '';
+    const uid = pod.metadata?.uid ?? '';
+    const old = this.pods.get(key);
+    if (old && old.uid === uid && old.node.name === nodeName) {
+      old.assumed = false;
+      return;
+    }
+    if (old) this.release(key, old);
+    this.account(key, { uid, node: this.stateFor(nodeName), usage: usageOf(pod), assumed: false });
+  }
+
+  /** Stops counting a pod (deleted, or Succeeded/Failed). Returns whether it was counted. */
+  removePod(key: string): boolean {
+    const old = this.pods.get(key);
+    if (!old) return false;
+    this.release(key, old);
+    return true;
+  }
+
+  /** Counts `info` on `nodeName` before the binding is seen (upstream `AssumePod`). */
+  assume(info: PodInfo, nodeName: string): void {
+    const old = this.pods.get(info.key);
+    if (old) this.release(info.key, old);
+    const usage: PodUsage = { ...info.requests, nonZeroCpu: info.nonZero.cpu, nonZeroMemory: info.nonZero.memory, hostPorts: info.hostPorts };
+    this.account(info.key, { uid: info.uid, node: this.stateFor(nodeName), usage, assumed: true });
+  }
+
+  /** Undoes `assume` after a failed binding, unless the informer has confirmed the pod meanwhile. */
+  forget(key: string): void {
+    const old = this.pods.get(key);
+    if (old?.assumed) this.release(key, old);
+  }
+
+  private account(key: string, entry: PodEntry): void {
+    entry.node.addPod(entry.usage, 1);
+    this.pods.set(key, entry);
+  }
+
+  private release(key: string, entry: PodEntry): void {
+    entry.node.addPod(entry.usage, -1);
+    this.pods.delete(key);
+    if (!entry.node.exists && entry.node.podCount === 0) this.nodes.delete(entry.node.name);
+  }
+
+  private stateFor(name: string): NodeState {
+    let s = this.nodes.get(name);
+    if (!s) this.nodes.set(name, (s = new NodeState(name)));
+    return s;
+  }
+}

@@ -1,0 +1,89 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { newHarness } from '../controllers/harness';
+import { Scheduler } from '../../../sandbox/scheduler/scheduler';
+import { ExplanationStore } from '../../../sandbox/scheduler/explanation';
+import type { CycleRecord } from '../../../sandbox/scheduler/schedulePod';
+import { node, pod } from './fixtures';
+
+const WEIGHTS = { TaintToleration: 3, NodeAffinity: 2, NodeResourcesFit: 1, NodeResourcesBalancedAllocation: 1 };
+
+describe('explanations', () => {
+  test('every node: the rejecting plugin and reasons, or the plugin scores and total; and the choice', () => {
+    const h = newHarness();
+    h.api.create(node('cp', { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] }));
+    h.api.create(node('w1', { cpu: '2' }));
+    h.api.create(node('w2', { cpu: '4' }));
+    const s = new Scheduler(h.ctx);
+    s.start();
+    const created = h.api.create(pod('web', { cpu: '1', memory: '1Gi' }));
+    h.settle();
+    // w1: LeastAllocated (50 + 87) / 2 = 68, Balanced |0.5 − 0.125| / 2 → 81; w2: (75 + 87) / 2 = 81, |0.25 − 0.125| / 2 → 93.
+    assert.deepEqual(s.explain('default', 'web'), {
+      pod: 'default/web',
+      uid: created.metadata.uid,
+      time: '2026-01-01T00:00:00Z',
+      attempts: 1,
+      outcome: 'Scheduled',
+      node: 'w2',
+      totalNodes: 3,
+      evaluatedNodes: 3,
+      feasibleNodes: 2,
+      scored: true,
+      weights: WEIGHTS,
+      nodes: [
+        { node: 'cp', rejectedBy: 'TaintToleration', reasons: ['node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }'] },
+        { node: 'w1', scores: { TaintToleration: 100, NodeAffinity: 0, NodeResourcesFit: 68, NodeResourcesBalancedAllocation: 81 }, total: 449 },
+        { node: 'w2', scores: { TaintToleration: 100, NodeAffinity: 0, NodeResourcesFit: 81, NodeResourcesBalancedAllocation: 93 }, total: 474, chosen: true },
+      ],
+    });
+    h.api.delete('pods', 'default', 'web', { gracePeriodSeconds: 0 });
+    assert.equal(s.explain('default', 'web'), undefined, 'dropped with the pod');
+  });
+
+  test('an unschedulable pod: every node rejected, with the message', () => {
+    const h = newHarness();
+    h.api.create(node('a', { cpu: '1', unschedulable: true }));
+    h.api.create(node('b', { cpu: '1', memory: '1Gi' }));
+    const s = new Scheduler(h.ctx);
+    s.start();
+    h.api.create(pod('big', { cpu: '2', memory: '2Gi' }));
+    h.settle();
+    const e = s.explain('default', 'big')!;
+    assert.deepEqual(
+      { outcome: e.outcome, message: e.message, node: e.node, scored: e.scored, nodes: e.nodes },
+      {
+        outcome: 'Unschedulable',
+        message: '0/2 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 node(s) were unschedulable. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
+        node: undefined,
+        scored: false,
+        nodes: [
+          { node: 'a', rejectedBy: 'NodeUnschedulable', reasons: ['node(s) were unschedulable'] },
+          { node: 'b', rejectedBy: 'NodeResourcesFit', reasons: ['Insufficient cpu', 'Insufficient memory'] },
+        ],
+      },
+    );
+  });
+
+  test('one feasible node is chosen without scoring, as upstream', () => {
+    const h = newHarness();
+    h.api.create(node('a', { unschedulable: true }));
+    h.api.create(node('b'));
+    const s = new Scheduler(h.ctx);
+    s.start();
+    h.api.create(pod('p'));
+    h.settle();
+    assert.deepEqual(s.explain('default', 'p')?.nodes, [{ node: 'a', rejectedBy: 'NodeUnschedulable', reasons: ['node(s) were unschedulable'] }, { node: 'b', chosen: true }]);
+  });
+
+  test('memory is bounded: past the budget the oldest keep only their summary', () => {
+    const store = new ExplanationStore(5);
+    const rec: CycleRecord = { totalNodes: 3, names: ['a', 'b', 'c'], verdicts: Int32Array.from([0, 0, 0]), taintReasons: undefined, feasible: Int32Array.from([0, 1, 2]), scores: undefined, chosen: 1 };
+    for (const k of ['ns/p1', 'ns/p2']) store.record(k, { uid: k, time: 't', attempts: 1, outcome: 'Scheduled', record: rec });
+    assert.equal(store.explain('ns/p1')?.nodes, undefined);
+    assert.equal(store.explain('ns/p1')?.node, 'b');
+    assert.equal(store.explain('ns/p2')?.nodes?.length, 3);
+    store.delete('ns/p1');
+    assert.equal(store.size, 1);
+  });
+});
