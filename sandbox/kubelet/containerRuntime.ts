@@ -1,0 +1,96 @@
+/**
+ * What the simulated runtime knows about one container of a pod, and how it
+ * reads as a `ContainerStatus`.
+ */
+import type { Container, ContainerState, ContainerStatus } from 'kubernetes-types/core/v1';
+import { formatTimestamp } from '../clock/clock';
+import type { ContainerBehavior } from './behaviors';
+import type { ImageRef } from './images';
+import { normalizedImage } from './images';
+
+export interface Termination {
+  exitCode: number;
+  reason: string;
+  startedAt: number;
+  finishedAt: number;
+  containerID: string;
+}
+
+export type RuntimeState =
+  | { kind: 'waiting'; reason: string; message?: string }
+  | { kind: 'running'; startedAt: number }
+  | { kind: 'terminated'; termination: Termination };
+
+export interface ContainerRuntime {
+  readonly spec: Container;
+  readonly init: boolean;
+  /** An init container with `restartPolicy: Always`: runs alongside the others. */
+  readonly sidecar: boolean;
+  readonly behavior: ContainerBehavior;
+  /** Parsed image, or the parse error (InvalidImageName). */
+  readonly image: ImageRef | { error: string };
+  state: RuntimeState;
+  last?: Termination;
+  restartCount: number;
+  ready: boolean;
+  started: boolean;
+  /** The latest instance's id (`containerd://…`), '' before the first. */
+  containerID: string;
+  imageID: string;
+  /** Bumped on every start and stop, so timers set for an older instance do nothing. */
+  instance: number;
+  /** A pull, start or restart is under way (the pod's sync must not launch it again). */
+  busy: boolean;
+  /** Launched at least once (for the start sequence). */
+  launched: boolean;
+}
+
+export function newContainerRuntime(spec: Container, init: boolean, behavior: ContainerBehavior, image: ImageRef | { error: string }, defaultWaiting: string): ContainerRuntime {
+  return {
+    spec,
+    init,
+    sidecar: init && spec.restartPolicy === 'Always',
+    behavior,
+    image,
+    state: { kind: 'waiting', reason: defaultWaiting },
+    restartCount: 0,
+    ready: false,
+    started: false,
+    containerID: '',
+    imageID: '',
+    instance: 0,
+    busy: false,
+    launched: false,
+  };
+}
+
+function terminatedState(t: Termination): ContainerState {
+  return { terminated: { exitCode: t.exitCode, reason: t.reason, startedAt: formatTimestamp(t.startedAt), finishedAt: formatTimestamp(t.finishedAt), containerID: t.containerID } };
+}
+
+export function containerState(s: RuntimeState): ContainerState {
+  switch (s.kind) {
+    case 'waiting':
+      return { waiting: s.message === undefined ? { reason: s.reason } : { reason: s.reason, message: s.message } };
+    case 'running':
+      return { running: { startedAt: formatTimestamp(s.startedAt) } };
+    default:
+      return terminatedState(s.termination);
+  }
+}
+
+/** The API status of a container, as the kubelet reports it. */
+export function containerStatus(c: ContainerRuntime): ContainerStatus {
+  const status: ContainerStatus = {
+    name: c.spec.name,
+    state: containerState(c.state),
+    lastState: c.last ? terminatedState(c.last) : {},
+    ready: c.ready,
+    restartCount: c.restartCount,
+    image: c.containerID !== '' && !('error' in c.image) ? normalizedImage(c.image) : (c.spec.image ?? ''),
+    imageID: c.imageID,
+    started: c.started,
+  };
+  if (c.containerID !== '') status.containerID = c.containerID;
+  return status;
+}

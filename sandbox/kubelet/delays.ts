@@ -1,0 +1,39 @@
+/**
+ * How long simulated kubelet work takes, in virtual milliseconds. Ranges are
+ * `[min, max]` drawn from the kubelet's seeded generator.
+ */
+
+export type Range = readonly [number, number];
+
+export interface KubeletDelays {
+  /** Pod sandbox and network set-up, before `PodReadyToStartContainers`. */
+  sandbox: Range;
+  /** Pulling an image the node does not have (with the sandbox: ContainerCreating of about 1–3 s). */
+  pull: Range;
+  /** Re-pulling a present image under `imagePullPolicy: Always` (a registry round trip). */
+  repull: Range;
+  /** How long a command that returns at once (`false`, `true`, `echo`) runs. */
+  quickExit: Range;
+  /** How long an init container with no telling command runs before it completes. */
+  initWork: Range;
+  /** How long a container takes to stop after SIGTERM (never more than the grace period). */
+  stop: Range;
+  /** How soon the kubelet notices an exit and acts on it (PLEG relist), ms. */
+  sync: number;
+  /** Lease renewal interval, ms (upstream 10 s: 25% of the 40 s lease). */
+  leaseRenew: number;
+  /** Node status is re-posted this often even when unchanged, ms (upstream 5 min). */
+  nodeStatusReport: number;
+}
+
+export const DEFAULT_KUBELET_DELAYS: KubeletDelays = {
+  sandbox: [300, 800],
+  pull: [700, 2200],
+  repull: [200, 600],
+  quickExit: [50, 300],
+  initWork: [1000, 3000],
+  stop: [100, 1000],
+  sync: 1000,
+  leaseRenew: 10_000,
+  nodeStatusReport: 300_000,
+};

@@ -1,0 +1,83 @@
+/**
+ * Image references as containerd sees them: validation (`InvalidImageName`),
+ * normalisation (`nginx` → `docker.io/library/nginx:latest`), a stable
+ * digest and size per image, and which images are "missing" from the
+ * registry (tag `:missing`, or a name containing `does-not-exist`).
+ */
+import { SeededRandom } from '../clock/random';
+
+const COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
+const DOMAIN = /^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::\d+)?$/;
+const TAG = /^[\w][\w.-]{0,127}$/;
+const DIGEST = /^sha256:[a-f0-9]{64}$/;
+
+export interface ImageRef {
+  /** `docker.io/library/nginx` */
+  repository: string;
+  tag?: string;
+  digest?: string;
+}
+
+/** Parses a reference, or returns upstream's parse error text. */
+export function parseImage(image: string): ImageRef | { error: string } {
+  const bad = (why = 'invalid reference format') => ({ error: `couldn't parse image name ${JSON.stringify(image)}: ${why}` });
+  if (image === '') return bad();
+  let rest = image;
+  let digest: string | undefined;
+  const at = rest.indexOf('@');
+  if (at >= 0) {
+    digest = rest.slice(at + 1);
+    rest = rest.slice(0, at);
+    if (!DIGEST.test(digest)) return bad();
+  }
+  let tag: string | undefined;
+  const colon = rest.lastIndexOf(':');
+  if (colon > rest.lastIndexOf('/')) {
+    tag = rest.slice(colon + 1);
+    rest = rest.slice(0, colon);
+    if (!TAG.test(tag)) return bad();
+  }
+  const parts = rest.split('/');
+  let domain = 'docker.io';
+  if (parts.length > 1 && (parts[0].includes('.') || parts[0].includes(':') || parts[0] === 'localhost')) {
+    domain = parts.shift()!;
+    if (!DOMAIN.test(domain)) return bad();
+  }
+  if (domain === 'docker.io' && parts.length === 1) parts.unshift('library');
+  const path = parts.join('/');
+  if (parts.some((p) => !COMPONENT.test(p.toLowerCase()))) return bad();
+  if (path !== path.toLowerCase()) return bad(`invalid reference format: repository name (${path}) must be lowercase`);
+  return { repository: `${domain}/${path}`, tag, digest };
+}
+
+/** The fully qualified reference containerd reports (`docker.io/library/nginx:latest`). */
+export function normalizedImage(ref: ImageRef): string {
+  if (ref.digest) return `${ref.repository}${ref.tag ? `:${ref.tag}` : ''}@${ref.digest}`;
+  return `${ref.repository}:${ref.tag ?? 'latest'}`;
+}
+
+/** A registry has no such image: tag `missing` or a name containing `does-not-exist`. */
+export function isMissingImage(ref: ImageRef): boolean {
+  return ref.tag === 'missing' || ref.repository.includes('does-not-exist');
+}
+
+/** `docker.io/library/nginx@sha256:…`: the same digest for the same reference on every node and run. */
+export function imageID(ref: ImageRef): string {
+  if (ref.digest) return `${ref.repository}@${ref.digest}`;
+  const r = new SeededRandom(`image/${normalizedImage(ref)}`);
+  let hex = '';
+  for (let i = 0; i < 8; i++) hex += r.nextUint32().toString(16).padStart(8, '0');
+  return `${ref.repository}@sha256:${hex}`;
+}
+
+/** A plausible compressed size in bytes (5–120 MB), stable per image. */
+export function imageSize(ref: ImageRef): number {
+  const r = new SeededRandom(`image-size/${normalizedImage(ref)}`);
+  return 5_000_000 + r.int(115_000_000);
+}
+
+/** containerd's error for an image the registry does not have. */
+export function pullNotFoundError(ref: ImageRef): string {
+  const full = normalizedImage(ref);
+  return `rpc error: code = NotFound desc = failed to pull and unpack image ${JSON.stringify(full)}: failed to resolve reference ${JSON.stringify(full)}: ${full}: not found`;
+}

@@ -1,0 +1,195 @@
+/**
+ * The kubelet of one simulated node: registers the Node and keeps its Lease
+ * fresh, watches the pods bound to the node, admits them, and runs each
+ * through a `PodWorker`. `stop()` is a node failure (nothing more is
+ * written, pending pod work is frozen); `start()` again is the recovery: the
+ * node re-posts Ready, and every pod resyncs — work that fell due meanwhile
+ * runs at once, pods deleted meanwhile are terminated and finally deleted.
+ * Containers keep running across the outage (the node lost contact, it did
+ * not reboot).
+ */
+import type { Pod, PodStatus } from 'kubernetes-types/core/v1';
+import { isApiError } from '../api/errors';
+import type { KubeObject } from '../api/types';
+import { objectKey } from '../client/cache';
+import { Informer } from '../client/informer';
+import type { TimerHandle } from '../clock/clock';
+import { formatTimestamp } from '../clock/clock';
+import type { SeededRandom } from '../clock/random';
+import type { Component, ComponentContext } from '../cluster/context';
+import { Recorder } from '../cluster/context';
+import { allocatableUnits, checkFit } from './admission';
+import type { Rejection } from './admission';
+import { Backoff } from './backoff';
+import type { KubeletDelays } from './delays';
+import { DEFAULT_KUBELET_DELAYS } from './delays';
+import { NodeAgent } from './nodeAgent';
+import type { NodeConfig } from './nodeConfig';
+import { PodIPAllocator, nodeCapacity, nodeIndex, nodeInternalIP } from './nodeConfig';
+import { PodWorker } from './podWorker';
+import type { WorkerHost } from './workerHost';
+
+export type { NodeConfig, NodeCapacity } from './nodeConfig';
+export { DEFAULT_NODE_CAPACITY } from './nodeConfig';
+export type { KubeletDelays } from './delays';
+export { DEFAULT_KUBELET_DELAYS } from './delays';
+
+export class Kubelet implements Component {
+  readonly name: string;
+  readonly nodeName: string;
+  private readonly informer: Informer;
+  private readonly workers = new Map<string, PodWorker>();
+  private readonly queued = new Map<string, TimerHandle>();
+  private readonly agent: NodeAgent;
+  private readonly host: WorkerHost;
+  private readonly ips: PodIPAllocator;
+  private running = false;
+  private listing = false;
+
+  constructor(
+    private readonly ctx: ComponentContext,
+    private readonly config: NodeConfig,
+  ) {
+    this.nodeName = config.name;
+    this.name = `kubelet/${config.name}`;
+    const delays: KubeletDelays = { ...DEFAULT_KUBELET_DELAYS, ...(config.delays ?? {}) };
+    const recorder = new Recorder(ctx, 'kubelet', config.name);
+    const random: SeededRandom = ctx.random.fork(this.name);
+    const index = nodeIndex(config);
+    this.ips = new PodIPAllocator(index);
+    this.agent = new NodeAgent(ctx, config, recorder, delays);
+    this.informer = new Informer(ctx.api, 'pods', { fieldSelector: `spec.nodeName=${config.name}` });
+    this.informer.addHandlers({
+      onAdd: (p) => this.enqueue(objectKey(p)),
+      onUpdate: (_, p) => this.enqueue(objectKey(p)),
+      onDelete: (p) => this.enqueue(objectKey(p)),
+    });
+    this.host = {
+      clock: ctx.clock,
+      random,
+      recorder,
+      delays,
+      hostIP: nodeInternalIP(index),
+      images: new Set(),
+      restartBackoff: new Backoff(),
+      pullBackoff: new Backoff(),
+      allocatePodIP: () => this.ips.allocate(),
+      releasePodIP: (ip) => this.ips.release(ip),
+      readPod: (ns, name) => ctx.api.tryGet('pods', ns, name) as unknown as Pod | undefined,
+      writeStatus: (pod, status) => this.writeStatus(pod, status),
+      deletePod: (pod) => this.finalDelete(pod),
+    };
+  }
+
+  /** Registers (or recovers) the node and starts managing its pods. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.agent.start();
+    this.listing = true;
+    this.informer.start();
+    this.listing = false;
+    for (const w of this.workers.values()) w.resume();
+    const pods = this.informer.cache.list() as unknown as Pod[];
+    pods.sort((a, b) => (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') || objectKey(a as unknown as KubeObject).localeCompare(objectKey(b as unknown as KubeObject)));
+    const keys = [...pods.map((p) => objectKey(p as unknown as KubeObject)), ...[...this.workers.keys()].sort()];
+    for (const key of keys) this.enqueue(key);
+  }
+
+  /** Node failure: heartbeats stop, pod work freezes, nothing more is written. */
+  stop(): void {
+    if (!this.running) return;
+    this.running = false;
+    this.agent.stop();
+    this.informer.stop();
+    for (const handle of this.queued.values()) this.ctx.clock.clearTimer(handle);
+    this.queued.clear();
+    for (const w of this.workers.values()) w.suspend();
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** `namespace/name` of the pods this kubelet runs (admitted, not yet deleted), sorted. */
+  podKeys(): string[] {
+    return [...this.workers.keys()].sort();
+  }
+
+  /**
+   * Fault action: a container of the pod dies in place (exit 137, reason
+   * Error) and is restarted per the pod's restartPolicy, with back-off. The
+   * first running container when none is named. False when the pod is not
+   * running here or the container is not running.
+   */
+  crashContainer(namespace: string, podName: string, containerName?: string): boolean {
+    if (!this.running) return false;
+    return this.workers.get(`${namespace}/${podName}`)?.crash(containerName) ?? false;
+  }
+
+  private enqueue(key: string): void {
+    if (!this.running || this.listing || this.queued.has(key)) return;
+    this.queued.set(
+      key,
+      this.ctx.clock.setTimer(0, () => {
+        this.queued.delete(key);
+        this.syncPod(key);
+      }),
+    );
+  }
+
+  private syncPod(key: string): void {
+    if (!this.running) return;
+    const pod = this.informer.cache.get(key) as unknown as Pod | undefined;
+    let worker = this.workers.get(key);
+    if (worker && (!pod || pod.metadata?.uid !== worker.uid)) {
+      worker.dispose();
+      this.workers.delete(key);
+      worker = undefined;
+    }
+    if (!pod) return;
+    if (worker) return worker.update(pod);
+    const phase = pod.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed' || pod.metadata?.deletionTimestamp) {
+      if (pod.metadata?.deletionTimestamp) this.finalDelete(pod);
+      return;
+    }
+    const admitted = [...this.workers.values()].filter((w) => w.active).map((w) => w.current);
+    const rejection = checkFit(pod, admitted, allocatableUnits(nodeCapacity(this.config)));
+    if (rejection) return this.reject(pod, rejection);
+    worker = new PodWorker(this.host, pod);
+    this.workers.set(key, worker);
+    worker.start();
+  }
+
+  /** `rejectPod`: an event, and phase Failed with reason and message. */
+  private reject(pod: Pod, r: Rejection): void {
+    this.host.recorder.event(pod as unknown as KubeObject, 'Warning', r.reason, r.message);
+    const status: PodStatus = { phase: 'Failed', reason: r.reason, message: `Pod was rejected: ${r.message}`, startTime: formatTimestamp(this.ctx.clock.now()) };
+    if (pod.status?.qosClass) status.qosClass = pod.status.qosClass;
+    this.writeStatus(pod, status);
+  }
+
+  private writeStatus(pod: Pod, status: PodStatus): void {
+    if (!this.running) return;
+    const write = (base: Pod) => this.ctx.api.updateStatus({ ...(base as unknown as KubeObject), status: status as unknown as KubeObject['status'] });
+    try {
+      write(pod);
+    } catch (e) {
+      if (isApiError(e, 404)) return;
+      if (!isApiError(e, 409)) throw e;
+      // Stale: the next informer event re-syncs the pod and writes again.
+      this.enqueue(objectKey(pod as unknown as KubeObject));
+    }
+  }
+
+  private finalDelete(pod: Pod): void {
+    if (!this.running) return;
+    const meta = pod.metadata!;
+    try {
+      this.ctx.api.delete('pods', meta.namespace, meta.name!, { gracePeriodSeconds: 0, preconditions: { uid: meta.uid } });
+    } catch (e) {
+      if (!isApiError(e, 404) && !isApiError(e, 409)) throw e;
+    }
+  }
+}

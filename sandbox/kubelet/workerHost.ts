@@ -1,0 +1,33 @@
+/** What a pod worker needs from its kubelet: time, randomness, events, the node's images and IPs, and API access. */
+import type { Pod, PodStatus } from 'kubernetes-types/core/v1';
+import type { Clock } from '../clock/clock';
+import type { SeededRandom } from '../clock/random';
+import type { Recorder } from '../cluster/context';
+import type { Backoff } from './backoff';
+import type { KubeletDelays, Range } from './delays';
+
+export interface WorkerHost {
+  readonly clock: Clock;
+  readonly random: SeededRandom;
+  readonly recorder: Recorder;
+  readonly delays: KubeletDelays;
+  readonly hostIP: string;
+  /** Normalised references of the images on this node. */
+  readonly images: Set<string>;
+  /** Crash-loop back-off, keyed `<pod uid>/<container>`. */
+  readonly restartBackoff: Backoff;
+  /** Image-pull back-off, keyed `<pod uid>_<image>`. */
+  readonly pullBackoff: Backoff;
+  allocatePodIP(): string;
+  releasePodIP(ip: string): void;
+  /** The pod as the API server has it now. */
+  readPod(namespace: string, name: string): Pod | undefined;
+  writeStatus(pod: Pod, status: PodStatus): void;
+  /** The final delete (grace period 0, uid precondition). */
+  deletePod(pod: Pod): void;
+}
+
+/** A seeded draw from a delay range. */
+export function draw(host: WorkerHost, range: Range): number {
+  return host.random.between(range[0], range[1]);
+}

@@ -1,0 +1,67 @@
+/**
+ * Fixtures for kubelet tests: a harness with one started kubelet whose delays
+ * are fixed (so every transition has an exact time), and a pod factory.
+ */
+import type { Pod } from 'kubernetes-types/core/v1';
+import type { KubeObject } from '../../../sandbox/api/types';
+import { Kubelet } from '../../../sandbox/kubelet/kubelet';
+import type { KubeletDelays, NodeConfig } from '../../../sandbox/kubelet/kubelet';
+import { newHarness } from '../controllers/harness';
+import type { Harness } from '../controllers/harness';
+
+/** Every range collapsed to one value: sandbox 500 ms, pull 1 s, quick exits 100 ms, init work 2 s, stop 300 ms. */
+export const FIXED_DELAYS: KubeletDelays = {
+  sandbox: [500, 500],
+  pull: [1000, 1000],
+  repull: [200, 200],
+  quickExit: [100, 100],
+  initWork: [2000, 2000],
+  stop: [300, 300],
+  sync: 1000,
+  leaseRenew: 10_000,
+  nodeStatusReport: 300_000,
+};
+
+export interface KubeletFixture {
+  h: Harness;
+  kubelet: Kubelet;
+  /** Creates a pod bound to the node; returns it as stored. */
+  create(pod: Pod): Pod;
+  /** The pod as stored now (undefined once deleted). */
+  pod(name: string): Pod | undefined;
+  /** Milliseconds since the fixture started. */
+  elapsed(): number;
+  /** Event lines `Type Reason: message` for one object, oldest first. */
+  events(name: string): string[];
+}
+
+export function setupKubelet(config: Partial<NodeConfig> = {}, seed = 1): KubeletFixture {
+  const h = newHarness(seed);
+  const start = h.clock.now();
+  const kubelet = new Kubelet(h.ctx, { name: 'node-1', index: 1, delays: FIXED_DELAYS, ...config });
+  kubelet.start();
+  return {
+    h,
+    kubelet,
+    create: (pod) => h.api.create(pod as unknown as KubeObject) as unknown as Pod,
+    pod: (name) => h.api.tryGet('pods', 'default', name) as unknown as Pod | undefined,
+    elapsed: () => h.clock.now() - start,
+    events: (name) =>
+      h.api
+        .list('events', { namespace: 'default' })
+        .items.filter((e) => (e as { involvedObject?: { name?: string } }).involvedObject?.name === name)
+        .map((e) => {
+          const ev = e as unknown as { type: string; reason: string; message: string; count: number };
+          return `${ev.type} ${ev.reason}: ${ev.message}${ev.count > 1 ? ` (x${ev.count})` : ''}`;
+        }),
+  };
+}
+
+export function newPod(name: string, spec: Partial<NonNullable<Pod['spec']>> = {}, annotations?: Record<string, string>): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', ...(annotations ? { annotations } : {}) },
+    spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'nginx:1.27' }], ...spec },
+  };
+}
