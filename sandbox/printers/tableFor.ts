@@ -1,0 +1,90 @@
+/**
+ * `tableFor`: the kubectl table of a list of objects of one kind, with the
+ * columns upstream's printers declare (pkg/printers/internalversion), and the
+ * client-side touches of `kubectl get` (`-o wide`, `-A`, kind-prefixed names).
+ */
+import { resourceByName } from '../api/resources';
+import type { ResourceType } from '../api/resources';
+import type { KubeObject } from '../api/types';
+import { cronJobPrinter, jobPrinter } from './kinds/batch';
+import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from './kinds/apps';
+import { leasePrinter, namespacePrinter, nodePrinter } from './kinds/cluster';
+import { configMapPrinter, pvcPrinter, secretPrinter, serviceAccountPrinter } from './kinds/config';
+import { eventPrinter } from './kinds/events';
+import { hpaPrinter } from './kinds/hpa';
+import { endpointSlicePrinter, endpointsPrinter, ingressPrinter, servicePrinter } from './kinds/network';
+import { podPrinter } from './kinds/pods';
+import type { KindPrinter, Table, TableCell, TableColumn } from './table';
+import { AGE_COLUMN, NAME_COLUMN, age } from './table';
+
+/** Printers by `Kind`. Kinds not listed get NAME and AGE, as kubectl prints objects without columns of their own. */
+const PRINTERS: ReadonlyMap<string, KindPrinter> = new Map([
+  ['Pod', podPrinter],
+  ['Deployment', deploymentPrinter],
+  ['ReplicaSet', replicaSetPrinter],
+  ['StatefulSet', statefulSetPrinter],
+  ['DaemonSet', daemonSetPrinter],
+  ['Job', jobPrinter],
+  ['CronJob', cronJobPrinter],
+  ['Service', servicePrinter],
+  ['Ingress', ingressPrinter],
+  ['Endpoints', endpointsPrinter],
+  ['EndpointSlice', endpointSlicePrinter],
+  ['Node', nodePrinter],
+  ['Namespace', namespacePrinter],
+  ['Lease', leasePrinter],
+  ['Event', eventPrinter],
+  ['ConfigMap', configMapPrinter],
+  ['Secret', secretPrinter],
+  ['ServiceAccount', serviceAccountPrinter],
+  ['PersistentVolumeClaim', pvcPrinter],
+  ['HorizontalPodAutoscaler', hpaPrinter],
+]);
+
+const GENERIC: KindPrinter = {
+  columns: [NAME_COLUMN, AGE_COLUMN],
+  row: (obj, now) => [obj.metadata.name ?? '', age(obj, now)],
+};
+
+const NAMESPACE_COLUMN: TableColumn = { name: 'Namespace', type: 'string', priority: 0, description: 'The namespace of the object.' };
+
+export interface TableOptions {
+  /** Keep the `-o wide` (priority 1) columns. The API server's Table keeps them all: pass true there. */
+  wide?: boolean;
+  /** `-A`: a NAMESPACE column first. */
+  showNamespace?: boolean;
+  /** Prefix names with the kind, `deployment.apps/web`, as `kubectl get deploy,rs` does. */
+  showKind?: boolean;
+}
+
+/** The resource a kind name refers to: `pods`, `pod`, `po`, `Pod`, `deployments.apps`. */
+export function resolveKind(kind: string): ResourceType | undefined {
+  return resourceByName(kind);
+}
+
+/** `deployment.apps`, `pod`: the prefix kubectl puts before names when several kinds are printed. */
+export function kindPrefix(kind: string): string {
+  const r = resolveKind(kind);
+  if (!r) return kind.toLowerCase();
+  return r.group === '' ? r.kind.toLowerCase() : `${r.kind.toLowerCase()}.${r.group}`;
+}
+
+/**
+ * The table of `objects` (all of one kind) as of `now` (epoch ms). Rows keep
+ * the order given. Without `wide`, priority-1 columns and their cells are left out.
+ */
+export function tableFor(kind: string, objects: readonly KubeObject[], now: number, options: TableOptions = {}): Table {
+  const printer = PRINTERS.get(resolveKind(kind)?.kind ?? kind) ?? GENERIC;
+  const keep = printer.columns.map((c) => options.wide === true || c.priority === 0);
+  const nameAt = printer.columns.findIndex((c) => c.format === 'name');
+  const prefix = options.showKind ? `${kindPrefix(kind)}/` : '';
+  const columns = printer.columns.filter((_, i) => keep[i]);
+  const rows = objects.map((object) => {
+    const all = printer.row(object, now);
+    if (prefix && nameAt >= 0) all[nameAt] = `${prefix}${all[nameAt]}`;
+    const cells: TableCell[] = all.filter((_, i) => keep[i]);
+    if (options.showNamespace) cells.unshift(object.metadata.namespace ?? '');
+    return { cells, object };
+  });
+  return { columns: options.showNamespace ? [NAMESPACE_COLUMN, ...columns] : columns, rows };
+}
