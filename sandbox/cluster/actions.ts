@@ -1,0 +1,116 @@
+/**
+ * The things a user can do to a running cluster — the fault actions of the
+ * extension's context menus and `simulate --at TIME:ACTION` — parsed from
+ * text and carried out against a Cluster.
+ */
+import { parseDuration } from '../kubelet/duration';
+import type { Cluster } from './cluster';
+
+export type ClusterAction =
+  | { type: 'apply'; file: string }
+  | { type: 'delete'; resource: string; namespace: string; name: string }
+  | { type: 'kill-pods'; namespace: string; selector: string }
+  | { type: 'crash'; namespace: string; selector: string }
+  | { type: 'fail-node' | 'recover-node' | 'cordon' | 'uncordon' | 'drain'; node: string }
+  | { type: 'scale'; resource: string; namespace: string; name: string; replicas: number };
+
+export interface TimedAction {
+  /** Virtual milliseconds after the start of the run. */
+  atMs: number;
+  action: ClusterAction;
+  /** As the user wrote it, for messages. */
+  text: string;
+}
+
+export class ActionSyntaxError extends Error {}
+
+const NODE_ACTIONS = ['fail-node', 'recover-node', 'cordon', 'uncordon', 'drain'] as const;
+
+export const ACTION_HELP = `apply=FILE  delete=KIND/NAME  kill-pods=SELECTOR  crash=POD-SELECTOR
+fail-node=NODE  recover-node=NODE  cordon=NODE  uncordon=NODE  drain=NODE  scale=KIND/NAME=N`;
+
+/** `KIND/NAME` or `KIND/NAMESPACE/NAME`. */
+function objectRef(text: string, defaultNamespace: string, what: string): { resource: string; namespace: string; name: string } {
+  const parts = text.split('/');
+  if (parts.length === 2 && parts.every((p) => p !== '')) return { resource: parts[0], namespace: defaultNamespace, name: parts[1] };
+  if (parts.length === 3 && parts.every((p) => p !== '')) return { resource: parts[0], namespace: parts[1], name: parts[2] };
+  throw new ActionSyntaxError(`${what} needs KIND/NAME or KIND/NAMESPACE/NAME, got "${text}"`);
+}
+
+/** Parses `fail-node=node-2`, `scale=deployment/web=5`, … */
+export function parseAction(text: string, defaultNamespace = 'default'): ClusterAction {
+  const eq = text.indexOf('=');
+  const verb = eq < 0 ? text : text.slice(0, eq);
+  const arg = eq < 0 ? '' : text.slice(eq + 1);
+  if (arg === '') throw new ActionSyntaxError(`action "${text}" needs a value: ${verb}=…`);
+  switch (verb) {
+    case 'apply':
+      return { type: 'apply', file: arg };
+    case 'delete':
+      return { type: 'delete', ...objectRef(arg, defaultNamespace, 'delete') };
+    case 'kill-pods':
+      return { type: 'kill-pods', namespace: defaultNamespace, selector: arg };
+    case 'crash':
+      return { type: 'crash', namespace: defaultNamespace, selector: arg };
+    case 'scale': {
+      const last = arg.lastIndexOf('=');
+      const replicas = Number(arg.slice(last + 1));
+      if (last < 0 || !Number.isInteger(replicas) || replicas < 0) throw new ActionSyntaxError(`scale needs KIND/NAME=N with N a whole number, got "${arg}"`);
+      return { type: 'scale', ...objectRef(arg.slice(0, last), defaultNamespace, 'scale'), replicas };
+    }
+    default:
+      if ((NODE_ACTIONS as readonly string[]).includes(verb)) return { type: verb as (typeof NODE_ACTIONS)[number], node: arg };
+      throw new ActionSyntaxError(`unknown action "${verb}"; actions: ${ACTION_HELP.replace(/\n/g, '  ')}`);
+  }
+}
+
+/** Parses `30s:kill-pods=app=web` (time as `30s`, `2m`, `1m30s`, `1h`). */
+export function parseTimedAction(text: string, defaultNamespace = 'default'): TimedAction {
+  const colon = text.indexOf(':');
+  if (colon < 0) throw new ActionSyntaxError(`--at needs TIME:ACTION (e.g. 30s:fail-node=node-2), got "${text}"`);
+  const atMs = parseDuration(text.slice(0, colon));
+  if (atMs === undefined) throw new ActionSyntaxError(`"${text.slice(0, colon)}" is not a duration (e.g. 30s, 2m, 1m30s)`);
+  return { atMs, action: parseAction(text.slice(colon + 1), defaultNamespace), text };
+}
+
+/**
+ * Carries out an action (except `apply`, which needs files: the caller does
+ * it). Returns what happened, one line each. Throws ApiError or Error when the
+ * target does not exist.
+ */
+export function runAction(cluster: Cluster, action: Exclude<ClusterAction, { type: 'apply' }>): string[] {
+  switch (action.type) {
+    case 'delete':
+      cluster.api.delete(action.resource, action.namespace, action.name);
+      return [`${action.resource} ${action.namespace}/${action.name} deleted`];
+    case 'kill-pods':
+      return cluster.api.list('pods', { namespace: action.namespace, labelSelector: action.selector }).items.filter((p) => !p.metadata.deletionTimestamp).map((p) => {
+        cluster.killPod(action.namespace, p.metadata.name!);
+        return `pod ${action.namespace}/${p.metadata.name} killed`;
+      });
+    case 'crash':
+      return cluster.api.list('pods', { namespace: action.namespace, labelSelector: action.selector }).items.filter((p) => (p.spec as { nodeName?: string }).nodeName).map((p) => {
+        cluster.crashContainer(action.namespace, p.metadata.name!);
+        return `pod ${action.namespace}/${p.metadata.name}: container crashed`;
+      });
+    case 'scale':
+      cluster.scale(action.resource, action.namespace, action.name, action.replicas);
+      return [`${action.resource} ${action.namespace}/${action.name} scaled to ${action.replicas}`];
+    case 'fail-node':
+      cluster.failNode(action.node);
+      return [`node ${action.node} failed (its kubelet stopped)`];
+    case 'recover-node':
+      cluster.recoverNode(action.node);
+      return [`node ${action.node} recovered`];
+    case 'cordon':
+      cluster.cordon(action.node);
+      return [`node ${action.node} cordoned`];
+    case 'uncordon':
+      cluster.uncordon(action.node);
+      return [`node ${action.node} uncordoned`];
+    case 'drain': {
+      const result = cluster.drain(action.node, { ignoreDaemonSets: true, deleteEmptyDirData: true, force: true });
+      return [`node ${action.node} drained`, ...result.evicted.map((p) => `  evicted pod ${p}`)];
+    }
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * The composition root: one API server, every controller, the scheduler and
+ * one kubelet per node, all on one clock and one seed. The CLI, the extension
+ * and the HTTP API create a Cluster; nothing else wires components together.
+ */
+import { ApiServer } from '../apiserver/apiServer';
+import type { ApiServerOptions } from '../apiserver/apiServer';
+import { applyManifest } from '../apply/apply';
+import type { ApplyResult } from '../apply/apply';
+import type { Clock } from '../clock/clock';
+import { SeededRandom } from '../clock/random';
+import { VirtualClock } from '../clock/virtualClock';
+import { InformerFactory } from '../client/informerFactory';
+import type { KubeObject } from '../api/types';
+import type { NodeConfig } from '../kubelet/nodeConfig';
+import { Kubelet } from '../kubelet/kubelet';
+import { Scheduler } from '../scheduler/scheduler';
+import type { SchedulingExplanation } from '../scheduler/scheduler';
+import { cordon, drain, uncordon } from '../controllers/nodelifecycle/drain';
+import type { DrainOptions, DrainResult } from '../controllers/nodelifecycle/drain';
+import type { Component, ComponentContext } from './context';
+import { controllerComponents } from './components';
+import { ReconcileLog } from './reconcileLog';
+import { runUntilSettled } from './settle';
+import type { SettleReport } from './settle';
+import { describeUnsettled } from './describe';
+
+export interface ClusterOptions {
+  /** Seed for every random choice (default 1). */
+  seed?: number | string;
+  /** Default: a VirtualClock at 2026-01-01T00:00:00Z. */
+  clock?: Clock;
+  /** Node count (named node-1 … node-N) or explicit node configs. Default 3. */
+  nodes?: number | NodeConfig[];
+  /** Applied to every generated node config. */
+  nodeDefaults?: Partial<Omit<NodeConfig, 'name'>>;
+  /** Start from an existing API server (e.g. restored from a snapshot). */
+  api?: ApiServer;
+  historyCapacity?: ApiServerOptions['historyCapacity'];
+}
+
+export interface SettleResult extends SettleReport {
+  /** What is still not converged (deployments rolling, pods not ready, nodes not ready…). */
+  pending: string[];
+}
+
+function nodeConfigs(options: ClusterOptions): NodeConfig[] {
+  const nodes = options.nodes ?? 3;
+  if (Array.isArray(nodes)) return nodes;
+  if (!Number.isInteger(nodes) || nodes < 0) throw new RangeError(`node count must be a non-negative integer, got ${nodes}`);
+  return Array.from({ length: nodes }, (_, i) => ({ ...options.nodeDefaults, name: `node-${i + 1}`, index: i }));
+}
+
+export class Cluster {
+  readonly api: ApiServer;
+  readonly clock: Clock;
+  readonly log = new ReconcileLog();
+  readonly random: SeededRandom;
+  readonly scheduler: Scheduler;
+  private readonly ctx: ComponentContext;
+  private readonly kubelets = new Map<string, Kubelet>();
+  private readonly components: Component[];
+  private started = false;
+
+  constructor(options: ClusterOptions = {}) {
+    this.clock = options.clock ?? new VirtualClock();
+    this.random = new SeededRandom(options.seed ?? 1);
+    this.api = options.api ?? new ApiServer({ clock: this.clock, random: this.random.fork('apiserver'), historyCapacity: options.historyCapacity });
+    this.ctx = { api: this.api, clock: this.clock, random: this.random, informers: new InformerFactory(this.api), log: this.log };
+    this.scheduler = new Scheduler(this.ctx);
+    this.components = [...controllerComponents(this.ctx), this.scheduler];
+    for (const config of nodeConfigs(options)) this.kubelets.set(config.name, new Kubelet(this.ctx, config));
+  }
+
+  /** Starts every component; kubelets register their nodes. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    for (const c of this.components) c.start();
+    for (const k of this.kubelets.values()) k.start();
+  }
+
+  stop(): void {
+    for (const k of this.kubelets.values()) k.stop();
+    for (const c of [...this.components].reverse()) c.stop();
+    this.ctx.informers.stopAll();
+    this.started = false;
+  }
+
+  get nodeNames(): string[] {
+    return [...this.kubelets.keys()];
+  }
+
+  /** Adds a node (its kubelet registers it at once when the cluster is running). */
+  addNode(config: NodeConfig): void {
+    if (this.kubelets.has(config.name)) throw new Error(`node ${config.name} already exists`);
+    const kubelet = new Kubelet(this.ctx, config);
+    this.kubelets.set(config.name, kubelet);
+    if (this.started) kubelet.start();
+  }
+
+  /** `kubectl apply` of one manifest; throws the API server's ApiError when rejected. */
+  apply(manifest: KubeObject, options: { namespace?: string } = {}): ApplyResult {
+    return applyManifest(this.api, manifest, options);
+  }
+
+  // ---- fault actions: what the extension's context menus and `simulate --at` call ----
+
+  /** Deletes a pod as `kubectl delete pod` does (graceful); its owner replaces it. */
+  killPod(namespace: string, name: string): KubeObject {
+    return this.api.delete('pods', namespace, name);
+  }
+
+  /** Makes a container exit in place; its kubelet restarts it per restartPolicy. */
+  crashContainer(namespace: string, pod: string, container?: string): void {
+    const obj = this.api.get('pods', namespace, pod);
+    const node = (obj.spec as { nodeName?: string } | undefined)?.nodeName;
+    if (!node) throw new Error(`pod ${namespace}/${pod} is not running on a node`);
+    this.kubelet(node).crashContainer(namespace, pod, container);
+  }
+
+  /** The node's kubelet stops: no heartbeats, no pod updates. The node lifecycle controller takes it from there. */
+  failNode(name: string): void {
+    this.kubelet(name).stop();
+  }
+
+  recoverNode(name: string): void {
+    this.kubelet(name).start();
+  }
+
+  cordon(name: string): KubeObject {
+    return cordon(this.api, name);
+  }
+
+  uncordon(name: string): KubeObject {
+    return uncordon(this.api, name);
+  }
+
+  drain(name: string, options: DrainOptions = {}): DrainResult {
+    return drain(this.api, name, options);
+  }
+
+  /** Sets `spec.replicas` of a Deployment, ReplicaSet or StatefulSet (like `kubectl scale`). */
+  scale(resource: string, namespace: string, name: string, replicas: number): KubeObject {
+    if (!Number.isInteger(replicas) || replicas < 0) throw new RangeError(`replicas must be a non-negative integer, got ${replicas}`);
+    return this.api.patch(resource, namespace, name, 'merge', { spec: { replicas } });
+  }
+
+  /** Why the scheduler placed (or could not place) a pod. */
+  explain(namespace: string, pod: string): SchedulingExplanation | undefined {
+    return this.scheduler.explain(namespace, pod);
+  }
+
+  // ---- time ----
+
+  /** Advances virtual time by `ms` (VirtualClock only). */
+  runFor(ms: number): void {
+    this.virtualClock().advance(ms);
+  }
+
+  /** Advances virtual time until nothing is pending, or `limitMs` passes; says what is still pending. */
+  runUntilSettled(limitMs = 10 * 60 * 1000): SettleResult {
+    const report = runUntilSettled(this.virtualClock(), limitMs);
+    return { ...report, pending: describeUnsettled(this.api, this.clock.now()) };
+  }
+
+  private virtualClock(): VirtualClock {
+    if (!(this.clock instanceof VirtualClock)) throw new Error('this cluster runs on real time; only a virtual clock can be advanced');
+    return this.clock;
+  }
+
+  private kubelet(node: string): Kubelet {
+    const k = this.kubelets.get(node);
+    if (!k) throw new Error(`no node named ${node}; nodes: ${this.nodeNames.join(', ')}`);
+    return k;
+  }
+}

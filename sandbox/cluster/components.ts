@@ -1,0 +1,30 @@
+/**
+ * The kube-controller-manager of the sandbox: every controller, in the order
+ * they start. The scheduler and kubelets are created by the Cluster itself.
+ */
+import type { Component, ComponentContext } from './context';
+import { ReplicaSetController } from '../controllers/replicaset/replicaSetController';
+import { DeploymentController } from '../controllers/deployment/deploymentController';
+import { GarbageCollector } from '../controllers/garbagecollector/garbageCollector';
+import { NamespaceController } from '../controllers/namespace/namespaceController';
+import { NodeLifecycleController } from '../controllers/nodelifecycle/nodeLifecycleController';
+import { TaintEvictionController } from '../controllers/nodelifecycle/taintEvictionController';
+import { JobController } from '../controllers/job/jobController';
+import { CronJobController } from '../controllers/cronjob/cronJobController';
+import { EndpointSliceController } from '../controllers/endpointslice/endpointSliceController';
+import { EndpointsController } from '../controllers/endpointslice/endpointsController';
+
+export function controllerComponents(ctx: ComponentContext): Component[] {
+  return [
+    new DeploymentController(ctx),
+    new ReplicaSetController(ctx),
+    new JobController(ctx),
+    new CronJobController(ctx),
+    new EndpointSliceController(ctx),
+    new EndpointsController(ctx),
+    new GarbageCollector(ctx),
+    new NamespaceController(ctx),
+    new NodeLifecycleController(ctx),
+    new TaintEvictionController(ctx),
+  ];
+}
