@@ -6,13 +6,15 @@
 
 export type OptionSpec =
   | { readonly type: 'boolean'; readonly short?: string }
-  | { readonly type: 'string'; readonly short?: string; readonly choices?: readonly string[] };
+  | { readonly type: 'string'; readonly short?: string; readonly choices?: readonly string[] }
+  /** May be given several times; the values are collected in order. */
+  | { readonly type: 'list'; readonly short?: string };
 
 export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
 export interface ParsedArgs {
-  /** Option values by long name; booleans are `true` when present. */
-  readonly options: Readonly<Record<string, string | boolean>>;
+  /** Option values by long name; booleans are `true` when present; lists collect every value. */
+  readonly options: Readonly<Record<string, string | boolean | readonly string[]>>;
   readonly positionals: readonly string[];
 }
 
@@ -26,7 +28,7 @@ export class UsageError extends Error {
 
 /** Parses `args` against `specs`; throws {@link UsageError} for unknown options, missing values and bad choices. */
 export function parseArgs(args: readonly string[], specs: OptionSpecs): ParsedArgs {
-  const options: Record<string, string | boolean> = {};
+  const options: Record<string, string | boolean | string[]> = {};
   const positionals: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -49,6 +51,11 @@ export function parseArgs(args: readonly string[], specs: OptionSpecs): ParsedAr
     }
     const value = eq >= 0 ? arg.slice(eq + 1) : args[++i];
     if (value === undefined) throw new UsageError(`option ${written} needs a value`);
+    if (spec.type === 'list') {
+      const list = options[name];
+      options[name] = Array.isArray(list) ? [...list, value] : [value];
+      continue;
+    }
     if (spec.choices && !spec.choices.includes(value)) {
       throw new UsageError(`option ${written} must be one of ${spec.choices.join(', ')} (got "${value}")`);
     }

@@ -6,12 +6,14 @@ import packageJson from '../package.json';
 import { UsageError } from './args';
 import { EXIT_OK, EXIT_USAGE } from './io';
 import type { CliIo } from './io';
+import { runSimulate } from './simulate/command';
 import { runValidate } from './validate';
 
 type Command = (args: readonly string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   validate: runValidate,
+  simulate: runSimulate,
 };
 
 export const MAIN_HELP = `Usage: kube-reconcile <command> [options]
@@ -19,12 +21,14 @@ export const MAIN_HELP = `Usage: kube-reconcile <command> [options]
 Commands:
   validate <files or folders...>  Report what the API server would reject in
                                   Kubernetes manifests (--format text|json)
+  simulate <files or folders...>  Apply manifests to a sandbox cluster and run
+                                  it in virtual time (--at, --for, --record)
 
 Options:
   -h, --help     Show this help (kube-reconcile <command> --help for a command)
   -v, --version  Print the version
 
-Not available yet: simulate, serve.
+Not available yet: serve.
 `;
 
 /**

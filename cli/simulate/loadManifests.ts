@@ -1,0 +1,47 @@
+/**
+ * Reads manifest files for `simulate`: every Kubernetes document with the
+ * file and line it starts on, plus the problems that stop a document from
+ * being applied at all (unreadable file, YAML errors) in `file:line: message`
+ * form.
+ */
+import { readFile } from 'node:fs/promises';
+import type { KubeObject } from '../../sandbox/api/types';
+import { parseManifests } from '../../server/src/services/parseManifests';
+import { positionAt } from '../../server/src/services/ranges';
+import { collectFiles } from '../collectFiles';
+
+export interface LoadedManifest {
+  file: string;
+  /** 1-based line of the document's first key. */
+  line: number;
+  object: KubeObject;
+}
+
+export interface LoadResult {
+  manifests: LoadedManifest[];
+  /** Lines like `web.yaml:12: <message>`. */
+  problems: string[];
+  files: number;
+}
+
+export async function loadManifests(paths: readonly string[], cwd: string): Promise<LoadResult> {
+  const files = await collectFiles(paths, cwd);
+  const manifests: LoadedManifest[] = [];
+  const problems: string[] = [];
+  for (const f of files) {
+    let text: string;
+    try {
+      text = await readFile(f.absolute, 'utf8');
+    } catch (e) {
+      problems.push(`${f.display}: cannot read file: ${(e as Error).message}`);
+      continue;
+    }
+    const parsed = parseManifests(text);
+    for (const d of parsed.diagnostics) if (d.severity === 1) problems.push(`${f.display}:${d.range.start.line + 1}: ${d.message}`);
+    for (const m of parsed.manifests) {
+      const line = positionAt(parsed.lineCounter, m.root.range?.[0] ?? 0).line + 1;
+      manifests.push({ file: f.display, line, object: m.object as unknown as KubeObject });
+    }
+  }
+  return { manifests, problems, files: files.length };
+}

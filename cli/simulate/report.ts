@@ -1,0 +1,51 @@
+/**
+ * What `simulate` prints at the end: kubectl tables of the workloads and
+ * nodes (`get deploy,rs,pods,nodes`), other kinds the user applied, and the
+ * events, oldest first — or everything as a Kubernetes `List` in JSON.
+ */
+import type { ApiServer } from '../../sandbox/apiserver/apiServer';
+import type { KubeObject } from '../../sandbox/api/types';
+import { RESOURCES } from '../../sandbox/api/resources';
+import { formatGet } from '../../sandbox/printers/format';
+import type { GetGroup } from '../../sandbox/printers/format';
+import { formatTable } from '../../sandbox/printers/format';
+import { tableFor } from '../../sandbox/printers/tableFor';
+
+const MAIN_KINDS = ['deployments', 'replicasets', 'pods', 'nodes'];
+const HIDDEN = new Set(['events', 'leases', 'namespaces', 'endpointslices', 'endpoints', 'controllerrevisions']);
+
+function userObjects(api: ApiServer, plural: string): KubeObject[] {
+  const items = api.list(plural).items;
+  // The bootstrap `kubernetes` Service is part of every cluster; showing it would only add noise.
+  return plural === 'services' ? items.filter((s) => !(s.metadata.namespace === 'default' && s.metadata.name === 'kubernetes')) : items;
+}
+
+/** The tables, as `kubectl get deploy,rs,pods,nodes` (plus other kinds that have objects) and `kubectl get events` print them. */
+export function formatReport(api: ApiServer, now: number): string {
+  const groups: GetGroup[] = [];
+  const plurals = [...MAIN_KINDS, ...RESOURCES.map((r) => r.plural).filter((p) => !MAIN_KINDS.includes(p) && !HIDDEN.has(p))];
+  for (const plural of plurals) {
+    const objects = userObjects(api, plural);
+    if (objects.length > 0) groups.push({ kind: plural, objects });
+  }
+  const namespaces = new Set(groups.flatMap((g) => g.objects.map((o) => o.metadata.namespace).filter((n) => n !== undefined)));
+  const showNamespace = namespaces.size > 1;
+  let out = formatGet(groups, now, { showNamespace });
+  const events = [...api.list('events').items].sort(byLastSeen);
+  if (events.length > 0) out += `\n${formatTable(tableFor('events', events, now, { showNamespace }))}`;
+  return out;
+}
+
+function byLastSeen(a: KubeObject, b: KubeObject): number {
+  const ta = String(a.lastTimestamp ?? a.firstTimestamp ?? '');
+  const tb = String(b.lastTimestamp ?? b.firstTimestamp ?? '');
+  if (ta !== tb) return ta < tb ? -1 : 1;
+  return Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion);
+}
+
+/** Every object in the cluster as one `v1 List`. */
+export function formatJsonList(api: ApiServer): string {
+  const items: KubeObject[] = [];
+  for (const r of RESOURCES) items.push(...api.list(r).items);
+  return `${JSON.stringify({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: api.resourceVersion }, items }, null, 2)}\n`;
+}

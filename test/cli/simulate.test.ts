@@ -1,0 +1,141 @@
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../cli/main';
+
+const lines = (...ls: string[]): string => `${ls.join('\n')}\n`;
+
+const DEPLOYMENT = lines(
+  'apiVersion: apps/v1',
+  'kind: Deployment',
+  'metadata:',
+  '  name: web',
+  'spec:',
+  '  replicas: 2',
+  '  selector:',
+  '    matchLabels: {app: web}',
+  '  template:',
+  '    metadata:',
+  '      labels: {app: web}',
+  '    spec:',
+  '      containers:',
+  '        - name: nginx',
+  '          image: nginx:1.27',
+);
+
+const FILES: Record<string, string> = {
+  'app/web.yaml': DEPLOYMENT,
+  'app/config.yaml': lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: settings', 'data:', '  mode: fast'),
+  'bad/mixed.yaml': lines(
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: ok',
+    '---',
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata:',
+    '  name: broken',
+    'spec:',
+    '  selector:',
+    '    matchLabels: {app: a}',
+    '  template:',
+    '    metadata:',
+    '      labels: {app: b}',
+    '    spec:',
+    '      containers: [{name: c, image: nginx}]',
+  ),
+  'bad/syntax.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x\n',
+  'later/scale.yaml': DEPLOYMENT.replace('replicas: 2', 'replicas: 4'),
+};
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe('kube-reconcile simulate', () => {
+  let dir = '';
+  const run = async (...argv: string[]): Promise<Run> => {
+    let stdout = '';
+    let stderr = '';
+    const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, cwd: dir });
+    return { code, stdout, stderr };
+  };
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kube-reconcile-sim-'));
+    for (const [path, text] of Object.entries(FILES)) {
+      await mkdir(join(dir, path, '..'), { recursive: true });
+      await writeFile(join(dir, path), text);
+    }
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('applies, settles, and prints kubectl tables and events; exit 0', async () => {
+    const r = await run('simulate', 'app');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    const out = r.stdout;
+    assert.match(out, /^configmap\/settings created\ndeployment\.apps\/web created\n/);
+    assert.match(out, /\nSettled after \d+s of virtual time \(seed 1, 3 nodes\)\.\n/);
+    assert.match(out, /\nNAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\ndeployment\.apps\/web\s+2\/2\s+2\s+2\s+\d+s\n/);
+    assert.match(out, /\nNAME\s+DESIRED\s+CURRENT\s+READY\s+AGE\nreplicaset\.apps\/web-[a-z0-9]+\s+2\s+2\s+2\s+\d+s\n/);
+    assert.equal((out.match(/\npod\/web-[a-z0-9]+-[a-z0-9]{5}\s+1\/1\s+Running\s+0\s+\d+s/g) ?? []).length, 2);
+    assert.equal((out.match(/\nnode\/node-\d\s+Ready\s+<none>\s+\d+[sm]\S*\s+v1\.32\.0/g) ?? []).length, 3);
+    assert.match(out, /\nLAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE\n/);
+    assert.match(out, /Normal\s+ScalingReplicaSet\s+deployment\/web\s+Scaled up replica set web-[a-z0-9]+ from 0 to 2/);
+  });
+
+  test('same seed and inputs give byte-identical output; another seed differs', async () => {
+    const a = await run('simulate', 'app', '--seed', '42');
+    const b = await run('simulate', 'app', '--seed', '42');
+    const c = await run('simulate', 'app', '--seed', '43');
+    assert.equal(a.stdout, b.stdout);
+    assert.notEqual(a.stdout, c.stdout);
+  });
+
+  test('rejected objects are reported with file and line; the rest is applied; exit 1', async () => {
+    const r = await run('simulate', 'bad', '--output', 'json');
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stderr,
+      lines(
+        'bad/syntax.yaml:4: Flow map in block collection must be sufficiently indented and end with a }',
+        'bad/mixed.yaml:6: Deployment.apps "broken" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"b"}: `selector` does not match template `labels`',
+      ),
+    );
+    const list = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { kind: string; items: { kind: string; metadata: { name: string } }[] };
+    assert.equal(list.kind, 'List');
+    assert.ok(list.items.some((i) => i.kind === 'ConfigMap' && i.metadata.name === 'ok'));
+    assert.ok(!list.items.some((i) => i.kind === 'Deployment'));
+  });
+
+  test('--at actions run at their time; --record writes every watch event as a JSON line', async () => {
+    const r = await run('simulate', 'app/web.yaml', '--at', '2m:kill-pods=app=web', '--at', '3m:apply=later/scale.yaml', '--at', '4m:fail-node=node-1', '--record', 'events.jsonl', '--for', '5m');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /\[2m0s\] 2m:kill-pods=app=web: pod default\/web-[a-z0-9]+-[a-z0-9]{5} killed\n/);
+    assert.match(r.stdout, /\[3m0s\] 3m:apply=later\/scale\.yaml\ndeployment\.apps\/web configured\n/);
+    assert.match(r.stdout, /\[4m0s\] 4m:fail-node=node-1: node node-1 failed/);
+    assert.match(r.stdout, /Ran for 5m0s of virtual time/);
+    const recorded = (await readFile(join(dir, 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { time: number; type: string; object: { kind: string } });
+    assert.ok(recorded.length > 20);
+    assert.deepEqual(recorded[0].type, 'ADDED');
+    assert.ok(recorded.every((e, i) => i === 0 || e.time >= recorded[i - 1].time));
+    assert.ok(recorded.some((e) => e.type === 'DELETED' && e.object.kind === 'Pod'));
+    assert.ok(recorded.every((e) => ['ADDED', 'MODIFIED', 'DELETED'].includes(e.type)));
+  });
+
+  test('usage errors exit 2', async () => {
+    assert.equal((await run('simulate')).code, 2);
+    assert.equal((await run('simulate', 'app', '--nodes', 'zero')).code, 2);
+    assert.equal((await run('simulate', 'app', '--at', 'soon:fail-node=x')).code, 2);
+    assert.equal((await run('simulate', 'app', '--at', '1m:explode=x')).code, 2);
+    assert.equal((await run('simulate', 'app', '--for', '1m', '--until-settled')).code, 2);
+  });
+});
