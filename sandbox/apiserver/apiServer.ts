@@ -37,7 +37,7 @@ import { listObjects, watchPredicate } from './listing';
 import { checkObjectShape } from './metaShape';
 import { bootstrapObjects, namespaceAdmission, PROTECTED_NAMESPACES } from './namespaces';
 import type { DeleteOptions, ListOptions, PatchType, WatchOptions, WriteOptions } from './options';
-import { generationChanged, initialStatus, keepSystemMetadata, namespaceLabels } from './prepare';
+import { generationChanged, initialStatus, keepSystemMetadata, mergeSecretStringData, namespaceLabels } from './prepare';
 import { allocateServiceAddresses, releaseServiceAddresses, reserveServiceAddresses } from './serviceAllocation';
 
 /** A resource by its registry entry, or by any name kubectl accepts (`pods`, `deploy`, `deployments.apps`). */
@@ -175,6 +175,7 @@ export class ApiServer {
     if (r.kind === 'Namespace') namespaceLabels(body);
     defaultObject(body, r);
     initialStatus(body, r, podQosClass);
+    if (r.kind === 'Secret') mergeSecretStringData(body);
     body.metadata.uid = this.random.uuid();
     body.metadata.creationTimestamp = formatTimestamp(this.clock.now());
     if (r.hasGeneration) body.metadata.generation = 1;
@@ -208,6 +209,7 @@ export class ApiServer {
     this.checkNoNewFinalizersWhileDeleting(r, body, old);
     if (r.kind === 'Namespace') namespaceLabels(body);
     defaultObject(body, r);
+    if (r.kind === 'Secret') mergeSecretStringData(body);
     validateOrThrow(body, r, old);
     if (r.kind === 'Service') this.allocate(r, body, old);
     if (r.hasGeneration && generationChanged(r, body, old)) body.metadata.generation = (old.metadata.generation ?? 0) + 1;

@@ -63,3 +63,19 @@ export function generationChanged(r: ResourceType, next: KubeObject, old: KubeOb
 export function namespaceLabels(obj: KubeObject): void {
   obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name ?? '' };
 }
+
+/**
+ * A Secret's `stringData` is write-only: the API server merges it into `data`
+ * (base64, `stringData` winning on conflicts) and drops it, as the v1 → internal
+ * conversion does upstream.
+ */
+export function mergeSecretStringData(obj: KubeObject): void {
+  const stringData = obj.stringData;
+  if (typeof stringData !== 'object' || stringData === null || Array.isArray(stringData)) return;
+  const data: Record<string, unknown> = typeof obj.data === 'object' && obj.data !== null && !Array.isArray(obj.data) ? { ...(obj.data as Record<string, unknown>) } : {};
+  for (const [k, v] of Object.entries(stringData as Record<string, unknown>)) {
+    if (typeof v === 'string') data[k] = Buffer.from(v, 'utf8').toString('base64');
+  }
+  obj.data = data;
+  delete obj.stringData;
+}

@@ -231,3 +231,13 @@ describe('generated names', () => {
     assert.deepEqual(s.details?.causes, [{ reason: 'NamespaceTerminating', message: s.message, field: 'metadata.namespace' }]);
   });
 });
+
+describe('Secrets', () => {
+  test('stringData is merged into data as base64 and not stored', () => {
+    const { api } = newApi();
+    const s = api.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'default' }, data: { a: 'eA==', b: 'eQ==' }, stringData: { b: 'yes', c: 'ç' } });
+    assert.deepEqual(s.data, { a: 'eA==', b: 'eWVz', c: 'w6c=' });
+    assert.equal(s.stringData, undefined);
+    assert.equal(s.type, 'Opaque');
+  });
+});
