@@ -22,9 +22,9 @@ function decodeError(field: string, got: unknown, want: string): ApiError {
 export function checkObjectShape(body: unknown): void {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(`the request body must be a JSON object, got ${typeName(body)}`);
   const obj = body as Record<string, unknown>;
-  const snippet = JSON.stringify(body).slice(0, 120);
-  if (typeof obj.kind !== 'string' || obj.kind === '') throw badRequest(`Object 'Kind' is missing in '${snippet}'`);
-  if (typeof obj.apiVersion !== 'string' || obj.apiVersion === '') throw badRequest(`Object 'apiVersion' is missing in '${snippet}'`);
+  const snippet = () => JSON.stringify(body).slice(0, 120);
+  if (typeof obj.kind !== 'string' || obj.kind === '') throw badRequest(`Object 'Kind' is missing in '${snippet()}'`);
+  if (typeof obj.apiVersion !== 'string' || obj.apiVersion === '') throw badRequest(`Object 'apiVersion' is missing in '${snippet()}'`);
   if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
   const meta = obj.metadata;
   if (typeof meta !== 'object' || Array.isArray(meta)) throw badRequest(`json: cannot unmarshal ${typeName(meta)} into Go struct field .metadata of type v1.ObjectMeta`);

@@ -26,8 +26,16 @@ export interface Clock {
 
 /** RFC 3339 with second precision, as Kubernetes timestamps are: `2026-01-01T00:00:05Z`. */
 export function formatTimestamp(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastText = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return lastText;
 }
+// Many writes happen within the same second; formatting is cached for the last one seen.
+let lastSecond = Number.NaN;
+let lastText = '';
 
 /** RFC 3339 with microseconds, as `MicroTime` fields (Event.eventTime, Lease.renewTime) are. */
 export function formatMicroTime(ms: number): string {

@@ -1,7 +1,8 @@
 /**
- * A min-heap of timers ordered by due time, then by the order they were set,
- * so that timers due at the same instant run first-in first-out. Shared by the
- * virtual and the real-time clock.
+ * Timers ordered by due time, then by the order they were set, so that timers
+ * due at the same instant run first-in first-out. Foreground and background
+ * timers live in two heaps, so "when is the next real work due?" is O(1).
+ * Shared by the virtual and the real-time clock.
  */
 
 export interface QueuedTimer {
@@ -12,69 +13,23 @@ export interface QueuedTimer {
   readonly background: boolean;
 }
 
-export class TimerQueue {
+class TimerHeap {
   private heap: QueuedTimer[] = [];
-  private cancelled = new Set<number>();
-  private live = new Set<number>();
-  private liveForeground = new Set<number>();
-  private seq = 0;
-  private nextId = 1;
 
-  get size(): number {
-    return this.live.size;
+  get length(): number {
+    return this.heap.length;
   }
 
-  /** Timers that are not background housekeeping. */
-  get foregroundSize(): number {
-    return this.liveForeground.size;
-  }
-
-  push(due: number, fn: () => void, background = false): number {
-    const timer: QueuedTimer = { id: this.nextId++, due, seq: this.seq++, fn, background };
-    this.heap.push(timer);
-    this.live.add(timer.id);
-    if (!background) this.liveForeground.add(timer.id);
+  push(t: QueuedTimer): void {
+    this.heap.push(t);
     this.up(this.heap.length - 1);
-    return timer.id;
   }
 
-  cancel(id: number): void {
-    if (this.live.delete(id)) this.cancelled.add(id);
-    this.liveForeground.delete(id);
-  }
-
-  /** When the earliest foreground timer is due (scans the heap: O(n)). */
-  nextForegroundDue(): number | undefined {
-    let best: number | undefined;
-    for (const t of this.heap) if (this.liveForeground.has(t.id) && (best === undefined || t.due < best)) best = t.due;
-    return best;
-  }
-
-  /** The earliest live timer, without removing it. */
   peek(): QueuedTimer | undefined {
-    this.dropCancelled();
     return this.heap[0];
   }
 
-  /** Removes and returns the earliest live timer. */
   pop(): QueuedTimer | undefined {
-    this.dropCancelled();
-    const top = this.take();
-    if (top) {
-      this.live.delete(top.id);
-      this.liveForeground.delete(top.id);
-    }
-    return top;
-  }
-
-  private dropCancelled(): void {
-    while (this.heap.length > 0 && this.cancelled.has(this.heap[0].id)) {
-      this.cancelled.delete(this.heap[0].id);
-      this.take();
-    }
-  }
-
-  private take(): QueuedTimer | undefined {
     const heap = this.heap;
     if (heap.length === 0) return undefined;
     const top = heap[0];
@@ -112,5 +67,72 @@ export class TimerQueue {
       [heap[i], heap[m]] = [heap[m], heap[i]];
       i = m;
     }
+  }
+}
+
+export class TimerQueue {
+  private readonly foreground = new TimerHeap();
+  private readonly background = new TimerHeap();
+  /** Ids of timers set and neither run nor cancelled, with whether they are foreground. */
+  private readonly live = new Map<number, boolean>();
+  private foregroundLive = 0;
+  private seq = 0;
+  private nextId = 1;
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  /** Timers that are not background housekeeping. */
+  get foregroundSize(): number {
+    return this.foregroundLive;
+  }
+
+  push(due: number, fn: () => void, background = false): number {
+    const timer: QueuedTimer = { id: this.nextId++, due, seq: this.seq++, fn, background };
+    (background ? this.background : this.foreground).push(timer);
+    this.live.set(timer.id, !background);
+    if (!background) this.foregroundLive++;
+    return timer.id;
+  }
+
+  cancel(id: number): void {
+    const fg = this.live.get(id);
+    if (fg === undefined) return;
+    this.live.delete(id);
+    if (fg) this.foregroundLive--;
+  }
+
+  /** When the earliest foreground timer is due. */
+  nextForegroundDue(): number | undefined {
+    return this.livePeek(this.foreground)?.due;
+  }
+
+  /** The earliest live timer, without removing it. */
+  peek(): QueuedTimer | undefined {
+    const f = this.livePeek(this.foreground);
+    const b = this.livePeek(this.background);
+    if (!f) return b;
+    if (!b) return f;
+    return f.due < b.due || (f.due === b.due && f.seq < b.seq) ? f : b;
+  }
+
+  /** Removes and returns the earliest live timer. */
+  pop(): QueuedTimer | undefined {
+    const top = this.peek();
+    if (!top) return undefined;
+    (top.background ? this.background : this.foreground).pop();
+    this.live.delete(top.id);
+    if (!top.background) this.foregroundLive--;
+    return top;
+  }
+
+  /** Drops cancelled timers from the top of `heap`, then peeks. */
+  private livePeek(heap: TimerHeap): QueuedTimer | undefined {
+    for (let t = heap.peek(); t; t = heap.peek()) {
+      if (this.live.has(t.id)) return t;
+      heap.pop();
+    }
+    return undefined;
   }
 }

@@ -26,13 +26,14 @@ export class ReconcileLog {
 
   append(entry: LogEntry): void {
     this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    // Trimmed in one go once twice the capacity, so appending stays O(1) amortized.
+    if (this.entries.length >= 2 * this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
     for (const l of this.listeners) l(entry);
   }
 
   /** The most recent entries (up to the capacity), oldest first. */
   recent(): readonly LogEntry[] {
-    return this.entries;
+    return this.entries.length > this.capacity ? this.entries.slice(this.entries.length - this.capacity) : this.entries;
   }
 
   subscribe(listener: LogListener): () => void {
