@@ -45,7 +45,7 @@ Options:
   --nodes N             nodes in the cluster (default 3: node-1 … node-3)
   --seed S              seed for every random choice (default 1)
   --until-settled       run until nothing is pending (default), at most --limit
-  --limit DURATION      longest virtual time for --until-settled (default 30m)
+  --limit DURATION      longest virtual time for --until-settled (default 10m)
   --for DURATION        run exactly this long instead (e.g. 10m, 1h30m)
   --at TIME:ACTION      at TIME after the start (e.g. 30s, 2m) do ACTION;
                         repeatable. Actions:
@@ -103,7 +103,7 @@ function plan(args: readonly string[]): Plan | 'help' {
     nodes,
     seed: typeof o.seed === 'string' ? o.seed : '1',
     forMs,
-    limitMs: durationOption(o.limit, 'limit') ?? 30 * 60_000,
+    limitMs: durationOption(o.limit, 'limit') ?? 10 * 60_000,
     actions: actions.sort((a, b) => a.atMs - b.atMs),
     output: o.output === 'json' ? 'json' : 'table',
     record: typeof o.record === 'string' ? o.record : undefined,

@@ -1,0 +1,71 @@
+/**
+ * bench/converge: wall time for the whole control plane to take manifests
+ * from apply to every pod Running, in virtual time.
+ *  1. 1,000 single-replica Deployments on 20 nodes (target ≤ 1 s wall).
+ *  2. The envelope: 5,000 nodes, 150,000 pods as 1,500 Deployments × 100
+ *     (target settles ≤ 60 s wall, ≤ 1.5 GB RSS). `--quick` scales it to
+ *     500 nodes / 15,000 pods.
+ * Prints figures; never fails on them.
+ */
+import { performance } from 'node:perf_hooks';
+import { Cluster } from '../sandbox/cluster/cluster';
+import type { KubeObject } from '../sandbox/api/types';
+import { fmt, machine } from './stats';
+
+function deployment(name: string, replicas: number): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'default' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '10m', memory: '16Mi' } } }] },
+      },
+    },
+  };
+}
+
+interface Outcome {
+  wallMs: number;
+  virtualMs: number;
+  running: number;
+  settled: boolean;
+  rssMb: number;
+  writes: number;
+}
+
+function converge(nodes: number, deployments: number, replicas: number): Outcome {
+  const cluster = new Cluster({ nodes, seed: 1, nodeDefaults: { capacity: { pods: Math.max(110, Math.ceil((deployments * replicas * 1.3) / nodes)), cpu: '64', memory: '256Gi' } } });
+  cluster.start();
+  cluster.runUntilSettled();
+  const rv0 = Number(cluster.api.resourceVersion);
+  const t0 = performance.now();
+  const v0 = cluster.clock.now();
+  for (let i = 0; i < deployments; i++) cluster.apply(deployment(`app-${i}`, replicas));
+  const result = cluster.runUntilSettled(60 * 60_000);
+  const wallMs = performance.now() - t0;
+  const running = cluster.api.list('pods', { fieldSelector: 'status.phase=Running' }).items.length;
+  const out = { wallMs, virtualMs: result.lastActivityAt - v0, running, settled: result.settled, rssMb: process.memoryUsage().rss / 2 ** 20, writes: Number(cluster.api.resourceVersion) - rv0 };
+  cluster.stop();
+  return out;
+}
+
+function report(label: string, o: Outcome, target: string): void {
+  console.log(
+    `${label}: ${o.running} pods Running in ${fmt(o.wallMs / 1000, 2)} s wall (${fmt(o.virtualMs / 1000, 1)} s virtual), ${o.settled ? 'settled' : 'NOT settled'}, ${o.writes.toLocaleString('en-US')} API writes (${fmt(o.writes / (o.wallMs / 1000), 0)}/s), RSS ${fmt(o.rssMb, 0)} MB — target ${target}`,
+  );
+}
+
+function main(): void {
+  const quick = process.argv.includes('--quick');
+  console.log(`bench/converge on ${machine()}`);
+  converge(5, 50, 1);
+  report('1,000 single-replica Deployments, 20 nodes', converge(20, 1000, 1), '≤ 1 s wall');
+  if (quick) report('envelope (quick): 500 nodes, 15,000 pods', converge(500, 150, 100), '—');
+  else report('envelope: 5,000 nodes, 150,000 pods', converge(5000, 1500, 100), '≤ 60 s wall, ≤ 1.5 GB RSS');
+}
+
+main();
