@@ -31,6 +31,7 @@ import { JsonCopyError, copyJson, jsonEqual } from '../util/json';
 import { ServiceAllocators } from './allocators';
 import { defaultObject, invalidIfAny, validateOrThrow } from './admit';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
+import { boundPod, checkBindable } from './binding';
 import { generateJobSelector } from './jobSelector';
 import { kindKey } from './kindKey';
 import { listObjects, watchPredicate } from './listing';
@@ -279,6 +280,21 @@ export class ApiServer {
     if (meta.generation !== undefined) meta.generation += 1;
     if (options.dryRun) return { ...old, metadata: meta };
     return this.store.put(kindKey(r), { ...old, metadata: meta });
+  }
+
+  /**
+   * POST `pods/<name>/binding`: assigns a pod to a node in one write (spec.nodeName and
+   * PodScheduled=True). 404 when the pod is gone; 409 when it is being deleted,
+   * already assigned, gated, or its uid differs from `uid`.
+   */
+  bind(namespace: string, name: string, nodeName: string, options: WriteOptions & { uid?: string } = {}): KubeObject {
+    const r = this.resolve('pods');
+    const old = this.store.get(kindKey(r), namespace, name);
+    if (!old) throw notFound(r, name);
+    checkBindable(old, options.uid);
+    if (!nodeName) throw invalidIfAny(r, name, [{ code: 'binding-target', type: 'FieldValueRequired', field: 'target.name' }])!;
+    const next = boundPod(old, nodeName, this.clock.now());
+    return options.dryRun ? next : this.store.put(kindKey(r), next);
   }
 
   /** `/finalize` on a Namespace: sets `spec.finalizers`; a terminating namespace with none left is removed. */
