@@ -24,10 +24,18 @@ export type ServerDiagnosticCode =
   | 'binary-content'
   /** Larger than we are willing to parse. */
   | 'manifest-too-large'
-  /** apiVersion + kind the sandbox API server does not serve. */
+  /** apiVersion + kind neither the schema nor the sandbox API server knows. */
   | 'unknown-kind'
   /** A well-known apiVersion that Kubernetes has removed. */
   | 'removed-api-version'
+  /** A key the schema does not declare (strict field validation rejects it). */
+  | 'unknown-field'
+  /** A value of the wrong JSON type (the API server cannot decode it). */
+  | 'wrong-type'
+  /** A field the schema marks required is absent. */
+  | 'missing-required'
+  /** A string outside the field's enum values. */
+  | 'invalid-enum'
   /** A validator threw: a bug in kube-reconcile, reported rather than crashing the server. */
   | 'internal-error';
 

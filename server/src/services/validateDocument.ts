@@ -3,6 +3,9 @@
  * sandbox API server would answer with (as 422 causes) out, each at the key or
  * value it is about. Pure: no connection, no file system, no clock.
  *
+ * Schema rules (schemaRules/) check every kind the generated schema knows:
+ * unknown fields, wrong types, missing required fields, enum values.
+ *
  * Admission runs exactly as the API server runs it on a create: defaults are
  * applied to a private copy, then the object is validated. Paths that only
  * defaulting created (say `spec.template.spec.containers[0].imagePullPolicy`)
@@ -15,13 +18,18 @@ import { applyDefaults } from '../../../sandbox/admission/defaults';
 import type { FieldError } from '../../../sandbox/admission/validation/fieldError';
 import { formatFieldError } from '../../../sandbox/admission/validation/format';
 import { validateObject } from '../../../sandbox/admission/validation';
+import type { ResourceType } from '../../../sandbox/api/resources';
 import type { KubeObject } from '../../../sandbox/api/types';
+import { definition } from '../schema/schema';
 import { checkKind } from './checkKind';
 import { makeDiagnostic } from './diagnostic';
 import { isKubectlList, listItems } from './listItems';
 import { parseManifests } from './parseManifests';
 import type { ManifestDocument } from './parseManifests';
 import { fieldRange } from './pathToRange';
+import { runSchemaRules } from './schemaRules';
+import { mergeAdmission } from './schemaRules/mergeAdmission';
+import type { AdmissionFinding } from './schemaRules/mergeAdmission';
 
 /** What {@link analyzeManifestText} found in one text. */
 export interface ManifestReport {
@@ -44,12 +52,28 @@ export function validateManifestText(text: string): Diagnostic[] {
   return analyzeManifestText(text).diagnostics;
 }
 
-/** Diagnostics for one manifest document. */
+/**
+ * Diagnostics for one manifest document: its kind, then the schema rules (for
+ * every kind the schema knows) and admission (for the kinds the sandbox
+ * serves), merged so that each problem is reported once.
+ */
 export function validateManifest(m: ManifestDocument, lc: LineCounter): Diagnostic[] {
   if (isKubectlList(m)) return listItems(m).flatMap((item) => validateManifest(item, lc));
   const checked = checkKind(m.root, m.apiVersion, m.kind, lc);
   if ('diagnostic' in checked) return [checked.diagnostic];
-  const { resource } = checked;
+  const def = checked.entry === undefined ? undefined : definition(checked.entry.definition);
+  const schema = checked.entry === undefined || def === undefined ? [] : runSchemaRules(m, { lineCounter: lc, kind: checked.entry, definition: def });
+  if (checked.resource === undefined) return schema;
+  const admission = admit(m, checked.resource, lc);
+  if (!Array.isArray(admission)) {
+    // Admission can trip over a value of the wrong type; the schema has already said what is wrong.
+    return schema.some((d) => d.code === 'wrong-type') ? schema : [admission.internalError, ...schema];
+  }
+  return def === undefined ? [...admission.map((a) => a.diagnostic), ...schema] : mergeAdmission(def, admission, schema);
+}
+
+/** Runs admission as the API server does on a create: defaults on a private copy, then validation. */
+function admit(m: ManifestDocument, resource: ResourceType, lc: LineCounter): AdmissionFinding[] | { internalError: Diagnostic } {
   // A missing metadata decodes to an empty ObjectMeta in the API server.
   if (m.object.metadata === undefined || m.object.metadata === null) m.object.metadata = {};
   const obj = m.object as KubeObject;
@@ -59,9 +83,12 @@ export function validateManifest(m: ManifestDocument, lc: LineCounter): Diagnost
     errors = validateObject(obj, { resource, operation: 'CREATE' });
   } catch (e) {
     const message = `The document could not be validated: ${e instanceof Error ? e.message : String(e)}`;
-    return [makeDiagnostic(fieldRange(m.root, 'kind', lc), 'internal-error', message)];
+    return { internalError: makeDiagnostic(fieldRange(m.root, 'kind', lc), 'internal-error', message) };
   }
-  return errors.map((e) => makeDiagnostic(fieldRange(m.root, e.field, lc), e.code, formatFieldError(e), e.warning === true));
+  return errors.map((error) => ({
+    error,
+    diagnostic: makeDiagnostic(fieldRange(m.root, error.field, lc), error.code, formatFieldError(error), error.warning === true),
+  }));
 }
 
 function sortByPosition(ds: Diagnostic[]): Diagnostic[] {

@@ -1,0 +1,82 @@
+/**
+ * Walks a document's YAML AST (not its JS value, so that every finding has a
+ * node to point at) alongside the schema, and tells a visitor what the schema
+ * expects at each node. Descends only where node and schema agree (a map
+ * against a definition or a map type, a list against a list type), so a
+ * visitor sees each mismatch once, at its top.
+ *
+ * Not followed: aliases (the anchor is validated where it is defined, and an
+ * alias bomb cannot make the walk explode) and free-form JSON (`any`). Merge
+ * keys (`<<`) are reported to the visitor as present but not descended into.
+ *
+ * The path handed to the visitor is one shared stack, valid only during the
+ * call: copy it (`[...path]`) to keep it. No allocation per node otherwise.
+ */
+import { isMap, isScalar, isSeq } from 'yaml';
+import type { Node, Pair, Scalar, YAMLMap } from 'yaml';
+import { resolveRef } from '../../schema/schema';
+import type { Definition, SchemaType } from '../../schema/types';
+
+export interface SchemaVisitor {
+  /**
+   * Every non-alias value node with the type the schema expects there. `key`
+   * is the key whose value it is (absent for list items and the root).
+   */
+  value?(node: Node, type: SchemaType, key: Scalar | undefined, path: readonly (string | number)[]): void;
+  /** A map node checked against a definition, after `value` and before its entries. */
+  object?(map: YAMLMap, def: Definition, key: Scalar | undefined, path: readonly (string | number)[]): void;
+}
+
+/** The text of a plain key (`ports`, `80`), or undefined for complex keys. */
+export function keyText(pair: Pair): string | undefined {
+  const k = pair.key;
+  if (!isScalar(k)) return undefined;
+  const v = k.value;
+  if (typeof v === 'string') return v;
+  return typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' ? String(v) : undefined;
+}
+
+/** True for a YAML merge key (`<<: *defaults`; with merging on, the parser gives it a symbol value). */
+export function isMergeKey(pair: Pair): boolean {
+  return isScalar(pair.key) && (typeof pair.key.value === 'symbol' || (pair.key.value === '<<' && pair.key.type === 'PLAIN'));
+}
+
+/** Visits `root` (the document's root map) as an instance of `def`. */
+export function walkSchema(root: YAMLMap, def: Definition, visitor: SchemaVisitor): void {
+  const path: (string | number)[] = [];
+  walkNode(root, { kind: 'ref', name: def.name }, undefined, path, visitor);
+}
+
+function walkNode(node: unknown, type: SchemaType, key: Scalar | undefined, path: (string | number)[], v: SchemaVisitor): void {
+  if (!isMap(node) && !isSeq(node) && !isScalar(node)) return;
+  v.value?.(node, type, key, path);
+  if (type.kind === 'ref' && isMap(node)) {
+    const def = resolveRef(type);
+    if (def !== undefined) walkObject(node, def, key, path, v);
+  } else if (type.kind === 'map' && isMap(node)) {
+    for (const pair of node.items) {
+      const k = keyText(pair);
+      if (k === undefined || isMergeKey(pair)) continue;
+      path.push(k);
+      walkNode(pair.value, type.values, pair.key as Scalar, path, v);
+      path.pop();
+    }
+  } else if (type.kind === 'array' && isSeq(node)) {
+    for (let i = 0; i < node.items.length; i++) {
+      path.push(i);
+      walkNode(node.items[i], type.items, undefined, path, v);
+      path.pop();
+    }
+  }
+}
+
+function walkObject(node: YAMLMap, def: Definition, key: Scalar | undefined, path: (string | number)[], v: SchemaVisitor): void {
+  v.object?.(node, def, key, path);
+  for (const pair of node.items) {
+    const k = keyText(pair);
+    if (k === undefined || !Object.hasOwn(def.properties, k)) continue;
+    path.push(k);
+    walkNode(pair.value, def.properties[k].type, pair.key as Scalar, path, v);
+    path.pop();
+  }
+}
