@@ -1,0 +1,78 @@
+/**
+ * What the sync loop does when a tracked object may have drifted: compare it
+ * with its manifest and, with self-heal, apply the manifest again and record
+ * `DriftReverted`; without, record one `DriftDetected` warning per distinct
+ * drift and leave the object alone.
+ */
+import type { ApiServer } from '../apiserver/apiServer';
+import { applyManifest } from '../apply/apply';
+import type { Recorder } from '../cluster/context';
+import { withSourceAnnotation } from './desiredState';
+import type { TrackedObject } from './desiredState';
+import { describeChanges, detectDrift } from './drift';
+
+/** Runs `fn` as the sync loop's own write to `key` (so its watch events are not taken for drift). */
+export type OwnWrite = <T>(key: string, fn: () => T) => T;
+
+function refOf(t: TrackedObject): string {
+  return t.namespace ? `${t.namespace}/${t.name}` : t.name;
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class DriftResponder {
+  /** Last DriftDetected message per key, so a standing drift is reported once. */
+  private readonly reported = new Map<string, string>();
+
+  constructor(
+    private readonly api: ApiServer,
+    private readonly recorder: Recorder,
+    private readonly write: OwnWrite,
+  ) {}
+
+  /** The object was (re)applied or pruned: a later drift is news again. */
+  forget(key: string): void {
+    this.reported.delete(key);
+  }
+
+  clear(): void {
+    this.reported.clear();
+  }
+
+  /** Compares `t` with its live object; reverts (`heal`) or reports what differs. */
+  respond(t: TrackedObject, heal: boolean): void {
+    let changes;
+    try {
+      changes = detectDrift(this.api, withSourceAnnotation(t.manifest, t.source));
+    } catch (e) {
+      this.recorder.logOnly(refOf(t), 'Warning', 'SyncFailed', `${errorMessage(e)} (${t.source})`);
+      return;
+    }
+    if (changes === undefined && this.api.tryGet(t.resource, t.namespace, t.name)) return; // being deleted: wait for it to go
+    if (changes !== undefined && changes.length === 0) return this.forget(t.key);
+    const what = changes ? describeChanges(changes) : undefined;
+    if (heal) this.revert(t, what);
+    else this.report(t, what);
+  }
+
+  private revert(t: TrackedObject, what: string | undefined): void {
+    try {
+      const result = this.write(t.key, () => applyManifest(this.api, withSourceAnnotation(t.manifest, t.source)));
+      this.forget(t.key);
+      this.recorder.event(result.object, 'Normal', 'DriftReverted', what ? `${what} from ${t.source}` : `recreated from ${t.source}`);
+    } catch (e) {
+      this.recorder.logOnly(refOf(t), 'Warning', 'SyncFailed', `${errorMessage(e)} (${t.source})`);
+    }
+  }
+
+  private report(t: TrackedObject, what: string | undefined): void {
+    const message = what ? `${what} from ${t.source}` : `deleted; declared in ${t.source}`;
+    if (this.reported.get(t.key) === message) return;
+    this.reported.set(t.key, message);
+    const live = this.api.tryGet(t.resource, t.namespace, t.name);
+    const involved = live ?? { ...t.manifest, metadata: { ...t.manifest.metadata, namespace: t.namespace } };
+    this.recorder.event(involved, 'Warning', 'DriftDetected', message);
+  }
+}
