@@ -1,0 +1,24 @@
+/**
+ * What the extension's views and commands use to talk to the sandbox: typed
+ * requests, the mirrored object cache, and change/log/status notifications
+ * (already coalesced by the worker to at most 10 batches a second).
+ * Implemented by `SandboxHost` (worker thread); tests may provide a fake.
+ */
+import type { LogEntry } from '../../../sandbox/cluster/reconcileLog';
+import type { MirrorCache } from './mirror';
+import type { Method, Requests, SandboxStatus, WatchChange } from './protocol';
+
+export interface Disposable {
+  dispose(): void;
+}
+
+export interface SandboxConnection {
+  request<M extends Method>(method: M, params: Requests[M]['params']): Promise<Requests[M]['result']>;
+  readonly cache: MirrorCache;
+  /** The latest status the worker sent. */
+  readonly status: SandboxStatus | undefined;
+  onDidChange(listener: (changes: WatchChange[]) => void): Disposable;
+  onDidLog(listener: (entries: LogEntry[]) => void): Disposable;
+  onDidStatus(listener: (status: SandboxStatus) => void): Disposable;
+  dispose(): void;
+}

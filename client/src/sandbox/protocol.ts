@@ -1,0 +1,127 @@
+/**
+ * The messages between the extension host and the sandbox worker thread —
+ * declared once, imported by both ends. The worker owns the cluster (API
+ * server, controllers, scheduler, kubelets on a real-time clock) and the
+ * GitOps desired state; the host owns VS Code. Every request carries an id and
+ * gets exactly one reply; the worker also pushes notifications (watch events,
+ * log lines, status), batched at most 10 times a second.
+ *
+ * This file must not import `vscode`: the worker imports it too.
+ */
+import type { KubeObject, WatchEventType } from '../../../sandbox/api/types';
+import type { Status } from '../../../sandbox/api/errors';
+import type { LogEntry } from '../../../sandbox/cluster/reconcileLog';
+import type { SchedulingExplanation } from '../../../sandbox/scheduler/explanation';
+
+/** One Kubernetes document of a saved file, with the 0-based line it starts on. */
+export interface ManifestInput {
+  line: number;
+  object: KubeObject;
+}
+
+/** What happened to one document of a file on apply. */
+export interface ApplyOutcome {
+  line: number;
+  /** `deployment.apps/web created|configured|unchanged`, or the rejection message. */
+  message: string;
+  ok: boolean;
+  /** The API server's Status when rejected (422, 404, 403, …). */
+  status?: Status;
+}
+
+export interface ApplyReply {
+  outcomes: ApplyOutcome[];
+  /** `kind/name` of objects deleted because the file no longer declares them. */
+  pruned: string[];
+}
+
+/** An object reference as the tree and commands use it. */
+export interface ObjectRef {
+  /** Plural resource name: `pods`, `deployments`, `nodes`… */
+  resource: string;
+  namespace?: string;
+  name: string;
+}
+
+/** The sandbox's clock and size, for the status bar. */
+export interface SandboxStatus {
+  running: boolean;
+  paused: boolean;
+  speed: number;
+  /** Clock time, ms since epoch. */
+  time: number;
+  pods: number;
+  nodes: number;
+}
+
+export type FaultAction =
+  | { type: 'killPod'; namespace: string; name: string }
+  | { type: 'crashContainer'; namespace: string; name: string; container?: string }
+  | { type: 'scale'; resource: string; namespace: string; name: string; replicas: number }
+  | { type: 'restartRollout'; resource: string; namespace: string; name: string }
+  | { type: 'rollBack'; namespace: string; name: string }
+  | { type: 'delete'; resource: string; namespace?: string; name: string }
+  | { type: 'failNode' | 'recoverNode' | 'cordon' | 'uncordon' | 'drain'; name: string }
+  /** Replace the live object (the "edit live object" action): drift the sync loop may revert. */
+  | { type: 'replaceLive'; object: KubeObject };
+
+export type ControlAction = { type: 'pause' } | { type: 'resume' } | { type: 'step'; ms: number } | { type: 'speed'; speed: number } | { type: 'reset' } | { type: 'fastForward'; limitMs: number };
+
+export interface SandboxSettings {
+  nodes: number;
+  speed: number;
+  seed: number;
+  /** GitOps self-heal: revert hand-made drift from the saved manifests. */
+  selfHeal: boolean;
+}
+
+/** Requests, by method: `params` in, `result` out. */
+export interface Requests {
+  /** Starts (or restarts) the sandbox, restored from `snapshot` when given; `warning` says why a snapshot was not used. */
+  init: { params: { settings: SandboxSettings; snapshot?: unknown }; result: SandboxStatus & { warning?: string } };
+  /** The file's manifests become its desired state; `prune: false` (a file with YAML errors) keeps objects it no longer lists. */
+  applyFile: { params: { file: string; manifests: ManifestInput[]; prune?: boolean }; result: ApplyReply };
+  removeFile: { params: { file: string }; result: { pruned: string[] } };
+  action: { params: FaultAction; result: { message: string } };
+  control: { params: ControlAction; result: SandboxStatus };
+  setSelfHeal: { params: { selfHeal: boolean }; result: { selfHeal: boolean } };
+  snapshot: { params: Record<string, never>; result: { snapshot: unknown } };
+  explain: { params: { namespace: string; name: string }; result: { explanation?: SchedulingExplanation } };
+  /** The saved manifest (desired state) behind an object, with its file and line, if it came from one. */
+  desired: { params: ObjectRef; result: { file?: string; line?: number; manifest?: KubeObject } };
+}
+
+export type Method = keyof Requests;
+
+export interface RequestMessage<M extends Method = Method> {
+  kind: 'request';
+  id: number;
+  method: M;
+  params: Requests[M]['params'];
+}
+
+export interface ReplyMessage<M extends Method = Method> {
+  kind: 'reply';
+  id: number;
+  /** Exactly one of result / error. */
+  result?: Requests[M]['result'];
+  error?: { message: string; status?: Status };
+}
+
+export interface WatchChange {
+  type: Exclude<WatchEventType, 'BOOKMARK' | 'ERROR'>;
+  resource: string;
+  object: KubeObject;
+}
+
+/** Pushed by the worker, never answered. */
+export type Notification =
+  /** The whole current state, sent once after init (and after reset/restore): the list of list + watch. */
+  | { kind: 'list'; resourceVersion: string; objects: { resource: string; object: KubeObject }[] }
+  /** Changes since the last batch, in resourceVersion order. */
+  | { kind: 'changes'; changes: WatchChange[] }
+  | { kind: 'log'; entries: LogEntry[] }
+  | { kind: 'status'; status: SandboxStatus };
+
+export type WorkerMessage = ReplyMessage | ({ kind: 'notification' } & { notification: Notification });
+export type HostMessage = RequestMessage;

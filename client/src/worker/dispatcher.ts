@@ -1,0 +1,146 @@
+/**
+ * The worker's side of the protocol: every message from the host gets
+ * exactly one reply — a result, or an error carrying the API server's Status
+ * when there is one. Nothing a message contains can throw out of `handle`.
+ */
+import { isApiError } from '../../../sandbox/api/errors';
+import { isPlainObject } from '../../../sandbox/util/json';
+import type { ControlAction, FaultAction, Method, ReplyMessage, Requests, SandboxSettings, WorkerMessage } from '../sandbox/protocol';
+import { runAction } from './actions';
+import type { HostTimers } from './batcher';
+import { desiredFor } from './desired';
+import { BadRequest, manifestsOf, objectRefOf, record, settingsOf, text } from './params';
+import { saveState } from './savedState';
+import { SandboxSession } from './session';
+
+export const STATUS_INTERVAL_MS = 1000;
+
+export interface DispatcherDeps {
+  /** Wall-clock time for a fresh sandbox's clock. */
+  now: () => number;
+  timers?: HostTimers;
+}
+
+type Handlers = { [M in Method]: (params: unknown) => Requests[M]['result'] };
+
+function errorOf(e: unknown): NonNullable<ReplyMessage['error']> {
+  if (isApiError(e)) return { message: e.message, status: e.status };
+  return { message: e instanceof Error ? e.message : String(e) };
+}
+
+export class Dispatcher {
+  private session: SandboxSession | undefined;
+  private settings: SandboxSettings | undefined;
+  private readonly statusTimer: ReturnType<typeof setInterval>;
+  private readonly handlers: Handlers;
+
+  constructor(
+    private readonly post: (m: WorkerMessage) => void,
+    private readonly deps: DispatcherDeps = { now: () => Date.now() },
+  ) {
+    this.statusTimer = setInterval(() => this.sendStatus(), STATUS_INTERVAL_MS);
+    this.statusTimer.unref?.();
+    this.handlers = this.makeHandlers();
+  }
+
+  /** Handles one raw message from the host. */
+  handle(raw: unknown): void {
+    const id = isPlainObject(raw) && typeof raw.id === 'number' ? raw.id : -1;
+    try {
+      if (!isPlainObject(raw) || raw.kind !== 'request' || !Number.isInteger(raw.id)) throw new BadRequest('malformed message: expected {kind: "request", id, method, params}');
+      const method = raw.method;
+      if (typeof method !== 'string' || !Object.hasOwn(this.handlers, method)) throw new BadRequest(`unknown method ${JSON.stringify(method)}`);
+      const result = this.handlers[method as Method](raw.params ?? {});
+      this.post({ kind: 'reply', id, result });
+    } catch (e) {
+      this.post({ kind: 'reply', id, error: errorOf(e) });
+    }
+  }
+
+  dispose(): void {
+    clearInterval(this.statusTimer);
+    this.session?.dispose();
+    this.session = undefined;
+  }
+
+  private makeHandlers(): Handlers {
+    return {
+      init: (p) => this.init(record(p, 'params')),
+      applyFile: (p) => {
+        const params = record(p, 'params');
+        const prune = params.prune === undefined ? true : params.prune === true;
+        return this.live().gitops.setSource(text(params.file, 'file'), manifestsOf(params.manifests), { prune });
+      },
+      removeFile: (p) => this.live().gitops.removeSource(text(record(p, 'params').file, 'file')),
+      action: (p) => ({ message: runAction(this.live().cluster, record(p, 'params') as unknown as FaultAction) }),
+      control: (p) => this.control(record(p, 'params') as unknown as ControlAction),
+      setSelfHeal: (p) => {
+        const on = record(p, 'params').selfHeal;
+        if (typeof on !== 'boolean') throw new BadRequest('selfHeal must be true or false');
+        this.live().gitops.selfHeal = on;
+        if (this.settings) this.settings = { ...this.settings, selfHeal: on };
+        return { selfHeal: on };
+      },
+      snapshot: () => {
+        const s = this.live();
+        return { snapshot: saveState(s.cluster.api, s.gitops.desiredState(), s.gitops.selfHeal) };
+      },
+      explain: (p) => {
+        const params = record(p, 'params');
+        return { explanation: this.live().cluster.explain(text(params.namespace, 'namespace'), text(params.name, 'name')) };
+      },
+      desired: (p) => desiredFor(this.live(), objectRefOf(p)),
+    };
+  }
+
+  private live(): SandboxSession {
+    if (!this.session) throw new Error('the sandbox is not running: send init first');
+    return this.session;
+  }
+
+  private init(params: Record<string, unknown>): Requests['init']['result'] {
+    const settings = settingsOf(params.settings);
+    this.start(settings, params.snapshot);
+    const s = this.live();
+    return s.warning ? { ...s.status(), warning: s.warning } : s.status();
+  }
+
+  /** Replaces the session; the host gets a fresh `list`. */
+  private start(settings: SandboxSettings, snapshot?: unknown): void {
+    this.session?.dispose();
+    this.session = undefined;
+    this.settings = settings;
+    this.session = new SandboxSession({ settings, snapshot, now: this.deps.now(), send: (n) => this.post({ kind: 'notification', notification: n }), timers: this.deps.timers });
+    this.session.sendList();
+  }
+
+  private control(action: ControlAction): Requests['control']['result'] {
+    if (action.type === 'reset') this.reset();
+    else if (typeof action.type === 'string' && ['pause', 'resume', 'step', 'speed', 'fastForward'].includes(action.type)) this.live().control(action);
+    else throw new BadRequest(`unknown control ${JSON.stringify((action as { type?: unknown }).type)}`);
+    const status = this.live().status();
+    this.post({ kind: 'notification', notification: { kind: 'status', status } });
+    return status;
+  }
+
+  /** A fresh cluster that syncs the same desired state again (as a new cluster under the same Git repository would). */
+  private reset(): void {
+    const old = this.live();
+    const desired = old.gitops.desiredState();
+    const settings = { ...this.settings!, speed: old.clock.speed };
+    this.start(settings);
+    const fresh = this.live();
+    for (const { source, objects } of desired.sources) {
+      fresh.gitops.setSource(source, objects.map((o) => ({ line: o.line, object: o.manifest })));
+    }
+  }
+
+  private sendStatus(): void {
+    if (!this.session) return;
+    try {
+      this.post({ kind: 'notification', notification: { kind: 'status', status: this.session.status() } });
+    } catch {
+      // A status tick must never take the worker down; the next one retries.
+    }
+  }
+}

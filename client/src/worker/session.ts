@@ -1,0 +1,121 @@
+/**
+ * One running sandbox inside the worker: a Cluster on a switchable clock
+ * (real time at a speed, with pause, step and fast-forward), the GitOps sync
+ * loop, and the feed of changes and log lines to the host.
+ */
+import { ApiServer } from '../../../sandbox/apiserver/apiServer';
+import { SeededRandom } from '../../../sandbox/clock/random';
+import { SwitchableClock } from '../../../sandbox/clock/switchableClock';
+import { Cluster } from '../../../sandbox/cluster/cluster';
+import { runUntilSettled } from '../../../sandbox/cluster/settle';
+import { gitOpsFor } from '../../../sandbox/gitops/forCluster';
+import type { GitOpsSync } from '../../../sandbox/gitops/gitOpsSync';
+import type { ControlAction, Notification, SandboxSettings, SandboxStatus } from '../sandbox/protocol';
+import { Batcher } from './batcher';
+import type { HostTimers } from './batcher';
+import { ChangeFeed } from './changeFeed';
+import { restoreState, savedTime } from './savedState';
+import type { RestoredState } from './savedState';
+
+export interface SessionOptions {
+  settings: SandboxSettings;
+  snapshot?: unknown;
+  /** Wall-clock time (ms since epoch) a fresh sandbox's clock starts at. */
+  now: number;
+  send: (n: Notification) => void;
+  timers?: HostTimers;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class SandboxSession {
+  readonly clock: SwitchableClock;
+  readonly cluster: Cluster;
+  readonly gitops: GitOpsSync;
+  /** Why a snapshot given to init was not used, if it was not. */
+  readonly warning: string | undefined;
+  private readonly batcher: Batcher;
+  private readonly feed: ChangeFeed;
+  private readonly unsubscribeLog: () => void;
+
+  constructor(private readonly options: SessionOptions) {
+    const { settings } = options;
+    const onWatchError = (e: unknown) => this.cluster.log.append({ time: this.clock.now(), component: 'sandbox', level: 'Warning', reason: 'InternalError', object: '', message: `a watch handler failed: ${errorText(e)}` });
+    let restored: RestoredState | undefined;
+    this.clock = new SwitchableClock({ start: savedTime(options.snapshot) ?? options.now, speed: settings.speed });
+    if (options.snapshot !== undefined) {
+      try {
+        restored = restoreState(options.snapshot, { clock: this.clock, seed: settings.seed, onWatchError });
+      } catch (e) {
+        this.warning = `The saved sandbox could not be restored, so a fresh one was started: ${errorText(e)}`;
+        this.clock = new SwitchableClock({ start: options.now, speed: settings.speed });
+      }
+    }
+    const api = restored?.api ?? new ApiServer({ clock: this.clock, random: new SeededRandom(settings.seed).fork('apiserver'), onWatchError });
+    this.cluster = new Cluster({ clock: this.clock, seed: settings.seed, nodes: settings.nodes, api });
+    this.gitops = gitOpsFor(this.cluster, { selfHeal: settings.selfHeal });
+    this.batcher = new Batcher(options.send, undefined, options.timers);
+    this.unsubscribeLog = this.cluster.log.subscribe((e) => this.batcher.log(e));
+    this.feed = new ChangeFeed(api, (c) => this.batcher.change(c), () => this.sendList());
+    this.cluster.start();
+    this.gitops.start();
+    if (restored) this.gitops.loadDesiredState(restored.desired);
+  }
+
+  /** Sends the whole state as one `list` (pending changes before it are sent first; the list supersedes them). */
+  sendList(): void {
+    this.batcher.flush();
+    this.options.send(this.feed.list());
+  }
+
+  status(): SandboxStatus {
+    const api = this.cluster.api;
+    return {
+      running: true,
+      paused: this.clock.isPaused,
+      speed: this.clock.speed,
+      time: this.clock.now(),
+      pods: api.list('pods').items.length,
+      nodes: api.list('nodes').items.length,
+    };
+  }
+
+  /** Pause, resume, step, speed and fast-forward (reset replaces the session: see the dispatcher). */
+  control(action: Exclude<ControlAction, { type: 'reset' }>): void {
+    switch (action.type) {
+      case 'pause':
+        return this.clock.pause();
+      case 'resume':
+        return this.clock.resume();
+      case 'speed':
+        return this.clock.setSpeed(action.speed);
+      case 'step':
+        if (!Number.isFinite(action.ms) || action.ms < 0) throw new RangeError(`step must be a non-negative number of ms, got ${action.ms}`);
+        return this.clock.step(action.ms);
+      case 'fastForward': {
+        if (!Number.isFinite(action.limitMs) || action.limitMs < 0) throw new RangeError(`fast-forward limit must be a non-negative number of ms, got ${action.limitMs}`);
+        const report = this.clock.jump((virtual) => runUntilSettled(virtual, action.limitMs));
+        this.cluster.log.append({
+          time: this.clock.now(),
+          component: 'sandbox',
+          level: 'Normal',
+          reason: report.settled ? 'FastForwarded' : 'FastForwardLimit',
+          object: '',
+          message: `${report.settled ? 'settled after' : 'still busy after'} ${Math.round(report.elapsedMs / 1000)}s of cluster time`,
+        });
+        return;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.feed.stop();
+    this.unsubscribeLog();
+    this.gitops.stop();
+    this.cluster.stop();
+    this.clock.dispose();
+    this.batcher.flush();
+  }
+}
