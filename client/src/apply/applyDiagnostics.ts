@@ -1,0 +1,48 @@
+/**
+ * What the editor shows after an apply: one diagnostic per rejected
+ * document, on the document's first line, with the API server's own message;
+ * and one warning when YAML errors kept documents from being applied.
+ * Plain data here; the vscode glue turns it into `vscode.Diagnostic`s.
+ */
+import type { ApplyReply } from '../sandbox/protocol';
+import type { ParsedForApply } from './manifestsForApply';
+
+export const APPLY_DIAGNOSTIC_SOURCE = 'sandbox';
+export const APPLY_DIAGNOSTIC_COLLECTION = 'kube-reconcile-apply';
+
+export interface ApplyDiagnostic {
+  line: number;
+  /** End of the highlighted range on that line (the line's length). */
+  endCharacter: number;
+  message: string;
+  severity: 'error' | 'warning';
+  /** The Status reason (`Invalid`, `NotFound`, …) when the API server rejected the document. */
+  code?: string;
+}
+
+function lineLength(text: string, line: number): number {
+  let start = 0;
+  for (let i = 0; i < line; i++) {
+    const nl = text.indexOf('\n', start);
+    if (nl < 0) return 0;
+    start = nl + 1;
+  }
+  const end = text.indexOf('\n', start);
+  return (end < 0 ? text.length : end) - start - (text[(end < 0 ? text.length : end) - 1] === '\r' ? 1 : 0);
+}
+
+export function applyDiagnostics(text: string, parsed: ParsedForApply, reply: ApplyReply | undefined): ApplyDiagnostic[] {
+  const out: ApplyDiagnostic[] = [];
+  for (const o of reply?.outcomes ?? []) {
+    if (o.ok) continue;
+    const code = o.status?.reason || undefined;
+    out.push({ line: o.line, endCharacter: lineLength(text, o.line), message: o.message, severity: 'error', ...(code ? { code } : {}) });
+  }
+  const first = parsed.yamlErrors[0];
+  if (first) {
+    const more = parsed.yamlErrors.length > 1 ? ` (and ${parsed.yamlErrors.length - 1} more)` : '';
+    const message = `Not applied to the sandbox: the document has a YAML error${more}: ${first.message}. Objects it declared are kept until it parses again.`;
+    out.push({ line: first.line, endCharacter: lineLength(text, first.line), message, severity: 'warning' });
+  }
+  return out.sort((a, b) => a.line - b.line);
+}
