@@ -1,0 +1,114 @@
+/**
+ * The Desired vs Actual panel (one per object) and the Cluster overview panel
+ * (one in all). The UI's commands call these; everything they show is built
+ * by vscode-free modules (objectState, overviewState) from the sandbox connection.
+ */
+import * as vscode from 'vscode';
+import type { SandboxConnection } from '../sandbox/connection';
+import type { ObjectRef, Requests, WatchChange } from '../sandbox/protocol';
+import { parseLiveEdit } from './editLive';
+import { isEventFor } from './events';
+import { kindOf, needsSchedulingExplanation, objectState, titleOf } from './objectState';
+import { affectsOverview, overviewState } from './overviewState';
+import { StatePanel, type ViewSource } from './panel';
+import type { HostMessage, WebviewMessage } from './protocol';
+
+const objectPanels = new Map<string, StatePanel>();
+let overviewPanel: StatePanel | undefined;
+
+const refKey = (ref: ObjectRef) => `${ref.resource}/${ref.namespace ?? ''}/${ref.name}`;
+
+/** A manifest's file as the worker reports it: a URI string, or a plain path. */
+function fileUri(file: string): vscode.Uri {
+  return /^[a-z][\w+.-]+:/i.test(file) ? vscode.Uri.parse(file) : vscode.Uri.file(file);
+}
+
+async function openManifest(desired: Requests['desired']['result']): Promise<void> {
+  if (desired.file === undefined) {
+    void vscode.window.showInformationMessage('This object was not created from a saved manifest.');
+    return;
+  }
+  const position = new vscode.Position(desired.line ?? 0, 0);
+  await vscode.window.showTextDocument(fileUri(desired.file), { selection: new vscode.Range(position, position), viewColumn: vscode.ViewColumn.One });
+}
+
+async function editLive(connection: SandboxConnection, ref: ObjectRef, m: Extract<WebviewMessage, { type: 'editLive' }>): Promise<HostMessage> {
+  const kind = kindOf(ref, connection.cache.get(ref.resource, ref.namespace, ref.name));
+  const parsed = parseLiveEdit(m.yaml, ref, kind);
+  if (!parsed.ok) return { type: 'editResult', id: m.id, ok: false, message: parsed.message };
+  try {
+    const reply = await connection.request('action', { type: 'replaceLive', object: parsed.object });
+    return { type: 'editResult', id: m.id, ok: true, message: reply.message };
+  } catch (e) {
+    return { type: 'editResult', id: m.id, ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+function objectSource(context: vscode.ExtensionContext, connection: SandboxConnection, ref: ObjectRef): ViewSource {
+  let desired: Requests['desired']['result'] = {};
+  const kind = () => kindOf(ref, connection.cache.get(ref.resource, ref.namespace, ref.name) ?? desired.manifest);
+  return {
+    async build() {
+      desired = await connection.request('desired', ref).catch((): Requests['desired']['result'] => ({}));
+      const live = connection.cache.get(ref.resource, ref.namespace, ref.name);
+      const noExplanation: Requests['explain']['result'] = {};
+      const explain = needsSchedulingExplanation(live) && ref.namespace ? await connection.request('explain', { namespace: ref.namespace, name: ref.name }).catch(() => noExplanation) : noExplanation;
+      const fileLabel = (file: string) => vscode.workspace.asRelativePath(fileUri(file), false);
+      return objectState({ ref, cache: connection.cache, desired, fileLabel, scheduling: explain.explanation, now: connection.status?.time ?? Date.now() });
+    },
+    isRelevant(changes: readonly WatchChange[]) {
+      const k = kind();
+      return changes.some(
+        (c) =>
+          (c.resource === ref.resource && c.object.metadata.name === ref.name && c.object.metadata.namespace === ref.namespace) ||
+          (c.resource === 'events' && isEventFor(c.object, k, ref.namespace, ref.name)) ||
+          // A pending pod's explanation changes when nodes come and go.
+          (c.resource === 'nodes' && k === 'Pod'),
+      );
+    },
+    async handle(m) {
+      if (m.type === 'openManifest') await openManifest(desired);
+      else if (m.type === 'editLive') return editLive(connection, ref, m);
+      else if (m.type === 'openObject') showDesiredVsActual(context, connection, m.ref);
+      return undefined;
+    },
+  };
+}
+
+/**
+ * Opens the Desired vs Actual panel for `ref` (titled `Desired vs Actual: deployment/web`),
+ * or reveals it when one is already open for that object.
+ */
+export function showDesiredVsActual(context: vscode.ExtensionContext, connection: SandboxConnection, ref: ObjectRef): void {
+  const key = refKey(ref);
+  const open = objectPanels.get(key);
+  if (open) return open.reveal();
+  const title = `Desired vs Actual: ${titleOf(ref, kindOf(ref, connection.cache.get(ref.resource, ref.namespace, ref.name)))}`;
+  const panel = new StatePanel(context, connection, 'kubeReconcile.desiredVsActual', title, objectSource(context, connection, ref));
+  objectPanels.set(key, panel);
+  panel.onDidDispose(() => {
+    objectPanels.delete(key);
+    panel.dispose();
+  });
+  context.subscriptions.push(panel);
+}
+
+/** Opens (or reveals) the Cluster overview: every declared object with its health. */
+export function showClusterOverview(context: vscode.ExtensionContext, connection: SandboxConnection): void {
+  if (overviewPanel) return overviewPanel.reveal();
+  const source: ViewSource = {
+    build: async () => overviewState(connection.cache),
+    isRelevant: (changes) => changes.some((c) => affectsOverview(c.resource)),
+    async handle(m) {
+      if (m.type === 'openObject') showDesiredVsActual(context, connection, m.ref);
+      return undefined;
+    },
+  };
+  const panel = new StatePanel(context, connection, 'kubeReconcile.clusterOverview', 'Cluster Overview', source);
+  overviewPanel = panel;
+  panel.onDidDispose(() => {
+    overviewPanel = undefined;
+    panel.dispose();
+  });
+  context.subscriptions.push(panel);
+}

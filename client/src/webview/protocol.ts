@@ -1,0 +1,144 @@
+/**
+ * The messages between the extension host and the Desired vs Actual / Cluster
+ * overview webviews — declared once, imported by both ends (GitLens style).
+ *
+ * The webview speaks first: it posts `ready` once its script runs, and the
+ * host posts nothing before that. Every message that arrives from the other
+ * side is checked by the validator below before anything acts on it; a
+ * message that fails is dropped and logged.
+ *
+ * No `vscode` and no DOM imports: the browser bundle and the host both use this file.
+ */
+import type { SchedulingExplanation } from '../../../sandbox/scheduler/explanation';
+import type { DiffEntry } from '../health/diff';
+import type { HealthStatus, HealthStatusCode } from '../health/types';
+import type { ObjectRef } from '../sandbox/protocol';
+
+export type { DiffEntry, HealthStatus, ObjectRef, SchedulingExplanation };
+
+/** One event in `kubectl get events` words. */
+export interface EventRow {
+  lastSeen: string;
+  type: string;
+  reason: string;
+  /** `pod/web-abc12`. */
+  object: string;
+  message: string;
+  count: number;
+}
+
+/** The saved manifest behind the object. */
+export interface ManifestInfo {
+  yaml: string;
+  /** Workspace-relative path for display. */
+  label: string;
+  /** 1-based, for display (`web.yaml:12`). */
+  line: number;
+}
+
+export interface ObjectViewState {
+  view: 'object';
+  ref: ObjectRef;
+  /** `deployment/web`. */
+  title: string;
+  kind: string;
+  /** Absent when the object did not come from a saved file. */
+  manifest?: ManifestInfo;
+  /** Absent when the object does not exist (health is then Missing). */
+  liveYaml?: string;
+  diff: DiffEntry[];
+  /** Absent for kinds with no health rule. */
+  health?: HealthStatus;
+  events: EventRow[];
+  /** For a Pending pod: the scheduler's last decision, node by node. */
+  scheduling?: SchedulingExplanation;
+}
+
+export interface OverviewRow {
+  ref: ObjectRef;
+  kind: string;
+  health?: HealthStatus;
+}
+
+export interface OverviewViewState {
+  view: 'overview';
+  /** The worst health of all rows, as Argo CD aggregates an application. */
+  health: HealthStatus;
+  rows: OverviewRow[];
+}
+
+export type ViewState = ObjectViewState | OverviewViewState;
+
+/** Host → webview. */
+export type HostMessage =
+  | { type: 'state'; state: ViewState }
+  /** The reply to `editLive`, matched by id. */
+  | { type: 'editResult'; id: number; ok: boolean; message: string };
+
+/** Webview → host. */
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'refresh' }
+  /** Reveal the manifest line the view shows. */
+  | { type: 'openManifest' }
+  /** Replace the live object with this YAML (drift the sync loop may revert). */
+  | { type: 'editLive'; id: number; yaml: string }
+  /** From the overview: open Desired vs Actual for a row. */
+  | { type: 'openObject'; ref: ObjectRef };
+
+// ---- validators: hand-written, one per message, no trust in the sender ----
+
+type Unknown = Record<string, unknown>;
+
+const isRecord = (v: unknown): v is Unknown => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v: unknown, max = 256): v is string => typeof v === 'string' && v.length <= max;
+const isId = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+const hasOnly = (m: Unknown, keys: readonly string[]): boolean => Object.keys(m).every((k) => keys.includes(k));
+
+/** Edited YAML larger than this is refused: the API server's own request limit is 3 MiB. */
+export const MAX_EDIT_BYTES = 3 * 1024 * 1024;
+
+export function isObjectRef(v: unknown): v is ObjectRef {
+  if (!isRecord(v) || !hasOnly(v, ['resource', 'namespace', 'name'])) return false;
+  return isString(v.resource, 63) && v.resource !== '' && isString(v.name, 253) && v.name !== '' && (v.namespace === undefined || (isString(v.namespace, 63) && v.namespace !== ''));
+}
+
+const WEBVIEW_VALIDATORS: Record<WebviewMessage['type'], (m: Unknown) => boolean> = {
+  ready: (m) => hasOnly(m, ['type']),
+  refresh: (m) => hasOnly(m, ['type']),
+  openManifest: (m) => hasOnly(m, ['type']),
+  editLive: (m) => hasOnly(m, ['type', 'id', 'yaml']) && isId(m.id) && isString(m.yaml, MAX_EDIT_BYTES),
+  openObject: (m) => hasOnly(m, ['type', 'ref']) && isObjectRef(m.ref),
+};
+
+/** True when `m` is exactly one of the webview's messages (no extra fields, every field of the right type). */
+export function isWebviewMessage(m: unknown): m is WebviewMessage {
+  if (!isRecord(m) || typeof m.type !== 'string' || !Object.hasOwn(WEBVIEW_VALIDATORS, m.type)) return false;
+  return WEBVIEW_VALIDATORS[m.type as WebviewMessage['type']](m);
+}
+
+const HEALTH_CODES: readonly HealthStatusCode[] = ['Healthy', 'Progressing', 'Degraded', 'Suspended', 'Missing', 'Unknown'];
+
+export function isHealthStatus(v: unknown): v is HealthStatus {
+  return isRecord(v) && HEALTH_CODES.includes(v.status as HealthStatusCode) && typeof v.message === 'string';
+}
+
+function isObjectState(s: Unknown): boolean {
+  return isObjectRef(s.ref) && typeof s.title === 'string' && typeof s.kind === 'string' && Array.isArray(s.diff) && Array.isArray(s.events) && (s.health === undefined || isHealthStatus(s.health));
+}
+
+function isOverviewState(s: Unknown): boolean {
+  return isHealthStatus(s.health) && Array.isArray(s.rows) && s.rows.every((r) => isRecord(r) && isObjectRef(r.ref) && typeof r.kind === 'string');
+}
+
+/**
+ * True when `m` is one of the host's messages. The webview checks the shape it
+ * renders from (the host is trusted more than the page, but a bug must not become a broken page).
+ */
+export function isHostMessage(m: unknown): m is HostMessage {
+  if (!isRecord(m)) return false;
+  if (m.type === 'editResult') return isId(m.id) && typeof m.ok === 'boolean' && typeof m.message === 'string';
+  if (m.type !== 'state' || !isRecord(m.state)) return false;
+  if (m.state.view === 'object') return isObjectState(m.state);
+  return m.state.view === 'overview' && isOverviewState(m.state);
+}
