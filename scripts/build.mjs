@@ -1,10 +1,10 @@
-// Bundles the extension, the language server, the CLI and (when it exists) the webview
+// Bundles the extension, the language server, the sandbox worker, the CLI and (when it exists) the webview
 // script into dist/ with esbuild.
 //
 //   node scripts/build.mjs [--production] [--watch] [entry-name...]
 //
 // --production minifies. --watch rebuilds on change (Ctrl+C to stop). Entry names
-// (extension, server, cli, webview) restrict the build to those bundles.
+// (extension, server, worker, cli, webview) restrict the build to those bundles.
 // A required entry whose source file is missing fails the build before anything is
 // written, so that a half-built dist/ can never pass for a complete one.
 import * as esbuild from 'esbuild';
@@ -45,6 +45,10 @@ const entries = [
     options: { entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' },
   },
   {
+    name: 'worker',
+    options: { entryPoints: ['client/src/worker/main.ts'], outfile: 'dist/sandboxWorker.js' },
+  },
+  {
     name: 'cli',
     options: { entryPoints: ['cli/bin.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     executable: true,
@@ -57,9 +61,28 @@ const entries = [
       platform: 'browser',
       format: 'iife',
       target: 'es2022',
+      // Monaco imports its CSS (bundled into dist/webview.css) and the codicon font.
+      loader: { '.ttf': 'file' },
     },
     optional: true,
   },
+  // Monaco's workers for the webview: started from blob: URLs by client/webview/editors.ts.
+  ...[
+    ['webview-editor-worker', 'node_modules/monaco-editor/esm/vs/editor/editor.worker.js', 'dist/editor.worker.js'],
+    ['webview-yaml-worker', 'node_modules/monaco-yaml/yaml.worker.js', 'dist/yaml.worker.js'],
+  ].map(([name, entry, outfile]) => ({
+    name,
+    options: {
+      entryPoints: [entry],
+      outfile,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      // The views never format YAML: prettier (440 kB) is replaced by a stub that throws.
+      alias: Object.fromEntries(['prettier/standalone', 'prettier/plugins/yaml', 'prettier/plugins/estree'].map((m) => [m, './client/webview/stubs/prettier.ts'])),
+    },
+    optional: true,
+  })),
 ];
 
 const sourceOf = (entry) => entry.options.entryPoints[0];
@@ -104,7 +127,7 @@ function formatSize(bytes) {
 function printSizes(chosen) {
   for (const e of chosen) {
     const size = statSync(join(root, e.options.outfile)).size;
-    console.log(`  ${e.options.outfile.padEnd(20)} ${formatSize(size).padStart(10)}`);
+    console.log(`  ${e.options.outfile.padEnd(22)} ${formatSize(size).padStart(10)}`);
   }
 }
 

@@ -1,23 +1,80 @@
 import type { ExtensionContext } from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { loadSavedSnapshot, registerPersistence } from './apply/persistence';
+import type { Persistence } from './apply/persistence';
+import { registerApply } from './apply/registerApply';
+import type { ApplyRegistration } from './apply/registerApply';
+import type { CommandContext } from './commands/context';
+import { registerCommands } from './commands/register';
+import { onSettingsChanged } from './commands/settingsChanged';
+import { startSandbox } from './commands/startup';
+import { createUi, createWorkspaceFiles } from './commands/vscodeUi';
+import { Config } from './config';
 import { createLanguageClient } from './languageClient';
+import { connectOutput, createOutput } from './output';
+import { SandboxHost } from './sandbox/host';
+import { registerStatusBar } from './statusBar';
+import { registerClusterView } from './views/clusterView';
+import { ReadOnlyDocuments } from './views/readOnlyDocuments';
+import { showClusterOverview, showDesiredVsActual } from './webview/desiredVsActual';
 
-// Held at module scope only so that deactivate() can wait for a clean shutdown:
+/** The sandbox worker's bundle (scripts/build.mjs). */
+const WORKER_SCRIPT = 'dist/sandboxWorker.js';
+
+// Held at module scope only so that deactivate() can save and shut down cleanly:
 // VS Code awaits deactivate()'s promise, but not the disposal of subscriptions.
 let client: LanguageClient | undefined;
+let persistence: Persistence | undefined;
 
 /**
- * Wires the extension: starts the language server and registers everything it creates
- * in `context.subscriptions`. Rejects if the server cannot be started.
+ * Wires the extension and returns: starts the sandbox worker (the cluster
+ * runs off the extension host's thread), registers the views, commands,
+ * status bar and output channel, then starts the language server. The
+ * sandbox's `init` and the first apply of the workspace run in the
+ * background. Everything created goes into `context.subscriptions`.
+ * Rejects if the language server cannot be started.
  */
 export async function activate(context: ExtensionContext): Promise<void> {
+  const config = new Config();
+  const connection = new SandboxHost({ workerPath: context.asAbsolutePath(WORKER_SCRIPT) });
+  context.subscriptions.push(connection);
+  const saved = registerPersistence(context, connection);
+  persistence = saved;
+
+  const output = createOutput(context);
+  connectOutput(context, output, connection);
+  const documents = new ReadOnlyDocuments();
+  context.subscriptions.push(documents);
+  let apply: ApplyRegistration | undefined;
+  const ctx: CommandContext = {
+    connection,
+    ui: createUi(output, documents),
+    files: createWorkspaceFiles(context),
+    settings: () => config.settings,
+    showDesiredVsActual: (ref) => showDesiredVsActual(context, connection, ref),
+    showClusterOverview: () => showClusterOverview(context, connection),
+    forgetSavedState: () => saved.clear(),
+    applyWorkspace: () => apply?.applyWorkspace() ?? Promise.resolve(),
+  };
+  registerCommands(context, ctx);
+  registerClusterView(context, connection);
+  registerStatusBar(context, connection);
+  context.subscriptions.push(
+    config.onDidChange((changed) => void onSettingsChanged(ctx, changed)),
+    connection.onDidCrash((e) => ctx.ui.error(e.message)),
+  );
+  void startSandbox(ctx, () => loadSavedSnapshot(context)).then((running) => {
+    if (running) apply = registerApply(context, connection);
+  });
+
   client = createLanguageClient(context);
   context.subscriptions.push(client);
   await client.start();
 }
 
-/** Stops the language server; resolves once it has shut down (or at once if it never started). */
+/** Saves the sandbox to the workspace storage and stops the language server; resolves once both are done. */
 export async function deactivate(): Promise<void> {
-  await client?.stop();
+  await Promise.allSettled([persistence?.saveNow(), client?.stop()]);
+  persistence = undefined;
   client = undefined;
 }

@@ -1,0 +1,33 @@
+/** What every command factory receives, and the factory's shape (rust-analyzer's `Cmd`). */
+import type { SandboxConnection } from '../sandbox/connection';
+import type { ObjectRef } from '../sandbox/protocol';
+import type { Settings } from '../model/settings';
+import type { Ui, WorkspaceFiles } from './ui';
+
+export interface CommandContext {
+  connection: SandboxConnection;
+  ui: Ui;
+  files: WorkspaceFiles;
+  /** The current settings. */
+  settings(): Settings;
+  /** Opens the desired-vs-actual panel for an object. */
+  showDesiredVsActual?: (ref: ObjectRef) => void;
+  /** Opens the cluster overview panel. */
+  showClusterOverview?: () => void;
+  /** Forgets the sandbox state saved in the workspace storage (after a reset). */
+  forgetSavedState?: () => Promise<void>;
+  /** Applies every manifest of the workspace again (after a new cluster was built by `init`). */
+  applyWorkspace?: () => Promise<void>;
+}
+
+/** A registered command: receives what VS Code passes (a tree node from a context menu, or nothing from the palette). */
+export type Command = (...args: unknown[]) => Promise<void>;
+
+export type CommandFactory = (ctx: CommandContext) => Command;
+
+/** The text of an error as the user should read it: the API server's message when there is one. */
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string') return (e as { message: string }).message;
+  return String(e);
+}

@@ -1,0 +1,26 @@
+/** Starting the sandbox at activation: restore the saved snapshot when there is one, else build a fresh cluster. */
+import { sandboxSettings } from '../model/settings';
+import type { CommandContext } from './context';
+import { errorMessage } from './context';
+
+/**
+ * Sends `init` with the current settings and the saved snapshot; shows the
+ * worker's warning when it could not use the snapshot. Resolves to whether
+ * the sandbox is running (apply-on-save is wired only then).
+ */
+export async function startSandbox(ctx: CommandContext, loadSnapshot: () => Promise<unknown>): Promise<boolean> {
+  let snapshot: unknown;
+  try {
+    snapshot = await loadSnapshot();
+  } catch (e) {
+    ctx.ui.error(`Kube Reconcile could not read the saved sandbox, starting a fresh one: ${errorMessage(e)}`);
+  }
+  try {
+    const status = await ctx.connection.request('init', { settings: sandboxSettings(ctx.settings()), ...(snapshot === undefined ? {} : { snapshot }) });
+    if (status.warning) ctx.ui.info(`Kube Reconcile: ${status.warning}`);
+    return true;
+  } catch (e) {
+    ctx.ui.error(`Kube Reconcile: the sandbox could not start: ${errorMessage(e)}`);
+    return false;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Every command of the extension, by id: one small factory each. package.json
+ * contributes exactly these ids plus the apply commands that
+ * `apply/registerApply.ts` registers (a unit test holds the lists equal).
+ */
+import type { CommandFactory } from './context';
+import { copyAsYaml, revealManifest, showClusterOverview, showDesiredVsActual, showEvents } from './objectCommands';
+import { cordon, drain, failNode, recoverNode, uncordon } from './nodeCommands';
+import { crashContainer, killPod } from './podCommands';
+import { fastForward, pause, reset, resume, sandboxControls, speed, step } from './sandboxCommands';
+import { openExample, showLog } from './walkthroughCommands';
+import { deleteObject, restartRollout, rollBack, scale } from './workloadCommands';
+
+export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
+  'kubeReconcile.killPod': killPod,
+  'kubeReconcile.crashContainer': crashContainer,
+  'kubeReconcile.scale': scale,
+  'kubeReconcile.restartRollout': restartRollout,
+  'kubeReconcile.rollBack': rollBack,
+  'kubeReconcile.delete': deleteObject,
+  'kubeReconcile.failNode': failNode,
+  'kubeReconcile.recoverNode': recoverNode,
+  'kubeReconcile.cordon': cordon,
+  'kubeReconcile.uncordon': uncordon,
+  'kubeReconcile.drain': drain,
+  'kubeReconcile.showDesiredVsActual': showDesiredVsActual,
+  'kubeReconcile.showClusterOverview': showClusterOverview,
+  'kubeReconcile.showEvents': showEvents,
+  'kubeReconcile.copyAsYaml': copyAsYaml,
+  'kubeReconcile.revealManifest': revealManifest,
+  'kubeReconcile.pause': pause,
+  'kubeReconcile.resume': resume,
+  'kubeReconcile.step': step,
+  'kubeReconcile.speed': speed,
+  'kubeReconcile.reset': reset,
+  'kubeReconcile.fastForward': fastForward,
+  'kubeReconcile.sandboxControls': sandboxControls,
+  'kubeReconcile.openExample': openExample,
+  'kubeReconcile.showLog': showLog,
+};

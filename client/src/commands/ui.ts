@@ -1,0 +1,49 @@
+/**
+ * What the commands need from the editor, as interfaces: the commands stay
+ * free of `vscode` and are tested with fakes; `vscodeUi.ts` implements them.
+ */
+
+export interface PickItem<T> {
+  label: string;
+  description?: string;
+  detail?: string;
+  value: T;
+}
+
+export interface InputOptions {
+  title: string;
+  prompt: string;
+  value: string;
+  /** The error shown under the box, undefined when the text is acceptable. */
+  validate(text: string): string | undefined;
+}
+
+export interface Ui {
+  /** A short-lived message (status bar): the outcome of an action. */
+  notify(message: string): void;
+  info(message: string): void;
+  error(message: string): void;
+  /** A modal question; true when the user chose `action`. */
+  confirm(message: string, detail: string, action: string): Promise<boolean>;
+  /** An information message with buttons; the chosen button, or undefined. */
+  offer(message: string, ...actions: string[]): Promise<string | undefined>;
+  input(options: InputOptions): Promise<string | undefined>;
+  pick<T>(items: readonly PickItem<T>[], placeholder: string): Promise<T | undefined>;
+  /** Opens read-only text in an editor (events tables). `name` becomes the tab title. */
+  showText(name: string, text: string): Promise<void>;
+  /** Opens a file (absolute path) with the cursor on the 0-based `line`; `focus` moves the focus to it (else it stays where it is). */
+  openFile(file: string, line: number | undefined, focus: boolean): Promise<void>;
+  copy(text: string): Promise<void>;
+  /** Shows the "Kube Reconcile" output channel. */
+  showLog(): void;
+}
+
+/** Files in the workspace and the extension, for the walkthrough's example. */
+export interface WorkspaceFiles {
+  /** The first workspace folder's path, or undefined with no folder open. */
+  root(): string | undefined;
+  exists(path: string): Promise<boolean>;
+  /** A file shipped with the extension, by path relative to its root (`examples/web.yaml`). */
+  readBundled(relative: string): Promise<string>;
+  write(path: string, text: string): Promise<void>;
+}

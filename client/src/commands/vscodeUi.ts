@@ -1,0 +1,67 @@
+/** The `Ui` and `WorkspaceFiles` the commands use, implemented with the VS Code API. */
+import { Range, Selection, TextEditorRevealType, Uri, env, window, workspace } from 'vscode';
+import type { ExtensionContext, OutputChannel } from 'vscode';
+import type { ReadOnlyDocuments } from '../views/readOnlyDocuments';
+import type { PickItem, Ui, WorkspaceFiles } from './ui';
+
+const NOTIFY_MS = 5000;
+
+/** A file as the sandbox names it: a path, or a uri string (`file:///…`, `vscode-vfs://…`). */
+function toUri(file: string): Uri {
+  return /^[a-z][a-z0-9+.-]+:\/\//i.test(file) ? Uri.parse(file) : Uri.file(file);
+}
+
+export function createUi(output: OutputChannel, documents: ReadOnlyDocuments): Ui {
+  return {
+    notify: (message) => void window.setStatusBarMessage(`$(check) ${message}`, NOTIFY_MS),
+    info: (message) => void window.showInformationMessage(message),
+    error: (message) => void window.showErrorMessage(message),
+    async confirm(message, detail, action) {
+      return (await window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+    },
+    offer: (message, ...actions) => Promise.resolve(window.showInformationMessage(message, ...actions)),
+    async input(options) {
+      return window.showInputBox({ title: options.title, prompt: options.prompt, value: options.value, validateInput: options.validate });
+    },
+    async pick<T>(items: readonly PickItem<T>[], placeholder: string) {
+      const chosen = await window.showQuickPick(
+        items.map((i) => ({ label: i.label, description: i.description, detail: i.detail, item: i })),
+        { placeHolder: placeholder },
+      );
+      return chosen?.item.value;
+    },
+    async showText(name, text) {
+      const doc = await workspace.openTextDocument(documents.put(name, text));
+      await window.showTextDocument(doc, { preview: true });
+    },
+    async openFile(file, line, focus) {
+      const editor = await window.showTextDocument(toUri(file), { preview: true, preserveFocus: !focus });
+      if (line === undefined) return;
+      const position = editor.document.lineAt(Math.min(line, editor.document.lineCount - 1)).range.start;
+      editor.selection = new Selection(position, position);
+      editor.revealRange(new Range(position, position), TextEditorRevealType.InCenterIfOutsideViewport);
+    },
+    copy: (text) => Promise.resolve(env.clipboard.writeText(text)),
+    showLog: () => output.show(true),
+  };
+}
+
+export function createWorkspaceFiles(context: ExtensionContext): WorkspaceFiles {
+  return {
+    root: () => workspace.workspaceFolders?.[0]?.uri.fsPath,
+    async exists(path) {
+      try {
+        await workspace.fs.stat(Uri.file(path));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async readBundled(relative) {
+      return new TextDecoder().decode(await workspace.fs.readFile(Uri.joinPath(context.extensionUri, relative)));
+    },
+    async write(path, text) {
+      await workspace.fs.writeFile(Uri.file(path), new TextEncoder().encode(text));
+    },
+  };
+}

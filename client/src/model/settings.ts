@@ -1,0 +1,48 @@
+/**
+ * The extension's settings as typed values, read through a getter so that
+ * the rules (defaults, ranges, which changes need a sandbox reset) are
+ * tested without VS Code. `client/src/config.ts` supplies the getter.
+ */
+import type { SandboxSettings } from '../sandbox/protocol';
+
+/** Keys under `kubeReconcile.` that this module reads. */
+export type SettingKey = 'sandbox.nodes' | 'sandbox.speed' | 'sandbox.seed' | 'applyOnSave' | 'selfHeal';
+
+export const SETTING_KEYS: readonly SettingKey[] = ['sandbox.nodes', 'sandbox.speed', 'sandbox.seed', 'applyOnSave', 'selfHeal'];
+
+/** Settings that only take effect when the sandbox is reset (a new cluster is built). */
+export const RESET_SETTINGS: readonly SettingKey[] = ['sandbox.nodes', 'sandbox.seed'];
+
+export const SPEEDS: readonly number[] = [1, 5, 20];
+export const MAX_NODES = 20;
+
+export interface Settings extends SandboxSettings {
+  applyOnSave: boolean;
+}
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = { nodes: 3, speed: 1, seed: 1, selfHeal: true, applyOnSave: true };
+
+function integer(value: unknown, fallback: number, min: number, max: number): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : fallback;
+}
+
+function bool(value: unknown, fallback: boolean): boolean {
+  return typeof value === 'boolean' ? value : fallback;
+}
+
+/** The settings from `get(key)`; a missing or out-of-range value falls back to its default. */
+export function readSettings(get: (key: SettingKey) => unknown): Settings {
+  const speed = get('sandbox.speed');
+  return {
+    nodes: integer(get('sandbox.nodes'), DEFAULT_SETTINGS.nodes, 1, MAX_NODES),
+    speed: typeof speed === 'number' && SPEEDS.includes(speed) ? speed : DEFAULT_SETTINGS.speed,
+    seed: integer(get('sandbox.seed'), DEFAULT_SETTINGS.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+    selfHeal: bool(get('selfHeal'), DEFAULT_SETTINGS.selfHeal),
+    applyOnSave: bool(get('applyOnSave'), DEFAULT_SETTINGS.applyOnSave),
+  };
+}
+
+/** The sandbox part of the settings, as the worker's `init` takes it. */
+export function sandboxSettings(s: Settings): SandboxSettings {
+  return { nodes: s.nodes, speed: s.speed, seed: s.seed, selfHeal: s.selfHeal };
+}

@@ -1,0 +1,44 @@
+/**
+ * The cluster tree as plain data: what VS Code's `TreeItem` needs, without
+ * `vscode`, so that the shape of the tree is unit-tested.
+ */
+import type { ObjectRef } from '../sandbox/protocol';
+
+/** A codicon and, optionally, a theme colour id (`charts.green`). */
+export interface TreeIcon {
+  id: string;
+  color?: string;
+}
+
+export type Collapsible = 'none' | 'collapsed' | 'expanded';
+
+/** Where a node's children come from. */
+export type NodeSource =
+  | { type: 'nodes' }
+  | { type: 'namespaces' }
+  | { type: 'namespace'; namespace: string }
+  | { type: 'group'; namespace: string; resource: string }
+  | { type: 'object'; resource: string; uid: string; name: string }
+  | { type: 'node'; uid: string; name: string };
+
+export interface TreeNode {
+  /** Unique in the tree and stable across updates (built from uids), so expansion survives refreshes. */
+  id: string;
+  label: string;
+  description?: string;
+  /** Markdown. */
+  tooltip?: string;
+  icon: TreeIcon;
+  /** `pod`, `deployment`, `node`, … for objects; `group` for folders. */
+  contextValue: string;
+  collapsible: Collapsible;
+  /** The object this node shows; absent on folders. */
+  ref?: ObjectRef;
+  /**
+   * Whether selecting it should reveal its manifest: objects a controller
+   * created (and nodes) never come from a file, and without a command a click
+   * expands them instead.
+   */
+  revealsManifest?: boolean;
+  source: NodeSource;
+}

@@ -1,0 +1,253 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { COMMANDS } from '../../../client/src/commands/table';
+import { onSettingsChanged } from '../../../client/src/commands/settingsChanged';
+import { startSandbox } from '../../../client/src/commands/startup';
+import { DEFAULT_SETTINGS } from '../../../client/src/model/settings';
+import { SandboxRequestErrorLike, podNode, webCache } from './support';
+import { FakeConnection, FakeFiles, FakeUi, contextOf } from './fakes';
+
+function run(id: string, connection: FakeConnection, ui: FakeUi, ...args: unknown[]): Promise<void> {
+  return COMMANDS[id](contextOf(connection, ui))(...args);
+}
+
+describe('object commands', () => {
+  test('Kill Pod sends killPod for the pod it was invoked on and shows the reply', async () => {
+    const connection = new FakeConnection();
+    connection.replies.action = () => ({ message: 'pod "web-1" deleted' });
+    const ui = new FakeUi();
+    await run('kubeReconcile.killPod', connection, ui, podNode('web-1'));
+    assert.deepEqual(connection.sent, [{ method: 'action', params: { type: 'killPod', namespace: 'default', name: 'web-1' } }]);
+    assert.deepEqual(ui.shown, ['notify: pod "web-1" deleted']);
+  });
+
+  test('a failed action reports the API server message', async () => {
+    const connection = new FakeConnection();
+    connection.replies.action = () => {
+      throw new SandboxRequestErrorLike('pods "web-1" not found');
+    };
+    const ui = new FakeUi();
+    await run('kubeReconcile.crashContainer', connection, ui, podNode('web-1'));
+    assert.deepEqual(ui.shown, ['error: Crash Container failed: pods "web-1" not found']);
+  });
+
+  test('item commands invoked without an item (or on the wrong kind) send nothing and say where to use them', async () => {
+    const connection = new FakeConnection();
+    const ui = new FakeUi();
+    await run('kubeReconcile.killPod', connection, ui);
+    await run('kubeReconcile.failNode', connection, ui, podNode('web-1'));
+    await run('kubeReconcile.scale', connection, ui, { ref: { resource: 'services', namespace: 'default', name: 'web' } });
+    assert.deepEqual(connection.sent, []);
+    assert.deepEqual(ui.shown, [
+      'error: Kill Pod: right-click a pod in the Cluster view.',
+      'error: Fail Node: right-click a node in the Cluster view.',
+      'error: Scale: right-click a deployment or a replicaset or a statefulset in the Cluster view.',
+    ]);
+  });
+
+  test('Scale… proposes the live replica count, validates the input and sends the number', async () => {
+    const connection = new FakeConnection(webCache());
+    connection.replies.action = (p) => ({ message: `deployment.apps/web scaled to ${(p as { replicas: number }).replicas}` });
+    const ui = new FakeUi();
+    ui.probes = ['5', '-2'];
+    ui.answers = [' 5 '];
+    await run('kubeReconcile.scale', connection, ui, { ref: { resource: 'deployments', namespace: 'default', name: 'web' } });
+    assert.deepEqual(ui.validated, [undefined, '"-2" is not a whole number of replicas (0 or more).']);
+    assert.deepEqual(connection.sent, [{ method: 'action', params: { type: 'scale', resource: 'deployments', namespace: 'default', name: 'web', replicas: 5 } }]);
+    assert.deepEqual(ui.shown, ['input: Scale deployment/web (3)', 'notify: deployment.apps/web scaled to 5']);
+  });
+
+  test('Scale… cancelled sends nothing', async () => {
+    const connection = new FakeConnection(webCache());
+    const ui = new FakeUi();
+    ui.answers = [undefined];
+    await run('kubeReconcile.scale', connection, ui, { ref: { resource: 'deployments', namespace: 'default', name: 'web' } });
+    assert.deepEqual(connection.sent, []);
+  });
+
+  test('Delete asks first and deletes only when confirmed', async () => {
+    const connection = new FakeConnection();
+    connection.replies.action = () => ({ message: 'deployment.apps "web" deleted' });
+    const ui = new FakeUi();
+    const ref = { ref: { resource: 'deployments', namespace: 'default', name: 'web' } };
+    ui.answers = [false, true];
+    await run('kubeReconcile.delete', connection, ui, ref);
+    await run('kubeReconcile.delete', connection, ui, ref);
+    assert.deepEqual(connection.sent, [{ method: 'action', params: { type: 'delete', resource: 'deployments', namespace: 'default', name: 'web' } }]);
+    assert.deepEqual(ui.shown, ['confirm: Delete deployment/web in namespace default? [Delete]', 'confirm: Delete deployment/web in namespace default? [Delete]', 'notify: deployment.apps "web" deleted']);
+  });
+
+  test('node commands send their action with the node name', async () => {
+    const connection = new FakeConnection();
+    connection.replies.action = () => ({ message: 'ok' });
+    const ui = new FakeUi();
+    const nodeArg = { ref: { resource: 'nodes', name: 'node-2' } };
+    for (const id of ['failNode', 'recoverNode', 'cordon', 'uncordon', 'drain']) await run(`kubeReconcile.${id}`, connection, ui, nodeArg);
+    assert.deepEqual(
+      connection.sent.map((s) => s.params),
+      ['failNode', 'recoverNode', 'cordon', 'uncordon', 'drain'].map((type) => ({ type, name: 'node-2' })),
+    );
+  });
+
+  test('Copy as YAML copies the live object; Show Events opens the events table', async () => {
+    const connection = new FakeConnection(webCache());
+    const ui = new FakeUi();
+    const arg = { ref: { resource: 'deployments', namespace: 'default', name: 'web' } };
+    await run('kubeReconcile.copyAsYaml', connection, ui, arg);
+    await run('kubeReconcile.showEvents', connection, ui, arg);
+    assert.equal(ui.copied.length, 1);
+    assert.match(ui.copied[0], /^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n {2}name: web\n/);
+    assert.deepEqual(ui.texts, [{ name: 'Events deployment/web', text: '# kubectl get events --field-selector involvedObject.name=web -n default\nNo events found in default namespace.\n' }]);
+  });
+
+  test('selecting an object opens its manifest at its line, without taking focus; objects from no file open nothing', async () => {
+    const connection = new FakeConnection();
+    connection.replies.desired = (ref) => (ref.name === 'web' ? { file: '/ws/web.yaml', line: 12 } : {});
+    const ui = new FakeUi();
+    await run('kubeReconcile.revealManifest', connection, ui, { resource: 'deployments', namespace: 'default', name: 'web' });
+    await run('kubeReconcile.revealManifest', connection, ui, { resource: 'pods', namespace: 'default', name: 'web-1' });
+    assert.deepEqual(ui.opened, [{ file: '/ws/web.yaml', line: 12, focus: false }]);
+    assert.deepEqual(ui.shown, []);
+  });
+});
+
+describe('sandbox controls', () => {
+  test('Step advances 10 s; Speed sends the picked speed; Reset only when confirmed', async () => {
+    const connection = new FakeConnection();
+    connection.replies.control = () => connection.status!;
+    const ui = new FakeUi();
+    ui.answers = ['20×', false, true];
+    await run('kubeReconcile.step', connection, ui);
+    await run('kubeReconcile.speed', connection, ui);
+    await run('kubeReconcile.reset', connection, ui);
+    await run('kubeReconcile.reset', connection, ui);
+    assert.deepEqual(
+      connection.sent.map((s) => s.params),
+      [{ type: 'step', ms: 10_000 }, { type: 'speed', speed: 20 }, { type: 'reset' }],
+    );
+  });
+
+  test('a confirmed reset forgets the saved sandbox state; a failed one does not', async () => {
+    const connection = new FakeConnection();
+    let forgotten = 0;
+    const ui = new FakeUi();
+    const ctx = { ...contextOf(connection, ui), forgetSavedState: async () => void forgotten++ };
+    connection.replies.control = () => connection.status!;
+    ui.answers = [true, true];
+    await COMMANDS['kubeReconcile.reset'](ctx)();
+    connection.replies.control = () => {
+      throw new Error('worker gone');
+    };
+    await COMMANDS['kubeReconcile.reset'](ctx)();
+    assert.equal(forgotten, 1);
+    assert.deepEqual(ui.shown.slice(-1), ['error: Reset Sandbox failed: worker gone']);
+  });
+
+  test('Fast-forward reports how much sandbox time passed', async () => {
+    const connection = new FakeConnection();
+    connection.replies.control = () => ({ ...connection.status!, time: 95_000 });
+    const ui = new FakeUi();
+    await run('kubeReconcile.fastForward', connection, ui);
+    assert.deepEqual(connection.sent, [{ method: 'control', params: { type: 'fastForward', limitMs: 600_000 } }]);
+    assert.deepEqual(ui.shown, ['notify: Fast-forwarded 95s of sandbox time']);
+  });
+
+  test('the status bar quick pick offers Resume when paused and runs the chosen control', async () => {
+    const connection = new FakeConnection();
+    connection.status = { ...connection.status!, paused: true };
+    connection.replies.control = () => connection.status!;
+    const ui = new FakeUi();
+    ui.answers = ['$(debug-continue) Resume'];
+    await run('kubeReconcile.sandboxControls', connection, ui);
+    assert.match(ui.shown[0], /^pick: Kube Reconcile sandbox \[\$\(debug-continue\) Resume, /);
+    assert.deepEqual(connection.sent, [{ method: 'control', params: { type: 'resume' } }]);
+  });
+});
+
+describe('settings changes', () => {
+  test('self-heal and speed are sent at once; node count offers a reset that re-inits with the new settings and re-applies the workspace', async () => {
+    const connection = new FakeConnection();
+    const steps: string[] = [];
+    connection.replies.setSelfHeal = (p) => p;
+    connection.replies.control = () => connection.status!;
+    connection.replies.init = () => {
+      steps.push('init');
+      return connection.status!;
+    };
+    const ui = new FakeUi();
+    ui.answers = ['Reset Sandbox'];
+    const settings = { ...DEFAULT_SETTINGS, selfHeal: false, speed: 5, nodes: 4 };
+    const ctx = { ...contextOf(connection, ui), settings: () => settings, forgetSavedState: async () => void steps.push('forget'), applyWorkspace: async () => void steps.push('apply') };
+    await onSettingsChanged(ctx, ['selfHeal', 'sandbox.speed', 'sandbox.nodes']);
+    assert.deepEqual(connection.sent, [
+      { method: 'setSelfHeal', params: { selfHeal: false } },
+      { method: 'control', params: { type: 'speed', speed: 5 } },
+      { method: 'init', params: { settings: { nodes: 4, speed: 5, seed: 1, selfHeal: false } } },
+    ]);
+    assert.deepEqual(steps, ['init', 'forget', 'apply']);
+    assert.deepEqual(ui.shown, ["offer: The sandbox's node count and seed take effect when it is reset (now 4 nodes, seed 1). [Reset Sandbox]"]);
+  });
+
+  test('declining the reset leaves the sandbox alone', async () => {
+    const connection = new FakeConnection();
+    const ui = new FakeUi();
+    ui.answers = [undefined];
+    await onSettingsChanged(contextOf(connection, ui), ['sandbox.seed']);
+    assert.deepEqual(connection.sent, []);
+  });
+});
+
+describe('start-up', () => {
+  test('init carries the settings and the saved snapshot, and a warning about it is shown', async () => {
+    const connection = new FakeConnection();
+    connection.replies.init = () => ({ ...connection.status!, warning: 'the saved sandbox was from another version; started a fresh one' });
+    const ui = new FakeUi();
+    assert.equal(await startSandbox(contextOf(connection, ui), async () => ({ v: 1 })), true);
+    assert.deepEqual(connection.sent, [{ method: 'init', params: { settings: { nodes: 3, speed: 1, seed: 1, selfHeal: true }, snapshot: { v: 1 } } }]);
+    assert.deepEqual(ui.shown, ['info: Kube Reconcile: the saved sandbox was from another version; started a fresh one']);
+  });
+
+  test('without a snapshot init has none; when init fails the user is told and apply is not wired', async () => {
+    const connection = new FakeConnection();
+    connection.replies.init = () => {
+      throw new Error('the sandbox did not answer \'init\' within 10 s');
+    };
+    const ui = new FakeUi();
+    assert.equal(await startSandbox(contextOf(connection, ui), async () => undefined), false);
+    assert.deepEqual(connection.sent, [{ method: 'init', params: { settings: { nodes: 3, speed: 1, seed: 1, selfHeal: true } } }]);
+    assert.deepEqual(ui.shown, ["error: Kube Reconcile: the sandbox could not start: the sandbox did not answer 'init' within 10 s"]);
+  });
+});
+
+describe('panels', () => {
+  test('Show Desired vs Actual opens the panel for the item; Show Cluster Overview opens the overview', async () => {
+    const opened: unknown[] = [];
+    const ui = new FakeUi();
+    const ctx = { ...contextOf(new FakeConnection(), ui), showDesiredVsActual: (ref: unknown) => void opened.push(ref), showClusterOverview: () => void opened.push('overview') };
+    await COMMANDS['kubeReconcile.showDesiredVsActual'](ctx)(podNode('web-1'));
+    await COMMANDS['kubeReconcile.showClusterOverview'](ctx)();
+    assert.deepEqual(opened, [{ resource: 'pods', namespace: 'default', name: 'web-1' }, 'overview']);
+  });
+});
+
+describe('walkthrough', () => {
+  test('Open Example opens the workspace copy when there is one, else copies the bundled example to web.yaml', async () => {
+    const ui = new FakeUi();
+    const files = new FakeFiles('/ws', { 'examples/web.yaml': 'kind: Deployment\n' });
+    const ctx = contextOf(new FakeConnection(), ui, files);
+    await COMMANDS['kubeReconcile.openExample'](ctx)();
+    assert.deepEqual([...files.files], [['/ws/web.yaml', 'kind: Deployment\n']]);
+    files.files.set('/ws/examples/web.yaml', 'kind: Service\n');
+    await COMMANDS['kubeReconcile.openExample'](ctx)();
+    assert.deepEqual(ui.opened, [
+      { file: '/ws/web.yaml', line: 0, focus: true },
+      { file: '/ws/examples/web.yaml', line: 0, focus: true },
+    ]);
+  });
+
+  test('Open Example without a folder asks for one', async () => {
+    const ui = new FakeUi();
+    await COMMANDS['kubeReconcile.openExample'](contextOf(new FakeConnection(), ui, new FakeFiles(undefined)))();
+    assert.deepEqual(ui.shown, ['error: Open a folder first: the example manifest is copied into it, and saving it applies it to the sandbox.']);
+  });
+});

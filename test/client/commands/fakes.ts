@@ -1,0 +1,140 @@
+/** A scripted sandbox connection and editor UI that record what the commands do. */
+import type { CommandContext } from '../../../client/src/commands/context';
+import type { InputOptions, PickItem, Ui, WorkspaceFiles } from '../../../client/src/commands/ui';
+import { DEFAULT_SETTINGS } from '../../../client/src/model/settings';
+import type { Settings } from '../../../client/src/model/settings';
+import type { Disposable, SandboxConnection } from '../../../client/src/sandbox/connection';
+import type { MirrorCache } from '../../../client/src/sandbox/mirror';
+import type { Method, Requests, SandboxStatus } from '../../../client/src/sandbox/protocol';
+import { cacheOf } from '../model/fixtures';
+
+export interface Sent {
+  method: Method;
+  params: unknown;
+}
+
+const NONE: Disposable = { dispose: () => undefined };
+
+export class FakeConnection implements SandboxConnection {
+  readonly sent: Sent[] = [];
+  status: SandboxStatus | undefined = { running: true, paused: false, speed: 1, time: 0, pods: 0, nodes: 3 };
+  /** Replies by method; a function may throw to fail the request. */
+  replies: Partial<{ [M in Method]: (params: Requests[M]['params']) => Requests[M]['result'] }> = {};
+
+  constructor(readonly cache: MirrorCache = cacheOf([])) {}
+
+  async request<M extends Method>(method: M, params: Requests[M]['params']): Promise<Requests[M]['result']> {
+    this.sent.push({ method, params });
+    const reply = this.replies[method] as ((p: Requests[M]['params']) => Requests[M]['result']) | undefined;
+    if (!reply) throw new Error(`no reply scripted for ${method}`);
+    return reply(params);
+  }
+
+  onDidChange(): Disposable {
+    return NONE;
+  }
+
+  onDidLog(): Disposable {
+    return NONE;
+  }
+
+  onDidStatus(): Disposable {
+    return NONE;
+  }
+
+  dispose(): void {}
+}
+
+/** What the UI was asked to show, in order, as `kind: text` lines. */
+export class FakeUi implements Ui {
+  readonly shown: string[] = [];
+  /** Answers, consumed in order: to confirm (boolean), input (string or undefined), pick (a label or undefined), offer (a button). */
+  answers: unknown[] = [];
+  /** The validation messages input() saw for `probes`. */
+  probes: string[] = [];
+  validated: (string | undefined)[] = [];
+  copied: string[] = [];
+  opened: { file: string; line: number | undefined; focus: boolean }[] = [];
+  texts: { name: string; text: string }[] = [];
+
+  notify(message: string): void {
+    this.shown.push(`notify: ${message}`);
+  }
+
+  info(message: string): void {
+    this.shown.push(`info: ${message}`);
+  }
+
+  error(message: string): void {
+    this.shown.push(`error: ${message}`);
+  }
+
+  async confirm(message: string, _detail: string, action: string): Promise<boolean> {
+    this.shown.push(`confirm: ${message} [${action}]`);
+    return this.answers.shift() === true;
+  }
+
+  async offer(message: string, ...actions: string[]): Promise<string | undefined> {
+    this.shown.push(`offer: ${message} [${actions.join(', ')}]`);
+    return this.answers.shift() as string | undefined;
+  }
+
+  async input(options: InputOptions): Promise<string | undefined> {
+    this.shown.push(`input: ${options.title} (${options.value})`);
+    this.validated = this.probes.map((p) => options.validate(p));
+    return this.answers.shift() as string | undefined;
+  }
+
+  async pick<T>(items: readonly PickItem<T>[], placeholder: string): Promise<T | undefined> {
+    this.shown.push(`pick: ${placeholder} [${items.map((i) => i.label).join(', ')}]`);
+    const label = this.answers.shift();
+    return items.find((i) => i.label === label)?.value;
+  }
+
+  async showText(name: string, text: string): Promise<void> {
+    this.texts.push({ name, text });
+  }
+
+  async openFile(file: string, line: number | undefined, focus: boolean): Promise<void> {
+    this.opened.push({ file, line, focus });
+  }
+
+  async copy(text: string): Promise<void> {
+    this.copied.push(text);
+  }
+
+  showLog(): void {
+    this.shown.push('showLog');
+  }
+}
+
+export class FakeFiles implements WorkspaceFiles {
+  readonly files = new Map<string, string>();
+
+  constructor(
+    private readonly rootPath: string | undefined,
+    private readonly bundled: Record<string, string> = {},
+  ) {}
+
+  root(): string | undefined {
+    return this.rootPath;
+  }
+
+  async exists(path: string): Promise<boolean> {
+    return this.files.has(path);
+  }
+
+  async readBundled(relative: string): Promise<string> {
+    const text = this.bundled[relative];
+    if (text === undefined) throw new Error(`not bundled: ${relative}`);
+    return text;
+  }
+
+  async write(path: string, text: string): Promise<void> {
+    this.files.set(path, text);
+  }
+}
+
+export function contextOf(connection: FakeConnection, ui: FakeUi, files = new FakeFiles('/ws'), settings: Settings = DEFAULT_SETTINGS): CommandContext {
+  return { connection, ui, files, settings: () => settings };
+}
