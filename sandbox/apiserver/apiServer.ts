@@ -34,7 +34,7 @@ import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersF
 import { boundPod, checkBindable } from './binding';
 import { generateJobSelector } from './jobSelector';
 import { kindKey } from './kindKey';
-import { listObjects, watchPredicate } from './listing';
+import { listObjects, watchPredicate, watchRoute } from './listing';
 import { checkObjectShape } from './metaShape';
 import { bootstrapObjects, namespaceAdmission, PROTECTED_NAMESPACES } from './namespaces';
 import type { DeleteOptions, ListOptions, PatchType, WatchOptions, WriteOptions } from './options';
@@ -143,6 +143,7 @@ export class ApiServer {
         kindKey: kindKey(r),
         namespace: r.namespaced ? options.namespace : undefined,
         predicate,
+        route: predicate ? watchRoute(r, options) : undefined,
         fromRevision: from,
         bookmarks: options.allowWatchBookmarks ?? false,
         initialEventsBookmark: (options.allowWatchBookmarks ?? false) && (options.sendInitialEvents ?? false),

@@ -5,9 +5,11 @@
 import { badRequest } from '../api/errors';
 import type { ResourceType } from '../api/resources';
 import { apiVersionOf } from '../api/resources';
+import { fieldLabelsFor } from '../api/selectors/fieldLabels';
 import { parseFieldSelector } from '../api/selectors/fieldSelector';
 import { parseLabelSelector } from '../api/selectors/labelSelector';
 import type { KubeList, KubeObject } from '../api/types';
+import type { WatchRoute } from '../store/watchHub';
 import type { ListOptions, WatchOptions } from './options';
 
 /** One predicate for a request's label and field selectors; undefined when it selects everything. */
@@ -18,6 +20,14 @@ export function watchPredicate(r: ResourceType, options: ListOptions | WatchOpti
   const useFields = fields && !fields.empty ? fields : undefined;
   if (!useLabels && !useFields) return undefined;
   return (obj) => (!useLabels || useLabels.matches(obj.metadata.labels)) && (!useFields || useFields.matches(obj));
+}
+
+/** The first equality term of the field selector, for the watch hub to route changes by (see `WatchRoute`). */
+export function watchRoute(r: ResourceType, options: WatchOptions): WatchRoute | undefined {
+  if (!options.fieldSelector) return undefined;
+  const term = parseFieldSelector(options.fieldSelector, r.kind).requirements.find((t) => t.op === '=');
+  const get = term && fieldLabelsFor(r.kind).getters.get(term.field);
+  return term && get ? { field: term.field, value: term.value, get } : undefined;
 }
 
 function keyOf(obj: KubeObject): string {

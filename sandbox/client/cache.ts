@@ -18,10 +18,18 @@ export function splitKey(key: string): { namespace: string; name: string } {
 
 export type IndexFunc<T> = (obj: T) => readonly string[];
 
+interface Index<T> {
+  fn: IndexFunc<T>;
+  /** Index value → the objects under it by key (insertion order, as they were indexed). */
+  values: Map<string, Map<string, T>>;
+}
+
 export class ObjectCache<T extends KubeObject = KubeObject> {
   private readonly items = new Map<string, T>();
-  private readonly indexers = new Map<string, IndexFunc<T>>();
-  private readonly indexes = new Map<string, Map<string, Set<string>>>();
+  private readonly indexes = new Map<string, Index<T>>();
+  /** When each key was first stored: `list()` order, which an update does not change. */
+  private readonly firstStored = new Map<string, number>();
+  private stores = 0;
 
   get size(): number {
     return this.items.size;
@@ -29,10 +37,9 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
 
   /** Adds a secondary index; existing objects are indexed at once. */
   addIndex(name: string, fn: IndexFunc<T>): void {
-    this.indexers.set(name, fn);
-    const index = new Map<string, Set<string>>();
+    const index: Index<T> = { fn, values: new Map() };
     this.indexes.set(name, index);
-    for (const [key, obj] of this.items) for (const v of fn(obj)) add(index, v, key);
+    for (const [key, obj] of this.items) for (const v of fn(obj)) add(index, v, key, obj);
   }
 
   get(key: string): T | undefined {
@@ -50,23 +57,28 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     return [...this.items.keys()];
   }
 
-  /** Objects whose index function returned `value`. */
+  /** `objs` (cached objects) sorted as `list()` would return them. */
+  inListOrder(objs: readonly T[]): T[] {
+    const keyed = objs.map((obj) => ({ obj, at: this.firstStored.get(objectKey(obj)) ?? Number.MAX_SAFE_INTEGER }));
+    keyed.sort((a, b) => a.at - b.at);
+    return keyed.map((k) => k.obj);
+  }
+
+  /** Objects whose index function returned `value` (a fresh array: the cache may change while the caller works). */
   byIndex(indexName: string, value: string): T[] {
     const index = this.indexes.get(indexName);
     if (!index) throw new Error(`no index named ${indexName}`);
-    const keys = index.get(value);
-    if (!keys) return [];
-    const out: T[] = [];
-    for (const k of keys) out.push(this.items.get(k)!);
-    return out;
+    const objs = index.values.get(value);
+    return objs ? Array.from(objs.values()) : [];
   }
 
   set(obj: T): T | undefined {
     const key = objectKey(obj);
     const old = this.items.get(key);
     if (old) this.unindex(key, old);
+    else this.firstStored.set(key, this.stores++);
     this.items.set(key, obj);
-    for (const [name, fn] of this.indexers) for (const v of fn(obj)) add(this.indexes.get(name)!, v, key);
+    for (const index of this.indexes.values()) for (const v of index.fn(obj)) add(index, v, key, obj);
     return old;
   }
 
@@ -75,24 +87,24 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     if (!old) return undefined;
     this.unindex(key, old);
     this.items.delete(key);
+    this.firstStored.delete(key);
     return old;
   }
 
   private unindex(key: string, obj: T): void {
-    for (const [name, fn] of this.indexers) {
-      const index = this.indexes.get(name)!;
-      for (const v of fn(obj)) {
-        const set = index.get(v);
-        if (!set) continue;
-        set.delete(key);
-        if (set.size === 0) index.delete(v);
+    for (const index of this.indexes.values()) {
+      for (const v of index.fn(obj)) {
+        const objs = index.values.get(v);
+        if (!objs) continue;
+        objs.delete(key);
+        if (objs.size === 0) index.values.delete(v);
       }
     }
   }
 }
 
-function add(index: Map<string, Set<string>>, value: string, key: string): void {
-  let set = index.get(value);
-  if (!set) index.set(value, (set = new Set()));
-  set.add(key);
+function add<T>(index: Index<T>, value: string, key: string, obj: T): void {
+  let objs = index.values.get(value);
+  if (!objs) index.values.set(value, (objs = new Map()));
+  objs.set(key, obj);
 }

@@ -24,8 +24,25 @@ function request(c: Container, name: keyof PodRequests): number {
   return name === 'cpu' ? quantityToMilli(q) : quantityValue(q);
 }
 
+// Stored specs are frozen and shared by every version of a pod (status writes keep the spec object),
+// so the parsed requests are remembered per spec: admission sums them over every pod on the node.
+const bySpec = new WeakMap<object, PodRequests>();
+
 /** Effective requests: the larger of the containers' sum and any one init container (cpu in millicores, others in bytes), plus overhead. */
 export function podRequests(pod: Pod): PodRequests {
+  return { ...cachedPodRequests(pod) };
+}
+
+/** `podRequests`, shared: do not change the result. */
+function cachedPodRequests(pod: Pod): Readonly<PodRequests> {
+  const spec = pod.spec;
+  if (!spec || !Object.isFrozen(spec)) return computePodRequests(pod);
+  let out = bySpec.get(spec);
+  if (!out) bySpec.set(spec, (out = computePodRequests(pod)));
+  return out;
+}
+
+function computePodRequests(pod: Pod): PodRequests {
   const out: PodRequests = { cpu: 0, memory: 0, 'ephemeral-storage': 0 };
   for (const name of Object.keys(out) as (keyof PodRequests)[]) {
     const sum = (pod.spec?.containers ?? []).reduce((n, c) => n + request(c, name), 0);
@@ -52,11 +69,17 @@ export function checkFit(pod: Pod, admitted: readonly Pod[], allocatable: PodReq
     message: `Node didn't have enough resource: ${name}, requested: ${requested}, used: ${used}, capacity: ${capacity}`,
   });
   if (admitted.length + 1 > allocatable.pods) return reject('pods', 1, admitted.length, allocatable.pods);
-  const want = podRequests(pod);
+  const want = cachedPodRequests(pod);
+  const used: PodRequests = { cpu: 0, memory: 0, 'ephemeral-storage': 0 };
+  for (const p of admitted) {
+    const r = cachedPodRequests(p);
+    used.cpu += r.cpu;
+    used.memory += r.memory;
+    used['ephemeral-storage'] += r['ephemeral-storage'];
+  }
   for (const name of ['cpu', 'memory', 'ephemeral-storage'] as const) {
     if (want[name] === 0) continue;
-    const used = admitted.reduce((n, p) => n + podRequests(p)[name], 0);
-    if (want[name] > allocatable[name] - used) return reject(name, want[name], used, allocatable[name]);
+    if (want[name] > allocatable[name] - used[name]) return reject(name, want[name], used[name], allocatable[name]);
   }
   return undefined;
 }

@@ -25,6 +25,19 @@ export interface WatchSpec {
   /** apiVersion and kind for BOOKMARK objects. */
   apiVersion: string;
   kind: string;
+  /**
+   * An equality term the predicate requires (`spec.nodeName=node-7`): the hub
+   * then offers a change only to watchers whose value the object had before
+   * or after it, instead of running every kubelet's predicate on every pod write.
+   */
+  route?: WatchRoute;
+}
+
+/** `get(obj) === value` is necessary for `predicate(obj)`; `field` names the getter (one index per field). */
+export interface WatchRoute {
+  field: string;
+  value: string;
+  get: (obj: KubeObject) => string;
 }
 
 export interface WatchHandle {
@@ -34,6 +47,8 @@ export interface WatchHandle {
 }
 
 interface Watcher {
+  /** Creation order: delivery follows it, as it followed insertion into one set. */
+  seq: number;
   spec: WatchSpec;
   handler: (event: WatchEvent) => void;
   /** Changes at or below this revision were already covered (initial list or replay). */
@@ -41,8 +56,72 @@ interface Watcher {
   stopped: boolean;
 }
 
+/** A kind's routed watchers: by route field, then by value. */
+interface RouteIndex {
+  get: (obj: KubeObject) => string;
+  byValue: Map<string, Set<Watcher>>;
+}
+
+/** A kind's watchers: every one (in creation order), those without a route, and the routed ones by value. */
+class KindWatchers {
+  readonly all = new Set<Watcher>();
+  readonly plain = new Set<Watcher>();
+  readonly routes = new Map<string, RouteIndex>();
+
+  add(w: Watcher): void {
+    this.all.add(w);
+    const route = w.spec.route;
+    if (!route) {
+      this.plain.add(w);
+      return;
+    }
+    let index = this.routes.get(route.field);
+    if (!index) this.routes.set(route.field, (index = { get: route.get, byValue: new Map() }));
+    let set = index.byValue.get(route.value);
+    if (!set) index.byValue.set(route.value, (set = new Set()));
+    set.add(w);
+  }
+
+  delete(w: Watcher): void {
+    if (!this.all.delete(w)) return;
+    const route = w.spec.route;
+    if (!route) {
+      this.plain.delete(w);
+      return;
+    }
+    const index = this.routes.get(route.field)!;
+    const set = index.byValue.get(route.value)!;
+    set.delete(w);
+    if (set.size === 0) index.byValue.delete(route.value);
+    if (index.byValue.size === 0) this.routes.delete(route.field);
+  }
+
+  /** The watchers that may care about `rec`, in creation order. */
+  candidates(rec: ChangeRecord): Iterable<Watcher> {
+    if (this.routes.size === 0) return this.plain;
+    let out: Watcher[] | undefined;
+    for (const index of this.routes.values()) {
+      const now = index.byValue.get(index.get(rec.object));
+      if (now) out = appendAll(out, now);
+      if (!rec.previous) continue;
+      const before = index.byValue.get(index.get(rec.previous));
+      if (before && before !== now) out = appendAll(out, before);
+    }
+    if (!out) return this.plain;
+    for (const w of this.plain) out.push(w);
+    return out.sort((a, b) => a.seq - b.seq);
+  }
+}
+
+function appendAll(out: Watcher[] | undefined, set: Set<Watcher>): Watcher[] {
+  const arr = out ?? [];
+  for (const w of set) arr.push(w);
+  return arr;
+}
+
 export class WatchHub {
-  private readonly byKind = new Map<string, Set<Watcher>>();
+  private readonly byKind = new Map<string, KindWatchers>();
+  private nextSeq = 0;
   private readonly queue: ChangeRecord[] = [];
   private head = 0;
   private dispatching = false;
@@ -57,7 +136,7 @@ export class WatchHub {
   /** Number of active watchers (for tests and the HTTP layer's limits). */
   get watcherCount(): number {
     let n = 0;
-    for (const set of this.byKind.values()) n += set.size;
+    for (const set of this.byKind.values()) n += set.all.size;
     return n;
   }
 
@@ -67,7 +146,7 @@ export class WatchHub {
    * compaction first (see ApiServer.watch).
    */
   watch(spec: WatchSpec, handler: (event: WatchEvent) => void): WatchHandle {
-    const watcher: Watcher = { spec, handler, seen: this.store.revision, stopped: false };
+    const watcher: Watcher = { seq: this.nextSeq++, spec, handler, seen: this.store.revision, stopped: false };
     const handle: WatchHandle = {
       stop: () => this.remove(watcher),
       get stopped() {
@@ -75,7 +154,7 @@ export class WatchHub {
       },
     };
     let set = this.byKind.get(spec.kindKey);
-    if (!set) this.byKind.set(spec.kindKey, (set = new Set()));
+    if (!set) this.byKind.set(spec.kindKey, (set = new KindWatchers()));
     set.add(watcher);
     const from = spec.fromRevision;
     this.exclusive(() => (from === undefined ? this.sendInitial(watcher) : this.replay(watcher, from)));
@@ -85,7 +164,7 @@ export class WatchHub {
   /** Sends a BOOKMARK with the current revision to every watcher that asked for bookmarks. */
   bookmark(): void {
     for (const set of this.byKind.values()) {
-      for (const w of set) if (w.spec.bookmarks && !w.stopped) this.sendBookmark(w, false);
+      for (const w of set.all) if (w.spec.bookmarks && !w.stopped) this.sendBookmark(w, false);
     }
   }
 
@@ -130,7 +209,7 @@ export class WatchHub {
       while (this.head < this.queue.length) {
         const next = this.queue[this.head++];
         const set = this.byKind.get(next.kindKey);
-        if (set) for (const w of set) if (!w.stopped && next.revision > w.seen) this.convertAndDeliver(w, next);
+        if (set) for (const w of set.candidates(next)) if (!w.stopped && next.revision > w.seen) this.convertAndDeliver(w, next);
       }
     } finally {
       this.queue.length = 0;

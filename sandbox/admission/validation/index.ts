@@ -96,9 +96,21 @@ export const VALIDATION_RULES: readonly ValidationRule[] = Object.freeze([
   networkPolicySpec,
 ]);
 
+// The rule list is frozen, so each kind's selection is computed once (every API write asks).
+const RULES_BY_KIND = new Map<string, readonly ValidationRule[]>();
+
+function cachedRulesForKind(kind: string): readonly ValidationRule[] {
+  let rules = RULES_BY_KIND.get(kind);
+  if (rules) return rules;
+  rules = Object.freeze(VALIDATION_RULES.filter((r) => r.kinds === '*' || r.kinds.includes(kind)));
+  // Documents may name any kind; only a bounded number are remembered.
+  if (RULES_BY_KIND.size < 256) RULES_BY_KIND.set(kind, rules);
+  return rules;
+}
+
 /** The rules that apply to a kind. */
 export function rulesForKind(kind: string): ValidationRule[] {
-  return VALIDATION_RULES.filter((r) => r.kinds === '*' || r.kinds.includes(kind));
+  return [...cachedRulesForKind(kind)];
 }
 
 /**
@@ -107,6 +119,9 @@ export function rulesForKind(kind: string): ValidationRule[] {
  */
 export function validateObject(obj: KubeObject, ctx: ValidationContext): FieldError[] {
   const out: FieldError[] = [];
-  for (const rule of rulesForKind(obj.kind)) out.push(...rule.validate(obj, ctx));
+  for (const rule of cachedRulesForKind(obj.kind)) {
+    const found = rule.validate(obj, ctx);
+    for (let i = 0; i < found.length; i++) out.push(found[i]);
+  }
   return out;
 }

@@ -8,7 +8,8 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
 import type { KubeObject, OwnerReference } from '../../api/types';
-import { controllerRefOf, newControllerRef } from '../util/owners';
+import { newControllerRef } from '../util/owners';
+import { podFacts } from '../util/podFacts';
 
 export interface ClaimOptions {
   api: ApiServer;
@@ -36,7 +37,7 @@ export function claimPods(pods: readonly Pod[], options: ClaimOptions): ClaimRes
   const errors: Error[] = [];
   let canAdopt: Error | null | undefined;
   for (const pod of pods) {
-    const ref = controllerRefOf(pod as unknown as KubeObject);
+    const ref = podFacts(pod).controllerRef;
     try {
       if (ref) {
         if (ref.uid !== uid) continue;

@@ -17,7 +17,7 @@ import type { ReconcileResult } from '../framework/workQueue';
 import { WorkQueue } from '../framework/workQueue';
 import { controlledBy, ensureControllerIndex, orphansIn } from '../util/controllerIndex';
 import { controllerRefOf } from '../util/owners';
-import { isPodActive } from '../util/pods';
+import { podFacts } from '../util/podFacts';
 import { claimPods } from './claim';
 import { BURST_REPLICAS, manageReplicas } from './manage';
 import { podEventHandlers } from './podEvents';
@@ -126,7 +126,7 @@ export class ReplicaSetController implements Component {
     } catch {
       return;
     }
-    const candidates = this.candidatePods(cached).filter(isPodActive);
+    const candidates = this.candidatePods(cached, true);
     const { claimed, errors } = claimPods(candidates, {
       api: this.ctx.api,
       owner: cached,
@@ -150,10 +150,17 @@ export class ReplicaSetController implements Component {
     return requeue === undefined ? undefined : { requeueAfter: requeue };
   }
 
-  /** Pods this RS controls plus the orphans of its namespace (what it may claim). */
-  private candidatePods(rs: KubeObject): Pod[] {
+  /** Pods this RS controls plus the orphans of its namespace (what it may claim); only the active ones when `activeOnly`. */
+  private candidatePods(rs: KubeObject, activeOnly = false): Pod[] {
     const inf = this.podInformer!;
-    return [...controlledBy(inf, rs.metadata.uid!), ...orphansIn(inf, rs.metadata.namespace ?? '')] as unknown as Pod[];
+    const out: Pod[] = [];
+    for (const group of [controlledBy(inf, rs.metadata.uid!), orphansIn(inf, rs.metadata.namespace ?? '')]) {
+      for (const obj of group) {
+        const pod = obj as unknown as Pod;
+        if (!activeOnly || podFacts(pod).active) out.push(pod);
+      }
+    }
+    return out;
   }
 
   /**

@@ -7,7 +7,8 @@ import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from 'kubernet
 import type { Pod } from 'kubernetes-types/core/v1';
 import { formatTimestamp } from '../../clock/clock';
 import { jsonEqual } from '../../util/json';
-import { availableAt, isPodAvailable, isPodReady } from '../util/pods';
+import { podFacts } from '../util/podFacts';
+import { availableAt, isReadyConditionAvailable } from '../util/pods';
 
 export const REPLICA_FAILURE = 'ReplicaFailure';
 
@@ -15,8 +16,8 @@ export function rsReplicasOf(rs: ReplicaSet): number {
   return rs.spec?.replicas ?? 1;
 }
 
-function labelsMatch(template: Record<string, string> | undefined, labels: Record<string, string> | undefined): boolean {
-  for (const [k, v] of Object.entries(template ?? {})) if (labels?.[k] !== v) return false;
+function labelsMatch(template: Record<string, string>, keys: readonly string[], labels: Record<string, string> | undefined): boolean {
+  for (let i = 0; i < keys.length; i++) if (labels?.[keys[i]] !== template[keys[i]]) return false;
   return true;
 }
 
@@ -26,11 +27,14 @@ export function calculateStatus(rs: ReplicaSet, pods: readonly Pod[], manageErro
   let fullyLabeled = 0;
   let ready = 0;
   let available = 0;
+  const template = rs.spec?.template?.metadata?.labels ?? {};
+  const templateKeys = Object.keys(template);
   for (const pod of pods) {
-    if (labelsMatch(rs.spec?.template?.metadata?.labels, pod.metadata?.labels)) fullyLabeled++;
-    if (!isPodReady(pod)) continue;
+    if (labelsMatch(template, templateKeys, pod.metadata?.labels)) fullyLabeled++;
+    const readyCondition = podFacts(pod).ready;
+    if (!readyCondition) continue;
     ready++;
-    if (isPodAvailable(pod, minReady, now)) available++;
+    if (isReadyConditionAvailable(readyCondition, minReady, now)) available++;
   }
   const { fullyLabeledReplicas: _f, readyReplicas: _r, availableReplicas: _a, ...rest } = rs.status ?? { replicas: 0 };
   // Zero counts are omitted, as Go's `omitempty` does.

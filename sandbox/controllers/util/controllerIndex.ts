@@ -14,7 +14,8 @@ export const CONTROLLER_UID_INDEX = 'controllerUID';
 
 const indexed = new WeakSet<ObjectCache<KubeObject>>();
 
-function orphanKey(namespace: string): string {
+/** The index value under which a namespace's objects without a controller are kept. */
+export function orphanKey(namespace: string): string {
   return `orphan\u0000${namespace}`;
 }
 

@@ -3,7 +3,11 @@ import type { KubeObject, OwnerReference } from '../../api/types';
 
 /** The owner reference with `controller: true`, if any. */
 export function controllerRefOf(obj: KubeObject): OwnerReference | undefined {
-  return obj.metadata.ownerReferences?.find((r) => r.controller === true);
+  // A plain loop: every pod event and controller sync asks, and `find` costs a closure per call.
+  const refs = obj.metadata.ownerReferences;
+  if (!refs) return undefined;
+  for (let i = 0; i < refs.length; i++) if (refs[i].controller === true) return refs[i];
+  return undefined;
 }
 
 /** A controller reference pointing at `owner` (what a controller puts on what it creates). */

@@ -16,8 +16,12 @@ export function isPodTerminal(pod: Pod): boolean {
   return phase === 'Succeeded' || phase === 'Failed';
 }
 
+// A plain loop: these run for every pod on every controller sync, and `find` costs a closure per call.
 export function podCondition(pod: Pod, type: string): PodCondition | undefined {
-  return pod.status?.conditions?.find((c) => c.type === type);
+  const conditions = pod.status?.conditions;
+  if (!conditions) return undefined;
+  for (let i = 0; i < conditions.length; i++) if (conditions[i].type === type) return conditions[i];
+  return undefined;
 }
 
 /** The Ready condition is True. */
@@ -25,13 +29,17 @@ export function isPodReady(pod: Pod): boolean {
   return podCondition(pod, 'Ready')?.status === 'True';
 }
 
-/** Ready for at least `minReadySeconds` as of `now` (ms): `IsPodAvailable`. */
-export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
-  const ready = podCondition(pod, 'Ready');
-  if (ready?.status !== 'True') return false;
+/** `isPodAvailable` for a pod whose Ready condition (True) is already at hand. */
+export function isReadyConditionAvailable(ready: PodCondition, minReadySeconds: number, now: number): boolean {
   if (minReadySeconds <= 0) return true;
   const since = ready.lastTransitionTime ? parseTimestamp(ready.lastTransitionTime) : Number.NaN;
   return Number.isFinite(since) && since + minReadySeconds * 1000 <= now;
+}
+
+/** Ready for at least `minReadySeconds` as of `now` (ms): `IsPodAvailable`. */
+export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
+  const ready = podCondition(pod, 'Ready');
+  return ready?.status === 'True' && isReadyConditionAvailable(ready, minReadySeconds, now);
 }
 
 /** When a Ready pod will count as available (ms), for requeueing; undefined if not Ready. */

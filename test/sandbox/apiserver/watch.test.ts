@@ -170,3 +170,22 @@ describe('list', () => {
     assert.equal(api.list('namespaces', { namespace: 'default' }).items.length, 4);
   });
 });
+
+describe('watches by node (spec.nodeName field selectors, as kubelets use them)', () => {
+  test('each node sees only its pods, from binding to deletion; other watchers see everything', () => {
+    const { api } = newApi();
+    const n1 = eventLog();
+    const n2 = eventLog();
+    const all = eventLog();
+    api.watch('pods', { fieldSelector: 'spec.nodeName=n1' }, n1.handler);
+    api.watch('pods', { fieldSelector: 'spec.nodeName=n2' }, n2.handler);
+    api.watch('pods', { fieldSelector: 'spec.nodeName!=n2' }, all.handler);
+    api.create(pod('a'));
+    api.bind('default', 'a', 'n1');
+    api.create(pod('b', { nodeName: 'n2' }));
+    api.delete('pods', 'default', 'a', { gracePeriodSeconds: 0 });
+    assert.deepEqual(n1.events.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED a', 'DELETED a']);
+    assert.deepEqual(n2.events.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED b']);
+    assert.deepEqual(all.events.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED a', 'MODIFIED a', 'DELETED a']);
+  });
+});
