@@ -4,15 +4,18 @@
  * error text or undefined when the schedule parses.
  */
 
-interface Bounds {
+/** One field of a schedule: its range, and the names it accepts (months and weekdays). */
+export interface CronField {
   min: number;
   max: number;
   names?: readonly string[];
 }
+type Bounds = CronField;
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
-const FIELDS: readonly Bounds[] = [
+export const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+export const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+/** minute, hour, day of month, month, day of week. */
+export const CRON_FIELDS: readonly CronField[] = [
   { min: 0, max: 59 },
   { min: 0, max: 23 },
   { min: 1, max: 31 },
@@ -40,7 +43,7 @@ export function cronScheduleError(schedule: string): string | undefined {
   if (fields.length !== 5) return `expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`;
   for (let i = 0; i < 5; i++) {
     for (const part of fields[i].split(',')) {
-      const err = rangeError(part, FIELDS[i]);
+      const err = rangeError(part, CRON_FIELDS[i]);
       if (err) return err;
     }
   }

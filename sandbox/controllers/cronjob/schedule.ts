@@ -5,28 +5,16 @@
  * names, the `@yearly`-style descriptors and `@every <duration>`. Times are
  * computed in UTC.
  */
-import { cronScheduleError } from '../../admission/validation/cron';
+import { CRON_FIELDS, MONTHS, cronScheduleError } from '../../admission/validation/cron';
+import type { CronField } from '../../admission/validation/cron';
 
 export interface Schedule {
   /** The first activation strictly after `afterMs` (epoch ms); undefined if none within five years. */
   next(afterMs: number): number | undefined;
 }
 
-interface FieldSpec {
-  min: number;
-  max: number;
-  names?: readonly string[];
-}
-
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
-const FIELDS: readonly FieldSpec[] = [
-  { min: 0, max: 59 },
-  { min: 0, max: 23 },
-  { min: 1, max: 31 },
-  { min: 1, max: 12, names: MONTHS },
-  { min: 0, max: 6, names: DAYS },
-];
+type FieldSpec = CronField;
+const FIELDS = CRON_FIELDS;
 const DESCRIPTORS: Record<string, string> = {
   '@yearly': '0 0 1 1 *',
   '@annually': '0 0 1 1 *',

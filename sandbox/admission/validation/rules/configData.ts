@@ -3,7 +3,7 @@ import type { KubeObject } from '../../../api/types';
 import { jsonEqual } from '../../../util/json';
 import { obj, utf8Length } from '../access';
 import { forbidden, invalid, required, tooLong, type FieldError } from '../fieldError';
-import { isConfigMapKey } from '../names';
+import { isConfigMapKey } from '../../../api/names';
 import type { ValidationRule } from '../rule';
 
 export const MAX_DATA_SIZE = 1024 * 1024;

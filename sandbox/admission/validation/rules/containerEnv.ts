@@ -2,7 +2,7 @@
 import { containersOf } from '../../podSpecs';
 import { arr, isObj, obj, str } from '../access';
 import { invalid, required, type FieldError } from '../fieldError';
-import { isRelaxedEnvVarName } from '../names';
+import { isRelaxedEnvVarName } from '../../../api/names';
 import { podSpecRule } from '../podSpecRule';
 
 function eachEnv(spec: Record<string, unknown>, path: string, fn: (env: Record<string, unknown>, envPath: string) => void): void {

@@ -2,7 +2,7 @@
 import { containersOf } from '../../podSpecs';
 import { arr, isObj } from '../access';
 import { duplicate, invalid, notSupported, required, type FieldError } from '../fieldError';
-import { isValidPortName, isValidPortNum } from '../names';
+import { isValidPortName, isValidPortNum } from '../../../api/names';
 import { podSpecRule } from '../podSpecRule';
 
 export const PORT_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];

@@ -3,7 +3,7 @@ import { compareQuantity, formatQuantity, parseQuantity, QUANTITY_FORMAT_ERROR, 
 import { containersOf } from '../../podSpecs';
 import { obj } from '../access';
 import { invalid, type FieldError } from '../fieldError';
-import { isQualifiedName } from '../names';
+import { isQualifiedName } from '../../../api/names';
 import { podSpecRule } from '../podSpecRule';
 
 const STANDARD = new Set(['cpu', 'memory', 'ephemeral-storage']);

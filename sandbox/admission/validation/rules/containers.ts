@@ -1,7 +1,7 @@
 /** Container list, names, images and pull policies (core validation `validateContainers`). */
 import { POD_SPEC_KINDS, containersOf, podSpecOf, podTemplateOf } from '../../podSpecs';
 import { duplicate, invalid, notSupported, required, type FieldError } from '../fieldError';
-import { isDns1123Label } from '../names';
+import { isDns1123Label } from '../../../api/names';
 import { podSpecRule } from '../podSpecRule';
 import type { ValidationRule } from '../rule';
 import { str } from '../access';

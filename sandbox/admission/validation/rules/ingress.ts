@@ -1,7 +1,7 @@
 /** Ingress spec (networking validation `ValidateIngressSpec`). */
 import { arr, isObj, num, obj, str } from '../access';
 import { invalid, notSupported, required, type FieldError } from '../fieldError';
-import { isDns1035Label, isDns1123Subdomain, isValidPortName, isValidPortNum } from '../names';
+import { isDns1035Label, isDns1123Subdomain, isValidPortName, isValidPortNum } from '../../../api/names';
 import type { ValidationRule } from '../rule';
 
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];

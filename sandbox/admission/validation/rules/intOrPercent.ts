@@ -1,6 +1,6 @@
 /** IntOrString fields such as maxSurge / maxUnavailable (apps validation helpers). */
 import { invalid, type FieldError } from '../fieldError';
-import { isValidPercent } from '../names';
+import { isValidPercent } from '../../../api/names';
 
 /** Upstream `ValidatePositiveIntOrPercent`: a non-negative int or an `N%` string. */
 export function validateIntOrPercent(code: string, value: unknown, path: string): FieldError[] {

@@ -2,7 +2,7 @@
 import { arr, isObj, obj, str, strMap } from '../access';
 import { forbidden, goLiteral, invalid, required, type FieldError, type GoLiteral } from '../fieldError';
 import { goStringMap, goValue } from '../format';
-import { isQualifiedName, isValidLabelValue } from '../names';
+import { isQualifiedName, isValidLabelValue } from '../../../api/names';
 import { validateLabels } from './labels';
 
 function validateRequirement(code: string, req: Record<string, unknown>, rp: string): FieldError[] {

@@ -1,6 +1,6 @@
 /** Label and annotation maps (apimachinery `ValidateLabels`, `ValidateAnnotations`). */
 import { invalid, tooLong, type FieldError } from '../fieldError';
-import { isQualifiedName, isValidLabelValue } from '../names';
+import { isQualifiedName, isValidLabelValue } from '../../../api/names';
 import { utf8Length } from '../access';
 
 /** Errors for a label map at `path`: each bad key or value, reported at the map itself as upstream does. */

@@ -2,7 +2,7 @@
 import type { KubeObject } from '../../../api/types';
 import { arr, isObj, str, strMap } from '../access';
 import { invalid, required, type FieldError } from '../fieldError';
-import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, nameCheck } from '../names';
+import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, nameCheck } from '../../../api/names';
 import type { ValidationRule } from '../rule';
 import { validateAnnotations, validateLabels } from './labels';
 

@@ -1,7 +1,7 @@
 /** NetworkPolicy spec (networking validation `ValidateNetworkPolicySpec`). */
 import { arr, isObj, obj } from '../access';
 import { invalid, notSupported, type FieldError } from '../fieldError';
-import { isValidPortName, isValidPortNum } from '../names';
+import { isValidPortName, isValidPortNum } from '../../../api/names';
 import type { ValidationRule } from '../rule';
 import { PORT_PROTOCOLS } from './containerPorts';
 import { validateLabelSelector } from './labelSelector';

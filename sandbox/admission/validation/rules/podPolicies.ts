@@ -1,6 +1,6 @@
 /** Pod-level enums and numbers: restartPolicy, dnsPolicy, grace period, deadline, nodeSelector. */
 import { forbidden, invalid, notSupported, required, type FieldError } from '../fieldError';
-import { inclusiveRangeError } from '../names';
+import { inclusiveRangeError } from '../../../api/names';
 import { podSpecRule } from '../podSpecRule';
 import { strMap } from '../access';
 import { validateLabels } from './labels';

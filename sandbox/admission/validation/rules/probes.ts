@@ -2,7 +2,7 @@
 import { containersOf } from '../../podSpecs';
 import { isObj, obj } from '../access';
 import { forbidden, invalid, required, type FieldError } from '../fieldError';
-import { isValidPortName, isValidPortNum } from '../names';
+import { isValidPortName, isValidPortNum } from '../../../api/names';
 import { podSpecRule } from '../podSpecRule';
 
 const HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];

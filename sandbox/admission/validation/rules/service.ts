@@ -2,7 +2,7 @@
 import { arr, isObj, obj, str, strMap } from '../access';
 import { duplicate, forbidden, goLiteral, invalid, notSupported, required, type FieldError } from '../fieldError';
 import { goValue } from '../format';
-import { isDns1123Label, isDns1123Subdomain, isValidPortName, isValidPortNum } from '../names';
+import { isDns1123Label, isDns1123Subdomain, isValidPortName, isValidPortNum } from '../../../api/names';
 import type { ValidationRule } from '../rule';
 import { PORT_PROTOCOLS } from './containerPorts';
 import { validateLabels } from './labels';

@@ -2,7 +2,7 @@
 import { arr, isObj, str } from '../access';
 import { goLiteral, invalid, notSupported, type FieldError } from '../fieldError';
 import { goValue } from '../format';
-import { isQualifiedName, isValidLabelValue } from '../names';
+import { isQualifiedName, isValidLabelValue } from '../../../api/names';
 import { podSpecRule } from '../podSpecRule';
 
 const OPERATORS = ['Equal', 'Exists'];

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../../api/types';
 import { containersOf } from '../../podSpecs';
 import { arr, isObj, obj, str } from '../access';
 import { duplicate, forbidden, invalid, notFound, required, type FieldError } from '../fieldError';
-import { isDns1123Label } from '../names';
+import { isDns1123Label } from '../../../api/names';
 import { podSpecRule } from '../podSpecRule';
 
 const VOLUME_SOURCES = [
