@@ -1,38 +1,99 @@
 /**
- * Wire layer for diagnostics: watches open YAML documents, validates them
- * after a short quiet time, publishes the result, and clears it on close.
- * All Kubernetes knowledge lives in the pure services.
+ * Wire layer for diagnostics: connects the LSP connection (documents,
+ * settings, watched files, workspace folders) to {@link WorkspaceDiagnostics},
+ * which does the work. All Kubernetes knowledge lives in the pure services.
  */
-import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import { DidChangeConfigurationNotification } from 'vscode-languageserver/node';
+import type { ClientCapabilities, Connection, Disposable, InitializeParams, ServerCapabilities, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { validateManifestText } from '../services/validateDocument';
-import { ValidationScheduler } from './validationScheduler';
+import { SETTINGS_SECTION } from '../settings';
+import type { WorkspaceIndex } from '../services/workspace/index';
+import { yieldWithSetImmediate } from '../services/workspace/analyzeInSlices';
+import { listFolderFiles, readDiskFile } from './diskFiles';
+import { FileEventBatcher, registerFileWatcher } from './fileWatcher';
+import { pullSettings, pushedSettings } from './settingsHandler';
+import type { ResolvedSettings } from './settingsHandler';
+import { WorkspaceDiagnostics } from './workspaceDiagnostics';
 
-/** Quiet time after the last keystroke before validating. */
-export const VALIDATION_DELAY_MS = 150;
+export { VALIDATION_DELAY_MS, isYamlDocument } from './workspaceDiagnostics';
 
-/** True for documents this server validates: language `yaml`, or a `.yaml`/`.yml` file. */
-export function isYamlDocument(doc: TextDocument): boolean {
-  return doc.languageId === 'yaml' || /\.ya?ml$/i.test(doc.uri);
+/** What server.ts calls at each stage of the LSP lifecycle. */
+export interface DiagnosticsRegistration {
+  /** From `onInitialize`: records the client's capabilities, folders and options; returns the capabilities to merge into the result. */
+  initialize(params: InitializeParams): Pick<ServerCapabilities, 'workspace'>;
+  /** From `onInitialized`: reads settings, registers watchers and starts indexing the workspace folders. */
+  initialized(): Promise<void>;
+  /** What the server knows of the workspace (for completion: `labelsInWorkspace`). */
+  readonly index: WorkspaceIndex;
+  dispose(): void;
 }
 
-/** Hooks validation onto `documents`; returns a function that stops it. */
-export function registerDiagnostics(connection: Connection, documents: TextDocuments<TextDocument>): () => void {
-  const scheduler = new ValidationScheduler<TextDocument>(VALIDATION_DELAY_MS, (doc, isCurrent) => {
-    const diagnostics = validateManifestText(doc.getText());
-    if (isCurrent()) void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
+/** Hooks diagnostics onto `connection` and `documents`. */
+export function registerDiagnostics(connection: Connection, documents: TextDocuments<TextDocument>): DiagnosticsRegistration {
+  const work = new WorkspaceDiagnostics({
+    send: (params) => void connection.sendDiagnostics(params),
+    readFile: readDiskFile,
+    listFiles: listFolderFiles,
+    now: () => performance.now(),
+    yieldToEventLoop: yieldWithSetImmediate,
   });
-  const subscriptions = [
-    documents.onDidChangeContent((e) => {
-      if (isYamlDocument(e.document)) scheduler.schedule(e.document);
+  let caps: ClientCapabilities = {};
+  let initOptions: unknown;
+  let initialFolders: string[] = [];
+  let watcher: Disposable | undefined;
+  let watchedPatterns = '';
+  const pull = (): boolean => caps.workspace?.configuration === true;
+  const folders = (): string[] => work.index.folders;
+
+  const apply = async (resolved: ResolvedSettings): Promise<void> => {
+    work.setSettings(resolved.global, resolved.perFolder);
+    const patterns = resolved.global.validation.include;
+    if (caps.workspace?.didChangeWatchedFiles?.dynamicRegistration !== true || JSON.stringify(patterns) === watchedPatterns) return;
+    watchedPatterns = JSON.stringify(patterns);
+    watcher?.dispose();
+    watcher = await registerFileWatcher(connection, patterns);
+  };
+  const batcher = new FileEventBatcher((changed, deleted) => work.filesChanged(changed, deleted));
+  // TextDocuments fires onDidOpen, then onDidChangeContent for the same document.
+  const justOpened = new Set<string>();
+  const subscriptions: Disposable[] = [
+    documents.onDidOpen((e) => void justOpened.add(e.document.uri)),
+    documents.onDidChangeContent(({ document: d }) => {
+      work.documentChanged({ uri: d.uri, version: d.version, languageId: d.languageId, text: d.getText() }, justOpened.delete(d.uri));
     }),
-    documents.onDidClose((e) => {
-      scheduler.cancel(e.document.uri);
-      if (isYamlDocument(e.document)) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
-    }),
+    documents.onDidClose((e) => work.documentClosed(e.document.uri)),
+    connection.onDidChangeConfiguration((p) => void (pull() ? pullSettings(connection, folders()) : Promise.resolve(pushedSettings(p.settings))).then(apply)),
+    connection.onDidChangeWatchedFiles((p) => batcher.add(p.changes)),
   ];
-  return () => {
-    scheduler.dispose();
-    for (const s of subscriptions) s.dispose();
+
+  return {
+    index: work.index,
+    initialize(params) {
+      caps = params.capabilities;
+      initOptions = params.initializationOptions;
+      initialFolders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+      return { workspace: { workspaceFolders: { supported: true, changeNotifications: true } } };
+    },
+    async initialized() {
+      if (caps.workspace?.didChangeConfiguration?.dynamicRegistration === true) {
+        void connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION }).catch(() => undefined);
+      }
+      if (caps.workspace?.workspaceFolders === true) {
+        subscriptions.push(
+          connection.workspace.onDidChangeWorkspaceFolders((e) => {
+            work.removeFolders(e.removed.map((f) => f.uri));
+            work.addFolders(e.added.map((f) => f.uri));
+          }),
+        );
+      }
+      for (const f of initialFolders) work.index.addFolder(f);
+      await apply(pull() ? await pullSettings(connection, folders()) : pushedSettings(initOptions));
+    },
+    dispose() {
+      batcher.dispose();
+      watcher?.dispose();
+      for (const s of subscriptions) s.dispose();
+      work.dispose();
+    },
   };
 }

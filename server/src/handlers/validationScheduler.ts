@@ -24,8 +24,8 @@ export class ValidationScheduler<D extends VersionedDocument> {
     private readonly run: (doc: D, isCurrent: () => boolean) => void,
   ) {}
 
-  /** Validates `doc` after the quiet time, replacing any earlier pending run for the same URI. */
-  schedule(doc: D): void {
+  /** Validates `doc` after the quiet time (or `delayMs`), replacing any earlier pending run for the same URI. */
+  schedule(doc: D, delayMs = this.delayMs): void {
     const previous = this.timers.get(doc.uri);
     if (previous !== undefined) clearTimeout(previous);
     this.latest.set(doc.uri, doc.version);
@@ -34,7 +34,7 @@ export class ValidationScheduler<D extends VersionedDocument> {
       setTimeout(() => {
         this.timers.delete(doc.uri);
         this.run(doc, () => this.latest.get(doc.uri) === doc.version);
-      }, this.delayMs),
+      }, delayMs),
     );
   }
 

@@ -1,0 +1,30 @@
+/**
+ * Wire layer for completion: the open document and the cursor go to the pure
+ * completion service, with the labels the workspace index knows for the
+ * document's folder (for selectors).
+ */
+import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { completeAt } from '../services/completion/complete';
+import { labelsOfObjects } from '../services/completion/labelItems';
+import type { LabelIndex } from '../services/completion/labelItems';
+import type { WorkspaceIndex } from '../services/workspace/index';
+import { isYamlDocument } from './workspaceDiagnostics';
+
+/** Characters after which editors ask for completion unprompted. */
+export const COMPLETION_TRIGGER_CHARACTERS = [':', ' ', '-'];
+
+/** Answers `textDocument/completion` for open YAML documents. */
+export function registerCompletion(connection: Connection, documents: TextDocuments<TextDocument>, index: WorkspaceIndex): void {
+  connection.onCompletion((params) => {
+    const doc = documents.get(params.textDocument.uri);
+    if (doc === undefined || !isYamlDocument(doc)) return [];
+    return completeAt(doc, params.position, { workspaceLabels: workspaceLabels(index, doc.uri) });
+  });
+}
+
+function workspaceLabels(index: WorkspaceIndex, uri: string): LabelIndex {
+  const folder = index.folderFor(uri);
+  if (folder !== undefined) return index.labelsInWorkspace(folder);
+  return labelsOfObjects(index.get(uri)?.facts.objects ?? []);
+}

@@ -1,0 +1,38 @@
+/**
+ * The cross-document checks of one scope (a workspace folder, or one file
+ * outside any folder): the facts of its files in, the diagnostics of each
+ * file out. Pure.
+ */
+import type { Diagnostic } from 'vscode-languageserver-types';
+import type { FileFacts } from './facts';
+import type { CrossDocumentRule } from './rule';
+import { buildContext } from './rule';
+import { duplicateObject } from './rules/duplicateObject';
+import { hpaTargetMissing } from './rules/hpaTargetMissing';
+import { missingReference } from './rules/missingReference';
+import { serviceSelectorMatchesNothing } from './rules/serviceSelectorMatchesNothing';
+
+/** Every cross-document rule, in the order their diagnostics are reported at one position. */
+export const CROSS_DOCUMENT_RULES: readonly CrossDocumentRule[] = [duplicateObject, serviceSelectorMatchesNothing, missingReference, hpaTargetMissing];
+
+/** How messages name the scope. */
+export const FOLDER_SCOPE = 'this workspace folder';
+export const FILE_SCOPE = 'this file';
+
+/**
+ * Diagnostics per file URI: every file of `files` has an entry (empty when it
+ * has no problem, so callers know to clear earlier ones), sorted by position.
+ */
+export function crossDocumentDiagnostics(
+  files: readonly FileFacts[],
+  scopeName: string = FOLDER_SCOPE,
+  rules: readonly CrossDocumentRule[] = CROSS_DOCUMENT_RULES,
+): Map<string, Diagnostic[]> {
+  const out = new Map<string, Diagnostic[]>(files.map((f) => [f.uri, []]));
+  const ctx = buildContext(files, scopeName);
+  for (const rule of rules) {
+    for (const { uri, diagnostic } of rule.check(ctx)) out.get(uri)?.push(diagnostic);
+  }
+  for (const list of out.values()) list.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return out;
+}

@@ -1,0 +1,58 @@
+/**
+ * A parsed manifest → the {@link ObjectFacts} the cross-document checks use,
+ * with ranges into its file. Must run before single-document validation,
+ * which applies defaults to the manifest's object in place.
+ */
+import type { LineCounter } from 'yaml';
+import { parseApiVersion } from '../../../../sandbox/api/types';
+import { isKubectlList, listItems } from '../listItems';
+import type { ManifestDocument } from '../parseManifests';
+import { fieldRange } from '../pathToRange';
+import type { ObjectFacts, ScaleTargetReference, ServiceSelector } from './facts';
+import { podReferences } from './podReferences';
+import { at, podTemplates, stringMap } from './podTemplates';
+
+/** The facts of a manifest: one object, or one per item of a kubectl `List`. */
+export function extractFacts(m: ManifestDocument, lc: LineCounter): ObjectFacts[] {
+  if (isKubectlList(m)) return listItems(m).flatMap((item) => extractFacts(item, lc));
+  const { apiVersion, kind, object } = m;
+  const group = parseApiVersion(apiVersion).group;
+  const metadata = at(object, 'metadata') ?? {};
+  const templates = podTemplates(group, kind, object);
+  return [
+    {
+      apiVersion,
+      kind,
+      group,
+      name: nonEmptyString(metadata.name),
+      namespace: nonEmptyString(metadata.namespace),
+      nameRange: fieldRange(m.root, 'metadata.name', lc),
+      labels: stringMap(metadata.labels),
+      podTemplateLabels: templates.map((t) => t.labels),
+      serviceSelector: group === '' && kind === 'Service' ? serviceSelector(m, lc) : undefined,
+      references: templates.flatMap((t) => podReferences(t.spec, t.specPath)).map((r) => ({ ...r, range: fieldRange(m.root, r.field, lc) })),
+      scaleTarget: kind === 'HorizontalPodAutoscaler' && group === 'autoscaling' ? scaleTarget(m, lc) : undefined,
+    },
+  ];
+}
+
+/** A non-empty selector of a Service that selects pods (ExternalName Services select nothing). */
+function serviceSelector(m: ManifestDocument, lc: LineCounter): ServiceSelector | undefined {
+  const spec = at(m.object, 'spec');
+  if (spec === undefined || spec.type === 'ExternalName') return undefined;
+  const labels = stringMap(spec.selector);
+  if (Object.keys(labels).length === 0) return undefined;
+  return { labels, range: fieldRange(m.root, 'spec.selector', lc) };
+}
+
+function scaleTarget(m: ManifestDocument, lc: LineCounter): ScaleTargetReference | undefined {
+  const ref = at(m.object, 'spec', 'scaleTargetRef');
+  if (ref === undefined) return undefined;
+  const { apiVersion, kind, name } = ref;
+  if (typeof kind !== 'string' || typeof name !== 'string' || name === '') return undefined;
+  return { apiVersion: typeof apiVersion === 'string' ? apiVersion : '', kind, name, range: fieldRange(m.root, 'spec.scaleTargetRef.name', lc) };
+}
+
+function nonEmptyString(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

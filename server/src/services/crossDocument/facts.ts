@@ -1,0 +1,62 @@
+/**
+ * What the cross-document checks need to know about each Kubernetes object:
+ * small plain data (no YAML nodes), so that a workspace index can keep it for
+ * every file without keeping every syntax tree. Ranges are LSP ranges in the
+ * object's own file.
+ */
+import type { Range } from 'vscode-languageserver-types';
+
+/** The kinds of object a pod spec refers to by name. */
+export type ReferencedKind = 'ConfigMap' | 'Secret' | 'PersistentVolumeClaim' | 'ServiceAccount';
+
+/** A name in a pod spec that must resolve to an object in the pod's namespace. */
+export interface ObjectReference {
+  readonly kind: ReferencedKind;
+  readonly name: string;
+  /** The range of the name value. */
+  readonly range: Range;
+  /** The field that holds the name, in upstream notation: `spec.template.spec.volumes[0].configMap.name`. */
+  readonly field: string;
+}
+
+/** `spec.scaleTargetRef` of a HorizontalPodAutoscaler. */
+export interface ScaleTargetReference {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly range: Range;
+}
+
+/** A Service's `spec.selector` (equality only: Services have no set-based selectors). */
+export interface ServiceSelector {
+  readonly labels: Readonly<Record<string, string>>;
+  readonly range: Range;
+}
+
+export interface ObjectFacts {
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** The API group of `apiVersion` (`apps`; `` for core): objects are the same object across versions. */
+  readonly group: string;
+  /** `metadata.name`; undefined when absent (say, only `generateName`). */
+  readonly name: string | undefined;
+  /** `metadata.namespace` as written; undefined when absent. */
+  readonly namespace: string | undefined;
+  /** The range of the `metadata.name` value, or of the nearest key that exists. */
+  readonly nameRange: Range;
+  /** `metadata.labels` (string values only). */
+  readonly labels: Readonly<Record<string, string>>;
+  /** Labels of each pod the object creates: a workload's pod template, or a bare Pod's own labels. */
+  readonly podTemplateLabels: readonly Readonly<Record<string, string>>[];
+  readonly serviceSelector: ServiceSelector | undefined;
+  readonly references: readonly ObjectReference[];
+  readonly scaleTarget: ScaleTargetReference | undefined;
+}
+
+/** The objects of one file, in source order, with the name used for the file in messages. */
+export interface FileFacts {
+  readonly uri: string;
+  /** The file as messages name it: a path relative to its workspace folder, or its base name. */
+  readonly display: string;
+  readonly objects: readonly ObjectFacts[];
+}

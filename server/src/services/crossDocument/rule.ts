@@ -1,0 +1,55 @@
+/**
+ * The one-method interface every cross-document rule implements, and the
+ * context they share: every object of one scope (a workspace folder, or a
+ * single file outside any folder) with the namespace it lands in.
+ */
+import type { Diagnostic } from 'vscode-languageserver-types';
+import type { FileFacts, ObjectFacts } from './facts';
+import { effectiveNamespace } from './scope';
+
+/** An object with its file and the namespace it is created in (`` for cluster-scoped kinds). */
+export interface LocatedObject {
+  readonly file: FileFacts;
+  readonly facts: ObjectFacts;
+  readonly namespace: string;
+}
+
+export interface CrossDocumentContext {
+  /** Every object in scope, files in the order given, objects in source order. */
+  readonly objects: readonly LocatedObject[];
+  /** How messages name the scope: `this workspace folder` or `this file`. */
+  readonly scopeName: string;
+}
+
+/** A diagnostic for one file of the scope. */
+export interface FileDiagnostic {
+  readonly uri: string;
+  readonly diagnostic: Diagnostic;
+}
+
+/** One cross-document rule: a stable code and a pure check over the whole scope. */
+export interface CrossDocumentRule {
+  readonly code: string;
+  check(ctx: CrossDocumentContext): FileDiagnostic[];
+}
+
+/** The context for `files`. */
+export function buildContext(files: readonly FileFacts[], scopeName: string): CrossDocumentContext {
+  const objects: LocatedObject[] = [];
+  for (const file of files) {
+    for (const facts of file.objects) {
+      objects.push({ file, facts, namespace: effectiveNamespace(facts.apiVersion, facts.group, facts.kind, facts.namespace) });
+    }
+  }
+  return { objects, scopeName };
+}
+
+/** The identity of an object on the API server: the same key twice is the same object. */
+export function objectKey(group: string, kind: string, namespace: string, name: string): string {
+  return JSON.stringify([group, kind, namespace, name]);
+}
+
+/** `in namespace "default"`, or nothing for cluster-scoped objects. */
+export function inNamespace(namespace: string): string {
+  return namespace === '' ? '' : ` in namespace "${namespace}"`;
+}

@@ -1,0 +1,45 @@
+/**
+ * `service-selector-matches-nothing` (warning): a Service whose selector
+ * matches the labels of no pod template in its namespace. The API server
+ * accepts it, but the Service has no endpoints, so traffic to it goes
+ * nowhere. Pod templates come from Deployments, ReplicaSets, StatefulSets,
+ * DaemonSets, Jobs, CronJobs, ReplicationControllers and bare Pods.
+ */
+import { makeDiagnostic } from '../../diagnostic';
+import type { CrossDocumentContext, CrossDocumentRule, FileDiagnostic } from '../rule';
+import { inNamespace } from '../rule';
+
+export const serviceSelectorMatchesNothing: CrossDocumentRule = {
+  code: 'service-selector-matches-nothing',
+  check(ctx: CrossDocumentContext): FileDiagnostic[] {
+    const podLabels = new Map<string, Readonly<Record<string, string>>[]>();
+    for (const o of ctx.objects) {
+      if (o.facts.podTemplateLabels.length === 0) continue;
+      const list = podLabels.get(o.namespace) ?? [];
+      list.push(...o.facts.podTemplateLabels);
+      podLabels.set(o.namespace, list);
+    }
+    const out: FileDiagnostic[] = [];
+    for (const o of ctx.objects) {
+      const selector = o.facts.serviceSelector;
+      if (selector === undefined) continue;
+      const candidates = podLabels.get(o.namespace) ?? [];
+      if (candidates.some((labels) => selects(selector.labels, labels))) continue;
+      const message = `Service selector ${formatSelector(selector.labels)} matches no pod template${inNamespace(o.namespace)} in ${ctx.scopeName}; the Service would have no endpoints`;
+      out.push({ uri: o.file.uri, diagnostic: makeDiagnostic(selector.range, serviceSelectorMatchesNothing.code, message, true) });
+    }
+    return out;
+  },
+};
+
+/** True when every `key=value` of the selector is among the labels. */
+function selects(selector: Readonly<Record<string, string>>, labels: Readonly<Record<string, string>>): boolean {
+  return Object.entries(selector).every(([k, v]) => Object.hasOwn(labels, k) && labels[k] === v);
+}
+
+/** `app=web,tier=frontend`, as kubectl prints a selector. */
+function formatSelector(labels: Readonly<Record<string, string>>): string {
+  return Object.entries(labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+}
