@@ -11,7 +11,9 @@ import { EXIT_ERRORS, EXIT_OK } from './io';
 import type { CliIo } from './io';
 import { formatJson, formatSummary, formatText, problemFrom } from './problems';
 import type { Problem } from './problems';
-import { analyzeManifestText } from '../server/src/services/validateDocument';
+import { crossDocumentDiagnostics } from '../server/src/services/crossDocument/crossDocumentDiagnostics';
+import type { FileFacts } from '../server/src/services/crossDocument/facts';
+import { analyzeFile } from '../server/src/services/workspace/analyzeFile';
 
 export const VALIDATE_OPTIONS: OptionSpecs = {
   format: { type: 'string', choices: ['text', 'json'] },
@@ -43,11 +45,21 @@ export async function runValidate(args: readonly string[], io: CliIo): Promise<n
   const files = await collectFiles(positionals, io.cwd);
   const problems: Problem[] = [];
   let resources = 0;
+  const facts: FileFacts[] = [];
+  const perFile = new Map<string, Problem[]>();
   for (const file of files) {
     const result = await checkFile(file);
-    problems.push(...result.problems);
+    perFile.set(file.display, result.problems);
     resources += result.resources;
+    if (result.objects) facts.push({ uri: file.display, display: file.display, objects: result.objects });
   }
+  // Checks across the files given (a Service selecting nothing, missing ConfigMaps, duplicates), as the editor runs them per folder.
+  for (const [file, diagnostics] of crossDocumentDiagnostics(facts, CLI_SCOPE)) {
+    const list = perFile.get(file)!;
+    list.push(...diagnostics.map((d) => problemFrom(file, d)));
+    list.sort((a, b) => a.line - b.line || a.column - b.column);
+  }
+  for (const file of files) problems.push(...perFile.get(file.display)!);
   if (options.format === 'json') io.stdout.write(formatJson(problems));
   else {
     io.stdout.write(formatText(problems));
@@ -56,7 +68,10 @@ export async function runValidate(args: readonly string[], io: CliIo): Promise<n
   return problems.some((p) => p.severity === 'error') ? EXIT_ERRORS : EXIT_OK;
 }
 
-async function checkFile(file: FoundFile): Promise<{ problems: Problem[]; resources: number }> {
+/** How cross-document messages name the set of files checked together. */
+const CLI_SCOPE = 'the files checked';
+
+async function checkFile(file: FoundFile): Promise<{ problems: Problem[]; resources: number; objects?: FileFacts['objects'] }> {
   let text: string;
   try {
     // Invalid UTF-8 decodes to U+FFFD, which the parser service declines as binary.
@@ -75,6 +90,6 @@ async function checkFile(file: FoundFile): Promise<{ problems: Problem[]; resour
     };
     return { problems: [problem], resources: 0 };
   }
-  const report = analyzeManifestText(text);
-  return { problems: report.diagnostics.map((d) => problemFrom(file.display, d)), resources: report.resources };
+  const analysis = analyzeFile(text);
+  return { problems: analysis.diagnostics.map((d) => problemFrom(file.display, d)), resources: analysis.objects.length, objects: analysis.objects };
 }

@@ -1,3 +1,4 @@
+import { workspace } from 'vscode';
 import type { ExtensionContext } from 'vscode';
 import { LanguageClient, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
@@ -27,6 +28,8 @@ export function createLanguageClient(context: ExtensionContext): LanguageClient 
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ language: 'yaml' }],
+    // For clients that cannot register watchers dynamically: the server indexes every manifest in the workspace.
+    synchronize: { fileEvents: workspace.createFileSystemWatcher('**/*.{yaml,yml}') },
   };
   return new LanguageClient(CLIENT_ID, 'Kube Reconcile Language Server', serverOptions, clientOptions);
 }

@@ -147,3 +147,28 @@ describe('kube-reconcile validate', () => {
     assert.match((await run('validate', '--help')).stdout, /^Usage: kube-reconcile validate/);
   });
 });
+
+describe('kube-reconcile validate across files', () => {
+  let dir = '';
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kube-reconcile-cross-'));
+    await writeFile(join(dir, 'a.yaml'), lines('apiVersion: v1', 'kind: Service', 'metadata:', '  name: web', 'spec:', '  selector:', '    app: web', '  ports: [{port: 80}]'));
+    await writeFile(join(dir, 'b.yaml'), lines('apiVersion: v1', 'kind: Service', 'metadata:', '  name: web', 'spec:', '  selector:', '    app: web', '  ports: [{port: 80}]'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('duplicates and selectors that match nothing are found across the files given', async () => {
+    let stdout = '';
+    const code = await main(['validate', '.'], { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: () => undefined }, cwd: dir });
+    assert.equal(code, 1);
+    const found = stdout.trim().split('\n').map((l) => l.split(' ').slice(0, 3).join(' '));
+    assert.deepEqual(found, [
+      'a.yaml:4:9 error duplicate-object',
+      'a.yaml:6:3 warning service-selector-matches-nothing',
+      'b.yaml:4:9 error duplicate-object',
+      'b.yaml:6:3 warning service-selector-matches-nothing',
+    ]);
+  });
+});
