@@ -2,7 +2,7 @@
  * The Cluster view: a tree over the mirror cache, refreshed from the
  * sandbox's watch changes at most 10 times a second.
  */
-import { EventEmitter, window } from 'vscode';
+import { EventEmitter, MarkdownString, window } from 'vscode';
 import type { Event, ExtensionContext, TreeDataProvider, TreeItem } from 'vscode';
 import { ClusterTree } from '../model/clusterTree';
 import { Throttle } from '../model/throttle';
@@ -17,11 +17,15 @@ const REFRESH_INTERVAL_MS = 100;
 const AGE_REFRESH_MS = 10_000;
 
 export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
-  private readonly changed = new EventEmitter<TreeNode | undefined>();
-  readonly onDidChangeTreeData: Event<TreeNode | undefined> = this.changed.event;
+  private readonly changed = new EventEmitter<TreeNode | TreeNode[] | undefined>();
+  readonly onDidChangeTreeData: Event<TreeNode | TreeNode[] | undefined> = this.changed.event;
   private readonly tree: ClusterTree;
   private readonly throttle = new Throttle(() => this.refresh(), REFRESH_INTERVAL_MS);
   private renderedAt = 0;
+  /** The node objects handed to VS Code, by id: kept stable so that VS Code's handles for them survive refreshes. */
+  private readonly shown = new Map<string, TreeNode>();
+  /** Child ids handed out per parent id ('' for the roots). */
+  private readonly childIds = new Map<string, string[]>();
 
   constructor(private readonly connection: SandboxConnection) {
     this.tree = new ClusterTree(connection.cache, () => connection.status?.time ?? 0);
@@ -38,11 +42,22 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   }
 
   getTreeItem(node: TreeNode): TreeItem {
-    return toTreeItem(node);
+    // The tooltip (with ages) is resolved on hover, so that an age ticking over never refreshes a parent.
+    const item = toTreeItem(node);
+    item.tooltip = undefined;
+    return item;
+  }
+
+  resolveTreeItem(item: TreeItem, node: TreeNode): TreeItem {
+    item.tooltip = node.tooltip === undefined ? undefined : new MarkdownString(node.tooltip);
+    return item;
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
-    return node === undefined ? this.tree.roots() : this.tree.children(node);
+    const fresh = node === undefined ? this.tree.roots() : this.tree.children(node);
+    const kept = fresh.map((f) => this.keep(f));
+    this.childIds.set(node?.id ?? '', kept.map((n) => n.id));
+    return kept;
   }
 
   dispose(): void {
@@ -50,11 +65,67 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
     this.changed.dispose();
   }
 
+  private keep(fresh: TreeNode): TreeNode {
+    const old = this.shown.get(fresh.id);
+    if (!old) {
+      this.shown.set(fresh.id, fresh);
+      return fresh;
+    }
+    overwrite(old, fresh);
+    return old;
+  }
+
+  /** Drops a node that is no longer shown, and what was shown under it. */
+  private forget(id: string): void {
+    this.shown.delete(id);
+    for (const child of this.childIds.get(id) ?? []) this.forget(child);
+    this.childIds.delete(id);
+  }
+
+  /**
+   * Refreshes only what changed: VS Code drops its handles for every item on a
+   * whole-tree refresh and hands commands `undefined` until it has re-read the
+   * tree, so a right-click during an age refresh would lose its target.
+   */
   private refresh(): void {
     this.renderedAt = this.connection.status?.time ?? 0;
     this.tree.invalidate();
-    this.changed.fire(undefined);
+    const changed: TreeNode[] = [];
+    let rootsChanged = false;
+    const visit = (parent: TreeNode | undefined): void => {
+      const before = this.childIds.get(parent?.id ?? '');
+      if (!before) return;
+      const fresh = parent === undefined ? this.tree.roots() : this.tree.children(parent);
+      if (fresh.length !== before.length || fresh.some((f, i) => f.id !== before[i])) {
+        const still = new Set(fresh.map((f) => f.id));
+        for (const id of before) if (!still.has(id)) this.forget(id);
+        if (parent) changed.push(parent);
+        else rootsChanged = true;
+        return;
+      }
+      for (const f of fresh) {
+        const old = this.shown.get(f.id)!;
+        if (!sameNode(old, f)) {
+          overwrite(old, f);
+          changed.push(old);
+        } else visit(old);
+      }
+    };
+    visit(undefined);
+    if (rootsChanged) this.changed.fire(undefined);
+    else if (changed.length > 0) this.changed.fire(changed);
   }
+}
+
+function sameNode(a: TreeNode, b: TreeNode): boolean {
+  return JSON.stringify({ ...a, tooltip: undefined }) === JSON.stringify({ ...b, tooltip: undefined });
+}
+
+/** Makes `target` (the object VS Code holds a handle for) say what `from` says. */
+function overwrite(target: TreeNode, from: TreeNode): void {
+  const t = target as unknown as Record<string, unknown>;
+  for (const k of Object.keys(t)) if (!(k in from)) t[k] = undefined;
+  Object.assign(target, from);
 }
 
 /** Registers the view and feeds it the sandbox's changes. */
