@@ -35,6 +35,7 @@ let persistence: Persistence | undefined;
  * Rejects if the language server cannot be started.
  */
 export async function activate(context: ExtensionContext): Promise<void> {
+  const started = performance.now();
   const config = new Config();
   const connection = new SandboxHost({ workerPath: context.asAbsolutePath(WORKER_SCRIPT) });
   context.subscriptions.push(connection);
@@ -70,6 +71,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   client = createLanguageClient(context);
   context.subscriptions.push(client);
   await client.start();
+  output.appendLine(`Kube Reconcile activated in ${Math.round(performance.now() - started)} ms`);
 }
 
 /** Saves the sandbox to the workspace storage and stops the language server; resolves once both are done. */
