@@ -31,8 +31,8 @@ let persistence: Persistence | undefined;
  * runs off the extension host's thread), registers the views, commands,
  * status bar and output channel, then starts the language server. The
  * sandbox's `init` and the first apply of the workspace run in the
- * background. Everything created goes into `context.subscriptions`.
- * Rejects if the language server cannot be started.
+ * background, and so does the language server's start (a failure is shown
+ * as an error message). Everything created goes into `context.subscriptions`.
  */
 export async function activate(context: ExtensionContext): Promise<void> {
   const started = performance.now();
@@ -70,8 +70,12 @@ export async function activate(context: ExtensionContext): Promise<void> {
 
   client = createLanguageClient(context);
   context.subscriptions.push(client);
-  await client.start();
-  output.appendLine(`Kube Reconcile activated in ${Math.round(performance.now() - started)} ms`);
+  // Activation does not wait for the language server: its diagnostics arrive when it is up.
+  const wired = Math.round(performance.now() - started);
+  void client.start().then(
+    () => output.appendLine(`Kube Reconcile activated in ${wired} ms (language server ready after ${Math.round(performance.now() - started)} ms)`),
+    (e: unknown) => ctx.ui.error(`The Kube Reconcile language server did not start: ${e instanceof Error ? e.message : String(e)}`),
+  );
 }
 
 /** Saves the sandbox to the workspace storage and stops the language server; resolves once both are done. */
