@@ -15,7 +15,7 @@ export type { KubeObject, KubeList, ObjectMeta, OwnerReference, WatchEvent, Watc
 export type { Clock, TimerHandle } from './clock/clock';
 export { formatTimestamp, formatMicroTime } from './clock/clock';
 export { VirtualClock, DEFAULT_EPOCH } from './clock/virtualClock';
-export { RealClock } from './clock/realClock';
+export { SwitchableClock } from './clock/switchableClock';
 export { SeededRandom } from './clock/random';
 export { Informer } from './client/informer';
 export type { InformerHandlers, ListWatcher } from './client/informer';

@@ -1,6 +1,6 @@
 /**
  * Time for the interactive sandbox that can also jump: it follows the host's
- * monotonic clock at a speed factor (like RealClock) and can be paused, but
+ * monotonic clock at a speed factor (1×, 5×, 20×…) and can be paused, but
  * every timer lives in an inner VirtualClock, so "step 5 s" and "fast-forward
  * until settled" run the same timers synchronously in simulated time, exactly
  * as `simulate` does, before real-time flow resumes from the new instant.

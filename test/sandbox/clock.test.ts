@@ -1,7 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { VirtualClock, DEFAULT_EPOCH } from '../../sandbox/clock/virtualClock';
-import { RealClock } from '../../sandbox/clock/realClock';
 import { formatMicroTime, formatTimestamp } from '../../sandbox/clock/clock';
 import { NAME_ALPHABET, SeededRandom } from '../../sandbox/clock/random';
 
@@ -48,65 +47,6 @@ describe('VirtualClock', () => {
     clock.setTimer(Number.NaN, () => log.push(clock.now()));
     clock.advance(0);
     assert.deepEqual(log, [0, 0]);
-  });
-});
-
-describe('RealClock', () => {
-  function fakeHost() {
-    let now = 0;
-    const timers: { at: number; fn: () => void; id: number }[] = [];
-    let nextId = 1;
-    return {
-      hostNow: () => now,
-      hostSetTimeout: (fn: () => void, ms: number) => {
-        const id = nextId++;
-        timers.push({ at: now + ms, fn, id });
-        return id;
-      },
-      hostClearTimeout: (id: unknown) => {
-        const i = timers.findIndex((t) => t.id === id);
-        if (i >= 0) timers.splice(i, 1);
-      },
-      advance(ms: number) {
-        now += ms;
-        for (;;) {
-          timers.sort((a, b) => a.at - b.at);
-          const t = timers[0];
-          if (!t || t.at > now) break;
-          timers.shift();
-          t.fn();
-        }
-      },
-    };
-  }
-
-  test('scales host time by the speed factor and fires timers in clock time', () => {
-    const host = fakeHost();
-    const clock = new RealClock({ start: 1000, speed: 10, ...host });
-    const fired: number[] = [];
-    clock.setTimer(5000, () => fired.push(clock.now()));
-    host.advance(400);
-    assert.equal(clock.now(), 5000);
-    assert.deepEqual(fired, []);
-    host.advance(100);
-    assert.deepEqual(fired, [6000]);
-  });
-
-  test('pause freezes time and timers; speed changes keep the clock continuous', () => {
-    const host = fakeHost();
-    const clock = new RealClock({ start: 0, speed: 1, ...host });
-    const fired: number[] = [];
-    clock.setTimer(1000, () => fired.push(Math.round(clock.now())));
-    host.advance(500);
-    clock.pause();
-    host.advance(10_000);
-    assert.equal(clock.now(), 500);
-    assert.deepEqual(fired, []);
-    clock.resume();
-    clock.setSpeed(5);
-    host.advance(100);
-    assert.deepEqual(fired, [1000]);
-    assert.throws(() => clock.setSpeed(0), /positive/);
   });
 });
 
