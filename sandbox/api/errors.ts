@@ -113,24 +113,14 @@ export function badRequest(message: string): ApiError {
   return failure(400, 'BadRequest', message);
 }
 
-export function methodNotAllowed(message: string): ApiError {
-  return failure(405, 'MethodNotAllowed', message);
-}
-
+/** 413 for a body larger than the server accepts. */
 export function tooLarge(message: string): ApiError {
   return failure(413, 'RequestEntityTooLarge', message);
 }
 
-export function unsupportedMediaType(contentType: string): ApiError {
-  return failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`.replace('unknown format', `unknown format (${contentType})`));
-}
-
-export function internalError(message: string): ApiError {
-  return failure(500, 'InternalError', `Internal error occurred: ${message}`);
-}
-
-export function tooManyRequests(message: string, retryAfterSeconds = 1): ApiError {
-  return failure(429, 'TooManyRequests', message, { retryAfterSeconds });
+/** 504 Timeout, e.g. a watch from a resourceVersion the store has not reached. */
+export function timeout(message: string, retryAfterSeconds = 1): ApiError {
+  return failure(504, 'Timeout', message, { retryAfterSeconds });
 }
 
 /**

@@ -11,7 +11,6 @@ import { formatTimestamp } from '../clock/clock';
 import { SeededRandom } from '../clock/random';
 import { podQosClass } from '../admission/defaults/index';
 import {
-  ApiError,
   alreadyExists,
   badRequest,
   conflict,
@@ -19,6 +18,8 @@ import {
   forbidden,
   notFound,
   resourceNotFound,
+  timeout,
+  tooLarge,
 } from '../api/errors';
 import type { ResourceType } from '../api/resources';
 import { apiVersionOf, resourceByName, resourceFor } from '../api/resources';
@@ -136,7 +137,7 @@ export class ApiServer {
       from = Number(rv);
       if (!Number.isInteger(from) || from < 0) throw badRequest(`invalid resource version: ${JSON.stringify(rv)}`);
       if (from < this.store.compactedRevision) throw expired(from, this.store.compactedRevision + 1);
-      if (from > this.store.revision) throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Timeout', code: 504, message: `Timeout: Too large resource version: ${from}, current: ${this.store.revision}`, details: { retryAfterSeconds: 1 } });
+      if (from > this.store.revision) throw timeout(`Timeout: Too large resource version: ${from}, current: ${this.store.revision}`);
     }
     return this.hub.watch(
       {
@@ -317,7 +318,7 @@ export class ApiServer {
       body = copyJson(input, { maxDepth: 100, maxBytes: 1_572_864 });
     } catch (e) {
       if (e instanceof JsonCopyError) {
-        if (e.kind === 'size') throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'RequestEntityTooLarge', code: 413, message: `Request entity too large: ${e.message}` });
+        if (e.kind === 'size') throw tooLarge(`Request entity too large: ${e.message}`);
         throw badRequest(e.message);
       }
       throw e;

@@ -1,11 +1,10 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { main } from '../../cli/main';
+import { cliFixture, lines } from './cliFixture';
+import type { CliFixture, Run } from './cliFixture';
 
-const lines = (...ls: string[]): string => `${ls.join('\n')}\n`;
 
 const DEPLOYMENT = lines(
   'apiVersion: apps/v1',
@@ -51,30 +50,15 @@ const FILES: Record<string, string> = {
   'later/scale.yaml': DEPLOYMENT.replace('replicas: 2', 'replicas: 4'),
 };
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 describe('kube-reconcile simulate', () => {
-  let dir = '';
-  const run = async (...argv: string[]): Promise<Run> => {
-    let stdout = '';
-    let stderr = '';
-    const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, cwd: dir });
-    return { code, stdout, stderr };
-  };
+  let fixture: CliFixture;
+  const run = (...argv: string[]): Promise<Run> => fixture.run(...argv);
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'kube-reconcile-sim-'));
-    for (const [path, text] of Object.entries(FILES)) {
-      await mkdir(join(dir, path, '..'), { recursive: true });
-      await writeFile(join(dir, path), text);
-    }
+    fixture = await cliFixture('kube-reconcile-sim-', FILES);
   });
   after(async () => {
-    await rm(dir, { recursive: true, force: true });
+    await fixture.dispose();
   });
 
   test('applies, settles, and prints kubectl tables and events; exit 0', async () => {
@@ -123,7 +107,7 @@ describe('kube-reconcile simulate', () => {
     assert.match(r.stdout, /\[3m0s\] 3m:apply=later\/scale\.yaml\ndeployment\.apps\/web configured\n/);
     assert.match(r.stdout, /\[4m0s\] 4m:fail-node=node-1: node node-1 failed/);
     assert.match(r.stdout, /Ran for 5m0s of virtual time/);
-    const recorded = (await readFile(join(dir, 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { time: number; type: string; object: { kind: string } });
+    const recorded = (await readFile(join(fixture.dir, 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { time: number; type: string; object: { kind: string } });
     assert.ok(recorded.length > 20);
     assert.deepEqual(recorded[0].type, 'ADDED');
     assert.ok(recorded.every((e, i) => i === 0 || e.time >= recorded[i - 1].time));

@@ -1,12 +1,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import packageJson from '../../package.json';
-import { main } from '../../cli/main';
-
-const lines = (...ls: string[]): string => `${ls.join('\n')}\n`;
+import { cliFixture, lines } from './cliFixture';
+import type { CliFixture, Run } from './cliFixture';
 
 const FILES: Record<string, string> = {
   'good.yaml': lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: settings', 'data:', '  mode: fast'),
@@ -32,30 +28,15 @@ const FILES: Record<string, string> = {
   'manifests/.hidden/skip.yaml': lines('apiVersion: apps/v1', 'kind: Nope'),
 };
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 describe('kube-reconcile validate', () => {
-  let dir = '';
-  const run = async (...argv: string[]): Promise<Run> => {
-    let stdout = '';
-    let stderr = '';
-    const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, cwd: dir });
-    return { code, stdout, stderr };
-  };
+  let fixture: CliFixture;
+  const run = (...argv: string[]): Promise<Run> => fixture.run(...argv);
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'kube-reconcile-cli-'));
-    for (const [path, text] of Object.entries(FILES)) {
-      await mkdir(join(dir, path, '..'), { recursive: true });
-      await writeFile(join(dir, path), text);
-    }
+    fixture = await cliFixture('kube-reconcile-cli-', FILES);
   });
   after(async () => {
-    await rm(dir, { recursive: true, force: true });
+    await fixture.dispose();
   });
 
   test('text: one line per problem, folders recursed in sorted order, summary on stderr, exit 1', async () => {
@@ -149,19 +130,17 @@ describe('kube-reconcile validate', () => {
 });
 
 describe('kube-reconcile validate across files', () => {
-  let dir = '';
+  const service = lines('apiVersion: v1', 'kind: Service', 'metadata:', '  name: web', 'spec:', '  selector:', '    app: web', '  ports: [{port: 80}]');
+  let fixture: CliFixture;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'kube-reconcile-cross-'));
-    await writeFile(join(dir, 'a.yaml'), lines('apiVersion: v1', 'kind: Service', 'metadata:', '  name: web', 'spec:', '  selector:', '    app: web', '  ports: [{port: 80}]'));
-    await writeFile(join(dir, 'b.yaml'), lines('apiVersion: v1', 'kind: Service', 'metadata:', '  name: web', 'spec:', '  selector:', '    app: web', '  ports: [{port: 80}]'));
+    fixture = await cliFixture('kube-reconcile-cross-', { 'a.yaml': service, 'b.yaml': service });
   });
   after(async () => {
-    await rm(dir, { recursive: true, force: true });
+    await fixture.dispose();
   });
 
   test('duplicates and selectors that match nothing are found across the files given', async () => {
-    let stdout = '';
-    const code = await main(['validate', '.'], { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: () => undefined }, cwd: dir });
+    const { code, stdout } = await fixture.run('validate', '.');
     assert.equal(code, 1);
     const found = stdout.trim().split('\n').map((l) => l.split(' ').slice(0, 3).join(' '));
     assert.deepEqual(found, [

@@ -36,7 +36,7 @@ export class CronJobController implements Component {
     this.recorder = new Recorder(ctx, this.name);
     this.queue = new WorkQueue(ctx.clock, {
       reconcile: (key) => this.sync(key),
-      onError: (key, error, retry) => this.recorder.logOnly(key, 'Warning', 'SyncError', `sync "${key}" failed: ${error instanceof Error ? error.message : String(error)} (retry in ${retry}ms)`),
+      onError: (key, error, retry) => this.recorder.syncFailed(key, error, retry),
     });
   }
 

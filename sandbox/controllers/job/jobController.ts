@@ -43,8 +43,7 @@ export class JobController implements Component {
   constructor(private readonly ctx: ComponentContext) {
     this.expectations = new Expectations(ctx.clock);
     this.recorder = new Recorder(ctx, this.name);
-    const onError = (key: string, error: unknown, retry: number): void =>
-      this.recorder.logOnly(key, 'Warning', 'SyncError', `sync "${key}" failed: ${error instanceof Error ? error.message : String(error)} (retry in ${retry}ms)`);
+    const onError = (key: string, error: unknown, retry: number): void => this.recorder.syncFailed(key, error, retry);
     this.queue = new WorkQueue(ctx.clock, { reconcile: (key) => this.sync(key), onError });
     this.orphans = new WorkQueue(ctx.clock, { reconcile: (key) => this.syncOrphanPod(key), onError });
   }

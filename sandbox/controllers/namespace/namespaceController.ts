@@ -28,7 +28,7 @@ export class NamespaceController implements Component {
     this.recorder = new Recorder(ctx, this.name);
     this.queue = new WorkQueue(ctx.clock, {
       reconcile: (key) => this.sync(key),
-      onError: (key, error, retry) => this.recorder.logOnly(key, 'Warning', 'SyncError', `deletion of namespace ${key} failed: ${error instanceof Error ? error.message : String(error)} (retry in ${retry}ms)`),
+      onError: (key, error, retry) => this.recorder.syncFailed(key, error, retry, `deletion of namespace ${key}`),
     });
   }
 

@@ -46,7 +46,7 @@ export class ReplicaSetController implements Component {
     this.recorder = new Recorder(ctx, this.name);
     this.queue = new WorkQueue(ctx.clock, {
       reconcile: (key) => this.sync(key),
-      onError: (key, error, retry) => this.recorder.logOnly(key, 'Warning', 'SyncError', `sync "${key}" failed: ${String(error instanceof Error ? error.message : error)} (retry in ${retry}ms)`),
+      onError: (key, error, retry) => this.recorder.syncFailed(key, error, retry),
     });
   }
 

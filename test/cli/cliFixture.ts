@@ -1,0 +1,38 @@
+/** Runs the CLI in-process against files written to a temporary folder. */
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../cli/main';
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export const lines = (...ls: string[]): string => `${ls.join('\n')}\n`;
+
+/** A temporary folder holding `files` (path → text); `run` runs the CLI there. */
+export interface CliFixture {
+  readonly dir: string;
+  run(...argv: string[]): Promise<Run>;
+  dispose(): Promise<void>;
+}
+
+export async function cliFixture(prefix: string, files: Record<string, string>): Promise<CliFixture> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(dir, path, '..'), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  return {
+    dir,
+    async run(...argv) {
+      let stdout = '';
+      let stderr = '';
+      const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, cwd: dir });
+      return { code, stdout, stderr };
+    },
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  };
+}
