@@ -247,6 +247,7 @@ export class ApiServer {
     const ns = this.namespaceFor(r, namespace);
     const old = this.store.get(kindKey(r), ns, name);
     if (!old) throw notFound(r, name);
+    if (type === 'apply') throw badRequest('server-side apply is not supported yet');
     const patched = this.decode(applyPatch(type, old, patch));
     if (patched.apiVersion !== old.apiVersion || patched.kind !== old.kind) throw badRequest('a patch may not change apiVersion or kind');
     if (patched.metadata.name !== name) throw badRequest(`the name of the object (${String(patched.metadata.name)}) does not match the name on the URL (${name})`);

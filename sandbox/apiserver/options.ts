@@ -37,4 +37,5 @@ export interface WatchOptions {
   sendInitialEvents?: boolean;
 }
 
-export type PatchType = 'json' | 'merge';
+/** JSON patch, JSON merge patch, strategic merge patch, server-side apply. */
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';

@@ -1,20 +1,22 @@
 /**
  * Entry point for PATCH bodies: picks the patch format from the request's
- * Content-Type and applies it. Strategic merge and server-side apply are
- * recognised here but implemented elsewhere.
+ * Content-Type and applies it. Server-side apply is recognised here but
+ * implemented by the API server (it needs managedFields).
  */
 import { isPlainObject } from '../../util/json';
 import { applyJsonPatch } from './jsonPatch';
 import { applyMergePatch } from './jsonMergePatch';
 import { invalidMergePatch } from './patchErrors';
+import { applyStrategicMergePatch } from './strategic';
 
 export { applyJsonPatch } from './jsonPatch';
 export type { JsonPatchOperation } from './jsonPatch';
 export { applyMergePatch, createMergePatch } from './jsonMergePatch';
 
-export type PatchType = 'json' | 'merge';
+/** The patch formats applied here; server-side apply (`apply`) is the API server's. */
+export type PatchType = 'json' | 'merge' | 'strategic';
 
-const BY_MEDIA_TYPE: ReadonlyMap<string, PatchType | 'strategic' | 'apply'> = new Map([
+const BY_MEDIA_TYPE: ReadonlyMap<string, PatchType | 'apply'> = new Map([
   ['application/json-patch+json', 'json'],
   ['application/merge-patch+json', 'merge'],
   ['application/strategic-merge-patch+json', 'strategic'],
@@ -27,7 +29,7 @@ const BY_MEDIA_TYPE: ReadonlyMap<string, PatchType | 'strategic' | 'apply'> = ne
  * case-insensitive) to its patch format; `undefined` for anything else, which
  * the server answers with 415.
  */
-export function patchTypeFromContentType(ct: string): PatchType | 'strategic' | 'apply' | undefined {
+export function patchTypeFromContentType(ct: string): PatchType | 'apply' | undefined {
   const mediaType = ct.split(';')[0].trim().toLowerCase();
   return BY_MEDIA_TYPE.get(mediaType);
 }
@@ -40,5 +42,6 @@ export function patchTypeFromContentType(ct: string): PatchType | 'strategic' | 
 export function applyPatch(type: PatchType, target: unknown, patch: unknown): unknown {
   if (type === 'json') return applyJsonPatch(target, patch);
   if (!isPlainObject(patch)) throw invalidMergePatch();
+  if (type === 'strategic') return applyStrategicMergePatch(target, patch);
   return applyMergePatch(target, patch);
 }
