@@ -137,3 +137,51 @@ export function invalid(r: ResourceType, name: string, causes: StatusCause[]): A
     causes,
   });
 }
+
+/** 401 for a request without the server's bearer token (the authentication filter's answer). */
+export function unauthorized(): ApiError {
+  return failure(401, 'Unauthorized', 'Unauthorized');
+}
+
+/** 405 for a method the path does not route (e.g. POST on a named object). */
+export function methodNotAllowed(): ApiError {
+  return failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+}
+
+/** 405 `deletecollection is not supported on resources of kind "pods"` (NewMethodNotSupported). */
+export function methodNotSupported(r: ResourceType, action: string): ApiError {
+  return failure(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualifiedResource(r)}"`, { group: r.group, kind: r.plural });
+}
+
+/** 406 when no media type in Accept can be served. */
+export function notAcceptable(accepted: readonly string[]): ApiError {
+  return failure(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
+}
+
+/** 415 for a body in a format the endpoint does not decode. */
+export function unsupportedMediaType(accepted: readonly string[]): ApiError {
+  return failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+}
+
+/** 429 TooManyRequests; `retryAfterSeconds` > 0 also goes into the details (and the Retry-After header). */
+export function tooManyRequests(message: string, retryAfterSeconds = 0, causes?: StatusCause[]): ApiError {
+  const details: StatusDetails = {};
+  if (causes) details.causes = causes;
+  if (retryAfterSeconds > 0) details.retryAfterSeconds = retryAfterSeconds;
+  return failure(429, 'TooManyRequests', message, details);
+}
+
+/** 500 `Internal error occurred: <why>`: a server fault, never the client's. */
+export function internalError(why: string): ApiError {
+  return failure(500, 'InternalError', `Internal error occurred: ${why}`, { causes: [{ reason: '', message: why }] });
+}
+
+/**
+ * 422 for invalid request options: `ListOptions.meta.k8s.io "" is invalid: <errs>`
+ * (the apiserver validates CreateOptions, ListOptions, PatchOptions… as objects of meta.k8s.io).
+ */
+export function invalidOptions(kind: string, causes: StatusCause[]): ApiError {
+  const texts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
+  const errs = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
+  return failure(422, 'Invalid', `${kind}.meta.k8s.io "" is invalid: ${errs}`, { group: 'meta.k8s.io', kind, causes });
+}

@@ -1,7 +1,8 @@
 /**
  * The sandbox's kube-apiserver: the verbs of the Kubernetes API over the
  * versioned store, with admission (defaults + validation), namespaces,
- * optimistic concurrency, graceful deletion and finalizers, and watches.
+ * optimistic concurrency, graceful deletion and finalizers, watches, and
+ * server-side apply with managedFields (sandbox/apply/serverSide).
  *
  * Objects returned by any method are the stored objects themselves: deeply
  * frozen and shared. Copy before changing (as with client-go's caches).
@@ -16,6 +17,7 @@ import {
   conflict,
   expired,
   forbidden,
+  invalidOptions,
   notFound,
   resourceNotFound,
   timeout,
@@ -23,8 +25,9 @@ import {
 } from '../api/errors';
 import type { ResourceType } from '../api/resources';
 import { apiVersionOf, resourceByName, resourceFor } from '../api/resources';
-import type { KubeList, KubeObject, WatchEvent } from '../api/types';
+import type { JsonValue, KubeList, KubeObject, WatchEvent } from '../api/types';
 import { applyPatch } from '../api/patch/index';
+import { applyConfiguration, checkManagedFieldsShape, sameExceptTimes, updateManagedFields } from '../apply/serverSide/index';
 import { ObjectStore } from '../store/objectStore';
 import type { WatchHandle } from '../store/watchHub';
 import { WatchHub } from '../store/watchHub';
@@ -58,6 +61,17 @@ export interface ApiServerOptions {
 }
 
 const GENERATE_NAME_ATTEMPTS = 8;
+
+/** managedFields already worked out by server-side apply, for the write that stores its result. */
+interface ManagedFieldsPreset {
+  managedFields: JsonValue[] | undefined;
+}
+
+/** What a server-side apply did: the object (as stored, or as it would be with dry run) and whether it was created (201) rather than updated (200). */
+export interface ApplyResult {
+  object: KubeObject;
+  created: boolean;
+}
 
 export class ApiServer {
   readonly clock: Clock;
@@ -167,7 +181,12 @@ export class ApiServer {
 
   // ---- writes -----------------------------------------------------------
 
+  /** POST. With `fieldManager`, the manager owns every field it set (managedFields, operation Update). */
   create<T extends KubeObject = KubeObject>(input: KubeObject, options: WriteOptions = {}): T {
+    return this.createObject(input, options) as T;
+  }
+
+  private createObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
     const body = this.decode(input);
     const r = this.resourceOf(body);
     const ns = this.bodyNamespace(r, body, options.namespace);
@@ -179,6 +198,7 @@ export class ApiServer {
     defaultObject(body, r);
     initialStatus(body, r, podQosClass);
     if (r.kind === 'Secret') mergeSecretStringData(body);
+    this.trackFields(r, undefined, body, options, undefined, preset);
     body.metadata.uid = this.random.uuid();
     body.metadata.creationTimestamp = formatTimestamp(this.clock.now());
     if (r.hasGeneration) body.metadata.generation = 1;
@@ -189,14 +209,21 @@ export class ApiServer {
     validateOrThrow(body, r);
     if (r.kind === 'Service') this.allocate(r, body);
     if (this.store.get(kindKey(r), ns, body.metadata.name!)) throw alreadyExists(r, body.metadata.name!);
-    if (options.dryRun) return body as T;
+    if (options.dryRun) return body;
     const stored = this.store.put(kindKey(r), body);
     if (r.kind === 'Service') reserveServiceAddresses(stored, this.allocators);
-    return stored as T;
+    return stored;
   }
 
-  /** PUT: replaces an object. A stale resourceVersion is a 409 Conflict; an empty one is unconditional. */
+  /**
+   * PUT: replaces an object. A stale resourceVersion is a 409 Conflict; an empty one is unconditional.
+   * With `fieldManager`, the fields it changed move to it in managedFields.
+   */
   update<T extends KubeObject = KubeObject>(input: KubeObject, options: WriteOptions = {}): T {
+    return this.updateObject(input, options) as T;
+  }
+
+  private updateObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
     const body = this.decode(input);
     const r = this.resourceOf(body);
     const ns = this.bodyNamespace(r, body, options.namespace);
@@ -213,14 +240,19 @@ export class ApiServer {
     if (r.kind === 'Namespace') namespaceLabels(body);
     defaultObject(body, r);
     if (r.kind === 'Secret') mergeSecretStringData(body);
+    this.trackFields(r, old, body, options, undefined, preset);
     validateOrThrow(body, r, old);
     if (r.kind === 'Service') this.allocate(r, body, old);
     if (r.hasGeneration && generationChanged(r, body, old)) body.metadata.generation = (old.metadata.generation ?? 0) + 1;
-    return this.commitUpdate(r, body, old, options) as T;
+    return this.commitUpdate(r, body, old, options);
   }
 
-  /** PUT on `/status`: changes only `status`. */
+  /** PUT on `/status`: changes only `status`. A `fieldManager` is recorded with subresource `status`. */
   updateStatus<T extends KubeObject = KubeObject>(input: KubeObject, options: WriteOptions = {}): T {
+    return this.updateStatusObject(input, options) as T;
+  }
+
+  private updateStatusObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
     const body = this.decode(input);
     const r = this.resourceOf(body);
     if (!r.statusSubresource) throw resourceNotFound();
@@ -238,22 +270,59 @@ export class ApiServer {
     }
     if (body.status === undefined) delete next.status;
     else next.status = body.status;
-    return this.commitUpdate(r, next, old, options) as T;
+    if (preset !== undefined || options.fieldManager !== undefined) this.trackFields(r, old, next, options, 'status', preset);
+    return this.commitUpdate(r, next, old, options);
   }
 
-  /** PATCH with a JSON patch or JSON merge patch, on the object or its `/status`. */
+  /**
+   * PATCH with a JSON patch, JSON merge patch or strategic merge patch (a
+   * `fieldManager` is recorded as an Update), or server-side apply (`apply`,
+   * see `apply`), on the object or its `/status`.
+   */
   patch(ref: ResourceRef, namespace: string | undefined, name: string, type: PatchType, patch: unknown, options: WriteOptions & { subresource?: 'status' } = {}): KubeObject {
+    if (type === 'apply') return this.apply(ref, namespace, name, patch, options).object;
     const r = this.resolve(ref);
     const ns = this.namespaceFor(r, namespace);
     const old = this.store.get(kindKey(r), ns, name);
     if (!old) throw notFound(r, name);
-    if (type === 'apply') throw badRequest('server-side apply is not supported yet');
     const patched = this.decode(applyPatch(type, old, patch));
     if (patched.apiVersion !== old.apiVersion || patched.kind !== old.kind) throw badRequest('a patch may not change apiVersion or kind');
     if (patched.metadata.name !== name) throw badRequest(`the name of the object (${String(patched.metadata.name)}) does not match the name on the URL (${name})`);
     if (patched.metadata.resourceVersion === undefined) patched.metadata.resourceVersion = old.metadata.resourceVersion;
     const write = { ...options, namespace: r.namespaced ? ns : undefined };
     return options.subresource === 'status' ? this.updateStatus(patched, write) : this.update(patched, write);
+  }
+
+  /**
+   * Server-side apply (PATCH `application/apply-patch+yaml`): `config` is the
+   * applied configuration, already decoded from YAML or JSON. Creates the
+   * object when absent (`created`: the HTTP layer answers 201); otherwise
+   * merges it in — applied fields win, fields this manager applied before and
+   * no longer applies go unless another manager owns them, and changing a
+   * field another manager owns is 409 unless `force`. Then the normal create
+   * or update path (admission, generation, status rules); dry run stores nothing.
+   * 422 without `fieldManager`; 400 for another kind, name or namespace.
+   */
+  apply(ref: ResourceRef, namespace: string | undefined, name: string, config: unknown, options: WriteOptions & { subresource?: 'status' } = {}): ApplyResult {
+    const r = this.resolve(ref);
+    const ns = this.namespaceFor(r, namespace);
+    const manager = options.fieldManager;
+    if (manager === undefined || manager === '') {
+      throw invalidOptions('PatchOptions', [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }]);
+    }
+    const body = this.decode(config, false);
+    const old = this.store.get(kindKey(r), ns, name);
+    if (!old && options.subresource === 'status') throw notFound(r, name);
+    const merged = applyConfiguration(old, body, manager, options.force ?? false, { resource: r, subresource: options.subresource, now: formatTimestamp(this.clock.now()) });
+    if (!old && merged.metadata.uid) throw conflict(r, name, `uid mismatch: the provided object specified uid ${merged.metadata.uid}, and no existing object was found`);
+    if (merged.metadata.name !== name) throw badRequest(`the name of the object (${merged.metadata.name ?? ''}) does not match the name on the URL (${name})`);
+    const bodyNs = body.metadata.namespace;
+    if (r.namespaced && bodyNs && bodyNs !== ns) throw badRequest(`the namespace of the object (${bodyNs}) does not match the namespace on the URL (${ns})`);
+    const write: WriteOptions = { dryRun: options.dryRun, namespace: r.namespaced ? ns : undefined };
+    const preset = { managedFields: merged.metadata.managedFields };
+    if (!old) return { object: this.createObject(merged, write, preset), created: true };
+    const object = options.subresource === 'status' ? this.updateStatusObject(merged, write, preset) : this.updateObject(merged, write, preset);
+    return { object, created: false };
   }
 
   /**
@@ -313,7 +382,8 @@ export class ApiServer {
 
   // ---- internals --------------------------------------------------------
 
-  private decode(input: unknown): KubeObject {
+  /** Copies and shape-checks a request body (400 on a malformed one); `withManagedFields`: also managedFields' entries. */
+  private decode(input: unknown, withManagedFields = true): KubeObject {
     let body: unknown;
     try {
       body = copyJson(input, { maxDepth: 100, maxBytes: 1_572_864 });
@@ -325,7 +395,23 @@ export class ApiServer {
       throw e;
     }
     checkObjectShape(body);
-    return body as KubeObject;
+    const obj = body as KubeObject;
+    if (withManagedFields && obj.metadata.managedFields !== undefined) checkManagedFieldsShape(obj.metadata.managedFields);
+    return obj;
+  }
+
+  /**
+   * Sets the managedFields a write stores (see sandbox/apply/serverSide):
+   * apply's own, or the Update of `options.fieldManager`; without a manager
+   * the live ones stay unless the body sets them.
+   */
+  private trackFields(r: ResourceType, live: KubeObject | undefined, next: KubeObject, options: WriteOptions, subresource: 'status' | undefined, preset: ManagedFieldsPreset | undefined): void {
+    let fields: JsonValue[] | undefined;
+    if (preset !== undefined) fields = preset.managedFields;
+    else if (options.fieldManager === undefined && next.metadata.managedFields === undefined) fields = live?.metadata.managedFields;
+    else fields = updateManagedFields(live, next, options.fieldManager, { resource: r, subresource, now: formatTimestamp(this.clock.now()) });
+    if (fields === undefined) delete next.metadata.managedFields;
+    else next.metadata.managedFields = fields;
   }
 
   private namespaceFor(r: ResourceType, namespace: string | undefined): string {
@@ -391,6 +477,13 @@ export class ApiServer {
   /** Stores an update unless it changes nothing; completes a deletion whose last finalizer was removed. */
   private commitUpdate(r: ResourceType, next: KubeObject, old: KubeObject, options: WriteOptions): KubeObject {
     next.metadata.resourceVersion = old.metadata.resourceVersion;
+    const fields = next.metadata.managedFields;
+    if (fields !== old.metadata.managedFields && sameExceptTimes(fields, old.metadata.managedFields)) {
+      // Only managedFields times would change: keep the old ones, so a no-op stays a no-op (upstream's IgnoreManagedFieldsTimestampsTransformer).
+      next.metadata.managedFields = old.metadata.managedFields;
+      if (jsonEqual(next, old)) return old;
+      next.metadata.managedFields = fields;
+    }
     if (jsonEqual(next, old)) return old;
     const meta = next.metadata;
     const finished = meta.deletionTimestamp !== undefined && (meta.finalizers ?? []).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0;

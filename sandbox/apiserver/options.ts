@@ -5,6 +5,14 @@ export interface WriteOptions {
   dryRun?: boolean;
   /** Namespace from the request path; must agree with the body's when both are set. */
   namespace?: string;
+  /**
+   * `?fieldManager=`: who makes this write. Recorded in `metadata.managedFields`
+   * (operation Update, or Apply for server-side apply, which requires it).
+   * Without one — the sandbox's own components — managedFields stay as they are.
+   */
+  fieldManager?: string;
+  /** `?force=true` on server-side apply: take over conflicting fields instead of failing with 409. */
+  force?: boolean;
 }
 
 export interface ListOptions {
