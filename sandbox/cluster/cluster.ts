@@ -12,6 +12,11 @@ import { SeededRandom } from '../clock/random';
 import { VirtualClock } from '../clock/virtualClock';
 import { InformerFactory } from '../client/informerFactory';
 import type { KubeObject } from '../api/types';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { notFound } from '../api/errors';
+import { resourceByName } from '../api/resources';
+import type { PodLogOptions } from '../kubelet/logs/logOptions';
+import { kubeletUnreachable, logContainerName, validateLogOptions } from '../kubelet/logs/logErrors';
 import type { NodeConfig } from '../kubelet/nodeConfig';
 import { Kubelet } from '../kubelet/kubelet';
 import { Scheduler } from '../scheduler/scheduler';
@@ -24,6 +29,8 @@ import { ReconcileLog } from './reconcileLog';
 import { runUntilSettled } from './settle';
 import type { SettleReport } from './settle';
 import { describeUnsettled } from './describe';
+
+export type { PodLogOptions } from '../kubelet/logs/logOptions';
 
 export interface ClusterOptions {
   /** Seed for every random choice (default 1). */
@@ -149,6 +156,49 @@ export class Cluster {
   /** Why the scheduler placed (or could not place) a pod. */
   explain(namespace: string, pod: string): SchedulingExplanation | undefined {
     return this.scheduler.explain(namespace, pod);
+  }
+
+  // ---- container logs: `GET /api/v1/namespaces/{ns}/pods/{name}/log` ----
+
+  /**
+   * A container's log, as `kubectl logs` gets it. Throws upstream's
+   * ApiErrors: 422 for bad options, 404 for a missing pod, 400 when the
+   * container must be named, is unknown, has not started, or has no
+   * previous instance, 500 when the pod's node has failed. A pod not yet
+   * scheduled has an empty log.
+   */
+  podLogs(namespace: string, pod: string, options: PodLogOptions = {}): string {
+    const target = this.logTarget(namespace, pod, options, false);
+    return target ? target.kubelet.containerLogs(target.pod, target.container, options) : '';
+  }
+
+  /**
+   * `kubectl logs -f`: calls `onText` with the log so far (synchronously,
+   * before returning) and then with new text as the container prints it;
+   * `onEnd` when the stream ends (the container stopped, the byte limit, the
+   * node failed, the pod left its node). Throws as `podLogs` does. Returns
+   * the unsubscribe, after which nothing more is called.
+   */
+  followPodLogs(namespace: string, pod: string, options: PodLogOptions, onText: (text: string) => void, onEnd: () => void = () => undefined): () => void {
+    const target = this.logTarget(namespace, pod, options, true);
+    if (!target) {
+      onEnd();
+      return () => undefined;
+    }
+    return target.kubelet.followContainerLogs(target.pod, target.container, options, onText, onEnd);
+  }
+
+  /** The API server's part (pkg/registry/core/pod `LogLocation`): which kubelet and container; undefined for an unscheduled pod. */
+  private logTarget(namespace: string, name: string, options: PodLogOptions, follow: boolean): { kubelet: Kubelet; pod: Pod; container: string } | undefined {
+    validateLogOptions(name, options);
+    const pod = this.api.get('pods', namespace, name) as unknown as Pod;
+    const container = logContainerName(pod, options.container);
+    const node = pod.spec?.nodeName;
+    if (!node) return undefined;
+    const kubelet = this.kubelets.get(node);
+    if (!kubelet) throw notFound(resourceByName('nodes')!, node);
+    if (!kubelet.isRunning) throw kubeletUnreachable(kubelet.hostIP, pod, container, { ...options, follow });
+    return { kubelet, pod, container };
   }
 
   // ---- time ----

@@ -8,7 +8,7 @@ import type { Container } from 'kubernetes-types/core/v1';
 import type { ExitSpec } from './behaviors';
 import { parseDuration } from './duration';
 
-const SHELL_IMAGES = new Set(['busybox', 'alpine', 'ubuntu', 'debian', 'centos', 'fedora']);
+export const SHELL_IMAGES = new Set(['busybox', 'alpine', 'ubuntu', 'debian', 'centos', 'fedora']);
 const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
 /** Commands that do their job and return (exit 0). */
 const QUICK = new Set(['true', ':', 'echo', 'printf', 'date', 'env', 'ls', 'pwd', 'mkdir', 'touch', 'cp', 'mv', 'rm', 'chmod', 'chown', 'hostname', 'whoami', 'id', 'uname', 'nslookup', 'wget', 'curl']);

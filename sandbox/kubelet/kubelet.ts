@@ -28,11 +28,17 @@ import type { NodeConfig } from './nodeConfig';
 import { PodIPAllocator, nodeCapacity, nodeIndex, nodeInternalIP } from './nodeConfig';
 import { PodWorker } from './podWorker';
 import type { WorkerHost } from './workerHost';
+import type { InstanceLog } from './logs/instanceLog';
+import { logContainerID } from './logs/logErrors';
+import type { PodLogOptions } from './logs/logOptions';
+import { formatLog } from './logs/logOptions';
+import { followLog } from './logs/podLogs';
 
 export type { NodeConfig, NodeCapacity } from './nodeConfig';
 export { DEFAULT_NODE_CAPACITY } from './nodeConfig';
 export type { KubeletDelays } from './delays';
 export { DEFAULT_KUBELET_DELAYS } from './delays';
+export type { PodLogOptions } from './logs/logOptions';
 
 export class Kubelet implements Component {
   readonly name: string;
@@ -111,6 +117,31 @@ export class Kubelet implements Component {
     return this.running;
   }
 
+  /** The node's InternalIP, where the API server reaches this kubelet. */
+  get hostIP(): string {
+    return this.host.hostIP;
+  }
+
+  /**
+   * The kubelet's `/containerLogs`: the log of a container of a pod bound
+   * here (the container already checked against the spec), with the
+   * options applied. Throws upstream's 400s (waiting to start, no previous).
+   */
+  containerLogs(pod: Pod, container: string, options: PodLogOptions): string {
+    const log = this.logInstance(pod, container, options.previous ?? false);
+    return log ? formatLog(log.read(), options, this.ctx.clock.now()) : '';
+  }
+
+  /** `/containerLogs?follow=true`: the log so far at once, then new text until the container stops (see `followLog`). */
+  followContainerLogs(pod: Pod, container: string, options: PodLogOptions, onText: (text: string) => void, onEnd: () => void): () => void {
+    const log = this.logInstance(pod, container, options.previous ?? false);
+    if (!log) {
+      onEnd();
+      return () => undefined;
+    }
+    return followLog(log, options, this.ctx.clock.now(), onText, onEnd);
+  }
+
   /** `namespace/name` of the pods this kubelet runs (admitted, not yet deleted), sorted. */
   podKeys(): string[] {
     return [...this.workers.keys()].sort();
@@ -125,6 +156,19 @@ export class Kubelet implements Component {
   crashContainer(namespace: string, podName: string, containerName?: string): boolean {
     if (!this.running) return false;
     return this.workers.get(`${namespace}/${podName}`)?.crash(containerName) ?? false;
+  }
+
+  private logInstance(pod: Pod, container: string, previous: boolean): InstanceLog | undefined {
+    const meta = pod.metadata ?? {};
+    const worker = this.workers.get(`${meta.namespace}/${meta.name}`);
+    if (worker && worker.uid === meta.uid) return worker.logInstance(container, previous);
+    // Not (or not yet) run by a worker here: judge by the status the API server has; no log text is kept for it.
+    const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
+    const terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+    const waiting = (pod.spec?.initContainers ?? []).length > 0 ? 'PodInitializing' : 'ContainerCreating';
+    const status = statuses.find((s) => s.name === container) ?? (statuses.length === 0 && !terminal ? { name: container, state: { waiting: { reason: waiting } } } : undefined);
+    logContainerID(status, container, meta.name ?? '', previous);
+    return undefined;
   }
 
   private enqueue(key: string): void {

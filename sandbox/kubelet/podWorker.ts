@@ -27,6 +27,12 @@ import { PodTimers } from './podTimers';
 import { livenessPlan, probeFailureOutput, readinessPlan, startupAt } from './probes';
 import type { WorkerHost } from './workerHost';
 import { draw } from './workerHost';
+import { containerProgram } from './logs/containerProgram';
+import type { ExitCause } from './logs/containerProgram';
+import { customLogs } from './logs/customLogs';
+import type { InstanceLog } from './logs/instanceLog';
+import { logContainerID } from './logs/logErrors';
+import { PodLogs } from './logs/podLogs';
 
 const TERMINAL = new Set(['Succeeded', 'Failed']);
 
@@ -47,6 +53,8 @@ export class PodWorker {
   private deleteAfterWrite = false;
   private disposed = false;
   private behaviorErrors: string[] = [];
+  /** What the containers print (`kubectl logs`). */
+  readonly logs: PodLogs;
 
   constructor(
     private readonly host: WorkerHost,
@@ -56,11 +64,12 @@ export class PodWorker {
     this.key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
     this.uid = pod.metadata!.uid ?? '';
     this.timers = new PodTimers(host.clock);
+    this.logs = new PodLogs(host.clock);
     const spec = pod.spec!;
     const defaultWaiting = (spec.initContainers ?? []).length > 0 ? 'PodInitializing' : 'ContainerCreating';
     const make = (init: boolean) => (c: (typeof spec.containers)[number]) => {
       const resolved = containerBehavior(pod, c, init);
-      this.behaviorErrors.push(...resolved.errors);
+      this.behaviorErrors.push(...resolved.errors, ...customLogs(pod, c, init).errors);
       return newContainerRuntime(c, init, resolved.behavior, parseImage(c.image ?? ''), defaultWaiting);
     };
     this.inits = (spec.initContainers ?? []).map(make(true));
@@ -98,12 +107,13 @@ export class PodWorker {
     const all = [...this.inits, ...this.regular];
     const c = containerName === undefined ? all.find((x) => x.state.kind === 'running') : all.find((x) => x.spec.name === containerName);
     if (!c || c.state.kind !== 'running' || this.killAt !== undefined || this.done) return false;
-    this.run(() => this.exited(c, 137, 'Error'));
+    this.run(() => this.exited(c, 137, 'Error', 'crash'));
     return true;
   }
 
   suspend(): void {
     this.timers.suspend();
+    this.logs.closeFollowers();
   }
 
   resume(): void {
@@ -114,7 +124,15 @@ export class PodWorker {
   dispose(): void {
     this.disposed = true;
     this.timers.cancelAll();
+    this.logs.dispose();
     if (this.podIP) this.host.releasePodIP(this.podIP);
+  }
+
+  /** The log `kubectl logs` reads for a container (the kubelet's choice of instance); throws upstream's 400 when there is none. */
+  logInstance(container: string, previous: boolean): InstanceLog | undefined {
+    const c = this.regular.find((x) => x.spec.name === container) ?? this.inits.find((x) => x.spec.name === container);
+    const id = logContainerID(c ? containerStatus(c) : undefined, container, this.pod.metadata!.name!, previous);
+    return this.logs.instance(container, id);
   }
 
   // ---- steps --------------------------------------------------------------
@@ -184,6 +202,7 @@ export class PodWorker {
     if (!('error' in c.image)) c.imageID = imageID(c.image);
     c.state = { kind: 'running', startedAt: now };
     c.busy = false;
+    this.logs.started(c.spec.name, c.containerID, containerProgram({ pod: this.pod, container: c.spec, init: c.init, behavior: c.behavior, startedAt: now, podIP: this.podIP ?? '', hostIP: this.host.hostIP }));
     this.event('Normal', 'Created', msg.created(c.spec.name));
     this.event('Normal', 'Started', msg.started(c.spec.name));
     this.scheduleInstance(c, now);
@@ -219,9 +238,10 @@ export class PodWorker {
     for (const t of live.failures) this.at(t, guard(() => this.probeFailed(c, 'Liveness', 500)));
     this.at(live.killAt, guard(() => {
       this.event('Normal', 'Killing', msg.livenessKill(c.spec.name));
+      this.logs.signaled(c.spec.name);
       c.ready = false;
       const stopIn = Math.min(draw(this.host, this.host.delays.stop), this.graceMs());
-      this.later(stopIn, guard(() => this.exited(c, 137, 'Error')));
+      this.later(stopIn, guard(() => this.exited(c, 137, 'Error', 'killed')));
     }));
   }
 
@@ -231,9 +251,10 @@ export class PodWorker {
   }
 
   /** A container instance ended; decide on a restart as the restart policy says. */
-  private exited(c: ContainerRuntime, exitCode: number, reason: string): void {
+  private exited(c: ContainerRuntime, exitCode: number, reason: string, cause: ExitCause = 'exit'): void {
     if (c.state.kind !== 'running') return;
     const now = this.host.clock.now();
+    this.logs.exited(c.spec.name, exitCode, reason === 'OOMKilled', cause);
     c.state = { kind: 'terminated', termination: { exitCode, reason, startedAt: c.state.startedAt, finishedAt: now, containerID: c.containerID } };
     c.instance++;
     c.started = false;
@@ -299,16 +320,17 @@ export class PodWorker {
     for (const c of [...this.inits, ...this.regular]) c.busy = false;
     for (const c of this.running()) {
       this.event('Normal', 'Killing', msg.stopping(c.spec.name));
+      this.logs.signaled(c.spec.name);
       c.ready = false;
       if (c.behavior.ignoreSigterm) continue;
       const stopAt = now + draw(this.host, this.host.delays.stop);
-      if (stopAt < deadline) this.at(stopAt, () => this.exited(c, 0, 'Completed'));
+      if (stopAt < deadline) this.at(stopAt, () => this.exited(c, 0, 'Completed', 'stopped'));
     }
     this.at(deadline, () => this.killRemaining());
   }
 
   private killRemaining(): void {
-    for (const c of this.running()) this.exited(c, 137, 'Error');
+    for (const c of this.running()) this.exited(c, 137, 'Error', 'killed');
   }
 
   /** Settles a terminal phase: the pod is finished here (and, when deleting, deleted after this write). */

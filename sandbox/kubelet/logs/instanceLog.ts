@@ -1,0 +1,135 @@
+/**
+ * The log of one container instance (one container ID), as the runtime's log
+ * file holds it: the last `LOG_CAPACITY` lines, each with its time. Lines
+ * come from the program's sources (read lazily up to the clock's now) and
+ * from events appended as they happen (start-up, SIGTERM, exit). Followers
+ * are told about new lines as they appear; while anyone follows, a
+ * background timer wakes the log when its program's next line falls due.
+ */
+import type { Clock, TimerHandle } from '../../clock/clock';
+import type { LineSource, LogLine } from './lineSource';
+
+/** Lines kept per container instance (the sandbox's stand-in for the kubelet's 10 MiB log rotation). */
+export const LOG_CAPACITY = 1000;
+
+export interface LogListener {
+  /** New lines, oldest first. */
+  lines(lines: readonly LogLine[]): void;
+  /** The instance ended (or the log is going away): nothing more will come. */
+  end(): void;
+}
+
+export class InstanceLog {
+  private lines: LogLine[] = [];
+  /** Lines read from the sources up to this time. */
+  private cursor = -Infinity;
+  private endedAt: number | undefined;
+  private readonly listeners = new Set<LogListener>();
+  private timer: TimerHandle | undefined;
+  private timerDue = NaN;
+
+  constructor(
+    readonly containerID: string,
+    private readonly clock: Clock,
+    private readonly sources: readonly LineSource[],
+  ) {}
+
+  get ended(): boolean {
+    return this.endedAt !== undefined;
+  }
+
+  /** The lines so far, oldest first (at most `LOG_CAPACITY`). */
+  read(): readonly LogLine[] {
+    this.catchUp();
+    return this.lines.length > LOG_CAPACITY ? this.lines.slice(-LOG_CAPACITY) : this.lines;
+  }
+
+  /** Lines the container prints now (after whatever its program printed up to now). */
+  append(texts: readonly string[]): void {
+    if (this.ended) return;
+    const now = this.clock.now();
+    const fresh = this.collect(now);
+    for (const text of texts) fresh.push({ at: now, text });
+    this.publish(fresh);
+  }
+
+  /** The instance exited: its program prints nothing after now; followers are ended. */
+  end(): void {
+    if (this.ended) return;
+    this.publish(this.collect(this.clock.now()));
+    this.endedAt = this.clock.now();
+    this.closeListeners();
+  }
+
+  /** Follows new lines; returns the unsubscribe. An ended log ends the listener at once. */
+  listen(listener: LogListener): () => void {
+    if (this.ended) {
+      listener.end();
+      return () => undefined;
+    }
+    this.listeners.add(listener);
+    this.arm();
+    return () => {
+      this.listeners.delete(listener);
+      this.arm();
+    };
+  }
+
+  /** Ends every follower (the kubelet became unreachable, or the pod is gone); the log itself stays. */
+  closeListeners(): void {
+    const all = [...this.listeners];
+    this.listeners.clear();
+    this.arm();
+    for (const l of all) l.end();
+  }
+
+  private catchUp(): void {
+    const fresh = this.collect(Math.min(this.clock.now(), this.endedAt ?? Infinity));
+    if (fresh.length > 0) this.publish(fresh);
+  }
+
+  /** The program's lines in (cursor, to], merged in time order (ties keep source order). */
+  private collect(to: number): LogLine[] {
+    if (to <= this.cursor) return [];
+    const from = this.cursor;
+    this.cursor = to;
+    const merged = this.sources.flatMap((s, i) => s.between(from, to, LOG_CAPACITY).map((line, j) => ({ line, i, j })));
+    merged.sort((a, b) => a.line.at - b.line.at || a.i - b.i || a.j - b.j);
+    return merged.map((m) => m.line);
+  }
+
+  private publish(fresh: LogLine[]): void {
+    if (fresh.length === 0) return;
+    this.lines.push(...fresh);
+    if (this.lines.length > 2 * LOG_CAPACITY) this.lines = this.lines.slice(-LOG_CAPACITY);
+    const delivered = fresh.length > LOG_CAPACITY ? fresh.slice(-LOG_CAPACITY) : fresh;
+    for (const l of [...this.listeners]) l.lines(delivered);
+    this.arm();
+  }
+
+  /** Keeps one background timer at the program's next line while anyone follows. */
+  private arm(): void {
+    const due = this.listeners.size > 0 && !this.ended ? this.nextDue() : undefined;
+    if (due === this.timerDue || (due === undefined && this.timer === undefined)) return;
+    if (this.timer) this.clock.clearTimer(this.timer);
+    this.timer = undefined;
+    this.timerDue = NaN;
+    if (due === undefined) return;
+    this.timerDue = due;
+    this.timer = this.clock.setTimer(due - this.clock.now(), () => {
+      this.timer = undefined;
+      this.timerDue = NaN;
+      this.catchUp();
+      this.arm();
+    }, { background: true });
+  }
+
+  private nextDue(): number | undefined {
+    let next: number | undefined;
+    for (const s of this.sources) {
+      const t = s.nextAfter(this.cursor);
+      if (t !== undefined && (next === undefined || t < next)) next = t;
+    }
+    return next;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Output a container produces on its own as time passes, read lazily: a log
+ * asks a source for the lines between two instants only when someone reads
+ * or follows it, so a container that prints every second costs nothing while
+ * nobody looks, and no timer is needed to keep its log current.
+ */
+
+/** One line of container output, at a clock time (epoch ms). */
+export interface LogLine {
+  readonly at: number;
+  readonly text: string;
+}
+
+export interface LineSource {
+  /** Lines with `from < at ≤ to`, oldest first; when there are more than `max`, at least the latest `max`. */
+  between(from: number, to: number, max: number): LogLine[];
+  /** When the first line after `after` is due, or undefined when none will come. */
+  nextAfter(after: number): number | undefined;
+}
+
+/** A fixed set of lines. */
+export function fixedLines(lines: readonly LogLine[]): LineSource {
+  const sorted = [...lines].sort((a, b) => a.at - b.at);
+  return {
+    between: (from, to, max) => sorted.filter((l) => l.at > from && l.at <= to).slice(-max),
+    nextAfter: (after) => sorted.find((l) => l.at > after)?.at,
+  };
+}
+
+/** Lines that repeat: iteration `k` starts at `first + k·period` (before `until`, when set) and prints `render(k, start)`, each line within its period. */
+export interface Periodic {
+  first: number;
+  period: number;
+  until?: number;
+  render(k: number, start: number): LogLine[];
+}
+
+/** How many iterations `nextAfter` looks ahead for one that prints something. */
+const LOOKAHEAD = 4;
+
+export function periodicLines(p: Periodic): LineSource {
+  const period = Math.max(1, p.period);
+  const startOf = (k: number) => p.first + k * period;
+  const lastK = p.until === undefined ? Infinity : Math.ceil((p.until - p.first) / period) - 1;
+  const kAt = (t: number) => (t < p.first ? 0 : Math.floor((t - p.first) / period));
+  return {
+    between(from, to, max) {
+      const hi = Math.min(lastK, Math.floor((to - p.first) / period));
+      let lo = from === -Infinity ? 0 : Math.max(0, kAt(from));
+      if (hi < lo || max <= 0) return [];
+      if (hi - lo + 1 > max) lo = hi - max + 1;
+      const out: LogLine[] = [];
+      for (let k = lo; k <= hi; k++) for (const l of p.render(k, startOf(k))) if (l.at > from && l.at <= to) out.push(l);
+      return out.slice(-max);
+    },
+    nextAfter(after) {
+      for (let k = kAt(after), n = 0; k <= lastK && n < LOOKAHEAD; k++, n++) {
+        const next = p.render(k, startOf(k)).find((l) => l.at > after);
+        if (next) return next.at;
+      }
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The container logs of one pod on its node: per container, the log of the
+ * current instance and of the one before it (upstream keeps one dead
+ * instance per container, which `--previous` reads). The pod worker tells it
+ * when instances start, get SIGTERM and exit; the kubelet reads and follows
+ * through it. Everything goes when the pod leaves the node.
+ */
+import type { Clock } from '../../clock/clock';
+import type { ContainerProgram, ExitCause } from './containerProgram';
+import { InstanceLog } from './instanceLog';
+import type { PodLogOptions } from './logOptions';
+import { LogWriter, tail } from './logOptions';
+
+/** Instances kept per container: the current one and the previous one. */
+const KEPT_INSTANCES = 2;
+
+interface Instance {
+  log: InstanceLog;
+  program: ContainerProgram;
+}
+
+export class PodLogs {
+  private readonly containers = new Map<string, Instance[]>();
+
+  constructor(private readonly clock: Clock) {}
+
+  /** A new instance of `container` started (its program prints from now on). */
+  started(container: string, containerID: string, program: ContainerProgram): void {
+    const list = this.containers.get(container) ?? [];
+    list.push({ log: new InstanceLog(containerID, this.clock, program.sources), program });
+    while (list.length > KEPT_INSTANCES) list.shift()!.log.closeListeners();
+    this.containers.set(container, list);
+  }
+
+  /** The running instance got its stop signal. */
+  signaled(container: string): void {
+    const current = this.current(container);
+    current?.log.append(current.program.onSignal(this.clock.now()));
+  }
+
+  /** The running instance exited. */
+  exited(container: string, code: number, oom: boolean, cause: ExitCause): void {
+    const current = this.current(container);
+    if (!current) return;
+    current.log.append(current.program.onExit(this.clock.now(), code, oom, cause));
+    current.log.end();
+  }
+
+  /** The log of one instance, by container ID (undefined once it is no longer kept). */
+  instance(container: string, containerID: string): InstanceLog | undefined {
+    return this.containers.get(container)?.find((i) => i.log.containerID === containerID)?.log;
+  }
+
+  /** Ends every follow (the kubelet stopped answering); the logs stay. */
+  closeFollowers(): void {
+    for (const list of this.containers.values()) for (const i of list) i.log.closeListeners();
+  }
+
+  /** The pod left the node: its logs go. */
+  dispose(): void {
+    this.closeFollowers();
+    this.containers.clear();
+  }
+
+  private current(container: string): Instance | undefined {
+    const list = this.containers.get(container);
+    const last = list?.[list.length - 1];
+    return last && !last.log.ended ? last : undefined;
+  }
+}
+
+/**
+ * Follows one instance's log: the current content (after `tailLines`) at
+ * once, then each new line, until the instance ends, the byte limit is
+ * reached, the follow is closed, or the returned function is called.
+ */
+export function followLog(log: InstanceLog, options: PodLogOptions, now: number, onText: (text: string) => void, onEnd: () => void): () => void {
+  const writer = new LogWriter(options, now);
+  const first = writer.write(tail(log.read(), options.tailLines));
+  if (first !== '') onText(first);
+  if (writer.full) {
+    onEnd();
+    return () => undefined;
+  }
+  let open = true;
+  let unsubscribe: () => void = () => undefined;
+  const close = () => {
+    if (!open) return false;
+    open = false;
+    unsubscribe();
+    return true;
+  };
+  unsubscribe = log.listen({
+    lines: (lines) => {
+      if (!open) return;
+      const text = writer.write(lines);
+      if (text !== '') onText(text);
+      if (writer.full && close()) onEnd();
+    },
+    end: () => {
+      if (close()) onEnd();
+    },
+  });
+  if (!open) unsubscribe();
+  return () => void close();
+}
