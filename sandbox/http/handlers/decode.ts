@@ -1,0 +1,64 @@
+/**
+ * Turning a request body into the object a write handler stores: decoded by
+ * Content-Type, `apiVersion` and `kind` filled from the URL when missing and
+ * checked when present (upstream's wording for either mismatch), then
+ * server-side field validation.
+ */
+import { badRequest } from '../../api/errors';
+import type { KubeObject } from '../../api/types';
+import { parseApiVersion } from '../../api/types';
+import { decodeObjectBody } from '../body';
+import type { RequestContext } from '../context';
+import { decodeFailure, validateFields } from '../fieldValidation';
+import type { FieldValidation } from '../query';
+
+/** The type a body must be: `apps/v1` Deployment, `autoscaling/v1` Scale, … (`also` lists other accepted apiVersions). */
+export interface BodyType {
+  apiVersion: string;
+  kind: string;
+  also?: readonly string[];
+}
+
+/**
+ * Drops `null` members, as decoding into Go structs reads them as zero values:
+ * Go clients send `"creationTimestamp": null` and the like in every object.
+ */
+function dropNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNulls);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = dropNulls(v);
+  return out;
+}
+
+/** Reads and decodes a body of `type`, filling and checking its apiVersion and kind. */
+export async function decodeTyped(ctx: RequestContext, type: BodyType): Promise<KubeObject> {
+  const raw = dropNulls(decodeObjectBody(await ctx.body(), ctx.req.headers['content-type'], type.kind)) as Record<string, unknown>;
+  const apiVersion: unknown = raw.apiVersion === undefined || raw.apiVersion === '' ? type.apiVersion : raw.apiVersion;
+  const kind = raw.kind === undefined || raw.kind === '' ? type.kind : raw.kind;
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string') {
+    throw badRequest(`the object provided is unrecognized (must be of type ${type.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${typeof (typeof apiVersion !== 'string' ? apiVersion : kind)} into Go struct field .${typeof apiVersion !== 'string' ? 'apiVersion' : 'kind'} of type string`);
+  }
+  if (kind !== type.kind) {
+    throw badRequest(`${kind} in version "${parseApiVersion(apiVersion).version}" cannot be handled as a ${type.kind}: the kind of the object (${kind}) does not match the kind of the URL (${type.kind})`);
+  }
+  if (apiVersion !== type.apiVersion && !(type.also ?? []).includes(apiVersion)) {
+    throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${type.apiVersion})`);
+  }
+  // apiVersion and kind first, as upstream encodes them.
+  const { apiVersion: _apiVersion, kind: _kind, ...rest } = raw;
+  return { apiVersion: type.apiVersion, kind, ...rest } as KubeObject;
+}
+
+/** Applies `?fieldValidation` to a decoded body; warnings go on the response. */
+export function validateBodyFields(ctx: RequestContext, obj: KubeObject, mode: FieldValidation): void {
+  ctx.warnings.push(...validateFields(obj, mode, (message) => decodeFailure(obj, message)));
+}
+
+/** 400 unless the body names the object of the URL (upstream's checkName). */
+export function checkName(obj: KubeObject, name: string, namespace: string | undefined): void {
+  const objName = obj.metadata?.name ?? '';
+  if (objName !== name) throw badRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
+  const objNs = obj.metadata?.namespace;
+  if (namespace && objNs && objNs !== namespace) throw badRequest(`the namespace of the object (${objNs}) does not match the namespace on the URL (${namespace})`);
+}

@@ -1,0 +1,82 @@
+/**
+ * Every served group version in one Swagger 2.0 document (`/openapi/v2`), the
+ * format clients before OpenAPI v3 read (and kubectl's fallbacks: `explain
+ * --output plaintext-openapiv2`, patch strategies when v3 fails).
+ */
+import { servedGroups, versionInfo } from '../discovery';
+import { PRETTY, definitionsUsed, pathsOf, tagOf } from './operations';
+import type { Operation, PathItem, QueryParameter } from './operations';
+import { gvkExtension, refTo, schemasFor } from './schemas';
+import type { JsonSchema } from './schemas';
+
+const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+const CODE_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted' };
+
+function queryParameter(p: QueryParameter): JsonSchema {
+  return { description: p.description, in: 'query', name: p.name, type: p.type, uniqueItems: true };
+}
+
+function pathParameters(item: PathItem): JsonSchema[] {
+  const params: JsonSchema[] = item.pathParams.map((name) => ({
+    description: name === 'namespace' ? 'object name and auth scope, such as for teams and projects' : `name of the ${item.nameOf}`,
+    in: 'path',
+    name,
+    required: true,
+    type: 'string',
+    uniqueItems: true,
+  }));
+  params.sort((a, b) => ((a.name as string) < (b.name as string) ? -1 : 1));
+  return [...params, queryParameter(PRETTY)];
+}
+
+function operation(op: Operation, tag: string): JsonSchema {
+  const parameters: JsonSchema[] = [];
+  if (op.request !== undefined) {
+    const schema = 'definition' in op.request ? refTo(op.request.definition, 'v2') : { type: 'object' };
+    parameters.push({ in: 'body', name: 'body', required: op.action !== 'delete' && op.action !== 'deletecollection', schema });
+  }
+  parameters.push(...op.query.map(queryParameter));
+  const responses: JsonSchema = {};
+  for (const code of op.codes) {
+    const schema = 'definition' in op.response ? refTo(op.response.definition, 'v2') : { type: 'string' };
+    responses[String(code)] = { description: CODE_TEXT[code], schema };
+  }
+  responses['401'] = { description: 'Unauthorized' };
+  const text = 'text' in op.response;
+  return {
+    consumes: op.request !== undefined && 'patch' in op.request ? PATCH_TYPES : ['*/*'],
+    description: op.description,
+    operationId: op.operationId,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    produces: text ? ['text/plain', 'application/json'] : op.watchable ? ['application/json', 'application/json;stream=watch'] : ['application/json'],
+    responses,
+    schemes: ['https'],
+    tags: [tag],
+    'x-kubernetes-action': op.action,
+    'x-kubernetes-group-version-kind': gvkExtension(op.gvk),
+  };
+}
+
+/** The Swagger 2.0 document of everything served. */
+export function openApiV2Document(): JsonSchema {
+  const items: { item: PathItem; tag: string }[] = [];
+  for (const g of servedGroups()) {
+    for (const v of g.versions) for (const item of pathsOf(g.name, v)) items.push({ item, tag: tagOf(g.name, v) });
+  }
+  items.sort((a, b) => (a.item.path < b.item.path ? -1 : a.item.path > b.item.path ? 1 : 0));
+  const paths: JsonSchema = {};
+  for (const { item, tag } of items) {
+    const entry: JsonSchema = {};
+    for (const op of item.operations) entry[op.method] = operation(op, tag);
+    entry.parameters = pathParameters(item);
+    paths[item.path] = entry;
+  }
+  return {
+    definitions: schemasFor(definitionsUsed(items.map((i) => i.item)), 'v2'),
+    info: { title: 'Kubernetes', version: versionInfo().gitVersion },
+    paths,
+    security: [{ BearerToken: [] }],
+    securityDefinitions: { BearerToken: { description: 'Bearer Token authentication', in: 'header', name: 'authorization', type: 'apiKey' } },
+    swagger: '2.0',
+  };
+}

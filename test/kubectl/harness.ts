@@ -1,0 +1,104 @@
+/**
+ * Runs the real `kubectl` against a sandbox served over HTTP in this process:
+ * a Cluster on real time × `speed`, the HTTP API on a free port, a kubeconfig
+ * and a discovery cache in a temporary folder. Commands run asynchronously so
+ * the sandbox keeps serving while kubectl waits; conditions are awaited on the
+ * API server's own watch, never with fixed sleeps.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Cluster } from '../../sandbox/cluster/cluster';
+import { SwitchableClock } from '../../sandbox/clock/switchableClock';
+import type { KubeObject } from '../../sandbox/api/types';
+import { generateToken, startKubeHttpServer } from '../../sandbox/http/server';
+import type { KubeHttpServer } from '../../sandbox/http/server';
+import { renderKubeconfig } from '../../sandbox/http/kubeconfig';
+
+export interface KubectlRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The kubectl on PATH, or undefined (these tests then skip and say why). */
+export function findKubectl(): string | undefined {
+  const r = spawnSync('kubectl', ['version', '--client', '--output=json'], { encoding: 'utf8' });
+  return r.status === 0 ? 'kubectl' : undefined;
+}
+
+export const KUBECTL_MISSING = 'kubectl is not installed (not on PATH): the kubectl session is skipped. Install kubectl v1.32 to run it.';
+
+export interface KubectlSandbox {
+  readonly cluster: Cluster;
+  readonly server: KubeHttpServer;
+  readonly kubeconfig: string;
+  kubectl(...args: string[]): Promise<KubectlRun>;
+  /** Resolves when `predicate` holds for the live objects of `resource` (checked now and on every change). */
+  until(resource: string, predicate: (objects: KubeObject[]) => boolean, what: string, timeoutMs?: number): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export async function startKubectlSandbox(options: { speed?: number; nodes?: number } = {}): Promise<KubectlSandbox> {
+  const dir = await mkdtemp(join(tmpdir(), 'kube-reconcile-kubectl-'));
+  const clock = new SwitchableClock({ start: Date.now(), speed: options.speed ?? 50 });
+  const cluster = new Cluster({ clock, nodes: options.nodes ?? 3, seed: 1 });
+  cluster.start();
+  const token = generateToken();
+  const server = await startKubeHttpServer({ cluster, token, port: 0 });
+  const kubeconfig = join(dir, 'kubeconfig');
+  await writeFile(kubeconfig, renderKubeconfig({ server: server.url, token, certificateAuthority: server.certificateAuthority }), { mode: 0o600 });
+  const cacheDir = join(dir, 'cache');
+
+  const kubectl = (...args: string[]): Promise<KubectlRun> =>
+    new Promise((resolve) => {
+      execFile(
+        'kubectl',
+        ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args],
+        { encoding: 'utf8', env: { ...process.env, KUBECONFIG: kubeconfig, KUBECTL_EXTERNAL_DIFF: '', NO_COLOR: '1' }, timeout: 120_000 },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+          resolve({ code, stdout, stderr });
+        },
+      );
+    });
+
+  const until = (resource: string, predicate: (objects: KubeObject[]) => boolean, what: string, timeoutMs = 60_000): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const check = (): boolean => predicate(cluster.api.list(resource).items);
+      if (check()) return resolve();
+      const timer = setTimeout(() => {
+        handle.stop();
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+      }, timeoutMs);
+      const handle = cluster.api.watch(resource, { resourceVersion: cluster.api.resourceVersion }, () => {
+        if (!check()) return;
+        clearTimeout(timer);
+        queueMicrotask(() => handle.stop());
+        resolve();
+      });
+    });
+
+  return {
+    cluster,
+    server,
+    kubeconfig,
+    kubectl,
+    until,
+    async dispose() {
+      await server.close();
+      cluster.stop();
+      clock.dispose();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Splits kubectl's table output into rows of cells (columns are separated by two or more spaces). */
+export function tableRows(text: string): string[][] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.trim().split(/\s{2,}/));
+}
