@@ -6,6 +6,7 @@ import packageJson from '../package.json';
 import { UsageError } from './args';
 import { EXIT_OK, EXIT_USAGE } from './io';
 import type { CliIo } from './io';
+import { runServe } from './serve';
 import { runSimulate } from './simulate/command';
 import { runValidate } from './validate';
 
@@ -14,6 +15,7 @@ type Command = (args: readonly string[], io: CliIo) => Promise<number>;
 const COMMANDS: Readonly<Record<string, Command>> = {
   validate: runValidate,
   simulate: runSimulate,
+  serve: (args, io) => runServe(args, io),
 };
 
 export const MAIN_HELP = `Usage: kube-reconcile <command> [options]
@@ -23,12 +25,13 @@ Commands:
                                   Kubernetes manifests (--format text|json)
   simulate <files or folders...>  Apply manifests to a sandbox cluster and run
                                   it in virtual time (--at, --for, --record)
+  serve [files or folders...]     Run a sandbox cluster in real time and serve
+                                  its Kubernetes API for kubectl (--port,
+                                  --kubeconfig, --state)
 
 Options:
   -h, --help     Show this help (kube-reconcile <command> --help for a command)
   -v, --version  Print the version
-
-Not available yet: serve.
 `;
 
 /**

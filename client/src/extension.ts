@@ -4,12 +4,13 @@ import { loadSavedSnapshot, registerPersistence } from './apply/persistence';
 import type { Persistence } from './apply/persistence';
 import { registerApply } from './apply/registerApply';
 import type { ApplyRegistration } from './apply/registerApply';
+import { connectApi } from './commands/apiCommands';
 import type { CommandContext } from './commands/context';
 import { registerCommands } from './commands/register';
 import { onSettingsChanged } from './commands/settingsChanged';
 import { startSandbox } from './commands/startup';
 import { createUi, createWorkspaceFiles } from './commands/vscodeUi';
-import { Config } from './config';
+import { Config, kubeconfigFile } from './config';
 import { createLanguageClient } from './languageClient';
 import { connectOutput, createOutput } from './output';
 import { SandboxHost } from './sandbox/host';
@@ -47,6 +48,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const documents = new ReadOnlyDocuments();
   context.subscriptions.push(documents);
   let apply: ApplyRegistration | undefined;
+  const kubeconfig = kubeconfigFile(context);
   const ctx: CommandContext = {
     connection,
     ui: createUi(output, documents),
@@ -56,6 +58,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     showClusterOverview: () => showClusterOverview(context, connection),
     forgetSavedState: () => saved.clear(),
     applyWorkspace: () => apply?.applyWorkspace() ?? Promise.resolve(),
+    api: () => ({ ...config.api, kubeconfig }),
   };
   registerCommands(context, ctx);
   registerClusterView(context, connection);
@@ -63,6 +66,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   context.subscriptions.push(
     config.onDidChange((changed) => void onSettingsChanged(ctx, changed)),
     connection.onDidCrash((e) => ctx.ui.error(e.message)),
+    ...connectApi(ctx, { onDidChangeSettings: (l) => config.onDidChangeApi(l), onDidCrash: (l) => connection.onDidCrash(l) }),
   );
   void startSandbox(ctx, () => loadSavedSnapshot(context)).then((running) => {
     if (running) apply = registerApply(context, connection);

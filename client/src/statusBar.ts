@@ -1,10 +1,12 @@
 /**
- * The sandbox's status-bar item: running/paused, speed and pod count; a click
- * opens the sandbox controls. Also keeps the `kubeReconcile.sandboxPaused`
- * context key that picks Pause or Resume in the Cluster view's title bar.
+ * The sandbox's status-bar item: running/paused, speed and pod count, with
+ * where its Kubernetes API serves in the tooltip; a click opens the sandbox
+ * controls. Also keeps the `kubeReconcile.sandboxPaused` context key that
+ * picks Pause or Resume in the Cluster view's title bar.
  */
 import { StatusBarAlignment, commands, window } from 'vscode';
 import type { ExtensionContext } from 'vscode';
+import { describeApi } from './commands/apiCommands';
 import { statusBarText } from './model/statusBarText';
 import type { SandboxConnection } from './sandbox/connection';
 
@@ -19,7 +21,8 @@ export function registerStatusBar(context: ExtensionContext, connection: Sandbox
   const show = (): void => {
     const { text, tooltip } = statusBarText(connection.status);
     item.text = text;
-    item.tooltip = tooltip;
+    const api = describeApi(connection.status?.api);
+    item.tooltip = api ? `${tooltip}\n${api}` : tooltip;
     const now = connection.status?.paused ?? false;
     if (now !== paused) void commands.executeCommand('setContext', PAUSED_CONTEXT, (paused = now));
   };

@@ -1,6 +1,6 @@
 /** What every command factory receives, and the factory's shape (rust-analyzer's `Cmd`). */
 import type { SandboxConnection } from '../sandbox/connection';
-import type { ObjectRef } from '../sandbox/protocol';
+import type { ApiSettings, ObjectRef } from '../sandbox/protocol';
 import type { Settings } from '../model/settings';
 import type { Ui, WorkspaceFiles } from './ui';
 
@@ -18,6 +18,8 @@ export interface CommandContext {
   forgetSavedState?: () => Promise<void>;
   /** Applies every manifest of the workspace again (after a new cluster was built by `init`). */
   applyWorkspace?: () => Promise<void>;
+  /** The HTTP API settings with the kubeconfig path the worker writes (absent: the API is never started). */
+  api?: () => ApiSettings;
 }
 
 /** A registered command: receives what VS Code passes (a tree node from a context menu, or nothing from the palette). */

@@ -56,7 +56,8 @@ export const fastForward: CommandFactory = (ctx) => async () => {
  */
 export async function resetWithSettings(ctx: CommandContext): Promise<void> {
   try {
-    await ctx.connection.request('init', { settings: sandboxSettings(ctx.settings()) });
+    const api = ctx.api?.();
+    await ctx.connection.request('init', { settings: sandboxSettings(ctx.settings()), ...(api ? { api } : {}) });
   } catch (e) {
     ctx.ui.error(`Reset Sandbox failed: ${errorMessage(e)}`);
     return;

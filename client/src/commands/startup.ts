@@ -4,9 +4,9 @@ import type { CommandContext } from './context';
 import { errorMessage } from './context';
 
 /**
- * Sends `init` with the current settings and the saved snapshot; shows the
- * worker's warning when it could not use the snapshot. Resolves to whether
- * the sandbox is running (apply-on-save is wired only then).
+ * Sends `init` with the current settings (the HTTP API's too) and the saved
+ * snapshot; shows the worker's warning when it could not use the snapshot.
+ * Resolves to whether the sandbox is running (apply-on-save is wired only then).
  */
 export async function startSandbox(ctx: CommandContext, loadSnapshot: () => Promise<unknown>): Promise<boolean> {
   let snapshot: unknown;
@@ -16,7 +16,8 @@ export async function startSandbox(ctx: CommandContext, loadSnapshot: () => Prom
     ctx.ui.error(`Kube Reconcile could not read the saved sandbox, starting a fresh one: ${errorMessage(e)}`);
   }
   try {
-    const status = await ctx.connection.request('init', { settings: sandboxSettings(ctx.settings()), ...(snapshot === undefined ? {} : { snapshot }) });
+    const api = ctx.api?.();
+    const status = await ctx.connection.request('init', { settings: sandboxSettings(ctx.settings()), ...(snapshot === undefined ? {} : { snapshot }), ...(api ? { api } : {}) });
     if (status.warning) ctx.ui.info(`Kube Reconcile: ${status.warning}`);
     return true;
   } catch (e) {

@@ -3,6 +3,7 @@
  * contributes exactly these ids plus the apply commands that
  * `apply/registerApply.ts` registers (a unit test holds the lists equal).
  */
+import { copyKubeconfigPath, openKubectlTerminal } from './apiCommands';
 import type { CommandFactory } from './context';
 import { copyAsYaml, revealManifest, showClusterOverview, showDesiredVsActual, showEvents } from './objectCommands';
 import { cordon, drain, failNode, recoverNode, uncordon } from './nodeCommands';
@@ -37,4 +38,6 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
   'kubeReconcile.sandboxControls': sandboxControls,
   'kubeReconcile.openExample': openExample,
   'kubeReconcile.showLog': showLog,
+  'kubeReconcile.copyKubeconfigPath': copyKubeconfigPath,
+  'kubeReconcile.openKubectlTerminal': openKubectlTerminal,
 };

@@ -18,6 +18,13 @@ export interface InputOptions {
   validate(text: string): string | undefined;
 }
 
+/** A new integrated terminal: `env` is added to the environment its shell starts with; `message` is shown at its top. */
+export interface TerminalRequest {
+  name: string;
+  env: Record<string, string>;
+  message?: string;
+}
+
 export interface Ui {
   /** A short-lived message (status bar): the outcome of an action. */
   notify(message: string): void;
@@ -36,6 +43,8 @@ export interface Ui {
   copy(text: string): Promise<void>;
   /** Shows the "Kube Reconcile" output channel. */
   showLog(): void;
+  /** Opens and shows a new integrated terminal. */
+  openTerminal(request: TerminalRequest): void;
 }
 
 /** Files in the workspace and the extension, for the walkthrough's example. */

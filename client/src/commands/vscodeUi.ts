@@ -43,6 +43,7 @@ export function createUi(output: OutputChannel, documents: ReadOnlyDocuments): U
     },
     copy: (text) => Promise.resolve(env.clipboard.writeText(text)),
     showLog: () => output.show(true),
+    openTerminal: ({ name, env, message }) => window.createTerminal({ name, env, message }).show(),
   };
 }
 

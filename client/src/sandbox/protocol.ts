@@ -52,7 +52,27 @@ export interface SandboxStatus {
   time: number;
   pods: number;
   nodes: number;
+  /** The HTTP API for kubectl, once the host has configured it (init or setApi). */
+  api?: ApiStatus;
 }
+
+/**
+ * The sandbox's Kubernetes HTTP API, as the host configures it: served on
+ * 127.0.0.1 at `port` (0: any free port, the previous one preferred), with
+ * the kubeconfig written to `kubeconfig` (an absolute path, mode 0600).
+ */
+export interface ApiSettings {
+  enabled: boolean;
+  port: number;
+  kubeconfig: string;
+}
+
+/** Where the HTTP API stands: off, starting, serving at `url` (kubectl reads `kubeconfig`), or failed with the reason. */
+export type ApiStatus =
+  | { state: 'off' }
+  | { state: 'starting' }
+  | { state: 'serving'; url: string; kubeconfig: string }
+  | { state: 'failed'; error: string };
 
 export type FaultAction =
   | { type: 'killPod'; namespace: string; name: string }
@@ -77,8 +97,12 @@ export interface SandboxSettings {
 
 /** Requests, by method: `params` in, `result` out. */
 export interface Requests {
-  /** Starts (or restarts) the sandbox, restored from `snapshot` when given; `warning` says why a snapshot was not used. */
-  init: { params: { settings: SandboxSettings; snapshot?: unknown }; result: SandboxStatus & { warning?: string } };
+  /**
+   * Starts (or restarts) the sandbox, restored from `snapshot` when given; `warning` says why a snapshot was not used.
+   * `api` configures the HTTP API (without it, the API stays as configured before); it starts in the background
+   * and a status notification says when it serves.
+   */
+  init: { params: { settings: SandboxSettings; snapshot?: unknown; api?: ApiSettings }; result: SandboxStatus & { warning?: string } };
   /** The file's manifests become its desired state; `prune: false` (a file with YAML errors) keeps objects it no longer lists. */
   applyFile: { params: { file: string; manifests: ManifestInput[]; prune?: boolean }; result: ApplyReply };
   removeFile: { params: { file: string }; result: { pruned: string[] } };
@@ -89,6 +113,8 @@ export interface Requests {
   explain: { params: { namespace: string; name: string }; result: { explanation?: SchedulingExplanation } };
   /** The saved manifest (desired state) behind an object, with its file and line, if it came from one. */
   desired: { params: ObjectRef; result: { file?: string; line?: number; manifest?: KubeObject } };
+  /** Starts, moves or stops the HTTP API; answers once it serves (or failed, or stopped). */
+  setApi: { params: ApiSettings; result: ApiStatus };
 }
 
 export type Method = keyof Requests;

@@ -5,11 +5,13 @@
  */
 import { isApiError } from '../../../sandbox/api/errors';
 import { isPlainObject } from '../../../sandbox/util/json';
-import type { ControlAction, FaultAction, Method, ReplyMessage, Requests, SandboxSettings, WorkerMessage } from '../sandbox/protocol';
+import type { ApiSettings, ControlAction, FaultAction, Method, ReplyMessage, Requests, SandboxSettings, SandboxStatus, WorkerMessage } from '../sandbox/protocol';
 import { runAction } from './actions';
+import { ApiServing } from './apiServing';
+import type { ApiServingDeps } from './apiServing';
 import type { HostTimers } from './batcher';
 import { desiredFor } from './desired';
-import { BadRequest, manifestsOf, objectRefOf, record, settingsOf, text } from './params';
+import { BadRequest, apiSettingsOf, manifestsOf, objectRefOf, record, settingsOf, text } from './params';
 import { saveState } from './savedState';
 import { SandboxSession } from './session';
 
@@ -19,9 +21,12 @@ export interface DispatcherDeps {
   /** Wall-clock time for a fresh sandbox's clock. */
   now: () => number;
   timers?: HostTimers;
+  /** The HTTP API's server and file system (tests replace them). */
+  api?: Partial<ApiServingDeps>;
 }
 
-type Handlers = { [M in Method]: (params: unknown) => Requests[M]['result'] };
+/** A handler answers at once, or later (setApi waits for the server to listen). */
+type Handlers = { [M in Method]: (params: unknown) => Requests[M]['result'] | Promise<Requests[M]['result']> };
 
 function errorOf(e: unknown): NonNullable<ReplyMessage['error']> {
   if (isApiError(e)) return { message: e.message, status: e.status };
@@ -33,6 +38,7 @@ export class Dispatcher {
   private settings: SandboxSettings | undefined;
   private readonly statusTimer: ReturnType<typeof setInterval>;
   private readonly handlers: Handlers;
+  private readonly api: ApiServing;
 
   constructor(
     private readonly post: (m: WorkerMessage) => void,
@@ -41,6 +47,7 @@ export class Dispatcher {
     this.statusTimer = setInterval(() => this.sendStatus(), STATUS_INTERVAL_MS);
     this.statusTimer.unref?.();
     this.handlers = this.makeHandlers();
+    this.api = new ApiServing(() => this.sendStatus(), deps.api);
   }
 
   /** Handles one raw message from the host. */
@@ -51,7 +58,12 @@ export class Dispatcher {
       const method = raw.method;
       if (typeof method !== 'string' || !Object.hasOwn(this.handlers, method)) throw new BadRequest(`unknown method ${JSON.stringify(method)}`);
       const result = this.handlers[method as Method](raw.params ?? {});
-      this.post({ kind: 'reply', id, result });
+      if (result instanceof Promise) {
+        result.then(
+          (r: unknown) => this.post({ kind: 'reply', id, result: r as ReplyMessage['result'] }),
+          (e: unknown) => this.post({ kind: 'reply', id, error: errorOf(e) }),
+        );
+      } else this.post({ kind: 'reply', id, result });
     } catch (e) {
       this.post({ kind: 'reply', id, error: errorOf(e) });
     }
@@ -61,6 +73,7 @@ export class Dispatcher {
     clearInterval(this.statusTimer);
     this.session?.dispose();
     this.session = undefined;
+    void this.api.dispose();
   }
 
   private makeHandlers(): Handlers {
@@ -90,6 +103,7 @@ export class Dispatcher {
         return { explanation: this.live().cluster.explain(text(params.namespace, 'namespace'), text(params.name, 'name')) };
       },
       desired: (p) => desiredFor(this.live(), objectRefOf(p)),
+      setApi: (p) => this.api.configure(apiSettingsOf(p)),
     };
   }
 
@@ -100,9 +114,17 @@ export class Dispatcher {
 
   private init(params: Record<string, unknown>): Requests['init']['result'] {
     const settings = settingsOf(params.settings);
+    const api: ApiSettings | undefined = params.api === undefined ? undefined : apiSettingsOf(params.api);
     this.start(settings, params.snapshot);
+    if (api) void this.api.configure(api);
     const s = this.live();
-    return s.warning ? { ...s.status(), warning: s.warning } : s.status();
+    return s.warning ? { ...this.status(s), warning: s.warning } : this.status(s);
+  }
+
+  /** The session's status with the HTTP API's, once the host configured it. */
+  private status(session: SandboxSession): SandboxStatus {
+    const api = this.api.status;
+    return api ? { ...session.status(), api } : session.status();
   }
 
   /** Replaces the session; the host gets a fresh `list`. */
@@ -112,13 +134,14 @@ export class Dispatcher {
     this.settings = settings;
     this.session = new SandboxSession({ settings, snapshot, now: this.deps.now(), send: (n) => this.post({ kind: 'notification', notification: n }), timers: this.deps.timers });
     this.session.sendList();
+    void this.api.attach(this.session.cluster);
   }
 
   private control(action: ControlAction): Requests['control']['result'] {
     if (action.type === 'reset') this.reset();
     else if (typeof action.type === 'string' && ['pause', 'resume', 'step', 'speed', 'fastForward'].includes(action.type)) this.live().control(action);
     else throw new BadRequest(`unknown control ${JSON.stringify((action as { type?: unknown }).type)}`);
-    const status = this.live().status();
+    const status = this.status(this.live());
     this.post({ kind: 'notification', notification: { kind: 'status', status } });
     return status;
   }
@@ -138,7 +161,7 @@ export class Dispatcher {
   private sendStatus(): void {
     if (!this.session) return;
     try {
-      this.post({ kind: 'notification', notification: { kind: 'status', status: this.session.status() } });
+      this.post({ kind: 'notification', notification: { kind: 'status', status: this.status(this.session) } });
     } catch {
       // A status tick must never take the worker down; the next one retries.
     }

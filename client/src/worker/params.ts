@@ -2,8 +2,9 @@
  * Checks request parameters at the worker's edge: the host is trusted code,
  * but a malformed message must become an error reply, never a crash.
  */
+import { isAbsolute } from 'node:path';
 import { isPlainObject } from '../../../sandbox/util/json';
-import type { ManifestInput, ObjectRef, SandboxSettings } from '../sandbox/protocol';
+import type { ApiSettings, ManifestInput, ObjectRef, SandboxSettings } from '../sandbox/protocol';
 
 export class BadRequest extends Error {
   constructor(message: string) {
@@ -46,4 +47,13 @@ export function objectRefOf(value: unknown): ObjectRef {
   const p = record(value, 'params');
   const namespace = p.namespace === undefined || p.namespace === '' ? undefined : text(p.namespace, 'namespace');
   return { resource: text(p.resource, 'resource'), namespace, name: text(p.name, 'name') };
+}
+
+export function apiSettingsOf(value: unknown): ApiSettings {
+  const p = record(value, 'api');
+  if (typeof p.enabled !== 'boolean') throw new BadRequest('api.enabled must be true or false');
+  if (typeof p.port !== 'number' || !Number.isInteger(p.port) || p.port < 0 || p.port > 65535) throw new BadRequest('api.port must be an integer from 0 to 65535');
+  const kubeconfig = text(p.kubeconfig, 'api.kubeconfig');
+  if (!isAbsolute(kubeconfig)) throw new BadRequest('api.kubeconfig must be an absolute path');
+  return { enabled: p.enabled, port: p.port, kubeconfig };
 }

@@ -1,6 +1,6 @@
 /** A scripted sandbox connection and editor UI that record what the commands do. */
 import type { CommandContext } from '../../../client/src/commands/context';
-import type { InputOptions, PickItem, Ui, WorkspaceFiles } from '../../../client/src/commands/ui';
+import type { InputOptions, PickItem, TerminalRequest, Ui, WorkspaceFiles } from '../../../client/src/commands/ui';
 import { DEFAULT_SETTINGS } from '../../../client/src/model/settings';
 import type { Settings } from '../../../client/src/model/settings';
 import type { Disposable, SandboxConnection } from '../../../client/src/sandbox/connection';
@@ -38,8 +38,17 @@ export class FakeConnection implements SandboxConnection {
     return NONE;
   }
 
-  onDidStatus(): Disposable {
-    return NONE;
+  private readonly statusListeners = new Set<(status: SandboxStatus) => void>();
+
+  onDidStatus(listener: (status: SandboxStatus) => void): Disposable {
+    this.statusListeners.add(listener);
+    return { dispose: () => this.statusListeners.delete(listener) };
+  }
+
+  /** A status notification from the worker. */
+  fireStatus(status: SandboxStatus): void {
+    this.status = status;
+    for (const l of this.statusListeners) l(status);
   }
 
   dispose(): void {}
@@ -56,6 +65,7 @@ export class FakeUi implements Ui {
   copied: string[] = [];
   opened: { file: string; line: number | undefined; focus: boolean }[] = [];
   texts: { name: string; text: string }[] = [];
+  terminals: TerminalRequest[] = [];
 
   notify(message: string): void {
     this.shown.push(`notify: ${message}`);
@@ -105,6 +115,10 @@ export class FakeUi implements Ui {
 
   showLog(): void {
     this.shown.push('showLog');
+  }
+
+  openTerminal(request: TerminalRequest): void {
+    this.terminals.push(request);
   }
 }
 
