@@ -118,6 +118,19 @@ export function fieldManagerParam(query: URLSearchParams, optionsKind: string, r
   return v;
 }
 
+/**
+ * The field manager of a write that is not an apply: `?fieldManager`, or else
+ * the client's User-Agent up to its first `/` (`kubectl`), printable
+ * characters only, at most 128 — upstream's managerOrUserAgent.
+ */
+export function updateManager(query: URLSearchParams, optionsKind: string, userAgent: string): string | undefined {
+  const given = fieldManagerParam(query, optionsKind, false);
+  if (given !== undefined) return given;
+  // eslint-disable-next-line no-control-regex
+  const prefix = [...(userAgent.split('/')[0] ?? '')].filter((c) => !/[\x00-\x1f\x7f]/.test(c)).join('').slice(0, 128);
+  return prefix === '' ? undefined : prefix;
+}
+
 const POLICIES: readonly PropagationPolicy[] = ['Background', 'Foreground', 'Orphan'];
 
 /**

@@ -12,7 +12,7 @@ import type { ResourceType } from '../../api/resources';
 import type { KubeObject } from '../../api/types';
 import { decodePatchBody } from '../body';
 import type { RequestContext } from '../context';
-import { dryRunParam } from '../query';
+import { dryRunParam, updateManager } from '../query';
 import { checkName, decodeTyped } from './decode';
 
 const SCALE = { apiVersion: 'autoscaling/v1', kind: 'Scale' } as const;
@@ -72,7 +72,7 @@ function writeScale(ctx: RequestContext, parent: KubeObject, scale: KubeObject):
   if (replicas < 0) throw invalid(SCALE_RESOURCE, name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be greater than or equal to 0` }]);
   const rv = scale.metadata?.resourceVersion || parent.metadata.resourceVersion;
   const next = { ...parent, metadata: { ...parent.metadata, resourceVersion: rv }, spec: { ...(parent.spec as object), replicas } };
-  const updated = ctx.api.update(next, { dryRun: dryRunParam(ctx.query, 'UpdateOptions'), namespace: parent.metadata.namespace });
+  const updated = ctx.api.update(next, { dryRun: dryRunParam(ctx.query, 'UpdateOptions'), namespace: parent.metadata.namespace, fieldManager: updateManager(ctx.query, 'UpdateOptions', ctx.clientKey) });
   ctx.send(200, scaleOf(updated));
 }
 

@@ -16,7 +16,7 @@ import type { RequestContext } from '../context';
 import { convertObject, includeObjectOf } from '../convert';
 import { pruneFields, strictDecodingError, unknownFieldWarnings } from '../fieldValidation';
 import { negotiateOutput } from '../negotiate';
-import { boolParam, dryRunParam, fieldManagerParam, fieldValidationParam } from '../query';
+import { boolParam, dryRunParam, fieldManagerParam, fieldValidationParam, updateManager } from '../query';
 import { unknownFields } from '../openapi/index';
 import { checkName, decodeTyped, validateBodyFields } from './decode';
 
@@ -36,7 +36,7 @@ function typeOf(r: ResourceType) {
 
 export async function createObject(ctx: RequestContext): Promise<void> {
   const { resource, namespace } = ctx.info;
-  const options: Write = { dryRun: dryRunParam(ctx.query, 'CreateOptions'), namespace, fieldManager: fieldManagerParam(ctx.query, 'CreateOptions', false) };
+  const options: Write = { dryRun: dryRunParam(ctx.query, 'CreateOptions'), namespace, fieldManager: updateManager(ctx.query, 'CreateOptions', ctx.clientKey) };
   const mode = fieldValidationParam(ctx.query, 'CreateOptions');
   const obj = await decodeTyped(ctx, typeOf(resource));
   checkObjectShape(obj);
@@ -46,7 +46,7 @@ export async function createObject(ctx: RequestContext): Promise<void> {
 
 export async function updateObject(ctx: RequestContext): Promise<void> {
   const { resource, namespace, name, subresource } = ctx.info;
-  const options: Write = { dryRun: dryRunParam(ctx.query, 'UpdateOptions'), namespace, fieldManager: fieldManagerParam(ctx.query, 'UpdateOptions', false) };
+  const options: Write = { dryRun: dryRunParam(ctx.query, 'UpdateOptions'), namespace, fieldManager: updateManager(ctx.query, 'UpdateOptions', ctx.clientKey) };
   const mode = fieldValidationParam(ctx.query, 'UpdateOptions');
   const obj = await decodeTyped(ctx, typeOf(resource));
   checkObjectShape(obj);
@@ -86,7 +86,7 @@ export async function patchObject(ctx: RequestContext): Promise<void> {
   }
   const options: Write = {
     dryRun: dryRunParam(ctx.query, 'PatchOptions'),
-    fieldManager: fieldManagerParam(ctx.query, 'PatchOptions', type === 'apply'),
+    fieldManager: type === 'apply' ? fieldManagerParam(ctx.query, 'PatchOptions', true) : updateManager(ctx.query, 'PatchOptions', ctx.clientKey),
     force: force ?? false,
   };
   if (subresource === 'status') options.subresource = 'status';

@@ -158,6 +158,16 @@ describe('HTTP API: create, read, update, patch', () => {
     const forceOnMerge = await s.request('PATCH', `${CMS}/ssa?force=true`, { body: {}, contentType: 'application/merge-patch+json' });
     assert.equal(forceOnMerge.status, 422);
   });
+
+  it('names the field manager of a write without ?fieldManager after its User-Agent, as upstream does', async () => {
+    const ua = { 'user-agent': 'kubectl/v1.32.4 (linux/amd64) kubernetes/59526cd' };
+    assert.equal((await s.request('POST', CMS, { body: configMap('by-agent'), headers: ua })).status, 201);
+    const managers = () => ((s.cluster.api.get('configmaps', 'default', 'by-agent').metadata.managedFields ?? []) as { manager: string; operation: string }[]).map((m) => `${m.manager}/${m.operation}`);
+    assert.deepEqual(managers(), ['kubectl/Update']);
+    const named = await s.request('PATCH', `${CMS}/by-agent?fieldManager=ops`, { body: { data: { b: '2' } }, contentType: 'application/merge-patch+json', headers: ua });
+    assert.equal(named.status, 200, named.text);
+    assert.deepEqual(managers().sort(), ['kubectl/Update', 'ops/Update']);
+  });
 });
 
 describe('HTTP API: field validation', () => {
