@@ -12,6 +12,25 @@ export interface Run {
 
 export const lines = (...ls: string[]): string => `${ls.join('\n')}\n`;
 
+/** A two-replica nginx Deployment named `web`, as the CLI tests apply it. */
+export const WEB_DEPLOYMENT = lines(
+  'apiVersion: apps/v1',
+  'kind: Deployment',
+  'metadata:',
+  '  name: web',
+  'spec:',
+  '  replicas: 2',
+  '  selector:',
+  '    matchLabels: {app: web}',
+  '  template:',
+  '    metadata:',
+  '      labels: {app: web}',
+  '    spec:',
+  '      containers:',
+  '        - name: nginx',
+  '          image: nginx:1.27',
+);
+
 /** A temporary folder holding `files` (path → text); `run` runs the CLI there. */
 export interface CliFixture {
   readonly dir: string;

@@ -18,26 +18,10 @@ import type { ServeListening } from '../../cli/serve';
 import { exportKubeconfig, renderKubeconfig } from '../../sandbox/http/kubeconfig';
 import { call } from './apiCall';
 import type { ApiAnswer } from './apiCall';
-import { cliFixture, lines } from './cliFixture';
+import { WEB_DEPLOYMENT, cliFixture, lines } from './cliFixture';
 import type { CliFixture } from './cliFixture';
 
-const WEB = lines(
-  'apiVersion: apps/v1',
-  'kind: Deployment',
-  'metadata:',
-  '  name: web',
-  'spec:',
-  '  replicas: 2',
-  '  selector:',
-  '    matchLabels: {app: web}',
-  '  template:',
-  '    metadata:',
-  '      labels: {app: web}',
-  '    spec:',
-  '      containers:',
-  '        - name: nginx',
-  '          image: nginx:1.27',
-);
+const WEB = WEB_DEPLOYMENT;
 
 const FILES: Record<string, string> = {
   'app/web.yaml': WEB,

@@ -2,27 +2,11 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cliFixture, lines } from './cliFixture';
+import { WEB_DEPLOYMENT, cliFixture, lines } from './cliFixture';
 import type { CliFixture, Run } from './cliFixture';
 
 
-const DEPLOYMENT = lines(
-  'apiVersion: apps/v1',
-  'kind: Deployment',
-  'metadata:',
-  '  name: web',
-  'spec:',
-  '  replicas: 2',
-  '  selector:',
-  '    matchLabels: {app: web}',
-  '  template:',
-  '    metadata:',
-  '      labels: {app: web}',
-  '    spec:',
-  '      containers:',
-  '        - name: nginx',
-  '          image: nginx:1.27',
-);
+const DEPLOYMENT = WEB_DEPLOYMENT;
 
 const FILES: Record<string, string> = {
   'app/web.yaml': DEPLOYMENT,

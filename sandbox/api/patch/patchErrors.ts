@@ -29,7 +29,7 @@ export function invalidMergePatch(): ApiError {
  * cause (e.g. `testing value /spec/replicas failed: test failed`) so the UI
  * can show why.
  */
-export function patchFailed(detail: string): ApiError {
+export function patchFailed(detail: string, causeReason = 'FieldValueInvalid'): ApiError {
   return new ApiError({
     kind: 'Status',
     apiVersion: 'v1',
@@ -37,7 +37,7 @@ export function patchFailed(detail: string): ApiError {
     status: 'Failure',
     message: 'the server rejected our request due to an error in our request',
     reason: 'Invalid',
-    details: { causes: [{ reason: 'FieldValueInvalid', message: detail }] },
+    details: { causes: [{ reason: causeReason, message: detail }] },
     code: 422,
   });
 }

@@ -23,12 +23,14 @@
  * before it (at the front when the patch names nothing else).
  */
 import { copyJson, cloneJson, isPlainObject, JsonCopyError } from '../../util/json';
-import { ApiError, badRequest } from '../errors';
+import type { ApiError} from '../errors';
+import { badRequest } from '../errors';
 import { kindEntry } from '../../schema/schema';
 import { listStrategy, schemaStep } from '../../schema/listStrategies';
 import type { ListStrategy } from '../../schema/listStrategies';
 import type { SchemaType } from '../../schema/types';
 import { deleteMember, getMember, hasMember, setMember } from './jsonMember';
+import { patchFailed } from './patchErrors';
 
 type JsonMap = Record<string, unknown>;
 
@@ -45,16 +47,7 @@ const BAD_SET_ELEMENT_ORDER = 'invalid patch format of setElementOrder list';
 
 /** 422 as kube-apiserver answers the errors it treats as invalid content (lists of lists, `$retainKeys` mismatch). */
 function unprocessable(message: string): ApiError {
-  return new ApiError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: 'the server rejected our request due to an error in our request',
-    reason: 'Invalid',
-    details: { causes: [{ reason: 'UnexpectedServerResponse', message }] },
-    code: 422,
-  });
+  return patchFailed(message, 'UnexpectedServerResponse');
 }
 
 function noMergeKey(m: JsonMap, key: string): ApiError {
