@@ -82,6 +82,7 @@ export class Kubelet implements Component {
       allocatePodIP: () => this.ips.allocate(),
       releasePodIP: (ip) => this.ips.release(ip),
       readPod: (ns, name) => ctx.api.tryGet('pods', ns, name) as unknown as Pod | undefined,
+      readConfig: (resource, ns, name) => ctx.api.tryGet(resource, ns, name) as { data?: Record<string, string> } | undefined,
       writeStatus: (pod, status) => this.writeStatus(pod, status),
       deletePod: (pod) => this.finalDelete(pod),
     };

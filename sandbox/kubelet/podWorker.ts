@@ -28,6 +28,7 @@ import { livenessPlan, probeFailureOutput, readinessPlan, startupAt } from './pr
 import type { WorkerHost } from './workerHost';
 import { draw } from './workerHost';
 import { containerProgram } from './logs/containerProgram';
+import { mountedFiles } from './logs/mountedFiles';
 import type { ExitCause } from './logs/containerProgram';
 import { customLogs } from './logs/customLogs';
 import type { InstanceLog } from './logs/instanceLog';
@@ -202,7 +203,7 @@ export class PodWorker {
     if (!('error' in c.image)) c.imageID = imageID(c.image);
     c.state = { kind: 'running', startedAt: now };
     c.busy = false;
-    this.logs.started(c.spec.name, c.containerID, containerProgram({ pod: this.pod, container: c.spec, init: c.init, behavior: c.behavior, startedAt: now, podIP: this.podIP ?? '', hostIP: this.host.hostIP }));
+    this.logs.started(c.spec.name, c.containerID, containerProgram({ pod: this.pod, container: c.spec, init: c.init, behavior: c.behavior, startedAt: now, podIP: this.podIP ?? '', hostIP: this.host.hostIP, readFile: mountedFiles(this.pod, c.spec, this.host.readConfig) }));
     this.event('Normal', 'Created', msg.created(c.spec.name));
     this.event('Normal', 'Started', msg.started(c.spec.name));
     this.scheduleInstance(c, now);

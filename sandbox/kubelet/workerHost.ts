@@ -5,6 +5,7 @@ import type { SeededRandom } from '../clock/random';
 import type { Recorder } from '../cluster/context';
 import type { Backoff } from './backoff';
 import type { KubeletDelays, Range } from './delays';
+import type { ReadConfig } from './logs/mountedFiles';
 
 export interface WorkerHost {
   readonly clock: Clock;
@@ -22,6 +23,8 @@ export interface WorkerHost {
   releasePodIP(ip: string): void;
   /** The pod as the API server has it now. */
   readPod(namespace: string, name: string): Pod | undefined;
+  /** A ConfigMap or Secret as the API server has it now (what volumes project into containers). */
+  readConfig: ReadConfig;
   writeStatus(pod: Pod, status: PodStatus): void;
   /** The final delete (grace period 0, uid precondition). */
   deletePod(pod: Pod): void;

@@ -33,6 +33,8 @@ export interface ProgramInput {
   startedAt: number;
   podIP: string;
   hostIP: string;
+  /** Files of the container's ConfigMap and Secret volumes by absolute path (for `cat`). */
+  readFile?: (path: string) => string | undefined;
 }
 
 export interface ContainerProgram {
@@ -93,6 +95,7 @@ export function containerProgram(input: ProgramInput): ContainerProgram {
     const host = {
       env: vars,
       hostname: pod.metadata?.name ?? '',
+      readFile: input.readFile,
       onProgram: (words: readonly string[], at: number) => (style.programs.includes(basename(words[0])) ? style.startup(at, { image, container: container.name, podIP: input.podIP, behavior: '' }) : []),
     };
     const say: Say = (_, message) => `[sandbox] ${message}`;

@@ -157,3 +157,36 @@ describe('Cluster.followPodLogs', () => {
     assert.throws(() => c.followPodLogs('default', 'counter', {}, () => undefined), (e) => isApiError(e, 500));
   });
 });
+
+describe('files from ConfigMap and Secret volumes', () => {
+  test('cat prints a projected ConfigMap key, an items rename, a subPath and a decoded Secret; other paths are errors', () => {
+    const c = newCluster();
+    c.api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'default' }, data: { 'app.properties': 'greeting=hello\nretries=3\n', other: 'x\n' } });
+    c.api.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sec', namespace: 'default' }, stringData: { token: 'not-a-real-token\n' } });
+    createPod(c, 'reader', {
+      containers: [
+        {
+          name: 'app',
+          image: 'busybox:1.36',
+          command: ['sh', '-c', 'cat /etc/app/app.properties /etc/renamed/o.txt /etc/one /etc/secret/token /etc/missing; sleep 3600'],
+          volumeMounts: [
+            { name: 'cfg', mountPath: '/etc/app' },
+            { name: 'renamed', mountPath: '/etc/renamed/' },
+            { name: 'cfg', mountPath: '/etc/one', subPath: 'other' },
+            { name: 'sec', mountPath: '/etc/secret' },
+          ],
+        },
+      ],
+      volumes: [
+        { name: 'cfg', configMap: { name: 'cfg' } },
+        { name: 'renamed', configMap: { name: 'cfg', items: [{ key: 'other', path: 'o.txt' }] } },
+        { name: 'sec', secret: { secretName: 'sec' } },
+      ],
+    });
+    c.runFor(30_000);
+    assert.equal(
+      logs(c, 'reader'),
+      ['greeting=hello', 'retries=3', 'x', 'x', 'not-a-real-token', "cat: can't open '/etc/missing': No such file or directory", ''].join('\n'),
+    );
+  });
+});

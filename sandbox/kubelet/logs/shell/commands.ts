@@ -1,8 +1,9 @@
 /**
  * The commands the interpreter knows, as busybox prints them: `echo`,
  * `printf`, `date`, `hostname`, `env`, `seq`, `[`, `sleep`, `exit`, nested
- * `sh -c`, and quiet ones (`mkdir`, `touch`, `wget`, …) that print nothing.
- * The filesystem and network are not simulated.
+ * `sh -c`, `cat` of the files ConfigMap and Secret volumes project, and quiet
+ * ones (`mkdir`, `touch`, `wget`, …) that print nothing. The rest of the
+ * filesystem and the network are not simulated.
  */
 import { parseDuration } from '../../duration';
 import { dateCommandOutput, strftime } from '../logTime';
@@ -155,8 +156,22 @@ function shell(sh: Shell, args: readonly string[]): Flow {
 
 const quiet: Command = (sh) => ok(sh);
 
+/** `cat FILE…`: projected files print their text; any other path is busybox's error (exit 1). */
+function cat(sh: Shell, args: readonly string[]): Flow {
+  let status = 0;
+  for (const path of args.filter((a) => a !== '-' && !a.startsWith('-'))) {
+    const text = sh.host.readFile?.(path);
+    if (text === undefined) {
+      sh.print(`cat: can't open '${path}': No such file or directory\n`);
+      status = 1;
+    } else sh.print(text);
+  }
+  return ok(sh, status);
+}
+
 export const COMMANDS: Record<string, Command | undefined> = {
   echo,
+  cat,
   printf,
   sleep,
   date,

@@ -19,6 +19,8 @@ export interface ShellHost {
   /** The environment the script starts with, in order. */
   readonly env: ReadonlyMap<string, string>;
   readonly hostname: string;
+  /** A file's text, for the files the sandbox projects (ConfigMap and Secret volumes); undefined for anything else. */
+  readFile?(path: string): string | undefined;
   /** What a program the interpreter does not know prints as it starts, before it runs until stopped (e.g. the image's server). */
   onProgram?(argv: readonly string[], at: number): LogLine[];
 }
