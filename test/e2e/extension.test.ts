@@ -17,7 +17,8 @@ import type { ConsoleMessage } from 'playwright-core';
 import type { Session } from './harness/session';
 import { until } from './harness/wait';
 import type { Workbench } from './harness/workbench';
-import { allWebPods, deploymentRow, nodeRows, replicasLine, runningWebPods, SANDBOX_SETTINGS, WEB_YAML, WORKSPACE_FILES } from './scenario';
+import { findKubeconfigs, findKubectl, kubectl, parseTable } from './harness/kubectl';
+import { allWebPods, deploymentRow, EXTENSION_ID, nodeRows, replicasLine, runningWebPods, SANDBOX_SETTINGS, WEB_YAML, WORKSPACE_FILES } from './scenario';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Deadline of one wait inside a step; the node:test timeout of a step is above it. */
@@ -26,6 +27,8 @@ const STEP = { timeout: 180_000 };
 const skip = process.env.E2E_SKIP;
 /** What a tree command shows when it was invoked without a tree item (client/src/commands/objectArg.ts). */
 const NO_TREE_ITEM = /: right-click .+ in the Cluster view\.$/;
+/** The real kubectl, for the step that uses the sandbox's Kubernetes API. */
+const KUBECTL = findKubectl();
 
 describe('Kube Reconcile in VS Code 1.100 (code-server + Chromium)', { skip: skip ? `skipped: ${skip}` : false }, () => {
   let session: Session | undefined;
@@ -192,6 +195,55 @@ describe('Kube Reconcile in VS Code 1.100 (code-server + Chromium)', { skip: ski
         const shown = allWebPods(rows).filter((name) => !rows.some((r) => r.label === name && /^(Terminating|Unknown)/.test(r.description)));
         return deploymentRow(rows)?.description === '3/3' && running.length === 3 && shown.length === 3 ? true : undefined;
       });
+    }),
+  );
+
+  test('8. kubectl with the kubeconfig the extension wrote sees the sandbox', { ...STEP, skip: KUBECTL ? false : 'kubectl is not on PATH: nothing to run against the Kubernetes API' }, () =>
+    step('kubectl', async () => {
+      const bin = KUBECTL!;
+      const dirs = session!.dirs;
+      // Written to the extension's workspace storage once the API serves; polled, as a user would wait for it.
+      const kubeconfig = await until(`${EXTENSION_ID}'s kubeconfig under ${dirs.userDataDir}`, async () => {
+        const found = findKubeconfigs(dirs.userDataDir, EXTENSION_ID);
+        if (found.length > 1) throw new Error(`more than one kubeconfig: ${found.join(', ')}`);
+        return found[0];
+      }, WAIT_MS);
+      const cacheDir = join(dirs.homeDir, 'kube-cache');
+      const get = async (what: string) => parseTable(await kubectl(bin, kubeconfig, cacheDir, ['get', what]));
+      let seen = '';
+      const describeSeen = () => Promise.resolve(seen);
+
+      // The pods the earlier steps left: kubectl lists the tree's running web pods as Running, 1/1.
+      await wb.openViewContainer('Kube Reconcile');
+      const pods = await until('kubectl get pods to list the running web pods the tree shows', async () => {
+        const tree = runningWebPods(await wb.treeRows()).map((p) => p.name);
+        const rows = await get('pods');
+        seen = `tree: ${tree.join(' ')}; kubectl: ${rows.map((r) => `${r.NAME} ${r.READY} ${r.STATUS}`).join(', ')}`;
+        const running = rows.filter((r) => /^web-/.test(r.NAME) && r.READY === '1/1' && r.STATUS === 'Running').map((r) => r.NAME).sort();
+        return tree.length === 3 && JSON.stringify(running) === JSON.stringify(tree) ? running : undefined;
+      }, WAIT_MS, describeSeen);
+      assert.equal(pods.length, 3);
+
+      // The nodes as the tree shows them: step 6's node NotReady in both.
+      const statusOf = (rows: Record<string, string>[]) => Object.fromEntries(rows.map((r) => [r.NAME, r.STATUS.split(',')[0]]));
+      const failed = await until('kubectl get nodes to agree with the tree', async () => {
+        const tree = Object.fromEntries(nodeRows(await wb.treeRows()).map((r) => [r.label, r.description.split(' ')[0]]));
+        const cli = statusOf(await get('nodes'));
+        seen = `tree: ${JSON.stringify(tree)}; kubectl: ${JSON.stringify(cli)}`;
+        return Object.keys(cli).length === 3 && JSON.stringify(cli) === JSON.stringify(tree) ? Object.keys(cli).filter((n) => cli[n] !== 'Ready') : undefined;
+      }, WAIT_MS, describeSeen);
+      assert.equal(failed.length, 1, `one node failed in step 6: ${seen}`);
+
+      // Recover Node in the tree: kubectl sees all three Ready.
+      await wb.contextMenu(failed[0], 'Recover Node');
+      const nodes = await until('kubectl get nodes to show node-1..node-3 Ready', async () => {
+        const cli = statusOf(await get('nodes'));
+        seen = JSON.stringify(cli);
+        return Object.values(cli).every((s) => s === 'Ready') ? Object.keys(cli) : undefined;
+      }, WAIT_MS, describeSeen);
+      assert.deepEqual(nodes, ['node-1', 'node-2', 'node-3']);
+      console.log(`kubectl (${kubeconfig}): pods ${pods.join(' ')}; ${failed[0]} NotReady, then after Recover Node: ${seen}`);
+      await wb.waitForTree('three Ready nodes', (rows) => (nodeRows(rows).filter((r) => r.description.startsWith('Ready')).length === 3 ? true : undefined));
     }),
   );
 });

@@ -15,6 +15,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  */
 export const WEB_YAML = readFileSync(join(root, 'examples', 'web.yaml'), 'utf8').replace(/^ {2}replicas: 3$/m, '  replicas: 2');
 
+/** `publisher.name`: the extension's storage folders are named after it. */
+export const EXTENSION_ID = ((pkg: { publisher: string; name: string }) => `${pkg.publisher}.${pkg.name}`)(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')));
+
 export const WORKSPACE_FILES: Readonly<Record<string, string>> = {
   'web.yaml': WEB_YAML,
   'config.yaml': readFileSync(join(root, 'examples', 'config.yaml'), 'utf8'),
