@@ -11,6 +11,7 @@ import { decodeObjectBody } from '../body';
 import type { RequestContext } from '../context';
 import { decodeFailure, validateFields } from '../fieldValidation';
 import type { FieldValidation } from '../query';
+import { typeMismatch } from '../typeCheck';
 
 /** The type a body must be: `apps/v1` Deployment, `autoscaling/v1` Scale, … (`also` lists other accepted apiVersions). */
 export interface BodyType {
@@ -45,9 +46,21 @@ export async function decodeTyped(ctx: RequestContext, type: BodyType): Promise<
   if (apiVersion !== type.apiVersion && !(type.also ?? []).includes(apiVersion)) {
     throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${type.apiVersion})`);
   }
+  checkBodyTypes(raw, apiVersion, kind, type.kind);
   // apiVersion and kind first, as upstream encodes them.
   const { apiVersion: _apiVersion, kind: _kind, ...rest } = raw;
   return { apiVersion: type.apiVersion, kind, ...rest } as KubeObject;
+}
+
+/**
+ * 400 when a field's value has the wrong JSON type for `apiVersion`/`kind`, in
+ * the words of upstream's decoding: `Deployment in version "v1" cannot be
+ * handled as a Deployment: json: cannot unmarshal string into Go struct field
+ * DeploymentSpec.spec.replicas of type int32`. Also for patched objects.
+ */
+export function checkBodyTypes(obj: Readonly<Record<string, unknown>>, apiVersion: string, kind: string, urlKind = kind): void {
+  const reason = typeMismatch(obj, apiVersion, kind);
+  if (reason !== undefined) throw badRequest(`${kind} in version "${parseApiVersion(apiVersion).version}" cannot be handled as a ${urlKind}: ${reason}`);
 }
 
 /** Applies `?fieldValidation` to a decoded body; warnings go on the response. */

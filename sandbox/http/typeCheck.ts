@@ -1,0 +1,178 @@
+/**
+ * JSON type checking of a request body against its kind's schema, as
+ * upstream's decoding into Go structs does it: `"replicas": "3"` is refused
+ * with `json: cannot unmarshal string into Go struct field
+ * DeploymentSpec.spec.replicas of type int32`. Like Go's decoder, a plain
+ * mismatch is remembered and decoding goes on (the first one is reported),
+ * while a failing custom decoder (IntOrString, Quantity, Time) stops at once
+ * and wins. `null` is always accepted (the zero value); fields the schema does
+ * not know are left to field validation.
+ */
+import { QUANTITY_FORMAT_ERROR } from '../api/quantity';
+import { definition, kindEntry } from '../schema/schema';
+import type { SchemaType } from '../schema/types';
+
+/**
+ * Integer fields that are `int64` in the Go types (every other integer is
+ * `int32`): the schema only says `integer`, so the common ones are named here.
+ */
+const INT64_FIELDS = new Set([
+  'generation',
+  'observedGeneration',
+  'deletionGracePeriodSeconds',
+  'terminationGracePeriodSeconds',
+  'activeDeadlineSeconds',
+  'startingDeadlineSeconds',
+  'tolerationSeconds',
+  'runAsUser',
+  'runAsGroup',
+  'fsGroup',
+  'supplementalGroups',
+  'expirationSeconds',
+  'gracePeriodSeconds',
+]);
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+const INT64_LIMIT = 2 ** 63;
+
+/** Where the decoder is: the innermost struct (its Go name) and the json path from the root, without indices or map keys. */
+interface Position {
+  struct: string;
+  path: readonly string[];
+  /** The last property name, for the int32/int64 choice of integers inside lists. */
+  field: string;
+}
+
+/** Go's name for a JSON value's type: `string`, `number`, `bool`, `array`, `object`. */
+function jsonTypeName(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'boolean') return 'bool';
+  return typeof value === 'object' ? 'object' : typeof value;
+}
+
+/** The Go type a schema type decodes into, as `reflect.Type.String()` prints it: `int32`, `[]v1.Container`, `map[string]string`. */
+export function goTypeName(t: SchemaType, field = ''): string {
+  switch (t.kind) {
+    case 'string':
+      return t.format === 'byte' ? '[]uint8' : t.format === 'date-time' ? 'v1.Time' : 'string';
+    case 'integer':
+      return INT64_FIELDS.has(field) ? 'int64' : 'int32';
+    case 'number':
+      return 'float64';
+    case 'boolean':
+      return 'bool';
+    case 'intOrString':
+      return 'intstr.IntOrString';
+    case 'quantity':
+      return 'resource.Quantity';
+    case 'any':
+      return 'interface {}';
+    case 'array':
+      return `[]${goTypeName(t.items, field)}`;
+    case 'map':
+      return `map[string]${goTypeName(t.values, field)}`;
+    case 'ref': {
+      const parts = t.name.split('.');
+      const title = definition(t.name)?.title ?? parts[parts.length - 1];
+      return parts.length > 1 ? `${parts[parts.length - 2]}.${title}` : title;
+    }
+  }
+}
+
+class Walk {
+  /** The first plain mismatch (Go's saved error). */
+  saved: string | undefined;
+
+  mismatch(value: string, t: SchemaType, at: Position): void {
+    this.saved ??= `json: cannot unmarshal ${value} into Go struct field ${at.struct}.${at.path.join('.')} of type ${goTypeName(t, at.field)}`;
+  }
+
+  /** Checks `value` against `t`; returns the error of a failing custom decoder, which ends the walk. */
+  visit(value: unknown, t: SchemaType, at: Position): string | undefined {
+    if (value === null || value === undefined || t.kind === 'any') return undefined;
+    switch (t.kind) {
+      case 'string':
+        if (typeof value === 'string') return undefined;
+        if (t.format === 'date-time') return `json: cannot unmarshal ${jsonTypeName(value)} into Go value of type string`;
+        if (t.format === 'byte' && Array.isArray(value)) return undefined;
+        this.mismatch(jsonTypeName(value), t, at);
+        return undefined;
+      case 'integer': {
+        if (typeof value !== 'number') this.mismatch(jsonTypeName(value), t, at);
+        else if (!integerFits(value, INT64_FIELDS.has(at.field))) this.mismatch(`number ${String(value)}`, t, at);
+        return undefined;
+      }
+      case 'number':
+        if (typeof value !== 'number') this.mismatch(jsonTypeName(value), t, at);
+        return undefined;
+      case 'boolean':
+        if (typeof value !== 'boolean') this.mismatch(jsonTypeName(value), t, at);
+        return undefined;
+      case 'intOrString':
+        if (typeof value === 'string' || (typeof value === 'number' && integerFits(value, false))) return undefined;
+        return `json: cannot unmarshal ${typeof value === 'number' ? `number ${String(value)}` : jsonTypeName(value)} into Go value of type int32`;
+      case 'quantity':
+        return typeof value === 'string' || typeof value === 'number' ? undefined : QUANTITY_FORMAT_ERROR;
+      case 'array':
+        if (!Array.isArray(value)) {
+          this.mismatch(jsonTypeName(value), t, at);
+          return undefined;
+        }
+        for (const item of value) {
+          const fatal = this.visit(item, t.items, at);
+          if (fatal !== undefined) return fatal;
+        }
+        return undefined;
+      case 'map':
+        if (!isPlainObject(value)) {
+          this.mismatch(jsonTypeName(value), t, at);
+          return undefined;
+        }
+        for (const item of Object.values(value)) {
+          const fatal = this.visit(item, t.values, at);
+          if (fatal !== undefined) return fatal;
+        }
+        return undefined;
+      case 'ref':
+        return this.visitStruct(value, t, at);
+    }
+  }
+
+  visitStruct(value: unknown, t: SchemaType & { kind: 'ref' }, at: Position): string | undefined {
+    const def = definition(t.name);
+    if (def === undefined) return undefined;
+    if (!isPlainObject(value)) {
+      this.mismatch(jsonTypeName(value), t, at);
+      return undefined;
+    }
+    for (const [key, item] of Object.entries(value)) {
+      if (!Object.hasOwn(def.properties, key)) continue;
+      const fatal = this.visit(item, def.properties[key].type, { struct: def.title, path: [...at.path, key], field: key });
+      if (fatal !== undefined) return fatal;
+    }
+    return undefined;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function integerFits(n: number, int64: boolean): boolean {
+  if (!Number.isInteger(n)) return false;
+  return int64 ? n >= -INT64_LIMIT && n < INT64_LIMIT : n >= INT32_MIN && n <= INT32_MAX;
+}
+
+/**
+ * The decoding error of `obj` as an `apiVersion`/`kind` object, in Go's words
+ * (`json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`),
+ * or undefined when every known field has a value of its type (and for kinds the schema does not know).
+ */
+export function typeMismatch(obj: Readonly<Record<string, unknown>>, apiVersion: string, kind: string): string | undefined {
+  const entry = kindEntry(apiVersion, kind);
+  if (entry === undefined || definition(entry.definition) === undefined) return undefined;
+  const walk = new Walk();
+  const fatal = walk.visitStruct(obj, { kind: 'ref', name: entry.definition }, { struct: kind, path: [], field: '' });
+  return fatal ?? walk.saved;
+}
