@@ -13,12 +13,14 @@ import { VirtualClock } from '../clock/virtualClock';
 import { InformerFactory } from '../client/informerFactory';
 import type { KubeObject } from '../api/types';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { notFound } from '../api/errors';
+import { ApiError, notFound } from '../api/errors';
 import { resourceByName } from '../api/resources';
 import type { PodLogOptions } from '../kubelet/logs/logOptions';
 import { kubeletUnreachable, logContainerName, validateLogOptions } from '../kubelet/logs/logErrors';
 import type { NodeConfig } from '../kubelet/nodeConfig';
 import { Kubelet } from '../kubelet/kubelet';
+import { execInContainer, streamContainer } from '../kubelet/exec';
+import type { ExecResult } from '../kubelet/exec';
 import { Scheduler } from '../scheduler/scheduler';
 import type { SchedulingExplanation } from '../scheduler/scheduler';
 import { cordon, drain, uncordon } from '../controllers/nodelifecycle/drain';
@@ -31,6 +33,7 @@ import type { SettleReport } from './settle';
 import { describeUnsettled } from './describe';
 
 export type { PodLogOptions } from '../kubelet/logs/logOptions';
+export type { ExecResult } from '../kubelet/exec';
 
 export interface ClusterOptions {
   /** Seed for every random choice (default 1). */
@@ -199,6 +202,27 @@ export class Cluster {
     if (!kubelet) throw notFound(resourceByName('nodes')!, node);
     if (!kubelet.isRunning) throw kubeletUnreachable(kubelet.hostIP, pod, container, { ...options, follow });
     return { kubelet, pod, container };
+  }
+
+  // ---- `kubectl exec`: `/api/v1/namespaces/{ns}/pods/{name}/exec` ----
+
+  /**
+   * Runs a command in a running container (see sandbox/kubelet/exec.ts: the
+   * shell interpreter, no real processes). Throws upstream's ApiErrors: 404
+   * for a missing pod, 400 for a container that must be named, is unknown or
+   * is not running, 500 when the pod's node has failed.
+   */
+  exec(namespace: string, pod: string, container: string | undefined, argv: readonly string[]): ExecResult {
+    const obj = this.api.get('pods', namespace, pod) as unknown as Pod;
+    const name = streamContainer(obj, 'exec', container)!;
+    const kubelet = this.kubelets.get(obj.spec?.nodeName ?? '');
+    if (!kubelet) throw notFound(resourceByName('nodes')!, obj.spec?.nodeName ?? '');
+    if (!kubelet.isRunning) {
+      const message = `error dialing backend: dial tcp ${kubelet.hostIP}:10250: connect: connection refused`;
+      throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: '', code: 500 });
+    }
+    const readConfig = (resource: 'configmaps' | 'secrets', ns: string, n: string) => this.api.tryGet(resource, ns, n) as { data?: Record<string, string> } | undefined;
+    return execInContainer({ pod: obj, container: name, argv, podIP: obj.status?.podIP ?? '', hostIP: kubelet.hostIP, now: this.clock.now(), readConfig });
   }
 
   // ---- time ----

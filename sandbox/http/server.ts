@@ -9,10 +9,10 @@
  * never stop the server (an unexpected exception is a 500).
  */
 import { randomBytes, createHash, timingSafeEqual } from 'node:crypto';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, ServerResponse as HttpServerResponse } from 'node:http';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ApiError, internalError, methodNotAllowed, resourceNotFound, unauthorized } from '../api/errors';
 import type { Cluster } from '../cluster/cluster';
@@ -172,6 +172,17 @@ export function startKubeHttpServer(options: KubeHttpServerOptions): Promise<Kub
   const server = certificate
     ? createHttpsServer({ requestTimeout: 0, keepAlive: true, key: certificate.key, cert: certificate.cert }, listener)
     : createHttpServer({ requestTimeout: 0, keepAlive: true }, listener);
+  // Requests with `Connection: Upgrade` (kubectl exec, attach, port-forward: WebSocket, then SPDY) are
+  // answered by the same routes through a response on the raw socket, which closes when it is sent.
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    if (head.length > 0) socket.unshift(head);
+    const res = new HttpServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.on('finish', () => socket.end());
+    socket.on('error', () => socket.destroy());
+    listener(req, res);
+  });
   // Watches live for up to an hour; idle keep-alive sockets still close after upstream's usual minute or so.
   server.headersTimeout = 60_000;
   server.keepAliveTimeout = 65_000;

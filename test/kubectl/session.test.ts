@@ -285,4 +285,27 @@ describe('kubectl against the sandbox', { skip }, () => {
     assert.match(r.stderr, /The Deployment "bad" is invalid: spec.template.metadata.labels: Invalid value: map\[string\]string\{"app":"two"\}: `selector` does not match template `labels`/);
     assert.equal(sb.cluster.api.tryGet('deployments', 'default', 'bad'), undefined);
   });
+  it('exec prints a file the ConfigMap volume projects and passes the exit code on; port-forward says it is not available', async () => {
+    sb.cluster.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'exec-config', namespace: 'default' }, data: { 'app.properties': 'greeting=hello\nretries=3\n' } });
+    sb.cluster.apply({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'exec-app', namespace: 'default' },
+      spec: {
+        containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'], volumeMounts: [{ name: 'config', mountPath: '/etc/app' }] }],
+        volumes: [{ name: 'config', configMap: { name: 'exec-config' } }],
+      },
+    });
+    await sb.until('pods', (pods) => pods.some((p) => p.metadata.name === 'exec-app' && (p.status as { phase?: string } | undefined)?.phase === 'Running'), 'exec-app running');
+    const cat = await sb.kubectl('exec', 'exec-app', '--', 'cat', '/etc/app/app.properties');
+    assert.equal(cat.code, 0, cat.stderr);
+    assert.equal(cat.stdout, 'greeting=hello\nretries=3\n');
+    const failed = await sb.kubectl('exec', 'exec-app', '--', 'sh', '-c', 'echo hi; exit 3');
+    assert.equal(failed.code, 3);
+    assert.equal(failed.stdout, 'hi\n');
+    assert.match(failed.stderr, /command terminated with exit code 3/);
+    const forward = await sb.kubectl('port-forward', 'exec-app', '8080:80');
+    assert.equal(forward.code, 1);
+    assert.match(forward.stderr, /the sandbox simulates containers and runs no processes: port-forward is not available/);
+  });
 });

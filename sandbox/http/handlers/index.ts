@@ -1,7 +1,8 @@
 /**
  * Routes a parsed resource request to its handler: the verbs of the object
  * and collection, and the subresources (`status`, `scale`, `pods/binding`,
- * `pods/eviction`, `pods/log`, `namespaces/finalize`). A subresource the kind
+ * `pods/eviction`, `pods/log`, `pods/exec`, `pods/attach`,
+ * `pods/portforward`, `namespaces/finalize`). A subresource the kind
  * lacks is 404; a verb the route does not take is 405.
  */
 import { methodNotAllowed, resourceNotFound } from '../../api/errors';
@@ -10,6 +11,7 @@ import type { Verb } from '../requestInfo';
 import { bindPod } from './binding';
 import { deleteCollection, deleteObject } from './delete';
 import { evictPod } from './eviction';
+import { podAttach, podExec, podPortForward } from './exec';
 import { finalizeNamespace } from './finalize';
 import { podLog } from './podLog';
 import { getObject, listObjects } from './read';
@@ -39,6 +41,12 @@ function subresourceRoutes(ctx: RequestContext): Routes | undefined {
       return r.kind === 'Pod' ? { create: evictPod } : undefined;
     case 'log':
       return r.kind === 'Pod' ? { get: podLog } : undefined;
+    case 'exec':
+      return r.kind === 'Pod' ? { get: podExec, create: podExec } : undefined;
+    case 'attach':
+      return r.kind === 'Pod' ? { get: podAttach, create: podAttach } : undefined;
+    case 'portforward':
+      return r.kind === 'Pod' ? { get: podPortForward, create: podPortForward } : undefined;
     case 'finalize':
       return r.kind === 'Namespace' ? { update: finalizeNamespace } : undefined;
     default:
