@@ -24,6 +24,11 @@ function param(name: string, type: QueryParameter['type'], description: string):
   return { name, type, description };
 }
 
+/** The description upstream gives a path parameter: the namespace's, or "name of the <Kind>". */
+export function pathParamDescription(name: 'namespace' | 'name', item: PathItem): string {
+  return name === 'namespace' ? 'object name and auth scope, such as for teams and projects' : `name of the ${item.nameOf}`;
+}
+
 export const PRETTY = param('pretty', 'string', "If 'true', the output is pretty printed.");
 const LIST = [
   param('allowWatchBookmarks', 'boolean', 'Ask a watch for BOOKMARK events carrying the latest resourceVersion.'),

@@ -5,7 +5,7 @@
  * (a PATCH operation of the kind with a `fieldValidation` parameter).
  */
 import { versionInfo } from '../discovery';
-import { PRETTY, definitionsUsed, pathsOf, tagOf } from './operations';
+import { PRETTY, definitionsUsed, pathParamDescription, pathsOf, tagOf } from './operations';
 import type { Body, Operation, PathItem, QueryParameter } from './operations';
 import { gvkExtension, refTo, schemasFor } from './schemas';
 import type { JsonSchema } from './schemas';
@@ -19,7 +19,7 @@ function queryParameter(p: QueryParameter): JsonSchema {
 
 function pathParameters(item: PathItem): JsonSchema[] {
   const params: JsonSchema[] = item.pathParams.map((name) => ({
-    description: name === 'namespace' ? 'object name and auth scope, such as for teams and projects' : `name of the ${item.nameOf}`,
+    description: pathParamDescription(name, item),
     in: 'path',
     name,
     required: true,
