@@ -68,11 +68,14 @@ export function isApiError(e: unknown, code?: number): e is ApiError {
   return e instanceof ApiError && (code === undefined || e.status.code === code);
 }
 
-function failure(code: number, reason: StatusReason, message: string, details?: StatusDetails): ApiError {
+/** A failed call with exactly this code, reason, message and details (for answers no named constructor below covers). */
+export function statusFailure(code: number, reason: StatusReason | '', message: string, details?: StatusDetails): ApiError {
   const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
   if (details) status.details = details;
   return new ApiError(status);
 }
+
+const failure = statusFailure;
 
 function detailsFor(r: ResourceType, name: string): StatusDetails {
   return { name, group: r.group, kind: r.plural };
@@ -123,19 +126,16 @@ export function timeout(message: string, retryAfterSeconds = 1): ApiError {
   return failure(504, 'Timeout', message, { retryAfterSeconds });
 }
 
-/**
- * 422 Invalid: `Deployment.apps "web" is invalid: <errs>`, where `<errs>` is
- * one `path: detail` or `[e1, e2]` for several, and each becomes a cause.
- */
-export function invalid(r: ResourceType, name: string, causes: StatusCause[]): ApiError {
+/** `<subject> is invalid: <errs>`, where `<errs>` is one `path: detail` or `[e1, e2]` for several; each becomes a cause. */
+function invalidWith(subject: string, causes: StatusCause[], details: StatusDetails): ApiError {
   const texts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
   const errs = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
-  return failure(422, 'Invalid', `${qualifiedKind(r)} "${name}" is invalid: ${errs}`, {
-    name,
-    group: r.group,
-    kind: r.kind,
-    causes,
-  });
+  return failure(422, 'Invalid', `${subject} is invalid: ${errs}`, { ...details, causes });
+}
+
+/** 422 Invalid: `Deployment.apps "web" is invalid: <errs>`. */
+export function invalid(r: ResourceType, name: string, causes: StatusCause[]): ApiError {
+  return invalidWith(`${qualifiedKind(r)} "${name}"`, causes, { name, group: r.group, kind: r.kind });
 }
 
 /** 401 for a request without the server's bearer token (the authentication filter's answer). */
@@ -181,7 +181,5 @@ export function internalError(why: string): ApiError {
  * (the apiserver validates CreateOptions, ListOptions, PatchOptions… as objects of meta.k8s.io).
  */
 export function invalidOptions(kind: string, causes: StatusCause[]): ApiError {
-  const texts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
-  const errs = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
-  return failure(422, 'Invalid', `${kind}.meta.k8s.io "" is invalid: ${errs}`, { group: 'meta.k8s.io', kind, causes });
+  return invalidWith(`${kind}.meta.k8s.io ""`, causes, { group: 'meta.k8s.io', kind });
 }

@@ -13,13 +13,13 @@ import { VirtualClock } from '../clock/virtualClock';
 import { InformerFactory } from '../client/informerFactory';
 import type { KubeObject } from '../api/types';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { ApiError, notFound } from '../api/errors';
+import { notFound } from '../api/errors';
 import { resourceByName } from '../api/resources';
 import type { PodLogOptions } from '../kubelet/logs/logOptions';
 import { kubeletUnreachable, logContainerName, validateLogOptions } from '../kubelet/logs/logErrors';
 import type { NodeConfig } from '../kubelet/nodeConfig';
 import { Kubelet } from '../kubelet/kubelet';
-import { execInContainer, streamContainer } from '../kubelet/exec';
+import { backendUnreachable, streamContainer } from '../kubelet/exec';
 import type { ExecResult } from '../kubelet/exec';
 import { Scheduler } from '../scheduler/scheduler';
 import type { SchedulingExplanation } from '../scheduler/scheduler';
@@ -196,10 +196,8 @@ export class Cluster {
     validateLogOptions(name, options);
     const pod = this.api.get('pods', namespace, name) as unknown as Pod;
     const container = logContainerName(pod, options.container);
-    const node = pod.spec?.nodeName;
-    if (!node) return undefined;
-    const kubelet = this.kubelets.get(node);
-    if (!kubelet) throw notFound(resourceByName('nodes')!, node);
+    if (!pod.spec?.nodeName) return undefined;
+    const kubelet = this.podKubelet(pod);
     if (!kubelet.isRunning) throw kubeletUnreachable(kubelet.hostIP, pod, container, { ...options, follow });
     return { kubelet, pod, container };
   }
@@ -215,14 +213,17 @@ export class Cluster {
   exec(namespace: string, pod: string, container: string | undefined, argv: readonly string[]): ExecResult {
     const obj = this.api.get('pods', namespace, pod) as unknown as Pod;
     const name = streamContainer(obj, 'exec', container)!;
-    const kubelet = this.kubelets.get(obj.spec?.nodeName ?? '');
-    if (!kubelet) throw notFound(resourceByName('nodes')!, obj.spec?.nodeName ?? '');
-    if (!kubelet.isRunning) {
-      const message = `error dialing backend: dial tcp ${kubelet.hostIP}:10250: connect: connection refused`;
-      throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: '', code: 500 });
-    }
-    const readConfig = (resource: 'configmaps' | 'secrets', ns: string, n: string) => this.api.tryGet(resource, ns, n) as { data?: Record<string, string> } | undefined;
-    return execInContainer({ pod: obj, container: name, argv, podIP: obj.status?.podIP ?? '', hostIP: kubelet.hostIP, now: this.clock.now(), readConfig });
+    const kubelet = this.podKubelet(obj);
+    if (!kubelet.isRunning) throw backendUnreachable(kubelet.hostIP);
+    return kubelet.exec(obj, name, argv);
+  }
+
+  /** The kubelet of the node a pod is bound to; 404 for a node the cluster does not have. */
+  private podKubelet(pod: Pod): Kubelet {
+    const node = pod.spec?.nodeName ?? '';
+    const kubelet = this.kubelets.get(node);
+    if (!kubelet) throw notFound(resourceByName('nodes')!, node);
+    return kubelet;
   }
 
   // ---- time ----

@@ -7,11 +7,12 @@
  * forever is stopped where it would wait.
  */
 import type { Container, EnvVar, Pod } from 'kubernetes-types/core/v1';
-import { badRequest } from '../api/errors';
+import { badRequest, statusFailure } from '../api/errors';
+import type { ApiError } from '../api/errors';
 import { containerEnv } from './logs/containerEnv';
 import { logContainerName } from './logs/logErrors';
 import type { ReadConfig } from './logs/mountedFiles';
-import { mountedFiles } from './logs/mountedFiles';
+import { configValue, mountedFiles } from './logs/mountedFiles';
 import { basename } from './logs/shell/commands';
 import { Shell } from './logs/shell/run';
 
@@ -53,11 +54,7 @@ const literal = (text: string): string => text.replace(/\$/g, '$$$$');
 /** The container's env with ConfigMap and Secret references (`envFrom`, `valueFrom`) resolved to their values. */
 function resolvedEnv(pod: Pod, container: Container, read: ReadConfig): EnvVar[] {
   const namespace = pod.metadata?.namespace ?? 'default';
-  const text = (resource: 'configmaps' | 'secrets', name: string, key: string): string | undefined => {
-    const value = read(resource, namespace, name)?.data?.[key];
-    if (value === undefined) return undefined;
-    return resource === 'secrets' ? Buffer.from(value, 'base64').toString('utf8') : value;
-  };
+  const text = (resource: 'configmaps' | 'secrets', name: string, key: string): string | undefined => configValue(read, resource, namespace, name, key);
   const out: EnvVar[] = [];
   for (const from of container.envFrom ?? []) {
     const resource = from.configMapRef ? 'configmaps' : 'secrets';
@@ -116,4 +113,9 @@ export function execInContainer(input: ExecInput): ExecResult {
     return { stdout, stderr: 'the sandbox stopped the command where it would run until stopped\n', exitCode: 0 };
   }
   return { stdout, stderr: '', exitCode: sh.status };
+}
+
+/** 500 from the API server when the pod's kubelet cannot be reached for a stream. */
+export function backendUnreachable(hostIP: string): ApiError {
+  return statusFailure(500, '', `error dialing backend: dial tcp ${hostIP}:10250: connect: connection refused`);
 }

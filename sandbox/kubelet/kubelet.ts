@@ -27,6 +27,8 @@ import { NodeAgent } from './nodeAgent';
 import type { NodeConfig } from './nodeConfig';
 import { PodIPAllocator, nodeCapacity, nodeIndex, nodeInternalIP } from './nodeConfig';
 import { PodWorker } from './podWorker';
+import { execInContainer } from './exec';
+import type { ExecResult } from './exec';
 import type { WorkerHost } from './workerHost';
 import type { InstanceLog } from './logs/instanceLog';
 import { logContainerID } from './logs/logErrors';
@@ -131,6 +133,11 @@ export class Kubelet implements Component {
   containerLogs(pod: Pod, container: string, options: PodLogOptions): string {
     const log = this.logInstance(pod, container, options.previous ?? false);
     return log ? formatLog(log.read(), options, this.ctx.clock.now()) : '';
+  }
+
+  /** The kubelet's `/exec`: runs `argv` in a running container of a pod bound here (checked by `streamContainer`). */
+  exec(pod: Pod, container: string, argv: readonly string[]): ExecResult {
+    return execInContainer({ pod, container, argv, podIP: pod.status?.podIP ?? '', hostIP: this.hostIP, now: this.ctx.clock.now(), readConfig: this.host.readConfig });
   }
 
   /** `/containerLogs?follow=true`: the log so far at once, then new text until the container stops (see `followLog`). */

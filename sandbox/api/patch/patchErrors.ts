@@ -4,7 +4,8 @@
  * patch whose operations do not apply is 422 Invalid with the generic text
  * "the server rejected our request due to an error in our request".
  */
-import { ApiError, badRequest, tooLarge } from '../errors';
+import type { ApiError} from '../errors';
+import { badRequest, statusFailure, tooLarge } from '../errors';
 
 /** Upstream's ceiling on operations in one JSON patch. */
 export const MAX_JSON_PATCH_OPERATIONS = 10000;
@@ -30,16 +31,7 @@ export function invalidMergePatch(): ApiError {
  * can show why.
  */
 export function patchFailed(detail: string, causeReason = 'FieldValueInvalid'): ApiError {
-  return new ApiError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: 'the server rejected our request due to an error in our request',
-    reason: 'Invalid',
-    details: { causes: [{ reason: causeReason, message: detail }] },
-    code: 422,
-  });
+  return statusFailure(422, 'Invalid', 'the server rejected our request due to an error in our request', { causes: [{ reason: causeReason, message: detail }] });
 }
 
 /** 413 for more than `MAX_JSON_PATCH_OPERATIONS` operations. */

@@ -4,8 +4,8 @@
  * (`FieldManagerConflict`) per field, and a message naming managers and paths:
  * `Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas`.
  */
-import { ApiError } from '../../api/errors';
-import type { StatusCause } from '../../api/errors';
+import { statusFailure } from '../../api/errors';
+import type { StatusCause , ApiError} from '../../api/errors';
 import { pathText } from './pathElement';
 
 export interface Conflict {
@@ -55,5 +55,5 @@ export function conflictError(conflicts: readonly Conflict[]): ApiError {
     }
     message = `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
   }
-  return new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Conflict', details: { causes }, code: 409 });
+  return statusFailure(409, 'Conflict', message, { causes });
 }

@@ -14,7 +14,8 @@
  * main resource of kinds with a status subresource, and everything but
  * `status` on `/status`.
  */
-import { ApiError } from '../../api/errors';
+import type { ApiError} from '../../api/errors';
+import { statusFailure } from '../../api/errors';
 import type { ResourceType } from '../../api/resources';
 import { apiVersionOf } from '../../api/resources';
 import type { JsonValue, KubeObject } from '../../api/types';
@@ -164,7 +165,7 @@ export function updateManagedFields(live: KubeObject | undefined, next: KubeObje
 // ---- apply --------------------------------------------------------------
 
 function failure(code: number, reason: '' | 'BadRequest', message: string): ApiError {
-  return new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+  return statusFailure(code, reason, message);
 }
 
 /** `apps/v1, Kind=Deployment`, `/v1, Kind=Pod` (Go's GroupVersionKind). */

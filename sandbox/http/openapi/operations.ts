@@ -25,8 +25,28 @@ function param(name: string, type: QueryParameter['type'], description: string):
 }
 
 /** The description upstream gives a path parameter: the namespace's, or "name of the <Kind>". */
-export function pathParamDescription(name: 'namespace' | 'name', item: PathItem): string {
+function pathParamDescription(name: 'namespace' | 'name', item: PathItem): string {
   return name === 'namespace' ? 'object name and auth scope, such as for teams and projects' : `name of the ${item.nameOf}`;
+}
+
+/** The media types a PATCH takes, in upstream's order. */
+export const PATCH_MEDIA_TYPES: readonly string[] = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+
+/** The description of each response code. */
+export const CODE_TEXT: Readonly<Record<number, string>> = { 200: 'OK', 201: 'Created', 202: 'Accepted' };
+
+/** How a document version writes a parameter's type: Swagger 2 inline (`type`), OpenAPI 3 under `schema`. */
+export type ParameterType = (type: QueryParameter['type']) => Record<string, unknown>;
+
+export function queryParameter(p: QueryParameter, typed: ParameterType): Record<string, unknown> {
+  return { description: p.description, in: 'query', name: p.name, ...typed(p.type) };
+}
+
+/** A path item's parameters: its path parameters by name, then `pretty`. */
+export function pathParameters(item: PathItem, typed: ParameterType): Record<string, unknown>[] {
+  const params = item.pathParams.map((name) => ({ description: pathParamDescription(name, item), in: 'path', name, required: true, ...typed('string') }));
+  params.sort((a, b) => (a.name < b.name ? -1 : 1));
+  return [...params, queryParameter(PRETTY, typed)];
 }
 
 export const PRETTY = param('pretty', 'string', "If 'true', the output is pretty printed.");

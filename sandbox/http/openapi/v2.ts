@@ -4,30 +4,13 @@
  * --output plaintext-openapiv2`, patch strategies when v3 fails).
  */
 import { servedGroups, versionInfo } from '../discovery';
-import { PRETTY, definitionsUsed, pathParamDescription, pathsOf, tagOf } from './operations';
-import type { Operation, PathItem, QueryParameter } from './operations';
+import { CODE_TEXT, PATCH_MEDIA_TYPES, definitionsUsed, pathParameters, pathsOf, queryParameter, tagOf } from './operations';
+import type { Operation, ParameterType, PathItem } from './operations';
 import { gvkExtension, refTo, schemasFor } from './schemas';
 import type { JsonSchema } from './schemas';
 
-const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
-const CODE_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted' };
-
-function queryParameter(p: QueryParameter): JsonSchema {
-  return { description: p.description, in: 'query', name: p.name, type: p.type, uniqueItems: true };
-}
-
-function pathParameters(item: PathItem): JsonSchema[] {
-  const params: JsonSchema[] = item.pathParams.map((name) => ({
-    description: pathParamDescription(name, item),
-    in: 'path',
-    name,
-    required: true,
-    type: 'string',
-    uniqueItems: true,
-  }));
-  params.sort((a, b) => ((a.name as string) < (b.name as string) ? -1 : 1));
-  return [...params, queryParameter(PRETTY)];
-}
+/** Swagger 2.0 writes a parameter's type inline. */
+const typed: ParameterType = (type) => ({ type, uniqueItems: true });
 
 function operation(op: Operation, tag: string): JsonSchema {
   const parameters: JsonSchema[] = [];
@@ -35,7 +18,7 @@ function operation(op: Operation, tag: string): JsonSchema {
     const schema = 'definition' in op.request ? refTo(op.request.definition, 'v2') : { type: 'object' };
     parameters.push({ in: 'body', name: 'body', required: op.action !== 'delete' && op.action !== 'deletecollection', schema });
   }
-  parameters.push(...op.query.map(queryParameter));
+  parameters.push(...op.query.map((p) => queryParameter(p, typed)));
   const responses: JsonSchema = {};
   for (const code of op.codes) {
     const schema = 'definition' in op.response ? refTo(op.response.definition, 'v2') : { type: 'string' };
@@ -44,7 +27,7 @@ function operation(op: Operation, tag: string): JsonSchema {
   responses['401'] = { description: 'Unauthorized' };
   const text = 'text' in op.response;
   return {
-    consumes: op.request !== undefined && 'patch' in op.request ? PATCH_TYPES : ['*/*'],
+    consumes: op.request !== undefined && 'patch' in op.request ? PATCH_MEDIA_TYPES : ['*/*'],
     description: op.description,
     operationId: op.operationId,
     ...(parameters.length > 0 ? { parameters } : {}),
@@ -68,7 +51,7 @@ export function openApiV2Document(): JsonSchema {
   for (const { item, tag } of items) {
     const entry: JsonSchema = {};
     for (const op of item.operations) entry[op.method] = operation(op, tag);
-    entry.parameters = pathParameters(item);
+    entry.parameters = pathParameters(item, typed);
     paths[item.path] = entry;
   }
   return {

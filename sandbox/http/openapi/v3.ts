@@ -5,29 +5,14 @@
  * (a PATCH operation of the kind with a `fieldValidation` parameter).
  */
 import { versionInfo } from '../discovery';
-import { PRETTY, definitionsUsed, pathParamDescription, pathsOf, tagOf } from './operations';
-import type { Body, Operation, PathItem, QueryParameter } from './operations';
+import { CODE_TEXT, PATCH_MEDIA_TYPES, definitionsUsed, pathParameters, pathsOf, queryParameter, tagOf } from './operations';
+import type { Body, Operation, ParameterType } from './operations';
 import { gvkExtension, refTo, schemasFor } from './schemas';
 import type { JsonSchema } from './schemas';
 
-const PATCH_TYPES = ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
-const CODE_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted' };
-
-function queryParameter(p: QueryParameter): JsonSchema {
-  return { description: p.description, in: 'query', name: p.name, schema: { type: p.type, uniqueItems: true } };
-}
-
-function pathParameters(item: PathItem): JsonSchema[] {
-  const params: JsonSchema[] = item.pathParams.map((name) => ({
-    description: pathParamDescription(name, item),
-    in: 'path',
-    name,
-    required: true,
-    schema: { type: 'string', uniqueItems: true },
-  }));
-  params.sort((a, b) => ((a.name as string) < (b.name as string) ? -1 : 1));
-  return [...params, queryParameter(PRETTY)];
-}
+/** OpenAPI 3 puts a parameter's type under `schema`. */
+const typed: ParameterType = (type) => ({ schema: { type, uniqueItems: true } });
+const PATCH_TYPES = [...PATCH_MEDIA_TYPES].sort();
 
 function content(body: Body, watchable: boolean): JsonSchema {
   if ('text' in body) return { 'text/plain': { schema: { type: 'string' } } };
@@ -43,7 +28,7 @@ function operation(op: Operation, tag: string): JsonSchema {
   return {
     description: op.description,
     operationId: op.operationId,
-    ...(op.query.length > 0 ? { parameters: op.query.map(queryParameter) } : {}),
+    ...(op.query.length > 0 ? { parameters: op.query.map((p) => queryParameter(p, typed)) } : {}),
     ...(op.request !== undefined ? { requestBody: { content: 'definition' in op.request ? { '*/*': { schema: refTo(op.request.definition, 'v3') } } : content(op.request, false) } } : {}),
     responses,
     tags: [tag],
@@ -60,7 +45,7 @@ export function openApiV3Document(group: string, version: string): JsonSchema {
   for (const item of items) {
     const entry: JsonSchema = {};
     for (const op of item.operations) entry[op.method] = operation(op, tag);
-    entry.parameters = pathParameters(item);
+    entry.parameters = pathParameters(item, typed);
     paths[item.path] = entry;
   }
   return {

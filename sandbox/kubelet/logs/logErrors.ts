@@ -5,7 +5,8 @@
  * relayed as 400 BadRequest), and a kubelet the API server cannot reach.
  */
 import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
-import { ApiError, badRequest } from '../../api/errors';
+import { badRequest, statusFailure } from '../../api/errors';
+import type { ApiError } from '../../api/errors';
 import type { StatusCause } from '../../api/errors';
 import type { PodLogOptions } from './logOptions';
 
@@ -18,18 +19,10 @@ export function validateLogOptions(podName: string, o: PodLogOptions): void {
   if (o.sinceSeconds !== undefined && o.sinceTime !== undefined) causes.push({ reason: 'FieldValueForbidden', message: 'Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified', field: '' });
   else if (o.sinceSeconds !== undefined && o.sinceSeconds < 1) invalid('sinceSeconds', o.sinceSeconds, 'must be greater than 0');
   if (causes.length === 0) return;
+  // Every cause prints its field path, an empty one too (`: Forbidden: …`), as upstream's field.Error does.
   const texts = causes.map((c) => `${c.field}: ${c.message}`);
   const errs = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
-  throw new ApiError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: `PodLogOptions "${podName}" is invalid: ${errs}`,
-    reason: 'Invalid',
-    details: { name: podName, group: '', kind: 'PodLogOptions', causes },
-    code: 422,
-  });
+  throw statusFailure(422, 'Invalid', `PodLogOptions "${podName}" is invalid: ${errs}`, { name: podName, group: '', kind: 'PodLogOptions', causes });
 }
 
 /** Every container name of the pod, init containers first (podutil.VisitContainers). */
@@ -98,5 +91,5 @@ export function kubeletUnreachable(hostIP: string, pod: Pod, container: string, 
   const query = params.filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
   const host = `${hostIP}:10250`;
   const url = `https://${host}/containerLogs/${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}/${container}${query ? `?${query}` : ''}`;
-  return new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Get "${url}": dial tcp ${host}: connect: connection refused`, reason: '', code: 500 });
+  return statusFailure(500, '', `Get "${url}": dial tcp ${host}: connect: connection refused`);
 }

@@ -9,9 +9,15 @@ import type { Container, Pod, Volume } from 'kubernetes-types/core/v1';
 /** Reads a ConfigMap or Secret the pod references (undefined when missing). */
 export type ReadConfig = (resource: 'configmaps' | 'secrets', namespace: string, name: string) => { data?: Record<string, string> } | undefined;
 
-/** The text of a base64 Secret value. */
-function decodeSecret(value: string): string {
-  return Buffer.from(value, 'base64').toString('utf8');
+/** A stored ConfigMap or Secret value as the container sees it (Secrets are base64 in `data`). */
+function asText(resource: 'configmaps' | 'secrets', value: string): string {
+  return resource === 'secrets' ? Buffer.from(value, 'base64').toString('utf8') : value;
+}
+
+/** The text of one key of a ConfigMap or Secret; undefined when the object or key is missing. */
+export function configValue(read: ReadConfig, resource: 'configmaps' | 'secrets', namespace: string, name: string, key: string): string | undefined {
+  const value = read(resource, namespace, name)?.data?.[key];
+  return value === undefined ? undefined : asText(resource, value);
 }
 
 /** key → text of one ConfigMap or Secret volume, with its `items` renames applied (key → relative path). */
@@ -21,10 +27,11 @@ function volumeFiles(volume: Volume, namespace: string, read: ReadConfig): Map<s
   const isSecret = volume.secret !== undefined;
   const name = isSecret ? volume.secret!.secretName : volume.configMap!.name;
   if (!name) return undefined;
-  const obj = read(isSecret ? 'secrets' : 'configmaps', namespace, name);
+  const resource = isSecret ? 'secrets' : 'configmaps';
+  const obj = read(resource, namespace, name);
   if (!obj) return undefined;
   const data = obj.data ?? {};
-  const text = (key: string): string => (isSecret ? decodeSecret(data[key]) : data[key]);
+  const text = (key: string): string => asText(resource, data[key]);
   const files = new Map<string, string>();
   const items = source.items;
   if (items && items.length > 0) {
