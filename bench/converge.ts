@@ -22,7 +22,9 @@ function deployment(name: string, replicas: number): KubeObject {
       selector: { matchLabels: { app: name } },
       template: {
         metadata: { labels: { app: name } },
-        spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '10m', memory: '16Mi' } } }] },
+        spec: {
+          containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '10m', memory: '16Mi' } } }],
+        },
       },
     },
   };
@@ -38,7 +40,13 @@ interface Outcome {
 }
 
 function converge(nodes: number, deployments: number, replicas: number): Outcome {
-  const cluster = new Cluster({ nodes, seed: 1, nodeDefaults: { capacity: { pods: Math.max(110, Math.ceil((deployments * replicas * 1.3) / nodes)), cpu: '64', memory: '256Gi' } } });
+  const cluster = new Cluster({
+    nodes,
+    seed: 1,
+    nodeDefaults: {
+      capacity: { pods: Math.max(110, Math.ceil((deployments * replicas * 1.3) / nodes)), cpu: '64', memory: '256Gi' },
+    },
+  });
   cluster.start();
   cluster.runUntilSettled();
   const rv0 = Number(cluster.api.resourceVersion);
@@ -48,7 +56,14 @@ function converge(nodes: number, deployments: number, replicas: number): Outcome
   const result = cluster.runUntilSettled(60 * 60_000);
   const wallMs = performance.now() - t0;
   const running = cluster.api.list('pods', { fieldSelector: 'status.phase=Running' }).items.length;
-  const out = { wallMs, virtualMs: result.lastActivityAt - v0, running, settled: result.settled, rssMb: process.memoryUsage().rss / 2 ** 20, writes: Number(cluster.api.resourceVersion) - rv0 };
+  const out = {
+    wallMs,
+    virtualMs: result.lastActivityAt - v0,
+    running,
+    settled: result.settled,
+    rssMb: process.memoryUsage().rss / 2 ** 20,
+    writes: Number(cluster.api.resourceVersion) - rv0,
+  };
   cluster.stop();
   return out;
 }

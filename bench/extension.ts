@@ -31,11 +31,24 @@ const REPLICAS = 10;
 const WAIT_MS = 60_000;
 
 const SPEED = 20;
-const WEB_YAML = readFileSync(join(ROOT, 'examples', 'web.yaml'), 'utf8').replace(/^ {2}replicas: 3$/m, `  replicas: ${REPLICAS}`);
+const WEB_YAML = readFileSync(join(ROOT, 'examples', 'web.yaml'), 'utf8').replace(
+  /^ {2}replicas: 3$/m,
+  `  replicas: ${REPLICAS}`,
+);
 /** The manifests measured: file name → Deployment name (also its label prefix) and text. */
 const VARIANTS = [
-  { file: 'probed.yaml', name: 'probed', title: 'with a readiness probe', text: WEB_YAML.replace(/\bweb\b/g, 'probed') },
-  { file: 'plain.yaml', name: 'plain', title: 'without a probe', text: WEB_YAML.replace(/\bweb\b/g, 'plain').replace(/^ *readinessProbe:[\s\S]*?periodSeconds: 5\n/m, '') },
+  {
+    file: 'probed.yaml',
+    name: 'probed',
+    title: 'with a readiness probe',
+    text: WEB_YAML.replace(/\bweb\b/g, 'probed'),
+  },
+  {
+    file: 'plain.yaml',
+    name: 'plain',
+    title: 'without a probe',
+    text: WEB_YAML.replace(/\bweb\b/g, 'plain').replace(/^ *readinessProbe:[\s\S]*?periodSeconds: 5\n/m, ''),
+  },
 ];
 
 interface Prepared {
@@ -45,7 +58,11 @@ interface Prepared {
 }
 
 function prepare(): Prepared {
-  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'e2e', 'prepare.mjs'), '--json'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'e2e', 'prepare.mjs'), '--json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   if (r.status !== 0) return { skip: `preparing code-server and the VSIX failed (exit ${r.status})` };
   return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as Prepared;
 }
@@ -107,7 +124,11 @@ async function saveToConverged(session: Session, name: string, want: string): Pr
     ([n, d]) => {
       const w = window as unknown as { benchSavedAt?: number };
       const rows = Array.from(document.querySelectorAll('.part.sidebar .pane-body .monaco-list-row[role="treeitem"]'));
-      const done = rows.some((r) => r.querySelector('.label-name')?.textContent?.trim() === n && r.querySelector('.label-description')?.textContent?.trim() === d);
+      const done = rows.some(
+        (r) =>
+          r.querySelector('.label-name')?.textContent?.trim() === n &&
+          r.querySelector('.label-description')?.textContent?.trim() === d,
+      );
       return done && w.benchSavedAt !== undefined ? performance.now() - w.benchSavedAt : false;
     },
     [name, want] as const,
@@ -121,17 +142,27 @@ async function measureConvergence(session: Session, file: string, name: string):
   const wb = session.workbench;
   const page = session.browser.page;
   const want = `${REPLICAS}/${REPLICAS}`;
-  await until(`${name} applied at start`, async () => ((await deploymentShows(session, name, want)) ? true : undefined), WAIT_MS);
+  await until(
+    `${name} applied at start`,
+    async () => ((await deploymentShows(session, name, want)) ? true : undefined),
+    WAIT_MS,
+  );
   await wb.quickOpen(file);
   const samples: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     await page.keyboard.press('Control+A');
     await page.keyboard.press('Delete');
     await page.keyboard.press('Control+S');
-    await until(`${name} and its pods to leave the tree`, async () => {
-      const labels = await page.locator('.part.sidebar .pane-body .monaco-list-row[role="treeitem"] .label-name').allInnerTexts();
-      return labels.some((l) => l.trim().startsWith(name)) ? undefined : true;
-    }, WAIT_MS);
+    await until(
+      `${name} and its pods to leave the tree`,
+      async () => {
+        const labels = await page
+          .locator('.part.sidebar .pane-body .monaco-list-row[role="treeitem"] .label-name')
+          .allInnerTexts();
+        return labels.some((l) => l.trim().startsWith(name)) ? undefined : true;
+      },
+      WAIT_MS,
+    );
     await page.keyboard.press('Control+Z');
     // Undone: the editor differs from the (empty) saved file again.
     await wb.waitDirty(true);
@@ -177,7 +208,9 @@ async function main(): Promise<void> {
     // tsx (esbuild, keepNames) wraps the page functions' named closures in __name(), which the page lacks.
     await session.browser.page.evaluate('window.__name = window.__name || ((f) => f)');
     console.log(`  workbench ready: ${session.workbenchReadyMs} ms after opening the page`);
-    console.log(`  activation: ${await activationMs(session)} ms (activate() wiring; the language server starts in the background)`);
+    console.log(
+      `  activation: ${await activationMs(session)} ms (activate() wiring; the language server starts in the background)`,
+    );
     await session.workbench.openViewContainer('Kube Reconcile');
     for (const v of VARIANTS) {
       const s = summarize(await measureConvergence(session, v.file, v.name));

@@ -55,25 +55,40 @@ async function main(): Promise<void> {
     batch();
     return;
   }
-  const theirs = await startServer('yaml-language-server', process.execPath, [join(ROOT, 'node_modules/yaml-language-server/bin/yaml-language-server'), '--stdio'], {
-    yaml: { validate: true, hover: true, completion: true, schemas: { [pathToFileURL(schemaFile).href]: '*.yaml' }, schemaStore: { enable: false }, kubernetesCRDStore: { enable: false } },
-    http: {},
-    '[yaml]': {},
-    editor: {},
-  });
+  const theirs = await startServer(
+    'yaml-language-server',
+    process.execPath,
+    [join(ROOT, 'node_modules/yaml-language-server/bin/yaml-language-server'), '--stdio'],
+    {
+      yaml: {
+        validate: true,
+        hover: true,
+        completion: true,
+        schemas: { [pathToFileURL(schemaFile).href]: '*.yaml' },
+        schemaStore: { enable: false },
+        kubernetesCRDStore: { enable: false },
+      },
+      http: {},
+      '[yaml]': {},
+      editor: {},
+    },
+  );
   const b: Figures[] = [];
   for (const [i, m] of manifests.entries()) b.push(await measure(theirs, m, sizes[i], true));
   const theirsRss = theirs.peakRssMiB();
   await theirs.stop();
   for (const [i, m] of manifests.entries()) report(sizes[i], m.text.split('\n').length - 1, a[i], b[i]);
-  console.log(`\npeak RSS: kube-reconcile ${fmt(oursRss, 1)} MiB, yaml-language-server ${fmt(theirsRss, 1)} MiB, ratio ${fmt(theirsRss / oursRss)}×`);
+  console.log(
+    `\npeak RSS: kube-reconcile ${fmt(oursRss, 1)} MiB, yaml-language-server ${fmt(theirsRss, 1)} MiB, ratio ${fmt(theirsRss / oursRss)}×`,
+  );
   await slicing();
   batch();
 }
 
 function prepareSchema(): string {
   const generated = join(ROOT, 'server/generated/kubernetes-schema.json');
-  if (!existsSync(generated)) spawnSync(process.execPath, [join(ROOT, 'scripts/generate-schema.mjs')], { stdio: 'inherit', cwd: ROOT });
+  if (!existsSync(generated))
+    spawnSync(process.execPath, [join(ROOT, 'scripts/generate-schema.mjs')], { stdio: 'inherit', cwd: ROOT });
   const schema = JSON.parse(readFileSync(generated, 'utf8')) as KubeSchema;
   const file = join(WORK, 'kubernetes.schema.json');
   writeFileSync(file, JSON.stringify(toJsonSchema(schema)));
@@ -83,24 +98,45 @@ function prepareSchema(): string {
 
 async function bundleOurServer(): Promise<string> {
   const outfile = join(WORK, 'server.js');
-  await build({ entryPoints: [join(ROOT, 'server/src/server.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'error' });
+  await build({
+    entryPoints: [join(ROOT, 'server/src/server.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    logLevel: 'error',
+  });
   return outfile;
 }
 
-async function measure(server: BenchServer, manifest: ReturnType<typeof benchManifest>, lines: number, completes: boolean): Promise<Figures> {
+async function measure(
+  server: BenchServer,
+  manifest: ReturnType<typeof benchManifest>,
+  lines: number,
+  completes: boolean,
+): Promise<Figures> {
   const figures: Figures = { open: [], edit: [], completion: [], diagnostics: 0 };
   for (let run = 0; run < WARMUP + RUNS; run++) {
     const uri = pathToFileURL(join(WORK, `${server.name}-${lines}-${run}.yaml`)).href;
     const opened = server.nextDiagnostics(uri);
     let t = performance.now();
-    await server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: manifest.text } });
+    await server.conn.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'yaml', version: 1, text: manifest.text },
+    });
     const first = await opened;
     const openMs = performance.now() - t;
 
     const edited = server.nextDiagnostics(uri);
-    const range = { start: { line: manifest.editLine, character: 12 }, end: { line: manifest.editLine, character: 13 } };
+    const range = {
+      start: { line: manifest.editLine, character: 12 },
+      end: { line: manifest.editLine, character: 13 },
+    };
     t = performance.now();
-    await server.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range, text: '3' }] });
+    await server.conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ range, text: '3' }],
+    });
     await edited;
     const editMs = performance.now() - t;
 
@@ -108,13 +144,21 @@ async function measure(server: BenchServer, manifest: ReturnType<typeof benchMan
     if (completes) {
       const line = manifest.completionLine;
       const insert = { start: { line, character: 0 }, end: { line, character: 0 } };
-      await server.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ range: insert, text: '        im\n' }] });
+      await server.conn.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version: 3 },
+        contentChanges: [{ range: insert, text: '        im\n' }],
+      });
       t = performance.now();
-      await server.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line, character: 10 } });
+      await server.conn.sendRequest('textDocument/completion', {
+        textDocument: { uri },
+        position: { line, character: 10 },
+      });
       completionMs = performance.now() - t;
     }
     await server.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
-    process.stderr.write(`${server.name} ${lines} lines run ${run}: open ${fmt(openMs, 0)} ms, edit ${fmt(editMs, 0)} ms\n`);
+    process.stderr.write(
+      `${server.name} ${lines} lines run ${run}: open ${fmt(openMs, 0)} ms, edit ${fmt(editMs, 0)} ms\n`,
+    );
     if (run < WARMUP) continue;
     figures.open.push(openMs);
     figures.edit.push(editMs);
@@ -132,18 +176,30 @@ function stat(samples: number[], minus = 0): { p50: number; p95: number } {
 /** Prints one size's figures; `b` (yaml-language-server) is absent when only our server ran (KR_BENCH_OURS_ONLY=1). */
 function report(lines: number, actual: number, a: Figures, theirs: Figures | undefined): void {
   const b = theirs ?? { open: [Number.NaN], edit: [Number.NaN], completion: [Number.NaN], diagnostics: Number.NaN };
-  console.log(`\n${lines.toLocaleString('en-US')}-line manifest (${actual} lines), ${RUNS} runs; diagnostics found: kube-reconcile ${a.diagnostics}, yaml-language-server ${b.diagnostics}`);
+  console.log(
+    `\n${lines.toLocaleString('en-US')}-line manifest (${actual} lines), ${RUNS} runs; diagnostics found: kube-reconcile ${a.diagnostics}, yaml-language-server ${b.diagnostics}`,
+  );
   const row = (what: string, x: { p50: number; p95: number }, y: { p50: number; p95: number }): void =>
     console.log(
       `  ${what.padEnd(38)} ours p50 ${fmt(x.p50, 1).padStart(8)} p95 ${fmt(x.p95, 1).padStart(8)} ms | theirs p50 ${fmt(y.p50, 1).padStart(8)} p95 ${fmt(y.p95, 1).padStart(8)} ms | ratio p95 ${fmt(y.p95 / x.p95)}×`,
     );
   row('first diagnostics (raw)', stat(a.open), stat(b.open));
-  row('first diagnostics (net of debounce)', stat(a.open, DEBOUNCE_MS.ours.open), stat(b.open, DEBOUNCE_MS.theirs.open));
+  row(
+    'first diagnostics (net of debounce)',
+    stat(a.open, DEBOUNCE_MS.ours.open),
+    stat(b.open, DEBOUNCE_MS.theirs.open),
+  );
   row('after one-line edit (raw)', stat(a.edit), stat(b.edit));
-  row('after one-line edit (net of debounce)', stat(a.edit, DEBOUNCE_MS.ours.edit), stat(b.edit, DEBOUNCE_MS.theirs.edit));
+  row(
+    'after one-line edit (net of debounce)',
+    stat(a.edit, DEBOUNCE_MS.ours.edit),
+    stat(b.edit, DEBOUNCE_MS.theirs.edit),
+  );
   if (a.completion.length === 0) {
     const y = stat(b.completion);
-    console.log(`  ${'completion'.padEnd(38)} ours n/a (no completion provider yet)          | theirs p50 ${fmt(y.p50, 1).padStart(8)} p95 ${fmt(y.p95, 1).padStart(8)} ms`);
+    console.log(
+      `  ${'completion'.padEnd(38)} ours n/a (no completion provider yet)          | theirs p50 ${fmt(y.p50, 1).padStart(8)} p95 ${fmt(y.p95, 1).padStart(8)} ms`,
+    );
   } else row('completion', stat(a.completion), stat(b.completion));
 }
 
@@ -165,7 +221,9 @@ async function slicing(): Promise<void> {
   });
   const total = performance.now() - started;
   const s = [...stretches].sort((x, y) => x - y);
-  console.log(`\nsliced validation, 50,000 lines: ${stretches.length} slices, longest ${fmt(s[s.length - 1], 1)} ms, p95 ${fmt(percentile(s, 95), 1)} ms (limit 50 ms), total ${fmt(total, 0)} ms`);
+  console.log(
+    `\nsliced validation, 50,000 lines: ${stretches.length} slices, longest ${fmt(s[s.length - 1], 1)} ms, p95 ${fmt(percentile(s, 95), 1)} ms (limit 50 ms), total ${fmt(total, 0)} ms`,
+  );
 }
 
 /** In-process batch validation throughput on one core (what `kube-reconcile validate` runs per file). */
@@ -175,7 +233,9 @@ function batch(): void {
   const t = performance.now();
   const { resources } = analyzeManifestText(text);
   const seconds = (performance.now() - t) / 1000;
-  console.log(`batch validate: ${resources.toLocaleString('en-US')} resources in ${fmt(seconds, 2)} s = ${fmt(resources / seconds, 0)} resources/s on one core (target ≥ 10,000/s)`);
+  console.log(
+    `batch validate: ${resources.toLocaleString('en-US')} resources in ${fmt(seconds, 2)} s = ${fmt(resources / seconds, 0)} resources/s on one core (target ≥ 10,000/s)`,
+  );
 }
 
 void main().catch((e: unknown) => {

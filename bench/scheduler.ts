@@ -25,7 +25,16 @@ const MEASURED = 10_000;
 
 function nodeObject(i: number): KubeObject {
   const allocatable = { cpu: '4', memory: '16Gi', pods: '110' };
-  return { apiVersion: 'v1', kind: 'Node', metadata: { name: `node-${i}`, labels: { 'kubernetes.io/hostname': `node-${i}`, 'topology.kubernetes.io/zone': `zone-${i % 3}` } }, spec: {}, status: { capacity: allocatable, allocatable } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: `node-${i}`,
+      labels: { 'kubernetes.io/hostname': `node-${i}`, 'topology.kubernetes.io/zone': `zone-${i % 3}` },
+    },
+    spec: {},
+    status: { capacity: allocatable, allocatable },
+  };
 }
 
 function podObject(i: number): KubeObject {
@@ -33,7 +42,15 @@ function podObject(i: number): KubeObject {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name: `pod-${i}`, namespace: 'default', labels: { app: `app-${i % 50}` } },
-    spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: i % 3 === 0 ? '250m' : '100m', memory: i % 2 === 0 ? '256Mi' : '128Mi' } } }] },
+    spec: {
+      containers: [
+        {
+          name: 'app',
+          image: 'nginx:1.27',
+          resources: { requests: { cpu: i % 3 === 0 ? '250m' : '100m', memory: i % 2 === 0 ? '256Mi' : '128Mi' } },
+        },
+      ],
+    },
   };
 }
 
@@ -72,7 +89,9 @@ function run(percentageOfNodesToScore: number): Run {
   const t0 = performance.now();
   settle();
   const wallMs = performance.now() - t0;
-  const unbound = api.list('pods', { namespace: 'default' }).items.filter((p) => !(p.spec as { nodeName?: string }).nodeName).length;
+  const unbound = api
+    .list('pods', { namespace: 'default' })
+    .items.filter((p) => !(p.spec as { nodeName?: string }).nodeName).length;
   if (unbound > 0) console.log(`  warning: ${unbound} pods left unbound`);
   scheduler.stop();
   return { podsPerSecond: MEASURED / (wallMs / 1000), wallMs, phases };
@@ -82,11 +101,17 @@ function report(label: string, r: Run): void {
   const p = r.phases;
   const writes = p.bind + p.event + p.status;
   const other = r.wallMs - p.schedule - writes;
-  console.log(`  ${label}: ${fmt(r.podsPerSecond, 0)} pods/s (${fmt(r.wallMs, 0)} ms for ${MEASURED.toLocaleString('en-US')} pods)`);
-  console.log(`    scheduling algorithm ${fmt(p.schedule, 0)} ms, API writes ${fmt(writes, 0)} ms (bind ${fmt(p.bind, 0)}, events ${fmt(p.event, 0)}, status ${fmt(p.status, 0)}), rest (informers, queue) ${fmt(other, 0)} ms`);
+  console.log(
+    `  ${label}: ${fmt(r.podsPerSecond, 0)} pods/s (${fmt(r.wallMs, 0)} ms for ${MEASURED.toLocaleString('en-US')} pods)`,
+  );
+  console.log(
+    `    scheduling algorithm ${fmt(p.schedule, 0)} ms, API writes ${fmt(writes, 0)} ms (bind ${fmt(p.bind, 0)}, events ${fmt(p.event, 0)}, status ${fmt(p.status, 0)}), rest (informers, queue) ${fmt(other, 0)} ms`,
+  );
 }
 
 console.log(`bench/scheduler — ${machine()}`);
-console.log(`  ${NODES.toLocaleString('en-US')} nodes, ${WARMUP.toLocaleString('en-US')} warm-up + ${MEASURED.toLocaleString('en-US')} measured pods, default plugins (target ≥ 2,000 pods/s)`);
+console.log(
+  `  ${NODES.toLocaleString('en-US')} nodes, ${WARMUP.toLocaleString('en-US')} warm-up + ${MEASURED.toLocaleString('en-US')} measured pods, default plugins (target ≥ 2,000 pods/s)`,
+);
 report('adaptive percentageOfNodesToScore (upstream default)', run(0));
 report('percentageOfNodesToScore=100 (every node filtered and scored)', run(100));

@@ -15,8 +15,16 @@ function podObject(i: number, ns = 'default'): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: `pod-${i}`, namespace: ns, labels: { app: `app-${i % 100}`, tier: i % 2 ? 'web' : 'db' }, uid: `uid-${i}` },
-    spec: { nodeName: `node-${i % 5000}`, containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '100m', memory: '128Mi' } } }] },
+    metadata: {
+      name: `pod-${i}`,
+      namespace: ns,
+      labels: { app: `app-${i % 100}`, tier: i % 2 ? 'web' : 'db' },
+      uid: `uid-${i}`,
+    },
+    spec: {
+      nodeName: `node-${i % 5000}`,
+      containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '100m', memory: '128Mi' } } }],
+    },
     status: { phase: 'Running' },
   };
 }
@@ -45,7 +53,12 @@ function watchLatency(watchers: number, writes: number): { p50: number; p99: num
     api.watch('configmaps', { resourceVersion: api.resourceVersion }, () => samples.push(performance.now() - started));
   }
   for (let i = 0; i < writes; i++) {
-    const obj: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i % 1000}`, namespace: 'default' }, data: { i: String(i) } };
+    const obj: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `cm-${i % 1000}`, namespace: 'default' },
+      data: { i: String(i) },
+    };
     started = performance.now();
     if (i < 1000) api.create(obj);
     else api.update(obj);
@@ -53,7 +66,10 @@ function watchLatency(watchers: number, writes: number): { p50: number; p99: num
   return summarize(samples);
 }
 
-function listLatency(pods: number, runs: number): { all: ReturnType<typeof summarize>; selector: ReturnType<typeof summarize>; first: number } {
+function listLatency(
+  pods: number,
+  runs: number,
+): { all: ReturnType<typeof summarize>; selector: ReturnType<typeof summarize>; first: number } {
   const api = new ApiServer({ clock: new VirtualClock(), random: 1 });
   const store = api.objectStore;
   for (let i = 0; i < pods; i++) store.put('/Pod', podObject(i));
@@ -83,9 +99,13 @@ function main(): void {
   const creates = apiCreates(50_000);
   console.log(`API creates (admitted): ${fmt(creates, 0)} creates/s`);
   const lat = watchLatency(10, 20_000);
-  console.log(`watch delivery, 10 watchers, ${lat.n} deliveries: p50 ${fmt(lat.p50 * 1000, 1)} µs, p99 ${fmt(lat.p99 * 1000, 1)} µs, max ${fmt(lat.max, 2)} ms (target p99 ≤ 5 ms)`);
+  console.log(
+    `watch delivery, 10 watchers, ${lat.n} deliveries: p50 ${fmt(lat.p50 * 1000, 1)} µs, p99 ${fmt(lat.p99 * 1000, 1)} µs, max ${fmt(lat.max, 2)} ms (target p99 ≤ 5 ms)`,
+  );
   const list = listLatency(150_000, 10);
-  console.log(`LIST 150,000 pods: first (sorts keys) ${fmt(list.first, 1)} ms, then p50 ${fmt(list.all.p50, 1)} ms, p99 ${fmt(list.all.p99, 1)} ms (target ≤ 200 ms)`);
+  console.log(
+    `LIST 150,000 pods: first (sorts keys) ${fmt(list.first, 1)} ms, then p50 ${fmt(list.all.p50, 1)} ms, p99 ${fmt(list.all.p99, 1)} ms (target ≤ 200 ms)`,
+  );
   console.log(`LIST 150,000 pods with a label selector: p50 ${fmt(list.selector.p50, 1)} ms`);
   console.log(`heap used: ${fmt(process.memoryUsage().heapUsed / 2 ** 20, 0)} MiB`);
 }

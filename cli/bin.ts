@@ -6,7 +6,9 @@ main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cw
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`kube-reconcile: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.stderr.write(
+      `kube-reconcile: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+    );
     process.exitCode = 1;
   },
 );

@@ -35,7 +35,9 @@ export async function collectFiles(paths: readonly string[], cwd: string): Promi
       () => false,
     );
     if (!isDir) add({ display: given, absolute });
-    else for (const rel of await manifestsUnder(absolute)) add({ display: join(given, rel), absolute: join(absolute, rel) });
+    else
+      for (const rel of await manifestsUnder(absolute))
+        add({ display: join(given, rel), absolute: join(absolute, rel) });
   }
   return out;
 }

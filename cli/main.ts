@@ -51,7 +51,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
   if (first === undefined) return usage(io, 'no command given');
   const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
-  if (command === undefined) return usage(io, first.startsWith('-') ? `unknown option ${first}` : `unknown command "${first}"`);
+  if (command === undefined)
+    return usage(io, first.startsWith('-') ? `unknown option ${first}` : `unknown command "${first}"`);
   try {
     return await command(rest, io);
   } catch (e) {

@@ -33,7 +33,9 @@ export function problemFrom(file: string, d: Diagnostic): Problem {
 
 /** `file:line:col severity code message`, one line per problem (newlines in messages folded into spaces). */
 export function formatText(problems: readonly Problem[]): string {
-  return problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.severity} ${p.code} ${p.message.replace(/\s*\n\s*/g, ' ')}\n`).join('');
+  return problems
+    .map((p) => `${p.file}:${p.line}:${p.column} ${p.severity} ${p.code} ${p.message.replace(/\s*\n\s*/g, ' ')}\n`)
+    .join('');
 }
 
 /** A JSON array of problems, pretty-printed, with a trailing newline. */

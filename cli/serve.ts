@@ -98,13 +98,20 @@ function plan(args: readonly string[], cwd: string, home: string): Plan | 'help'
   const { options: o, positionals } = parseArgs(args, SERVE_OPTIONS);
   if (o.help === true) return 'help';
   const port = o.port === undefined ? 0 : Number(o.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port needs a whole number from 0 to 65535, got "${String(o.port)}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port needs a whole number from 0 to 65535, got "${String(o.port)}"`);
   const nodes = o.nodes === undefined ? 3 : Number(o.nodes);
-  if (!Number.isInteger(nodes) || nodes < 1 || nodes > 5000) throw new UsageError(`--nodes needs a whole number from 1 to 5000, got "${String(o.nodes)}"`);
+  if (!Number.isInteger(nodes) || nodes < 1 || nodes > 5000)
+    throw new UsageError(`--nodes needs a whole number from 1 to 5000, got "${String(o.nodes)}"`);
   const speed = o.speed === undefined ? 1 : Number(o.speed);
-  if (!Number.isFinite(speed) || speed <= 0 || speed > MAX_SPEED) throw new UsageError(`--speed needs a number above 0 and at most ${MAX_SPEED}, got "${String(o.speed)}"`);
-  const kubeconfig = typeof o.kubeconfig === 'string' ? resolve(cwd, o.kubeconfig) : join(home, '.kube', 'kube-reconcile.yaml');
-  if (kubeconfig === join(home, '.kube', 'config')) throw new UsageError('--kubeconfig must not be ~/.kube/config: serve writes a kubeconfig of its own and never touches yours');
+  if (!Number.isFinite(speed) || speed <= 0 || speed > MAX_SPEED)
+    throw new UsageError(`--speed needs a number above 0 and at most ${MAX_SPEED}, got "${String(o.speed)}"`);
+  const kubeconfig =
+    typeof o.kubeconfig === 'string' ? resolve(cwd, o.kubeconfig) : join(home, '.kube', 'kube-reconcile.yaml');
+  if (kubeconfig === join(home, '.kube', 'config'))
+    throw new UsageError(
+      '--kubeconfig must not be ~/.kube/config: serve writes a kubeconfig of its own and never touches yours',
+    );
   return {
     files: [...positionals],
     port,
@@ -150,7 +157,11 @@ async function prepare(p: Plan, now: () => number): Promise<{ clock: SwitchableC
   }
 }
 
-function applyFiles(cluster: Cluster, manifests: Awaited<ReturnType<typeof loadManifests>>['manifests'], io: CliIo): void {
+function applyFiles(
+  cluster: Cluster,
+  manifests: Awaited<ReturnType<typeof loadManifests>>['manifests'],
+  io: CliIo,
+): void {
   for (const m of manifests) {
     try {
       io.stdout.write(`${cluster.apply(m.object).message}\n`);
@@ -166,14 +177,22 @@ async function listen(cluster: Cluster, port: number, token: string): Promise<Ku
     return await startKubeHttpServer({ cluster, port, token });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new Error(`port ${port} on 127.0.0.1 is already in use; choose another with --port, or --port 0 for a free one`);
-    if (code === 'EACCES') throw new Error(`not allowed to listen on port ${port} of 127.0.0.1; choose a port above 1023, or --port 0 for a free one`);
+    if (code === 'EADDRINUSE')
+      throw new Error(
+        `port ${port} on 127.0.0.1 is already in use; choose another with --port, or --port 0 for a free one`,
+      );
+    if (code === 'EACCES')
+      throw new Error(
+        `not allowed to listen on port ${port} of 127.0.0.1; choose a port above 1023, or --port 0 for a free one`,
+      );
     throw new Error(`cannot listen on 127.0.0.1:${port}: ${(e as Error).message}`);
   }
 }
 
 function banner(p: Plan, url: string, restored: boolean): string {
-  const state = p.state ? `${restored ? 'restored from' : 'a fresh cluster, saved on exit to'} ${p.state}${restored ? ' (saved there again on exit)' : ''}` : 'not saved (use --state FILE to keep the cluster between runs)';
+  const state = p.state
+    ? `${restored ? 'restored from' : 'a fresh cluster, saved on exit to'} ${p.state}${restored ? ' (saved there again on exit)' : ''}`
+    : 'not saved (use --state FILE to keep the cluster between runs)';
   return [
     `Serving the Kubernetes API of the sandbox at ${url} (${p.nodes} node${p.nodes === 1 ? '' : 's'}, seed ${p.seed}, speed ${p.speed}×)`,
     `Kubeconfig: ${p.kubeconfig}`,
@@ -208,7 +227,9 @@ function processSignals(io: CliIo): { signal: AbortSignal; dispose(): void } {
 }
 
 function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((done) => (signal.aborted ? done() : signal.addEventListener('abort', () => done(), { once: true })));
+  return new Promise((done) =>
+    signal.aborted ? done() : signal.addEventListener('abort', () => done(), { once: true }),
+  );
 }
 
 export async function runServe(args: readonly string[], io: CliIo, hooks: ServeHooks = {}): Promise<number> {
@@ -244,12 +265,17 @@ export async function runServe(args: readonly string[], io: CliIo, hooks: ServeH
     return fail((e as Error).message);
   }
   try {
-    await writePrivateFile(p.kubeconfig, renderKubeconfig({ server: server.url, token, certificateAuthority: server.certificateAuthority }));
+    await writePrivateFile(
+      p.kubeconfig,
+      renderKubeconfig({ server: server.url, token, certificateAuthority: server.certificateAuthority }),
+    );
   } catch (e) {
     await server.close();
     cluster.stop();
     clock.dispose();
-    return fail(`cannot write the kubeconfig ${p.kubeconfig}: ${(e as Error).message}; choose another file with --kubeconfig`);
+    return fail(
+      `cannot write the kubeconfig ${p.kubeconfig}: ${(e as Error).message}; choose another file with --kubeconfig`,
+    );
   }
   io.stdout.write(banner(p, server.url, api !== undefined));
   const signals = hooks.stop ? undefined : processSignals(io);
@@ -259,7 +285,14 @@ export async function runServe(args: readonly string[], io: CliIo, hooks: ServeH
 }
 
 /** Stops serving, saves the state when asked (atomically), and stops the cluster. */
-async function stop(p: Plan, cluster: Cluster, clock: SwitchableClock, server: KubeHttpServer, io: CliIo, disposeSignals?: () => void): Promise<number> {
+async function stop(
+  p: Plan,
+  cluster: Cluster,
+  clock: SwitchableClock,
+  server: KubeHttpServer,
+  io: CliIo,
+  disposeSignals?: () => void,
+): Promise<number> {
   io.stdout.write('Stopping…\n');
   clock.pause();
   await server.close();

@@ -53,7 +53,8 @@ export async function runValidate(args: readonly string[], io: CliIo): Promise<n
     resources += result.resources;
     if (result.objects) facts.push({ uri: file.display, display: file.display, objects: result.objects });
   }
-  // Checks across the files given (a Service selecting nothing, missing ConfigMaps, duplicates), as the editor runs them per folder.
+  // Checks across the files given (a Service selecting nothing, missing ConfigMaps, duplicates), as the editor runs
+  // them per folder.
   for (const [file, diagnostics] of crossDocumentDiagnostics(facts, CLI_SCOPE)) {
     const list = perFile.get(file)!;
     list.push(...diagnostics.map((d) => problemFrom(file, d)));
@@ -71,7 +72,9 @@ export async function runValidate(args: readonly string[], io: CliIo): Promise<n
 /** How cross-document messages name the set of files checked together. */
 const CLI_SCOPE = 'the files checked';
 
-async function checkFile(file: FoundFile): Promise<{ problems: Problem[]; resources: number; objects?: FileFacts['objects'] }> {
+async function checkFile(
+  file: FoundFile,
+): Promise<{ problems: Problem[]; resources: number; objects?: FileFacts['objects'] }> {
   let text: string;
   try {
     // Invalid UTF-8 decodes to U+FFFD, which the parser service declines as binary.
@@ -91,5 +94,9 @@ async function checkFile(file: FoundFile): Promise<{ problems: Problem[]; resour
     return { problems: [problem], resources: 0 };
   }
   const analysis = analyzeFile(text);
-  return { problems: analysis.diagnostics.map((d) => problemFrom(file.display, d)), resources: analysis.objects.length, objects: analysis.objects };
+  return {
+    problems: analysis.diagnostics.map((d) => problemFrom(file.display, d)),
+    resources: analysis.objects.length,
+    objects: analysis.objects,
+  };
 }

@@ -39,7 +39,11 @@ function inArrowhead(x, y) {
 }
 
 function inPod(x, y) {
-  const pods = [[50, 52], [78, 52], [64, 76]];
+  const pods = [
+    [50, 52],
+    [78, 52],
+    [64, 76],
+  ];
   return pods.some(([px, py]) => Math.abs(x - px) <= 9 && Math.abs(y - py) <= 9);
 }
 
@@ -64,7 +68,9 @@ function pixel(px, py) {
   }
   const n = SAMPLES * SAMPLES;
   const covered = sum[3] / 255;
-  return covered === 0 ? [0, 0, 0, 0] : [sum[0] / covered, sum[1] / covered, sum[2] / covered, sum[3] / n].map(Math.round);
+  return covered === 0
+    ? [0, 0, 0, 0]
+    : [sum[0] / covered, sum[1] / covered, sum[2] / covered, sum[3] / n].map(Math.round);
 }
 
 function crc32(buf) {
@@ -94,6 +100,11 @@ const header = Buffer.alloc(13);
 header.writeUInt32BE(SIZE, 0);
 header.writeUInt32BE(SIZE, 4);
 header.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA, no interlace
-const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+const png = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  chunk('IHDR', header),
+  chunk('IDAT', deflateSync(raw, { level: 9 })),
+  chunk('IEND', Buffer.alloc(0)),
+]);
 writeFileSync(new URL('./icon.png', import.meta.url), png);
 console.log(`media/icon.png: ${SIZE}×${SIZE}, ${png.length} bytes`);

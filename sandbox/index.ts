@@ -4,12 +4,27 @@
  */
 export { ApiServer } from './apiserver/apiServer';
 export type { ApiServerOptions, ResourceRef } from './apiserver/apiServer';
-export type { DeleteOptions, ListOptions, PatchType, PropagationPolicy, WatchOptions, WriteOptions } from './apiserver/options';
+export type {
+  DeleteOptions,
+  ListOptions,
+  PatchType,
+  PropagationPolicy,
+  WatchOptions,
+  WriteOptions,
+} from './apiserver/options';
 export { restoreSnapshot, takeSnapshot, SnapshotError, SNAPSHOT_API_VERSION } from './apiserver/snapshot';
 export type { Snapshot } from './apiserver/snapshot';
 export { ApiError, isApiError } from './api/errors';
 export type { Status, StatusCause } from './api/errors';
-export { RESOURCES, resourceFor, resourceByName, resourceByPlural, apiVersionOf, qualifiedKind, qualifiedResource } from './api/resources';
+export {
+  RESOURCES,
+  resourceFor,
+  resourceByName,
+  resourceByPlural,
+  apiVersionOf,
+  qualifiedKind,
+  qualifiedResource,
+} from './api/resources';
 export type { ResourceType } from './api/resources';
 export type { KubeObject, KubeList, ObjectMeta, OwnerReference, WatchEvent, WatchEventType } from './api/types';
 export type { Clock, TimerHandle } from './clock/clock';

@@ -17,6 +17,10 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 for (const name of wanted.length > 0 ? wanted : available) {
-  const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', join(root, 'bench', `${name}.ts`)], { stdio: 'inherit', cwd: root });
+  const r = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', join(root, 'bench', `${name}.ts`)],
+    { stdio: 'inherit', cwd: root },
+  );
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

@@ -79,7 +79,12 @@ const entries = [
       format: 'iife',
       target: 'es2022',
       // The views never format YAML: prettier (440 kB) is replaced by a stub that throws.
-      alias: Object.fromEntries(['prettier/standalone', 'prettier/plugins/yaml', 'prettier/plugins/estree'].map((m) => [m, './client/webview/stubs/prettier.ts'])),
+      alias: Object.fromEntries(
+        ['prettier/standalone', 'prettier/plugins/yaml', 'prettier/plugins/estree'].map((m) => [
+          m,
+          './client/webview/stubs/prettier.ts',
+        ]),
+      ),
     },
     optional: true,
   })),
@@ -98,7 +103,9 @@ function chooseEntries() {
   const chosen = selected.length > 0 ? entries.filter((e) => selected.includes(e.name)) : entries;
   const missing = chosen.filter((e) => !e.optional && !existsSync(join(root, sourceOf(e))));
   if (missing.length > 0) {
-    fail(`missing entry point${missing.length > 1 ? 's' : ''}: ${missing.map((e) => `${sourceOf(e)} (${e.name})`).join(', ')}`);
+    fail(
+      `missing entry point${missing.length > 1 ? 's' : ''}: ${missing.map((e) => `${sourceOf(e)} (${e.name})`).join(', ')}`,
+    );
   }
   return chosen.filter((e) => existsSync(join(root, sourceOf(e))));
 }
@@ -139,7 +146,9 @@ async function buildOnce(chosen) {
   const results = await Promise.allSettled(chosen.map((e) => esbuild.build(optionsFor(e))));
   const failed = chosen.filter((_, i) => results[i].status === 'rejected');
   if (failed.length > 0) fail(`failed: ${failed.map((e) => e.name).join(', ')}`);
-  console.log(`build: ${chosen.length} bundle(s)${production ? ' (production)' : ''} in ${Math.round(performance.now() - started)} ms`);
+  console.log(
+    `build: ${chosen.length} bundle(s)${production ? ' (production)' : ''} in ${Math.round(performance.now() - started)} ms`,
+  );
   printSizes(chosen);
 }
 

@@ -26,7 +26,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'server', 'generated', 'kubernetes-schema.json');
-const packages = [join(root, 'node_modules', 'kubernetes-models'), join(root, 'node_modules', '@kubernetes-models', 'apimachinery')];
+const packages = [
+  join(root, 'node_modules', 'kubernetes-models'),
+  join(root, 'node_modules', '@kubernetes-models', 'apimachinery'),
+];
 const force = process.argv.includes('--force');
 
 /** Aliases with Kubernetes-specific meaning, by their fully qualified TS name. */
@@ -49,7 +52,8 @@ const HYPHENATED = [
  * mtimes cannot tell an upgrade; their versions can.)
  */
 function upToDate() {
-  if (force || !existsSync(out) || statSync(out).mtimeMs < statSync(fileURLToPath(import.meta.url)).mtimeMs) return false;
+  if (force || !existsSync(out) || statSync(out).mtimeMs < statSync(fileURLToPath(import.meta.url)).mtimeMs)
+    return false;
   const head = readFileSync(out, 'utf8').slice(0, 200);
   return head.startsWith(`{"source":${JSON.stringify(currentSource())},`);
 }
@@ -76,13 +80,17 @@ function declarationFiles(dir, nested = false) {
 function dottedName(alias, title) {
   const prefix = alias.slice(1, alias.length - title.length);
   let dotted = prefix.replace(/([a-z0-9])([A-Z])/g, '$1.$2').toLowerCase();
-  for (const [from, to] of HYPHENATED) if (`${dotted}.`.startsWith(from)) dotted = to + `${dotted}.`.slice(from.length, -1);
+  for (const [from, to] of HYPHENATED)
+    if (`${dotted}.`.startsWith(from)) dotted = to + `${dotted}.`.slice(from.length, -1);
   return `${dotted}.${title}`;
 }
 
 function jsDocText(node) {
   const docs = ts.getJSDocCommentsAndTags(node).filter(ts.isJSDoc);
-  const text = docs.map((d) => ts.getTextOfJSDocComment(d.comment) ?? '').join('\n').trim();
+  const text = docs
+    .map((d) => ts.getTextOfJSDocComment(d.comment) ?? '')
+    .join('\n')
+    .trim();
   return text === '' ? undefined : text;
 }
 
@@ -108,7 +116,10 @@ function readFile(file) {
 }
 
 function isTypeMeta(decl) {
-  return ts.isInterfaceDeclaration(decl) && (decl.heritageClauses ?? []).some((h) => h.types.some((t) => t.expression.getText() === 'TypeMeta'));
+  return (
+    ts.isInterfaceDeclaration(decl) &&
+    (decl.heritageClauses ?? []).some((h) => h.types.some((t) => t.expression.getText() === 'TypeMeta'))
+  );
 }
 
 /** The literal text of a `"apps/v1"` property type. */
@@ -152,14 +163,16 @@ class Converter {
   enumType(node, model) {
     const parts = ts.isUnionTypeNode(node) ? node.types : [node];
     const values = parts.map((p) => {
-      if (!ts.isLiteralTypeNode(p) || !ts.isStringLiteral(p.literal)) throw new Error(`${model.file}: unsupported union \`${node.getText()}\``);
+      if (!ts.isLiteralTypeNode(p) || !ts.isStringLiteral(p.literal))
+        throw new Error(`${model.file}: unsupported union \`${node.getText()}\``);
       return p.literal.text;
     });
     return { kind: 'string', enum: values };
   }
 
   mapType(node, model, float) {
-    const index = node.members.length === 1 && ts.isIndexSignatureDeclaration(node.members[0]) ? node.members[0] : undefined;
+    const index =
+      node.members.length === 1 && ts.isIndexSignatureDeclaration(node.members[0]) ? node.members[0] : undefined;
     if (index !== undefined) return { kind: 'map', values: this.type(index.type, model, float) };
     const same = this.sameShape(node);
     if (same === undefined) throw new Error(`${model.file}: unsupported type literal \`${node.getText()}\``);
@@ -172,10 +185,15 @@ class Converter {
    * definition says here anyway (see `definition`).
    */
   sameShape(node) {
-    const shape = (members) => members.filter(ts.isPropertySignature).map((m) => {
-      const key = propertyName(m);
-      return key === 'apiVersion' || key === 'kind' ? key : `${key}:${m.type.getText()}`;
-    }).sort().join(';');
+    const shape = (members) =>
+      members
+        .filter(ts.isPropertySignature)
+        .map((m) => {
+          const key = propertyName(m);
+          return key === 'apiVersion' || key === 'kind' ? key : `${key}:${m.type.getText()}`;
+        })
+        .sort()
+        .join(';');
     const wanted = shape(node.members);
     for (const m of this.byAlias.values()) {
       if (ts.isInterfaceDeclaration(m.decl) && isTypeMeta(m.decl) && shape(m.decl.members) === wanted) return m;
@@ -185,7 +203,8 @@ class Converter {
 
   reference(node, model, float) {
     const name = node.typeName.getText();
-    if (name === 'Array' && node.typeArguments?.length === 1) return { kind: 'array', items: this.type(node.typeArguments[0], model, float) };
+    if (name === 'Array' && node.typeArguments?.length === 1)
+      return { kind: 'array', items: this.type(node.typeArguments[0], model, float) };
     if (SPECIAL[name]) return { ...SPECIAL[name] };
     // A file refers to its own interface by its local name (JSONSchemaProps.properties).
     const target = name === `I${model.title}` ? model : this.byAlias.get(name);
@@ -199,7 +218,9 @@ class Converter {
     const typeMeta = isTypeMeta(model.decl);
     const properties = {};
     const required = [];
-    const members = model.decl.members.filter(ts.isPropertySignature).sort((a, b) => cmp(propertyName(a), propertyName(b)));
+    const members = model.decl.members
+      .filter(ts.isPropertySignature)
+      .sort((a, b) => cmp(propertyName(a), propertyName(b)));
     for (const m of members) {
       const key = propertyName(m);
       // apiVersion/kind are literal in the model classes, but optional strings in the API (a
@@ -211,7 +232,13 @@ class Converter {
       if (m.questionToken === undefined && !typeMetaKey) required.push(key);
     }
     const description = jsDocText(model.decl);
-    return { name: model.name, title: model.title, ...(description === undefined ? {} : { description }), properties, required };
+    return {
+      name: model.name,
+      title: model.title,
+      ...(description === undefined ? {} : { description }),
+      properties,
+      required,
+    };
   }
 }
 
@@ -225,7 +252,8 @@ function floatProperties(pkg, model) {
   if (!existsSync(file)) return new Set();
   const text = readFileSync(file, 'utf8');
   const found = new Set();
-  for (const m of text.matchAll(/schemaPath:"#\/properties\/([^/"]+)\/type",keyword:"type",params:\{type:"number"\}/g)) found.add(m[1]);
+  for (const m of text.matchAll(/schemaPath:"#\/properties\/([^/"]+)\/type",keyword:"type",params:\{type:"number"\}/g))
+    found.add(m[1]);
   return found;
 }
 
@@ -261,7 +289,12 @@ function generate() {
       const apiVersion = literalOf(model.decl, 'apiVersion');
       const kind = literalOf(model.decl, 'kind');
       if (apiVersion !== undefined && kind !== undefined) {
-        kinds.push({ apiVersion, kind, definition: model.name, ...(isPreRelease(apiVersion) ? { removed: true } : {}) });
+        kinds.push({
+          apiVersion,
+          kind,
+          definition: model.name,
+          ...(isPreRelease(apiVersion) ? { removed: true } : {}),
+        });
       }
     }
   }
@@ -278,5 +311,7 @@ if (upToDate()) {
   writeFileSync(out, `${JSON.stringify(schema)}\n`);
   const ms = Math.round(performance.now() - started);
   const defs = Object.keys(schema.definitions).length;
-  console.log(`generate-schema: ${defs} definitions, ${schema.kinds.length} kinds from ${schema.source} in ${ms} ms → ${relative(root, out)}`);
+  console.log(
+    `generate-schema: ${defs} definitions, ${schema.kinds.length} kinds from ${schema.source} in ${ms} ms → ${relative(root, out)}`,
+  );
 }

@@ -28,7 +28,11 @@ function formatSize(bytes) {
 
 function runVsce() {
   const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], { cwd: root, stdio: quiet ? 'pipe' : 'inherit', encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], {
+    cwd: root,
+    stdio: quiet ? 'pipe' : 'inherit',
+    encoding: 'utf8',
+  });
   if (r.status !== 0) {
     if (quiet) process.stderr.write(`${r.stdout ?? ''}${r.stderr ?? ''}`);
     console.error(`package: vsce failed (exit ${r.status ?? r.signal})`);

@@ -17,11 +17,18 @@ test('the README simulate example is the real output', async () => {
   const block = /The real output \(events abridged\):\n\n```\n([\s\S]*?)```/.exec(readme);
   assert.ok(block, 'README has the output block');
   let stdout = '';
-  const code = await main(command[1].split(' '), { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: () => undefined }, cwd: root });
+  const code = await main(command[1].split(' '), {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: () => undefined },
+    cwd: root,
+  });
   assert.equal(code, 0);
   const shown = block[1].split('\n').filter((l) => l !== '' && l !== '…');
   const eventsAt = shown.findIndex((l) => l.startsWith('LAST SEEN'));
   const actual = stdout.split('\n');
-  assert.deepEqual(shown.slice(0, eventsAt + 1), actual.slice(0, actual.indexOf(shown[eventsAt]) + 1).filter((l) => l !== ''));
+  assert.deepEqual(
+    shown.slice(0, eventsAt + 1),
+    actual.slice(0, actual.indexOf(shown[eventsAt]) + 1).filter((l) => l !== ''),
+  );
   for (const line of shown.slice(eventsAt + 1)) assert.ok(actual.includes(line), `event line printed: ${line}`);
 });

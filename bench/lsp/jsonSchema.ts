@@ -20,7 +20,10 @@ export function toJsonSchema(schema: KubeSchema): Json {
     oneOf: schema.kinds.map((k) => ({
       allOf: [
         { $ref: `#/definitions/${k.definition}` },
-        { properties: { apiVersion: { const: k.apiVersion }, kind: { const: k.kind } }, required: ['apiVersion', 'kind'] },
+        {
+          properties: { apiVersion: { const: k.apiVersion }, kind: { const: k.kind } },
+          required: ['apiVersion', 'kind'],
+        },
       ],
     })),
   };
@@ -29,7 +32,8 @@ export function toJsonSchema(schema: KubeSchema): Json {
 function definition(def: Definition): Json {
   const properties: Record<string, Json> = {};
   for (const [key, prop] of Object.entries(def.properties)) {
-    properties[key] = prop.description === undefined ? type(prop.type) : { ...type(prop.type), description: prop.description };
+    properties[key] =
+      prop.description === undefined ? type(prop.type) : { ...type(prop.type), description: prop.description };
   }
   const out: Json = { type: 'object', title: def.title, properties, additionalProperties: false };
   if (def.description !== undefined) out.description = def.description;

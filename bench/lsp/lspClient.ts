@@ -22,7 +22,12 @@ export interface BenchServer {
 }
 
 /** Starts `command args` and initializes it; `settings` answers `workspace/configuration` by section. */
-export async function startServer(name: string, command: string, args: string[], settings: Record<string, unknown>): Promise<BenchServer> {
+export async function startServer(
+  name: string,
+  command: string,
+  args: string[],
+  settings: Record<string, unknown>,
+): Promise<BenchServer> {
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
   const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const waiting = new Map<string, (p: PublishDiagnosticsParams) => void>();
@@ -31,7 +36,9 @@ export async function startServer(name: string, command: string, args: string[],
     waiting.delete(p.uri);
     w?.(p);
   });
-  conn.onRequest('workspace/configuration', (p: ConfigurationParams) => p.items.map((i) => (i.section === undefined ? null : (settings[i.section] ?? null))));
+  conn.onRequest('workspace/configuration', (p: ConfigurationParams) =>
+    p.items.map((i) => (i.section === undefined ? null : (settings[i.section] ?? null))),
+  );
   conn.onRequest('client/registerCapability', () => null);
   conn.onRequest('window/workDoneProgress/create', () => null);
   conn.onNotification(() => undefined);
@@ -42,7 +49,11 @@ export async function startServer(name: string, command: string, args: string[],
     workspaceFolders: null,
     capabilities: {
       workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
-      textDocument: { publishDiagnostics: {}, completion: { completionItem: { snippetSupport: true } }, synchronization: { didSave: true } },
+      textDocument: {
+        publishDiagnostics: {},
+        completion: { completionItem: { snippetSupport: true } },
+        synchronization: { didSave: true },
+      },
     },
   })) as { capabilities: Record<string, unknown> };
   await conn.sendNotification('initialized', {});

@@ -15,7 +15,11 @@ export function benchManifest(lines: number): { text: string; editLine: number; 
   }
   const text = docs.join('---\n');
   const all = text.split('\n');
-  return { text, editLine: all.findIndex((l) => l.startsWith('  replicas:')), completionLine: all.findIndex((l) => l.startsWith('        image:')) };
+  return {
+    text,
+    editLine: all.findIndex((l) => l.startsWith('  replicas:')),
+    completionLine: all.findIndex((l) => l.startsWith('        image:')),
+  };
 }
 
 function application(i: number): string {

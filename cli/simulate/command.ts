@@ -78,7 +78,8 @@ interface Plan {
 function durationOption(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined;
   const ms = typeof value === 'string' ? parseDuration(value) : undefined;
-  if (ms === undefined) throw new UsageError(`--${name} needs a duration like 30s, 10m or 1h30m, got "${String(value)}"`);
+  if (ms === undefined)
+    throw new UsageError(`--${name} needs a duration like 30s, 10m or 1h30m, got "${String(value)}"`);
   return ms;
 }
 
@@ -87,9 +88,11 @@ function plan(args: readonly string[]): Plan | 'help' {
   if (o.help === true) return 'help';
   if (positionals.length === 0) throw new UsageError('no files or folders given');
   const nodes = o.nodes === undefined ? 3 : Number(o.nodes);
-  if (!Number.isInteger(nodes) || nodes < 1 || nodes > 5000) throw new UsageError(`--nodes needs a whole number from 1 to 5000, got "${String(o.nodes)}"`);
+  if (!Number.isInteger(nodes) || nodes < 1 || nodes > 5000)
+    throw new UsageError(`--nodes needs a whole number from 1 to 5000, got "${String(o.nodes)}"`);
   const forMs = durationOption(o.for, 'for');
-  if (forMs !== undefined && o['until-settled'] === true) throw new UsageError('--for and --until-settled cannot be used together');
+  if (forMs !== undefined && o['until-settled'] === true)
+    throw new UsageError('--for and --until-settled cannot be used together');
   const namespace = typeof o.namespace === 'string' ? o.namespace : 'default';
   let actions: TimedAction[];
   try {
@@ -186,14 +189,24 @@ function run(cluster: Cluster, p: Plan): string {
   }
   const lastAction = p.actions.length > 0 ? p.actions[p.actions.length - 1].atMs : 0;
   const result = cluster.runUntilSettled(Math.max(p.limitMs, lastAction + 1));
-  const took = formatGoDuration(Math.round((result.lastActivityAt - (cluster.clock.now() - result.elapsedMs)) / 1000) * 1000);
+  const took = formatGoDuration(
+    Math.round((result.lastActivityAt - (cluster.clock.now() - result.elapsedMs)) / 1000) * 1000,
+  );
   if (result.settled && result.pending.length === 0) return `Settled after ${took} of virtual time (${where}).`;
-  const head = result.settled ? `Settled after ${took} of virtual time (${where}), but not everything converged:` : `Not settled after ${formatGoDuration(result.elapsedMs)} of virtual time (${where}); still pending:`;
+  const head = result.settled
+    ? `Settled after ${took} of virtual time (${where}), but not everything converged:`
+    : `Not settled after ${formatGoDuration(result.elapsedMs)} of virtual time (${where}); still pending:`;
   return [head, ...result.pending.map((l) => `  ${l}`)].join('\n');
 }
 
 /** Carries out a timed action; returns 1 when it failed (reported on stderr), else 0. */
-function performAction(cluster: Cluster, a: TimedAction, files: ReadonlyMap<string, LoadedManifest[]>, namespace: string, io: CliIo): number {
+function performAction(
+  cluster: Cluster,
+  a: TimedAction,
+  files: ReadonlyMap<string, LoadedManifest[]>,
+  namespace: string,
+  io: CliIo,
+): number {
   const at = `[${formatGoDuration(a.atMs)}] ${a.text}`;
   if (a.action.type === 'apply') {
     io.stdout.write(`${at}\n`);

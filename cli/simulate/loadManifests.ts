@@ -37,7 +37,8 @@ export async function loadManifests(paths: readonly string[], cwd: string): Prom
       continue;
     }
     const parsed = parseManifests(text);
-    for (const d of parsed.diagnostics) if (d.severity === 1) problems.push(`${f.display}:${d.range.start.line + 1}: ${d.message}`);
+    for (const d of parsed.diagnostics)
+      if (d.severity === 1) problems.push(`${f.display}:${d.range.start.line + 1}: ${d.message}`);
     for (const m of parsed.manifests) {
       const line = positionAt(parsed.lineCounter, m.root.range?.[0] ?? 0).line + 1;
       manifests.push({ file: f.display, line, object: m.object as unknown as KubeObject });

@@ -17,18 +17,28 @@ const HIDDEN = new Set(['events', 'leases', 'namespaces', 'endpointslices', 'end
 function userObjects(api: ApiServer, plural: string): KubeObject[] {
   const items = api.list(plural).items;
   // The bootstrap `kubernetes` Service is part of every cluster; showing it would only add noise.
-  return plural === 'services' ? items.filter((s) => !(s.metadata.namespace === 'default' && s.metadata.name === 'kubernetes')) : items;
+  return plural === 'services'
+    ? items.filter((s) => !(s.metadata.namespace === 'default' && s.metadata.name === 'kubernetes'))
+    : items;
 }
 
-/** The tables, as `kubectl get deploy,rs,pods,nodes` (plus other kinds that have objects) and `kubectl get events` print them. */
+/**
+ * The tables, as `kubectl get deploy,rs,pods,nodes` (plus other kinds that have objects) and `kubectl get events` print
+ * them.
+ */
 export function formatReport(api: ApiServer, now: number): string {
   const groups: GetGroup[] = [];
-  const plurals = [...MAIN_KINDS, ...RESOURCES.map((r) => r.plural).filter((p) => !MAIN_KINDS.includes(p) && !HIDDEN.has(p))];
+  const plurals = [
+    ...MAIN_KINDS,
+    ...RESOURCES.map((r) => r.plural).filter((p) => !MAIN_KINDS.includes(p) && !HIDDEN.has(p)),
+  ];
   for (const plural of plurals) {
     const objects = userObjects(api, plural);
     if (objects.length > 0) groups.push({ kind: plural, objects });
   }
-  const namespaces = new Set(groups.flatMap((g) => g.objects.map((o) => o.metadata.namespace).filter((n) => n !== undefined)));
+  const namespaces = new Set(
+    groups.flatMap((g) => g.objects.map((o) => o.metadata.namespace).filter((n) => n !== undefined)),
+  );
   const showNamespace = namespaces.size > 1;
   let out = formatGet(groups, now, { showNamespace });
   const events = [...api.list('events').items].sort(byLastSeen);

@@ -66,7 +66,10 @@ export async function activate(context: ExtensionContext): Promise<void> {
   context.subscriptions.push(
     config.onDidChange((changed) => void onSettingsChanged(ctx, changed)),
     connection.onDidCrash((e) => ctx.ui.error(e.message)),
-    ...connectApi(ctx, { onDidChangeSettings: (l) => config.onDidChangeApi(l), onDidCrash: (l) => connection.onDidCrash(l) }),
+    ...connectApi(ctx, {
+      onDidChangeSettings: (l) => config.onDidChangeApi(l),
+      onDidCrash: (l) => connection.onDidCrash(l),
+    }),
   );
   void startSandbox(ctx, () => loadSavedSnapshot(context)).then((running) => {
     if (running) apply = registerApply(context, connection);
@@ -77,8 +80,12 @@ export async function activate(context: ExtensionContext): Promise<void> {
   // Activation does not wait for the language server: its diagnostics arrive when it is up.
   const wired = Math.round(performance.now() - started);
   void client.start().then(
-    () => output.appendLine(`Kube Reconcile activated in ${wired} ms (language server ready after ${Math.round(performance.now() - started)} ms)`),
-    (e: unknown) => ctx.ui.error(`The Kube Reconcile language server did not start: ${e instanceof Error ? e.message : String(e)}`),
+    () =>
+      output.appendLine(
+        `Kube Reconcile activated in ${wired} ms (language server ready after ${Math.round(performance.now() - started)} ms)`,
+      ),
+    (e: unknown) =>
+      ctx.ui.error(`The Kube Reconcile language server did not start: ${e instanceof Error ? e.message : String(e)}`),
   );
 }
 

@@ -7,7 +7,11 @@
 type Child = Node | string | number | undefined | null | false;
 type Attrs = Record<string, string | number | boolean | undefined>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === undefined || value === false) continue;
@@ -21,7 +25,12 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
 }
 
 /** A `<table>` with a caption, column headers (`scope="col"`) and rows. */
-export function table(caption: string, headers: readonly string[], rows: readonly HTMLTableRowElement[], className = ''): HTMLTableElement {
+export function table(
+  caption: string,
+  headers: readonly string[],
+  rows: readonly HTMLTableRowElement[],
+  className = '',
+): HTMLTableElement {
   return h(
     'table',
     { class: className || undefined },

@@ -38,7 +38,13 @@ export function setUpMonaco(uris: WorkerUris): void {
       return new Worker(await blobUrl(label === 'yaml' ? uris.yaml : uris.editor), { name: label });
     },
   };
-  configureMonacoYaml(monaco, { enableSchemaRequest: false, validate: true, completion: false, hover: false, schemas: [] });
+  configureMonacoYaml(monaco, {
+    enableSchemaRequest: false,
+    validate: true,
+    completion: false,
+    hover: false,
+    schemas: [],
+  });
 }
 
 function theme(): string {

@@ -9,7 +9,10 @@ export function formatValue(v: JsonValue | undefined): string {
   return JSON.stringify(v);
 }
 
-/** `Progressing: 2 of 3 updated replicas are available`, with Argo's "Waiting for rollout to finish: " and trailing dots dropped. */
+/**
+ * `Progressing: 2 of 3 updated replicas are available`, with Argo's "Waiting for rollout to finish: " and trailing dots
+ * dropped.
+ */
 export function healthLine(health: HealthStatus): string {
   const message = health.message.replace(/^Waiting for rollout to finish: /, '').replace(/\.\.\.$/, '');
   return message ? `${health.status}: ${message}` : health.status;

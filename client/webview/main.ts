@@ -3,7 +3,13 @@
  * The webview page: says `ready`, then renders every `state` the host posts.
  * Everything from the host is validated (protocol.ts) before it is rendered.
  */
-import { isHostMessage, type HostMessage, type ObjectViewState, type ViewState, type WebviewMessage } from '../src/webview/protocol';
+import {
+  isHostMessage,
+  type HostMessage,
+  type ObjectViewState,
+  type ViewState,
+  type WebviewMessage,
+} from '../src/webview/protocol';
 import { h } from './dom';
 import { createYamlEditor, setText, setUpMonaco, type Editor } from './editors';
 import { renderDiff, renderEvents, renderHeader, renderScheduling, section } from './renderObject';
@@ -46,12 +52,21 @@ function renderObject(state: ObjectViewState): void {
     shell = buildShell();
     root.append(shell);
   }
-  document.getElementById('header')!.replaceChildren(renderHeader(state, { openManifest: () => post({ type: 'openManifest' }), refresh: () => post({ type: 'refresh' }) }));
+  document.getElementById('header')!.replaceChildren(
+    renderHeader(state, {
+      openManifest: () => post({ type: 'openManifest' }),
+      refresh: () => post({ type: 'refresh' }),
+    }),
+  );
   document.getElementById('diff')!.replaceChildren(renderDiff(state.diff, page.showServer));
   document.getElementById('events')!.replaceChildren(renderEvents(state.events));
   const scheduling = document.getElementById('scheduling')!;
   scheduling.hidden = !state.scheduling;
-  scheduling.replaceChildren(...(state.scheduling ? [h('h2', { id: 'scheduling-title' }, 'Why is this pod Pending?'), renderScheduling(state.scheduling)] : []));
+  scheduling.replaceChildren(
+    ...(state.scheduling
+      ? [h('h2', { id: 'scheduling-title' }, 'Why is this pod Pending?'), renderScheduling(state.scheduling)]
+      : []),
+  );
   if (page.desired) setText(page.desired, state.manifest?.yaml ?? '# This object did not come from a saved manifest.');
   if (page.live) setText(page.live, state.liveYaml ?? '# The object does not exist.');
   document.getElementById('edit-button')!.toggleAttribute('disabled', state.liveYaml === undefined);
@@ -88,10 +103,23 @@ function buildShell(): HTMLElement {
         'div',
         { class: 'panes' },
         h('div', { class: 'pane' }, h('h3', {}, 'Desired (saved manifest)'), desiredHost),
-        h('div', { class: 'pane' }, h('h3', {}, 'Live object'), liveHost, h('div', { class: 'actions' }, editButton, save, cancel), editHost, result),
+        h(
+          'div',
+          { class: 'pane' },
+          h('h3', {}, 'Live object'),
+          liveHost,
+          h('div', { class: 'actions' }, editButton, save, cancel),
+          editHost,
+          result,
+        ),
       ),
     ),
-    section('diff-title', 'Differences', h('label', { class: 'toggle' }, showServer, ' Show fields set by the server'), h('div', { id: 'diff' })),
+    section(
+      'diff-title',
+      'Differences',
+      h('label', { class: 'toggle' }, showServer, ' Show fields set by the server'),
+      h('div', { id: 'diff' }),
+    ),
     h('section', { id: 'scheduling', 'aria-labelledby': 'scheduling-title', hidden: true }),
     section('events-title', 'Events', h('div', { id: 'events' })),
   );
@@ -123,14 +151,17 @@ function stopEditing(host: HTMLElement, [edit, save, cancel]: HTMLElement[]): vo
 }
 
 function render(state: ViewState): void {
-  if (state.view === 'overview') root.replaceChildren(renderOverview(state, (ref) => post({ type: 'openObject', ref })));
+  if (state.view === 'overview')
+    root.replaceChildren(renderOverview(state, (ref) => post({ type: 'openObject', ref })));
   else renderObject(state);
 }
 
 function onEditResult(m: Extract<HostMessage, { type: 'editResult' }>): void {
   const result = document.getElementById('edit-result');
   if (!result) return;
-  result.textContent = m.ok ? `${m.message} — watch the differences: the sync loop may put the manifest back.` : m.message;
+  result.textContent = m.ok
+    ? `${m.message} — watch the differences: the sync loop may put the manifest back.`
+    : m.message;
   result.className = m.ok ? 'ok' : 'error';
   if (m.ok) {
     const buttons = ['edit-button', 'save-button'].map((id) => document.getElementById(id)!);
@@ -143,7 +174,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const m = event.data;
   if (!isHostMessage(m)) {
     // Monaco posts its own scheduling messages to the window; only log what claims to be ours.
-    if (typeof m === 'object' && m !== null && 'type' in m) console.warn('Kube Reconcile webview: ignored an invalid message', m);
+    if (typeof m === 'object' && m !== null && 'type' in m)
+      console.warn('Kube Reconcile webview: ignored an invalid message', m);
     return;
   }
   if (m.type === 'state') render(m.state);

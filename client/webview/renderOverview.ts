@@ -24,7 +24,19 @@ export function renderOverview(state: OverviewViewState, open: (ref: ObjectRef) 
   return h(
     'div',
     {},
-    h('header', {}, h('h1', {}, 'Cluster overview'), h('p', { class: `health health-${state.health.status.toLowerCase()}`, role: 'status' }, h('span', { class: 'health-dot', 'aria-hidden': 'true' }), `Cluster: ${healthLine(state.health)}`)),
-    rows.length > 0 ? table('Objects and their health', ['Object', 'Namespace', 'Health', 'Message'], rows, 'overview') : h('p', { class: 'muted' }, 'Nothing applied yet: save a manifest to apply it.'),
+    h(
+      'header',
+      {},
+      h('h1', {}, 'Cluster overview'),
+      h(
+        'p',
+        { class: `health health-${state.health.status.toLowerCase()}`, role: 'status' },
+        h('span', { class: 'health-dot', 'aria-hidden': 'true' }),
+        `Cluster: ${healthLine(state.health)}`,
+      ),
+    ),
+    rows.length > 0
+      ? table('Objects and their health', ['Object', 'Namespace', 'Health', 'Message'], rows, 'overview')
+      : h('p', { class: 'muted' }, 'Nothing applied yet: save a manifest to apply it.'),
   );
 }

@@ -31,7 +31,9 @@ export function podTemplateOf(obj: KubeObject): { template: Obj; path: string } 
   }
   if (obj.kind === 'CronJob') {
     const jobSpec = isObj(spec.jobTemplate) && isObj(spec.jobTemplate.spec) ? spec.jobTemplate.spec : undefined;
-    return jobSpec && isObj(jobSpec.template) ? { template: jobSpec.template, path: 'spec.jobTemplate.spec.template' } : undefined;
+    return jobSpec && isObj(jobSpec.template)
+      ? { template: jobSpec.template, path: 'spec.jobTemplate.spec.template' }
+      : undefined;
   }
   return undefined;
 }
@@ -53,7 +55,10 @@ export interface ContainerAt {
 /** Init containers then containers, each with its path (`spec.containers[0]`). */
 export function containersOf(spec: Obj, specPath: string): ContainerAt[] {
   const out: ContainerAt[] = [];
-  for (const [field, init] of [['initContainers', true], ['containers', false]] as const) {
+  for (const [field, init] of [
+    ['initContainers', true],
+    ['containers', false],
+  ] as const) {
     const list = spec[field];
     if (!Array.isArray(list)) continue;
     list.forEach((c, i) => {

@@ -68,8 +68,15 @@ export function isApiError(e: unknown, code?: number): e is ApiError {
   return e instanceof ApiError && (code === undefined || e.status.code === code);
 }
 
-/** A failed call with exactly this code, reason, message and details (for answers no named constructor below covers). */
-export function statusFailure(code: number, reason: StatusReason | '', message: string, details?: StatusDetails): ApiError {
+/**
+ * A failed call with exactly this code, reason, message and details (for answers no named constructor below covers).
+ */
+export function statusFailure(
+  code: number,
+  reason: StatusReason | '',
+  message: string,
+  details?: StatusDetails,
+): ApiError {
   const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
   if (details) status.details = details;
   return new ApiError(status);
@@ -97,8 +104,17 @@ export function alreadyExists(r: ResourceType, name: string): ApiError {
 }
 
 /** 409 optimistic-concurrency conflict, with the upstream wording. */
-export function conflict(r: ResourceType, name: string, why = 'the object has been modified; please apply your changes to the latest version and try again'): ApiError {
-  return failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(r)} "${name}": ${why}`, detailsFor(r, name));
+export function conflict(
+  r: ResourceType,
+  name: string,
+  why = 'the object has been modified; please apply your changes to the latest version and try again',
+): ApiError {
+  return failure(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualifiedResource(r)} "${name}": ${why}`,
+    detailsFor(r, name),
+  );
 }
 
 /** 410 Gone for a compacted resourceVersion. */
@@ -126,7 +142,9 @@ export function timeout(message: string, retryAfterSeconds = 1): ApiError {
   return failure(504, 'Timeout', message, { retryAfterSeconds });
 }
 
-/** `<subject> is invalid: <errs>`, where `<errs>` is one `path: detail` or `[e1, e2]` for several; each becomes a cause. */
+/**
+ * `<subject> is invalid: <errs>`, where `<errs>` is one `path: detail` or `[e1, e2]` for several; each becomes a cause.
+ */
 function invalidWith(subject: string, causes: StatusCause[], details: StatusDetails): ApiError {
   const texts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
   const errs = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
@@ -150,7 +168,10 @@ export function methodNotAllowed(): ApiError {
 
 /** 405 `deletecollection is not supported on resources of kind "pods"` (NewMethodNotSupported). */
 export function methodNotSupported(r: ResourceType, action: string): ApiError {
-  return failure(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualifiedResource(r)}"`, { group: r.group, kind: r.plural });
+  return failure(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualifiedResource(r)}"`, {
+    group: r.group,
+    kind: r.plural,
+  });
 }
 
 /** 406 when no media type in Accept can be served. */
@@ -160,7 +181,11 @@ export function notAcceptable(accepted: readonly string[]): ApiError {
 
 /** 415 for a body in a format the endpoint does not decode. */
 export function unsupportedMediaType(accepted: readonly string[]): ApiError {
-  return failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+  return failure(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+  );
 }
 
 /** 429 TooManyRequests; `retryAfterSeconds` > 0 also goes into the details (and the Retry-After header). */

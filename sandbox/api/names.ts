@@ -102,7 +102,8 @@ export function isQualifiedName(value: string): string[] {
   }
   if (name.length === 0) errs.push(`name part ${EMPTY_ERROR}`);
   else if (name.length > 63) errs.push(`name part ${maxLenError(63)}`);
-  if (!QUALIFIED_NAME.test(name)) errs.push(`name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
+  if (!QUALIFIED_NAME.test(name))
+    errs.push(`name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
   return errs;
 }
 
@@ -161,7 +162,15 @@ export function isConfigMapKey(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 253) errs.push(maxLenError(253));
   if (!CONFIG_KEY.test(value)) {
-    errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", CONFIG_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name'));
+    errs.push(
+      regexError(
+        "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+        CONFIG_KEY_FMT,
+        'key.name',
+        'KEY_NAME',
+        'key-name',
+      ),
+    );
   }
   if (value === '.') errs.push("must not be '.'");
   else if (value === '..') errs.push("must not be '..'");
@@ -172,7 +181,14 @@ export function isConfigMapKey(value: string): string[] {
 export function isValidPercent(value: string): string[] {
   return PERCENT.test(value)
     ? []
-    : [regexError("a valid percent string must be a numeric string followed by an ending '%'", PERCENT_FMT, '1%', '93%')];
+    : [
+        regexError(
+          "a valid percent string must be a numeric string followed by an ending '%'",
+          PERCENT_FMT,
+          '1%',
+          '93%',
+        ),
+      ];
 }
 
 /**

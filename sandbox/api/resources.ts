@@ -16,7 +16,9 @@ export interface ResourceType {
   readonly namespaced: boolean;
   readonly shortNames: readonly string[];
   readonly categories: readonly string[];
-  /** Has a `/status` subresource: the main resource cannot change `status`, and `/status` cannot change anything else. */
+  /**
+   * Has a `/status` subresource: the main resource cannot change `status`, and `/status` cannot change anything else.
+   */
   readonly statusSubresource: boolean;
   /** Has a `/scale` subresource (`spec.replicas`). */
   readonly scaleSubresource: boolean;
@@ -50,15 +52,57 @@ const SPECS: Spec[] = [
   { gv: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false, short: ['pv'], status: true },
   { gv: 'v1', kind: 'ResourceQuota', plural: 'resourcequotas', short: ['quota'], status: true },
   { gv: 'v1', kind: 'LimitRange', plural: 'limitranges', short: ['limits'] },
-  { gv: 'apps/v1', kind: 'Deployment', plural: 'deployments', short: ['deploy'], all: true, status: true, scale: true, generation: true },
-  { gv: 'apps/v1', kind: 'ReplicaSet', plural: 'replicasets', short: ['rs'], all: true, status: true, scale: true, generation: true },
-  { gv: 'apps/v1', kind: 'StatefulSet', plural: 'statefulsets', short: ['sts'], all: true, status: true, scale: true, generation: true },
+  {
+    gv: 'apps/v1',
+    kind: 'Deployment',
+    plural: 'deployments',
+    short: ['deploy'],
+    all: true,
+    status: true,
+    scale: true,
+    generation: true,
+  },
+  {
+    gv: 'apps/v1',
+    kind: 'ReplicaSet',
+    plural: 'replicasets',
+    short: ['rs'],
+    all: true,
+    status: true,
+    scale: true,
+    generation: true,
+  },
+  {
+    gv: 'apps/v1',
+    kind: 'StatefulSet',
+    plural: 'statefulsets',
+    short: ['sts'],
+    all: true,
+    status: true,
+    scale: true,
+    generation: true,
+  },
   { gv: 'apps/v1', kind: 'DaemonSet', plural: 'daemonsets', short: ['ds'], all: true, status: true, generation: true },
   { gv: 'apps/v1', kind: 'ControllerRevision', plural: 'controllerrevisions' },
   { gv: 'batch/v1', kind: 'Job', plural: 'jobs', all: true, status: true, generation: true },
   { gv: 'batch/v1', kind: 'CronJob', plural: 'cronjobs', short: ['cj'], all: true, status: true, generation: true },
-  { gv: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers', short: ['hpa'], all: true, status: true, generation: true },
-  { gv: 'policy/v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', short: ['pdb'], status: true, generation: true },
+  {
+    gv: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    plural: 'horizontalpodautoscalers',
+    short: ['hpa'],
+    all: true,
+    status: true,
+    generation: true,
+  },
+  {
+    gv: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    plural: 'poddisruptionbudgets',
+    short: ['pdb'],
+    status: true,
+    generation: true,
+  },
   { gv: 'networking.k8s.io/v1', kind: 'Ingress', plural: 'ingresses', short: ['ing'], status: true, generation: true },
   { gv: 'networking.k8s.io/v1', kind: 'IngressClass', plural: 'ingressclasses', namespaced: false, generation: true },
   { gv: 'networking.k8s.io/v1', kind: 'NetworkPolicy', plural: 'networkpolicies', short: ['netpol'], generation: true },

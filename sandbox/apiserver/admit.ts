@@ -27,7 +27,8 @@ function guarded<T>(what: string, fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof TypeError || e instanceof RangeError) throw badRequest(`malformed object: ${what} failed: ${e.message}`);
+    if (e instanceof TypeError || e instanceof RangeError)
+      throw badRequest(`malformed object: ${what} failed: ${e.message}`);
     throw e;
   }
 }
@@ -38,7 +39,9 @@ export function defaultObject(obj: KubeObject, r: ResourceType): void {
 
 /** Validates `obj` (already defaulted); throws 422 when it has errors, returns its warnings. */
 export function validateOrThrow(obj: KubeObject, r: ResourceType, old?: KubeObject): FieldError[] {
-  const found = guarded('validation', () => validateObject(obj, { resource: r, operation: old ? 'UPDATE' : 'CREATE', old }));
+  const found = guarded('validation', () =>
+    validateObject(obj, { resource: r, operation: old ? 'UPDATE' : 'CREATE', old }),
+  );
   const err = invalidIfAny(r, obj.metadata.name ?? obj.metadata.generateName ?? '', found);
   if (err) throw err;
   return found.filter((e) => e.warning);

@@ -27,7 +27,12 @@ import type { ResourceType } from '../api/resources';
 import { apiVersionOf, resourceByName, resourceFor } from '../api/resources';
 import type { JsonValue, KubeList, KubeObject, WatchEvent } from '../api/types';
 import { applyPatch } from '../api/patch/index';
-import { applyConfiguration, checkManagedFieldsShape, sameExceptTimes, updateManagedFields } from '../apply/serverSide/index';
+import {
+  applyConfiguration,
+  checkManagedFieldsShape,
+  sameExceptTimes,
+  updateManagedFields,
+} from '../apply/serverSide/index';
 import { ObjectStore } from '../store/objectStore';
 import type { WatchHandle } from '../store/watchHub';
 import { WatchHub } from '../store/watchHub';
@@ -42,7 +47,13 @@ import { listObjects, watchPredicate, watchRoute } from './listing';
 import { checkObjectShape } from './metaShape';
 import { bootstrapObjects, namespaceAdmission, PROTECTED_NAMESPACES } from './namespaces';
 import type { DeleteOptions, ListOptions, PatchType, WatchOptions, WriteOptions } from './options';
-import { generationChanged, initialStatus, keepSystemMetadata, mergeSecretStringData, namespaceLabels } from './prepare';
+import {
+  generationChanged,
+  initialStatus,
+  keepSystemMetadata,
+  mergeSecretStringData,
+  namespaceLabels,
+} from './prepare';
 import { allocateServiceAddresses, releaseServiceAddresses, reserveServiceAddresses } from './serviceAllocation';
 
 /** A resource by its registry entry, or by any name kubectl accepts (`pods`, `deploy`, `deployments.apps`). */
@@ -67,7 +78,10 @@ interface ManagedFieldsPreset {
   managedFields: JsonValue[] | undefined;
 }
 
-/** What a server-side apply did: the object (as stored, or as it would be with dry run) and whether it was created (201) rather than updated (200). */
+/**
+ * What a server-side apply did: the object (as stored, or as it would be with dry run) and whether it was created (201)
+ * rather than updated (200).
+ */
 export interface ApplyResult {
   object: KubeObject;
   created: boolean;
@@ -84,7 +98,12 @@ export class ApiServer {
     this.clock = options.clock;
     this.random = options.random instanceof SeededRandom ? options.random : new SeededRandom(options.random ?? 1);
     this.store = store ?? new ObjectStore({ historyCapacity: options.historyCapacity });
-    const report = options.onWatchError ?? ((e: unknown) => queueMicrotask(() => { throw e; }));
+    const report =
+      options.onWatchError ??
+      ((e: unknown) =>
+        queueMicrotask(() => {
+          throw e;
+        }));
     this.hub = new WatchHub(this.store, report);
     this.allocators = new ServiceAllocators(this.random.fork('service-allocation'));
     for (const svc of this.store.list(kindKey(this.resolve('services')))) reserveServiceAddresses(svc, this.allocators);
@@ -110,7 +129,10 @@ export class ApiServer {
 
   /** The registry entry for an object's apiVersion and kind; 404 when unknown. */
   resourceOf(obj: { apiVersion?: unknown; kind?: unknown }): ResourceType {
-    const r = typeof obj.apiVersion === 'string' && typeof obj.kind === 'string' ? resourceFor(obj.apiVersion, obj.kind) : undefined;
+    const r =
+      typeof obj.apiVersion === 'string' && typeof obj.kind === 'string'
+        ? resourceFor(obj.apiVersion, obj.kind)
+        : undefined;
     if (!r) throw resourceNotFound();
     return r;
   }
@@ -151,7 +173,8 @@ export class ApiServer {
       from = Number(rv);
       if (!Number.isInteger(from) || from < 0) throw badRequest(`invalid resource version: ${JSON.stringify(rv)}`);
       if (from < this.store.compactedRevision) throw expired(from, this.store.compactedRevision + 1);
-      if (from > this.store.revision) throw timeout(`Timeout: Too large resource version: ${from}, current: ${this.store.revision}`);
+      if (from > this.store.revision)
+        throw timeout(`Timeout: Too large resource version: ${from}, current: ${this.store.revision}`);
     }
     return this.hub.watch(
       {
@@ -243,7 +266,8 @@ export class ApiServer {
     this.trackFields(r, old, body, options, undefined, preset);
     validateOrThrow(body, r, old);
     if (r.kind === 'Service') this.allocate(r, body, old);
-    if (r.hasGeneration && generationChanged(r, body, old)) body.metadata.generation = (old.metadata.generation ?? 0) + 1;
+    if (r.hasGeneration && generationChanged(r, body, old))
+      body.metadata.generation = (old.metadata.generation ?? 0) + 1;
     return this.commitUpdate(r, body, old, options);
   }
 
@@ -270,7 +294,8 @@ export class ApiServer {
     }
     if (body.status === undefined) delete next.status;
     else next.status = body.status;
-    if (preset !== undefined || options.fieldManager !== undefined) this.trackFields(r, old, next, options, 'status', preset);
+    if (preset !== undefined || options.fieldManager !== undefined)
+      this.trackFields(r, old, next, options, 'status', preset);
     return this.commitUpdate(r, next, old, options);
   }
 
@@ -279,15 +304,26 @@ export class ApiServer {
    * `fieldManager` is recorded as an Update), or server-side apply (`apply`,
    * see `apply`), on the object or its `/status`.
    */
-  patch(ref: ResourceRef, namespace: string | undefined, name: string, type: PatchType, patch: unknown, options: WriteOptions & { subresource?: 'status' } = {}): KubeObject {
+  patch(
+    ref: ResourceRef,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    options: WriteOptions & { subresource?: 'status' } = {},
+  ): KubeObject {
     if (type === 'apply') return this.apply(ref, namespace, name, patch, options).object;
     const r = this.resolve(ref);
     const ns = this.namespaceFor(r, namespace);
     const old = this.store.get(kindKey(r), ns, name);
     if (!old) throw notFound(r, name);
     const patched = this.decode(applyPatch(type, old, patch));
-    if (patched.apiVersion !== old.apiVersion || patched.kind !== old.kind) throw badRequest('a patch may not change apiVersion or kind');
-    if (patched.metadata.name !== name) throw badRequest(`the name of the object (${String(patched.metadata.name)}) does not match the name on the URL (${name})`);
+    if (patched.apiVersion !== old.apiVersion || patched.kind !== old.kind)
+      throw badRequest('a patch may not change apiVersion or kind');
+    if (patched.metadata.name !== name)
+      throw badRequest(
+        `the name of the object (${String(patched.metadata.name)}) does not match the name on the URL (${name})`,
+      );
     if (patched.metadata.resourceVersion === undefined) patched.metadata.resourceVersion = old.metadata.resourceVersion;
     const write = { ...options, namespace: r.namespaced ? ns : undefined };
     return options.subresource === 'status' ? this.updateStatus(patched, write) : this.update(patched, write);
@@ -303,25 +339,49 @@ export class ApiServer {
    * or update path (admission, generation, status rules); dry run stores nothing.
    * 422 without `fieldManager`; 400 for another kind, name or namespace.
    */
-  apply(ref: ResourceRef, namespace: string | undefined, name: string, config: unknown, options: WriteOptions & { subresource?: 'status' } = {}): ApplyResult {
+  apply(
+    ref: ResourceRef,
+    namespace: string | undefined,
+    name: string,
+    config: unknown,
+    options: WriteOptions & { subresource?: 'status' } = {},
+  ): ApplyResult {
     const r = this.resolve(ref);
     const ns = this.namespaceFor(r, namespace);
     const manager = options.fieldManager;
     if (manager === undefined || manager === '') {
-      throw invalidOptions('PatchOptions', [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }]);
+      throw invalidOptions('PatchOptions', [
+        { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' },
+      ]);
     }
     const body = this.decode(config, false);
     const old = this.store.get(kindKey(r), ns, name);
     if (!old && options.subresource === 'status') throw notFound(r, name);
-    const merged = applyConfiguration(old, body, manager, options.force ?? false, { resource: r, subresource: options.subresource, now: formatTimestamp(this.clock.now()) });
-    if (!old && merged.metadata.uid) throw conflict(r, name, `uid mismatch: the provided object specified uid ${merged.metadata.uid}, and no existing object was found`);
-    if (merged.metadata.name !== name) throw badRequest(`the name of the object (${merged.metadata.name ?? ''}) does not match the name on the URL (${name})`);
+    const merged = applyConfiguration(old, body, manager, options.force ?? false, {
+      resource: r,
+      subresource: options.subresource,
+      now: formatTimestamp(this.clock.now()),
+    });
+    if (!old && merged.metadata.uid)
+      throw conflict(
+        r,
+        name,
+        `uid mismatch: the provided object specified uid ${merged.metadata.uid}, and no existing object was found`,
+      );
+    if (merged.metadata.name !== name)
+      throw badRequest(
+        `the name of the object (${merged.metadata.name ?? ''}) does not match the name on the URL (${name})`,
+      );
     const bodyNs = body.metadata.namespace;
-    if (r.namespaced && bodyNs && bodyNs !== ns) throw badRequest(`the namespace of the object (${bodyNs}) does not match the namespace on the URL (${ns})`);
+    if (r.namespaced && bodyNs && bodyNs !== ns)
+      throw badRequest(`the namespace of the object (${bodyNs}) does not match the namespace on the URL (${ns})`);
     const write: WriteOptions = { dryRun: options.dryRun, namespace: r.namespaced ? ns : undefined };
     const preset = { managedFields: merged.metadata.managedFields };
     if (!old) return { object: this.createObject(merged, write, preset), created: true };
-    const object = options.subresource === 'status' ? this.updateStatusObject(merged, write, preset) : this.updateObject(merged, write, preset);
+    const object =
+      options.subresource === 'status'
+        ? this.updateStatusObject(merged, write, preset)
+        : this.updateObject(merged, write, preset);
     return { object, created: false };
   }
 
@@ -337,9 +397,18 @@ export class ApiServer {
     const old = this.store.get(kindKey(r), ns, name);
     if (!old) throw notFound(r, name);
     const pre = options.preconditions;
-    if (pre?.uid !== undefined && pre.uid !== old.metadata.uid) throw conflict(r, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid}`);
+    if (pre?.uid !== undefined && pre.uid !== old.metadata.uid)
+      throw conflict(
+        r,
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid}`,
+      );
     if (pre?.resourceVersion !== undefined && pre.resourceVersion !== old.metadata.resourceVersion) {
-      throw conflict(r, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`);
+      throw conflict(
+        r,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`,
+      );
     }
     if (r.kind === 'Namespace') return this.deleteNamespace(r, old, options);
     const grace = r.kind === 'Pod' ? podGracePeriod(old, options) : 0;
@@ -347,7 +416,11 @@ export class ApiServer {
     const policy = options.propagationPolicy ?? defaultPropagation(r);
     const finalizers = finalizersFor(old.metadata.finalizers ?? [], policy);
     if (grace === 0 && finalizers.length === 0) return options.dryRun ? old : this.remove(r, old);
-    const meta = { ...old.metadata, deletionTimestamp: formatTimestamp(this.clock.now() + grace * 1000), deletionGracePeriodSeconds: grace };
+    const meta = {
+      ...old.metadata,
+      deletionTimestamp: formatTimestamp(this.clock.now() + grace * 1000),
+      deletionGracePeriodSeconds: grace,
+    };
     if (finalizers.length > 0) meta.finalizers = finalizers;
     if (meta.generation !== undefined) meta.generation += 1;
     if (options.dryRun) return { ...old, metadata: meta };
@@ -364,7 +437,8 @@ export class ApiServer {
     const old = this.store.get(kindKey(r), namespace, name);
     if (!old) throw notFound(r, name);
     checkBindable(old, options.uid);
-    if (!nodeName) throw invalidIfAny(r, name, [{ code: 'binding-target', type: 'FieldValueRequired', field: 'target.name' }])!;
+    if (!nodeName)
+      throw invalidIfAny(r, name, [{ code: 'binding-target', type: 'FieldValueRequired', field: 'target.name' }])!;
     const next = boundPod(old, nodeName, this.clock.now());
     return options.dryRun ? next : this.store.put(kindKey(r), next);
   }
@@ -374,15 +448,22 @@ export class ApiServer {
     const r = this.resolve('namespaces');
     const old = this.store.get(kindKey(r), '', name);
     if (!old) throw notFound(r, name);
-    const next: KubeObject = { ...old, metadata: { ...old.metadata }, spec: { ...(old.spec as object), finalizers: [...finalizers] } };
+    const next: KubeObject = {
+      ...old,
+      metadata: { ...old.metadata },
+      spec: { ...(old.spec as object), finalizers: [...finalizers] },
+    };
     if (jsonEqual(next.spec, old.spec)) return old;
-    if (old.metadata.deletionTimestamp && finalizers.length === 0 && (old.metadata.finalizers ?? []).length === 0) return this.remove(r, old);
+    if (old.metadata.deletionTimestamp && finalizers.length === 0 && (old.metadata.finalizers ?? []).length === 0)
+      return this.remove(r, old);
     return this.store.put(kindKey(r), next);
   }
 
   // ---- internals --------------------------------------------------------
 
-  /** Copies and shape-checks a request body (400 on a malformed one); `withManagedFields`: also managedFields' entries. */
+  /**
+   * Copies and shape-checks a request body (400 on a malformed one); `withManagedFields`: also managedFields' entries.
+   */
   private decode(input: unknown, withManagedFields = true): KubeObject {
     let body: unknown;
     try {
@@ -396,7 +477,8 @@ export class ApiServer {
     }
     checkObjectShape(body);
     const obj = body as KubeObject;
-    if (withManagedFields && obj.metadata.managedFields !== undefined) checkManagedFieldsShape(obj.metadata.managedFields);
+    if (withManagedFields && obj.metadata.managedFields !== undefined)
+      checkManagedFieldsShape(obj.metadata.managedFields);
     return obj;
   }
 
@@ -405,11 +487,24 @@ export class ApiServer {
    * apply's own, or the Update of `options.fieldManager`; without a manager
    * the live ones stay unless the body sets them.
    */
-  private trackFields(r: ResourceType, live: KubeObject | undefined, next: KubeObject, options: WriteOptions, subresource: 'status' | undefined, preset: ManagedFieldsPreset | undefined): void {
+  private trackFields(
+    r: ResourceType,
+    live: KubeObject | undefined,
+    next: KubeObject,
+    options: WriteOptions,
+    subresource: 'status' | undefined,
+    preset: ManagedFieldsPreset | undefined,
+  ): void {
     let fields: JsonValue[] | undefined;
     if (preset !== undefined) fields = preset.managedFields;
-    else if (options.fieldManager === undefined && next.metadata.managedFields === undefined) fields = live?.metadata.managedFields;
-    else fields = updateManagedFields(live, next, options.fieldManager, { resource: r, subresource, now: formatTimestamp(this.clock.now()) });
+    else if (options.fieldManager === undefined && next.metadata.managedFields === undefined)
+      fields = live?.metadata.managedFields;
+    else
+      fields = updateManagedFields(live, next, options.fieldManager, {
+        resource: r,
+        subresource,
+        now: formatTimestamp(this.clock.now()),
+      });
     if (fields === undefined) delete next.metadata.managedFields;
     else next.metadata.managedFields = fields;
   }
@@ -427,7 +522,8 @@ export class ApiServer {
       return '';
     }
     const inBody = body.metadata.namespace;
-    if (inBody && requested && inBody !== requested) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    if (inBody && requested && inBody !== requested)
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
     const ns = inBody || requested || 'default';
     body.metadata.namespace = ns;
     return ns;
@@ -455,7 +551,12 @@ export class ApiServer {
     const rv = body.metadata.resourceVersion;
     if (rv && rv !== old.metadata.resourceVersion) throw conflict(r, name);
     const uid = body.metadata.uid;
-    if (uid && uid !== old.metadata.uid) throw conflict(r, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${old.metadata.uid}`);
+    if (uid && uid !== old.metadata.uid)
+      throw conflict(
+        r,
+        name,
+        `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${old.metadata.uid}`,
+      );
   }
 
   private checkNoNewFinalizersWhileDeleting(r: ResourceType, body: KubeObject, old: KubeObject): void {
@@ -465,7 +566,12 @@ export class ApiServer {
     if (added.length === 0) return;
     const list = `[]string{${added.map((f) => JSON.stringify(f)).join(', ')}}`;
     throw invalidIfAny(r, old.metadata.name!, [
-      { code: 'metadata-finalizers-while-deleting', type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${list}` },
+      {
+        code: 'metadata-finalizers-while-deleting',
+        type: 'FieldValueForbidden',
+        field: 'metadata.finalizers',
+        detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${list}`,
+      },
     ])!;
   }
 
@@ -479,16 +585,21 @@ export class ApiServer {
     next.metadata.resourceVersion = old.metadata.resourceVersion;
     const fields = next.metadata.managedFields;
     if (fields !== old.metadata.managedFields && sameExceptTimes(fields, old.metadata.managedFields)) {
-      // Only managedFields times would change: keep the old ones, so a no-op stays a no-op (upstream's IgnoreManagedFieldsTimestampsTransformer).
+      // Only managedFields times would change: keep the old ones, so a no-op stays a no-op (upstream's
+      // IgnoreManagedFieldsTimestampsTransformer).
       next.metadata.managedFields = old.metadata.managedFields;
       if (jsonEqual(next, old)) return old;
       next.metadata.managedFields = fields;
     }
     if (jsonEqual(next, old)) return old;
     const meta = next.metadata;
-    const finished = meta.deletionTimestamp !== undefined && (meta.finalizers ?? []).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0;
+    const finished =
+      meta.deletionTimestamp !== undefined &&
+      (meta.finalizers ?? []).length === 0 &&
+      (meta.deletionGracePeriodSeconds ?? 0) === 0;
     if (options.dryRun) return next;
-    const specFinalizers = r.kind === 'Namespace' ? ((next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length : 0;
+    const specFinalizers =
+      r.kind === 'Namespace' ? ((next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length : 0;
     if (finished && specFinalizers === 0) return this.remove(r, next);
     const stored = this.store.put(kindKey(r), next);
     if (r.kind === 'Service') {
@@ -504,7 +615,11 @@ export class ApiServer {
     if (r.kind !== 'Pod' || options.gracePeriodSeconds === undefined || grace >= current) return old;
     if (options.dryRun) return old;
     if (grace === 0 && (old.metadata.finalizers ?? []).length === 0) return this.remove(r, old);
-    const meta = { ...old.metadata, deletionTimestamp: formatTimestamp(this.clock.now() + grace * 1000), deletionGracePeriodSeconds: grace };
+    const meta = {
+      ...old.metadata,
+      deletionTimestamp: formatTimestamp(this.clock.now() + grace * 1000),
+      deletionGracePeriodSeconds: grace,
+    };
     return this.store.put(kindKey(r), { ...old, metadata: meta });
   }
 
@@ -515,7 +630,11 @@ export class ApiServer {
     const specFinalizers = ((old.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length;
     const finalizers = finalizersFor(old.metadata.finalizers ?? [], options.propagationPolicy ?? 'Background');
     if (specFinalizers === 0 && finalizers.length === 0) return options.dryRun ? old : this.remove(r, old);
-    const meta = { ...old.metadata, deletionTimestamp: formatTimestamp(this.clock.now()), deletionGracePeriodSeconds: 0 };
+    const meta = {
+      ...old.metadata,
+      deletionTimestamp: formatTimestamp(this.clock.now()),
+      deletionGracePeriodSeconds: 0,
+    };
     if (finalizers.length > 0) meta.finalizers = finalizers;
     else delete meta.finalizers;
     const next = { ...old, metadata: meta, status: { ...(old.status as object), phase: 'Terminating' } };

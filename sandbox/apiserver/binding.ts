@@ -27,10 +27,16 @@ export function bindingConflict(name: string, why: string): ApiError {
 export function checkBindable(current: KubeObject, uid: string | undefined): void {
   const name = current.metadata.name!;
   const pod = current as unknown as Pod;
-  if (uid && uid !== current.metadata.uid) throw bindingConflict(name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid}`);
-  if (current.metadata.deletionTimestamp) throw bindingConflict(name, `pod ${name} is being deleted, cannot be assigned to a host`);
+  if (uid && uid !== current.metadata.uid)
+    throw bindingConflict(
+      name,
+      `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid}`,
+    );
+  if (current.metadata.deletionTimestamp)
+    throw bindingConflict(name, `pod ${name} is being deleted, cannot be assigned to a host`);
   if (pod.spec?.nodeName) throw bindingConflict(name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
-  if ((pod.spec?.schedulingGates ?? []).length > 0) throw bindingConflict(name, `pod ${name} has non-empty .spec.schedulingGates`);
+  if ((pod.spec?.schedulingGates ?? []).length > 0)
+    throw bindingConflict(name, `pod ${name} has non-empty .spec.schedulingGates`);
 }
 
 /** The bound pod: a new object with `nodeName` and `PodScheduled=True` (transition time moves only on change). */
@@ -44,10 +50,16 @@ export function boundPod(current: KubeObject, nodeName: string, now: number): Ku
     type: 'PodScheduled',
     status: 'True',
     lastProbeTime: null,
-    lastTransitionTime: old?.status === 'True' && old.lastTransitionTime ? old.lastTransitionTime : formatTimestamp(now),
+    lastTransitionTime:
+      old?.status === 'True' && old.lastTransitionTime ? old.lastTransitionTime : formatTimestamp(now),
   } as unknown as PodCondition;
   if (i >= 0) conditions[i] = cond;
   else conditions.push(cond);
   status.conditions = conditions;
-  return { ...current, metadata: { ...current.metadata }, spec: { ...pod.spec, nodeName }, status } as unknown as KubeObject;
+  return {
+    ...current,
+    metadata: { ...current.metadata },
+    spec: { ...pod.spec, nodeName },
+    status,
+  } as unknown as KubeObject;
 }

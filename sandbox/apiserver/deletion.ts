@@ -12,7 +12,8 @@ export const FINALIZER_FOREGROUND = 'foregroundDeletion';
 
 /** Orphan for batch/v1 Job (and ReplicationController) as upstream; Background otherwise. */
 export function defaultPropagation(r: ResourceType): PropagationPolicy {
-  if ((r.group === 'batch' && r.kind === 'Job') || (r.group === '' && r.kind === 'ReplicationController')) return 'Orphan';
+  if ((r.group === 'batch' && r.kind === 'Job') || (r.group === '' && r.kind === 'ReplicationController'))
+    return 'Orphan';
   return 'Background';
 }
 

@@ -22,6 +22,12 @@ export function generateJobSelector(job: KubeObject): void {
   const name = job.metadata.name ?? '';
   const template = (spec.template ??= {});
   const meta = (template.metadata ??= {});
-  meta.labels = { ...(meta.labels ?? {}), [JOB_UID_LABEL]: uid, [JOB_NAME_LABEL]: name, 'controller-uid': uid, 'job-name': name };
+  meta.labels = {
+    ...(meta.labels ?? {}),
+    [JOB_UID_LABEL]: uid,
+    [JOB_NAME_LABEL]: name,
+    'controller-uid': uid,
+    'job-name': name,
+  };
   if (spec.selector === undefined) spec.selector = { matchLabels: { [JOB_UID_LABEL]: uid } };
 }

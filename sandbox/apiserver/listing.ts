@@ -13,7 +13,10 @@ import type { WatchRoute } from '../store/watchHub';
 import type { ListOptions, WatchOptions } from './options';
 
 /** One predicate for a request's label and field selectors; undefined when it selects everything. */
-export function watchPredicate(r: ResourceType, options: ListOptions | WatchOptions): ((obj: KubeObject) => boolean) | undefined {
+export function watchPredicate(
+  r: ResourceType,
+  options: ListOptions | WatchOptions,
+): ((obj: KubeObject) => boolean) | undefined {
   const labels = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
   const fields = options.fieldSelector ? parseFieldSelector(options.fieldSelector, r.kind) : undefined;
   const useLabels = labels && !labels.empty ? labels : undefined;

@@ -5,7 +5,15 @@
 import { badRequest } from '../api/errors';
 import type { ApiError } from '../api/errors';
 
-const STRING_FIELDS = ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp'];
+const STRING_FIELDS = [
+  'name',
+  'generateName',
+  'namespace',
+  'uid',
+  'resourceVersion',
+  'creationTimestamp',
+  'deletionTimestamp',
+];
 const MAP_FIELDS = ['labels', 'annotations'];
 
 function typeName(v: unknown): string {
@@ -15,30 +23,42 @@ function typeName(v: unknown): string {
 }
 
 function decodeError(field: string, got: unknown, want: string): ApiError {
-  return badRequest(`json: cannot unmarshal ${typeName(got)} into Go struct field ObjectMeta.metadata.${field} of type ${want}`);
+  return badRequest(
+    `json: cannot unmarshal ${typeName(got)} into Go struct field ObjectMeta.metadata.${field} of type ${want}`,
+  );
 }
 
 /** Throws 400 unless `body` has string apiVersion and kind and a well-typed metadata. */
 export function checkObjectShape(body: unknown): void {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(`the request body must be a JSON object, got ${typeName(body)}`);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest(`the request body must be a JSON object, got ${typeName(body)}`);
   const obj = body as Record<string, unknown>;
   const snippet = () => JSON.stringify(body).slice(0, 120);
   if (typeof obj.kind !== 'string' || obj.kind === '') throw badRequest(`Object 'Kind' is missing in '${snippet()}'`);
-  if (typeof obj.apiVersion !== 'string' || obj.apiVersion === '') throw badRequest(`Object 'apiVersion' is missing in '${snippet()}'`);
+  if (typeof obj.apiVersion !== 'string' || obj.apiVersion === '')
+    throw badRequest(`Object 'apiVersion' is missing in '${snippet()}'`);
   if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
   const meta = obj.metadata;
-  if (typeof meta !== 'object' || Array.isArray(meta)) throw badRequest(`json: cannot unmarshal ${typeName(meta)} into Go struct field .metadata of type v1.ObjectMeta`);
+  if (typeof meta !== 'object' || Array.isArray(meta))
+    throw badRequest(`json: cannot unmarshal ${typeName(meta)} into Go struct field .metadata of type v1.ObjectMeta`);
   const m = meta as Record<string, unknown>;
-  for (const f of STRING_FIELDS) if (m[f] !== undefined && typeof m[f] !== 'string') throw decodeError(f, m[f], 'string');
+  for (const f of STRING_FIELDS)
+    if (m[f] !== undefined && typeof m[f] !== 'string') throw decodeError(f, m[f], 'string');
   for (const f of MAP_FIELDS) {
     const v = m[f];
     if (v === undefined || v === null) continue;
     if (typeof v !== 'object' || Array.isArray(v)) throw decodeError(f, v, 'map[string]string');
     for (const val of Object.values(v)) if (typeof val !== 'string') throw decodeError(f, val, 'string');
   }
-  if (m.finalizers !== undefined && (!Array.isArray(m.finalizers) || m.finalizers.some((f) => typeof f !== 'string'))) throw decodeError('finalizers', m.finalizers, '[]string');
-  if (m.ownerReferences !== undefined && (!Array.isArray(m.ownerReferences) || m.ownerReferences.some((o) => typeof o !== 'object' || o === null || Array.isArray(o)))) {
+  if (m.finalizers !== undefined && (!Array.isArray(m.finalizers) || m.finalizers.some((f) => typeof f !== 'string')))
+    throw decodeError('finalizers', m.finalizers, '[]string');
+  if (
+    m.ownerReferences !== undefined &&
+    (!Array.isArray(m.ownerReferences) ||
+      m.ownerReferences.some((o) => typeof o !== 'object' || o === null || Array.isArray(o)))
+  ) {
     throw decodeError('ownerReferences', m.ownerReferences, '[]v1.OwnerReference');
   }
-  if (m.generation !== undefined && !Number.isInteger(m.generation)) throw decodeError('generation', m.generation, 'int64');
+  if (m.generation !== undefined && !Number.isInteger(m.generation))
+    throw decodeError('generation', m.generation, 'int64');
 }

@@ -24,15 +24,25 @@ export function namespaceAdmission(store: ObjectStore, r: ResourceType, namespac
   if (!ns) throw notFound(NAMESPACES, namespace);
   const phase = (ns.status as { phase?: string } | undefined)?.phase;
   if (ns.metadata.deletionTimestamp || phase === 'Terminating') {
-    const err = forbidden(r, name, `unable to create new content in namespace ${namespace} because it is being terminated`);
-    err.status.details!.causes = [{ reason: 'NamespaceTerminating', message: err.status.message, field: 'metadata.namespace' }];
+    const err = forbidden(
+      r,
+      name,
+      `unable to create new content in namespace ${namespace} because it is being terminated`,
+    );
+    err.status.details!.causes = [
+      { reason: 'NamespaceTerminating', message: err.status.message, field: 'metadata.namespace' },
+    ];
     throw err;
   }
 }
 
 /** What a new cluster holds before anyone applies anything. */
 export function bootstrapObjects(): KubeObject[] {
-  const namespaces: KubeObject[] = SYSTEM_NAMESPACES.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }));
+  const namespaces: KubeObject[] = SYSTEM_NAMESPACES.map((name) => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name },
+  }));
   const kubernetesService: KubeObject = {
     apiVersion: 'v1',
     kind: 'Service',

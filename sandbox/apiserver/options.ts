@@ -38,7 +38,9 @@ export interface WatchOptions {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
-  /** Unset or "0": start with ADDED for every current object. Otherwise: changes after this version (410 if compacted). */
+  /**
+   * Unset or "0": start with ADDED for every current object. Otherwise: changes after this version (410 if compacted).
+   */
   resourceVersion?: string;
   allowWatchBookmarks?: boolean;
   /** With bookmarks: mark the end of the initial ADDED events with a BOOKMARK. */

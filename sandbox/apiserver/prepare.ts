@@ -7,7 +7,10 @@ import type { ResourceType } from '../api/resources';
 import type { KubeObject, ObjectMeta } from '../api/types';
 import { jsonEqual } from '../util/json';
 
-/** Initial status on create. Client-supplied status is dropped for kinds with a status subresource (Nodes keep theirs, as upstream). */
+/**
+ * Initial status on create. Client-supplied status is dropped for kinds with a status subresource (Nodes keep theirs,
+ * as upstream).
+ */
 export function initialStatus(obj: KubeObject, r: ResourceType, qosClass: (pod: KubeObject) => string): void {
   if (r.statusSubresource && r.kind !== 'Node') delete obj.status;
   switch (r.kind) {
@@ -56,7 +59,11 @@ export function generationChanged(r: ResourceType, next: KubeObject, old: KubeOb
     if (key === 'metadata' || key === 'status' || key === 'apiVersion' || key === 'kind') continue;
     if (!jsonEqual(next[key], old[key])) return true;
   }
-  return r.kind === 'Deployment' && r.group === 'apps' && !jsonEqual(next.metadata.annotations ?? {}, old.metadata.annotations ?? {});
+  return (
+    r.kind === 'Deployment' &&
+    r.group === 'apps' &&
+    !jsonEqual(next.metadata.annotations ?? {}, old.metadata.annotations ?? {})
+  );
 }
 
 /** Labels the API server adds to every Namespace (`kubernetes.io/metadata.name`). */
@@ -72,7 +79,10 @@ export function namespaceLabels(obj: KubeObject): void {
 export function mergeSecretStringData(obj: KubeObject): void {
   const stringData = obj.stringData;
   if (typeof stringData !== 'object' || stringData === null || Array.isArray(stringData)) return;
-  const data: Record<string, unknown> = typeof obj.data === 'object' && obj.data !== null && !Array.isArray(obj.data) ? { ...(obj.data as Record<string, unknown>) } : {};
+  const data: Record<string, unknown> =
+    typeof obj.data === 'object' && obj.data !== null && !Array.isArray(obj.data)
+      ? { ...(obj.data as Record<string, unknown>) }
+      : {};
   for (const [k, v] of Object.entries(stringData as Record<string, unknown>)) {
     if (typeof v === 'string') data[k] = Buffer.from(v, 'utf8').toString('base64');
   }

@@ -33,15 +33,28 @@ export function allocateServiceAddresses(svc: KubeObject, alloc: ServiceAllocato
   const errors: FieldError[] = [];
   const code = 'service-allocation';
   if (spec.type !== 'ExternalName') {
-    if (oldSpec?.clusterIP && (spec.clusterIP === undefined || spec.clusterIP === '')) spec.clusterIP = oldSpec.clusterIP;
+    if (oldSpec?.clusterIP && (spec.clusterIP === undefined || spec.clusterIP === ''))
+      spec.clusterIP = oldSpec.clusterIP;
     const ip = spec.clusterIP;
     if (ip === undefined || ip === '') {
       spec.clusterIP = alloc.allocateIp();
     } else if (ip !== 'None' && ip !== oldSpec?.clusterIP) {
       if (!alloc.inServiceRange(ip)) {
-        errors.push({ code, type: 'FieldValueInvalid', field: 'spec.clusterIPs', value: [ip], detail: `failed to allocate IP ${ip}: the provided IP (${ip}) is not in the valid range. The range of valid IPs is 10.96.0.0/12` });
+        errors.push({
+          code,
+          type: 'FieldValueInvalid',
+          field: 'spec.clusterIPs',
+          value: [ip],
+          detail: `failed to allocate IP ${ip}: the provided IP (${ip}) is not in the valid range. The range of valid IPs is 10.96.0.0/12`,
+        });
       } else if (alloc.isIpTaken(ip)) {
-        errors.push({ code, type: 'FieldValueInvalid', field: 'spec.clusterIPs', value: [ip], detail: `failed to allocate IP ${ip}: provided IP is already allocated` });
+        errors.push({
+          code,
+          type: 'FieldValueInvalid',
+          field: 'spec.clusterIPs',
+          value: [ip],
+          detail: `failed to allocate IP ${ip}: provided IP is already allocated`,
+        });
       }
     }
     if (errors.length === 0) spec.clusterIPs = [spec.clusterIP!];
@@ -56,7 +69,13 @@ export function allocateServiceAddresses(svc: KubeObject, alloc: ServiceAllocato
         for (let tries = 0; picked.has(p) && tries < 100; tries++) p = alloc.allocatePort();
         port.nodePort = p;
       } else if (port.nodePort !== kept && alloc.isPortTaken(port.nodePort)) {
-        errors.push({ code, type: 'FieldValueInvalid', field: `spec.ports[${i}].nodePort`, value: port.nodePort, detail: 'provided port is already allocated' });
+        errors.push({
+          code,
+          type: 'FieldValueInvalid',
+          field: `spec.ports[${i}].nodePort`,
+          value: port.nodePort,
+          detail: 'provided port is already allocated',
+        });
       }
       picked.add(port.nodePort);
     });

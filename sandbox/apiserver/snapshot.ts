@@ -53,9 +53,15 @@ export function takeSnapshot(api: ApiServer): Snapshot {
  * A new API server holding exactly the snapshot's objects and revision.
  * Watches from before the snapshot get 410 Gone, as after etcd compaction.
  */
-export function restoreSnapshot(data: unknown, options: Omit<ApiServerOptions, 'bootstrap'> & { clock: Clock }): ApiServer {
+export function restoreSnapshot(
+  data: unknown,
+  options: Omit<ApiServerOptions, 'bootstrap'> & { clock: Clock },
+): ApiServer {
   const snap = checkSnapshot(data);
-  const store = new ObjectStore({ historyCapacity: options.historyCapacity, initialRevision: Number(snap.resourceVersion) });
+  const store = new ObjectStore({
+    historyCapacity: options.historyCapacity,
+    initialRevision: Number(snap.resourceVersion),
+  });
   for (const obj of snap.objects) store.load(kindKey(resourceFor(obj.apiVersion, obj.kind)!), cloneJson(obj));
   const random = options.random instanceof SeededRandom ? options.random : new SeededRandom(options.random ?? 1);
   random.setState(snap.random);
@@ -64,22 +70,33 @@ export function restoreSnapshot(data: unknown, options: Omit<ApiServerOptions, '
 
 function checkSnapshot(data: unknown): Snapshot {
   if (!isPlainObject(data)) throw new SnapshotError('not a JSON object');
-  if (data.apiVersion !== SNAPSHOT_API_VERSION || data.kind !== 'Snapshot') throw new SnapshotError(`expected apiVersion ${SNAPSHOT_API_VERSION}, kind Snapshot`);
+  if (data.apiVersion !== SNAPSHOT_API_VERSION || data.kind !== 'Snapshot')
+    throw new SnapshotError(`expected apiVersion ${SNAPSHOT_API_VERSION}, kind Snapshot`);
   const rv = Number(data.resourceVersion);
-  if (!Number.isInteger(rv) || rv < 0) throw new SnapshotError(`resourceVersion ${JSON.stringify(data.resourceVersion)} is not a non-negative integer`);
-  if (!Array.isArray(data.random) || data.random.length !== 4 || data.random.some((n) => !Number.isInteger(n))) throw new SnapshotError('random must be four integers');
+  if (!Number.isInteger(rv) || rv < 0)
+    throw new SnapshotError(`resourceVersion ${JSON.stringify(data.resourceVersion)} is not a non-negative integer`);
+  if (!Array.isArray(data.random) || data.random.length !== 4 || data.random.some((n) => !Number.isInteger(n)))
+    throw new SnapshotError('random must be four integers');
   if (!Array.isArray(data.objects)) throw new SnapshotError('objects must be a list');
   const seen = new Set<string>();
   data.objects.forEach((obj: unknown, i: number) => {
     const where = `objects[${i}]`;
-    if (!isPlainObject(obj) || !isPlainObject(obj.metadata)) throw new SnapshotError(`${where} is not a Kubernetes object`);
-    const r = typeof obj.apiVersion === 'string' && typeof obj.kind === 'string' ? resourceFor(obj.apiVersion, obj.kind) : undefined;
+    if (!isPlainObject(obj) || !isPlainObject(obj.metadata))
+      throw new SnapshotError(`${where} is not a Kubernetes object`);
+    const r =
+      typeof obj.apiVersion === 'string' && typeof obj.kind === 'string'
+        ? resourceFor(obj.apiVersion, obj.kind)
+        : undefined;
     if (!r) throw new SnapshotError(`${where} has an unknown kind ${String(obj.apiVersion)}/${String(obj.kind)}`);
     const meta = obj.metadata;
     if (typeof meta.name !== 'string' || meta.name === '') throw new SnapshotError(`${where} has no name`);
-    if (r.namespaced !== (typeof meta.namespace === 'string' && meta.namespace !== '')) throw new SnapshotError(`${where} (${r.kind} ${meta.name}) has a wrong namespace`);
+    if (r.namespaced !== (typeof meta.namespace === 'string' && meta.namespace !== ''))
+      throw new SnapshotError(`${where} (${r.kind} ${meta.name}) has a wrong namespace`);
     const orv = Number(meta.resourceVersion);
-    if (!Number.isInteger(orv) || orv < 1 || orv > rv) throw new SnapshotError(`${where} (${r.kind} ${meta.name}) has resourceVersion ${JSON.stringify(meta.resourceVersion)} outside 1..${rv}`);
+    if (!Number.isInteger(orv) || orv < 1 || orv > rv)
+      throw new SnapshotError(
+        `${where} (${r.kind} ${meta.name}) has resourceVersion ${JSON.stringify(meta.resourceVersion)} outside 1..${rv}`,
+      );
     const key = `${kindKey(r)}|${meta.namespace ?? ''}|${meta.name}`;
     if (seen.has(key)) throw new SnapshotError(`${where} duplicates ${r.kind} ${meta.name}`);
     seen.add(key);

@@ -49,7 +49,11 @@ export function objectRef(obj: KubeObject, api: ApiServer): string {
  * Applies one manifest. Throws the API server's ApiError (422, 404, 403, …)
  * when it is rejected; nothing is changed then.
  */
-export function applyManifest(api: ApiServer, manifest: KubeObject, options: { namespace?: string; dryRun?: boolean } = {}): ApplyResult {
+export function applyManifest(
+  api: ApiServer,
+  manifest: KubeObject,
+  options: { namespace?: string; dryRun?: boolean } = {},
+): ApplyResult {
   const r = api.resourceOf(manifest);
   const recorded = canonicalJson(recordable(manifest));
   const desired = withAnnotation(manifest, recorded);
@@ -69,9 +73,15 @@ export function applyManifest(api: ApiServer, manifest: KubeObject, options: { n
   } catch {
     lastApplied = undefined;
   }
-  const patch = threeWayMergePatch(lastApplied, desired as unknown as Record<string, unknown>, live as unknown as Record<string, unknown>);
-  if (Object.keys(patch).length === 0) return { action: 'unchanged', object: live, message: `${objectRef(live, api)} unchanged` };
+  const patch = threeWayMergePatch(
+    lastApplied,
+    desired as unknown as Record<string, unknown>,
+    live as unknown as Record<string, unknown>,
+  );
+  if (Object.keys(patch).length === 0)
+    return { action: 'unchanged', object: live, message: `${objectRef(live, api)} unchanged` };
   const object = api.patch(r, ns, name!, 'merge', patch, { dryRun: options.dryRun });
-  const action: ApplyAction = object.metadata.resourceVersion === live.metadata.resourceVersion ? 'unchanged' : 'configured';
+  const action: ApplyAction =
+    object.metadata.resourceVersion === live.metadata.resourceVersion ? 'unchanged' : 'configured';
   return { action, object, message: `${objectRef(object, api)} ${action}` };
 }

@@ -49,7 +49,8 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
   /** All objects, or those of one namespace. */
   list(namespace?: string): T[] {
     const out: T[] = [];
-    for (const obj of this.items.values()) if (namespace === undefined || (obj.metadata.namespace ?? '') === namespace) out.push(obj);
+    for (const obj of this.items.values())
+      if (namespace === undefined || (obj.metadata.namespace ?? '') === namespace) out.push(obj);
     return out;
   }
 

@@ -66,7 +66,9 @@ export class EventRecorder {
         reason,
         message: text,
         type,
-        source: this.source.host ? { component: this.source.component, host: this.source.host } : { component: this.source.component },
+        source: this.source.host
+          ? { component: this.source.component, host: this.source.host }
+          : { component: this.source.component },
         reportingComponent: this.source.component,
         reportingInstance: this.source.host ?? '',
         firstTimestamp: formatTimestamp(now),
@@ -88,4 +90,3 @@ export class EventRecorder {
     return `${objectName}.${nanos.toString(16)}`;
   }
 }
-

@@ -90,7 +90,11 @@ export class Informer<T extends KubeObject = KubeObject> {
   private startWatch(): void {
     if (!this.running) return;
     try {
-      this.handle = this.client.watch(this.resource, { ...this.options, resourceVersion: this.resourceVersion, allowWatchBookmarks: true }, (ev) => this.onEvent(ev));
+      this.handle = this.client.watch(
+        this.resource,
+        { ...this.options, resourceVersion: this.resourceVersion, allowWatchBookmarks: true },
+        (ev) => this.onEvent(ev),
+      );
     } catch (e) {
       if (isApiError(e, 410)) return this.relist();
       throw e;

@@ -72,7 +72,8 @@ export class SeededRandom {
   }
 
   setState(state: readonly number[]): void {
-    if (state.length !== 4 || state.some((n) => !Number.isInteger(n))) throw new TypeError('random state must be four integers');
+    if (state.length !== 4 || state.some((n) => !Number.isInteger(n)))
+      throw new TypeError('random state must be four integers');
     [this.a, this.b, this.c, this.d] = state.map((n) => n | 0);
   }
 

@@ -159,6 +159,7 @@ export class SwitchableClock implements Clock {
 }
 
 function validSpeed(speed: number): number {
-  if (!Number.isFinite(speed) || speed <= 0) throw new RangeError(`clock speed must be a positive number, got ${speed}`);
+  if (!Number.isFinite(speed) || speed <= 0)
+    throw new RangeError(`clock speed must be a positive number, got ${speed}`);
   return speed;
 }

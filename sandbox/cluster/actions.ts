@@ -30,10 +30,16 @@ export const ACTION_HELP = `apply=FILE  delete=KIND/NAME  kill-pods=SELECTOR  cr
 fail-node=NODE  recover-node=NODE  cordon=NODE  uncordon=NODE  drain=NODE  scale=KIND/NAME=N`;
 
 /** `KIND/NAME` or `KIND/NAMESPACE/NAME`. */
-function objectRef(text: string, defaultNamespace: string, what: string): { resource: string; namespace: string; name: string } {
+function objectRef(
+  text: string,
+  defaultNamespace: string,
+  what: string,
+): { resource: string; namespace: string; name: string } {
   const parts = text.split('/');
-  if (parts.length === 2 && parts.every((p) => p !== '')) return { resource: parts[0], namespace: defaultNamespace, name: parts[1] };
-  if (parts.length === 3 && parts.every((p) => p !== '')) return { resource: parts[0], namespace: parts[1], name: parts[2] };
+  if (parts.length === 2 && parts.every((p) => p !== ''))
+    return { resource: parts[0], namespace: defaultNamespace, name: parts[1] };
+  if (parts.length === 3 && parts.every((p) => p !== ''))
+    return { resource: parts[0], namespace: parts[1], name: parts[2] };
   throw new ActionSyntaxError(`${what} needs KIND/NAME or KIND/NAMESPACE/NAME, got "${text}"`);
 }
 
@@ -55,11 +61,13 @@ export function parseAction(text: string, defaultNamespace = 'default'): Cluster
     case 'scale': {
       const last = arg.lastIndexOf('=');
       const replicas = Number(arg.slice(last + 1));
-      if (last < 0 || !Number.isInteger(replicas) || replicas < 0) throw new ActionSyntaxError(`scale needs KIND/NAME=N with N a whole number, got "${arg}"`);
+      if (last < 0 || !Number.isInteger(replicas) || replicas < 0)
+        throw new ActionSyntaxError(`scale needs KIND/NAME=N with N a whole number, got "${arg}"`);
       return { type: 'scale', ...objectRef(arg.slice(0, last), defaultNamespace, 'scale'), replicas };
     }
     default:
-      if ((NODE_ACTIONS as readonly string[]).includes(verb)) return { type: verb as (typeof NODE_ACTIONS)[number], node: arg };
+      if ((NODE_ACTIONS as readonly string[]).includes(verb))
+        return { type: verb as (typeof NODE_ACTIONS)[number], node: arg };
       throw new ActionSyntaxError(`unknown action "${verb}"; actions: ${ACTION_HELP.replace(/\n/g, '  ')}`);
   }
 }
@@ -69,7 +77,8 @@ export function parseTimedAction(text: string, defaultNamespace = 'default'): Ti
   const colon = text.indexOf(':');
   if (colon < 0) throw new ActionSyntaxError(`--at needs TIME:ACTION (e.g. 30s:fail-node=node-2), got "${text}"`);
   const atMs = parseDuration(text.slice(0, colon));
-  if (atMs === undefined) throw new ActionSyntaxError(`"${text.slice(0, colon)}" is not a duration (e.g. 30s, 2m, 1m30s)`);
+  if (atMs === undefined)
+    throw new ActionSyntaxError(`"${text.slice(0, colon)}" is not a duration (e.g. 30s, 2m, 1m30s)`);
   return { atMs, action: parseAction(text.slice(colon + 1), defaultNamespace), text };
 }
 
@@ -84,15 +93,21 @@ export function runAction(cluster: Cluster, action: Exclude<ClusterAction, { typ
       cluster.api.delete(action.resource, action.namespace, action.name);
       return [`${action.resource} ${action.namespace}/${action.name} deleted`];
     case 'kill-pods':
-      return cluster.api.list('pods', { namespace: action.namespace, labelSelector: action.selector }).items.filter((p) => !p.metadata.deletionTimestamp).map((p) => {
-        cluster.killPod(action.namespace, p.metadata.name!);
-        return `pod ${action.namespace}/${p.metadata.name} killed`;
-      });
+      return cluster.api
+        .list('pods', { namespace: action.namespace, labelSelector: action.selector })
+        .items.filter((p) => !p.metadata.deletionTimestamp)
+        .map((p) => {
+          cluster.killPod(action.namespace, p.metadata.name!);
+          return `pod ${action.namespace}/${p.metadata.name} killed`;
+        });
     case 'crash':
-      return cluster.api.list('pods', { namespace: action.namespace, labelSelector: action.selector }).items.filter((p) => (p.spec as { nodeName?: string }).nodeName).map((p) => {
-        cluster.crashContainer(action.namespace, p.metadata.name!);
-        return `pod ${action.namespace}/${p.metadata.name}: container crashed`;
-      });
+      return cluster.api
+        .list('pods', { namespace: action.namespace, labelSelector: action.selector })
+        .items.filter((p) => (p.spec as { nodeName?: string }).nodeName)
+        .map((p) => {
+          cluster.crashContainer(action.namespace, p.metadata.name!);
+          return `pod ${action.namespace}/${p.metadata.name}: container crashed`;
+        });
     case 'scale':
       cluster.scale(action.resource, action.namespace, action.name, action.replicas);
       return [`${action.resource} ${action.namespace}/${action.name} scaled to ${action.replicas}`];

@@ -57,7 +57,8 @@ export interface SettleResult extends SettleReport {
 function nodeConfigs(options: ClusterOptions): NodeConfig[] {
   const nodes = options.nodes ?? 3;
   if (Array.isArray(nodes)) return nodes;
-  if (!Number.isInteger(nodes) || nodes < 0) throw new RangeError(`node count must be a non-negative integer, got ${nodes}`);
+  if (!Number.isInteger(nodes) || nodes < 0)
+    throw new RangeError(`node count must be a non-negative integer, got ${nodes}`);
   return Array.from({ length: nodes }, (_, i) => ({ ...options.nodeDefaults, name: `node-${i + 1}`, index: i }));
 }
 
@@ -75,8 +76,20 @@ export class Cluster {
   constructor(options: ClusterOptions = {}) {
     this.clock = options.clock ?? new VirtualClock();
     this.random = new SeededRandom(options.seed ?? 1);
-    this.api = options.api ?? new ApiServer({ clock: this.clock, random: this.random.fork('apiserver'), historyCapacity: options.historyCapacity });
-    this.ctx = { api: this.api, clock: this.clock, random: this.random, informers: new InformerFactory(this.api), log: this.log };
+    this.api =
+      options.api ??
+      new ApiServer({
+        clock: this.clock,
+        random: this.random.fork('apiserver'),
+        historyCapacity: options.historyCapacity,
+      });
+    this.ctx = {
+      api: this.api,
+      clock: this.clock,
+      random: this.random,
+      informers: new InformerFactory(this.api),
+      log: this.log,
+    };
     this.scheduler = new Scheduler(this.ctx);
     this.components = [...controllerComponents(this.ctx), this.scheduler];
     for (const config of nodeConfigs(options)) this.kubelets.set(config.name, new Kubelet(this.ctx, config));
@@ -152,7 +165,8 @@ export class Cluster {
 
   /** Sets `spec.replicas` of a Deployment, ReplicaSet or StatefulSet (like `kubectl scale`). */
   scale(resource: string, namespace: string, name: string, replicas: number): KubeObject {
-    if (!Number.isInteger(replicas) || replicas < 0) throw new RangeError(`replicas must be a non-negative integer, got ${replicas}`);
+    if (!Number.isInteger(replicas) || replicas < 0)
+      throw new RangeError(`replicas must be a non-negative integer, got ${replicas}`);
     return this.api.patch(resource, namespace, name, 'merge', { spec: { replicas } });
   }
 
@@ -182,7 +196,13 @@ export class Cluster {
    * node failed, the pod left its node). Throws as `podLogs` does. Returns
    * the unsubscribe, after which nothing more is called.
    */
-  followPodLogs(namespace: string, pod: string, options: PodLogOptions, onText: (text: string) => void, onEnd: () => void = () => undefined): () => void {
+  followPodLogs(
+    namespace: string,
+    pod: string,
+    options: PodLogOptions,
+    onText: (text: string) => void,
+    onEnd: () => void = () => undefined,
+  ): () => void {
     const target = this.logTarget(namespace, pod, options, true);
     if (!target) {
       onEnd();
@@ -191,8 +211,16 @@ export class Cluster {
     return target.kubelet.followContainerLogs(target.pod, target.container, options, onText, onEnd);
   }
 
-  /** The API server's part (pkg/registry/core/pod `LogLocation`): which kubelet and container; undefined for an unscheduled pod. */
-  private logTarget(namespace: string, name: string, options: PodLogOptions, follow: boolean): { kubelet: Kubelet; pod: Pod; container: string } | undefined {
+  /**
+   * The API server's part (pkg/registry/core/pod `LogLocation`): which kubelet and container; undefined for an
+   * unscheduled pod.
+   */
+  private logTarget(
+    namespace: string,
+    name: string,
+    options: PodLogOptions,
+    follow: boolean,
+  ): { kubelet: Kubelet; pod: Pod; container: string } | undefined {
     validateLogOptions(name, options);
     const pod = this.api.get('pods', namespace, name) as unknown as Pod;
     const container = logContainerName(pod, options.container);
@@ -240,7 +268,8 @@ export class Cluster {
   }
 
   private virtualClock(): VirtualClock {
-    if (!(this.clock instanceof VirtualClock)) throw new Error('this cluster runs on real time; only a virtual clock can be advanced');
+    if (!(this.clock instanceof VirtualClock))
+      throw new Error('this cluster runs on real time; only a virtual clock can be advanced');
     return this.clock;
   }
 

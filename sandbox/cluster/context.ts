@@ -48,14 +48,33 @@ export class Recorder {
     this.logOnly(obj, type, reason, message);
   }
 
-  /** The log line for a failed reconcile that the work queue will retry: `sync "<key>" failed: <why> (retry in <n>ms)`. */
+  /**
+   * The log line for a failed reconcile that the work queue will retry: `sync "<key>" failed: <why> (retry in <n>ms)`.
+   */
   syncFailed(key: string, error: unknown, retryMs: number, what = `sync "${key}"`): void {
-    this.logOnly(key, 'Warning', 'SyncError', `${what} failed: ${error instanceof Error ? error.message : String(error)} (retry in ${retryMs}ms)`);
+    this.logOnly(
+      key,
+      'Warning',
+      'SyncError',
+      `${what} failed: ${error instanceof Error ? error.message : String(error)} (retry in ${retryMs}ms)`,
+    );
   }
 
   /** A log line without a Kubernetes Event (for transitions upstream does not record as events). */
   logOnly(obj: KubeObject | string, type: EventType, reason: string, message: string): void {
-    const ref = typeof obj === 'string' ? obj : obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : (obj.metadata.name ?? '');
-    this.ctx.log.append({ time: this.ctx.clock.now(), component: this.component, level: type, reason, object: ref, message });
+    const ref =
+      typeof obj === 'string'
+        ? obj
+        : obj.metadata.namespace
+          ? `${obj.metadata.namespace}/${obj.metadata.name}`
+          : (obj.metadata.name ?? '');
+    this.ctx.log.append({
+      time: this.ctx.clock.now(),
+      component: this.component,
+      level: type,
+      reason,
+      object: ref,
+      message,
+    });
   }
 }

@@ -17,10 +17,14 @@ function ref(obj: KubeObject): string {
 function deploymentLine(d: Deployment & KubeObject): string | undefined {
   const want = d.spec?.replicas ?? 1;
   const s = d.status ?? {};
-  if ((s.observedGeneration ?? 0) < (d.metadata.generation ?? 0)) return `deployment ${ref(d)}: waiting for the spec update to be observed`;
-  if ((s.updatedReplicas ?? 0) < want) return `deployment ${ref(d)}: ${s.updatedReplicas ?? 0} out of ${want} new replicas have been updated`;
-  if ((s.replicas ?? 0) > (s.updatedReplicas ?? 0)) return `deployment ${ref(d)}: ${(s.replicas ?? 0) - (s.updatedReplicas ?? 0)} old replicas are pending termination`;
-  if ((s.availableReplicas ?? 0) < want) return `deployment ${ref(d)}: ${s.availableReplicas ?? 0} of ${want} updated replicas are available`;
+  if ((s.observedGeneration ?? 0) < (d.metadata.generation ?? 0))
+    return `deployment ${ref(d)}: waiting for the spec update to be observed`;
+  if ((s.updatedReplicas ?? 0) < want)
+    return `deployment ${ref(d)}: ${s.updatedReplicas ?? 0} out of ${want} new replicas have been updated`;
+  if ((s.replicas ?? 0) > (s.updatedReplicas ?? 0))
+    return `deployment ${ref(d)}: ${(s.replicas ?? 0) - (s.updatedReplicas ?? 0)} old replicas are pending termination`;
+  if ((s.availableReplicas ?? 0) < want)
+    return `deployment ${ref(d)}: ${s.availableReplicas ?? 0} of ${want} updated replicas are available`;
   return undefined;
 }
 
@@ -39,7 +43,8 @@ export function describeUnsettled(api: ApiServer, _now: number): string[] {
   }
   for (const n of api.list('nodes').items) {
     const ready = (n as Node & KubeObject).status?.conditions?.find((c) => c.type === 'Ready');
-    if (ready?.status !== 'True') lines.push(`node ${ref(n)}: ${ready ? `Ready=${ready.status} (${ready.reason ?? ''})` : 'no Ready condition'}`);
+    if (ready?.status !== 'True')
+      lines.push(`node ${ref(n)}: ${ready ? `Ready=${ready.status} (${ready.reason ?? ''})` : 'no Ready condition'}`);
   }
   return lines;
 }

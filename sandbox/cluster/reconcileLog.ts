@@ -2,7 +2,8 @@
  * The reconciliation log: one line per thing a component did or saw, in
  * clock order — what the extension's output channel and `simulate --log`
  * show. Lines read like
- * `00:00:05.120 deployment-controller Normal ScalingReplicaSet default/web: Scaled up replica set web-7d9f8b6c4d from 0 to 3`.
+ * `00:00:05.120 deployment-controller Normal ScalingReplicaSet default/web: Scaled up replica set web-7d9f8b6c4d from 0
+ * to 3`.
  */
 
 export interface LogEntry {

@@ -16,11 +16,19 @@ export class DesiredStateError extends Error {
 function checkObject(o: unknown, where: string): DesiredStateData['sources'][number]['objects'][number] {
   if (!isPlainObject(o)) throw new DesiredStateError(`${where} is not an object`);
   const { resource, namespace, name, line, manifest, source } = o;
-  if (typeof resource !== 'string' || typeof name !== 'string' || name === '') throw new DesiredStateError(`${where} needs a resource and a name`);
-  if (namespace !== undefined && typeof namespace !== 'string') throw new DesiredStateError(`${where}.namespace must be a string`);
-  if (typeof line !== 'number' || !Number.isInteger(line) || line < 0) throw new DesiredStateError(`${where}.line must be a non-negative integer`);
+  if (typeof resource !== 'string' || typeof name !== 'string' || name === '')
+    throw new DesiredStateError(`${where} needs a resource and a name`);
+  if (namespace !== undefined && typeof namespace !== 'string')
+    throw new DesiredStateError(`${where}.namespace must be a string`);
+  if (typeof line !== 'number' || !Number.isInteger(line) || line < 0)
+    throw new DesiredStateError(`${where}.line must be a non-negative integer`);
   if (typeof source !== 'string') throw new DesiredStateError(`${where}.source must be a string`);
-  if (!isPlainObject(manifest) || !isPlainObject(manifest.metadata) || typeof manifest.apiVersion !== 'string' || typeof manifest.kind !== 'string') {
+  if (
+    !isPlainObject(manifest) ||
+    !isPlainObject(manifest.metadata) ||
+    typeof manifest.apiVersion !== 'string' ||
+    typeof manifest.kind !== 'string'
+  ) {
     throw new DesiredStateError(`${where}.manifest is not a Kubernetes object`);
   }
   return { resource, namespace, name, line, source, manifest: manifest as KubeObject };
@@ -31,8 +39,12 @@ export function checkDesiredState(data: unknown): DesiredStateData {
   if (!isPlainObject(data) || !Array.isArray(data.sources)) throw new DesiredStateError('expected {sources: [...]}');
   return {
     sources: data.sources.map((s: unknown, i: number) => {
-      if (!isPlainObject(s) || typeof s.source !== 'string' || !Array.isArray(s.objects)) throw new DesiredStateError(`sources[${i}] needs a source and objects`);
-      return { source: s.source, objects: s.objects.map((o: unknown, j: number) => checkObject(o, `sources[${i}].objects[${j}]`)) };
+      if (!isPlainObject(s) || typeof s.source !== 'string' || !Array.isArray(s.objects))
+        throw new DesiredStateError(`sources[${i}] needs a source and objects`);
+      return {
+        source: s.source,
+        objects: s.objects.map((o: unknown, j: number) => checkObject(o, `sources[${i}].objects[${j}]`)),
+      };
     }),
   };
 }

@@ -46,7 +46,13 @@ export function locate(r: ResourceType, manifest: KubeObject): { resource: strin
 
 /** The manifest to apply: the source's, plus the tracking annotation. */
 export function withSourceAnnotation(manifest: KubeObject, source: string): KubeObject {
-  return { ...manifest, metadata: { ...manifest.metadata, annotations: { ...(manifest.metadata.annotations ?? {}), [SOURCE_ANNOTATION]: source } } };
+  return {
+    ...manifest,
+    metadata: {
+      ...manifest.metadata,
+      annotations: { ...(manifest.metadata.annotations ?? {}), [SOURCE_ANNOTATION]: source },
+    },
+  };
 }
 
 export class DesiredState {

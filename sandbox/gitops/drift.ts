@@ -22,7 +22,12 @@ export const MAX_LISTED_CHANGES = 5;
 
 /** Bookkeeping a write always touches; never drift by itself. */
 function ignored(path: string): boolean {
-  return path === 'metadata.generation' || path === 'metadata.resourceVersion' || path === 'metadata.managedFields' || path === `metadata.annotations.${LAST_APPLIED}`;
+  return (
+    path === 'metadata.generation' ||
+    path === 'metadata.resourceVersion' ||
+    path === 'metadata.managedFields' ||
+    path === `metadata.annotations.${LAST_APPLIED}`
+  );
 }
 
 function join(path: string, key: string): string {

@@ -50,7 +50,8 @@ export class DriftResponder {
       this.recorder.logOnly(refOf(t), 'Warning', 'SyncFailed', `${errorMessage(e)} (${t.source})`);
       return;
     }
-    if (changes === undefined && this.api.tryGet(t.resource, t.namespace, t.name)) return; // being deleted: wait for it to go
+    // Being deleted: wait for it to go.
+    if (changes === undefined && this.api.tryGet(t.resource, t.namespace, t.name)) return;
     if (changes !== undefined && changes.length === 0) return this.forget(t.key);
     const what = changes ? describeChanges(changes) : undefined;
     if (heal) this.revert(t, what);
@@ -61,7 +62,12 @@ export class DriftResponder {
     try {
       const result = this.write(t.key, () => applyManifest(this.api, withSourceAnnotation(t.manifest, t.source)));
       this.forget(t.key);
-      this.recorder.event(result.object, 'Normal', 'DriftReverted', what ? `${what} from ${t.source}` : `recreated from ${t.source}`);
+      this.recorder.event(
+        result.object,
+        'Normal',
+        'DriftReverted',
+        what ? `${what} from ${t.source}` : `recreated from ${t.source}`,
+      );
     } catch (e) {
       this.recorder.logOnly(refOf(t), 'Warning', 'SyncFailed', `${errorMessage(e)} (${t.source})`);
     }

@@ -9,6 +9,12 @@ import type { GitOpsOptions } from './gitOpsSync';
 
 /** A GitOpsSync for `cluster`, not yet started. */
 export function gitOpsFor(cluster: Cluster, options: GitOpsOptions = {}): GitOpsSync {
-  const ctx = { api: cluster.api, clock: cluster.clock, random: cluster.random, informers: new InformerFactory(cluster.api), log: cluster.log };
+  const ctx = {
+    api: cluster.api,
+    clock: cluster.clock,
+    random: cluster.random,
+    informers: new InformerFactory(cluster.api),
+    log: cluster.log,
+  };
   return new GitOpsSync(ctx, options);
 }

@@ -109,7 +109,12 @@ export class GitOpsSync implements Component {
       return result.outcome;
     });
     const prune = (options.prune ?? true) && !unnamedRejection;
-    const pruned = prune ? this.prune(previous.filter((k) => !declared.has(k) && this.state.get(k)?.source === source), source) : [];
+    const pruned = prune
+      ? this.prune(
+          previous.filter((k) => !declared.has(k) && this.state.get(k)?.source === source),
+          source,
+        )
+      : [];
     return { outcomes, pruned };
   }
 
@@ -146,12 +151,14 @@ export class GitOpsSync implements Component {
       const r = this.ctx.api.resourceOf(object);
       const where = locate(r, object);
       key = trackingKey(where.resource, where.namespace, where.name);
-      if (!object.metadata.name && object.metadata.generateName) throw badRequest('cannot use generate name with apply');
+      if (!object.metadata.name && object.metadata.generateName)
+        throw badRequest('cannot use generate name with apply');
       const result = this.write(key, () => applyManifest(this.ctx.api, withSourceAnnotation(object, source)));
       this.state.track({ ...where, key, source, line: m.line, manifest: object });
       this.drift.forget(key);
       if (this.running) this.watch(where.resource);
-      if (result.action !== 'unchanged') this.recorder.logOnly(result.object, 'Normal', 'Synced', `${result.message} from ${source}`);
+      if (result.action !== 'unchanged')
+        this.recorder.logOnly(result.object, 'Normal', 'Synced', `${result.message} from ${source}`);
       return { key, outcome: { line: m.line, message: result.message, ok: true } };
     } catch (e) {
       return { key, outcome: rejection(m.line, e) };
@@ -167,7 +174,9 @@ export class GitOpsSync implements Component {
       const r = this.ctx.api.resolve(t.resource);
       const ref = `${qualifiedKind(r).toLowerCase()}/${t.name}`;
       try {
-        const last = this.write(key, () => this.ctx.api.delete(r, t.namespace, t.name, { propagationPolicy: 'Background' }));
+        const last = this.write(key, () =>
+          this.ctx.api.delete(r, t.namespace, t.name, { propagationPolicy: 'Background' }),
+        );
         this.recorder.logOnly(last, 'Normal', 'Pruned', `${ref} pruned: no longer declared in ${source}`);
         pruned.push(ref);
       } catch (e) {

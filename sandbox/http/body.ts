@@ -73,7 +73,8 @@ function parseYaml(text: string): { ok: true; value: unknown } | { ok: false; me
   const docs = parseAllDocuments(text);
   if (!Array.isArray(docs)) return { ok: true, value: null };
   const real = docs.filter((d) => d.contents !== null || d.errors.length > 0);
-  if (real.length > 1) return { ok: false, message: 'the body holds more than one YAML document; send one object per request' };
+  if (real.length > 1)
+    return { ok: false, message: 'the body holds more than one YAML document; send one object per request' };
   const doc = real[0] ?? docs[0];
   if (!doc) return { ok: true, value: null };
   if (doc.errors.length > 0) return { ok: false, message: `error converting YAML to JSON: ${doc.errors[0].message}` };
@@ -101,10 +102,14 @@ export function decodeObjectBody(body: Buffer, contentType: string | undefined, 
   else throw unsupportedMediaType(OBJECT_MEDIA_TYPES);
   if (!parsed.ok) {
     const what = mediaType === 'application/yaml' ? 'yaml parse error' : 'json parse error';
-    throw badRequest(`the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; ${what}: ${parsed.message} (${summary(text)})`);
+    throw badRequest(
+      `the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; ${what}: ${parsed.message} (${summary(text)})`,
+    );
   }
   if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) {
-    throw badRequest(`the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; json parse error: the body is not a JSON object (${summary(text)})`);
+    throw badRequest(
+      `the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; json parse error: the body is not a JSON object (${summary(text)})`,
+    );
   }
   return parsed.value;
 }
@@ -112,7 +117,8 @@ export function decodeObjectBody(body: Buffer, contentType: string | undefined, 
 /** Decodes a PATCH body by its Content-Type; 415 for anything but the four patch types. */
 export function decodePatchBody(body: Buffer, contentType: string | undefined): { type: PatchType; patch: unknown } {
   const type = patchTypeFromContentType(contentType ?? '');
-  if (type === undefined || mediaTypeOf(contentType) === 'application/apply-patch+cbor') throw unsupportedMediaType(PATCH_MEDIA_TYPES);
+  if (type === undefined || mediaTypeOf(contentType) === 'application/apply-patch+cbor')
+    throw unsupportedMediaType(PATCH_MEDIA_TYPES);
   const text = body.toString('utf8');
   const parsed = type === 'apply' ? parseYaml(text) : parseJson(text);
   if (!parsed.ok) throw badRequest(type === 'apply' ? parsed.message : `error decoding patch: ${parsed.message}`);

@@ -26,7 +26,10 @@ interface ListMeta {
   remainingItemCount?: number;
 }
 
-function partial(obj: KubeObject, apiVersion: string): { kind: 'PartialObjectMetadata'; apiVersion: string; metadata: KubeObject['metadata'] } {
+function partial(
+  obj: KubeObject,
+  apiVersion: string,
+): { kind: 'PartialObjectMetadata'; apiVersion: string; metadata: KubeObject['metadata'] } {
   return { kind: 'PartialObjectMetadata', apiVersion, metadata: obj.metadata };
 }
 
@@ -46,25 +49,55 @@ export function toTable(kind: string, objects: readonly KubeObject[], meta: List
     return { cells: row.cells, object: t.includeObject === 'Object' ? row.object : partial(row.object, t.apiVersion) };
   });
   const columnDefinitions = t.headers
-    ? table.columns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority }))
+    ? table.columns.map((c) => ({
+        name: c.name,
+        type: c.type,
+        format: c.format ?? '',
+        description: c.description ?? '',
+        priority: c.priority,
+      }))
     : [];
   return { kind: 'Table', apiVersion: t.apiVersion, metadata: meta, columnDefinitions, rows };
 }
 
 /** A list in the requested form: itself, a Table, or a PartialObjectMetadataList. */
-export function convertList(list: KubeList, kind: string, format: OutputFormat, includeObject: IncludeObject, now: number): object {
+export function convertList(
+  list: KubeList,
+  kind: string,
+  format: OutputFormat,
+  includeObject: IncludeObject,
+  now: number,
+): object {
   const apiVersion = format.conversionVersion ?? '';
-  if (format.conversion === 'Table') return toTable(kind, list.items, list.metadata, { apiVersion, includeObject, headers: true, now });
+  if (format.conversion === 'Table')
+    return toTable(kind, list.items, list.metadata, { apiVersion, includeObject, headers: true, now });
   if (format.conversion === 'PartialObjectMetadataList') {
-    return { kind: 'PartialObjectMetadataList', apiVersion, metadata: list.metadata, items: list.items.map((o) => partial(o, apiVersion)) };
+    return {
+      kind: 'PartialObjectMetadataList',
+      apiVersion,
+      metadata: list.metadata,
+      items: list.items.map((o) => partial(o, apiVersion)),
+    };
   }
   return list;
 }
 
 /** One object in the requested form: itself, a one-row Table, or its PartialObjectMetadata. */
-export function convertObject(obj: KubeObject, format: OutputFormat, includeObject: IncludeObject, now: number, headers = true): object {
+export function convertObject(
+  obj: KubeObject,
+  format: OutputFormat,
+  includeObject: IncludeObject,
+  now: number,
+  headers = true,
+): object {
   const apiVersion = format.conversionVersion ?? '';
-  if (format.conversion === 'Table') return toTable(obj.kind, [obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }, { apiVersion, includeObject, headers, now });
+  if (format.conversion === 'Table')
+    return toTable(
+      obj.kind,
+      [obj],
+      { resourceVersion: obj.metadata.resourceVersion ?? '' },
+      { apiVersion, includeObject, headers, now },
+    );
   if (format.conversion === 'PartialObjectMetadata') return partial(obj, apiVersion);
   return obj;
 }

@@ -83,7 +83,8 @@ export function subresources(r: ResourceType): readonly Subresource[] {
   if (found === undefined) {
     const list: Subresource[] = [];
     if (r.statusSubresource) list.push({ name: 'status', verbs: READ_WRITE, kind: gvkOf(r) });
-    if (r.scaleSubresource) list.push({ name: 'scale', verbs: READ_WRITE, kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } });
+    if (r.scaleSubresource)
+      list.push({ name: 'scale', verbs: READ_WRITE, kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } });
     if (r.group === '' && r.plural === 'pods') {
       list.push(
         { name: 'binding', verbs: ['create'], kind: { group: '', version: 'v1', kind: 'Binding' } },
@@ -138,9 +139,12 @@ export function servedGroups(): readonly ServedGroup[] {
       if (!versions.includes(r.version)) versions.push(r.version);
       byName.set(r.group, versions);
     }
-    const rank = (g: string): number => (g === '' ? -1 : GROUP_PRIORITY.includes(g) ? GROUP_PRIORITY.indexOf(g) : GROUP_PRIORITY.length);
+    const rank = (g: string): number =>
+      g === '' ? -1 : GROUP_PRIORITY.includes(g) ? GROUP_PRIORITY.indexOf(g) : GROUP_PRIORITY.length;
     const names = [...byName.keys()].sort((a, b) => rank(a) - rank(b));
-    groupsCache = Object.freeze(names.map((name) => Object.freeze({ name, versions: Object.freeze(byName.get(name)!) })));
+    groupsCache = Object.freeze(
+      names.map((name) => Object.freeze({ name, versions: Object.freeze(byName.get(name)!) })),
+    );
   }
   return groupsCache;
 }
@@ -180,17 +184,31 @@ export function acceptedMediaRanges(accept: string | undefined): MediaRange[] {
       const eq = p.indexOf('=');
       if (eq <= 0) continue;
       const key = p.slice(0, eq).trim().toLowerCase();
-      const value = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      const value = p
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
       if (key === 'q') q = Number.isFinite(Number(value)) ? Number(value) : 0;
       else params[key] = value;
     }
     if (q <= 0) continue;
-    ranges.push({ type: mediaType.slice(0, slash).toLowerCase(), subtype: mediaType.slice(slash + 1).toLowerCase(), params, q });
+    ranges.push({
+      type: mediaType.slice(0, slash).toLowerCase(),
+      subtype: mediaType.slice(slash + 1).toLowerCase(),
+      params,
+      q,
+    });
   }
-  return ranges.map((r, i) => ({ r, i })).sort((a, b) => b.r.q - a.r.q || a.i - b.i).map(({ r }) => r);
+  return ranges
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => b.r.q - a.r.q || a.i - b.i)
+    .map(({ r }) => r);
 }
 
-/** Whether a range accepts plain JSON: `application/json` (no `as=` asking for another shape), `application/*` or `*\/*`. */
+/**
+ * Whether a range accepts plain JSON: `application/json` (no `as=` asking for another shape), `application/*` or
+ * `*\/*`.
+ */
 export function acceptsJson(range: MediaRange): boolean {
   if (range.type === '*' && range.subtype === '*') return true;
   if (range.type !== 'application') return false;
@@ -285,7 +303,13 @@ function aggregatedGroup(g: ServedGroup): object {
         ...(r.shortNames.length > 0 ? { shortNames: [...r.shortNames] } : {}),
         ...(r.categories.length > 0 ? { categories: [...r.categories] } : {}),
         ...(subresources(r).length > 0
-          ? { subresources: subresources(r).map((s) => ({ subresource: s.name, responseKind: { ...s.kind }, verbs: [...s.verbs] })) }
+          ? {
+              subresources: subresources(r).map((s) => ({
+                subresource: s.name,
+                responseKind: { ...s.kind },
+                verbs: [...s.verbs],
+              })),
+            }
           : {}),
       })),
       freshness: 'Current',
@@ -295,7 +319,12 @@ function aggregatedGroup(g: ServedGroup): object {
 
 function aggregatedList(core: boolean): object {
   const groups = servedGroups().filter((g) => (g.name === '') === core);
-  return { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items: groups.map(aggregatedGroup) };
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion: 'apidiscovery.k8s.io/v2',
+    metadata: {},
+    items: groups.map(aggregatedGroup),
+  };
 }
 
 /**
@@ -321,7 +350,13 @@ export function discoveryDocument(path: string, accept: string | undefined): Doc
     if (!servedGroups().some((g) => g.name === '' && g.versions.includes(version))) return undefined;
     legacy = () => ({ kind: 'APIResourceList', groupVersion: version, resources: apiResources('', version) });
   } else if (root === 'apis' && parts.length === 1) {
-    legacy = () => ({ kind: 'APIGroupList', apiVersion: 'v1', groups: servedGroups().filter((g) => g.name !== '').map(groupForDiscovery) });
+    legacy = () => ({
+      kind: 'APIGroupList',
+      apiVersion: 'v1',
+      groups: servedGroups()
+        .filter((g) => g.name !== '')
+        .map(groupForDiscovery),
+    });
     aggregated = () => aggregatedList(false);
   } else if (root === 'apis' && (parts.length === 2 || parts.length === 3)) {
     const group = servedGroups().find((g) => g.name !== '' && g.name === parts[1]);
@@ -331,7 +366,12 @@ export function discoveryDocument(path: string, accept: string | undefined): Doc
     } else {
       const version = parts[2];
       if (!group.versions.includes(version)) return undefined;
-      legacy = () => ({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion(group.name, version), resources: apiResources(group.name, version) });
+      legacy = () => ({
+        kind: 'APIResourceList',
+        apiVersion: 'v1',
+        groupVersion: groupVersion(group.name, version),
+        resources: apiResources(group.name, version),
+      });
     }
   } else {
     return undefined;

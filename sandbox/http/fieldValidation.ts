@@ -23,14 +23,16 @@ export function pruneFields(obj: unknown, paths: readonly string[]): void {
 
 function removePath(obj: unknown, path: string): void {
   const tokens: (string | number)[] = [];
-  for (const m of printable(path).matchAll(/([^.[\]]+)|\[(\d+)\]/g)) tokens.push(m[2] !== undefined ? Number(m[2]) : m[1]);
+  for (const m of printable(path).matchAll(/([^.[\]]+)|\[(\d+)\]/g))
+    tokens.push(m[2] !== undefined ? Number(m[2]) : m[1]);
   let node: unknown = obj;
   for (let i = 0; i < tokens.length - 1; i++) {
     if (node === null || typeof node !== 'object') return;
     node = (node as Record<string | number, unknown>)[tokens[i]];
   }
   const last = tokens[tokens.length - 1];
-  if (node !== null && typeof node === 'object' && !Array.isArray(node) && typeof last === 'string') Reflect.deleteProperty(node, last);
+  if (node !== null && typeof node === 'object' && !Array.isArray(node) && typeof last === 'string')
+    Reflect.deleteProperty(node, last);
 }
 
 /** `strict decoding error: unknown field "a", unknown field "b"`. */
@@ -38,7 +40,10 @@ export function strictDecodingError(paths: readonly string[]): string {
   return `strict decoding error: ${paths.map((p) => `unknown field "${printable(p)}"`).join(', ')}`;
 }
 
-/** How the body of a create or update names the failure: `Deployment in version "v1" cannot be handled as a Deployment: …`. */
+/**
+ * How the body of a create or update names the failure: `Deployment in version "v1" cannot be handled as a Deployment:
+ * …`.
+ */
 export function decodeFailure(obj: KubeObject, reason: string): ApiError {
   const slash = obj.apiVersion.indexOf('/');
   const version = slash < 0 ? obj.apiVersion : obj.apiVersion.slice(slash + 1);
@@ -49,7 +54,11 @@ export function decodeFailure(obj: KubeObject, reason: string): ApiError {
  * Applies the field validation directive to `obj` (a private, mutable copy).
  * Returns the warnings to send; throws `strict(message)` in Strict mode.
  */
-export function validateFields(obj: KubeObject, mode: FieldValidation, strict: (message: string) => ApiError): string[] {
+export function validateFields(
+  obj: KubeObject,
+  mode: FieldValidation,
+  strict: (message: string) => ApiError,
+): string[] {
   const paths = unknownFields(obj);
   if (paths.length === 0) return [];
   if (mode === 'Strict') throw strict(strictDecodingError(paths));

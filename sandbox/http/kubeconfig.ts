@@ -38,7 +38,8 @@ function quote(text: string): string {
 }
 
 function serverTrust(o: KubeconfigOptions): string[] {
-  if (o.certificateAuthority) return [`    certificate-authority-data: ${quote(Buffer.from(o.certificateAuthority, 'utf8').toString('base64'))}`];
+  if (o.certificateAuthority)
+    return [`    certificate-authority-data: ${quote(Buffer.from(o.certificateAuthority, 'utf8').toString('base64'))}`];
   return /^https:/i.test(o.server) ? ['    insecure-skip-tls-verify: true'] : [];
 }
 

@@ -39,7 +39,10 @@ function parseRange(text: string): MediaRange | undefined {
     const eq = p.indexOf('=');
     if (eq < 0) continue;
     const key = p.slice(0, eq).trim().toLowerCase();
-    const value = p.slice(eq + 1).trim().replace(/^"|"$/g, '');
+    const value = p
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"|"$/g, '');
     if (key === 'q') q = Number(value);
     else params.set(key, value);
   }
@@ -58,7 +61,10 @@ function parseAccept(accept: string): MediaRange[] {
 }
 
 /** The conversion asked for by `as=…;g=…;v=…`, if it applies to `target`; null when the range cannot be served. */
-function conversionOf(range: MediaRange, target: Target): Pick<OutputFormat, 'conversion' | 'conversionVersion'> | null {
+function conversionOf(
+  range: MediaRange,
+  target: Target,
+): Pick<OutputFormat, 'conversion' | 'conversionVersion'> | null {
   const as = range.params.get('as');
   if (as === undefined) return {};
   const group = range.params.get('g');
@@ -66,8 +72,10 @@ function conversionOf(range: MediaRange, target: Target): Pick<OutputFormat, 'co
   if (group !== 'meta.k8s.io' || (version !== 'v1' && version !== 'v1beta1')) return null;
   const conversionVersion = `meta.k8s.io/${version}`;
   if (as === 'Table') return { conversion: 'Table', conversionVersion };
-  if (as === 'PartialObjectMetadata' && target !== 'list') return { conversion: 'PartialObjectMetadata', conversionVersion };
-  if (as === 'PartialObjectMetadataList' && target === 'list') return { conversion: 'PartialObjectMetadataList', conversionVersion };
+  if (as === 'PartialObjectMetadata' && target !== 'list')
+    return { conversion: 'PartialObjectMetadata', conversionVersion };
+  if (as === 'PartialObjectMetadataList' && target === 'list')
+    return { conversion: 'PartialObjectMetadataList', conversionVersion };
   return null;
 }
 

@@ -69,21 +69,65 @@ export function listQuery(query: URLSearchParams, watch: boolean): ListQuery {
   const causes = [];
   if (match !== undefined) {
     if (match !== 'Exact' && match !== 'NotOlderThan') {
-      causes.push({ reason: 'FieldValueNotSupported', field: 'resourceVersionMatch', message: `Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"` });
+      causes.push({
+        reason: 'FieldValueNotSupported',
+        field: 'resourceVersionMatch',
+        message: `Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`,
+      });
     } else {
       out.resourceVersionMatch = match;
-      if (watch && !sendInitialEvents) causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided' });
-      else if (!rv && !sendInitialEvents) causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided' });
-      if (cont !== undefined) causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch is forbidden when continue is provided' });
-      if (match === 'Exact' && rv === '0') causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"' });
+      if (watch && !sendInitialEvents)
+        causes.push({
+          reason: 'FieldValueForbidden',
+          field: 'resourceVersionMatch',
+          message: 'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+        });
+      else if (!rv && !sendInitialEvents)
+        causes.push({
+          reason: 'FieldValueForbidden',
+          field: 'resourceVersionMatch',
+          message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+        });
+      if (cont !== undefined)
+        causes.push({
+          reason: 'FieldValueForbidden',
+          field: 'resourceVersionMatch',
+          message: 'Forbidden: resourceVersionMatch is forbidden when continue is provided',
+        });
+      if (match === 'Exact' && rv === '0')
+        causes.push({
+          reason: 'FieldValueForbidden',
+          field: 'resourceVersionMatch',
+          message: 'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+        });
     }
   }
   if (sendInitialEvents !== undefined) {
-    if (!watch) causes.push({ reason: 'FieldValueForbidden', field: 'sendInitialEvents', message: 'Forbidden: sendInitialEvents is forbidden for list' });
-    else if (match !== 'NotOlderThan') causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: `Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan` });
-    if (watch && sendInitialEvents && !out.allowWatchBookmarks) causes.push({ reason: 'FieldValueForbidden', field: 'allowWatchBookmarks', message: 'Forbidden: allowWatchBookmarks must be set to true when sendInitialEvents is requested' });
+    if (!watch)
+      causes.push({
+        reason: 'FieldValueForbidden',
+        field: 'sendInitialEvents',
+        message: 'Forbidden: sendInitialEvents is forbidden for list',
+      });
+    else if (match !== 'NotOlderThan')
+      causes.push({
+        reason: 'FieldValueForbidden',
+        field: 'resourceVersionMatch',
+        message: `Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan`,
+      });
+    if (watch && sendInitialEvents && !out.allowWatchBookmarks)
+      causes.push({
+        reason: 'FieldValueForbidden',
+        field: 'allowWatchBookmarks',
+        message: 'Forbidden: allowWatchBookmarks must be set to true when sendInitialEvents is requested',
+      });
   }
-  if (limit !== undefined && limit < 0) causes.push({ reason: 'FieldValueInvalid', field: 'limit', message: `Invalid value: ${limit}: must be greater than or equal to 0` });
+  if (limit !== undefined && limit < 0)
+    causes.push({
+      reason: 'FieldValueInvalid',
+      field: 'limit',
+      message: `Invalid value: ${limit}: must be greater than or equal to 0`,
+    });
   if (causes.length > 0) throw invalidOptions('ListOptions', causes);
   return out;
 }
@@ -94,7 +138,9 @@ export function dryRunParam(query: URLSearchParams, optionsKind: string): boolea
   if (values.length === 0) return false;
   if (values.every((v) => v === 'All')) return true;
   const go = `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
-  throw invalidOptions(optionsKind, [{ reason: 'FieldValueNotSupported', field: 'dryRun', message: `Unsupported value: ${go}: supported values: "All"` }]);
+  throw invalidOptions(optionsKind, [
+    { reason: 'FieldValueNotSupported', field: 'dryRun', message: `Unsupported value: ${go}: supported values: "All"` },
+  ]);
 }
 
 /** `?fieldValidation=` (default Warn, as the API server's default since v1.27). */
@@ -102,19 +148,38 @@ export function fieldValidationParam(query: URLSearchParams, optionsKind: string
   const v = query.get('fieldValidation');
   if (v === null || v === '') return 'Warn';
   if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
-  throw invalidOptions(optionsKind, [{ reason: 'FieldValueNotSupported', field: 'fieldValidation', message: `Unsupported value: "${v}": supported values: "", "Ignore", "Strict", "Warn"` }]);
+  throw invalidOptions(optionsKind, [
+    {
+      reason: 'FieldValueNotSupported',
+      field: 'fieldValidation',
+      message: `Unsupported value: "${v}": supported values: "", "Ignore", "Strict", "Warn"`,
+    },
+  ]);
 }
 
 /** `?fieldManager=`: at most 128 printable characters; required for apply. */
 export function fieldManagerParam(query: URLSearchParams, optionsKind: string, required: boolean): string | undefined {
   const v = optional(query, 'fieldManager');
   if (v === undefined) {
-    if (required) throw invalidOptions(optionsKind, [{ reason: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' }]);
+    if (required)
+      throw invalidOptions(optionsKind, [
+        { reason: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' },
+      ]);
     return undefined;
   }
-  if (v.length > 128) throw invalidOptions(optionsKind, [{ reason: 'FieldValueTooLong', field: 'fieldManager', message: `Too long: may not be more than 128 bytes` }]);
+  if (v.length > 128)
+    throw invalidOptions(optionsKind, [
+      { reason: 'FieldValueTooLong', field: 'fieldManager', message: `Too long: may not be more than 128 bytes` },
+    ]);
   // eslint-disable-next-line no-control-regex
-  if (/[\x00-\x1f\x7f]/.test(v)) throw invalidOptions(optionsKind, [{ reason: 'FieldValueInvalid', field: 'fieldManager', message: `Invalid value: ${JSON.stringify(v)}: must be a printable string` }]);
+  if (/[\x00-\x1f\x7f]/.test(v))
+    throw invalidOptions(optionsKind, [
+      {
+        reason: 'FieldValueInvalid',
+        field: 'fieldManager',
+        message: `Invalid value: ${JSON.stringify(v)}: must be a printable string`,
+      },
+    ]);
   return v;
 }
 
@@ -126,8 +191,11 @@ export function fieldManagerParam(query: URLSearchParams, optionsKind: string, r
 export function updateManager(query: URLSearchParams, optionsKind: string, userAgent: string): string | undefined {
   const given = fieldManagerParam(query, optionsKind, false);
   if (given !== undefined) return given;
-  // eslint-disable-next-line no-control-regex
-  const prefix = [...(userAgent.split('/')[0] ?? '')].filter((c) => !/[\x00-\x1f\x7f]/.test(c)).join('').slice(0, 128);
+  const prefix = [...(userAgent.split('/')[0] ?? '')]
+    // eslint-disable-next-line no-control-regex
+    .filter((c) => !/[\x00-\x1f\x7f]/.test(c))
+    .join('')
+    .slice(0, 128);
   return prefix === '' ? undefined : prefix;
 }
 
@@ -146,22 +214,38 @@ export function deleteOptions(query: URLSearchParams, body: Record<string, unkno
   const orphan = body ? src.orphanDependents : boolParam(query, 'orphanDependents');
   const causes = [];
   if (grace !== undefined && grace !== null) {
-    if (typeof grace !== 'number' || !Number.isInteger(grace)) throw badRequest('json: cannot unmarshal into Go struct field DeleteOptions.gracePeriodSeconds of type int64');
+    if (typeof grace !== 'number' || !Number.isInteger(grace))
+      throw badRequest('json: cannot unmarshal into Go struct field DeleteOptions.gracePeriodSeconds of type int64');
     // Negative values mean one second on the delete path (rest.BeforeDelete).
     out.gracePeriodSeconds = grace < 0 ? 1 : grace;
   }
   if (policy !== undefined && policy !== null) {
     if (!POLICIES.includes(policy as PropagationPolicy)) {
-      causes.push({ reason: 'FieldValueNotSupported', field: 'propagationPolicy', message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"` });
+      causes.push({
+        reason: 'FieldValueNotSupported',
+        field: 'propagationPolicy',
+        message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`,
+      });
     } else out.propagationPolicy = policy as PropagationPolicy;
   }
   if (orphan !== undefined && orphan !== null) {
-    if (out.propagationPolicy !== undefined) causes.push({ reason: 'FieldValueInvalid', field: 'propagationPolicy', message: 'Invalid value: "' + out.propagationPolicy + '": orphanDependents and deletionPropagation cannot be both set' });
+    if (out.propagationPolicy !== undefined)
+      causes.push({
+        reason: 'FieldValueInvalid',
+        field: 'propagationPolicy',
+        message:
+          'Invalid value: "' + out.propagationPolicy + '": orphanDependents and deletionPropagation cannot be both set',
+      });
     else out.propagationPolicy = orphan === true ? 'Orphan' : 'Background';
   }
   if (Array.isArray(dryRun) && dryRun.length > 0) {
     if (dryRun.every((v) => v === 'All')) out.dryRun = true;
-    else causes.push({ reason: 'FieldValueNotSupported', field: 'dryRun', message: `Unsupported value: []string{${dryRun.map((v) => JSON.stringify(v)).join(', ')}}: supported values: "All"` });
+    else
+      causes.push({
+        reason: 'FieldValueNotSupported',
+        field: 'dryRun',
+        message: `Unsupported value: []string{${dryRun.map((v) => JSON.stringify(v)).join(', ')}}: supported values: "All"`,
+      });
   }
   const pre = src.preconditions;
   if (pre && typeof pre === 'object' && !Array.isArray(pre)) {

@@ -57,7 +57,10 @@ export interface KubeHttpServer {
   /** `https://127.0.0.1:<port>` (`http://` without TLS). */
   readonly url: string;
   readonly port: number;
-  /** The server's self-signed certificate (PEM), for clients to trust: a kubeconfig's `certificate-authority-data` is its base64. Undefined without TLS. */
+  /**
+   * The server's self-signed certificate (PEM), for clients to trust: a kubeconfig's `certificate-authority-data` is
+   * its base64. Undefined without TLS.
+   */
   readonly certificateAuthority?: string;
   /** Ends open watches and log streams, closes every connection and stops listening. */
   close(): Promise<void>;
@@ -151,13 +154,18 @@ export function startKubeHttpServer(options: KubeHttpServerOptions): Promise<Kub
       await handleResource(new RequestContext(req, res, url, info, state));
     } catch (e) {
       const error = toApiError(e);
-      if (!(e instanceof ApiError)) options.log?.(`internal error on ${req.method} ${url.pathname}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      if (!(e instanceof ApiError))
+        options.log?.(
+          `internal error on ${req.method} ${url.pathname}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+        );
       if (res.headersSent) res.destroy();
       else sendError(res, error, { pretty: url.searchParams.get('pretty') === 'true' });
     } finally {
       // A body nobody read (a GET with one, an early error) is drained, or it would be parsed as the next request.
       req.resume();
-      options.log?.(`${req.method} ${url.pathname}${url.search} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
+      options.log?.(
+        `${req.method} ${url.pathname}${url.search} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`,
+      );
     }
   };
 

@@ -36,7 +36,10 @@ const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 const INT64_LIMIT = 2 ** 63;
 
-/** Where the decoder is: the innermost struct (its Go name) and the json path from the root, without indices or map keys. */
+/**
+ * Where the decoder is: the innermost struct (its Go name) and the json path from the root, without indices or map
+ * keys.
+ */
 interface Position {
   struct: string;
   path: readonly string[];
@@ -51,7 +54,10 @@ function jsonTypeName(value: unknown): string {
   return typeof value === 'object' ? 'object' : typeof value;
 }
 
-/** The Go type a schema type decodes into, as `reflect.Type.String()` prints it: `int32`, `[]v1.Container`, `map[string]string`. */
+/**
+ * The Go type a schema type decodes into, as `reflect.Type.String()` prints it: `int32`, `[]v1.Container`,
+ * `map[string]string`.
+ */
 export function goTypeName(t: SchemaType, field = ''): string {
   switch (t.kind) {
     case 'string':
@@ -94,7 +100,8 @@ class Walk {
     switch (t.kind) {
       case 'string':
         if (typeof value === 'string') return undefined;
-        if (t.format === 'date-time') return `json: cannot unmarshal ${jsonTypeName(value)} into Go value of type string`;
+        if (t.format === 'date-time')
+          return `json: cannot unmarshal ${jsonTypeName(value)} into Go value of type string`;
         if (t.format === 'byte' && Array.isArray(value)) return undefined;
         this.mismatch(jsonTypeName(value), t, at);
         return undefined;
@@ -148,7 +155,11 @@ class Walk {
     }
     for (const [key, item] of Object.entries(value)) {
       if (!Object.hasOwn(def.properties, key)) continue;
-      const fatal = this.visit(item, def.properties[key].type, { struct: def.title, path: [...at.path, key], field: key });
+      const fatal = this.visit(item, def.properties[key].type, {
+        struct: def.title,
+        path: [...at.path, key],
+        field: key,
+      });
       if (fatal !== undefined) return fatal;
     }
     return undefined;
@@ -169,7 +180,11 @@ function integerFits(n: number, int64: boolean): boolean {
  * (`json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`),
  * or undefined when every known field has a value of its type (and for kinds the schema does not know).
  */
-export function typeMismatch(obj: Readonly<Record<string, unknown>>, apiVersion: string, kind: string): string | undefined {
+export function typeMismatch(
+  obj: Readonly<Record<string, unknown>>,
+  apiVersion: string,
+  kind: string,
+): string | undefined {
   const entry = kindEntry(apiVersion, kind);
   if (entry === undefined || definition(entry.definition) === undefined) return undefined;
   const walk = new Walk();

@@ -11,7 +11,9 @@ const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 
 /** True for a WebSocket upgrade request. */
 export function isWebSocketUpgrade(req: IncomingMessage): boolean {
-  return (req.headers.upgrade ?? '').toLowerCase() === 'websocket' && typeof req.headers['sec-websocket-key'] === 'string';
+  return (
+    (req.headers.upgrade ?? '').toLowerCase() === 'websocket' && typeof req.headers['sec-websocket-key'] === 'string'
+  );
 }
 
 /** The subprotocols the client offers (`Sec-WebSocket-Protocol`), in its order of preference. */
@@ -24,8 +26,18 @@ export function offeredProtocols(req: IncomingMessage): string[] {
 
 /** The `101 Switching Protocols` response accepting `key` with `protocol`. */
 export function handshakeResponse(key: string, protocol: string): string {
-  const accept = createHash('sha1').update(key + GUID).digest('base64');
-  return ['HTTP/1.1 101 Switching Protocols', 'Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Accept: ${accept}`, `Sec-WebSocket-Protocol: ${protocol}`, '', ''].join('\r\n');
+  const accept = createHash('sha1')
+    .update(key + GUID)
+    .digest('base64');
+  return [
+    'HTTP/1.1 101 Switching Protocols',
+    'Upgrade: websocket',
+    'Connection: Upgrade',
+    `Sec-WebSocket-Accept: ${accept}`,
+    `Sec-WebSocket-Protocol: ${protocol}`,
+    '',
+    '',
+  ].join('\r\n');
 }
 
 /** One unmasked server frame (FIN set). */
@@ -46,7 +58,10 @@ export function frame(opcode: number, payload: Buffer): Buffer {
 
 /** A binary frame carrying `data` on `channel` (1 stdout, 2 stderr, 3 error). */
 export function channelFrame(channel: number, data: string | Buffer): Buffer {
-  return frame(0x2, Buffer.concat([Buffer.from([channel]), typeof data === 'string' ? Buffer.from(data, 'utf8') : data]));
+  return frame(
+    0x2,
+    Buffer.concat([Buffer.from([channel]), typeof data === 'string' ? Buffer.from(data, 'utf8') : data]),
+  );
 }
 
 /** A close frame with a status code (1000: normal closure). */

@@ -28,7 +28,10 @@ function request(c: Container, name: keyof PodRequests): number {
 // so the parsed requests are remembered per spec: admission sums them over every pod on the node.
 const bySpec = new WeakMap<object, PodRequests>();
 
-/** Effective requests: the larger of the containers' sum and any one init container (cpu in millicores, others in bytes), plus overhead. */
+/**
+ * Effective requests: the larger of the containers' sum and any one init container (cpu in millicores, others in
+ * bytes), plus overhead.
+ */
 export function podRequests(pod: Pod): PodRequests {
   return { ...cachedPodRequests(pod) };
 }
@@ -57,13 +60,23 @@ function computePodRequests(pod: Pod): PodRequests {
 
 /** Allocatable in admission units (cpu millicores, bytes, pod count). */
 export function allocatableUnits(allocatable: Record<string, string>): PodRequests & { pods: number } {
-  const milli = (t: string | undefined) => (t === undefined ? 0 : quantityToMilli(parseQuantity(t) ?? parseQuantity(0)!));
+  const milli = (t: string | undefined) =>
+    t === undefined ? 0 : quantityToMilli(parseQuantity(t) ?? parseQuantity(0)!);
   const value = (t: string | undefined) => (t === undefined ? 0 : quantityValue(parseQuantity(t) ?? parseQuantity(0)!));
-  return { cpu: milli(allocatable.cpu), memory: value(allocatable.memory), 'ephemeral-storage': value(allocatable['ephemeral-storage']), pods: value(allocatable.pods) };
+  return {
+    cpu: milli(allocatable.cpu),
+    memory: value(allocatable.memory),
+    'ephemeral-storage': value(allocatable['ephemeral-storage']),
+    pods: value(allocatable.pods),
+  };
 }
 
 /** Why `pod` does not fit next to `admitted` pods, or undefined when it does. */
-export function checkFit(pod: Pod, admitted: readonly Pod[], allocatable: PodRequests & { pods: number }): Rejection | undefined {
+export function checkFit(
+  pod: Pod,
+  admitted: readonly Pod[],
+  allocatable: PodRequests & { pods: number },
+): Rejection | undefined {
   const reject = (name: string, requested: number, used: number, capacity: number): Rejection => ({
     reason: `OutOf${name}`,
     message: `Node didn't have enough resource: ${name}, requested: ${requested}, used: ${used}, capacity: ${capacity}`,

@@ -26,7 +26,10 @@ export class Backoff {
     return this.entries.get(key)?.backoff ?? 0;
   }
 
-  /** Records an event at `eventTime`: a new or expired entry starts at the initial delay, else the delay doubles up to the cap. */
+  /**
+   * Records an event at `eventTime`: a new or expired entry starts at the initial delay, else the delay doubles up to
+   * the cap.
+   */
   next(key: string, eventTime: number): void {
     const entry = this.entries.get(key);
     if (!entry || this.expired(eventTime, entry.lastUpdate)) {

@@ -66,7 +66,10 @@ export const BEHAVIOR_KEYS: readonly string[] = [...Object.keys(DURATION_KEYS), 
 /** Parses one annotation value into `into`; returns the problems found (the valid tokens still apply). */
 function parseInto(text: string, into: Fields): string[] {
   const errors: string[] = [];
-  for (const token of text.trim().split(/\s+/).filter((t) => t !== '')) {
+  for (const token of text
+    .trim()
+    .split(/\s+/)
+    .filter((t) => t !== '')) {
     const eq = token.indexOf('=');
     const key = eq < 0 ? token : token.slice(0, eq);
     const value = eq < 0 ? undefined : token.slice(eq + 1);
@@ -94,7 +97,14 @@ function resolve(f: Fields): ContainerBehavior {
   if (f.exitKind === 'oom') out.exit = { after: f.exitAfterMs!, code: 137, oom: true };
   else if (f.exitKind) out.exit = { after: f.exitAfterMs!, code: f.exitCode ?? (f.exitKind === 'crash' ? 1 : 0) };
   else if (f.exitCode !== undefined) out.exit = { after: 'quick', code: f.exitCode };
-  for (const k of ['startDelayMs', 'imageMissing', 'neverReady', 'readyAfterMs', 'livenessFailAfterMs', 'ignoreSigterm'] as const) {
+  for (const k of [
+    'startDelayMs',
+    'imageMissing',
+    'neverReady',
+    'readyAfterMs',
+    'livenessFailAfterMs',
+    'ignoreSigterm',
+  ] as const) {
     if (f[k] !== undefined) (out as Record<string, unknown>)[k] = f[k];
   }
   return out;

@@ -11,7 +11,30 @@ import { parseDuration } from './duration';
 export const SHELL_IMAGES = new Set(['busybox', 'alpine', 'ubuntu', 'debian', 'centos', 'fedora']);
 const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);
 /** Commands that do their job and return (exit 0). */
-const QUICK = new Set(['true', ':', 'echo', 'printf', 'date', 'env', 'ls', 'pwd', 'mkdir', 'touch', 'cp', 'mv', 'rm', 'chmod', 'chown', 'hostname', 'whoami', 'id', 'uname', 'nslookup', 'wget', 'curl']);
+const QUICK = new Set([
+  'true',
+  ':',
+  'echo',
+  'printf',
+  'date',
+  'env',
+  'ls',
+  'pwd',
+  'mkdir',
+  'touch',
+  'cp',
+  'mv',
+  'rm',
+  'chmod',
+  'chown',
+  'hostname',
+  'whoami',
+  'id',
+  'uname',
+  'nslookup',
+  'wget',
+  'curl',
+]);
 
 /** `nginx:1.27`, `docker.io/library/busybox@sha256:…` → `nginx`, `busybox`. */
 export function imageBaseName(image: string): string {
@@ -25,7 +48,10 @@ function basename(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
-/** The exit a container's command implies, or undefined when it runs until stopped. Init containers default to a short piece of work. */
+/**
+ * The exit a container's command implies, or undefined when it runs until stopped. Init containers default to a short
+ * piece of work.
+ */
 export function commandExit(container: Container, init: boolean): ExitSpec | undefined {
   const shellImage = SHELL_IMAGES.has(imageBaseName(container.image ?? ''));
   let argv: string[] | undefined;
@@ -56,7 +82,10 @@ export function scriptExit(script: string): ExitSpec | undefined {
   let sleptMs = 0;
   let code = 0;
   for (const segment of script.split(/;|&&|\|\||\n/)) {
-    const words = segment.trim().split(/\s+/).filter((w) => w !== '');
+    const words = segment
+      .trim()
+      .split(/\s+/)
+      .filter((w) => w !== '');
     if (words.length === 0) continue;
     const cmd = basename(words[0]);
     if (cmd === 'while' || cmd === 'until' || cmd === 'for' || cmd === 'do' || cmd === 'done') return undefined;

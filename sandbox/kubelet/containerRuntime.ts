@@ -45,7 +45,13 @@ export interface ContainerRuntime {
   launched: boolean;
 }
 
-export function newContainerRuntime(spec: Container, init: boolean, behavior: ContainerBehavior, image: ImageRef | { error: string }, defaultWaiting: string): ContainerRuntime {
+export function newContainerRuntime(
+  spec: Container,
+  init: boolean,
+  behavior: ContainerBehavior,
+  image: ImageRef | { error: string },
+  defaultWaiting: string,
+): ContainerRuntime {
   return {
     spec,
     init,
@@ -65,7 +71,15 @@ export function newContainerRuntime(spec: Container, init: boolean, behavior: Co
 }
 
 function terminatedState(t: Termination): ContainerState {
-  return { terminated: { exitCode: t.exitCode, reason: t.reason, startedAt: formatTimestamp(t.startedAt), finishedAt: formatTimestamp(t.finishedAt), containerID: t.containerID } };
+  return {
+    terminated: {
+      exitCode: t.exitCode,
+      reason: t.reason,
+      startedAt: formatTimestamp(t.startedAt),
+      finishedAt: formatTimestamp(t.finishedAt),
+      containerID: t.containerID,
+    },
+  };
 }
 
 export function containerState(s: RuntimeState): ContainerState {

@@ -22,7 +22,9 @@ export interface ExecResult {
   exitCode: number;
 }
 
-/** What a stream subresource (exec, attach, port-forward) needs: which stream it is for, and the requested container. */
+/**
+ * What a stream subresource (exec, attach, port-forward) needs: which stream it is for, and the requested container.
+ */
 export type StreamKind = 'exec' | 'attach' | 'portforward';
 
 /**
@@ -37,24 +39,35 @@ export function streamContainer(pod: Pod, kind: StreamKind, requested: string | 
   if (!pod.spec?.nodeName) throw badRequest(`pod ${name} does not have a host assigned`);
   const phase = pod.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed') {
-    throw badRequest(`cannot ${kind === 'portforward' ? 'port-forward to' : `${kind} into`} a container in a completed pod; current phase is ${phase}`);
+    throw badRequest(
+      `cannot ${kind === 'portforward' ? 'port-forward to' : `${kind} into`} a container in a completed pod; current phase is ${phase}`,
+    );
   }
   if (container !== undefined) {
-    const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? []), ...(pod.status?.ephemeralContainerStatuses ?? [])];
-    if (!statuses.find((s) => s.name === container)?.state?.running) throw badRequest(`container not found (${JSON.stringify(container)})`);
+    const statuses = [
+      ...(pod.status?.initContainerStatuses ?? []),
+      ...(pod.status?.containerStatuses ?? []),
+      ...(pod.status?.ephemeralContainerStatuses ?? []),
+    ];
+    if (!statuses.find((s) => s.name === container)?.state?.running)
+      throw badRequest(`container not found (${JSON.stringify(container)})`);
   } else if (phase !== 'Running') {
     throw badRequest(`pod ${name} is not running`);
   }
   return container;
 }
 
-/** `$` doubled, so a value read from a ConfigMap or Secret is not `$(VAR)`-expanded (upstream expands only literal values). */
+/**
+ * `$` doubled, so a value read from a ConfigMap or Secret is not `$(VAR)`-expanded (upstream expands only literal
+ * values).
+ */
 const literal = (text: string): string => text.replace(/\$/g, '$$$$');
 
 /** The container's env with ConfigMap and Secret references (`envFrom`, `valueFrom`) resolved to their values. */
 function resolvedEnv(pod: Pod, container: Container, read: ReadConfig): EnvVar[] {
   const namespace = pod.metadata?.namespace ?? 'default';
-  const text = (resource: 'configmaps' | 'secrets', name: string, key: string): string | undefined => configValue(read, resource, namespace, name, key);
+  const text = (resource: 'configmaps' | 'secrets', name: string, key: string): string | undefined =>
+    configValue(read, resource, namespace, name, key);
   const out: EnvVar[] = [];
   for (const from of container.envFrom ?? []) {
     const resource = from.configMapRef ? 'configmaps' : 'secrets';
@@ -89,7 +102,11 @@ export interface ExecInput {
 /** Runs `argv` in the container (already checked by `streamContainer`). */
 export function execInContainer(input: ExecInput): ExecResult {
   const { pod, argv } = input;
-  const spec = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].find((c) => c.name === input.container) as Container;
+  const spec = [
+    ...(pod.spec?.initContainers ?? []),
+    ...(pod.spec?.containers ?? []),
+    ...(pod.spec?.ephemeralContainers ?? []),
+  ].find((c) => c.name === input.container) as Container;
   const env = containerEnv(pod, { ...spec, env: resolvedEnv(pod, spec, input.readConfig) }, input);
   let unknown: string | undefined;
   const host = {
@@ -107,7 +124,11 @@ export function execInContainer(input: ExecInput): ExecResult {
   sh.flush();
   const stdout = sh.out.map((l) => `${l.text}\n`).join('');
   if (unknown !== undefined) {
-    return { stdout, stderr: `sh: ${unknown}: not found (the sandbox simulates containers: only shell built-ins and a few busybox commands run)\n`, exitCode: 127 };
+    return {
+      stdout,
+      stderr: `sh: ${unknown}: not found (the sandbox simulates containers: only shell built-ins and a few busybox commands run)\n`,
+      exitCode: 127,
+    };
   }
   if (flow === 'block' || flow === 'loop') {
     return { stdout, stderr: 'the sandbox stopped the command where it would run until stopped\n', exitCode: 0 };

@@ -29,7 +29,8 @@ export type PullOutcome = 'ready' | 'pending' | 'failed';
  */
 export function ensureImage(host: WorkerHost, s: PullScheduler, c: ContainerRuntime, onReady: () => void): PullOutcome {
   const image = c.spec.image ?? '';
-  const event = (type: 'Normal' | 'Warning', reason: string, text: string) => host.recorder.event(s.pod() as unknown as KubeObject, type, reason, text);
+  const event = (type: 'Normal' | 'Warning', reason: string, text: string) =>
+    host.recorder.event(s.pod() as unknown as KubeObject, type, reason, text);
   if ('error' in c.image) {
     const text = msg.invalidTag(image, c.image.error);
     event('Warning', 'InspectFailed', text);
@@ -60,7 +61,8 @@ function pull(host: WorkerHost, s: PullScheduler, c: ContainerRuntime, onReady: 
   const ref = c.image as Exclude<ContainerRuntime['image'], { error: string }>;
   const pod = s.pod();
   const key = `${pod.metadata?.uid ?? ''}_${image}`;
-  const event = (type: 'Normal' | 'Warning', reason: string, text: string) => host.recorder.event(s.pod() as unknown as KubeObject, type, reason, text);
+  const event = (type: 'Normal' | 'Warning', reason: string, text: string) =>
+    host.recorder.event(s.pod() as unknown as KubeObject, type, reason, text);
   event('Normal', 'Pulling', msg.pulling(image));
   const took = draw(host, present ? host.delays.repull : host.delays.pull);
   s.later(took, () => {
@@ -79,7 +81,11 @@ function pull(host: WorkerHost, s: PullScheduler, c: ContainerRuntime, onReady: 
     s.later(host.delays.sync, () => {
       event('Normal', 'BackOff', msg.pullBackOff(image));
       event('Warning', 'Failed', msg.error('ImagePullBackOff'));
-      c.state = { kind: 'waiting', reason: 'ImagePullBackOff', message: `${msg.pullBackOff(image)}: ErrImagePull: ${err}` };
+      c.state = {
+        kind: 'waiting',
+        reason: 'ImagePullBackOff',
+        message: `${msg.pullBackOff(image)}: ErrImagePull: ${err}`,
+      };
       s.at(host.pullBackoff.windowEnd(key) ?? host.clock.now(), () => {
         c.busy = true;
         pull(host, s, c, onReady, present);

@@ -20,7 +20,9 @@ export interface ImageRef {
 
 /** Parses a reference, or returns upstream's parse error text. */
 export function parseImage(image: string): ImageRef | { error: string } {
-  const bad = (why = 'invalid reference format') => ({ error: `couldn't parse image name ${JSON.stringify(image)}: ${why}` });
+  const bad = (why = 'invalid reference format') => ({
+    error: `couldn't parse image name ${JSON.stringify(image)}: ${why}`,
+  });
   if (image === '') return bad();
   let rest = image;
   let digest: string | undefined;

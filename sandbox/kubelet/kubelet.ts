@@ -84,7 +84,8 @@ export class Kubelet implements Component {
       allocatePodIP: () => this.ips.allocate(),
       releasePodIP: (ip) => this.ips.release(ip),
       readPod: (ns, name) => ctx.api.tryGet('pods', ns, name) as unknown as Pod | undefined,
-      readConfig: (resource, ns, name) => ctx.api.tryGet(resource, ns, name) as { data?: Record<string, string> } | undefined,
+      readConfig: (resource, ns, name) =>
+        ctx.api.tryGet(resource, ns, name) as { data?: Record<string, string> } | undefined,
       writeStatus: (pod, status) => this.writeStatus(pod, status),
       deletePod: (pod) => this.finalDelete(pod),
     };
@@ -100,7 +101,11 @@ export class Kubelet implements Component {
     this.listing = false;
     for (const w of this.workers.values()) w.resume();
     const pods = this.informer.cache.list() as unknown as Pod[];
-    pods.sort((a, b) => (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') || objectKey(a as unknown as KubeObject).localeCompare(objectKey(b as unknown as KubeObject)));
+    pods.sort(
+      (a, b) =>
+        (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') ||
+        objectKey(a as unknown as KubeObject).localeCompare(objectKey(b as unknown as KubeObject)),
+    );
     const keys = [...pods.map((p) => objectKey(p as unknown as KubeObject)), ...[...this.workers.keys()].sort()];
     for (const key of keys) this.enqueue(key);
   }
@@ -137,11 +142,27 @@ export class Kubelet implements Component {
 
   /** The kubelet's `/exec`: runs `argv` in a running container of a pod bound here (checked by `streamContainer`). */
   exec(pod: Pod, container: string, argv: readonly string[]): ExecResult {
-    return execInContainer({ pod, container, argv, podIP: pod.status?.podIP ?? '', hostIP: this.hostIP, now: this.ctx.clock.now(), readConfig: this.host.readConfig });
+    return execInContainer({
+      pod,
+      container,
+      argv,
+      podIP: pod.status?.podIP ?? '',
+      hostIP: this.hostIP,
+      now: this.ctx.clock.now(),
+      readConfig: this.host.readConfig,
+    });
   }
 
-  /** `/containerLogs?follow=true`: the log so far at once, then new text until the container stops (see `followLog`). */
-  followContainerLogs(pod: Pod, container: string, options: PodLogOptions, onText: (text: string) => void, onEnd: () => void): () => void {
+  /**
+   * `/containerLogs?follow=true`: the log so far at once, then new text until the container stops (see `followLog`).
+   */
+  followContainerLogs(
+    pod: Pod,
+    container: string,
+    options: PodLogOptions,
+    onText: (text: string) => void,
+    onEnd: () => void,
+  ): () => void {
     const log = this.logInstance(pod, container, options.previous ?? false);
     if (!log) {
       onEnd();
@@ -174,7 +195,9 @@ export class Kubelet implements Component {
     const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
     const terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
     const waiting = (pod.spec?.initContainers ?? []).length > 0 ? 'PodInitializing' : 'ContainerCreating';
-    const status = statuses.find((s) => s.name === container) ?? (statuses.length === 0 && !terminal ? { name: container, state: { waiting: { reason: waiting } } } : undefined);
+    const status =
+      statuses.find((s) => s.name === container) ??
+      (statuses.length === 0 && !terminal ? { name: container, state: { waiting: { reason: waiting } } } : undefined);
     logContainerID(status, container, meta.name ?? '', previous);
     return undefined;
   }
@@ -217,14 +240,23 @@ export class Kubelet implements Component {
   /** `rejectPod`: an event, and phase Failed with reason and message. */
   private reject(pod: Pod, r: Rejection): void {
     this.host.recorder.event(pod as unknown as KubeObject, 'Warning', r.reason, r.message);
-    const status: PodStatus = { phase: 'Failed', reason: r.reason, message: `Pod was rejected: ${r.message}`, startTime: formatTimestamp(this.ctx.clock.now()) };
+    const status: PodStatus = {
+      phase: 'Failed',
+      reason: r.reason,
+      message: `Pod was rejected: ${r.message}`,
+      startTime: formatTimestamp(this.ctx.clock.now()),
+    };
     if (pod.status?.qosClass) status.qosClass = pod.status.qosClass;
     this.writeStatus(pod, status);
   }
 
   private writeStatus(pod: Pod, status: PodStatus): void {
     if (!this.running) return;
-    const write = (base: Pod) => this.ctx.api.updateStatus({ ...(base as unknown as KubeObject), status: status as unknown as KubeObject['status'] });
+    const write = (base: Pod) =>
+      this.ctx.api.updateStatus({
+        ...(base as unknown as KubeObject),
+        status: status as unknown as KubeObject['status'],
+      });
     try {
       write(pod);
     } catch (e) {
@@ -239,7 +271,10 @@ export class Kubelet implements Component {
     if (!this.running) return;
     const meta = pod.metadata!;
     try {
-      this.ctx.api.delete('pods', meta.namespace, meta.name!, { gracePeriodSeconds: 0, preconditions: { uid: meta.uid } });
+      this.ctx.api.delete('pods', meta.namespace, meta.name!, {
+        gracePeriodSeconds: 0,
+        preconditions: { uid: meta.uid },
+      });
     } catch (e) {
       if (!isApiError(e, 404) && !isApiError(e, 409)) throw e;
     }

@@ -8,7 +8,8 @@ export function podDescription(name: string, namespace: string, uid: string): st
 
 export const msg = {
   pulling: (image: string) => `Pulling image ${JSON.stringify(image)}`,
-  pulled: (image: string, ms: number, size: number) => `Successfully pulled image ${JSON.stringify(image)} in ${formatGoDuration(ms)} (${formatGoDuration(ms)} including waiting). Image size: ${size} bytes.`,
+  pulled: (image: string, ms: number, size: number) =>
+    `Successfully pulled image ${JSON.stringify(image)} in ${formatGoDuration(ms)} (${formatGoDuration(ms)} including waiting). Image size: ${size} bytes.`,
   present: (image: string) => `Container image ${JSON.stringify(image)} already present on machine`,
   pullFailed: (image: string, err: string) => `Failed to pull image ${JSON.stringify(image)}: ${err}`,
   pullBackOff: (image: string) => `Back-off pulling image ${JSON.stringify(image)}`,
@@ -20,6 +21,7 @@ export const msg = {
   stopping: (container: string) => `Stopping container ${container}`,
   livenessKill: (container: string) => `Container ${container} failed liveness probe, will be restarted`,
   probeFailed: (kind: 'Liveness' | 'Readiness' | 'Startup', output: string) => `${kind} probe failed: ${output}`,
-  crashLoop: (backoffMs: number, container: string, pod: string) => `back-off ${formatGoDuration(backoffMs)} restarting failed container=${container} pod=${pod}`,
+  crashLoop: (backoffMs: number, container: string, pod: string) =>
+    `back-off ${formatGoDuration(backoffMs)} restarting failed container=${container} pod=${pod}`,
   backOffEvent: (container: string, pod: string) => `Back-off restarting failed container ${container} in pod ${pod}`,
 };

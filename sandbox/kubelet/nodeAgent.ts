@@ -56,7 +56,8 @@ export class NodeAgent {
     const node = api.create(newNode(this.config, clock.now()));
     this.lastReport = clock.now();
     this.recorder.event(node, 'Normal', 'Starting', 'Starting kubelet.');
-    for (const reason of REGISTRATION_EVENTS) this.recorder.event(node, 'Normal', reason, `Node ${this.config.name} status is now: ${reason}`);
+    for (const reason of REGISTRATION_EVENTS)
+      this.recorder.event(node, 'Normal', reason, `Node ${this.config.name} status is now: ${reason}`);
     this.recorder.event(node, 'Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
     this.recorder.event(node, 'Normal', 'NodeReady', `Node ${this.config.name} status is now: NodeReady`);
     return node;
@@ -75,7 +76,8 @@ export class NodeAgent {
     const wasReady = (old.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
     const written = api.updateStatus({ ...current, status: { ...(current.status as object), ...next } });
     this.lastReport = now;
-    if (!wasReady) this.recorder.event(written, 'Normal', 'NodeReady', `Node ${this.config.name} status is now: NodeReady`);
+    if (!wasReady)
+      this.recorder.event(written, 'Normal', 'NodeReady', `Node ${this.config.name} status is now: NodeReady`);
     return written;
   }
 
@@ -84,7 +86,15 @@ export class NodeAgent {
     const lease = api.tryGet('leases', NODE_LEASE_NAMESPACE, this.config.name);
     try {
       if (!lease) api.create(newLease(node, clock.now()));
-      else api.update({ ...lease, spec: { ...(lease.spec as object), holderIdentity: this.config.name, renewTime: formatMicroTime(clock.now()) } });
+      else
+        api.update({
+          ...lease,
+          spec: {
+            ...(lease.spec as object),
+            holderIdentity: this.config.name,
+            renewTime: formatMicroTime(clock.now()),
+          },
+        });
     } catch (e) {
       // The lease namespace may be missing in a bare API server; the node status still carries the heartbeat.
       if (!isApiError(e)) throw e;

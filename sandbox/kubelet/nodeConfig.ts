@@ -15,7 +15,10 @@ export interface NodeCapacity {
 
 export interface NodeConfig {
   name: string;
-  /** Position in the cluster (0-based); picks the node's IP and pod CIDR. Default: the trailing number of the name, else 0. */
+  /**
+   * Position in the cluster (0-based); picks the node's IP and pod CIDR. Default: the trailing number of the name, else
+   * 0.
+   */
   index?: number;
   capacity?: NodeCapacity;
   /** Extra labels, over the standard `kubernetes.io/*` ones. */
@@ -32,7 +35,14 @@ export const KUBELET_VERSION = 'v1.32.0';
 /** The node's capacity as the API reports it (strings), defaults filled in. */
 export function nodeCapacity(config: NodeConfig): Record<string, string> {
   const c = { ...DEFAULT_NODE_CAPACITY, ...(config.capacity ?? {}) };
-  return { cpu: String(c.cpu), 'ephemeral-storage': String(c['ephemeral-storage']), 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: String(c.memory), pods: String(c.pods) };
+  return {
+    cpu: String(c.cpu),
+    'ephemeral-storage': String(c['ephemeral-storage']),
+    'hugepages-1Gi': '0',
+    'hugepages-2Mi': '0',
+    memory: String(c.memory),
+    pods: String(c.pods),
+  };
 }
 
 export function nodeIndex(config: NodeConfig): number {

@@ -20,7 +20,8 @@ const HEALTHY: readonly [string, string, string, string][] = [
 export function healthyConditions(now: number, previous: readonly NodeCondition[] = []): NodeCondition[] {
   return HEALTHY.map(([type, status, reason, message]) => {
     const old = previous.find((c) => c.type === type);
-    const since = old && old.status === status && old.lastTransitionTime ? old.lastTransitionTime : formatTimestamp(now);
+    const since =
+      old && old.status === status && old.lastTransitionTime ? old.lastTransitionTime : formatTimestamp(now);
     return { type, status, lastHeartbeatTime: formatTimestamp(now), lastTransitionTime: since, reason, message };
   });
 }
@@ -43,7 +44,11 @@ export function nodeLabels(config: NodeConfig): Record<string, string> {
 }
 
 /** The Node status a kubelet posts (capacity, allocatable = capacity, conditions, addresses, nodeInfo). */
-export function nodeStatus(config: NodeConfig, now: number, previous?: readonly NodeCondition[]): Record<string, unknown> {
+export function nodeStatus(
+  config: NodeConfig,
+  now: number,
+  previous?: readonly NodeCondition[],
+): Record<string, unknown> {
   const capacity = nodeCapacity(config);
   const index = nodeIndex(config);
   return {
@@ -81,7 +86,10 @@ export function newNode(config: NodeConfig, now: number): KubeObject {
     metadata: {
       name: config.name,
       labels: nodeLabels(config),
-      annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+      annotations: {
+        'node.alpha.kubernetes.io/ttl': '0',
+        'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
+      },
     },
     spec,
     status: nodeStatus(config, now),

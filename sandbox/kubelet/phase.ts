@@ -11,7 +11,10 @@ function find(statuses: readonly ContainerStatus[], name: string): ContainerStat
 export function anyRegularContainerStarted(spec: PodSpec, statuses: readonly ContainerStatus[]): boolean {
   return spec.containers.some((c) => {
     const s = find(statuses, c.name);
-    return !!s && (s.state?.running !== undefined || s.state?.terminated !== undefined || s.lastState?.terminated !== undefined);
+    return (
+      !!s &&
+      (s.state?.running !== undefined || s.state?.terminated !== undefined || s.lastState?.terminated !== undefined)
+    );
   });
 }
 
@@ -34,7 +37,12 @@ function initProgress(spec: PodSpec, statuses: readonly ContainerStatus[]): { pe
  * containers will not restart), so stopped containers mean a terminal phase
  * whatever the restart policy.
  */
-export function podPhase(spec: PodSpec, initStatuses: readonly ContainerStatus[], statuses: readonly ContainerStatus[], podIsTerminal: boolean): PodPhase {
+export function podPhase(
+  spec: PodSpec,
+  initStatuses: readonly ContainerStatus[],
+  statuses: readonly ContainerStatus[],
+  podIsTerminal: boolean,
+): PodPhase {
   const init = initProgress(spec, initStatuses);
   let unknown = 0;
   let running = 0;

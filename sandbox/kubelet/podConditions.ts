@@ -8,7 +8,13 @@ import { formatTimestamp } from '../clock/clock';
 import { anyRegularContainerStarted } from './phase';
 import type { PodPhase } from './phase';
 
-export const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
+export const KUBELET_CONDITIONS = [
+  'PodReadyToStartContainers',
+  'Initialized',
+  'Ready',
+  'ContainersReady',
+  'PodScheduled',
+];
 
 type Bare = Pick<PodCondition, 'type' | 'status' | 'reason' | 'message'>;
 
@@ -23,17 +29,28 @@ function list(names: string[]): string {
   return `[${names.join(' ')}]`;
 }
 
-function initialized(spec: PodSpec, init: readonly ContainerStatus[], regular: readonly ContainerStatus[], phase: PodPhase): Bare {
+function initialized(
+  spec: PodSpec,
+  init: readonly ContainerStatus[],
+  regular: readonly ContainerStatus[],
+  phase: PodPhase,
+): Bare {
   if (phase === 'Succeeded') return cond('Initialized', true, 'PodCompleted');
   if (anyRegularContainerStarted(spec, regular)) return cond('Initialized', true);
-  const incomplete = (spec.initContainers ?? []).filter((c) => !init.find((s) => s.name === c.name)?.ready).map((c) => c.name);
-  return incomplete.length > 0 ? cond('Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: ${list(incomplete)}`) : cond('Initialized', true);
+  const incomplete = (spec.initContainers ?? [])
+    .filter((c) => !init.find((s) => s.name === c.name)?.ready)
+    .map((c) => c.name);
+  return incomplete.length > 0
+    ? cond('Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: ${list(incomplete)}`)
+    : cond('Initialized', true);
 }
 
 function containersReady(spec: PodSpec, regular: readonly ContainerStatus[], phase: PodPhase): Bare {
   if (phase === 'Succeeded') return cond('ContainersReady', false, 'PodCompleted');
   const unready = spec.containers.filter((c) => !regular.find((s) => s.name === c.name)?.ready).map((c) => c.name);
-  return unready.length > 0 ? cond('ContainersReady', false, 'ContainersNotReady', `containers with unready status: ${list(unready)}`) : cond('ContainersReady', true);
+  return unready.length > 0
+    ? cond('ContainersReady', false, 'ContainersNotReady', `containers with unready status: ${list(unready)}`)
+    : cond('ContainersReady', true);
 }
 
 function ready(spec: PodSpec, containers: Bare, old: readonly PodCondition[]): Bare {
@@ -42,9 +59,12 @@ function ready(spec: PodSpec, containers: Bare, old: readonly PodCondition[]): B
   for (const gate of spec.readinessGates ?? []) {
     const c = old.find((o) => o.type === gate.conditionType);
     if (!c) problems.push(`corresponding condition of pod readiness gate "${gate.conditionType}" does not exist.`);
-    else if (c.status !== 'True') problems.push(`the status of pod readiness gate "${gate.conditionType}" is not "True", but ${c.status}`);
+    else if (c.status !== 'True')
+      problems.push(`the status of pod readiness gate "${gate.conditionType}" is not "True", but ${c.status}`);
   }
-  return problems.length > 0 ? cond('Ready', false, 'ReadinessGatesNotReady', problems.join(', ')) : cond('Ready', true);
+  return problems.length > 0
+    ? cond('Ready', false, 'ReadinessGatesNotReady', problems.join(', '))
+    : cond('Ready', true);
 }
 
 export interface ConditionInput {
@@ -70,8 +90,16 @@ export function podConditions(input: ConditionInput, old: readonly PodCondition[
     ...others,
     ...mine.map((c) => {
       const prev = old.find((o) => o.type === c.type);
-      const since = prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : formatTimestamp(now);
-      return { type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime: since, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) } as unknown as PodCondition;
+      const since =
+        prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : formatTimestamp(now);
+      return {
+        type: c.type,
+        status: c.status,
+        lastProbeTime: null,
+        lastTransitionTime: since,
+        ...(c.reason ? { reason: c.reason } : {}),
+        ...(c.message ? { message: c.message } : {}),
+      } as unknown as PodCondition;
     }),
   ];
 }

@@ -106,7 +106,10 @@ export class PodWorker {
   /** Kills a running container (exit 137) as a fault; false when none of that name is running. */
   crash(containerName?: string): boolean {
     const all = [...this.inits, ...this.regular];
-    const c = containerName === undefined ? all.find((x) => x.state.kind === 'running') : all.find((x) => x.spec.name === containerName);
+    const c =
+      containerName === undefined
+        ? all.find((x) => x.state.kind === 'running')
+        : all.find((x) => x.spec.name === containerName);
     if (!c || c.state.kind !== 'running' || this.killAt !== undefined || this.done) return false;
     this.run(() => this.exited(c, 137, 'Error', 'crash'));
     return true;
@@ -129,7 +132,10 @@ export class PodWorker {
     if (this.podIP) this.host.releasePodIP(this.podIP);
   }
 
-  /** The log `kubectl logs` reads for a container (the kubelet's choice of instance); throws upstream's 400 when there is none. */
+  /**
+   * The log `kubectl logs` reads for a container (the kubelet's choice of instance); throws upstream's 400 when there
+   * is none.
+   */
   logInstance(container: string, previous: boolean): InstanceLog | undefined {
     const c = this.regular.find((x) => x.spec.name === container) ?? this.inits.find((x) => x.spec.name === container);
     const id = logContainerID(c ? containerStatus(c) : undefined, container, this.pod.metadata!.name!, previous);
@@ -164,7 +170,10 @@ export class PodWorker {
     this.podIP = this.host.allocatePodIP();
   }
 
-  /** SyncPod: init containers one at a time (sidecars must have started), then regular containers in order, one pull at a time. */
+  /**
+   * SyncPod: init containers one at a time (sidecars must have started), then regular containers in order, one pull at
+   * a time.
+   */
   private sync(): void {
     if (!this.sandboxReady || this.killAt !== undefined || this.done) return;
     for (const c of this.inits) {
@@ -203,7 +212,20 @@ export class PodWorker {
     if (!('error' in c.image)) c.imageID = imageID(c.image);
     c.state = { kind: 'running', startedAt: now };
     c.busy = false;
-    this.logs.started(c.spec.name, c.containerID, containerProgram({ pod: this.pod, container: c.spec, init: c.init, behavior: c.behavior, startedAt: now, podIP: this.podIP ?? '', hostIP: this.host.hostIP, readFile: mountedFiles(this.pod, c.spec, this.host.readConfig) }));
+    this.logs.started(
+      c.spec.name,
+      c.containerID,
+      containerProgram({
+        pod: this.pod,
+        container: c.spec,
+        init: c.init,
+        behavior: c.behavior,
+        startedAt: now,
+        podIP: this.podIP ?? '',
+        hostIP: this.host.hostIP,
+        readFile: mountedFiles(this.pod, c.spec, this.host.readConfig),
+      }),
+    );
     this.event('Normal', 'Created', msg.created(c.spec.name));
     this.event('Normal', 'Started', msg.started(c.spec.name));
     this.scheduleInstance(c, now);
@@ -216,8 +238,16 @@ export class PodWorker {
     };
     const exit = c.behavior.exit;
     if (exit) {
-      const after = exit.after === 'quick' ? draw(this.host, this.host.delays.quickExit) : exit.after === 'work' ? draw(this.host, this.host.delays.initWork) : exit.after;
-      this.later(after, guard(() => this.exited(c, exit.code, exit.oom ? 'OOMKilled' : exit.code === 0 ? 'Completed' : 'Error')));
+      const after =
+        exit.after === 'quick'
+          ? draw(this.host, this.host.delays.quickExit)
+          : exit.after === 'work'
+            ? draw(this.host, this.host.delays.initWork)
+            : exit.after;
+      this.later(
+        after,
+        guard(() => this.exited(c, exit.code, exit.oom ? 'OOMKilled' : exit.code === 0 ? 'Completed' : 'Error')),
+      );
     }
     if (c.init && !c.sidecar) {
       c.started = true;
@@ -228,7 +258,11 @@ export class PodWorker {
     if (okAt <= startedAt) started();
     else this.at(okAt, started);
     const ready = readinessPlan(c.spec.readinessProbe, c.behavior, startedAt, okAt);
-    if (ready.failAt !== undefined) this.at(ready.failAt, guard(() => this.probeFailed(c, 'Readiness', 503)));
+    if (ready.failAt !== undefined)
+      this.at(
+        ready.failAt,
+        guard(() => this.probeFailed(c, 'Readiness', 503)),
+      );
     if (ready.readyAt !== undefined) {
       const becomeReady = guard(() => void (c.ready = true));
       if (ready.readyAt <= startedAt) becomeReady();
@@ -236,14 +270,24 @@ export class PodWorker {
     }
     const live = livenessPlan(c.spec.livenessProbe, c.behavior, startedAt, okAt);
     if (!live) return;
-    for (const t of live.failures) this.at(t, guard(() => this.probeFailed(c, 'Liveness', 500)));
-    this.at(live.killAt, guard(() => {
-      this.event('Normal', 'Killing', msg.livenessKill(c.spec.name));
-      this.logs.signaled(c.spec.name);
-      c.ready = false;
-      const stopIn = Math.min(draw(this.host, this.host.delays.stop), this.graceMs());
-      this.later(stopIn, guard(() => this.exited(c, 137, 'Error', 'killed')));
-    }));
+    for (const t of live.failures)
+      this.at(
+        t,
+        guard(() => this.probeFailed(c, 'Liveness', 500)),
+      );
+    this.at(
+      live.killAt,
+      guard(() => {
+        this.event('Normal', 'Killing', msg.livenessKill(c.spec.name));
+        this.logs.signaled(c.spec.name);
+        c.ready = false;
+        const stopIn = Math.min(draw(this.host, this.host.delays.stop), this.graceMs());
+        this.later(
+          stopIn,
+          guard(() => this.exited(c, 137, 'Error', 'killed')),
+        );
+      }),
+    );
   }
 
   private probeFailed(c: ContainerRuntime, kind: 'Liveness' | 'Readiness', code: number): void {
@@ -256,17 +300,26 @@ export class PodWorker {
     if (c.state.kind !== 'running') return;
     const now = this.host.clock.now();
     this.logs.exited(c.spec.name, exitCode, reason === 'OOMKilled', cause);
-    c.state = { kind: 'terminated', termination: { exitCode, reason, startedAt: c.state.startedAt, finishedAt: now, containerID: c.containerID } };
+    c.state = {
+      kind: 'terminated',
+      termination: { exitCode, reason, startedAt: c.state.startedAt, finishedAt: now, containerID: c.containerID },
+    };
     c.instance++;
     c.started = false;
     c.ready = c.init && !c.sidecar && exitCode === 0;
     if (this.killAt !== undefined) return;
     const policy = this.pod.spec?.restartPolicy ?? 'Always';
-    const restart = c.sidecar || (c.init ? exitCode !== 0 && policy !== 'Never' : policy === 'Always' || (policy === 'OnFailure' && exitCode !== 0));
+    const restart =
+      c.sidecar ||
+      (c.init
+        ? exitCode !== 0 && policy !== 'Never'
+        : policy === 'Always' || (policy === 'OnFailure' && exitCode !== 0));
     if (restart) this.later(this.host.delays.sync, () => this.restartCheck(c));
   }
 
-  /** kuberuntime `doBackOff`: restart now, or wait in CrashLoopBackOff until the window measured from the exit closes. */
+  /**
+   * kuberuntime `doBackOff`: restart now, or wait in CrashLoopBackOff until the window measured from the exit closes.
+   */
   private restartCheck(c: ContainerRuntime): void {
     if (this.killAt !== undefined || this.done) return;
     const t: Termination | undefined = c.state.kind === 'terminated' ? c.state.termination : c.last;
@@ -277,7 +330,11 @@ export class PodWorker {
     if (backoff.inBackOffSince(key, t.finishedAt, now)) {
       const desc = podDescription(this.pod.metadata!.name!, this.pod.metadata!.namespace!, this.uid);
       c.last = t;
-      c.state = { kind: 'waiting', reason: 'CrashLoopBackOff', message: msg.crashLoop(backoff.get(key), c.spec.name, desc) };
+      c.state = {
+        kind: 'waiting',
+        reason: 'CrashLoopBackOff',
+        message: msg.crashLoop(backoff.get(key), c.spec.name, desc),
+      };
       this.event('Warning', 'BackOff', msg.backOffEvent(c.spec.name, desc));
       this.at(t.finishedAt + backoff.get(key), () => this.restartCheck(c));
       return;
@@ -356,7 +413,12 @@ export class PodWorker {
 
   private phase(): PodPhase {
     const spec = this.pod.spec!;
-    const phase = podPhase(spec, this.inits.map(containerStatus), this.regular.map(containerStatus), this.killAt !== undefined && this.running().length === 0);
+    const phase = podPhase(
+      spec,
+      this.inits.map(containerStatus),
+      this.regular.map(containerStatus),
+      this.killAt !== undefined && this.running().length === 0,
+    );
     return this.done && this.killAt !== undefined && !TERMINAL.has(phase) ? 'Failed' : phase;
   }
 
@@ -367,7 +429,11 @@ export class PodWorker {
     const old = current.status ?? {};
     const status: PodStatus = {
       phase,
-      conditions: podConditions({ spec: this.pod.spec!, init, regular, phase, sandboxReady: this.sandboxReady }, old.conditions ?? [], this.host.clock.now()),
+      conditions: podConditions(
+        { spec: this.pod.spec!, init, regular, phase, sandboxReady: this.sandboxReady },
+        old.conditions ?? [],
+        this.host.clock.now(),
+      ),
       hostIP: this.host.hostIP,
       hostIPs: [{ ip: this.host.hostIP }],
       startTime: formatTimestamp(this.startTime),

@@ -30,11 +30,20 @@ export interface ReadinessPlan {
   readyAt?: number;
 }
 
-export function readinessPlan(probe: Probe | undefined, b: ContainerBehavior, startedAt: number, startedOkAt: number): ReadinessPlan {
+export function readinessPlan(
+  probe: Probe | undefined,
+  b: ContainerBehavior,
+  startedAt: number,
+  startedOkAt: number,
+): ReadinessPlan {
   const passFrom = startedAt + (b.readyAfterMs ?? 0);
   if (!probe) return b.neverReady ? {} : { readyAt: Math.max(startedOkAt, passFrom) };
   const p = period(probe);
-  const first = firstTickAtOrAfter(startedAt, p, Math.max(startedOkAt, startedAt + (probe.initialDelaySeconds ?? 0) * 1000));
+  const first = firstTickAtOrAfter(
+    startedAt,
+    p,
+    Math.max(startedOkAt, startedAt + (probe.initialDelaySeconds ?? 0) * 1000),
+  );
   if (b.neverReady) return { failAt: first };
   const pass = firstTickAtOrAfter(startedAt, p, Math.max(first, passFrom));
   const readyAt = pass + (Math.max(1, probe.successThreshold ?? 1) - 1) * p;
@@ -50,12 +59,24 @@ export interface LivenessPlan {
 
 const DEFAULT_LIVENESS: Probe = { periodSeconds: 10, failureThreshold: 3, initialDelaySeconds: 0 };
 
-/** The failures and the kill for `liveness-fail-after` (with upstream's probe defaults when the pod has no liveness probe). */
-export function livenessPlan(probe: Probe | undefined, b: ContainerBehavior, startedAt: number, startedOkAt: number): LivenessPlan | undefined {
+/**
+ * The failures and the kill for `liveness-fail-after` (with upstream's probe defaults when the pod has no liveness
+ * probe).
+ */
+export function livenessPlan(
+  probe: Probe | undefined,
+  b: ContainerBehavior,
+  startedAt: number,
+  startedOkAt: number,
+): LivenessPlan | undefined {
   if (b.livenessFailAfterMs === undefined) return undefined;
   const spec = probe ?? DEFAULT_LIVENESS;
   const p = period(spec);
-  const first = firstTickAtOrAfter(startedAt, p, Math.max(startedOkAt, startedAt + (spec.initialDelaySeconds ?? 0) * 1000, startedAt + b.livenessFailAfterMs));
+  const first = firstTickAtOrAfter(
+    startedAt,
+    p,
+    Math.max(startedOkAt, startedAt + (spec.initialDelaySeconds ?? 0) * 1000, startedAt + b.livenessFailAfterMs),
+  );
   const failures: number[] = [];
   for (let i = 0; i < Math.max(1, spec.failureThreshold ?? 3); i++) failures.push(first + i * p);
   return { failures, killAt: failures[failures.length - 1] };

@@ -29,10 +29,17 @@ function cellText(cell: TableCell): string {
 export function alignColumns(lines: readonly (readonly string[])[]): string {
   const widths: number[] = [];
   for (const line of lines) {
-    for (let i = 0; i < line.length - 1; i++) widths[i] = Math.max(widths[i] ?? 0, Math.max(MIN_WIDTH, width(line[i]) + PADDING));
+    for (let i = 0; i < line.length - 1; i++)
+      widths[i] = Math.max(widths[i] ?? 0, Math.max(MIN_WIDTH, width(line[i]) + PADDING));
   }
   return lines
-    .map((line) => line.map((cell, i) => (i < line.length - 1 ? cell + ' '.repeat(widths[i] - width(cell)) : cell)).join('').trimEnd() + '\n')
+    .map(
+      (line) =>
+        line
+          .map((cell, i) => (i < line.length - 1 ? cell + ' '.repeat(widths[i] - width(cell)) : cell))
+          .join('')
+          .trimEnd() + '\n',
+    )
     .join('');
 }
 
@@ -56,7 +63,11 @@ export interface GetGroup {
  * with its own header, separated by a blank line; names are prefixed with
  * the kind when more than one kind was asked for.
  */
-export function formatGet(groups: readonly GetGroup[], now: number, options: Omit<TableOptions, 'showKind'> & FormatOptions & { showKind?: boolean } = {}): string {
+export function formatGet(
+  groups: readonly GetGroup[],
+  now: number,
+  options: Omit<TableOptions, 'showKind'> & FormatOptions & { showKind?: boolean } = {},
+): string {
   const showKind = options.showKind ?? groups.length > 1;
   return groups
     .filter((g) => g.objects.length > 0)

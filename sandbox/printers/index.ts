@@ -1,4 +1,6 @@
-/** kubectl's table output for the sandbox: the `simulate` CLI, the HTTP API's Table responses and the extension's views. */
+/**
+ * kubectl's table output for the sandbox: the `simulate` CLI, the HTTP API's Table responses and the extension's views.
+ */
 export { humanDuration, shortHumanDuration } from './duration';
 export { podReadyText, podRestartsText, podStatusText, podSummary } from './podStatus';
 export type { PodSummary } from './podStatus';

@@ -43,12 +43,20 @@ function noteRestarts(t: Tally, s: ContainerStatus): void {
   }
 }
 
-function terminatedText(prefix: string, reason: string | undefined, signal: number | undefined, exitCode: number): string {
+function terminatedText(
+  prefix: string,
+  reason: string | undefined,
+  signal: number | undefined,
+  exitCode: number,
+): string {
   if (reason) return `${prefix}${reason}`;
   return signal ? `${prefix}Signal:${signal}` : `${prefix}ExitCode:${exitCode}`;
 }
 
-/** The init-container pass: the STATUS while initializing (undefined once done), and the sidecars' part of READY/RESTARTS. */
+/**
+ * The init-container pass: the STATUS while initializing (undefined once done), and the sidecars' part of
+ * READY/RESTARTS.
+ */
 function initPass(pod: Pod, all: Tally, sidecars: Tally): string | undefined {
   const specs = new Map<string, Container>();
   for (const c of pod.spec?.initContainers ?? []) specs.set(c.name, c);
@@ -102,7 +110,8 @@ function hasCondition(pod: Pod, type: string): boolean {
 export function podSummary(pod: Pod): PodSummary {
   const phase = pod.status?.phase ?? '';
   let reason = pod.status?.reason || phase;
-  if ((pod.status?.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated')) reason = 'SchedulingGated';
+  if ((pod.status?.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated'))
+    reason = 'SchedulingGated';
   const sidecarCount = (pod.spec?.initContainers ?? []).filter(isSidecar).length;
   const total = (pod.spec?.containers?.length ?? 0) + sidecarCount;
   const all: Tally = { ready: 0, restarts: 0, lastRestartAt: undefined };
@@ -117,7 +126,13 @@ export function podSummary(pod: Pod): PodSummary {
   }
   if (pod.metadata?.deletionTimestamp && pod.status?.reason === NODE_UNREACHABLE_POD_REASON) reason = 'Unknown';
   else if (pod.metadata?.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed') reason = 'Terminating';
-  return { ready: tally.ready + (tally === all ? sidecars.ready : 0), total, status: reason, restarts: tally.restarts, lastRestartAt: tally.lastRestartAt };
+  return {
+    ready: tally.ready + (tally === all ? sidecars.ready : 0),
+    total,
+    status: reason,
+    restarts: tally.restarts,
+    lastRestartAt: tally.lastRestartAt,
+  };
 }
 
 /** The STATUS column: `Running`, `ContainerCreating`, `CrashLoopBackOff`, `Init:0/1`, `Terminating`… */

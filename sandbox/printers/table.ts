@@ -55,7 +55,13 @@ export function wide(name: string, type: TableColumn['type'] = 'string', descrip
   return description ? { name, type, priority: 1, description } : { name, type, priority: 1 };
 }
 
-export const NAME_COLUMN: TableColumn = { name: 'Name', type: 'string', format: 'name', priority: 0, description: NAME_DESCRIPTION };
+export const NAME_COLUMN: TableColumn = {
+  name: 'Name',
+  type: 'string',
+  format: 'name',
+  priority: 0,
+  description: NAME_DESCRIPTION,
+};
 export const AGE_COLUMN: TableColumn = { name: 'Age', type: 'string', priority: 0, description: AGE_DESCRIPTION };
 
 /** `translateTimestampSince`: the age of an RFC 3339 timestamp, `<unknown>` when absent. */
@@ -105,7 +111,9 @@ export function listWithMore(all: readonly string[], max: number, empty = '<unse
   return all.length > max ? `${shown} + ${all.length - max} more...` : shown;
 }
 
-/** The SELECTOR cell (`metav1.FormatLabelSelector`): `app=web`, `<none>`, `<error>`. Unknown operators are caught there. */
+/**
+ * The SELECTOR cell (`metav1.FormatLabelSelector`): `app=web`, `<none>`, `<error>`. Unknown operators are caught there.
+ */
 export function selectorText(sel: ApiLabelSelector | undefined): string {
   return formatLabelSelector(sel as LabelSelector | undefined);
 }

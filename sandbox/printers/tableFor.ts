@@ -46,7 +46,12 @@ const GENERIC: KindPrinter = {
   row: (obj, now) => [obj.metadata.name ?? '', age(obj, now)],
 };
 
-const NAMESPACE_COLUMN: TableColumn = { name: 'Namespace', type: 'string', priority: 0, description: 'The namespace of the object.' };
+const NAMESPACE_COLUMN: TableColumn = {
+  name: 'Namespace',
+  type: 'string',
+  priority: 0,
+  description: 'The namespace of the object.',
+};
 
 export interface TableOptions {
   /** Keep the `-o wide` (priority 1) columns. The API server's Table keeps them all: pass true there. */

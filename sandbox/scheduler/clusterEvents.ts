@@ -5,14 +5,27 @@
  */
 import type { Node } from 'kubernetes-types/core/v1';
 import { jsonEqual } from '../util/json';
-import { NODE_AFFINITY, NODE_NAME, NODE_PORTS, NODE_RESOURCES_FIT, NODE_UNSCHEDULABLE, TAINT_TOLERATION } from './filters';
+import {
+  NODE_AFFINITY,
+  NODE_NAME,
+  NODE_PORTS,
+  NODE_RESOURCES_FIT,
+  NODE_UNSCHEDULABLE,
+  TAINT_TOLERATION,
+} from './filters';
 
 export function pluginBit(plugin: number): number {
   return 1 << plugin;
 }
 
 /** A node was added: any rejection may now be lifted. */
-export const NODE_ADDED = pluginBit(NODE_UNSCHEDULABLE) | pluginBit(NODE_NAME) | pluginBit(TAINT_TOLERATION) | pluginBit(NODE_AFFINITY) | pluginBit(NODE_PORTS) | pluginBit(NODE_RESOURCES_FIT);
+export const NODE_ADDED =
+  pluginBit(NODE_UNSCHEDULABLE) |
+  pluginBit(NODE_NAME) |
+  pluginBit(TAINT_TOLERATION) |
+  pluginBit(NODE_AFFINITY) |
+  pluginBit(NODE_PORTS) |
+  pluginBit(NODE_RESOURCES_FIT);
 
 /** A bound pod was deleted or finished: its node has room and ports again. */
 export const ASSIGNED_POD_GONE = pluginBit(NODE_RESOURCES_FIT) | pluginBit(NODE_PORTS);
@@ -22,7 +35,8 @@ export function nodeUpdateMask(old: Node, node: Node): number {
   let mask = 0;
   if (!jsonEqual(old.status?.allocatable ?? {}, node.status?.allocatable ?? {})) mask |= pluginBit(NODE_RESOURCES_FIT);
   if (!jsonEqual(old.metadata?.labels ?? {}, node.metadata?.labels ?? {})) mask |= pluginBit(NODE_AFFINITY);
-  if (!jsonEqual(old.spec?.taints ?? [], node.spec?.taints ?? [])) mask |= pluginBit(TAINT_TOLERATION) | pluginBit(NODE_UNSCHEDULABLE);
+  if (!jsonEqual(old.spec?.taints ?? [], node.spec?.taints ?? []))
+    mask |= pluginBit(TAINT_TOLERATION) | pluginBit(NODE_UNSCHEDULABLE);
   if ((old.spec?.unschedulable ?? false) !== (node.spec?.unschedulable ?? false)) mask |= pluginBit(NODE_UNSCHEDULABLE);
   return mask;
 }

@@ -134,7 +134,11 @@ function nodeExplanations(r: CycleRecord): NodeExplanation[] {
   const out: NodeExplanation[] = r.names.map((node, i) => {
     const v = r.verdicts[i];
     if (v === 0) return { node };
-    return { node, rejectedBy: FILTER_PLUGINS[v & 7] as FilterPluginName, reasons: verdictReasons(v, r.taintReasons?.get(i) ?? '') };
+    return {
+      node,
+      rejectedBy: FILTER_PLUGINS[v & 7] as FilterPluginName,
+      reasons: verdictReasons(v, r.taintReasons?.get(i) ?? ''),
+    };
   });
   r.feasible.forEach((at, f) => {
     const e = out[at];

@@ -8,7 +8,15 @@ import type { NodeState } from './nodeState';
 import type { PodInfo } from './podInfo';
 import { TAINT_NODE_UNSCHEDULABLE, firstUntoleratedTaint, tolerationsTolerate } from './taints';
 
-export const FILTER_PLUGINS = ['', 'NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit'] as const;
+export const FILTER_PLUGINS = [
+  '',
+  'NodeUnschedulable',
+  'NodeName',
+  'TaintToleration',
+  'NodeAffinity',
+  'NodePorts',
+  'NodeResourcesFit',
+] as const;
 export type FilterPluginName = Exclude<(typeof FILTER_PLUGINS)[number], ''>;
 
 export const NODE_UNSCHEDULABLE = 1;
@@ -23,7 +31,10 @@ export const FIT_PODS = 1;
 export const FIT_CPU = 2;
 export const FIT_MEMORY = 4;
 export const FIT_EPHEMERAL = 8;
-/** The request exceeds the node's whole allocatable: removing pods would not help (UnschedulableAndUnresolvable since 1.34). */
+/**
+ * The request exceeds the node's whole allocatable: removing pods would not help (UnschedulableAndUnresolvable since
+ * 1.34).
+ */
 export const FIT_UNRESOLVABLE = 16;
 
 const UNSCHEDULABLE_TAINT = { key: TAINT_NODE_UNSCHEDULABLE, value: '', effect: 'NoSchedule' };
@@ -56,13 +67,19 @@ export function fitReasons(pod: PodInfo, node: NodeState): number {
   let mask = 0;
   if (node.podCount + 1 > node.allocPods) mask |= FIT_PODS;
   const r = pod.requests;
-  if (r.cpu > 0 && r.cpu > node.allocCpu - node.reqCpu) mask |= FIT_CPU | (r.cpu > node.allocCpu ? FIT_UNRESOLVABLE : 0);
-  if (r.memory > 0 && r.memory > node.allocMemory - node.reqMemory) mask |= FIT_MEMORY | (r.memory > node.allocMemory ? FIT_UNRESOLVABLE : 0);
-  if (r.ephemeral > 0 && r.ephemeral > node.allocEphemeral - node.reqEphemeral) mask |= FIT_EPHEMERAL | (r.ephemeral > node.allocEphemeral ? FIT_UNRESOLVABLE : 0);
+  if (r.cpu > 0 && r.cpu > node.allocCpu - node.reqCpu)
+    mask |= FIT_CPU | (r.cpu > node.allocCpu ? FIT_UNRESOLVABLE : 0);
+  if (r.memory > 0 && r.memory > node.allocMemory - node.reqMemory)
+    mask |= FIT_MEMORY | (r.memory > node.allocMemory ? FIT_UNRESOLVABLE : 0);
+  if (r.ephemeral > 0 && r.ephemeral > node.allocEphemeral - node.reqEphemeral)
+    mask |= FIT_EPHEMERAL | (r.ephemeral > node.allocEphemeral ? FIT_UNRESOLVABLE : 0);
   return mask;
 }
 
-/** The reasons a verdict stands for (several for NodeResourcesFit). `taintReason` is the node's taint reason when the plugin is TaintToleration. */
+/**
+ * The reasons a verdict stands for (several for NodeResourcesFit). `taintReason` is the node's taint reason when the
+ * plugin is TaintToleration.
+ */
 export function verdictReasons(verdict: number, taintReason: string): string[] {
   switch (verdict & 7) {
     case NODE_UNSCHEDULABLE:

@@ -38,7 +38,14 @@ function bump(counts: Map<string, number>, reason: string): void {
  * node where it could help is reported as having no victims, which is what
  * upstream says when no pod has a lower priority than the incoming one.
  */
-export function fitErrorMessage(total: number, verdicts: ArrayLike<number>, count: number, taintReason: (i: number) => string, preemptNever: boolean, tooSmallIsUnresolvable = false): string {
+export function fitErrorMessage(
+  total: number,
+  verdicts: ArrayLike<number>,
+  count: number,
+  taintReason: (i: number) => string,
+  preemptNever: boolean,
+  tooSmallIsUnresolvable = false,
+): string {
   const filterCounts = new Map<string, number>();
   const preemptionCounts = new Map<string, number>();
   for (let i = 0; i < count; i++) {

@@ -62,7 +62,10 @@ function fieldRequirement(r: NodeSelectorRequirement): NodeMatcher {
 
 /** One term: every requirement must match; an empty term matches nothing. */
 export function compileTerm(term: NodeSelectorTerm | undefined): NodeMatcher {
-  const parts = [...(term?.matchExpressions ?? []).map(labelRequirement), ...(term?.matchFields ?? []).map(fieldRequirement)];
+  const parts = [
+    ...(term?.matchExpressions ?? []).map(labelRequirement),
+    ...(term?.matchFields ?? []).map(fieldRequirement),
+  ];
   if (parts.length === 0) return NEVER;
   if (parts.length === 1) return parts[0];
   return (n) => {

@@ -14,7 +14,10 @@ export interface Requests {
   ephemeral: number;
 }
 
-/** The defaults a missing container request counts as when scoring (`schedutil.DefaultMilliCPURequest`, `DefaultMemoryRequest`). */
+/**
+ * The defaults a missing container request counts as when scoring (`schedutil.DefaultMilliCPURequest`,
+ * `DefaultMemoryRequest`).
+ */
 export const DEFAULT_MILLI_CPU_REQUEST = 100;
 export const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
 
@@ -72,11 +75,20 @@ export function podRequests(spec: PodSpec | undefined, nonZero = false): Request
       add(sidecars, r);
       max(init, sidecars);
     } else {
-      max(init, { cpu: r.cpu + sidecars.cpu, memory: r.memory + sidecars.memory, ephemeral: r.ephemeral + sidecars.ephemeral });
+      max(init, {
+        cpu: r.cpu + sidecars.cpu,
+        memory: r.memory + sidecars.memory,
+        ephemeral: r.ephemeral + sidecars.ephemeral,
+      });
     }
   }
   max(total, init);
   const overhead = spec?.overhead as ResourceMap;
-  if (overhead) add(total, { cpu: milli(overhead, 'cpu', 0), memory: value(overhead, 'memory', 0), ephemeral: value(overhead, 'ephemeral-storage', 0) });
+  if (overhead)
+    add(total, {
+      cpu: milli(overhead, 'cpu', 0),
+      memory: value(overhead, 'memory', 0),
+      ephemeral: value(overhead, 'ephemeral-storage', 0),
+    });
   return total;
 }

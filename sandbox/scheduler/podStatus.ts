@@ -9,7 +9,10 @@ import { isApiError } from '../api/errors';
 import type { KubeObject } from '../api/types';
 import { formatTimestamp } from '../clock/clock';
 
-/** Sets `PodScheduled=False` with `reason` and `message` unless the pod already says exactly that. Returns whether it wrote. */
+/**
+ * Sets `PodScheduled=False` with `reason` and `message` unless the pod already says exactly that. Returns whether it
+ * wrote.
+ */
 export function setPodScheduledFalse(api: ApiServer, obj: KubeObject, reason: string, message: string): boolean {
   const pod = obj as unknown as Pod;
   if (pod.spec?.nodeName) return false;
@@ -21,7 +24,8 @@ export function setPodScheduledFalse(api: ApiServer, obj: KubeObject, reason: st
     type: 'PodScheduled',
     status: 'False',
     lastProbeTime: null,
-    lastTransitionTime: old?.status === 'False' && old.lastTransitionTime ? old.lastTransitionTime : formatTimestamp(api.clock.now()),
+    lastTransitionTime:
+      old?.status === 'False' && old.lastTransitionTime ? old.lastTransitionTime : formatTimestamp(api.clock.now()),
     reason,
     message,
   } as unknown as PodCondition;

@@ -25,13 +25,18 @@ export interface CycleRecord {
   readonly taintReasons: ReadonlyMap<number, string> | undefined;
   /** Evaluated indices of the feasible nodes. */
   readonly feasible: Int32Array;
-  /** 4 normalized plugin scores per feasible node; undefined when fewer than two were feasible (upstream skips scoring). */
+  /**
+   * 4 normalized plugin scores per feasible node; undefined when fewer than two were feasible (upstream skips scoring).
+   */
   readonly scores: Int32Array | undefined;
   /** Index into `feasible` of the chosen node, -1 when none fits. */
   readonly chosen: number;
 }
 
-/** `numFeasibleNodesToFind`: all nodes below 100; else a percentage (adaptive when 0: 50 − n/125, at least 5) but at least 100. */
+/**
+ * `numFeasibleNodesToFind`: all nodes below 100; else a percentage (adaptive when 0: 50 − n/125, at least 5) but at
+ * least 100.
+ */
 export function numFeasibleNodesToFind(percentage: number, total: number): number {
   if (total < MIN_FEASIBLE_NODES_TO_FIND) return total;
   let pct = percentage;
@@ -47,7 +52,13 @@ export interface CycleCursor {
   scratch?: Int32Array;
 }
 
-export function schedulePod(pod: PodInfo, nodes: readonly NodeState[], cursor: CycleCursor, random: SeededRandom, percentage: number): CycleRecord {
+export function schedulePod(
+  pod: PodInfo,
+  nodes: readonly NodeState[],
+  cursor: CycleCursor,
+  random: SeededRandom,
+  percentage: number,
+): CycleRecord {
   const total = nodes.length;
   const want = numFeasibleNodesToFind(percentage, total);
   if (!cursor.scratch || cursor.scratch.length < total) cursor.scratch = new Int32Array(Math.max(total, 16));
@@ -74,14 +85,22 @@ export function schedulePod(pod: PodInfo, nodes: readonly NodeState[], cursor: C
     if (++at === total) at = 0;
   }
   cursor.nextStart = total === 0 ? 0 : (start + processed) % total;
-  const base = { totalNodes: total, names, verdicts: verdicts.slice(0, processed), taintReasons, feasible: Int32Array.from(feasible) };
+  const base = {
+    totalNodes: total,
+    names,
+    verdicts: verdicts.slice(0, processed),
+    taintReasons,
+    feasible: Int32Array.from(feasible),
+  };
   if (feasible.length === 0) return { ...base, scores: undefined, chosen: -1 };
   if (feasible.length === 1) return { ...base, scores: undefined, chosen: 0 };
   const scores = scoreNodes(pod, feasibleNodes);
   return { ...base, scores, chosen: selectHost(scores, feasible.length, random) };
 }
 
-/** The highest total; among equal totals each is chosen with equal probability (reservoir sampling, one draw per tie). */
+/**
+ * The highest total; among equal totals each is chosen with equal probability (reservoir sampling, one draw per tie).
+ */
 export function selectHost(scores: Int32Array, count: number, random: SeededRandom): number {
   let best = 0;
   let bestScore = -1;

@@ -53,7 +53,15 @@ export interface SchedulerOptions {
   measure?: <T>(phase: SchedulerPhase, fn: () => T) => T;
 }
 
-const EMPTY_RECORD: CycleRecord = { totalNodes: 0, names: [], verdicts: new Int32Array(0), taintReasons: undefined, feasible: new Int32Array(0), scores: undefined, chosen: -1 };
+const EMPTY_RECORD: CycleRecord = {
+  totalNodes: 0,
+  names: [],
+  verdicts: new Int32Array(0),
+  taintReasons: undefined,
+  feasible: new Int32Array(0),
+  scores: undefined,
+  chosen: -1,
+};
 
 export class Scheduler implements Component {
   readonly name = DEFAULT_SCHEDULER_NAME;
@@ -167,7 +175,14 @@ export class Scheduler implements Component {
     const pct = this.options.percentageOfNodesToScore ?? 0;
     const record = this.measure('schedule', () => schedulePod(info, nodes, this.cursor, this.random, pct));
     if (record.chosen >= 0) return this.bind(qp, info, record, record.names[record.feasible[record.chosen]]);
-    const message = fitErrorMessage(record.totalNodes, record.verdicts, record.names.length, (i) => record.taintReasons?.get(i) ?? '', info.preemptNever, this.options.nodeTooSmallIsUnresolvable ?? false);
+    const message = fitErrorMessage(
+      record.totalNodes,
+      record.verdicts,
+      record.names.length,
+      (i) => record.taintReasons?.get(i) ?? '',
+      info.preemptNever,
+      this.options.nodeTooSmallIsUnresolvable ?? false,
+    );
     let rejected = 0;
     for (const v of record.verdicts) rejected |= pluginBit(v & 7);
     this.unschedulable(qp, record, message, rejected);
@@ -186,7 +201,9 @@ export class Scheduler implements Component {
     this.queue.done(qp);
     this.remember(qp, record, 'Scheduled');
     const ref = `${bound.metadata.namespace}/${bound.metadata.name}`;
-    this.measure('event', () => this.recorder.event(bound, 'Normal', 'Scheduled', `Successfully assigned ${ref} to ${nodeName}`));
+    this.measure('event', () =>
+      this.recorder.event(bound, 'Normal', 'Scheduled', `Successfully assigned ${ref} to ${nodeName}`),
+    );
   }
 
   private bindingFailed(qp: QueuedPod, record: CycleRecord, message: string): void {
@@ -217,7 +234,13 @@ export class Scheduler implements Component {
   }
 
   private remember(qp: QueuedPod, record: CycleRecord, outcome: SchedulingOutcome, message?: string): void {
-    const decision = { uid: qp.pod.metadata.uid ?? '', time: formatTimestamp(this.ctx.clock.now()), attempts: qp.attempts, outcome, record };
+    const decision = {
+      uid: qp.pod.metadata.uid ?? '',
+      time: formatTimestamp(this.ctx.clock.now()),
+      attempts: qp.attempts,
+      outcome,
+      record,
+    };
     this.explanations.record(qp.key, message === undefined ? decision : { ...decision, message });
   }
 }

@@ -22,7 +22,14 @@ interface PodEntry {
 function usageOf(pod: Pod): PodUsage {
   const r = podRequests(pod.spec);
   const nz = podRequests(pod.spec, true);
-  return { cpu: r.cpu, memory: r.memory, ephemeral: r.ephemeral, nonZeroCpu: nz.cpu, nonZeroMemory: nz.memory, hostPorts: podHostPorts(pod) };
+  return {
+    cpu: r.cpu,
+    memory: r.memory,
+    ephemeral: r.ephemeral,
+    nonZeroCpu: nz.cpu,
+    nonZeroMemory: nz.memory,
+    hostPorts: podHostPorts(pod),
+  };
 }
 
 export class SchedulerCache {
@@ -80,7 +87,12 @@ export class SchedulerCache {
   assume(info: PodInfo, nodeName: string): void {
     const old = this.pods.get(info.key);
     if (old) this.release(info.key, old);
-    const usage: PodUsage = { ...info.requests, nonZeroCpu: info.nonZero.cpu, nonZeroMemory: info.nonZero.memory, hostPorts: info.hostPorts };
+    const usage: PodUsage = {
+      ...info.requests,
+      nonZeroCpu: info.nonZero.cpu,
+      nonZeroMemory: info.nonZero.memory,
+      hostPorts: info.hostPorts,
+    };
     this.account(info.key, { uid: info.uid, node: this.stateFor(nodeName), usage, assumed: true });
   }
 

@@ -41,7 +41,13 @@ export interface QueueOptions {
 
 export class SchedulingQueue {
   private readonly pods = new Map<string, QueuedPod>();
-  private readonly active = new Heap<QueuedPod>((a, b) => a.priority !== b.priority ? a.priority > b.priority : a.timestamp !== b.timestamp ? a.timestamp < b.timestamp : a.seq < b.seq);
+  private readonly active = new Heap<QueuedPod>((a, b) =>
+    a.priority !== b.priority
+      ? a.priority > b.priority
+      : a.timestamp !== b.timestamp
+        ? a.timestamp < b.timestamp
+        : a.seq < b.seq,
+  );
   private readonly backoff = new Map<string, QueuedPod>();
   private readonly waiting = new Map<string, QueuedPod>();
   private backoffTimer: { handle: TimerHandle; due: number } | undefined;
@@ -78,7 +84,19 @@ export class SchedulingQueue {
   addOrUpdate(key: string, pod: KubeObject, priority: number, specChanged: boolean): void {
     const qp = this.pods.get(key);
     if (!qp) {
-      const fresh: QueuedPod = { key, pod, info: undefined, priority, timestamp: this.clock.now(), attempts: 0, unschedulableCount: 0, rejectedBy: 0, state: 'active', seq: this.seq++, popMoves: 0 };
+      const fresh: QueuedPod = {
+        key,
+        pod,
+        info: undefined,
+        priority,
+        timestamp: this.clock.now(),
+        attempts: 0,
+        unschedulableCount: 0,
+        rejectedBy: 0,
+        state: 'active',
+        seq: this.seq++,
+        popMoves: 0,
+      };
       this.pods.set(key, fresh);
       this.pushActive(fresh);
       return;
@@ -98,7 +116,10 @@ export class SchedulingQueue {
     qp.state = 'gone';
   }
 
-  /** The next pod to schedule, or undefined. It stays known to the queue (in flight) until `done`, `unschedulable` or `retry`. */
+  /**
+   * The next pod to schedule, or undefined. It stays known to the queue (in flight) until `done`, `unschedulable` or
+   * `retry`.
+   */
   pop(): QueuedPod | undefined {
     for (;;) {
       const qp = this.active.pop();
@@ -140,7 +161,8 @@ export class SchedulingQueue {
   /** A cluster event that may help pods rejected by the plugins in `interest` (a bit mask). */
   moveAll(interest: number): void {
     this.moves++;
-    for (const qp of [...this.waiting.values()]) if ((qp.rejectedBy & interest) !== 0 || qp.rejectedBy === 0) this.reactivate(qp);
+    for (const qp of [...this.waiting.values()])
+      if ((qp.rejectedBy & interest) !== 0 || qp.rejectedBy === 0) this.reactivate(qp);
   }
 
   /** Cancels the queue's timers (the scheduler stopped). */

@@ -12,9 +12,19 @@ import { intolerablePreferNoSchedule } from './taints';
 
 export const MAX_NODE_SCORE = 100;
 
-export const SCORE_PLUGINS = ['TaintToleration', 'NodeAffinity', 'NodeResourcesFit', 'NodeResourcesBalancedAllocation'] as const;
+export const SCORE_PLUGINS = [
+  'TaintToleration',
+  'NodeAffinity',
+  'NodeResourcesFit',
+  'NodeResourcesBalancedAllocation',
+] as const;
 export type ScorePluginName = (typeof SCORE_PLUGINS)[number];
-export const SCORE_WEIGHTS: Readonly<Record<ScorePluginName, number>> = { TaintToleration: 3, NodeAffinity: 2, NodeResourcesFit: 1, NodeResourcesBalancedAllocation: 1 };
+export const SCORE_WEIGHTS: Readonly<Record<ScorePluginName, number>> = {
+  TaintToleration: 3,
+  NodeAffinity: 2,
+  NodeResourcesFit: 1,
+  NodeResourcesBalancedAllocation: 1,
+};
 const [W0, W1, W2, W3] = SCORE_PLUGINS.map((p) => SCORE_WEIGHTS[p]);
 
 /** `leastRequestedScore`: the free share of a resource, 0–100. */
@@ -38,7 +48,10 @@ export function leastAllocatedScore(pod: PodInfo, node: NodeState): number {
   return weights === 0 ? 0 : Math.floor(sum / weights);
 }
 
-/** BalancedAllocation: `(1 − |f_cpu − f_mem| / 2) × 100` on real requests, fractions capped at 1; 0 for a pod that requests nothing (the plugin skips it). */
+/**
+ * BalancedAllocation: `(1 − |f_cpu − f_mem| / 2) × 100` on real requests, fractions capped at 1; 0 for a pod that
+ * requests nothing (the plugin skips it).
+ */
 export function balancedAllocationScore(pod: PodInfo, node: NodeState): number {
   if (pod.requests.cpu === 0 && pod.requests.memory === 0) return 0;
   // With fewer than two resources to compare the deviation is 0, a perfect balance.
@@ -57,7 +70,13 @@ export function nodeAffinityRaw(pod: PodInfo, node: NodeState): number {
 }
 
 /** `DefaultNormalizeScore`: scale to 0–100 by the maximum (integer division), optionally reversed. */
-export function normalizeScores(scores: Int32Array | number[], count: number, stride: number, offset: number, reverse: boolean): void {
+export function normalizeScores(
+  scores: Int32Array | number[],
+  count: number,
+  stride: number,
+  offset: number,
+  reverse: boolean,
+): void {
   let max = 0;
   for (let i = 0; i < count; i++) max = Math.max(max, scores[i * stride + offset]);
   for (let i = 0; i < count; i++) {

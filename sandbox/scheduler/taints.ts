@@ -36,7 +36,10 @@ export function toleratesTaint(t: Toleration, taint: { key: string; value: strin
   }
 }
 
-export function tolerationsTolerate(tolerations: readonly Toleration[], taint: { key: string; value: string; effect: string }): boolean {
+export function tolerationsTolerate(
+  tolerations: readonly Toleration[],
+  taint: { key: string; value: string; effect: string },
+): boolean {
   for (const t of tolerations) if (toleratesTaint(t, taint)) return true;
   return false;
 }
@@ -51,8 +54,14 @@ export function firstUntoleratedTaint(taints: readonly NodeTaint[], tolerations:
   return -1;
 }
 
-/** PreferNoSchedule taints the pod does not tolerate (TaintToleration's raw score); only tolerations with effect '' or PreferNoSchedule count. */
-export function intolerablePreferNoSchedule(taints: readonly NodeTaint[], preferTolerations: readonly Toleration[]): number {
+/**
+ * PreferNoSchedule taints the pod does not tolerate (TaintToleration's raw score); only tolerations with effect '' or
+ * PreferNoSchedule count.
+ */
+export function intolerablePreferNoSchedule(
+  taints: readonly NodeTaint[],
+  preferTolerations: readonly Toleration[],
+): number {
   let n = 0;
   for (const t of taints) if (t.effect === 'PreferNoSchedule' && !tolerationsTolerate(preferTolerations, t)) n++;
   return n;

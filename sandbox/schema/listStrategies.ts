@@ -24,7 +24,9 @@ const set: ListStrategy = { listType: 'set' };
 const mergeSet: ListStrategy = { patchStrategy: 'merge', listType: 'set' };
 /** Merged by `key` (strategic) and a list-map keyed by `keys` (apply; defaults to `[key]`). */
 function byKey(key: string, keys: readonly string[] = [key], listType: 'map' | 'atomic' = 'map'): ListStrategy {
-  return listType === 'map' ? { patchStrategy: 'merge', patchMergeKey: key, listType, listMapKeys: keys } : { patchStrategy: 'merge', patchMergeKey: key, listType };
+  return listType === 'map'
+    ? { patchStrategy: 'merge', patchMergeKey: key, listType, listMapKeys: keys }
+    : { patchStrategy: 'merge', patchMergeKey: key, listType };
 }
 function listMap(...keys: string[]): ListStrategy {
   return { listType: 'map', listMapKeys: keys };
@@ -83,8 +85,14 @@ const TABLE: Record<string, Record<string, ListStrategy>> = {
   [`${CORE}NodeSelectorTerm`]: { matchExpressions: atomic, matchFields: atomic },
   [`${CORE}NodeSelectorRequirement`]: { values: atomic },
   [`${CORE}NodeAffinity`]: { preferredDuringSchedulingIgnoredDuringExecution: atomic },
-  [`${CORE}PodAffinity`]: { requiredDuringSchedulingIgnoredDuringExecution: atomic, preferredDuringSchedulingIgnoredDuringExecution: atomic },
-  [`${CORE}PodAntiAffinity`]: { requiredDuringSchedulingIgnoredDuringExecution: atomic, preferredDuringSchedulingIgnoredDuringExecution: atomic },
+  [`${CORE}PodAffinity`]: {
+    requiredDuringSchedulingIgnoredDuringExecution: atomic,
+    preferredDuringSchedulingIgnoredDuringExecution: atomic,
+  },
+  [`${CORE}PodAntiAffinity`]: {
+    requiredDuringSchedulingIgnoredDuringExecution: atomic,
+    preferredDuringSchedulingIgnoredDuringExecution: atomic,
+  },
   [`${CORE}PodAffinityTerm`]: { namespaces: atomic, matchLabelKeys: atomic, mismatchLabelKeys: atomic },
   [`${CORE}ConfigMapVolumeSource`]: { items: atomic },
   [`${CORE}SecretVolumeSource`]: { items: atomic },
@@ -118,7 +126,14 @@ const TABLE: Record<string, Record<string, ListStrategy>> = {
   [`${CORE}Endpoints`]: { subsets: atomic },
   [`${CORE}EndpointSubset`]: { addresses: atomic, notReadyAddresses: atomic, ports: atomic },
   [`${CORE}NodeSpec`]: { podCIDRs: mergeSet, taints: atomic },
-  [`${CORE}NodeStatus`]: { conditions, addresses: conditions, volumesInUse: atomic, volumesAttached: atomic, images: atomic, runtimeHandlers: atomic },
+  [`${CORE}NodeStatus`]: {
+    conditions,
+    addresses: conditions,
+    volumesInUse: atomic,
+    volumesAttached: atomic,
+    images: atomic,
+    runtimeHandlers: atomic,
+  },
   [`${CORE}ContainerImage`]: { names: atomic },
   [`${CORE}NamespaceSpec`]: { finalizers: atomic },
   [`${CORE}NamespaceStatus`]: { conditions },
@@ -179,7 +194,13 @@ const TABLE: Record<string, Record<string, ListStrategy>> = {
   'io.k8s.api.rbac.v1.ClusterRole': { rules: atomic },
   'io.k8s.api.rbac.v1.RoleBinding': { subjects: atomic },
   'io.k8s.api.rbac.v1.ClusterRoleBinding': { subjects: atomic },
-  'io.k8s.api.rbac.v1.PolicyRule': { verbs: atomic, apiGroups: atomic, resources: atomic, resourceNames: atomic, nonResourceURLs: atomic },
+  'io.k8s.api.rbac.v1.PolicyRule': {
+    verbs: atomic,
+    apiGroups: atomic,
+    resources: atomic,
+    resourceNames: atomic,
+    nonResourceURLs: atomic,
+  },
   'io.k8s.api.rbac.v1.AggregationRule': { clusterRoleSelectors: atomic },
 
   // storage.k8s.io/v1
@@ -188,7 +209,9 @@ const TABLE: Record<string, Record<string, ListStrategy>> = {
 
   // Conditions of the remaining served-by-schema kinds: list-maps for apply only.
   'io.k8s.api.certificates.v1.CertificateSigningRequestStatus': { conditions: conditionsApplyOnly },
-  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus': { conditions: conditionsApplyOnly },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus': {
+    conditions: conditionsApplyOnly,
+  },
   'io.k8s.api.networking.v1.ServiceCIDRStatus': { conditions },
   'io.k8s.api.flowcontrol.v1.FlowSchemaStatus': { conditions: conditionsApplyOnly },
   'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationStatus': { conditions: conditionsApplyOnly },
@@ -203,7 +226,10 @@ for (const props of Object.values(TABLE)) {
   Object.freeze(props);
 }
 
-/** The strategy of `property` of a definition (`('io.k8s.api.core.v1.PodSpec', 'containers')`); undefined when it has none. */
+/**
+ * The strategy of `property` of a definition (`('io.k8s.api.core.v1.PodSpec', 'containers')`); undefined when it has
+ * none.
+ */
 export function listStrategy(definitionName: string, property: string): ListStrategy | undefined {
   const props = Object.hasOwn(TABLE, definitionName) ? TABLE[definitionName] : undefined;
   return props !== undefined && Object.hasOwn(props, property) ? props[property] : undefined;
@@ -211,7 +237,9 @@ export function listStrategy(definitionName: string, property: string): ListStra
 
 /** Every entry of the table as `[definition, property, strategy]`, for checks against the schema. */
 export function listStrategyEntries(): [string, string, ListStrategy][] {
-  return Object.entries(TABLE).flatMap(([def, props]) => Object.entries(props).map(([prop, s]): [string, string, ListStrategy] => [def, prop, s]));
+  return Object.entries(TABLE).flatMap(([def, props]) =>
+    Object.entries(props).map(([prop, s]): [string, string, ListStrategy] => [def, prop, s]),
+  );
 }
 
 /**
@@ -240,7 +268,11 @@ const memo = new Map<string, ListStrategy | undefined>();
  * `listStrategyAtPath('apps/v1', 'Deployment', ['spec', 'template', 'spec', 'containers', 'env'])`
  * is merge by `name`. Undefined for unknown kinds or paths and for fields with no strategy.
  */
-export function listStrategyAtPath(apiVersion: string, kind: string, path: readonly string[]): ListStrategy | undefined {
+export function listStrategyAtPath(
+  apiVersion: string,
+  kind: string,
+  path: readonly string[],
+): ListStrategy | undefined {
   const key = `${apiVersion}\u0000${kind}\u0000${path.join('\u0000')}`;
   if (memo.has(key)) return memo.get(key);
   const result = walk(apiVersion, kind, path);

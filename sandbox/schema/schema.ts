@@ -85,7 +85,10 @@ export function typeAtPath(
   return { type, ...(property === undefined ? {} : { property, parent }) };
 }
 
-/** Go-like type text as `kubectl explain` prints it: `string`, `integer`, `[]Container`, `map[string]string`, `IntOrString`, `Quantity`, `Object`. */
+/**
+ * Go-like type text as `kubectl explain` prints it: `string`, `integer`, `[]Container`, `map[string]string`,
+ * `IntOrString`, `Quantity`, `Object`.
+ */
 export function describeType(t: SchemaType): string {
   switch (t.kind) {
     case 'string':
@@ -108,7 +111,10 @@ export function describeType(t: SchemaType): string {
   }
 }
 
-/** `spec.template.spec.containers[].ports[].containerPort` for `['spec', 'template', 'spec', 'containers', 0, 'ports', 1, 'containerPort']`. */
+/**
+ * `spec.template.spec.containers[].ports[].containerPort` for `['spec', 'template', 'spec', 'containers', 0, 'ports',
+ * 1, 'containerPort']`.
+ */
 export function fieldPathText(path: readonly (string | number)[]): string {
   let out = '';
   for (const seg of path) {

@@ -97,7 +97,9 @@ export class ObjectStore {
     return last;
   }
 
-  /** Inserts an object exactly as given (resourceVersion included), without a change record: for restoring snapshots. */
+  /**
+   * Inserts an object exactly as given (resourceVersion included), without a change record: for restoring snapshots.
+   */
   load(kindKey: string, obj: KubeObject): void {
     const rv = Number(obj.metadata.resourceVersion);
     if (rv > this.rev) this.rev = rv;
@@ -124,8 +126,16 @@ export class ObjectStore {
     return b;
   }
 
-  private record(type: ChangeType, kindKey: string, namespace: string, object: KubeObject, previous?: KubeObject): void {
-    const rec: ChangeRecord = previous ? { revision: this.rev, type, kindKey, namespace, object, previous } : { revision: this.rev, type, kindKey, namespace, object };
+  private record(
+    type: ChangeType,
+    kindKey: string,
+    namespace: string,
+    object: KubeObject,
+    previous?: KubeObject,
+  ): void {
+    const rec: ChangeRecord = previous
+      ? { revision: this.rev, type, kindKey, namespace, object, previous }
+      : { revision: this.rev, type, kindKey, namespace, object };
     this.history.append(rec);
     this.listener?.(rec);
   }

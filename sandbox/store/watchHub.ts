@@ -209,7 +209,9 @@ export class WatchHub {
       while (this.head < this.queue.length) {
         const next = this.queue[this.head++];
         const set = this.byKind.get(next.kindKey);
-        if (set) for (const w of set.candidates(next)) if (!w.stopped && next.revision > w.seen) this.convertAndDeliver(w, next);
+        if (set)
+          for (const w of set.candidates(next))
+            if (!w.stopped && next.revision > w.seen) this.convertAndDeliver(w, next);
       }
     } finally {
       this.queue.length = 0;
@@ -236,7 +238,10 @@ export class WatchHub {
     else if (before) {
       // Upstream sends the previous state, stamped with the new resourceVersion.
       const prev = rec.previous!;
-      const gone = deepFreeze({ ...prev, metadata: { ...prev.metadata, resourceVersion: rec.object.metadata.resourceVersion } });
+      const gone = deepFreeze({
+        ...prev,
+        metadata: { ...prev.metadata, resourceVersion: rec.object.metadata.resourceVersion },
+      });
       this.deliver(w, { type: 'DELETED', object: gone });
     }
   }

@@ -38,7 +38,8 @@ function copy(value: unknown, depth: number, limits: CopyLimits, budget: { bytes
   switch (typeof value) {
     case 'string':
       budget.bytes += value.length + 2;
-      if (budget.bytes > limits.maxBytes) throw new JsonCopyError(`object is larger than the limit of ${limits.maxBytes} bytes`, 'size');
+      if (budget.bytes > limits.maxBytes)
+        throw new JsonCopyError(`object is larger than the limit of ${limits.maxBytes} bytes`, 'size');
       return value;
     case 'number':
       if (!Number.isFinite(value)) throw new JsonCopyError(`${value} is not a JSON number`, 'type');
@@ -49,15 +50,18 @@ function copy(value: unknown, depth: number, limits: CopyLimits, budget: { bytes
       return value;
     case 'object': {
       if (value === null) return null;
-      if (depth >= limits.maxDepth) throw new JsonCopyError(`object nesting exceeds the maximum depth of ${limits.maxDepth}`, 'depth');
+      if (depth >= limits.maxDepth)
+        throw new JsonCopyError(`object nesting exceeds the maximum depth of ${limits.maxDepth}`, 'depth');
       if (Array.isArray(value)) {
         const out = new Array<unknown>(value.length);
-        for (let i = 0; i < value.length; i++) out[i] = value[i] === undefined ? null : copy(value[i], depth + 1, limits, budget);
+        for (let i = 0; i < value.length; i++)
+          out[i] = value[i] === undefined ? null : copy(value[i], depth + 1, limits, budget);
         budget.bytes += value.length + 2;
         return out;
       }
       const proto = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) throw new JsonCopyError('only plain JSON objects can be stored', 'type');
+      if (proto !== Object.prototype && proto !== null)
+        throw new JsonCopyError('only plain JSON objects can be stored', 'type');
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(value)) {
         const v = (value as Record<string, unknown>)[key];
@@ -86,7 +90,8 @@ export function cloneJson<T>(value: T): T {
 
 /** Assigns `key`, treating `__proto__` (which JSON.parse yields as an ordinary key) as data, not as the prototype. */
 function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 

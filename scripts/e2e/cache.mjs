@@ -7,7 +7,18 @@
 // The folder is ${KUBE_RECONCILE_E2E_CACHE} or ${XDG_CACHE_HOME:-~/.cache}/kube-reconcile-e2e.
 // An install that did not finish leaves no marker and is redone from scratch.
 import { spawnSync } from 'node:child_process';
-import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -54,8 +65,13 @@ function which(command) {
  */
 function seedRipgrep() {
   const target = RIPGREP_TARGETS[process.arch];
-  if (process.platform !== 'linux' || !target) throw new Error(`e2e cache: only Linux x64/arm64 are supported, not ${process.platform} ${process.arch}`);
-  const archive = join(tmpdir(), `vscode-ripgrep-cache-${VSCODE_RIPGREP_VERSION}`, `ripgrep-${RIPGREP_RELEASE}-${target}.tar.gz`);
+  if (process.platform !== 'linux' || !target)
+    throw new Error(`e2e cache: only Linux x64/arm64 are supported, not ${process.platform} ${process.arch}`);
+  const archive = join(
+    tmpdir(),
+    `vscode-ripgrep-cache-${VSCODE_RIPGREP_VERSION}`,
+    `ripgrep-${RIPGREP_RELEASE}-${target}.tar.gz`,
+  );
   if (existsSync(archive)) return;
   const rg = which('rg');
   if (!rg) throw new Error('e2e cache: ripgrep is not installed (apt-get install -y --no-install-recommends ripgrep)');
@@ -79,7 +95,10 @@ function assertOurs(dir) {
   } catch {
     name = undefined;
   }
-  if (name !== CACHE_PACKAGE) throw new Error(`e2e cache: ${dir} exists and is not an e2e cache folder; remove it or set KUBE_RECONCILE_E2E_CACHE`);
+  if (name !== CACHE_PACKAGE)
+    throw new Error(
+      `e2e cache: ${dir} exists and is not an e2e cache folder; remove it or set KUBE_RECONCILE_E2E_CACHE`,
+    );
 }
 
 /**
@@ -89,7 +108,9 @@ function assertOurs(dir) {
  */
 export function ensureCodeServer(dir = cacheDir(), log = console.log) {
   if (isInstalled(dir)) return codeServerBin(dir);
-  log(`e2e cache: installing code-server@${CODE_SERVER_VERSION} into ${dir} (native modules build from source: about 2 minutes)`);
+  log(
+    `e2e cache: installing code-server@${CODE_SERVER_VERSION} into ${dir} (native modules build from source: about 2 minutes)`,
+  );
   const started = performance.now();
   seedRipgrep();
   assertOurs(dir);
@@ -100,12 +121,25 @@ export function ensureCodeServer(dir = cacheDir(), log = console.log) {
   const fd = openSync(logFile, 'w');
   // unsafe_perm: code-server's postinstall refuses to run as root without it.
   // yes: node-pty's install runs `npx node-gyp`, which would otherwise stop to ask.
-  const env = { ...process.env, npm_config_unsafe_perm: 'true', npm_config_yes: 'true', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
-  const r = spawnSync('npm', ['install', '--foreground-scripts', `code-server@${CODE_SERVER_VERSION}`], { cwd: dir, env, stdio: ['ignore', fd, fd] });
+  const env = {
+    ...process.env,
+    npm_config_unsafe_perm: 'true',
+    npm_config_yes: 'true',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+    npm_config_update_notifier: 'false',
+  };
+  const r = spawnSync('npm', ['install', '--foreground-scripts', `code-server@${CODE_SERVER_VERSION}`], {
+    cwd: dir,
+    env,
+    stdio: ['ignore', fd, fd],
+  });
   closeSync(fd);
   if (r.status !== 0 || !existsSync(codeServerBin(dir))) {
     const tail = readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
-    throw new Error(`e2e cache: npm install of code-server failed (exit ${r.status ?? r.signal}); the end of ${logFile}:\n${tail}`);
+    throw new Error(
+      `e2e cache: npm install of code-server failed (exit ${r.status ?? r.signal}); the end of ${logFile}:\n${tail}`,
+    );
   }
   writeFileSync(join(dir, MARKER), `${CODE_SERVER_VERSION}\n`);
   log(`e2e cache: installed in ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -12,7 +12,20 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 export const CHROMIUM = '/usr/bin/chromium';
 export const APT_PACKAGES = 'build-essential python3 libkrb5-dev ripgrep chromium';
 /** What the VSIX is built from: it is packaged again when any of it is newer. */
-const SOURCES = ['package.json', '.vscodeignore', 'client', 'server/src', 'sandbox', 'syntaxes', 'media', 'walkthrough', 'examples/web.yaml', 'README.md', 'CHANGELOG.md', 'LICENSE'];
+const SOURCES = [
+  'package.json',
+  '.vscodeignore',
+  'client',
+  'server/src',
+  'sandbox',
+  'syntaxes',
+  'media',
+  'walkthrough',
+  'examples/web.yaml',
+  'README.md',
+  'CHANGELOG.md',
+  'LICENSE',
+];
 
 function hasCommand(command) {
   return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
@@ -26,7 +39,9 @@ export function cannotRun() {
   if (process.platform !== 'linux') return `the code-server setup is Linux-only (this is ${process.platform})`;
   if (existsSync(CHROMIUM)) return undefined;
   if (!hasCommand('apt-get')) return `${CHROMIUM} does not exist and there is no apt-get to install it`;
-  throw new Error(`${CHROMIUM} is missing: apt-get update && apt-get install -y --no-install-recommends ${APT_PACKAGES}`);
+  throw new Error(
+    `${CHROMIUM} is missing: apt-get update && apt-get install -y --no-install-recommends ${APT_PACKAGES}`,
+  );
 }
 
 /** The VSIX path for package.json's name and version. */
@@ -51,7 +66,10 @@ export function ensureVsix(log = console.log) {
     return vsix;
   }
   log('e2e: packaging the extension');
-  const r = spawnSync(process.execPath, [join(root, 'scripts', 'package.mjs'), '--quiet'], { cwd: root, stdio: ['ignore', 2, 2] });
+  const r = spawnSync(process.execPath, [join(root, 'scripts', 'package.mjs'), '--quiet'], {
+    cwd: root,
+    stdio: ['ignore', 2, 2],
+  });
   if (r.status !== 0) throw new Error('packaging failed');
   return vsix;
 }
@@ -67,7 +85,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
     // Progress goes to stderr so that the last stdout line is the JSON answer.
     const result = prepare((m) => console.error(m));
-    console.log(process.argv.includes('--json') ? JSON.stringify(result) : result.skip ?? `${result.codeServer}\n${result.vsix}`);
+    console.log(
+      process.argv.includes('--json')
+        ? JSON.stringify(result)
+        : (result.skip ?? `${result.codeServer}\n${result.vsix}`),
+    );
   } catch (e) {
     console.error(e instanceof Error ? e.message : String(e));
     process.exit(1);

@@ -44,8 +44,14 @@ function stopLeftoverServer() {
 
 /** Runs the test files with the spec reporter; resolves to the exit code and the pass/fail/skip counts. */
 function runTests(env) {
-  const files = readdirSync(join(root, 'test', 'e2e')).filter((f) => f.endsWith('.test.ts')).map((f) => join(root, 'test', 'e2e', f));
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const files = readdirSync(join(root, 'test', 'e2e'))
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => join(root, 'test', 'e2e', f));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files],
+    { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let tail = '';
   child.stdout.on('data', (chunk) => {
     process.stdout.write(chunk);
@@ -85,7 +91,9 @@ async function main() {
     env.E2E_VSIX = ready.vsix;
   }
   const { code, counts } = await runTests(env);
-  console.log(`\ne2e: ${((performance.now() - started) / 1000).toFixed(0)} s; screenshots and code-server.log in ${artifacts}`);
+  console.log(
+    `\ne2e: ${((performance.now() - started) / 1000).toFixed(0)} s; screenshots and code-server.log in ${artifacts}`,
+  );
   console.log(`${counts.pass} passed, ${counts.fail} failed, ${counts.skipped} skipped`);
   if (!ready.skip && counts.pass === 0) {
     console.error('e2e: no test passed: refusing to report success');

@@ -38,7 +38,10 @@ export function normalizeSettings(raw: unknown): KubeReconcileSettings {
   const validation = field(raw, 'validation');
   return {
     validation: {
-      enable: typeof field(validation, 'enable') === 'boolean' ? (field(validation, 'enable') as boolean) : DEFAULT_SETTINGS.validation.enable,
+      enable:
+        typeof field(validation, 'enable') === 'boolean'
+          ? (field(validation, 'enable') as boolean)
+          : DEFAULT_SETTINGS.validation.enable,
       include: stringList(field(validation, 'include')) ?? DEFAULT_SETTINGS.validation.include,
       exclude: stringList(field(validation, 'exclude')) ?? DEFAULT_SETTINGS.validation.exclude,
     },
@@ -56,7 +59,9 @@ export function settingsSection(payload: unknown): unknown {
 }
 
 function field(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
 }
 
 function stringList(value: unknown): readonly string[] | undefined {

@@ -49,7 +49,11 @@ export async function cliFixture(prefix: string, files: Record<string, string>):
     async run(...argv) {
       let stdout = '';
       let stderr = '';
-      const code = await main(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, cwd: dir });
+      const code = await main(argv, {
+        stdout: { write: (s: string) => (stdout += s) },
+        stderr: { write: (s: string) => (stderr += s) },
+        cwd: dir,
+      });
       return { code, stdout, stderr };
     },
     dispose: () => rm(dir, { recursive: true, force: true }),

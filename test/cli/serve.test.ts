@@ -25,7 +25,19 @@ const WEB = WEB_DEPLOYMENT;
 
 const FILES: Record<string, string> = {
   'app/web.yaml': WEB,
-  'app/rejected.yaml': lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: fine', '---', 'apiVersion: v1', 'kind: Service', 'metadata:', '  name: Not_Valid', 'spec:', '  ports: [{port: 80}]'),
+  'app/rejected.yaml': lines(
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: fine',
+    '---',
+    'apiVersion: v1',
+    'kind: Service',
+    'metadata:',
+    '  name: Not_Valid',
+    'spec:',
+    '  ports: [{port: 80}]',
+  ),
 };
 
 interface Served {
@@ -52,7 +64,11 @@ after(async () => {
 function serve(...args: string[]): Promise<Served> {
   let out = '';
   let err = '';
-  const io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, cwd: fixture.dir };
+  const io = {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+    cwd: fixture.dir,
+  };
   const controller = new AbortController();
   return new Promise((resolve, reject) => {
     const done = runServe(args, io, {
@@ -80,12 +96,21 @@ function serve(...args: string[]): Promise<Served> {
 async function serveFails(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io = { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, cwd: fixture.dir };
-  const code = await runServe(args, io, { stop: AbortSignal.abort(), home, onListening: () => assert.fail('serve should not have started') });
+  const io = {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    cwd: fixture.dir,
+  };
+  const code = await runServe(args, io, {
+    stop: AbortSignal.abort(),
+    home,
+    onListening: () => assert.fail('serve should not have started'),
+  });
   return { code, stdout, stderr };
 }
 
-const get = (s: Served, path: string, token?: string): Promise<ApiAnswer> => call(`${s.listening.url}${path}`, { token });
+const get = (s: Served, path: string, token?: string): Promise<ApiAnswer> =>
+  call(`${s.listening.url}${path}`, { token });
 
 describe('kube-reconcile serve', () => {
   test('applies the files, writes a private kubeconfig, and serves the API to the token only', async () => {
@@ -122,7 +147,13 @@ describe('kube-reconcile serve', () => {
       assert.equal(await s.stop(), 0);
     }
     assert.ok(s.stdout().endsWith('Stopping…\n'), s.stdout());
-    assert.equal(await call(`${s.listening.url}/version`).then(() => 'answered', () => 'refused'), 'refused');
+    assert.equal(
+      await call(`${s.listening.url}/version`).then(
+        () => 'answered',
+        () => 'refused',
+      ),
+      'refused',
+    );
   });
 
   test('--state saves on exit (atomically, 0600) and restores what was created over HTTP', async () => {
@@ -142,7 +173,10 @@ describe('kube-reconcile serve', () => {
     }
     assert.match(first.stdout(), /Saved \d+ objects to /);
     assert.equal((await stat(state)).mode & 0o777, 0o600);
-    const saved = JSON.parse(await readFile(state, 'utf8')) as { kind: string; objects: { kind: string; metadata: { name: string } }[] };
+    const saved = JSON.parse(await readFile(state, 'utf8')) as {
+      kind: string;
+      objects: { kind: string; metadata: { name: string } }[];
+    };
     assert.equal(saved.kind, 'Snapshot');
     assert.ok(saved.objects.some((o) => o.kind === 'ConfigMap' && o.metadata.name === 'kept'));
 
@@ -171,7 +205,13 @@ describe('kube-reconcile serve', () => {
       assert.ok(r.stderr.includes('The file was left unchanged.'), r.stderr);
       assert.equal(await readFile(file, 'utf8'), text);
     }
-    assert.equal(await stat(join(fixture.dir, 'never.yaml')).then(() => 'written', () => 'absent'), 'absent');
+    assert.equal(
+      await stat(join(fixture.dir, 'never.yaml')).then(
+        () => 'written',
+        () => 'absent',
+      ),
+      'absent',
+    );
   });
 
   test('a port in use stops it with a clear message and exit code 1', async () => {
@@ -181,8 +221,17 @@ describe('kube-reconcile serve', () => {
     try {
       const r = await serveFails('--port', String(port), '--kubeconfig', join(fixture.dir, 'in-use.yaml'));
       assert.equal(r.code, 1);
-      assert.equal(r.stderr, `kube-reconcile serve: port ${port} on 127.0.0.1 is already in use; choose another with --port, or --port 0 for a free one\n`);
-      assert.equal(await stat(join(fixture.dir, 'in-use.yaml')).then(() => 'written', () => 'absent'), 'absent');
+      assert.equal(
+        r.stderr,
+        `kube-reconcile serve: port ${port} on 127.0.0.1 is already in use; choose another with --port, or --port 0 for a free one\n`,
+      );
+      assert.equal(
+        await stat(join(fixture.dir, 'in-use.yaml')).then(
+          () => 'written',
+          () => 'absent',
+        ),
+        'absent',
+      );
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
@@ -192,7 +241,16 @@ describe('kube-reconcile serve', () => {
     const help = await fixture.run('serve', '--help');
     assert.equal(help.code, 0);
     assert.equal(help.stdout, SERVE_HELP);
-    for (const option of ['--port P', '--kubeconfig FILE', '--state FILE', '--nodes N', '--seed S', '--speed X', `at most ${MAX_SPEED}`, 'export KUBECONFIG=~/.kube/kube-reconcile.yaml']) {
+    for (const option of [
+      '--port P',
+      '--kubeconfig FILE',
+      '--state FILE',
+      '--nodes N',
+      '--seed S',
+      '--speed X',
+      `at most ${MAX_SPEED}`,
+      'export KUBECONFIG=~/.kube/kube-reconcile.yaml',
+    ]) {
       assert.ok(SERVE_HELP.includes(option), option);
     }
     assert.ok(MAIN_HELP.includes('serve [files or folders...]'));
@@ -200,7 +258,10 @@ describe('kube-reconcile serve', () => {
 
     const fast = await fixture.run('serve', '--speed', String(MAX_SPEED * 2));
     assert.equal(fast.code, 2);
-    assert.match(fast.stderr, new RegExp(`--speed needs a number above 0 and at most ${MAX_SPEED}, got "${MAX_SPEED * 2}"`));
+    assert.match(
+      fast.stderr,
+      new RegExp(`--speed needs a number above 0 and at most ${MAX_SPEED}, got "${MAX_SPEED * 2}"`),
+    );
     const port = await fixture.run('serve', '--port', '70000');
     assert.equal(port.code, 2);
     assert.match(port.stderr, /--port needs a whole number from 0 to 65535/);
@@ -224,22 +285,45 @@ describe('renderKubeconfig', () => {
   });
 
   test('a context name and namespace of any text survive as given', () => {
-    const text = renderKubeconfig({ server: 'http://127.0.0.1:1', token: 't', context: 'my: "ctx" #1', namespace: 'team-a' });
-    const config = parse(text) as { contexts: { name: string; context: { namespace?: string; cluster: string } }[]; 'current-context': string };
-    assert.deepEqual(config.contexts, [{ name: 'my: "ctx" #1', context: { cluster: 'my: "ctx" #1', user: 'my: "ctx" #1', namespace: 'team-a' } }]);
+    const text = renderKubeconfig({
+      server: 'http://127.0.0.1:1',
+      token: 't',
+      context: 'my: "ctx" #1',
+      namespace: 'team-a',
+    });
+    const config = parse(text) as {
+      contexts: { name: string; context: { namespace?: string; cluster: string } }[];
+      'current-context': string;
+    };
+    assert.deepEqual(config.contexts, [
+      { name: 'my: "ctx" #1', context: { cluster: 'my: "ctx" #1', user: 'my: "ctx" #1', namespace: 'team-a' } },
+    ]);
     assert.equal(config['current-context'], 'my: "ctx" #1');
   });
 
   test('an https server is trusted through its certificate when given, else without verification', () => {
     const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
-    const withCa = parse(renderKubeconfig({ server: 'https://127.0.0.1:1', token: 't', certificateAuthority: pem })) as { clusters: { cluster: Record<string, unknown> }[] };
-    assert.deepEqual(withCa.clusters[0].cluster, { server: 'https://127.0.0.1:1', 'certificate-authority-data': Buffer.from(pem).toString('base64') });
-    const without = parse(renderKubeconfig({ server: 'https://127.0.0.1:1', token: 't' })) as { clusters: { cluster: Record<string, unknown> }[] };
+    const withCa = parse(
+      renderKubeconfig({ server: 'https://127.0.0.1:1', token: 't', certificateAuthority: pem }),
+    ) as { clusters: { cluster: Record<string, unknown> }[] };
+    assert.deepEqual(withCa.clusters[0].cluster, {
+      server: 'https://127.0.0.1:1',
+      'certificate-authority-data': Buffer.from(pem).toString('base64'),
+    });
+    const without = parse(renderKubeconfig({ server: 'https://127.0.0.1:1', token: 't' })) as {
+      clusters: { cluster: Record<string, unknown> }[];
+    };
     assert.deepEqual(without.clusters[0].cluster, { server: 'https://127.0.0.1:1', 'insecure-skip-tls-verify': true });
   });
 
   test('the export line quotes a path the shell would split', () => {
-    assert.equal(exportKubeconfig('/home/me/.kube/kube-reconcile.yaml'), 'export KUBECONFIG=/home/me/.kube/kube-reconcile.yaml');
-    assert.equal(exportKubeconfig('/Users/me/Library/Application Support/k.yaml'), "export KUBECONFIG='/Users/me/Library/Application Support/k.yaml'");
+    assert.equal(
+      exportKubeconfig('/home/me/.kube/kube-reconcile.yaml'),
+      'export KUBECONFIG=/home/me/.kube/kube-reconcile.yaml',
+    );
+    assert.equal(
+      exportKubeconfig('/Users/me/Library/Application Support/k.yaml'),
+      "export KUBECONFIG='/Users/me/Library/Application Support/k.yaml'",
+    );
   });
 });

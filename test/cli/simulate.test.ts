@@ -5,12 +5,18 @@ import { join } from 'node:path';
 import { WEB_DEPLOYMENT, cliFixture, lines } from './cliFixture';
 import type { CliFixture, Run } from './cliFixture';
 
-
 const DEPLOYMENT = WEB_DEPLOYMENT;
 
 const FILES: Record<string, string> = {
   'app/web.yaml': DEPLOYMENT,
-  'app/config.yaml': lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: settings', 'data:', '  mode: fast'),
+  'app/config.yaml': lines(
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: settings',
+    'data:',
+    '  mode: fast',
+  ),
   'bad/mixed.yaml': lines(
     'apiVersion: v1',
     'kind: ConfigMap',
@@ -78,20 +84,39 @@ describe('kube-reconcile simulate', () => {
         'bad/mixed.yaml:6: Deployment.apps "broken" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"b"}: `selector` does not match template `labels`',
       ),
     );
-    const list = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { kind: string; items: { kind: string; metadata: { name: string } }[] };
+    const list = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as {
+      kind: string;
+      items: { kind: string; metadata: { name: string } }[];
+    };
     assert.equal(list.kind, 'List');
     assert.ok(list.items.some((i) => i.kind === 'ConfigMap' && i.metadata.name === 'ok'));
     assert.ok(!list.items.some((i) => i.kind === 'Deployment'));
   });
 
   test('--at actions run at their time; --record writes every watch event as a JSON line', async () => {
-    const r = await run('simulate', 'app/web.yaml', '--at', '2m:kill-pods=app=web', '--at', '3m:apply=later/scale.yaml', '--at', '4m:fail-node=node-1', '--record', 'events.jsonl', '--for', '5m');
+    const r = await run(
+      'simulate',
+      'app/web.yaml',
+      '--at',
+      '2m:kill-pods=app=web',
+      '--at',
+      '3m:apply=later/scale.yaml',
+      '--at',
+      '4m:fail-node=node-1',
+      '--record',
+      'events.jsonl',
+      '--for',
+      '5m',
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /\[2m0s\] 2m:kill-pods=app=web: pod default\/web-[a-z0-9]+-[a-z0-9]{5} killed\n/);
     assert.match(r.stdout, /\[3m0s\] 3m:apply=later\/scale\.yaml\ndeployment\.apps\/web configured\n/);
     assert.match(r.stdout, /\[4m0s\] 4m:fail-node=node-1: node node-1 failed/);
     assert.match(r.stdout, /Ran for 5m0s of virtual time/);
-    const recorded = (await readFile(join(fixture.dir, 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { time: number; type: string; object: { kind: string } });
+    const recorded = (await readFile(join(fixture.dir, 'events.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { time: number; type: string; object: { kind: string } });
     assert.ok(recorded.length > 20);
     assert.deepEqual(recorded[0].type, 'ADDED');
     assert.ok(recorded.every((e, i) => i === 0 || e.time >= recorded[i - 1].time));

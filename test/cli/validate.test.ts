@@ -23,7 +23,12 @@ const FILES: Record<string, string> = {
     '      ports: [{containerPort: 70000}]',
   ),
   'manifests/b-old.yml': lines('apiVersion: extensions/v1beta1', 'kind: Ingress', 'metadata:', '  name: site'),
-  'manifests/nested/cert.yaml': lines('apiVersion: cert-manager.io/v1', 'kind: Certificate', 'metadata:', '  name: tls'),
+  'manifests/nested/cert.yaml': lines(
+    'apiVersion: cert-manager.io/v1',
+    'kind: Certificate',
+    'metadata:',
+    '  name: tls',
+  ),
   'manifests/notes.txt': 'kind: not yaml we look at\n',
   'manifests/.hidden/skip.yaml': lines('apiVersion: apps/v1', 'kind: Nope'),
 };
@@ -54,43 +59,52 @@ describe('kube-reconcile validate', () => {
 
   test('json: an array of problems with 1-based, end-exclusive positions', async () => {
     const result = await run('validate', '--format', 'json', 'manifests/web.yaml');
-    assert.deepEqual({ ...result, stdout: JSON.parse(result.stdout) as unknown }, {
-      code: 1,
-      stdout: [
-        {
-          file: 'manifests/web.yaml',
-          line: 2,
-          column: 7,
-          endLine: 2,
-          endColumn: 16,
-          severity: 'error',
-          code: 'unknown-kind',
-          message: 'Unknown kind "Deploymnt" for apiVersion "apps/v1"',
-        },
-        {
-          file: 'manifests/web.yaml',
-          line: 14,
-          column: 31,
-          endLine: 14,
-          endColumn: 36,
-          severity: 'error',
-          code: 'container-port-number',
-          message: 'spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive',
-        },
-      ],
-      stderr: '',
-    });
+    assert.deepEqual(
+      { ...result, stdout: JSON.parse(result.stdout) as unknown },
+      {
+        code: 1,
+        stdout: [
+          {
+            file: 'manifests/web.yaml',
+            line: 2,
+            column: 7,
+            endLine: 2,
+            endColumn: 16,
+            severity: 'error',
+            code: 'unknown-kind',
+            message: 'Unknown kind "Deploymnt" for apiVersion "apps/v1"',
+          },
+          {
+            file: 'manifests/web.yaml',
+            line: 14,
+            column: 31,
+            endLine: 14,
+            endColumn: 36,
+            severity: 'error',
+            code: 'container-port-number',
+            message:
+              'spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive',
+          },
+        ],
+        stderr: '',
+      },
+    );
   });
 
   test('clean files exit 0', async () => {
-    assert.deepEqual(await run('validate', 'good.yaml'), { code: 0, stdout: '', stderr: '1 file, 1 resource: 0 errors, 0 warnings\n' });
+    assert.deepEqual(await run('validate', 'good.yaml'), {
+      code: 0,
+      stdout: '',
+      stderr: '1 file, 1 resource: 0 errors, 0 warnings\n',
+    });
     assert.deepEqual(await run('validate', '--format=json', 'good.yaml'), { code: 0, stdout: '[]\n', stderr: '' });
   });
 
   test('warnings only exit 0', async () => {
     assert.deepEqual(await run('validate', 'manifests/nested'), {
       code: 0,
-      stdout: 'manifests/nested/cert.yaml:2:7 warning unknown-kind Unknown kind "Certificate" for apiVersion "cert-manager.io/v1"\n',
+      stdout:
+        'manifests/nested/cert.yaml:2:7 warning unknown-kind Unknown kind "Certificate" for apiVersion "cert-manager.io/v1"\n',
       stderr: '1 file, 1 resource: 0 errors, 1 warning\n',
     });
   });
@@ -105,8 +119,16 @@ describe('kube-reconcile validate', () => {
 
   test('usage errors exit 2', async () => {
     const hint = 'Run "kube-reconcile validate --help" for usage.\n';
-    assert.deepEqual(await run('validate'), { code: 2, stdout: '', stderr: `kube-reconcile validate: no files or folders given\n${hint}` });
-    assert.deepEqual(await run('validate', '--strict', 'good.yaml'), { code: 2, stdout: '', stderr: `kube-reconcile validate: unknown option --strict\n${hint}` });
+    assert.deepEqual(await run('validate'), {
+      code: 2,
+      stdout: '',
+      stderr: `kube-reconcile validate: no files or folders given\n${hint}`,
+    });
+    assert.deepEqual(await run('validate', '--strict', 'good.yaml'), {
+      code: 2,
+      stdout: '',
+      stderr: `kube-reconcile validate: unknown option --strict\n${hint}`,
+    });
     assert.deepEqual(await run('validate', '--format', 'yaml', 'good.yaml'), {
       code: 2,
       stdout: '',
@@ -131,7 +153,16 @@ describe('kube-reconcile validate', () => {
 });
 
 describe('kube-reconcile validate across files', () => {
-  const service = lines('apiVersion: v1', 'kind: Service', 'metadata:', '  name: web', 'spec:', '  selector:', '    app: web', '  ports: [{port: 80}]');
+  const service = lines(
+    'apiVersion: v1',
+    'kind: Service',
+    'metadata:',
+    '  name: web',
+    'spec:',
+    '  selector:',
+    '    app: web',
+    '  ports: [{port: 80}]',
+  );
   let fixture: CliFixture;
   before(async () => {
     fixture = await cliFixture('kube-reconcile-cross-', { 'a.yaml': service, 'b.yaml': service });
@@ -143,7 +174,10 @@ describe('kube-reconcile validate across files', () => {
   test('duplicates and selectors that match nothing are found across the files given', async () => {
     const { code, stdout } = await fixture.run('validate', '.');
     assert.equal(code, 1);
-    const found = stdout.trim().split('\n').map((l) => l.split(' ').slice(0, 3).join(' '));
+    const found = stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ').slice(0, 3).join(' '));
     assert.deepEqual(found, [
       'a.yaml:4:9 error duplicate-object',
       'a.yaml:6:3 warning service-selector-matches-nothing',

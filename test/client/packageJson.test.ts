@@ -29,10 +29,22 @@ interface Manifest {
 }
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
-/** Commands that client/src/apply/registerApply.ts registers itself (it imports vscode, so its constants are read from the source). */
-const APPLY_COMMANDS = [...readFileSync(join(root, 'client/src/apply/registerApply.ts'), 'utf8').matchAll(/export const \w+_COMMAND = '([\w.]+)'/g)].map((m) => m[1]);
+/**
+ * Commands that client/src/apply/registerApply.ts registers itself (it imports vscode, so its constants are read from
+ * the source).
+ */
+const APPLY_COMMANDS = [
+  ...readFileSync(join(root, 'client/src/apply/registerApply.ts'), 'utf8').matchAll(
+    /export const \w+_COMMAND = '([\w.]+)'/g,
+  ),
+].map((m) => m[1]);
 const contributed = pkg.contributes.commands.map((c) => c.command);
-const CONTEXT_VALUES = new Set(['group', NODE_KIND.contextValue, NAMESPACE_KIND.contextValue, ...NAMESPACED_KINDS.map((k) => k.contextValue)]);
+const CONTEXT_VALUES = new Set([
+  'group',
+  NODE_KIND.contextValue,
+  NAMESPACE_KIND.contextValue,
+  ...NAMESPACED_KINDS.map((k) => k.contextValue),
+]);
 
 /** The `viewItem` values a `when` clause can match: `viewItem == x` or `viewItem =~ /^(a|b)$/`. */
 function viewItems(when: string): string[] {
@@ -52,19 +64,49 @@ describe('package.json contributions', () => {
     for (const [menu, entries] of Object.entries(pkg.contributes.menus)) {
       for (const e of entries) {
         assert.ok(contributed.includes(e.command), `${menu}: ${e.command}`);
-        for (const v of viewItems(e.when ?? '')) assert.ok(CONTEXT_VALUES.has(v), `${menu}: ${e.command} matches unknown viewItem ${v}`);
+        for (const v of viewItems(e.when ?? ''))
+          assert.ok(CONTEXT_VALUES.has(v), `${menu}: ${e.command} matches unknown viewItem ${v}`);
       }
     }
     const itemMenu = pkg.contributes.menus['view/item/context'];
-    const forItem = (v: string) => itemMenu.filter((e) => viewItems(e.when!).includes(v) || e.when!.includes('viewItem != group')).map((e) => e.command);
-    assert.deepEqual(new Set(forItem('pod')), new Set(['kubeReconcile.killPod', 'kubeReconcile.crashContainer', 'kubeReconcile.showDesiredVsActual', 'kubeReconcile.showEvents', 'kubeReconcile.copyAsYaml']));
+    const forItem = (v: string) =>
+      itemMenu
+        .filter((e) => viewItems(e.when!).includes(v) || e.when!.includes('viewItem != group'))
+        .map((e) => e.command);
+    assert.deepEqual(
+      new Set(forItem('pod')),
+      new Set([
+        'kubeReconcile.killPod',
+        'kubeReconcile.crashContainer',
+        'kubeReconcile.showDesiredVsActual',
+        'kubeReconcile.showEvents',
+        'kubeReconcile.copyAsYaml',
+      ]),
+    );
     assert.deepEqual(
       new Set(forItem('node')),
-      new Set(['kubeReconcile.failNode', 'kubeReconcile.recoverNode', 'kubeReconcile.cordon', 'kubeReconcile.uncordon', 'kubeReconcile.drain', 'kubeReconcile.showDesiredVsActual', 'kubeReconcile.showEvents', 'kubeReconcile.copyAsYaml']),
+      new Set([
+        'kubeReconcile.failNode',
+        'kubeReconcile.recoverNode',
+        'kubeReconcile.cordon',
+        'kubeReconcile.uncordon',
+        'kubeReconcile.drain',
+        'kubeReconcile.showDesiredVsActual',
+        'kubeReconcile.showEvents',
+        'kubeReconcile.copyAsYaml',
+      ]),
     );
     assert.deepEqual(
       new Set(forItem('deployment')),
-      new Set(['kubeReconcile.scale', 'kubeReconcile.restartRollout', 'kubeReconcile.rollBack', 'kubeReconcile.delete', 'kubeReconcile.showDesiredVsActual', 'kubeReconcile.showEvents', 'kubeReconcile.copyAsYaml']),
+      new Set([
+        'kubeReconcile.scale',
+        'kubeReconcile.restartRollout',
+        'kubeReconcile.rollBack',
+        'kubeReconcile.delete',
+        'kubeReconcile.showDesiredVsActual',
+        'kubeReconcile.showEvents',
+        'kubeReconcile.copyAsYaml',
+      ]),
     );
   });
 
@@ -75,18 +117,36 @@ describe('package.json contributions', () => {
   });
 
   test('the view container, view, icons and activation events are in place', () => {
-    assert.deepEqual(pkg.contributes.viewsContainers.activitybar.map((c) => [c.id, c.title]), [['kubeReconcile', 'Kube Reconcile']]);
-    assert.deepEqual(pkg.contributes.views.kubeReconcile.map((v) => v.id), ['kubeReconcile.cluster']);
-    for (const file of [pkg.icon, pkg.contributes.viewsContainers.activitybar[0].icon]) assert.ok(existsSync(join(root, file)), file);
-    assert.deepEqual([...readFileSync(join(root, pkg.icon)).subarray(16, 24)], [0, 0, 0, 128, 0, 0, 0, 128], 'icon is 128×128');
-    for (const e of ['onLanguage:yaml', 'onView:kubeReconcile.cluster', 'workspaceContains:**/*.{yaml,yml}']) assert.ok(pkg.activationEvents.includes(e), e);
+    assert.deepEqual(
+      pkg.contributes.viewsContainers.activitybar.map((c) => [c.id, c.title]),
+      [['kubeReconcile', 'Kube Reconcile']],
+    );
+    assert.deepEqual(
+      pkg.contributes.views.kubeReconcile.map((v) => v.id),
+      ['kubeReconcile.cluster'],
+    );
+    for (const file of [pkg.icon, pkg.contributes.viewsContainers.activitybar[0].icon])
+      assert.ok(existsSync(join(root, file)), file);
+    assert.deepEqual(
+      [...readFileSync(join(root, pkg.icon)).subarray(16, 24)],
+      [0, 0, 0, 128, 0, 0, 0, 128],
+      'icon is 128×128',
+    );
+    for (const e of ['onLanguage:yaml', 'onView:kubeReconcile.cluster', 'workspaceContains:**/*.{yaml,yml}'])
+      assert.ok(pkg.activationEvents.includes(e), e);
     for (const c of contributed) assert.ok(pkg.activationEvents.includes(`onCommand:${c}`), c);
   });
 
   test('settings defaults and choices agree with the code that reads them', () => {
     const props = pkg.contributes.configuration.properties;
     const defaults = Object.fromEntries(SETTING_KEYS.map((k) => [k, props[`kubeReconcile.${k}`]?.default]));
-    assert.deepEqual(defaults, { 'sandbox.nodes': DEFAULT_SETTINGS.nodes, 'sandbox.speed': DEFAULT_SETTINGS.speed, 'sandbox.seed': DEFAULT_SETTINGS.seed, applyOnSave: DEFAULT_SETTINGS.applyOnSave, selfHeal: DEFAULT_SETTINGS.selfHeal });
+    assert.deepEqual(defaults, {
+      'sandbox.nodes': DEFAULT_SETTINGS.nodes,
+      'sandbox.speed': DEFAULT_SETTINGS.speed,
+      'sandbox.seed': DEFAULT_SETTINGS.seed,
+      applyOnSave: DEFAULT_SETTINGS.applyOnSave,
+      selfHeal: DEFAULT_SETTINGS.selfHeal,
+    });
     assert.deepEqual(props['kubeReconcile.sandbox.speed'].enum, SPEEDS);
     assert.deepEqual(props['kubeReconcile.validation.include'].default, ['**/*.yaml', '**/*.yml']);
     assert.deepEqual(props['kubeReconcile.validation.exclude'].default, ['**/node_modules/**', '**/.git/**']);
@@ -97,7 +157,10 @@ describe('package.json contributions', () => {
   test('the walkthrough steps have their markdown and complete on contributed commands or the view', () => {
     const [walkthrough] = pkg.contributes.walkthroughs;
     assert.equal(walkthrough.id, 'kubeReconcile.welcome');
-    assert.deepEqual(walkthrough.steps.map((s) => s.id), ['openExample', 'applyExample', 'killPod', 'failNode', 'scaleByHand']);
+    assert.deepEqual(
+      walkthrough.steps.map((s) => s.id),
+      ['openExample', 'applyExample', 'killPod', 'failNode', 'scaleByHand'],
+    );
     for (const step of walkthrough.steps) {
       assert.ok(existsSync(join(root, step.media.markdown!)), step.media.markdown);
       for (const event of step.completionEvents ?? []) {

@@ -13,10 +13,15 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * The example Deployment as the workspace starts with it: 2 replicas, so that
  * saving it at 3 is visibly what creates the third pod.
  */
-export const WEB_YAML = readFileSync(join(root, 'examples', 'web.yaml'), 'utf8').replace(/^ {2}replicas: 3$/m, '  replicas: 2');
+export const WEB_YAML = readFileSync(join(root, 'examples', 'web.yaml'), 'utf8').replace(
+  /^ {2}replicas: 3$/m,
+  '  replicas: 2',
+);
 
 /** `publisher.name`: the extension's storage folders are named after it. */
-export const EXTENSION_ID = ((pkg: { publisher: string; name: string }) => `${pkg.publisher}.${pkg.name}`)(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')));
+export const EXTENSION_ID = ((pkg: { publisher: string; name: string }) => `${pkg.publisher}.${pkg.name}`)(
+  JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')),
+);
 
 export const WORKSPACE_FILES: Readonly<Record<string, string>> = {
   'web.yaml': WEB_YAML,

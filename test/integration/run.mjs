@@ -38,16 +38,31 @@ async function main() {
   const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('build failed');
   const suite = join(root, 'out', 'integration', 'suite.js');
-  await esbuild.build({ entryPoints: [join(root, 'test', 'integration', 'suite.ts')], outfile: suite, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning' });
+  await esbuild.build({
+    entryPoints: [join(root, 'test', 'integration', 'suite.ts')],
+    outfile: suite,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    logLevel: 'warning',
+  });
   const workspace = mkdtempSync(join(tmpdir(), 'kube-reconcile-integration-'));
   mkdirSync(workspace, { recursive: true });
   writeFileSync(join(workspace, 'web.yaml'), readFileSync(join(root, 'examples', 'web.yaml')));
   try {
-    await runTests({ version: VERSION, extensionDevelopmentPath: root, extensionTestsPath: suite, launchArgs: [workspace, '--disable-extensions', '--skip-welcome', '--skip-release-notes'] });
+    await runTests({
+      version: VERSION,
+      extensionDevelopmentPath: root,
+      extensionTestsPath: suite,
+      launchArgs: [workspace, '--disable-extensions', '--skip-welcome', '--skip-release-notes'],
+    });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     // A download that fails once the host resolved (a proxy, a firewall) is still "cannot run here".
-    if (/download|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|getaddrinfo/i.test(message)) skip(`VS Code could not be downloaded (${message})`);
+    if (/download|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|getaddrinfo/i.test(message))
+      skip(`VS Code could not be downloaded (${message})`);
     throw e;
   } finally {
     rmSync(workspace, { recursive: true, force: true });

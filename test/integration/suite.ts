@@ -46,7 +46,10 @@ const checks: [string, () => Promise<void>][] = [
     async () => {
       const declared = (extension().packageJSON as Contributes).contributes.commands.map((c) => c.command).sort();
       const registered = new Set(await vscode.commands.getCommands(true));
-      assert.deepEqual(declared.filter((c) => !registered.has(c)), []);
+      assert.deepEqual(
+        declared.filter((c) => !registered.has(c)),
+        [],
+      );
     },
   ],
   [
@@ -61,10 +64,13 @@ const checks: [string, () => Promise<void>][] = [
       const folder = vscode.workspace.workspaceFolders?.[0];
       assert.ok(folder, 'the test host opens a workspace folder');
       const uri = vscode.Uri.joinPath(folder.uri, 'typo.yaml');
-      const text = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: typo\nspec:\n  replicsa: 3\n  selector:\n    matchLabels:\n      app: typo\n  template:\n    metadata:\n      labels:\n        app: typo\n    spec:\n      containers:\n        - name: c\n          image: nginx\n';
+      const text =
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: typo\nspec:\n  replicsa: 3\n  selector:\n    matchLabels:\n      app: typo\n  template:\n    metadata:\n      labels:\n        app: typo\n    spec:\n      containers:\n        - name: c\n          image: nginx\n';
       await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
       await vscode.window.showTextDocument(uri);
-      const found = await until('the diagnostic', () => vscode.languages.getDiagnostics(uri).find((d) => d.message.startsWith('Unknown field `replicsa`')));
+      const found = await until('the diagnostic', () =>
+        vscode.languages.getDiagnostics(uri).find((d) => d.message.startsWith('Unknown field `replicsa`')),
+      );
       assert.equal(found.range.start.line, 5);
     },
   ],

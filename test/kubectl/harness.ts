@@ -28,7 +28,8 @@ export function findKubectl(): string | undefined {
   return r.status === 0 ? 'kubectl' : undefined;
 }
 
-export const KUBECTL_MISSING = 'kubectl is not installed (not on PATH): the kubectl session is skipped. Install kubectl v1.32 to run it.';
+export const KUBECTL_MISSING =
+  'kubectl is not installed (not on PATH): the kubectl session is skipped. Install kubectl v1.32 to run it.';
 
 export interface KubectlSandbox {
   readonly cluster: Cluster;
@@ -36,7 +37,12 @@ export interface KubectlSandbox {
   readonly kubeconfig: string;
   kubectl(...args: string[]): Promise<KubectlRun>;
   /** Resolves when `predicate` holds for the live objects of `resource` (checked now and on every change). */
-  until(resource: string, predicate: (objects: KubeObject[]) => boolean, what: string, timeoutMs?: number): Promise<void>;
+  until(
+    resource: string,
+    predicate: (objects: KubeObject[]) => boolean,
+    what: string,
+    timeoutMs?: number,
+  ): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -48,7 +54,11 @@ export async function startKubectlSandbox(options: { speed?: number; nodes?: num
   const token = generateToken();
   const server = await startKubeHttpServer({ cluster, token, port: 0 });
   const kubeconfig = join(dir, 'kubeconfig');
-  await writeFile(kubeconfig, renderKubeconfig({ server: server.url, token, certificateAuthority: server.certificateAuthority }), { mode: 0o600 });
+  await writeFile(
+    kubeconfig,
+    renderKubeconfig({ server: server.url, token, certificateAuthority: server.certificateAuthority }),
+    { mode: 0o600 },
+  );
   const cacheDir = join(dir, 'cache');
 
   const kubectl = (...args: string[]): Promise<KubectlRun> =>
@@ -56,7 +66,11 @@ export async function startKubectlSandbox(options: { speed?: number; nodes?: num
       execFile(
         'kubectl',
         ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args],
-        { encoding: 'utf8', env: { ...process.env, KUBECONFIG: kubeconfig, KUBECTL_EXTERNAL_DIFF: '', NO_COLOR: '1' }, timeout: 120_000 },
+        {
+          encoding: 'utf8',
+          env: { ...process.env, KUBECONFIG: kubeconfig, KUBECTL_EXTERNAL_DIFF: '', NO_COLOR: '1' },
+          timeout: 120_000,
+        },
         (error, stdout, stderr) => {
           const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
           resolve({ code, stdout, stderr });
@@ -64,7 +78,12 @@ export async function startKubectlSandbox(options: { speed?: number; nodes?: num
       );
     });
 
-  const until = (resource: string, predicate: (objects: KubeObject[]) => boolean, what: string, timeoutMs = 60_000): Promise<void> =>
+  const until = (
+    resource: string,
+    predicate: (objects: KubeObject[]) => boolean,
+    what: string,
+    timeoutMs = 60_000,
+  ): Promise<void> =>
     new Promise((resolve, reject) => {
       const check = (): boolean => predicate(cluster.api.list(resource).items);
       if (check()) return resolve();

@@ -18,25 +18,33 @@ const skip = findKubectl() === undefined ? KUBECTL_MISSING : false;
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const WEB = join(EXAMPLES, 'web.yaml');
 
-type Dep = KubeObject & { spec: { replicas: number; template: { spec: { containers: { image: string }[] } } }; status?: { availableReplicas?: number; updatedReplicas?: number; replicas?: number } };
+type Dep = KubeObject & {
+  spec: { replicas: number; template: { spec: { containers: { image: string }[] } } };
+  status?: { availableReplicas?: number; updatedReplicas?: number; replicas?: number };
+};
 
 const webPods = (objects: KubeObject[]): KubeObject[] =>
   objects.filter((p) => p.metadata.labels?.app === 'web' && !p.metadata.deletionTimestamp);
 const ready = (p: KubeObject): boolean =>
-  ((p.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-const webDeployment = (objects: KubeObject[]): Dep | undefined => objects.find((d) => d.metadata.name === 'web') as Dep | undefined;
-const rolledOut = (replicas: number, image?: string) => (objects: KubeObject[]): boolean => {
-  const d = webDeployment(objects);
-  if (!d) return false;
-  const s = d.status ?? {};
-  return (
-    d.spec.replicas === replicas &&
-    s.availableReplicas === replicas &&
-    s.updatedReplicas === replicas &&
-    s.replicas === replicas &&
-    (image === undefined || d.spec.template.spec.containers[0].image === image)
+  ((p.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some(
+    (c) => c.type === 'Ready' && c.status === 'True',
   );
-};
+const webDeployment = (objects: KubeObject[]): Dep | undefined =>
+  objects.find((d) => d.metadata.name === 'web') as Dep | undefined;
+const rolledOut =
+  (replicas: number, image?: string) =>
+  (objects: KubeObject[]): boolean => {
+    const d = webDeployment(objects);
+    if (!d) return false;
+    const s = d.status ?? {};
+    return (
+      d.spec.replicas === replicas &&
+      s.availableReplicas === replicas &&
+      s.updatedReplicas === replicas &&
+      s.replicas === replicas &&
+      (image === undefined || d.spec.template.spec.containers[0].image === image)
+    );
+  };
 
 describe('kubectl against the sandbox', { skip }, () => {
   let sb: KubectlSandbox;
@@ -56,9 +64,18 @@ describe('kubectl against the sandbox', { skip }, () => {
     assert.equal(r.code, 0, r.stderr);
     const [header, ...rows] = tableRows(r.stdout);
     assert.deepEqual(header, ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND']);
-    assert.deepEqual(rows.find((row) => row[0] === 'deployments'), ['deployments', 'deploy', 'apps/v1', 'true', 'Deployment']);
-    assert.deepEqual(rows.find((row) => row[0] === 'nodes'), ['nodes', 'no', 'v1', 'false', 'Node']);
-    assert.deepEqual(rows.find((row) => row[0] === 'secrets'), ['secrets', 'v1', 'true', 'Secret']);
+    assert.deepEqual(
+      rows.find((row) => row[0] === 'deployments'),
+      ['deployments', 'deploy', 'apps/v1', 'true', 'Deployment'],
+    );
+    assert.deepEqual(
+      rows.find((row) => row[0] === 'nodes'),
+      ['nodes', 'no', 'v1', 'false', 'Node'],
+    );
+    assert.deepEqual(
+      rows.find((row) => row[0] === 'secrets'),
+      ['secrets', 'v1', 'true', 'Secret'],
+    );
   });
 
   it('apply -f examples/ creates every object, in kubectl’s order and words', async () => {
@@ -87,7 +104,17 @@ describe('kubectl against the sandbox', { skip }, () => {
     const r = await sb.kubectl('get', 'pods', '-o', 'wide', '-l', 'app=web');
     assert.equal(r.code, 0, r.stderr);
     const [header, ...rows] = tableRows(r.stdout);
-    assert.deepEqual(header, ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES']);
+    assert.deepEqual(header, [
+      'NAME',
+      'READY',
+      'STATUS',
+      'RESTARTS',
+      'AGE',
+      'IP',
+      'NODE',
+      'NOMINATED NODE',
+      'READINESS GATES',
+    ]);
     assert.equal(rows.length, 3);
     for (const row of rows) {
       assert.match(row[0], /^web-[a-z0-9]{8,10}-[a-z0-9]{5}$/);
@@ -127,19 +154,34 @@ describe('kubectl against the sandbox', { skip }, () => {
     const r = await sb.kubectl('delete', 'pod', victim);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim(), `pod "${victim}" deleted`);
-    assert.equal(sb.cluster.api.tryGet('pods', 'default', victim), undefined, 'kubectl delete waits until the pod is gone');
-    await sb.until('pods', (pods) => webPods(pods).filter(ready).length === 5 && !pods.some((p) => p.metadata.name === victim), 'a Ready replacement pod');
+    assert.equal(
+      sb.cluster.api.tryGet('pods', 'default', victim),
+      undefined,
+      'kubectl delete waits until the pod is gone',
+    );
+    await sb.until(
+      'pods',
+      (pods) => webPods(pods).filter(ready).length === 5 && !pods.some((p) => p.metadata.name === victim),
+      'a Ready replacement pod',
+    );
   });
 
   it('get pods -w streams a change as it happens', async () => {
-    const child = spawn('kubectl', ['--kubeconfig', sb.kubeconfig, 'get', 'pods', '-w', '-l', 'app=web', '--output-watch-events'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'kubectl',
+      ['--kubeconfig', sb.kubeconfig, 'get', 'pods', '-w', '-l', 'app=web', '--output-watch-events'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     const victim = webPods(sb.cluster.api.list('pods').items)[0].metadata.name!;
     const seen = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no watch line for ${victim} in: ${out}`)), 60_000);
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString('utf8');
-        if (out.includes(`MODIFIED   ${victim}`) || new RegExp(`MODIFIED\\s+${victim}\\s+\\S+\\s+Terminating`).test(out)) {
+        if (
+          out.includes(`MODIFIED   ${victim}`) ||
+          new RegExp(`MODIFIED\\s+${victim}\\s+\\S+\\s+Terminating`).test(out)
+        ) {
           clearTimeout(timer);
           resolve();
         }
@@ -186,10 +228,19 @@ describe('kubectl against the sandbox', { skip }, () => {
     const [header, ...rows] = tableRows(r.stdout);
     assert.deepEqual(header, ['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE']);
     assert.ok(
-      rows.some((row) => row[1] === 'Normal' && row[2] === 'Scheduled' && /^pod\/web-/.test(row[3]) && /^Successfully assigned default\/web-\S+ to node-\d$/.test(row[4])),
+      rows.some(
+        (row) =>
+          row[1] === 'Normal' &&
+          row[2] === 'Scheduled' &&
+          /^pod\/web-/.test(row[3]) &&
+          /^Successfully assigned default\/web-\S+ to node-\d$/.test(row[4]),
+      ),
       r.stdout,
     );
-    assert.ok(rows.some((row) => row[2] === 'ScalingReplicaSet' && row[3] === 'deployment/web'), r.stdout);
+    assert.ok(
+      rows.some((row) => row[2] === 'ScalingReplicaSet' && row[3] === 'deployment/web'),
+      r.stdout,
+    );
   });
 
   it('cordon marks the node unschedulable; drain evicts its pods and they are replaced elsewhere', async () => {
@@ -201,12 +252,24 @@ describe('kubectl against the sandbox', { skip }, () => {
     assert.deepEqual(header, ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION']);
     assert.deepEqual(rows.find((r) => r[0] === 'node-1')?.slice(0, 2), ['node-1', 'Ready,SchedulingDisabled']);
 
-    const drain = await sb.kubectl('drain', 'node-1', '--ignore-daemonsets', '--delete-emptydir-data', '--force', '--timeout=120s');
+    const drain = await sb.kubectl(
+      'drain',
+      'node-1',
+      '--ignore-daemonsets',
+      '--delete-emptydir-data',
+      '--force',
+      '--timeout=120s',
+    );
     assert.equal(drain.code, 0, drain.stderr);
     const all = drain.stdout + drain.stderr;
     assert.match(all, /node\/node-1 already cordoned/);
     assert.match(all, /node\/node-1 drained/);
-    const onNode1 = (pods: KubeObject[]): KubeObject[] => pods.filter((p) => (p.spec as { nodeName?: string }).nodeName === 'node-1' && p.metadata.ownerReferences?.[0]?.kind === 'ReplicaSet');
+    const onNode1 = (pods: KubeObject[]): KubeObject[] =>
+      pods.filter(
+        (p) =>
+          (p.spec as { nodeName?: string }).nodeName === 'node-1' &&
+          p.metadata.ownerReferences?.[0]?.kind === 'ReplicaSet',
+      );
     assert.equal(onNode1(sb.cluster.api.list('pods').items).length, 0);
     await sb.until('pods', (pods) => webPods(pods).filter(ready).length === 5, 'the evicted web pods to be replaced');
 
@@ -217,7 +280,10 @@ describe('kubectl against the sandbox', { skip }, () => {
   it('explain reads the OpenAPI schema', async () => {
     const r = await sb.kubectl('explain', 'deployment.spec.strategy');
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^GROUP:\s+apps\nKIND:\s+Deployment\nVERSION:\s+v1\n\nFIELD: strategy <DeploymentStrategy>\n/);
+    assert.match(
+      r.stdout,
+      /^GROUP:\s+apps\nKIND:\s+Deployment\nVERSION:\s+v1\n\nFIELD: strategy <DeploymentStrategy>\n/,
+    );
     assert.match(r.stdout, /DESCRIPTION:\n\s+.*replace existing pods with new ones/);
     assert.match(r.stdout, /FIELDS:\n\s+rollingUpdate\t<RollingUpdateDeployment>/);
     assert.match(r.stdout, /\n\s+type\t<string>\n/);
@@ -241,7 +307,10 @@ describe('kubectl against the sandbox', { skip }, () => {
   it('apply --server-side takes over the fields; another manager conflicts until it forces', async () => {
     const ssa = await sb.kubectl('apply', '--server-side', '-f', WEB);
     assert.equal(ssa.code, 0, ssa.stderr);
-    assert.deepEqual(ssa.stdout.trim().split('\n'), ['deployment.apps/web serverside-applied', 'service/web serverside-applied']);
+    assert.deepEqual(ssa.stdout.trim().split('\n'), [
+      'deployment.apps/web serverside-applied',
+      'service/web serverside-applied',
+    ]);
 
     const other = join(scratch, 'web-4.yaml');
     await writeFile(
@@ -252,7 +321,11 @@ describe('kubectl against the sandbox', { skip }, () => {
     assert.equal(conflict.code, 1);
     assert.match(conflict.stderr, /Apply failed with 1 conflict: conflict with "kubectl"/);
     assert.match(conflict.stderr, /\.spec\.replicas/);
-    assert.equal((sb.cluster.api.get('deployments', 'default', 'web') as Dep).spec.replicas, 3, 'a conflict changes nothing');
+    assert.equal(
+      (sb.cluster.api.get('deployments', 'default', 'web') as Dep).spec.replicas,
+      3,
+      'a conflict changes nothing',
+    );
 
     const forced = await sb.kubectl('apply', '--server-side', '--field-manager=ops', '--force-conflicts', '-f', other);
     assert.equal(forced.code, 0, forced.stderr);
@@ -282,21 +355,43 @@ describe('kubectl against the sandbox', { skip }, () => {
     );
     const r = await sb.kubectl('apply', '-f', bad);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /The Deployment "bad" is invalid: spec.template.metadata.labels: Invalid value: map\[string\]string\{"app":"two"\}: `selector` does not match template `labels`/);
+    assert.match(
+      r.stderr,
+      /The Deployment "bad" is invalid: spec.template.metadata.labels: Invalid value: map\[string\]string\{"app":"two"\}: `selector` does not match template `labels`/,
+    );
     assert.equal(sb.cluster.api.tryGet('deployments', 'default', 'bad'), undefined);
   });
   it('exec prints a file the ConfigMap volume projects and passes the exit code on; port-forward says it is not available', async () => {
-    sb.cluster.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'exec-config', namespace: 'default' }, data: { 'app.properties': 'greeting=hello\nretries=3\n' } });
+    sb.cluster.apply({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'exec-config', namespace: 'default' },
+      data: { 'app.properties': 'greeting=hello\nretries=3\n' },
+    });
     sb.cluster.apply({
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'exec-app', namespace: 'default' },
       spec: {
-        containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'], volumeMounts: [{ name: 'config', mountPath: '/etc/app' }] }],
+        containers: [
+          {
+            name: 'app',
+            image: 'busybox:1.36',
+            command: ['sleep', '3600'],
+            volumeMounts: [{ name: 'config', mountPath: '/etc/app' }],
+          },
+        ],
         volumes: [{ name: 'config', configMap: { name: 'exec-config' } }],
       },
     });
-    await sb.until('pods', (pods) => pods.some((p) => p.metadata.name === 'exec-app' && (p.status as { phase?: string } | undefined)?.phase === 'Running'), 'exec-app running');
+    await sb.until(
+      'pods',
+      (pods) =>
+        pods.some(
+          (p) => p.metadata.name === 'exec-app' && (p.status as { phase?: string } | undefined)?.phase === 'Running',
+        ),
+      'exec-app running',
+    );
     const cat = await sb.kubectl('exec', 'exec-app', '--', 'cat', '/etc/app/app.properties');
     assert.equal(cat.code, 0, cat.stderr);
     assert.equal(cat.stdout, 'greeting=hello\nretries=3\n');
@@ -306,6 +401,9 @@ describe('kubectl against the sandbox', { skip }, () => {
     assert.match(failed.stderr, /command terminated with exit code 3/);
     const forward = await sb.kubectl('port-forward', 'exec-app', '8080:80');
     assert.equal(forward.code, 1);
-    assert.match(forward.stderr, /the sandbox simulates containers and runs no processes: port-forward is not available/);
+    assert.match(
+      forward.stderr,
+      /the sandbox simulates containers and runs no processes: port-forward is not available/,
+    );
   });
 });

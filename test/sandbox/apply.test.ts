@@ -9,7 +9,10 @@ describe('threeWayMergePatch', () => {
   test('deletes what the manifest dropped, sets what it changed, keeps what others added', () => {
     const last = { metadata: { labels: { a: '1', gone: 'x' } }, spec: { replicas: 3, paused: false } };
     const desired = { metadata: { labels: { a: '2' } }, spec: { replicas: 3 } };
-    const live = { metadata: { labels: { a: '1', gone: 'x', added: 'by-someone' } }, spec: { replicas: 5, paused: false, progressDeadlineSeconds: 600 } };
+    const live = {
+      metadata: { labels: { a: '1', gone: 'x', added: 'by-someone' } },
+      spec: { replicas: 5, paused: false, progressDeadlineSeconds: 600 },
+    };
     assert.deepEqual(threeWayMergePatch(last, desired, live), {
       metadata: { labels: { gone: null, a: '2' } },
       spec: { paused: null, replicas: 3 },
@@ -22,7 +25,10 @@ describe('threeWayMergePatch', () => {
   });
 
   test('canonical JSON sorts keys at every level', () => {
-    assert.equal(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } }), '{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}');
+    assert.equal(
+      canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } }),
+      '{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}',
+    );
   });
 });
 
@@ -64,7 +70,9 @@ describe('applyManifest', () => {
     applyManifest(api, deployment('web', 3));
     const rv = api.resourceVersion;
     const bad = deployment('web', 3);
-    (bad.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels = { app: 'other' };
+    (bad.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels = {
+      app: 'other',
+    };
     assert.equal(statusOf(() => applyManifest(api, bad)).code, 422);
     assert.equal(api.resourceVersion, rv);
   });

@@ -63,8 +63,14 @@ describe('SeededRandom', () => {
     const b = new SeededRandom(42);
     const c = new SeededRandom(43);
     const seqA = Array.from({ length: 5 }, () => a.nextUint32());
-    assert.deepEqual(seqA, Array.from({ length: 5 }, () => b.nextUint32()));
-    assert.notDeepEqual(seqA, Array.from({ length: 5 }, () => c.nextUint32()));
+    assert.deepEqual(
+      seqA,
+      Array.from({ length: 5 }, () => b.nextUint32()),
+    );
+    assert.notDeepEqual(
+      seqA,
+      Array.from({ length: 5 }, () => c.nextUint32()),
+    );
   });
 
   test('uuids are version 4 and names use the upstream alphabet', () => {

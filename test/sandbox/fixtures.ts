@@ -7,11 +7,20 @@ import type { Status } from '../../sandbox/api/errors';
 
 export function newApi(seed: number | string = 1): { api: ApiServer; clock: VirtualClock } {
   const clock = new VirtualClock();
-  const api = new ApiServer({ clock, random: seed, onWatchError: (e) => { throw e; } });
+  const api = new ApiServer({
+    clock,
+    random: seed,
+    onWatchError: (e) => {
+      throw e;
+    },
+  });
   return { api, clock };
 }
 
-export function pod(name: string, extra: Partial<KubeObject> & { labels?: Record<string, string>; namespace?: string; nodeName?: string } = {}): KubeObject {
+export function pod(
+  name: string,
+  extra: Partial<KubeObject> & { labels?: Record<string, string>; namespace?: string; nodeName?: string } = {},
+): KubeObject {
   const { labels, namespace, nodeName, ...rest } = extra;
   return {
     apiVersion: 'v1',

@@ -25,7 +25,10 @@ function diagnosticsFeed(conn: MessageConnection): (uri: string) => Promise<Publ
 }
 
 test('the server publishes diagnostics over stdio, debounces edits and clears them on close', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts', '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts', '--stdio'], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -33,14 +36,23 @@ test('the server publishes diagnostics over stdio, debounces edits and clears th
   const nextDiagnostics = diagnosticsFeed(conn);
   conn.listen();
   try {
-    const init = await within(conn.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} }), DEADLINE_MS, 'initialize');
+    const init = await within(
+      conn.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} }),
+      DEADLINE_MS,
+      'initialize',
+    );
     assert.equal((init as { serverInfo?: { name: string } }).serverInfo?.name, 'kube-reconcile');
     await conn.sendNotification('initialized', {});
 
     const uri = 'file:///workspace/deploy.yaml';
     const opened = nextDiagnostics(uri);
     await conn.sendNotification('textDocument/didOpen', {
-      textDocument: { uri, languageId: 'yaml', version: 1, text: 'apiVersion: apps/v1\nkind: Deploymnt\nmetadata:\n  name: web\n' },
+      textDocument: {
+        uri,
+        languageId: 'yaml',
+        version: 1,
+        text: 'apiVersion: apps/v1\nkind: Deploymnt\nmetadata:\n  name: web\n',
+      },
     });
     assert.deepEqual(await within(opened, DEADLINE_MS, 'diagnostics after didOpen'), {
       uri,
@@ -59,9 +71,19 @@ test('the server publishes diagnostics over stdio, debounces edits and clears th
     // Two quick edits: the first is superseded before its quiet time ends, so only version 3 is published.
     const changed = nextDiagnostics(uri);
     const fixed = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n';
-    await conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: 'kind: [' }] });
-    await conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ text: fixed }] });
-    assert.deepEqual(await within(changed, DEADLINE_MS, 'diagnostics after didChange'), { uri, version: 3, diagnostics: [] });
+    await conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text: 'kind: [' }],
+    });
+    await conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: 3 },
+      contentChanges: [{ text: fixed }],
+    });
+    assert.deepEqual(await within(changed, DEADLINE_MS, 'diagnostics after didChange'), {
+      uri,
+      version: 3,
+      diagnostics: [],
+    });
 
     const closed = nextDiagnostics(uri);
     await conn.sendNotification('textDocument/didClose', { textDocument: { uri } });

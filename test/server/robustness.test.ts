@@ -10,7 +10,10 @@ function assertRangesInside(text: string, ds: Diagnostic[]): void {
   const lineLengths = text.split('\n').map((l) => l.length);
   for (const d of ds) {
     const { start, end } = d.range;
-    assert.ok(start.line < end.line || (start.line === end.line && start.character <= end.character), JSON.stringify(d));
+    assert.ok(
+      start.line < end.line || (start.line === end.line && start.character <= end.character),
+      JSON.stringify(d),
+    );
     for (const p of [start, end]) {
       assert.ok(p.line >= 0 && p.line < lineLengths.length, JSON.stringify(d));
       assert.ok(p.character >= 0 && p.character <= lineLengths[p.line], JSON.stringify(d));
@@ -18,7 +21,35 @@ function assertRangesInside(text: string, ds: Diagnostic[]): void {
   }
 }
 
-const yamlish = fc.array(fc.constantFrom('apiVersion: v1\n', 'kind: Pod\n', 'kind: ConfigMap\n', 'metadata:\n', '  name: x\n', '- ', ': ', '[', ']', '{', '}', '&a ', '*a ', '"', "'", '\t', '\n', '---\n', 'spec:\n', '  containers:\n', '    - name: c\n', 'x'), { maxLength: 40 }).map((parts) => parts.join(''));
+const yamlish = fc
+  .array(
+    fc.constantFrom(
+      'apiVersion: v1\n',
+      'kind: Pod\n',
+      'kind: ConfigMap\n',
+      'metadata:\n',
+      '  name: x\n',
+      '- ',
+      ': ',
+      '[',
+      ']',
+      '{',
+      '}',
+      '&a ',
+      '*a ',
+      '"',
+      "'",
+      '\t',
+      '\n',
+      '---\n',
+      'spec:\n',
+      '  containers:\n',
+      '    - name: c\n',
+      'x',
+    ),
+    { maxLength: 40 },
+  )
+  .map((parts) => parts.join(''));
 
 describe('hostile input', () => {
   test('arbitrary text never throws and every range lies inside the text', () => {
@@ -32,7 +63,13 @@ describe('hostile input', () => {
 
   test('runaway nesting is declined before the parser recurses', () => {
     const deepBlock = Array.from({ length: 1000 }, (_, i) => `${' '.repeat(i)}k:`).join('\n');
-    for (const text of ['['.repeat(100_000), '{a: '.repeat(20_000), '- '.repeat(50_000), deepBlock, `a: [${'['.repeat(300)}] # [[[`]) {
+    for (const text of [
+      '['.repeat(100_000),
+      '{a: '.repeat(20_000),
+      '- '.repeat(50_000),
+      deepBlock,
+      `a: [${'['.repeat(300)}] # [[[`,
+    ]) {
       assert.deepEqual(validateManifestText(text), [
         {
           range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } },

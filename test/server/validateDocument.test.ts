@@ -4,20 +4,54 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { validateManifestText } from '../../server/src/services/validateDocument';
 
 /** An expected diagnostic: 0-based range, Error unless `severity` is 2 (Warning). */
-function d(line: number, from: number, endLine: number, to: number, code: string, message: string, severity: 1 | 2 = 1): Diagnostic {
-  return { range: { start: { line, character: from }, end: { line: endLine, character: to } }, severity, code, source: 'kube-reconcile', message };
+function d(
+  line: number,
+  from: number,
+  endLine: number,
+  to: number,
+  code: string,
+  message: string,
+  severity: 1 | 2 = 1,
+): Diagnostic {
+  return {
+    range: { start: { line, character: from }, end: { line: endLine, character: to } },
+    severity,
+    code,
+    source: 'kube-reconcile',
+    message,
+  };
 }
 
 const lines = (...ls: string[]): string => `${ls.join('\n')}\n`;
 
 /** `levels` anchors, each a list of nine aliases of the previous: 9^levels strings once expanded. */
 function aliasBomb(levels: number): string {
-  const out = ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: lol', 'data:', '  l0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-  for (let i = 1; i <= levels; i++) out.push(`  l${i}: &l${i} [${Array(9).fill(`*l${i - 1}`).join(', ')}]`);
+  const out = [
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: lol',
+    'data:',
+    '  l0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+  ];
+  for (let i = 1; i <= levels; i++)
+    out.push(
+      `  l${i}: &l${i} [${Array(9)
+        .fill(`*l${i - 1}`)
+        .join(', ')}]`,
+    );
   return lines(...out);
 }
 
-const POD_WITHOUT_IMAGE = lines('apiVersion: v1', 'kind: Pod', 'metadata:', '  name: web', 'spec:', '  containers:', '    - name: web');
+const POD_WITHOUT_IMAGE = lines(
+  'apiVersion: v1',
+  'kind: Pod',
+  'metadata:',
+  '  name: web',
+  'spec:',
+  '  containers:',
+  '    - name: web',
+);
 
 const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
   {
@@ -37,7 +71,18 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
   },
   {
     name: 'documents that are not Kubernetes objects are left alone',
-    text: lines('name: my-app', 'version: 1.2.3', '---', '- just', '- a list', '---', 'apiVersion: 1', 'kind: Pod', '---', 'plain scalar'),
+    text: lines(
+      'name: my-app',
+      'version: 1.2.3',
+      '---',
+      '- just',
+      '- a list',
+      '---',
+      'apiVersion: 1',
+      'kind: Pod',
+      '---',
+      'plain scalar',
+    ),
     expected: [],
   },
   {
@@ -48,7 +93,16 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
   {
     name: 'unknown kind served under another apiVersion gets a hint',
     text: lines('apiVersion: v1', 'kind: Deployment', 'metadata:', '  name: web'),
-    expected: [d(1, 6, 1, 16, 'unknown-kind', 'Unknown kind "Deployment" for apiVersion "v1"; Deployment is served as apiVersion "apps/v1"')],
+    expected: [
+      d(
+        1,
+        6,
+        1,
+        16,
+        'unknown-kind',
+        'Unknown kind "Deployment" for apiVersion "v1"; Deployment is served as apiVersion "apps/v1"',
+      ),
+    ],
   },
   {
     name: 'custom resources are only a warning',
@@ -58,7 +112,16 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
   {
     name: 'removed apiVersion on the apiVersion value',
     text: lines('apiVersion: extensions/v1beta1', 'kind: Deployment', 'metadata:', '  name: web'),
-    expected: [d(0, 12, 0, 30, 'removed-api-version', 'extensions/v1beta1 Deployment was removed in Kubernetes 1.16; use apps/v1')],
+    expected: [
+      d(
+        0,
+        12,
+        0,
+        30,
+        'removed-api-version',
+        'extensions/v1beta1 Deployment was removed in Kubernetes 1.16; use apps/v1',
+      ),
+    ],
   },
   {
     name: 'multi-document file: errors in the 2nd and 3rd documents at their own lines',
@@ -87,7 +150,14 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
       '  name: nightly',
     ),
     expected: [
-      d(16, 25, 16, 30, 'container-port-number', 'spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive'),
+      d(
+        16,
+        25,
+        16,
+        30,
+        'container-port-number',
+        'spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive',
+      ),
       d(18, 12, 18, 25, 'removed-api-version', 'batch/v1beta1 CronJob was removed in Kubernetes 1.25; use batch/v1'),
     ],
   },
@@ -114,7 +184,14 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
       '          ports: [{containerPort: 99999}]',
     ),
     expected: [
-      d(12, 34, 12, 39, 'container-port-number', 'spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 99999: must be between 1 and 65535, inclusive'),
+      d(
+        12,
+        34,
+        12,
+        39,
+        'container-port-number',
+        'spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 99999: must be between 1 and 65535, inclusive',
+      ),
     ],
   },
   {
@@ -138,7 +215,14 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
       '          image: nginx',
     ),
     expected: [
-      d(10, 6, 10, 12, 'workload-selector-matches-template', 'spec.template.metadata.labels: Invalid value: map[string]string{"app":"api"}: `selector` does not match template `labels`'),
+      d(
+        10,
+        6,
+        10,
+        12,
+        'workload-selector-matches-template',
+        'spec.template.metadata.labels: Invalid value: map[string]string{"app":"api"}: `selector` does not match template `labels`',
+      ),
     ],
   },
   {
@@ -156,19 +240,30 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
       '    kind: Deploymnt',
     ),
     expected: [
-      d(7, 69, 7, 74, 'container-port-number', 'spec.containers[0].ports[0].containerPort: Invalid value: 99999: must be between 1 and 65535, inclusive'),
+      d(
+        7,
+        69,
+        7,
+        74,
+        'container-port-number',
+        'spec.containers[0].ports[0].containerPort: Invalid value: 99999: must be between 1 and 65535, inclusive',
+      ),
       d(9, 10, 9, 19, 'unknown-kind', 'Unknown kind "Deploymnt" for apiVersion "apps/v1"'),
     ],
   },
   {
     name: 'binary input is declined with one diagnostic',
     text: lines('apiVersion: v1', 'kind: Pod', 'metadata:', '  name: a\u0000b'),
-    expected: [d(3, 9, 3, 10, 'binary-content', 'File contains binary data (a NUL byte or invalid UTF-8); not validated')],
+    expected: [
+      d(3, 9, 3, 10, 'binary-content', 'File contains binary data (a NUL byte or invalid UTF-8); not validated'),
+    ],
   },
   {
     name: 'invalid UTF-8 (decoded as U+FFFD) is declined too',
     text: lines('apiVersion: v1', 'kind: Pod', 'metadata:', '  name: caf\uFFFD'),
-    expected: [d(3, 11, 3, 12, 'binary-content', 'File contains binary data (a NUL byte or invalid UTF-8); not validated')],
+    expected: [
+      d(3, 11, 3, 12, 'binary-content', 'File contains binary data (a NUL byte or invalid UTF-8); not validated'),
+    ],
   },
   {
     name: 'values with no JSON form',
@@ -188,11 +283,23 @@ describe('validateManifestText', () => {
     const started = performance.now();
     const result = validateManifestText(aliasBomb(9));
     const elapsed = performance.now() - started;
-    assert.deepEqual(result, [d(0, 0, 0, 14, 'yaml-alias-limit', 'Document expands more than 100 aliases; not validated (resource exhaustion guard)')]);
+    assert.deepEqual(result, [
+      d(
+        0,
+        0,
+        0,
+        14,
+        'yaml-alias-limit',
+        'Document expands more than 100 aliases; not validated (resource exhaustion guard)',
+      ),
+    ]);
     assert.ok(elapsed < 2000, `took ${elapsed} ms`);
   });
 
   test('a fixed document has no diagnostics', () => {
-    assert.deepEqual(validateManifestText(POD_WITHOUT_IMAGE.replace('    - name: web\n', '    - name: web\n      image: nginx\n')), []);
+    assert.deepEqual(
+      validateManifestText(POD_WITHOUT_IMAGE.replace('    - name: web\n', '    - name: web\n      image: nginx\n')),
+      [],
+    );
   });
 });

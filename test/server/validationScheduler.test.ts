@@ -7,7 +7,9 @@ describe('ValidationScheduler', () => {
   test('debounces per document, runs only the newest version, and drops runs on cancel', (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
     const runs: string[] = [];
-    const scheduler = new ValidationScheduler<VersionedDocument>(150, (doc, isCurrent) => runs.push(`${doc.uri}@${doc.version}:${isCurrent()}`));
+    const scheduler = new ValidationScheduler<VersionedDocument>(150, (doc, isCurrent) =>
+      runs.push(`${doc.uri}@${doc.version}:${isCurrent()}`),
+    );
 
     scheduler.schedule({ uri: 'a', version: 1 });
     t.mock.timers.tick(100);
@@ -38,4 +40,3 @@ describe('ValidationScheduler', () => {
     assert.equal(checks.length, 1);
   });
 });
-

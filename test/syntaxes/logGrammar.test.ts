@@ -97,7 +97,8 @@ describe('kube-reconcile-log grammar', () => {
   });
 
   test('scopes a cluster-scoped object without a namespace', () => {
-    const line = '12:01:00 node-controller Normal RegisteredNode node-1: Node node-1 event: Registered Node node-1 in Controller';
+    const line =
+      '12:01:00 node-controller Normal RegisteredNode node-1: Node node-1 event: Registered Node node-1 in Controller';
     assert.deepEqual(tokenize(line), [
       ['12:01:00', 'constant.numeric.time.kube-reconcile log.date'],
       ['node-controller', 'entity.name.type.component.kube-reconcile'],

@@ -31,12 +31,22 @@ function lineLength(text: string, line: number): number {
   return (end < 0 ? text.length : end) - start - (text[(end < 0 ? text.length : end) - 1] === '\r' ? 1 : 0);
 }
 
-export function applyDiagnostics(text: string, parsed: ParsedForApply, reply: ApplyReply | undefined): ApplyDiagnostic[] {
+export function applyDiagnostics(
+  text: string,
+  parsed: ParsedForApply,
+  reply: ApplyReply | undefined,
+): ApplyDiagnostic[] {
   const out: ApplyDiagnostic[] = [];
   for (const o of reply?.outcomes ?? []) {
     if (o.ok) continue;
     const code = o.status?.reason || undefined;
-    out.push({ line: o.line, endCharacter: lineLength(text, o.line), message: o.message, severity: 'error', ...(code ? { code } : {}) });
+    out.push({
+      line: o.line,
+      endCharacter: lineLength(text, o.line),
+      message: o.message,
+      severity: 'error',
+      ...(code ? { code } : {}),
+    });
   }
   const first = parsed.yamlErrors[0];
   if (first) {

@@ -36,7 +36,11 @@ export class FileApplier {
     const parsed = manifestsForApply(text);
     // A YAML error in a file that never declared an object (a Helm template…) is the language server's business.
     const relevant = parsed.manifests.length > 0 || this.known.has(file);
-    const reply = await this.connection.request('applyFile', { file, manifests: parsed.manifests, prune: parsed.yamlErrors.length === 0 });
+    const reply = await this.connection.request('applyFile', {
+      file,
+      manifests: parsed.manifests,
+      prune: parsed.yamlErrors.length === 0,
+    });
     if (parsed.manifests.length > 0) this.known.add(file);
     else if (parsed.yamlErrors.length === 0) this.known.delete(file);
     return { reply, diagnostics: applyDiagnostics(text, relevant ? parsed : { ...parsed, yamlErrors: [] }, reply) };

@@ -23,6 +23,8 @@ export function manifestsForApply(text: string): ParsedForApply {
     line: positionAt(parsed.lineCounter, m.root.range?.[0] ?? 0).line,
     object: m.object as unknown as KubeObject,
   }));
-  const yamlErrors = parsed.diagnostics.filter((d) => d.severity === ERROR).map((d) => ({ line: d.range.start.line, message: typeof d.message === 'string' ? d.message : d.message.value }));
+  const yamlErrors = parsed.diagnostics
+    .filter((d) => d.severity === ERROR)
+    .map((d) => ({ line: d.range.start.line, message: typeof d.message === 'string' ? d.message : d.message.value }));
   return { manifests, yamlErrors };
 }

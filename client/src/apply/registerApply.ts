@@ -11,7 +11,14 @@ import { APPLY_DIAGNOSTIC_COLLECTION, APPLY_DIAGNOSTIC_SOURCE } from './applyDia
 import type { ApplyDiagnostic } from './applyDiagnostics';
 import { FileApplier } from './fileApplier';
 import type { FileApplyResult } from './fileApplier';
-import { describeSkipped, EXCLUDE_GLOB, isYamlPath, MAX_FILE_BYTES, MAX_WORKSPACE_FILES, YAML_GLOB } from './workspaceFiles';
+import {
+  describeSkipped,
+  EXCLUDE_GLOB,
+  isYamlPath,
+  MAX_FILE_BYTES,
+  MAX_WORKSPACE_FILES,
+  YAML_GLOB,
+} from './workspaceFiles';
 
 export const APPLY_FILE_COMMAND = 'kubeReconcile.applyFile';
 export const APPLY_WORKSPACE_COMMAND = 'kubeReconcile.applyWorkspace';
@@ -23,7 +30,11 @@ export interface ApplyRegistration extends vscode.Disposable {
 
 function toDiagnostic(d: ApplyDiagnostic): vscode.Diagnostic {
   const range = new vscode.Range(d.line, 0, d.line, d.endCharacter);
-  const diag = new vscode.Diagnostic(range, d.message, d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+  const diag = new vscode.Diagnostic(
+    range,
+    d.message,
+    d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+  );
   diag.source = APPLY_DIAGNOSTIC_SOURCE;
   if (d.code) diag.code = d.code;
   return diag;
@@ -68,7 +79,8 @@ export function registerApply(context: vscode.ExtensionContext, connection: Sand
     const result = await applyText(uri, new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
     return result ? 'applied' : 'skipped';
   };
-  const report = (what: string) => (e: unknown) => void vscode.window.showErrorMessage(`Kube Reconcile: ${what}: ${errorText(e)}`);
+  const report = (what: string) => (e: unknown) =>
+    void vscode.window.showErrorMessage(`Kube Reconcile: ${what}: ${errorText(e)}`);
 
   const applyWorkspace = async (): Promise<void> => {
     const uris = await vscode.workspace.findFiles(YAML_GLOB, EXCLUDE_GLOB, MAX_WORKSPACE_FILES);
@@ -82,8 +94,12 @@ export function registerApply(context: vscode.ExtensionContext, connection: Sand
         report(`could not apply ${vscode.workspace.asRelativePath(uri)}`)(e);
       }
     }
-    if (skipped.length > 0) void vscode.window.showWarningMessage(`Kube Reconcile: not applied, larger than 10 MiB: ${skipped.join(', ')}`);
-    if (uris.length >= MAX_WORKSPACE_FILES) void vscode.window.showWarningMessage(`Kube Reconcile: only the first ${MAX_WORKSPACE_FILES} YAML files of the workspace were applied.`);
+    if (skipped.length > 0)
+      void vscode.window.showWarningMessage(`Kube Reconcile: not applied, larger than 10 MiB: ${skipped.join(', ')}`);
+    if (uris.length >= MAX_WORKSPACE_FILES)
+      void vscode.window.showWarningMessage(
+        `Kube Reconcile: only the first ${MAX_WORKSPACE_FILES} YAML files of the workspace were applied.`,
+      );
   };
 
   const applyFileCommand = async (arg?: vscode.Uri): Promise<void> => {
@@ -91,17 +107,26 @@ export function registerApply(context: vscode.ExtensionContext, connection: Sand
     if (!uri) return void vscode.window.showInformationMessage('Kube Reconcile: open a YAML manifest to apply it.');
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     const result = doc ? await applyText(uri, doc.getText()) : await applyFromDisk(uri);
-    if (result === undefined || result === 'skipped') return void vscode.window.showWarningMessage('Kube Reconcile: only YAML files inside the workspace can be applied.');
-    if (typeof result === 'number') return void vscode.window.showWarningMessage(`Kube Reconcile: ${describeSkipped(vscode.workspace.asRelativePath(uri), result)} is larger than 10 MiB; not applied.`);
+    if (result === undefined || result === 'skipped')
+      return void vscode.window.showWarningMessage(
+        'Kube Reconcile: only YAML files inside the workspace can be applied.',
+      );
+    if (typeof result === 'number')
+      return void vscode.window.showWarningMessage(
+        `Kube Reconcile: ${describeSkipped(vscode.workspace.asRelativePath(uri), result)} is larger than 10 MiB; not applied.`,
+      );
     if (typeof result === 'object') {
       const lines = [...result.reply.outcomes.map((o) => o.message), ...result.reply.pruned.map((p) => `${p} pruned`)];
-      void vscode.window.showInformationMessage(lines.length > 0 ? lines.join('; ') : 'Kube Reconcile: no Kubernetes manifests in this file.');
+      void vscode.window.showInformationMessage(
+        lines.length > 0 ? lines.join('; ') : 'Kube Reconcile: no Kubernetes manifests in this file.',
+      );
     }
   };
 
   const watcher = vscode.workspace.createFileSystemWatcher('**/*');
   const onDiskChange = (uri: vscode.Uri) => {
-    if (isYamlPath(uri.path) && !isOpen(uri) && applyOnSave()) applyFromDisk(uri).catch(report(`could not apply ${vscode.workspace.asRelativePath(uri)}`));
+    if (isYamlPath(uri.path) && !isOpen(uri) && applyOnSave())
+      applyFromDisk(uri).catch(report(`could not apply ${vscode.workspace.asRelativePath(uri)}`));
   };
   const onDelete = (uri: vscode.Uri) => {
     const file = relativePath(uri) ?? vscode.workspace.asRelativePath(uri);
@@ -117,9 +142,12 @@ export function registerApply(context: vscode.ExtensionContext, connection: Sand
     watcher.onDidChange(onDiskChange),
     watcher.onDidDelete(onDelete),
     vscode.workspace.onDidSaveTextDocument((doc) => {
-      if (applyOnSave()) applyText(doc.uri, doc.getText()).catch(report(`could not apply ${vscode.workspace.asRelativePath(doc.uri)}`));
+      if (applyOnSave())
+        applyText(doc.uri, doc.getText()).catch(report(`could not apply ${vscode.workspace.asRelativePath(doc.uri)}`));
     }),
-    vscode.commands.registerCommand(APPLY_FILE_COMMAND, (arg?: vscode.Uri) => applyFileCommand(arg).catch(report('apply failed'))),
+    vscode.commands.registerCommand(APPLY_FILE_COMMAND, (arg?: vscode.Uri) =>
+      applyFileCommand(arg).catch(report('apply failed')),
+    ),
     vscode.commands.registerCommand(APPLY_WORKSPACE_COMMAND, () => applyWorkspace().catch(report('apply failed'))),
   ];
   context.subscriptions.push(...subscriptions);

@@ -51,15 +51,17 @@ export class SnapshotSaver implements Disposable {
   saveIfChanged(): Promise<void> {
     if (!this.changed) return this.saving;
     this.changed = false;
-    this.saving = this.saving.catch(() => undefined).then(async () => {
-      try {
-        const { snapshot } = await this.connection.request('snapshot', {});
-        await this.store.write(JSON.stringify(snapshot));
-      } catch (e) {
-        this.changed = true;
-        throw e;
-      }
-    });
+    this.saving = this.saving
+      .catch(() => undefined)
+      .then(async () => {
+        try {
+          const { snapshot } = await this.connection.request('snapshot', {});
+          await this.store.write(JSON.stringify(snapshot));
+        } catch (e) {
+          this.changed = true;
+          throw e;
+        }
+      });
     return this.saving;
   }
 

@@ -27,11 +27,13 @@ export function readApiConfig(get: (key: 'api.enabled' | 'api.port') => unknown)
   const port = get('api.port');
   return {
     enabled: typeof enabled === 'boolean' ? enabled : DEFAULT_API_CONFIG.enabled,
-    port: typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : DEFAULT_API_CONFIG.port,
+    port:
+      typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : DEFAULT_API_CONFIG.port,
   };
 }
 
-export const API_OFF = "The sandbox's Kubernetes API is off: turn on the setting kubeReconcile.api.enabled to use kubectl with the sandbox.";
+export const API_OFF =
+  "The sandbox's Kubernetes API is off: turn on the setting kubeReconcile.api.enabled to use kubectl with the sandbox.";
 export const API_STARTING = "The sandbox's Kubernetes API is starting: try again in a moment.";
 export const TERMINAL_NAME = 'kubectl (Kube Reconcile)';
 
@@ -114,7 +116,8 @@ export function connectApi(ctx: CommandContext, events: ApiEvents): Disposable[]
     ctx.connection.onDidStatus((status) => {
       const api = status.api;
       if (api?.state !== 'failed') shownError = undefined;
-      else if (api.error !== shownError) ctx.ui.error(`The sandbox's Kubernetes API could not start: ${(shownError = api.error)}`);
+      else if (api.error !== shownError)
+        ctx.ui.error(`The sandbox's Kubernetes API could not start: ${(shownError = api.error)}`);
     }),
     {
       dispose: () => {

@@ -22,7 +22,9 @@ export interface CommandContext {
   api?: () => ApiSettings;
 }
 
-/** A registered command: receives what VS Code passes (a tree node from a context menu, or nothing from the palette). */
+/**
+ * A registered command: receives what VS Code passes (a tree node from a context menu, or nothing from the palette).
+ */
 export type Command = (...args: unknown[]) => Promise<void>;
 
 export type CommandFactory = (ctx: CommandContext) => Command;
@@ -30,6 +32,7 @@ export type CommandFactory = (ctx: CommandContext) => Command;
 /** The text of an error as the user should read it: the API server's message when there is one. */
 export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
-  if (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string') return (e as { message: string }).message;
+  if (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string')
+    return (e as { message: string }).message;
   return String(e);
 }

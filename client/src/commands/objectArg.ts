@@ -9,7 +9,12 @@ import { errorMessage } from './context';
  * (any resource when empty); otherwise tells the user where to invoke it and
  * returns undefined.
  */
-export function targetOf(ctx: CommandContext, title: string, arg: unknown, resources: readonly string[] = []): ObjectRef | undefined {
+export function targetOf(
+  ctx: CommandContext,
+  title: string,
+  arg: unknown,
+  resources: readonly string[] = [],
+): ObjectRef | undefined {
   const ref = refFromArg(arg);
   if (ref && (resources.length === 0 || resources.includes(ref.resource))) return ref;
   const what = resources.length === 0 ? 'an object' : resources.map((r) => `a ${r.replace(/s$/, '')}`).join(' or ');

@@ -1,4 +1,7 @@
-/** Commands on any object: Show Desired vs Actual, Show Events, Copy as YAML, and revealing its manifest line on selection. */
+/**
+ * Commands on any object: Show Desired vs Actual, Show Events, Copy as YAML, and revealing its manifest line on
+ * selection.
+ */
 import { eventsFor, eventsText } from '../model/events';
 import { liveYaml } from '../model/liveYaml';
 import { refText } from '../model/objectRef';
@@ -31,7 +34,10 @@ export const showEvents: CommandFactory = (ctx) => async (arg) => {
   if (!ref || !obj) return;
   const now = ctx.connection.status?.time ?? 0;
   const header = `# kubectl get events --field-selector involvedObject.name=${ref.name}${ref.namespace ? ` -n ${ref.namespace}` : ''}\n`;
-  await ctx.ui.showText(`Events ${refText(ref)}`, header + eventsText(eventsFor(ctx.connection.cache, obj), now, ref.namespace));
+  await ctx.ui.showText(
+    `Events ${refText(ref)}`,
+    header + eventsText(eventsFor(ctx.connection.cache, obj), now, ref.namespace),
+  );
 };
 
 export const copyAsYaml: CommandFactory = (ctx) => async (arg) => {
@@ -42,7 +48,10 @@ export const copyAsYaml: CommandFactory = (ctx) => async (arg) => {
   ctx.ui.notify(`Copied ${refText(ref)} as YAML`);
 };
 
-/** Run when a tree item is selected: opens the saved manifest at the object's line, if it came from a file; otherwise does nothing. */
+/**
+ * Run when a tree item is selected: opens the saved manifest at the object's line, if it came from a file; otherwise
+ * does nothing.
+ */
 export const revealManifest: CommandFactory = (ctx) => async (arg) => {
   const ref = targetOf(ctx, 'Reveal Manifest', arg);
   if (!ref) return;

@@ -9,5 +9,6 @@ export const killPod: CommandFactory = (ctx) => async (arg) => {
 
 export const crashContainer: CommandFactory = (ctx) => async (arg) => {
   const ref = targetOf(ctx, 'Crash Container', arg, ['pods']);
-  if (ref) await sendAction(ctx, 'Crash Container', { type: 'crashContainer', namespace: namespaceOf(ref), name: ref.name });
+  if (ref)
+    await sendAction(ctx, 'Crash Container', { type: 'crashContainer', namespace: namespaceOf(ref), name: ref.name });
 };

@@ -5,5 +5,6 @@ import type { CommandContext } from './context';
 import { COMMANDS } from './table';
 
 export function registerCommands(context: ExtensionContext, ctx: CommandContext): void {
-  for (const [id, factory] of Object.entries(COMMANDS)) context.subscriptions.push(commands.registerCommand(id, factory(ctx)));
+  for (const [id, factory] of Object.entries(COMMANDS))
+    context.subscriptions.push(commands.registerCommand(id, factory(ctx)));
 }

@@ -1,4 +1,7 @@
-/** Sandbox controls: Pause, Resume, Step, Speed, Reset, Fast-forward Until Settled, and the status bar's quick pick of them. */
+/**
+ * Sandbox controls: Pause, Resume, Step, Speed, Reset, Fast-forward Until Settled, and the status bar's quick pick of
+ * them.
+ */
 import { humanDuration } from '../../../sandbox/printers';
 import { SPEEDS, sandboxSettings } from '../model/settings';
 import type { ControlAction, SandboxStatus } from '../sandbox/protocol';
@@ -28,25 +31,35 @@ export const resume: CommandFactory = (ctx) => async () => {
 };
 
 export const step: CommandFactory = (ctx) => async () => {
-  if (await control(ctx, 'Step', { type: 'step', ms: STEP_MS })) ctx.ui.notify(`Sandbox clock advanced ${STEP_MS / 1000}s`);
+  if (await control(ctx, 'Step', { type: 'step', ms: STEP_MS }))
+    ctx.ui.notify(`Sandbox clock advanced ${STEP_MS / 1000}s`);
 };
 
 export const speed: CommandFactory = (ctx) => async () => {
   const current = ctx.connection.status?.speed;
-  const items = SPEEDS.map((s) => ({ label: `${s}×`, description: s === current ? 'current' : s === 1 ? 'real time' : undefined, value: s }));
+  const items = SPEEDS.map((s) => ({
+    label: `${s}×`,
+    description: s === current ? 'current' : s === 1 ? 'real time' : undefined,
+    value: s,
+  }));
   const chosen = await ctx.ui.pick(items, 'Sandbox speed: how fast its clock runs against real time');
   if (chosen !== undefined) await control(ctx, 'Speed', { type: 'speed', speed: chosen });
 };
 
 export const reset: CommandFactory = (ctx) => async () => {
-  const ok = await ctx.ui.confirm('Reset the sandbox?', 'Every object in the cluster is deleted and a fresh cluster starts; the saved manifests are the desired state again.', 'Reset Sandbox');
+  const ok = await ctx.ui.confirm(
+    'Reset the sandbox?',
+    'Every object in the cluster is deleted and a fresh cluster starts; the saved manifests are the desired state again.',
+    'Reset Sandbox',
+  );
   if (ok && (await control(ctx, 'Reset Sandbox', { type: 'reset' }))) await ctx.forgetSavedState?.();
 };
 
 export const fastForward: CommandFactory = (ctx) => async () => {
   const before = ctx.connection.status?.time;
   const after = await control(ctx, 'Fast-forward', { type: 'fastForward', limitMs: FAST_FORWARD_LIMIT_MS });
-  if (after && before !== undefined) ctx.ui.notify(`Fast-forwarded ${humanDuration(after.time - before)} of sandbox time`);
+  if (after && before !== undefined)
+    ctx.ui.notify(`Fast-forwarded ${humanDuration(after.time - before)} of sandbox time`);
 };
 
 /**
@@ -69,7 +82,9 @@ export async function resetWithSettings(ctx: CommandContext): Promise<void> {
 /** The controls offered by the status bar item, given the sandbox's state. */
 export function controlChoices(status: SandboxStatus | undefined): { label: string; value: CommandFactory }[] {
   return [
-    status?.paused ? { label: '$(debug-continue) Resume', value: resume } : { label: '$(debug-pause) Pause', value: pause },
+    status?.paused
+      ? { label: '$(debug-continue) Resume', value: resume }
+      : { label: '$(debug-pause) Pause', value: pause },
     { label: '$(debug-step-over) Step 10 s', value: step },
     { label: '$(dashboard) Speed…', value: speed },
     { label: '$(run-all) Fast-forward Until Settled', value: fastForward },

@@ -15,11 +15,15 @@ export async function onSettingsChanged(ctx: CommandContext, changed: readonly S
   const settings = ctx.settings();
   try {
     if (changed.includes('selfHeal')) await ctx.connection.request('setSelfHeal', { selfHeal: settings.selfHeal });
-    if (changed.includes('sandbox.speed')) await ctx.connection.request('control', { type: 'speed', speed: settings.speed });
+    if (changed.includes('sandbox.speed'))
+      await ctx.connection.request('control', { type: 'speed', speed: settings.speed });
   } catch (e) {
     ctx.ui.error(`Kube Reconcile could not apply the new settings: ${errorMessage(e)}`);
   }
   if (!changed.some((k) => RESET_SETTINGS.includes(k))) return;
-  const choice = await ctx.ui.offer(`The sandbox's node count and seed take effect when it is reset (now ${settings.nodes} nodes, seed ${settings.seed}).`, RESET_ACTION);
+  const choice = await ctx.ui.offer(
+    `The sandbox's node count and seed take effect when it is reset (now ${settings.nodes} nodes, seed ${settings.seed}).`,
+    RESET_ACTION,
+  );
   if (choice === RESET_ACTION) await resetWithSettings(ctx);
 }

@@ -17,7 +17,11 @@ export async function startSandbox(ctx: CommandContext, loadSnapshot: () => Prom
   }
   try {
     const api = ctx.api?.();
-    const status = await ctx.connection.request('init', { settings: sandboxSettings(ctx.settings()), ...(snapshot === undefined ? {} : { snapshot }), ...(api ? { api } : {}) });
+    const status = await ctx.connection.request('init', {
+      settings: sandboxSettings(ctx.settings()),
+      ...(snapshot === undefined ? {} : { snapshot }),
+      ...(api ? { api } : {}),
+    });
     if (status.warning) ctx.ui.info(`Kube Reconcile: ${status.warning}`);
     return true;
   } catch (e) {

@@ -18,7 +18,9 @@ export interface InputOptions {
   validate(text: string): string | undefined;
 }
 
-/** A new integrated terminal: `env` is added to the environment its shell starts with; `message` is shown at its top. */
+/**
+ * A new integrated terminal: `env` is added to the environment its shell starts with; `message` is shown at its top.
+ */
 export interface TerminalRequest {
   name: string;
   env: Record<string, string>;
@@ -38,7 +40,10 @@ export interface Ui {
   pick<T>(items: readonly PickItem<T>[], placeholder: string): Promise<T | undefined>;
   /** Opens read-only text in an editor (events tables). `name` becomes the tab title. */
   showText(name: string, text: string): Promise<void>;
-  /** Opens a file (absolute path) with the cursor on the 0-based `line`; `focus` moves the focus to it (else it stays where it is). */
+  /**
+   * Opens a file (absolute path) with the cursor on the 0-based `line`; `focus` moves the focus to it (else it stays
+   * where it is).
+   */
   openFile(file: string, line: number | undefined, focus: boolean): Promise<void>;
   copy(text: string): Promise<void>;
   /** Shows the "Kube Reconcile" output channel. */

@@ -21,7 +21,12 @@ export function createUi(output: OutputChannel, documents: ReadOnlyDocuments): U
     },
     offer: (message, ...actions) => Promise.resolve(window.showInformationMessage(message, ...actions)),
     async input(options) {
-      return window.showInputBox({ title: options.title, prompt: options.prompt, value: options.value, validateInput: options.validate });
+      return window.showInputBox({
+        title: options.title,
+        prompt: options.prompt,
+        value: options.value,
+        validateInput: options.validate,
+      });
     },
     async pick<T>(items: readonly PickItem<T>[], placeholder: string) {
       const chosen = await window.showQuickPick(

@@ -13,7 +13,9 @@ export const EXAMPLE_TARGET = 'web.yaml';
 export const openExample: CommandFactory = (ctx) => async () => {
   const root = ctx.files.root();
   if (root === undefined) {
-    ctx.ui.error('Open a folder first: the example manifest is copied into it, and saving it applies it to the sandbox.');
+    ctx.ui.error(
+      'Open a folder first: the example manifest is copied into it, and saving it applies it to the sandbox.',
+    );
     return;
   }
   for (const candidate of [join(root, EXAMPLE), join(root, EXAMPLE_TARGET)]) {

@@ -24,12 +24,24 @@ export const scale: CommandFactory = (ctx) => async (arg) => {
   });
   const replicas = text === undefined ? undefined : parseReplicas(text);
   if (replicas === undefined) return;
-  await sendAction(ctx, 'Scale', { type: 'scale', resource: ref.resource, namespace: namespaceOf(ref), name: ref.name, replicas });
+  await sendAction(ctx, 'Scale', {
+    type: 'scale',
+    resource: ref.resource,
+    namespace: namespaceOf(ref),
+    name: ref.name,
+    replicas,
+  });
 };
 
 export const restartRollout: CommandFactory = (ctx) => async (arg) => {
   const ref = targetOf(ctx, 'Restart Rollout', arg, RESTARTABLE);
-  if (ref) await sendAction(ctx, 'Restart Rollout', { type: 'restartRollout', resource: ref.resource, namespace: namespaceOf(ref), name: ref.name });
+  if (ref)
+    await sendAction(ctx, 'Restart Rollout', {
+      type: 'restartRollout',
+      resource: ref.resource,
+      namespace: namespaceOf(ref),
+      name: ref.name,
+    });
 };
 
 export const rollBack: CommandFactory = (ctx) => async (arg) => {
@@ -41,6 +53,16 @@ export const deleteObject: CommandFactory = (ctx) => async (arg) => {
   const ref = targetOf(ctx, 'Delete', arg);
   if (!ref) return;
   const where = ref.namespace ? ` in namespace ${ref.namespace}` : '';
-  const ok = await ctx.ui.confirm(`Delete ${refText(ref)}${where}?`, 'Objects it owns are deleted with it. If a saved manifest declares it, self-heal creates it again.', 'Delete');
-  if (ok) await sendAction(ctx, 'Delete', { type: 'delete', resource: ref.resource, ...(ref.namespace ? { namespace: ref.namespace } : {}), name: ref.name });
+  const ok = await ctx.ui.confirm(
+    `Delete ${refText(ref)}${where}?`,
+    'Objects it owns are deleted with it. If a saved manifest declares it, self-heal creates it again.',
+    'Delete',
+  );
+  if (ok)
+    await sendAction(ctx, 'Delete', {
+      type: 'delete',
+      resource: ref.resource,
+      ...(ref.namespace ? { namespace: ref.namespace } : {}),
+      name: ref.name,
+    });
 };

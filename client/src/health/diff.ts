@@ -36,13 +36,18 @@ export function defaultedManifest(manifest: KubeObject, live: KubeObject | undef
   const copy = cloneJson(manifest);
   const resource = resourceFor(copy.apiVersion, copy.kind);
   if (!resource) return copy;
-  if (resource.namespaced && copy.metadata && !copy.metadata.namespace) copy.metadata.namespace = live?.metadata.namespace ?? 'default';
+  if (resource.namespaced && copy.metadata && !copy.metadata.namespace)
+    copy.metadata.namespace = live?.metadata.namespace ?? 'default';
   applyDefaults(copy, resource);
   return copy;
 }
 
 /** True when a live-only path sits in a list the manifest declares (the list grew: drift, not a server addition). */
-function inDeclaredList(segments: readonly PathSegment[], declared: ReadonlySet<string>, leaves: ReadonlyMap<string, Leaf>): boolean {
+function inDeclaredList(
+  segments: readonly PathSegment[],
+  declared: ReadonlySet<string>,
+  leaves: ReadonlyMap<string, Leaf>,
+): boolean {
   for (let i = segments.length - 1; i > 0; i--) {
     if (typeof segments[i] !== 'number') continue;
     const parent = segments.slice(0, i);
@@ -56,10 +61,20 @@ function startsWith(segments: readonly PathSegment[], prefix: readonly PathSegme
   return prefix.length <= segments.length && prefix.every((s, i) => segments[i] === s);
 }
 
-function classifyDesired(path: string, segments: PathSegment[], value: JsonValue, declared: boolean, live: Leaf | undefined): DiffEntry {
-  if (isServerManaged(segments)) return live ? { path, desired: value, live: live.value, kind: 'extra-by-server' } : { path, desired: value, kind: 'extra-by-server' };
+function classifyDesired(
+  path: string,
+  segments: PathSegment[],
+  value: JsonValue,
+  declared: boolean,
+  live: Leaf | undefined,
+): DiffEntry {
+  if (isServerManaged(segments))
+    return live
+      ? { path, desired: value, live: live.value, kind: 'extra-by-server' }
+      : { path, desired: value, kind: 'extra-by-server' };
   if (!live) return { path, desired: value, kind: 'missing' };
-  if (jsonEqual(value, live.value)) return { path, desired: value, live: live.value, kind: declared ? 'same' : 'defaulted' };
+  if (jsonEqual(value, live.value))
+    return { path, desired: value, live: live.value, kind: declared ? 'same' : 'defaulted' };
   return { path, desired: value, live: live.value, kind: 'drift' };
 }
 
@@ -72,7 +87,8 @@ export function diffObjects(manifest: KubeObject, live: KubeObject | undefined):
   const desiredLeaves = new Map(flatten(defaultedManifest(manifest, live)).map((l) => [l.path, l]));
   const liveLeaves = new Map(flatten(live).map((l) => [l.path, l]));
   const out: DiffEntry[] = [];
-  for (const d of desiredLeaves.values()) out.push(classifyDesired(d.path, d.segments, d.value, declared.has(d.path), liveLeaves.get(d.path)));
+  for (const d of desiredLeaves.values())
+    out.push(classifyDesired(d.path, d.segments, d.value, declared.has(d.path), liveLeaves.get(d.path)));
   for (const l of liveLeaves.values()) {
     if (desiredLeaves.has(l.path)) continue;
     const grew = !isServerManaged(l.segments) && inDeclaredList(l.segments, declared, desiredLeaves);

@@ -50,8 +50,18 @@ export function jobHealth(job: Job): HealthStatus {
   return health('Progressing', message);
 }
 
-const DEGRADED_HPA = new Set(['AbleToScale/FailedGetScale', 'AbleToScale/FailedUpdateScale', 'ScalingActive/FailedGetResourceMetric', 'ScalingActive/InvalidSelector']);
-const HEALTHY_HPA = new Set(['AbleToScale/SucceededRescale', 'ScalingLimited/DesiredWithinRange', 'ScalingLimited/TooFewReplicas', 'ScalingLimited/TooManyReplicas']);
+const DEGRADED_HPA = new Set([
+  'AbleToScale/FailedGetScale',
+  'AbleToScale/FailedUpdateScale',
+  'ScalingActive/FailedGetResourceMetric',
+  'ScalingActive/InvalidSelector',
+]);
+const HEALTHY_HPA = new Set([
+  'AbleToScale/SucceededRescale',
+  'ScalingLimited/DesiredWithinRange',
+  'ScalingLimited/TooFewReplicas',
+  'ScalingLimited/TooManyReplicas',
+]);
 
 /** The first condition that says degraded or healthy decides; none means it has not scaled yet. */
 export function hpaHealth(hpa: HorizontalPodAutoscaler): HealthStatus {

@@ -2,7 +2,10 @@
 import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
 import { health, type HealthStatus } from './types';
 
-/** Waiting reasons that mean the container cannot start on its own: ErrImagePull, CrashLoopBackOff, CreateContainerConfigError… */
+/**
+ * Waiting reasons that mean the container cannot start on its own: ErrImagePull, CrashLoopBackOff,
+ * CreateContainerConfigError…
+ */
 function isBadWaitingReason(reason: string): boolean {
   return reason.startsWith('Err') || reason.endsWith('Error') || reason.endsWith('BackOff');
 }

@@ -15,8 +15,18 @@ import { daemonSetHealth, deploymentHealth, replicaSetHealth, statefulSetHealth 
 type Rule = (obj: never) => HealthStatus;
 
 const RULES: Record<string, Record<string, Rule>> = {
-  apps: { Deployment: deploymentHealth, ReplicaSet: replicaSetHealth, StatefulSet: statefulSetHealth, DaemonSet: daemonSetHealth },
-  extensions: { Deployment: deploymentHealth, ReplicaSet: replicaSetHealth, DaemonSet: daemonSetHealth, Ingress: ingressHealth },
+  apps: {
+    Deployment: deploymentHealth,
+    ReplicaSet: replicaSetHealth,
+    StatefulSet: statefulSetHealth,
+    DaemonSet: daemonSetHealth,
+  },
+  extensions: {
+    Deployment: deploymentHealth,
+    ReplicaSet: replicaSetHealth,
+    DaemonSet: daemonSetHealth,
+    Ingress: ingressHealth,
+  },
   'networking.k8s.io': { Ingress: ingressHealth },
   '': { Service: serviceHealth, PersistentVolumeClaim: pvcHealth, Pod: podHealth },
   batch: { Job: jobHealth },

@@ -16,7 +16,11 @@ const SERVER_METADATA = new Set([
 ]);
 
 /** Annotations written by kubectl and by controllers rather than by the user. */
-const SERVER_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration', 'deployment.kubernetes.io/', 'autoscaling.alpha.kubernetes.io/'];
+const SERVER_ANNOTATIONS = [
+  'kubectl.kubernetes.io/last-applied-configuration',
+  'deployment.kubernetes.io/',
+  'autoscaling.alpha.kubernetes.io/',
+];
 
 /** True for `status…`, server-set metadata, and kubectl/controller annotations. */
 export function isServerManaged(segments: readonly PathSegment[]): boolean {
@@ -24,5 +28,9 @@ export function isServerManaged(segments: readonly PathSegment[]): boolean {
   if (top === 'status') return true;
   if (top !== 'metadata') return false;
   if (typeof field === 'string' && SERVER_METADATA.has(field)) return true;
-  return field === 'annotations' && typeof key === 'string' && SERVER_ANNOTATIONS.some((a) => key === a || (a.endsWith('/') && key.startsWith(a)));
+  return (
+    field === 'annotations' &&
+    typeof key === 'string' &&
+    SERVER_ANNOTATIONS.some((a) => key === a || (a.endsWith('/') && key.startsWith(a)))
+  );
 }

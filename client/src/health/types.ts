@@ -12,7 +12,14 @@ export interface HealthStatus {
 }
 
 /** Most healthy first, as Argo CD orders them when it aggregates an application's health. */
-export const HEALTH_ORDER: readonly HealthStatusCode[] = ['Healthy', 'Suspended', 'Progressing', 'Missing', 'Degraded', 'Unknown'];
+export const HEALTH_ORDER: readonly HealthStatusCode[] = [
+  'Healthy',
+  'Suspended',
+  'Progressing',
+  'Missing',
+  'Degraded',
+  'Unknown',
+];
 
 /** True when `next` is a worse condition than `current`. */
 export function isWorse(current: HealthStatusCode, next: HealthStatusCode): boolean {

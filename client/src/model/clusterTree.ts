@@ -41,8 +41,23 @@ export class ClusterTree {
   /** The two roots, Nodes and Namespaces. */
   roots(): TreeNode[] {
     return [
-      { id: 'nodes', label: 'Nodes', icon: { id: 'server-environment' }, contextValue: 'group', collapsible: 'expanded', source: { type: 'nodes' }, description: String(this.cache.list('nodes').length) },
-      { id: 'namespaces', label: 'Namespaces', icon: { id: NAMESPACE_KIND.icon }, contextValue: 'group', collapsible: 'expanded', source: { type: 'namespaces' } },
+      {
+        id: 'nodes',
+        label: 'Nodes',
+        icon: { id: 'server-environment' },
+        contextValue: 'group',
+        collapsible: 'expanded',
+        source: { type: 'nodes' },
+        description: String(this.cache.list('nodes').length),
+      },
+      {
+        id: 'namespaces',
+        label: 'Namespaces',
+        icon: { id: NAMESPACE_KIND.icon },
+        contextValue: 'group',
+        collapsible: 'expanded',
+        source: { type: 'namespaces' },
+      },
     ];
   }
 
@@ -58,11 +73,15 @@ export class ClusterTree {
       case 'namespaces':
         return this.cache.list('namespaces').map((ns) => this.namespaceItem(ns, index));
       case 'namespace':
-        return NAMESPACED_KINDS.filter((k) => index.topLevel(k.resource, s.namespace).length > 0).map((k) => groupItem(k, s.namespace, index.topLevel(k.resource, s.namespace).length));
+        return NAMESPACED_KINDS.filter((k) => index.topLevel(k.resource, s.namespace).length > 0).map((k) =>
+          groupItem(k, s.namespace, index.topLevel(k.resource, s.namespace).length),
+        );
       case 'group':
         return index.topLevel(s.resource, s.namespace).map((o) => this.objectItem(s.resource, o, index, ''));
       case 'object':
-        return (kindView(s.resource)?.children ?? []).flatMap((r) => index.ownedBy(s.uid, r).map((o) => this.objectItem(r, o, index, '')));
+        return (kindView(s.resource)?.children ?? []).flatMap((r) =>
+          index.ownedBy(s.uid, r).map((o) => this.objectItem(r, o, index, '')),
+        );
     }
   }
 
@@ -106,7 +125,10 @@ export class ClusterTree {
     };
   }
 
-  /** `idPrefix` keeps ids unique where the same object shows twice (a pod under its node and under its owner); pods have no children, so it stops there. */
+  /**
+   * `idPrefix` keeps ids unique where the same object shows twice (a pod under its node and under its owner); pods have
+   * no children, so it stops there.
+   */
   private objectItem(resource: string, o: KubeObject, index: TreeIndex, idPrefix: string): TreeNode {
     const view = kindView(resource);
     const uid = uidOf(resource, o);
@@ -130,7 +152,15 @@ export class ClusterTree {
 }
 
 function groupItem(k: KindView, namespace: string, n: number): TreeNode {
-  return { id: `ns/${namespace}/${k.resource}`, label: k.title, description: String(n), icon: { id: k.icon }, contextValue: 'group', collapsible: 'expanded', source: { type: 'group', namespace, resource: k.resource } };
+  return {
+    id: `ns/${namespace}/${k.resource}`,
+    label: k.title,
+    description: String(n),
+    icon: { id: k.icon },
+    contextValue: 'group',
+    collapsible: 'expanded',
+    source: { type: 'group', namespace, resource: k.resource },
+  };
 }
 
 function refOf(resource: string, o: KubeObject): ObjectRef {

@@ -9,18 +9,26 @@ import { formatTable, tableFor } from '../../../sandbox/printers';
 import type { MirrorCache } from '../sandbox/mirror';
 
 function lastSeen(e: Event): number {
-  const t = e.series?.lastObservedTime ?? e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata?.creationTimestamp;
+  const t =
+    e.series?.lastObservedTime ?? e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata?.creationTimestamp;
   return typeof t === 'string' ? parseTimestamp(t) : 0;
 }
 
-/** Events whose involved object is `obj` (by uid, or by kind, namespace and name when the event has no uid), oldest first. */
+/**
+ * Events whose involved object is `obj` (by uid, or by kind, namespace and name when the event has no uid), oldest
+ * first.
+ */
 export function eventsFor(cache: MirrorCache, obj: KubeObject): KubeObject[] {
   const uid = obj.metadata.uid;
   const matches = cache.list('events').filter((o) => {
     const involved = (o as unknown as Event).involvedObject;
     if (!involved) return false;
     if (uid && involved.uid) return involved.uid === uid;
-    return involved.kind === obj.kind && involved.name === obj.metadata.name && (involved.namespace ?? undefined) === obj.metadata.namespace;
+    return (
+      involved.kind === obj.kind &&
+      involved.name === obj.metadata.name &&
+      (involved.namespace ?? undefined) === obj.metadata.namespace
+    );
   });
   return matches.sort((a, b) => lastSeen(a as unknown as Event) - lastSeen(b as unknown as Event));
 }

@@ -15,11 +15,36 @@ export const RED = 'charts.red';
 export const GREY = 'disabledForeground';
 
 /** STATUS values that mean a container keeps failing or cannot start. */
-const FAILING = new Set(['CrashLoopBackOff', 'Error', 'Failed', 'OOMKilled', 'ImagePullBackOff', 'ErrImagePull', 'InvalidImageName', 'CreateContainerConfigError', 'CreateContainerError', 'RunContainerError', 'ContainerStatusUnknown', 'Evicted']);
+const FAILING = new Set([
+  'CrashLoopBackOff',
+  'Error',
+  'Failed',
+  'OOMKilled',
+  'ImagePullBackOff',
+  'ErrImagePull',
+  'InvalidImageName',
+  'CreateContainerConfigError',
+  'CreateContainerError',
+  'RunContainerError',
+  'ContainerStatusUnknown',
+  'Evicted',
+]);
 
-const FAILING_PREFIXES = ['Init:Error', 'Init:CrashLoopBackOff', 'Init:ImagePullBackOff', 'Init:ErrImagePull', 'Init:Signal:', 'Init:ExitCode:', 'Signal:', 'ExitCode:'];
+const FAILING_PREFIXES = [
+  'Init:Error',
+  'Init:CrashLoopBackOff',
+  'Init:ImagePullBackOff',
+  'Init:ErrImagePull',
+  'Init:Signal:',
+  'Init:ExitCode:',
+  'Signal:',
+  'ExitCode:',
+];
 
-/** The colour of a pod's STATUS: green when running and ready, red when failing, grey when going, yellow otherwise (starting). */
+/**
+ * The colour of a pod's STATUS: green when running and ready, red when failing, grey when going, yellow otherwise
+ * (starting).
+ */
 export function podColor(pod: KubeObject): string | undefined {
   const s = podSummary(pod as unknown as Pod);
   if (s.status === 'Running') return s.ready === s.total ? GREEN : YELLOW;

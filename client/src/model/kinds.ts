@@ -39,7 +39,9 @@ export const NAMESPACED_KINDS: readonly KindView[] = [
 export const NODE_KIND: KindView = view('nodes', 'Node', 'Nodes', 'server', ['pods']);
 export const NAMESPACE_KIND: KindView = view('namespaces', 'Namespace', 'Namespaces', 'symbol-namespace');
 
-const BY_RESOURCE: ReadonlyMap<string, KindView> = new Map([NODE_KIND, NAMESPACE_KIND, ...NAMESPACED_KINDS].map((k) => [k.resource, k]));
+const BY_RESOURCE: ReadonlyMap<string, KindView> = new Map(
+  [NODE_KIND, NAMESPACE_KIND, ...NAMESPACED_KINDS].map((k) => [k.resource, k]),
+);
 
 /** The view of a resource shown in the tree, or undefined for resources the tree leaves out. */
 export function kindView(resource: string): KindView | undefined {
@@ -47,7 +49,9 @@ export function kindView(resource: string): KindView | undefined {
 }
 
 /** Resources that can be a parent in the tree (have `children`). */
-export const PARENT_RESOURCES: readonly string[] = NAMESPACED_KINDS.filter((k) => k.children.length > 0).map((k) => k.resource);
+export const PARENT_RESOURCES: readonly string[] = NAMESPACED_KINDS.filter((k) => k.children.length > 0).map(
+  (k) => k.resource,
+);
 
 /** Resources that can nest under a parent. */
 export const CHILD_RESOURCES: readonly string[] = [...new Set(NAMESPACED_KINDS.flatMap((k) => k.children))];

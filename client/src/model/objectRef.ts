@@ -5,13 +5,18 @@ import type { ObjectRef } from '../sandbox/protocol';
 function isRef(value: unknown): value is ObjectRef {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.resource === 'string' && typeof v.name === 'string' && (v.namespace === undefined || typeof v.namespace === 'string');
+  return (
+    typeof v.resource === 'string' &&
+    typeof v.name === 'string' &&
+    (v.namespace === undefined || typeof v.namespace === 'string')
+  );
 }
 
 /** The object a command was invoked on: the `ref` of a tree node, or the argument itself when it is an `ObjectRef`. */
 export function refFromArg(arg: unknown): ObjectRef | undefined {
   if (isRef(arg)) return arg;
-  if (typeof arg === 'object' && arg !== null && isRef((arg as { ref?: unknown }).ref)) return (arg as { ref: ObjectRef }).ref;
+  if (typeof arg === 'object' && arg !== null && isRef((arg as { ref?: unknown }).ref))
+    return (arg as { ref: ObjectRef }).ref;
   return undefined;
 }
 

@@ -8,7 +8,13 @@ import type { SandboxSettings } from '../sandbox/protocol';
 /** Keys under `kubeReconcile.` that this module reads. */
 export type SettingKey = 'sandbox.nodes' | 'sandbox.speed' | 'sandbox.seed' | 'applyOnSave' | 'selfHeal';
 
-export const SETTING_KEYS: readonly SettingKey[] = ['sandbox.nodes', 'sandbox.speed', 'sandbox.seed', 'applyOnSave', 'selfHeal'];
+export const SETTING_KEYS: readonly SettingKey[] = [
+  'sandbox.nodes',
+  'sandbox.speed',
+  'sandbox.seed',
+  'applyOnSave',
+  'selfHeal',
+];
 
 /** Settings that only take effect when the sandbox is reset (a new cluster is built). */
 export const RESET_SETTINGS: readonly SettingKey[] = ['sandbox.nodes', 'sandbox.seed'];

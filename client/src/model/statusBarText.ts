@@ -12,11 +12,23 @@ function plural(n: number, word: string): string {
 
 /** Text and tooltip for the latest status; `undefined` status means the worker has not reported yet. */
 export function statusBarText(status: SandboxStatus | undefined): StatusBarText {
-  if (status === undefined) return { text: '$(loading~spin) Sandbox starting', tooltip: 'Kube Reconcile: the sandbox cluster is starting' };
+  if (status === undefined)
+    return { text: '$(loading~spin) Sandbox starting', tooltip: 'Kube Reconcile: the sandbox cluster is starting' };
   const pods = plural(status.pods, 'pod');
   const clock = new Date(status.time).toISOString().slice(11, 19);
   const size = `${plural(status.nodes, 'node')}, ${pods}, clock ${clock}`;
-  if (!status.running) return { text: `$(circle-slash) Sandbox stopped · ${pods}`, tooltip: `Kube Reconcile sandbox stopped (${size}). Click for sandbox controls.` };
-  if (status.paused) return { text: `$(debug-pause) Sandbox paused · ${pods}`, tooltip: `Kube Reconcile sandbox paused (${size}). Click for sandbox controls.` };
-  return { text: `$(pulse) Sandbox ${status.speed}× · ${pods}`, tooltip: `Kube Reconcile sandbox running at ${status.speed}× (${size}). Click for sandbox controls.` };
+  if (!status.running)
+    return {
+      text: `$(circle-slash) Sandbox stopped · ${pods}`,
+      tooltip: `Kube Reconcile sandbox stopped (${size}). Click for sandbox controls.`,
+    };
+  if (status.paused)
+    return {
+      text: `$(debug-pause) Sandbox paused · ${pods}`,
+      tooltip: `Kube Reconcile sandbox paused (${size}). Click for sandbox controls.`,
+    };
+  return {
+    text: `$(pulse) Sandbox ${status.speed}× · ${pods}`,
+    tooltip: `Kube Reconcile sandbox running at ${status.speed}× (${size}). Click for sandbox controls.`,
+  };
 }

@@ -13,7 +13,8 @@ export class TreeIndex {
   private readonly byNode = new Map<string, KubeObject[]>();
 
   constructor(readonly cache: MirrorCache) {
-    for (const resource of PARENT_RESOURCES) for (const o of cache.list(resource)) if (o.metadata.uid) this.parents.set(o.metadata.uid, resource);
+    for (const resource of PARENT_RESOURCES)
+      for (const o of cache.list(resource)) if (o.metadata.uid) this.parents.set(o.metadata.uid, resource);
     for (const resource of CHILD_RESOURCES) {
       for (const o of cache.list(resource)) {
         const owner = controllerUid(o);
@@ -34,7 +35,9 @@ export class TreeIndex {
     return this.byOwner.get(uid)?.get(resource) ?? [];
   }
 
-  /** True when the object's controller is in the cache and nests objects of `resource`, so the object is shown under it. */
+  /**
+   * True when the object's controller is in the cache and nests objects of `resource`, so the object is shown under it.
+   */
   hasShownController(o: KubeObject, resource: string): boolean {
     const owner = controllerUid(o);
     const parent = owner === undefined ? undefined : this.parents.get(owner);

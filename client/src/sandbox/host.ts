@@ -11,7 +11,16 @@ import type { Status } from '../../../sandbox/api/errors';
 import type { LogEntry } from '../../../sandbox/cluster/reconcileLog';
 import type { Disposable, SandboxConnection } from './connection';
 import { MirrorCache } from './mirror';
-import type { Method, Notification, ReplyMessage, Requests, RequestMessage, SandboxStatus, WatchChange, WorkerMessage } from './protocol';
+import type {
+  Method,
+  Notification,
+  ReplyMessage,
+  Requests,
+  RequestMessage,
+  SandboxStatus,
+  WatchChange,
+  WorkerMessage,
+} from './protocol';
 import { Emitter } from './emitter';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -20,7 +29,9 @@ export const FAST_FORWARD_TIMEOUT_MS = 120_000;
 /** Crashes within a minute after which the host stops restarting the worker. */
 export const MAX_RESTARTS_PER_MINUTE = 3;
 
-/** A request that failed: the worker's error (with the API server's Status when there is one), a timeout, or a crash. */
+/**
+ * A request that failed: the worker's error (with the API server's Status when there is one), a timeout, or a crash.
+ */
 export class SandboxRequestError extends Error {
   constructor(
     message: string,
@@ -76,12 +87,16 @@ export class SandboxHost implements SandboxConnection {
   request<M extends Method>(method: M, params: Requests[M]['params']): Promise<Requests[M]['result']> {
     if (this.disposed) return Promise.reject(new SandboxRequestError('the sandbox has been shut down', method));
     const id = this.nextId++;
-    const timeoutMs = isFastForward(method, params) ? FAST_FORWARD_TIMEOUT_MS : (this.options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+    const timeoutMs = isFastForward(method, params)
+      ? FAST_FORWARD_TIMEOUT_MS
+      : (this.options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     if (method === 'init') this.lastInit = params as Requests['init']['params'];
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new SandboxRequestError(`the sandbox did not answer '${method}' within ${formatSeconds(timeoutMs)}`, method));
+        reject(
+          new SandboxRequestError(`the sandbox did not answer '${method}' within ${formatSeconds(timeoutMs)}`, method),
+        );
       }, timeoutMs);
       this.pending.set(id, { method, params, resolve: resolve as (r: unknown) => void, reject, timer });
       const message: RequestMessage<M> = { kind: 'request', id, method, params };
@@ -129,7 +144,9 @@ export class SandboxHost implements SandboxConnection {
     const now = (this.options.now ?? Date.now)();
     this.crashes = [...this.crashes.filter((t) => now - t < 60_000), now];
     const restart = this.crashes.length <= MAX_RESTARTS_PER_MINUTE;
-    const error = new Error(`The sandbox stopped: ${cause.message}.${restart ? ' Restarting it.' : ' It crashed repeatedly and was not restarted.'}`);
+    const error = new Error(
+      `The sandbox stopped: ${cause.message}.${restart ? ' Restarting it.' : ' It crashed repeatedly and was not restarted.'}`,
+    );
     this.failAll(error.message);
     this.crashed.fire(error);
     if (!restart) {
@@ -139,7 +156,9 @@ export class SandboxHost implements SandboxConnection {
     this.worker = this.spawn();
     if (this.lastInit) {
       const snapshot = this.lastSnapshot ?? this.lastInit.snapshot;
-      this.request('init', { ...this.lastInit, snapshot }).catch((e: unknown) => this.crashed.fire(e instanceof Error ? e : new Error(String(e))));
+      this.request('init', { ...this.lastInit, snapshot }).catch((e: unknown) =>
+        this.crashed.fire(e instanceof Error ? e : new Error(String(e))),
+      );
     }
   }
 

@@ -30,7 +30,8 @@ export class MirrorCache {
     }
     if (n.kind !== 'changes') return [];
     for (const c of n.changes) {
-      if (c.type === 'DELETED') this.byResource.get(c.resource)?.delete(key(c.object.metadata.namespace, c.object.metadata.name!));
+      if (c.type === 'DELETED')
+        this.byResource.get(c.resource)?.delete(key(c.object.metadata.namespace, c.object.metadata.name!));
       else this.set(c.resource, c.object);
       if (c.object.metadata.resourceVersion) this.version = c.object.metadata.resourceVersion;
     }
@@ -43,8 +44,12 @@ export class MirrorCache {
 
   /** Objects of a resource (of one namespace when given), sorted by namespace then name. */
   list(resource: string, namespace?: string): KubeObject[] {
-    const all = [...(this.byResource.get(resource)?.values() ?? [])].filter((o) => namespace === undefined || o.metadata.namespace === namespace);
-    return all.sort((a, b) => key(a.metadata.namespace, a.metadata.name!).localeCompare(key(b.metadata.namespace, b.metadata.name!)));
+    const all = [...(this.byResource.get(resource)?.values() ?? [])].filter(
+      (o) => namespace === undefined || o.metadata.namespace === namespace,
+    );
+    return all.sort((a, b) =>
+      key(a.metadata.namespace, a.metadata.name!).localeCompare(key(b.metadata.namespace, b.metadata.name!)),
+    );
   }
 
   /** Objects whose controller owner reference has `uid`. */

@@ -67,7 +67,9 @@ export interface ApiSettings {
   kubeconfig: string;
 }
 
-/** Where the HTTP API stands: off, starting, serving at `url` (kubectl reads `kubeconfig`), or failed with the reason. */
+/**
+ * Where the HTTP API stands: off, starting, serving at `url` (kubectl reads `kubeconfig`), or failed with the reason.
+ */
 export type ApiStatus =
   | { state: 'off' }
   | { state: 'starting' }
@@ -85,7 +87,13 @@ export type FaultAction =
   /** Replace the live object (the "edit live object" action): drift the sync loop may revert. */
   | { type: 'replaceLive'; object: KubeObject };
 
-export type ControlAction = { type: 'pause' } | { type: 'resume' } | { type: 'step'; ms: number } | { type: 'speed'; speed: number } | { type: 'reset' } | { type: 'fastForward'; limitMs: number };
+export type ControlAction =
+  | { type: 'pause' }
+  | { type: 'resume' }
+  | { type: 'step'; ms: number }
+  | { type: 'speed'; speed: number }
+  | { type: 'reset' }
+  | { type: 'fastForward'; limitMs: number };
 
 export interface SandboxSettings {
   nodes: number;
@@ -102,8 +110,14 @@ export interface Requests {
    * `api` configures the HTTP API (without it, the API stays as configured before); it starts in the background
    * and a status notification says when it serves.
    */
-  init: { params: { settings: SandboxSettings; snapshot?: unknown; api?: ApiSettings }; result: SandboxStatus & { warning?: string } };
-  /** The file's manifests become its desired state; `prune: false` (a file with YAML errors) keeps objects it no longer lists. */
+  init: {
+    params: { settings: SandboxSettings; snapshot?: unknown; api?: ApiSettings };
+    result: SandboxStatus & { warning?: string };
+  };
+  /**
+   * The file's manifests become its desired state; `prune: false` (a file with YAML errors) keeps objects it no longer
+   * lists.
+   */
   applyFile: { params: { file: string; manifests: ManifestInput[]; prune?: boolean }; result: ApplyReply };
   removeFile: { params: { file: string }; result: { pruned: string[] } };
   action: { params: FaultAction; result: { message: string } };

@@ -56,7 +56,10 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   getChildren(node?: TreeNode): TreeNode[] {
     const fresh = node === undefined ? this.tree.roots() : this.tree.children(node);
     const kept = fresh.map((f) => this.keep(f));
-    this.childIds.set(node?.id ?? '', kept.map((n) => n.id));
+    this.childIds.set(
+      node?.id ?? '',
+      kept.map((n) => n.id),
+    );
     return kept;
   }
 

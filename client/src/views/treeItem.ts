@@ -16,8 +16,12 @@ export function toTreeItem(node: TreeNode): TreeItem {
   item.id = node.id;
   item.description = node.description;
   item.tooltip = node.tooltip === undefined ? undefined : new MarkdownString(node.tooltip);
-  item.iconPath = new ThemeIcon(node.icon.id, node.icon.color === undefined ? undefined : new ThemeColor(node.icon.color));
+  item.iconPath = new ThemeIcon(
+    node.icon.id,
+    node.icon.color === undefined ? undefined : new ThemeColor(node.icon.color),
+  );
   item.contextValue = node.contextValue;
-  if (node.ref && node.revealsManifest) item.command = { command: SELECT_COMMAND, title: 'Reveal Manifest', arguments: [node.ref] };
+  if (node.ref && node.revealsManifest)
+    item.command = { command: SELECT_COMMAND, title: 'Reveal Manifest', arguments: [node.ref] };
   return item;
 }

@@ -29,10 +29,17 @@ async function openManifest(desired: Requests['desired']['result']): Promise<voi
     return;
   }
   const position = new vscode.Position(desired.line ?? 0, 0);
-  await vscode.window.showTextDocument(fileUri(desired.file), { selection: new vscode.Range(position, position), viewColumn: vscode.ViewColumn.One });
+  await vscode.window.showTextDocument(fileUri(desired.file), {
+    selection: new vscode.Range(position, position),
+    viewColumn: vscode.ViewColumn.One,
+  });
 }
 
-async function editLive(connection: SandboxConnection, ref: ObjectRef, m: Extract<WebviewMessage, { type: 'editLive' }>): Promise<HostMessage> {
+async function editLive(
+  connection: SandboxConnection,
+  ref: ObjectRef,
+  m: Extract<WebviewMessage, { type: 'editLive' }>,
+): Promise<HostMessage> {
   const kind = kindOf(ref, connection.cache.get(ref.resource, ref.namespace, ref.name));
   const parsed = parseLiveEdit(m.yaml, ref, kind);
   if (!parsed.ok) return { type: 'editResult', id: m.id, ok: false, message: parsed.message };
@@ -52,15 +59,27 @@ function objectSource(context: vscode.ExtensionContext, connection: SandboxConne
       desired = await connection.request('desired', ref).catch((): Requests['desired']['result'] => ({}));
       const live = connection.cache.get(ref.resource, ref.namespace, ref.name);
       const noExplanation: Requests['explain']['result'] = {};
-      const explain = needsSchedulingExplanation(live) && ref.namespace ? await connection.request('explain', { namespace: ref.namespace, name: ref.name }).catch(() => noExplanation) : noExplanation;
+      const explain =
+        needsSchedulingExplanation(live) && ref.namespace
+          ? await connection.request('explain', { namespace: ref.namespace, name: ref.name }).catch(() => noExplanation)
+          : noExplanation;
       const fileLabel = (file: string) => vscode.workspace.asRelativePath(fileUri(file), false);
-      return objectState({ ref, cache: connection.cache, desired, fileLabel, scheduling: explain.explanation, now: connection.status?.time ?? Date.now() });
+      return objectState({
+        ref,
+        cache: connection.cache,
+        desired,
+        fileLabel,
+        scheduling: explain.explanation,
+        now: connection.status?.time ?? Date.now(),
+      });
     },
     isRelevant(changes: readonly WatchChange[]) {
       const k = kind();
       return changes.some(
         (c) =>
-          (c.resource === ref.resource && c.object.metadata.name === ref.name && c.object.metadata.namespace === ref.namespace) ||
+          (c.resource === ref.resource &&
+            c.object.metadata.name === ref.name &&
+            c.object.metadata.namespace === ref.namespace) ||
           (c.resource === 'events' && isEventFor(c.object, k, ref.namespace, ref.name)) ||
           // A pending pod's explanation changes when nodes come and go.
           (c.resource === 'nodes' && k === 'Pod'),
@@ -79,12 +98,22 @@ function objectSource(context: vscode.ExtensionContext, connection: SandboxConne
  * Opens the Desired vs Actual panel for `ref` (titled `Desired vs Actual: deployment/web`),
  * or reveals it when one is already open for that object.
  */
-export function showDesiredVsActual(context: vscode.ExtensionContext, connection: SandboxConnection, ref: ObjectRef): void {
+export function showDesiredVsActual(
+  context: vscode.ExtensionContext,
+  connection: SandboxConnection,
+  ref: ObjectRef,
+): void {
   const key = refKey(ref);
   const open = objectPanels.get(key);
   if (open) return open.reveal();
   const title = `Desired vs Actual: ${titleOf(ref, kindOf(ref, connection.cache.get(ref.resource, ref.namespace, ref.name)))}`;
-  const panel = new StatePanel(context, connection, 'kubeReconcile.desiredVsActual', title, objectSource(context, connection, ref));
+  const panel = new StatePanel(
+    context,
+    connection,
+    'kubeReconcile.desiredVsActual',
+    title,
+    objectSource(context, connection, ref),
+  );
   objectPanels.set(key, panel);
   panel.onDidDispose(() => {
     objectPanels.delete(key);

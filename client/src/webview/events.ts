@@ -21,8 +21,16 @@ function lastSeenTime(ev: Event): string {
   return ev.series?.lastObservedTime ?? ev.lastTimestamp ?? ev.eventTime ?? ev.firstTimestamp ?? '';
 }
 
-/** Events for the object, the most recent `MAX_EVENTS`, oldest first. Cluster-scoped objects' events live in `default`. */
-export function eventRows(cache: MirrorCache, kind: string, namespace: string | undefined, name: string, now: number): EventRow[] {
+/**
+ * Events for the object, the most recent `MAX_EVENTS`, oldest first. Cluster-scoped objects' events live in `default`.
+ */
+export function eventRows(
+  cache: MirrorCache,
+  kind: string,
+  namespace: string | undefined,
+  name: string,
+  now: number,
+): EventRow[] {
   const events = cache
     .list('events', namespace ?? 'default')
     .filter((e) => isEventFor(e, kind, namespace, name))

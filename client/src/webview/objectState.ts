@@ -59,7 +59,11 @@ export function objectState(input: ObjectStateInput): ObjectViewState {
   const health = live || desired.manifest ? resourceHealth(live) : undefined;
   if (health) state.health = health;
   if (desired.manifest && desired.file !== undefined) {
-    state.manifest = { yaml: stringify(desired.manifest), label: input.fileLabel(desired.file), line: (desired.line ?? 0) + 1 };
+    state.manifest = {
+      yaml: stringify(desired.manifest),
+      label: input.fileLabel(desired.file),
+      line: (desired.line ?? 0) + 1,
+    };
   }
   if (live) state.liveYaml = stringify(live);
   if (input.scheduling && needsSchedulingExplanation(live)) state.scheduling = input.scheduling;

@@ -27,7 +27,10 @@ export function overviewState(cache: MirrorCache): OverviewViewState {
   for (const resource of OVERVIEW_RESOURCES) {
     for (const obj of cache.list(resource)) {
       if (obj.metadata.ownerReferences?.some((r) => r.controller)) continue;
-      const row: OverviewRow = { ref: { resource, namespace: obj.metadata.namespace, name: obj.metadata.name! }, kind: obj.kind };
+      const row: OverviewRow = {
+        ref: { resource, namespace: obj.metadata.namespace, name: obj.metadata.name! },
+        kind: obj.kind,
+      };
       if (!obj.metadata.namespace) delete row.ref.namespace;
       const health = resourceHealth(obj);
       if (health) row.health = health;

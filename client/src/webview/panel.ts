@@ -40,12 +40,18 @@ export class StatePanel implements vscode.Disposable {
   ) {
     const dist = vscode.Uri.joinPath(context.extensionUri, 'dist');
     const media = vscode.Uri.joinPath(context.extensionUri, 'media');
-    this.panel = vscode.window.createWebviewPanel(viewType, title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
-      enableScripts: true,
-      localResourceRoots: [dist, media],
-    });
+    this.panel = vscode.window.createWebviewPanel(
+      viewType,
+      title,
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      {
+        enableScripts: true,
+        localResourceRoots: [dist, media],
+      },
+    );
     const webview = this.panel.webview;
-    const uri = (base: vscode.Uri, ...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(base, ...path)).toString();
+    const uri = (base: vscode.Uri, ...path: string[]) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(base, ...path)).toString();
     webview.html = renderHtml({
       cspSource: webview.cspSource,
       nonce: makeNonce((n) => randomBytes(n)),

@@ -100,7 +100,13 @@ export const MAX_EDIT_BYTES = 3 * 1024 * 1024;
 
 export function isObjectRef(v: unknown): v is ObjectRef {
   if (!isRecord(v) || !hasOnly(v, ['resource', 'namespace', 'name'])) return false;
-  return isString(v.resource, 63) && v.resource !== '' && isString(v.name, 253) && v.name !== '' && (v.namespace === undefined || (isString(v.namespace, 63) && v.namespace !== ''));
+  return (
+    isString(v.resource, 63) &&
+    v.resource !== '' &&
+    isString(v.name, 253) &&
+    v.name !== '' &&
+    (v.namespace === undefined || (isString(v.namespace, 63) && v.namespace !== ''))
+  );
 }
 
 const WEBVIEW_VALIDATORS: Record<WebviewMessage['type'], (m: Unknown) => boolean> = {
@@ -117,18 +123,36 @@ export function isWebviewMessage(m: unknown): m is WebviewMessage {
   return WEBVIEW_VALIDATORS[m.type as WebviewMessage['type']](m);
 }
 
-const HEALTH_CODES: readonly HealthStatusCode[] = ['Healthy', 'Progressing', 'Degraded', 'Suspended', 'Missing', 'Unknown'];
+const HEALTH_CODES: readonly HealthStatusCode[] = [
+  'Healthy',
+  'Progressing',
+  'Degraded',
+  'Suspended',
+  'Missing',
+  'Unknown',
+];
 
 export function isHealthStatus(v: unknown): v is HealthStatus {
   return isRecord(v) && HEALTH_CODES.includes(v.status as HealthStatusCode) && typeof v.message === 'string';
 }
 
 function isObjectState(s: Unknown): boolean {
-  return isObjectRef(s.ref) && typeof s.title === 'string' && typeof s.kind === 'string' && Array.isArray(s.diff) && Array.isArray(s.events) && (s.health === undefined || isHealthStatus(s.health));
+  return (
+    isObjectRef(s.ref) &&
+    typeof s.title === 'string' &&
+    typeof s.kind === 'string' &&
+    Array.isArray(s.diff) &&
+    Array.isArray(s.events) &&
+    (s.health === undefined || isHealthStatus(s.health))
+  );
 }
 
 function isOverviewState(s: Unknown): boolean {
-  return isHealthStatus(s.health) && Array.isArray(s.rows) && s.rows.every((r) => isRecord(r) && isObjectRef(r.ref) && typeof r.kind === 'string');
+  return (
+    isHealthStatus(s.health) &&
+    Array.isArray(s.rows) &&
+    s.rows.every((r) => isRecord(r) && isObjectRef(r.ref) && typeof r.kind === 'string')
+  );
 }
 
 /**

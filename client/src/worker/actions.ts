@@ -18,7 +18,11 @@ function drain(cluster: Cluster, name: string): string {
   return [...result.warnings, ...evicted, `node/${name} drained`].join('\n');
 }
 
-function nodeAction(cluster: Cluster, type: 'failNode' | 'recoverNode' | 'cordon' | 'uncordon' | 'drain', name: string): string {
+function nodeAction(
+  cluster: Cluster,
+  type: 'failNode' | 'recoverNode' | 'cordon' | 'uncordon' | 'drain',
+  name: string,
+): string {
   switch (type) {
     case 'failNode':
       cluster.failNode(name);
@@ -50,7 +54,9 @@ export function runAction(cluster: Cluster, action: FaultAction): string {
     case 'scale':
       return `${objectRef(cluster.scale(action.resource, action.namespace, action.name, action.replicas), api)} scaled`;
     case 'restartRollout': {
-      const patch = { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: formatTimestamp(api.clock.now()) } } } } };
+      const patch = {
+        spec: { template: { metadata: { annotations: { [RESTARTED_AT]: formatTimestamp(api.clock.now()) } } } },
+      };
       return `${objectRef(api.patch(action.resource, action.namespace, action.name, 'merge', patch), api)} restarted`;
     }
     case 'rollBack':

@@ -87,7 +87,9 @@ export class ApiServing {
   /** Whether the running server serves the current cluster on an acceptable port. */
   private serverFits(): boolean {
     const s = this.settings;
-    return !!s && !!this.server && this.server.cluster === this.cluster && (s.port === 0 || s.port === this.server.http.port);
+    return (
+      !!s && !!this.server && this.server.cluster === this.cluster && (s.port === 0 || s.port === this.server.http.port)
+    );
   }
 
   private async converge(): Promise<ApiStatus | undefined> {
@@ -112,7 +114,14 @@ export class ApiServing {
     if (unchanged) return this.setStatus({ state: 'serving', url, kubeconfig: s.kubeconfig });
     try {
       if (this.written !== s.kubeconfig) await this.removeKubeconfig();
-      await this.deps.writeKubeconfig(s.kubeconfig, renderKubeconfig({ server: url, token: this.deps.token, certificateAuthority: this.server.http.certificateAuthority }));
+      await this.deps.writeKubeconfig(
+        s.kubeconfig,
+        renderKubeconfig({
+          server: url,
+          token: this.deps.token,
+          certificateAuthority: this.server.http.certificateAuthority,
+        }),
+      );
       this.written = s.kubeconfig;
     } catch (e) {
       await this.closeServer();
@@ -135,8 +144,10 @@ export class ApiServing {
 
   private listenError(e: unknown, port: number): string {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') return `port ${port} on 127.0.0.1 is already in use: set kubeReconcile.api.port to another port, or to 0 for any free port`;
-    if (code === 'EACCES') return `not allowed to listen on port ${port} of 127.0.0.1: choose a port above 1023, or 0 for any free port`;
+    if (code === 'EADDRINUSE')
+      return `port ${port} on 127.0.0.1 is already in use: set kubeReconcile.api.port to another port, or to 0 for any free port`;
+    if (code === 'EACCES')
+      return `not allowed to listen on port ${port} of 127.0.0.1: choose a port above 1023, or 0 for any free port`;
     return `cannot listen on 127.0.0.1:${port}: ${errorText(e)}`;
   }
 

@@ -18,7 +18,10 @@ export function desiredFor(session: SandboxSession, ref: ObjectRef): Requests['d
     const live = api.tryGet(current.resource, current.namespace, current.name);
     const owner = live?.metadata.ownerReferences?.find((o) => o.controller);
     const r = owner ? resourceFor(owner.apiVersion, owner.kind) : undefined;
-    current = owner && r ? { resource: r.plural, namespace: r.namespaced ? live?.metadata.namespace : undefined, name: owner.name } : undefined;
+    current =
+      owner && r
+        ? { resource: r.plural, namespace: r.namespaced ? live?.metadata.namespace : undefined, name: owner.name }
+        : undefined;
   }
   return {};
 }

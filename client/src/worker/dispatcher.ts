@@ -5,7 +5,17 @@
  */
 import { isApiError } from '../../../sandbox/api/errors';
 import { isPlainObject } from '../../../sandbox/util/json';
-import type { ApiSettings, ControlAction, FaultAction, Method, ReplyMessage, Requests, SandboxSettings, SandboxStatus, WorkerMessage } from '../sandbox/protocol';
+import type {
+  ApiSettings,
+  ControlAction,
+  FaultAction,
+  Method,
+  ReplyMessage,
+  Requests,
+  SandboxSettings,
+  SandboxStatus,
+  WorkerMessage,
+} from '../sandbox/protocol';
 import { runAction } from './actions';
 import { ApiServing } from './apiServing';
 import type { ApiServingDeps } from './apiServing';
@@ -54,9 +64,11 @@ export class Dispatcher {
   handle(raw: unknown): void {
     const id = isPlainObject(raw) && typeof raw.id === 'number' ? raw.id : -1;
     try {
-      if (!isPlainObject(raw) || raw.kind !== 'request' || !Number.isInteger(raw.id)) throw new BadRequest('malformed message: expected {kind: "request", id, method, params}');
+      if (!isPlainObject(raw) || raw.kind !== 'request' || !Number.isInteger(raw.id))
+        throw new BadRequest('malformed message: expected {kind: "request", id, method, params}');
       const method = raw.method;
-      if (typeof method !== 'string' || !Object.hasOwn(this.handlers, method)) throw new BadRequest(`unknown method ${JSON.stringify(method)}`);
+      if (typeof method !== 'string' || !Object.hasOwn(this.handlers, method))
+        throw new BadRequest(`unknown method ${JSON.stringify(method)}`);
       const result = this.handlers[method as Method](raw.params ?? {});
       if (result instanceof Promise) {
         result.then(
@@ -100,7 +112,9 @@ export class Dispatcher {
       },
       explain: (p) => {
         const params = record(p, 'params');
-        return { explanation: this.live().cluster.explain(text(params.namespace, 'namespace'), text(params.name, 'name')) };
+        return {
+          explanation: this.live().cluster.explain(text(params.namespace, 'namespace'), text(params.name, 'name')),
+        };
       },
       desired: (p) => desiredFor(this.live(), objectRefOf(p)),
       setApi: (p) => this.api.configure(apiSettingsOf(p)),
@@ -132,14 +146,24 @@ export class Dispatcher {
     this.session?.dispose();
     this.session = undefined;
     this.settings = settings;
-    this.session = new SandboxSession({ settings, snapshot, now: this.deps.now(), send: (n) => this.post({ kind: 'notification', notification: n }), timers: this.deps.timers });
+    this.session = new SandboxSession({
+      settings,
+      snapshot,
+      now: this.deps.now(),
+      send: (n) => this.post({ kind: 'notification', notification: n }),
+      timers: this.deps.timers,
+    });
     this.session.sendList();
     void this.api.attach(this.session.cluster);
   }
 
   private control(action: ControlAction): Requests['control']['result'] {
     if (action.type === 'reset') this.reset();
-    else if (typeof action.type === 'string' && ['pause', 'resume', 'step', 'speed', 'fastForward'].includes(action.type)) this.live().control(action);
+    else if (
+      typeof action.type === 'string' &&
+      ['pause', 'resume', 'step', 'speed', 'fastForward'].includes(action.type)
+    )
+      this.live().control(action);
     else throw new BadRequest(`unknown control ${JSON.stringify((action as { type?: unknown }).type)}`);
     const status = this.status(this.live());
     this.post({ kind: 'notification', notification: { kind: 'status', status } });
@@ -154,7 +178,10 @@ export class Dispatcher {
     this.start(settings);
     const fresh = this.live();
     for (const { source, objects } of desired.sources) {
-      fresh.gitops.setSource(source, objects.map((o) => ({ line: o.line, object: o.manifest })));
+      fresh.gitops.setSource(
+        source,
+        objects.map((o) => ({ line: o.line, object: o.manifest })),
+      );
     }
   }
 

@@ -26,8 +26,10 @@ export function text(value: unknown, what: string): string {
 export function settingsOf(value: unknown): SandboxSettings {
   const s = record(value, 'settings');
   const { nodes, speed, seed, selfHeal } = s;
-  if (typeof nodes !== 'number' || !Number.isInteger(nodes) || nodes < 0 || nodes > 100) throw new BadRequest('settings.nodes must be an integer from 0 to 100');
-  if (typeof speed !== 'number' || !Number.isFinite(speed) || speed <= 0) throw new BadRequest('settings.speed must be a positive number');
+  if (typeof nodes !== 'number' || !Number.isInteger(nodes) || nodes < 0 || nodes > 100)
+    throw new BadRequest('settings.nodes must be an integer from 0 to 100');
+  if (typeof speed !== 'number' || !Number.isFinite(speed) || speed <= 0)
+    throw new BadRequest('settings.speed must be a positive number');
   if (typeof seed !== 'number' || !Number.isFinite(seed)) throw new BadRequest('settings.seed must be a number');
   if (typeof selfHeal !== 'boolean') throw new BadRequest('settings.selfHeal must be true or false');
   return { nodes, speed, seed, selfHeal };
@@ -37,7 +39,8 @@ export function manifestsOf(value: unknown): ManifestInput[] {
   if (!Array.isArray(value)) throw new BadRequest('manifests must be a list');
   return value.map((m: unknown, i) => {
     const doc = record(m, `manifests[${i}]`);
-    if (typeof doc.line !== 'number' || !Number.isInteger(doc.line) || doc.line < 0) throw new BadRequest(`manifests[${i}].line must be a non-negative integer`);
+    if (typeof doc.line !== 'number' || !Number.isInteger(doc.line) || doc.line < 0)
+      throw new BadRequest(`manifests[${i}].line must be a non-negative integer`);
     const object = record(doc.object, `manifests[${i}].object`);
     return { line: doc.line, object: object as unknown as ManifestInput['object'] };
   });
@@ -52,7 +55,8 @@ export function objectRefOf(value: unknown): ObjectRef {
 export function apiSettingsOf(value: unknown): ApiSettings {
   const p = record(value, 'api');
   if (typeof p.enabled !== 'boolean') throw new BadRequest('api.enabled must be true or false');
-  if (typeof p.port !== 'number' || !Number.isInteger(p.port) || p.port < 0 || p.port > 65535) throw new BadRequest('api.port must be an integer from 0 to 65535');
+  if (typeof p.port !== 'number' || !Number.isInteger(p.port) || p.port < 0 || p.port > 65535)
+    throw new BadRequest('api.port must be an integer from 0 to 65535');
   const kubeconfig = text(p.kubeconfig, 'api.kubeconfig');
   if (!isAbsolute(kubeconfig)) throw new BadRequest('api.kubeconfig must be an absolute path');
   return { enabled: p.enabled, port: p.port, kubeconfig };

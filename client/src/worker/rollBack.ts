@@ -22,12 +22,16 @@ function revision(rs: KubeObject): number {
 /** Rolls the Deployment back one revision; returns kubectl's message. Throws when there is no earlier revision. */
 export function rollBack(api: ApiServer, namespace: string, name: string): string {
   const d = api.get('deployments', namespace, name);
-  const owned = api.list('replicasets', { namespace }).items.filter((rs) => rs.metadata.ownerReferences?.some((r) => r.controller && r.uid === d.metadata.uid));
+  const owned = api
+    .list('replicasets', { namespace })
+    .items.filter((rs) => rs.metadata.ownerReferences?.some((r) => r.controller && r.uid === d.metadata.uid));
   const byRevision = owned.filter((rs) => revision(rs) > 0).sort((a, b) => revision(b) - revision(a));
   const previous = byRevision[1];
   if (!previous) throw new Error(`no rollout history found for deployment "${name}"`);
   const template = cloneJson((previous.spec as { template?: Template }).template ?? {});
-  const labels = Object.fromEntries(Object.entries(template.metadata?.labels ?? {}).filter(([k]) => k !== POD_TEMPLATE_HASH_LABEL));
+  const labels = Object.fromEntries(
+    Object.entries(template.metadata?.labels ?? {}).filter(([k]) => k !== POD_TEMPLATE_HASH_LABEL),
+  );
   template.metadata = { ...(template.metadata ?? {}), labels };
   api.patch('deployments', namespace, name, 'json', [{ op: 'replace', path: '/spec/template', value: template }]);
   return `deployment.apps/${name} rolled back`;

@@ -39,11 +39,18 @@ export interface RestoredState {
 }
 
 /** Restores a saved state; throws (SnapshotError, DesiredStateError, Error) when it is not one. */
-export function restoreState(data: unknown, options: { clock: Clock; seed: number; onWatchError: (e: unknown) => void }): RestoredState {
+export function restoreState(
+  data: unknown,
+  options: { clock: Clock; seed: number; onWatchError: (e: unknown) => void },
+): RestoredState {
   if (!isPlainObject(data) || data.kind !== SAVED_STATE_KIND || data.apiVersion !== SAVED_STATE_API_VERSION) {
     throw new Error(`invalid snapshot: expected apiVersion ${SAVED_STATE_API_VERSION}, kind ${SAVED_STATE_KIND}`);
   }
   const desired = checkDesiredState(data.desired);
-  const api = restoreSnapshot(data.cluster, { clock: options.clock, random: options.seed, onWatchError: options.onWatchError });
+  const api = restoreSnapshot(data.cluster, {
+    clock: options.clock,
+    random: options.seed,
+    onWatchError: options.onWatchError,
+  });
   return { api, desired, selfHeal: typeof data.selfHeal === 'boolean' ? data.selfHeal : undefined };
 }

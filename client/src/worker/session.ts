@@ -42,7 +42,15 @@ export class SandboxSession {
 
   constructor(private readonly options: SessionOptions) {
     const { settings } = options;
-    const onWatchError = (e: unknown) => this.cluster.log.append({ time: this.clock.now(), component: 'sandbox', level: 'Warning', reason: 'InternalError', object: '', message: `a watch handler failed: ${errorText(e)}` });
+    const onWatchError = (e: unknown) =>
+      this.cluster.log.append({
+        time: this.clock.now(),
+        component: 'sandbox',
+        level: 'Warning',
+        reason: 'InternalError',
+        object: '',
+        message: `a watch handler failed: ${errorText(e)}`,
+      });
     let restored: RestoredState | undefined;
     this.clock = new SwitchableClock({ start: savedTime(options.snapshot) ?? options.now, speed: settings.speed });
     if (options.snapshot !== undefined) {
@@ -53,12 +61,18 @@ export class SandboxSession {
         this.clock = new SwitchableClock({ start: options.now, speed: settings.speed });
       }
     }
-    const api = restored?.api ?? new ApiServer({ clock: this.clock, random: new SeededRandom(settings.seed).fork('apiserver'), onWatchError });
+    const api =
+      restored?.api ??
+      new ApiServer({ clock: this.clock, random: new SeededRandom(settings.seed).fork('apiserver'), onWatchError });
     this.cluster = new Cluster({ clock: this.clock, seed: settings.seed, nodes: settings.nodes, api });
     this.gitops = gitOpsFor(this.cluster, { selfHeal: settings.selfHeal });
     this.batcher = new Batcher(options.send, undefined, options.timers);
     this.unsubscribeLog = this.cluster.log.subscribe((e) => this.batcher.log(e));
-    this.feed = new ChangeFeed(api, (c) => this.batcher.change(c), () => this.sendList());
+    this.feed = new ChangeFeed(
+      api,
+      (c) => this.batcher.change(c),
+      () => this.sendList(),
+    );
     this.cluster.start();
     this.gitops.start();
     if (restored) this.gitops.loadDesiredState(restored.desired);
@@ -92,10 +106,12 @@ export class SandboxSession {
       case 'speed':
         return this.clock.setSpeed(action.speed);
       case 'step':
-        if (!Number.isFinite(action.ms) || action.ms < 0) throw new RangeError(`step must be a non-negative number of ms, got ${action.ms}`);
+        if (!Number.isFinite(action.ms) || action.ms < 0)
+          throw new RangeError(`step must be a non-negative number of ms, got ${action.ms}`);
         return this.clock.step(action.ms);
       case 'fastForward': {
-        if (!Number.isFinite(action.limitMs) || action.limitMs < 0) throw new RangeError(`fast-forward limit must be a non-negative number of ms, got ${action.limitMs}`);
+        if (!Number.isFinite(action.limitMs) || action.limitMs < 0)
+          throw new RangeError(`fast-forward limit must be a non-negative number of ms, got ${action.limitMs}`);
         const report = this.clock.jump((virtual) => runUntilSettled(virtual, action.limitMs));
         this.cluster.log.append({
           time: this.clock.now(),

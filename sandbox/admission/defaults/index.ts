@@ -12,7 +12,14 @@ import { defaultHpa, defaultNamespace, defaultNetworkPolicy, defaultNode, defaul
 import { defaultPodSpec } from './podSpec';
 import { defaultService } from './service';
 import { applyDefaultTolerations } from './tolerations';
-import { defaultCronJob, defaultDaemonSet, defaultDeployment, defaultJob, defaultReplicaSet, defaultStatefulSet } from './workloads';
+import {
+  defaultCronJob,
+  defaultDaemonSet,
+  defaultDeployment,
+  defaultJob,
+  defaultReplicaSet,
+  defaultStatefulSet,
+} from './workloads';
 
 export { podQosClass, type QosClass } from './podQos';
 export { applyDefaultTolerations } from './tolerations';
@@ -41,7 +48,10 @@ function defaultPod(pod: KubeObject): void {
   applyDefaultTolerations(pod);
 }
 
-/** Applies upstream defaults in place (the object is a private copy). Unknown shapes are left alone for validation to report. */
+/**
+ * Applies upstream defaults in place (the object is a private copy). Unknown shapes are left alone for validation to
+ * report.
+ */
 export function applyDefaults(obj: KubeObject, resource: ResourceType): void {
   const kind = resource.kind;
   if (!isObj(obj.metadata)) return;

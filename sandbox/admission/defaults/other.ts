@@ -32,7 +32,12 @@ const DEFAULT_CPU_UTILIZATION = 80;
 export function defaultHpa(spec: Obj): void {
   setDefault(spec, 'minReplicas', 1);
   if (arr(spec, 'metrics').length === 0) {
-    spec.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } } }];
+    spec.metrics = [
+      {
+        type: 'Resource',
+        resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } },
+      },
+    ];
   }
   const behavior = obj(spec, 'behavior');
   if (!behavior) return;
@@ -57,6 +62,7 @@ export function defaultNetworkPolicy(spec: Obj): void {
     spec.policyTypes = arr(spec, 'egress').length > 0 ? ['Ingress', 'Egress'] : ['Ingress'];
   }
   for (const dir of ['ingress', 'egress']) {
-    for (const rule of arr(spec, dir)) eachObj(isObj(rule) ? rule : undefined, 'ports', (p) => setDefault(p, 'protocol', 'TCP'));
+    for (const rule of arr(spec, dir))
+      eachObj(isObj(rule) ? rule : undefined, 'ports', (p) => setDefault(p, 'protocol', 'TCP'));
   }
 }

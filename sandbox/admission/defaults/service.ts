@@ -14,12 +14,15 @@ export function defaultService(spec: Obj): void {
   setDefault(spec, 'type', 'ClusterIP');
   eachObj(spec, 'ports', (p) => {
     setDefault(p, 'protocol', 'TCP');
-    if (p.targetPort === undefined || p.targetPort === null || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
+    if (p.targetPort === undefined || p.targetPort === null || p.targetPort === 0 || p.targetPort === '')
+      p.targetPort = p.port;
   });
   const type = spec.type;
-  const externallyAccessible = type === 'NodePort' || type === 'LoadBalancer' || (type === 'ClusterIP' && arr(spec, 'externalIPs').length > 0);
+  const externallyAccessible =
+    type === 'NodePort' || type === 'LoadBalancer' || (type === 'ClusterIP' && arr(spec, 'externalIPs').length > 0);
   if (externallyAccessible) setDefault(spec, 'externalTrafficPolicy', 'Cluster');
-  if (type === 'ClusterIP' || type === 'NodePort' || type === 'LoadBalancer') setDefault(spec, 'internalTrafficPolicy', 'Cluster');
+  if (type === 'ClusterIP' || type === 'NodePort' || type === 'LoadBalancer')
+    setDefault(spec, 'internalTrafficPolicy', 'Cluster');
   if (type === 'LoadBalancer') setDefault(spec, 'allocateLoadBalancerNodePorts', true);
   if (type !== 'ExternalName') {
     setDefault(spec, 'ipFamilyPolicy', 'SingleStack');

@@ -25,7 +25,8 @@ export function applyDefaultTolerations(pod: KubeObject): void {
   const list: unknown[] = Array.isArray(spec.tolerations) ? spec.tolerations : [];
   const added: unknown[] = [];
   for (const key of [NOT_READY, UNREACHABLE]) {
-    if (!tolerates(list, key)) added.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS });
+    if (!tolerates(list, key))
+      added.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS });
   }
   if (added.length > 0) spec.tolerations = [...list, ...added];
 }

@@ -63,18 +63,26 @@ export function defaultDaemonSet(spec: Obj): void {
 
 /** Job: `SetDefaults_Job`. `labels` are the Job's metadata, which inherits the template labels when empty. */
 export function defaultJob(spec: Obj, metadata: Obj): void {
-  if ((spec.completions === undefined || spec.completions === null) && (spec.parallelism === undefined || spec.parallelism === null)) {
+  if (
+    (spec.completions === undefined || spec.completions === null) &&
+    (spec.parallelism === undefined || spec.parallelism === null)
+  ) {
     spec.completions = 1;
     spec.parallelism = 1;
   }
   setDefault(spec, 'parallelism', 1);
-  setDefault(spec, 'backoffLimit', spec.backoffLimitPerIndex !== undefined && spec.backoffLimitPerIndex !== null ? 2147483647 : 6);
+  setDefault(
+    spec,
+    'backoffLimit',
+    spec.backoffLimitPerIndex !== undefined && spec.backoffLimitPerIndex !== null ? 2147483647 : 6,
+  );
   setDefault(spec, 'completionMode', 'NonIndexed');
   setDefault(spec, 'suspend', false);
   setDefault(spec, 'podReplacementPolicy', isObj(spec.podFailurePolicy) ? 'Failed' : 'TerminatingOrFailed');
   const templateLabels = obj(obj(spec, 'template'), 'metadata')?.labels;
   const labels = metadata.labels;
-  if (isObj(templateLabels) && (!isObj(labels) || Object.keys(labels).length === 0)) metadata.labels = { ...templateLabels };
+  if (isObj(templateLabels) && (!isObj(labels) || Object.keys(labels).length === 0))
+    metadata.labels = { ...templateLabels };
 }
 
 export function defaultCronJob(spec: Obj): void {

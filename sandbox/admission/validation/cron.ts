@@ -35,7 +35,9 @@ export function cronScheduleError(schedule: string): string | undefined {
     if (DESCRIPTORS.has(spec)) return undefined;
     if (spec.startsWith('@every ')) {
       const d = spec.slice(7).trim();
-      return GO_DURATION.test(d) ? undefined : `failed to parse duration ${spec}: time: invalid duration ${JSON.stringify(d)}`;
+      return GO_DURATION.test(d)
+        ? undefined
+        : `failed to parse duration ${spec}: time: invalid duration ${JSON.stringify(d)}`;
     }
     return `unrecognized descriptor: ${spec}`;
   }
@@ -53,7 +55,8 @@ export function cronScheduleError(schedule: string): string | undefined {
 function parseIntOrName(text: string, names: readonly string[] | undefined): number | string {
   const named = names?.indexOf(text.toLowerCase()) ?? -1;
   if (named >= 0) return named + (names === MONTHS ? 1 : 0);
-  if (!/^[+-]?[0-9]+$/.test(text)) return `failed to parse int from ${text}: strconv.Atoi: parsing ${JSON.stringify(text)}: invalid syntax`;
+  if (!/^[+-]?[0-9]+$/.test(text))
+    return `failed to parse int from ${text}: strconv.Atoi: parsing ${JSON.stringify(text)}: invalid syntax`;
   const n = Number(text);
   return n < 0 ? `negative number (${n}) not allowed: ${text}` : n;
 }

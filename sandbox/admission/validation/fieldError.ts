@@ -28,7 +28,9 @@ export interface FieldError {
   detail?: string;
   /** For NotSupported: the allowed values. */
   supported?: readonly string[];
-  /** Accepted by the API server but likely wrong: the language server shows it as a warning; the API server ignores it. */
+  /**
+   * Accepted by the API server but likely wrong: the language server shows it as a warning; the API server ignores it.
+   */
   warning?: boolean;
 }
 
@@ -42,7 +44,9 @@ export function goLiteral(text: string): GoLiteral {
 }
 
 export function isGoLiteral(value: unknown): value is GoLiteral {
-  return typeof value === 'object' && value !== null && typeof (value as { goLiteral?: unknown }).goLiteral === 'string';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { goLiteral?: unknown }).goLiteral === 'string'
+  );
 }
 
 /** `field.Required`: the field is missing or empty. */

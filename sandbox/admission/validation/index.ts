@@ -6,16 +6,40 @@
 import type { KubeObject } from '../../api/types';
 import type { FieldError } from './fieldError';
 import type { ValidationContext, ValidationRule } from './rule';
-import { metadataAnnotations, metadataFinalizers, metadataLabels, metadataName, metadataNamespace, metadataOwnerReferences } from './rules/metadata';
-import { containerImagePullPolicy, containerImageRequired, containerName, podContainersRequired } from './rules/containers';
+import {
+  metadataAnnotations,
+  metadataFinalizers,
+  metadataLabels,
+  metadataName,
+  metadataNamespace,
+  metadataOwnerReferences,
+} from './rules/metadata';
+import {
+  containerImagePullPolicy,
+  containerImageRequired,
+  containerName,
+  podContainersRequired,
+} from './rules/containers';
 import { containerPortName, containerPortNumber, containerPortProtocol } from './rules/containerPorts';
 import { containerEnvName, containerEnvValueFrom } from './rules/containerEnv';
 import { containerResources, memoryFractionalBytes } from './rules/containerResources';
 import { containerVolumeMounts, podVolumeName, podVolumeSource } from './rules/volumes';
-import { podActiveDeadlineSeconds, podDnsPolicy, podNodeSelector, podRestartPolicy, podTerminationGracePeriod } from './rules/podPolicies';
+import {
+  podActiveDeadlineSeconds,
+  podDnsPolicy,
+  podNodeSelector,
+  podRestartPolicy,
+  podTerminationGracePeriod,
+} from './rules/podPolicies';
 import { podTolerations } from './rules/tolerations';
 import { containerProbes } from './rules/probes';
-import { jobSelector, podTemplateMetadata, workloadSelector, workloadSelectorImmutable, workloadSelectorMatchesTemplate } from './rules/workloadSelector';
+import {
+  jobSelector,
+  podTemplateMetadata,
+  workloadSelector,
+  workloadSelectorImmutable,
+  workloadSelectorMatchesTemplate,
+} from './rules/workloadSelector';
 import { workloadRestartPolicy } from './rules/workloadRestartPolicy';
 import { workloadCounts } from './rules/workloadCounts';
 import { deploymentProgressDeadline, deploymentStrategy } from './rules/deployment';
@@ -23,7 +47,13 @@ import { statefulSetPolicies, statefulSetSpecUpdate } from './rules/statefulSet'
 import { daemonSetUpdateStrategy } from './rules/daemonSet';
 import { jobCompletionMode, jobTemplateImmutable } from './rules/job';
 import { cronJobConcurrencyPolicy, cronJobName, cronJobSchedule } from './rules/cronJob';
-import { serviceClusterIPImmutable, serviceNodePorts, servicePorts, serviceSelector, serviceType } from './rules/service';
+import {
+  serviceClusterIPImmutable,
+  serviceNodePorts,
+  servicePorts,
+  serviceSelector,
+  serviceType,
+} from './rules/service';
 import { configMapData, immutableData, secretData, secretTypeImmutable } from './rules/configData';
 import { hpaReplicas, hpaScaleTargetRef } from './rules/hpa';
 import { pdbSpec } from './rules/pdb';

@@ -7,7 +7,13 @@
 import { isPlainObject, jsonEqual } from '../../util/json';
 import { cloneValue, deleteMember, getMember, hasMember, setMember } from './jsonMember';
 import { arrayIndex, parsePointer } from './jsonPointer';
-import { MAX_JSON_PATCH_OPERATIONS, PatchOperationError, malformedPatch, patchFailed, tooManyOperations } from './patchErrors';
+import {
+  MAX_JSON_PATCH_OPERATIONS,
+  PatchOperationError,
+  malformedPatch,
+  patchFailed,
+  tooManyOperations,
+} from './patchErrors';
 
 export interface JsonPatchOperation {
   op: string;
@@ -32,9 +38,11 @@ function goJsonType(v: unknown): string {
 /** The operations of a patch document; throws 400 when it is not an array of objects. */
 function decodePatch(ops: unknown): Record<string, unknown>[] {
   if (ops === null) return [];
-  if (!Array.isArray(ops)) throw malformedPatch(`json: cannot unmarshal ${goJsonType(ops)} into Go value of type jsonpatch.Patch`);
+  if (!Array.isArray(ops))
+    throw malformedPatch(`json: cannot unmarshal ${goJsonType(ops)} into Go value of type jsonpatch.Patch`);
   for (const op of ops) {
-    if (op !== null && !isPlainObject(op)) throw malformedPatch(`json: cannot unmarshal ${goJsonType(op)} into Go value of type jsonpatch.Operation`);
+    if (op !== null && !isPlainObject(op))
+      throw malformedPatch(`json: cannot unmarshal ${goJsonType(op)} into Go value of type jsonpatch.Operation`);
   }
   if (ops.length > MAX_JSON_PATCH_OPERATIONS) throw tooManyOperations(ops.length);
   return ops.map((op: Record<string, unknown> | null) => op ?? {});
@@ -71,7 +79,8 @@ function add(doc: unknown, tokens: readonly string[], path: string, value: unkno
     return doc;
   }
   const idx = key === '-' ? parent.length : arrayIndex(key);
-  if (idx === undefined || idx > parent.length) fail(`error in add for path: '${path}': Unable to access invalid index: ${key}: invalid index referenced`);
+  if (idx === undefined || idx > parent.length)
+    fail(`error in add for path: '${path}': Unable to access invalid index: ${key}: invalid index referenced`);
   parent.splice(idx, 0, value);
   return doc;
 }
@@ -82,10 +91,12 @@ function remove(doc: unknown, tokens: readonly string[], path: string): unknown 
   const key = tokens[tokens.length - 1];
   if (Array.isArray(parent)) {
     const idx = arrayIndex(key);
-    if (idx === undefined || idx >= parent.length) fail(`error in remove for path: '${path}': Unable to access invalid index: ${key}: invalid index referenced`);
+    if (idx === undefined || idx >= parent.length)
+      fail(`error in remove for path: '${path}': Unable to access invalid index: ${key}: invalid index referenced`);
     return parent.splice(idx, 1)[0];
   }
-  if (!hasMember(parent, key)) fail(`error in remove for path: '${path}': Unable to remove nonexistent key: ${key}: missing value`);
+  if (!hasMember(parent, key))
+    fail(`error in remove for path: '${path}': Unable to remove nonexistent key: ${key}: missing value`);
   const removed = parent[key];
   deleteMember(parent, key);
   return removed;
@@ -98,7 +109,8 @@ function replace(doc: unknown, tokens: readonly string[], path: string, value: u
   const key = tokens[tokens.length - 1];
   if (Array.isArray(parent)) {
     const idx = arrayIndex(key);
-    if (idx === undefined || idx >= parent.length) fail(`replace operation does not apply: doc is missing key: ${path}: missing value`);
+    if (idx === undefined || idx >= parent.length)
+      fail(`replace operation does not apply: doc is missing key: ${path}: missing value`);
     parent[idx] = value;
   } else {
     if (!hasMember(parent, key)) fail(`replace operation does not apply: doc is missing key: ${path}: missing value`);
@@ -111,10 +123,15 @@ function isProperPrefix(prefix: readonly string[], tokens: readonly string[]): b
   return prefix.length < tokens.length && prefix.every((t, i) => t === tokens[i]);
 }
 
-function pointerOf(op: Record<string, unknown>, member: 'path' | 'from', kind: string): { tokens: string[]; text: string } {
+function pointerOf(
+  op: Record<string, unknown>,
+  member: 'path' | 'from',
+  kind: string,
+): { tokens: string[]; text: string } {
   const text = op[member];
   const tokens = typeof text === 'string' ? parsePointer(text) : undefined;
-  if (typeof text !== 'string' || !tokens) fail(`${kind} operation failed to decode ${member}: ${JSON.stringify(text ?? null)}: missing value`);
+  if (typeof text !== 'string' || !tokens)
+    fail(`${kind} operation failed to decode ${member}: ${JSON.stringify(text ?? null)}: missing value`);
   return { tokens, text };
 }
 
@@ -126,7 +143,8 @@ function valueOf(op: Record<string, unknown>, kind: string, path: string): unkno
 /** Applies one operation to the working document and returns the (possibly new) document. */
 function applyOperation(doc: unknown, op: Record<string, unknown>): unknown {
   const kind = typeof op.op === 'string' ? op.op : 'unknown';
-  if (!['add', 'remove', 'replace', 'move', 'copy', 'test'].includes(kind)) fail(`Unexpected kind: ${kind}: unknown object type`);
+  if (!['add', 'remove', 'replace', 'move', 'copy', 'test'].includes(kind))
+    fail(`Unexpected kind: ${kind}: unknown object type`);
   const { tokens, text: path } = pointerOf(op, 'path', kind);
   switch (kind) {
     case 'add':
@@ -151,9 +169,11 @@ function applyOperation(doc: unknown, op: Record<string, unknown>): unknown {
 function moveOrCopy(doc: unknown, op: Record<string, unknown>, kind: string, tokens: string[], path: string): unknown {
   const from = pointerOf(op, 'from', kind);
   const value = valueAt(doc, from.tokens);
-  if (value === undefined) fail(`${kind} operation does not apply: doc is missing from path: ${from.text}: missing value`);
+  if (value === undefined)
+    fail(`${kind} operation does not apply: doc is missing from path: ${from.text}: missing value`);
   if (kind === 'copy') return add(doc, tokens, path, cloneValue(value));
-  if (isProperPrefix(from.tokens, tokens)) fail(`move operation does not apply: from ${from.text} is a prefix of path ${path}`);
+  if (isProperPrefix(from.tokens, tokens))
+    fail(`move operation does not apply: from ${from.text} is a prefix of path ${path}`);
   // The root is a prefix of every other path, so from here on `from` names a member or element.
   if (from.text === path) return doc;
   remove(doc, from.tokens, from.text);

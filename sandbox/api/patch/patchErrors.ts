@@ -4,7 +4,7 @@
  * patch whose operations do not apply is 422 Invalid with the generic text
  * "the server rejected our request due to an error in our request".
  */
-import type { ApiError} from '../errors';
+import type { ApiError } from '../errors';
 import { badRequest, statusFailure, tooLarge } from '../errors';
 
 /** Upstream's ceiling on operations in one JSON patch. */
@@ -31,10 +31,14 @@ export function invalidMergePatch(): ApiError {
  * can show why.
  */
 export function patchFailed(detail: string, causeReason = 'FieldValueInvalid'): ApiError {
-  return statusFailure(422, 'Invalid', 'the server rejected our request due to an error in our request', { causes: [{ reason: causeReason, message: detail }] });
+  return statusFailure(422, 'Invalid', 'the server rejected our request due to an error in our request', {
+    causes: [{ reason: causeReason, message: detail }],
+  });
 }
 
 /** 413 for more than `MAX_JSON_PATCH_OPERATIONS` operations. */
 export function tooManyOperations(count: number): ApiError {
-  return tooLarge(`Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${count}`);
+  return tooLarge(
+    `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${count}`,
+  );
 }

@@ -23,7 +23,7 @@
  * before it (at the front when the patch names nothing else).
  */
 import { copyJson, cloneJson, isPlainObject, JsonCopyError } from '../../util/json';
-import type { ApiError} from '../errors';
+import type { ApiError } from '../errors';
 import { badRequest } from '../errors';
 import { kindEntry } from '../../schema/schema';
 import { listStrategy, schemaStep } from '../../schema/listStrategies';
@@ -143,7 +143,11 @@ function mergeMap(original: JsonMap, patch: JsonMap, type: SchemaType | undefine
       const merged = replace ? freshValue(value, field) : mergeMap(live, value as JsonMap, field.type);
       setMember(original, key, merged ?? {});
     } else if (Array.isArray(live)) {
-      setMember(original, key, strategies(field).includes('merge') ? mergeList(live, value as unknown[], field) : freshValue(value, field));
+      setMember(
+        original,
+        key,
+        strategies(field).includes('merge') ? mergeList(live, value as unknown[], field) : freshValue(value, field),
+      );
     } else {
       setMember(original, key, value);
     }
@@ -310,7 +314,12 @@ function requireMergeKey(items: readonly unknown[], mergeKey: string): void {
  * by their live positions (an element new to the list goes before the live
  * elements after it).
  */
-function orderMerged(merged: unknown[], order: readonly unknown[], live: readonly unknown[], mergeKey: string): unknown[] {
+function orderMerged(
+  merged: unknown[],
+  order: readonly unknown[],
+  live: readonly unknown[],
+  mergeKey: string,
+): unknown[] {
   requireMergeKey(merged, mergeKey);
   requireMergeKey(order, mergeKey);
   requireMergeKey(live, mergeKey);
@@ -378,7 +387,8 @@ function applySetElementOrders(original: JsonMap, patch: JsonMap, type: SchemaTy
     deleteMember(patch, k);
     const kind = elementType(merged);
     // Only lists that merge can be ordered by identity; a replaced list of maps keeps the patch's order.
-    if (kind !== undefined && (kind !== 'object' || mergeKey !== '')) merged = orderMerged(merged, order, live ?? [], mergeKey);
+    if (kind !== undefined && (kind !== 'object' || mergeKey !== ''))
+      merged = orderMerged(merged, order, live ?? [], mergeKey);
     setMember(original, k, merged);
   }
 }
@@ -399,7 +409,10 @@ function checkOrder(patched: unknown[], order: unknown[], mergeKey: string): voi
     if (identity(items[i], mergeKey) === identity(order[j], mergeKey)) i++;
     j++;
   }
-  if (i < items.length) throw badRequest(`The order in patch list:\n${goText(patched)}\n doesn't match ${SET_ELEMENT_ORDER} list:\n${goText(order)}`);
+  if (i < items.length)
+    throw badRequest(
+      `The order in patch list:\n${goText(patched)}\n doesn't match ${SET_ELEMENT_ORDER} list:\n${goText(order)}`,
+    );
 }
 
 // ---- entry point ----

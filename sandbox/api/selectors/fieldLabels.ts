@@ -63,7 +63,11 @@ const eventSource: FieldGetter = (obj) => str('source', 'component')(obj) || str
 
 const notSupported = (label: string): string => `field label not supported: ${label}`;
 
-function kind(getters: Record<string, FieldGetter>, unsupported = notSupported, aliases: Record<string, string> = {}): KindFieldLabels {
+function kind(
+  getters: Record<string, FieldGetter>,
+  unsupported = notSupported,
+  aliases: Record<string, string> = {},
+): KindFieldLabels {
   return { getters: new Map(Object.entries(getters)), aliases: new Map(Object.entries(aliases)), unsupported };
 }
 
@@ -111,8 +115,19 @@ const BY_KIND: ReadonlyMap<string, KindFieldLabels> = new Map([
   ['Node', kind({ 'metadata.name': name, 'spec.unschedulable': bool('spec', 'unschedulable') })],
   ['Namespace', kind({ 'metadata.name': name, 'status.phase': str('status', 'phase') })],
   ['Secret', kind({ 'metadata.name': name, 'metadata.namespace': namespace, type: str('type') })],
-  ['Service', kind({ 'metadata.name': name, 'metadata.namespace': namespace, 'spec.clusterIP': str('spec', 'clusterIP'), 'spec.type': str('spec', 'type') })],
-  ['ReplicaSet', kind({ 'metadata.name': name, 'metadata.namespace': namespace, 'status.replicas': int('status', 'replicas') })],
+  [
+    'Service',
+    kind({
+      'metadata.name': name,
+      'metadata.namespace': namespace,
+      'spec.clusterIP': str('spec', 'clusterIP'),
+      'spec.type': str('spec', 'type'),
+    }),
+  ],
+  [
+    'ReplicaSet',
+    kind({ 'metadata.name': name, 'metadata.namespace': namespace, 'status.replicas': int('status', 'replicas') }),
+  ],
   [
     'Job',
     kind(

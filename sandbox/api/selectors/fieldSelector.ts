@@ -60,7 +60,8 @@ function unescapeValue(raw: string): string {
     if (c === '\\') {
       const next = raw[i + 1];
       if (next === undefined) throw badRequest('invalid field selector: invalid escape sequence: \\');
-      if (next !== '\\' && next !== ',' && next !== '=') throw badRequest(`invalid field selector: invalid escape sequence: \\${next}`);
+      if (next !== '\\' && next !== ',' && next !== '=')
+        throw badRequest(`invalid field selector: invalid escape sequence: \\${next}`);
       out += next;
       i++;
     } else if (c === ',' || c === '=') {

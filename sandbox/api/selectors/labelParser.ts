@@ -48,13 +48,15 @@ class Parser {
     for (;;) {
       const t = this.peek('values');
       if (t.kind === 'end') return out;
-      if (t.kind !== 'identifier' && t.kind !== '!') fail(`found '${t.text}', expected: !, identifier, or 'end of string'`);
+      if (t.kind !== 'identifier' && t.kind !== '!')
+        fail(`found '${t.text}', expected: !, identifier, or 'end of string'`);
       out.push(this.requirement());
       const after = this.next('values');
       if (after.kind === 'end') return out;
       if (after.kind !== ',') fail(`found '${after.text}', expected: ',' or 'end of string'`);
       const following = this.peek('values');
-      if (following.kind !== 'identifier' && following.kind !== '!') fail(`found '${following.text}', expected: identifier after ','`);
+      if (following.kind !== 'identifier' && following.kind !== '!')
+        fail(`found '${following.text}', expected: identifier after ','`);
     }
   }
 

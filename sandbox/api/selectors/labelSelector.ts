@@ -53,7 +53,12 @@ function selectorOf(reqs: readonly LabelRequirement[]): Selector {
   if (reqs.length === 0) return EVERYTHING;
   const text = reqs.map(formatRequirement).join(',');
   const requirements = Object.freeze([...reqs]);
-  return Object.freeze({ matches: compileAll(reqs.map(compileRequirement)), empty: false, requirements, toString: () => text });
+  return Object.freeze({
+    matches: compileAll(reqs.map(compileRequirement)),
+    empty: false,
+    requirements,
+    toString: () => text,
+  });
 }
 
 function compileAll(ms: LabelMatcher[]): Selector['matches'] {
@@ -92,8 +97,13 @@ function requirementsOf(sel: LabelSelector): LabelRequirement[] | string {
     reqs.push(r);
   }
   for (const expr of sel.matchExpressions ?? []) {
-    if (!OBJECT_OPERATORS.has(expr.operator)) return `${JSON.stringify(expr.operator)} is not a valid label selector operator`;
-    const r = newRequirement(expr.key, expr.operator as RequirementOperator, expr.values?.length ? expr.values : undefined);
+    if (!OBJECT_OPERATORS.has(expr.operator))
+      return `${JSON.stringify(expr.operator)} is not a valid label selector operator`;
+    const r = newRequirement(
+      expr.key,
+      expr.operator as RequirementOperator,
+      expr.values?.length ? expr.values : undefined,
+    );
     if (Array.isArray(r)) return aggregate(r);
     reqs.push(r);
   }
@@ -113,8 +123,13 @@ export function labelSelectorFromObject(sel: LabelSelector | null | undefined): 
   return selectorOf(reqs);
 }
 
-/** Does this selector object match these labels (nil selects nothing, `{}` everything). Invalid selectors match nothing. */
-export function labelSelectorMatches(sel: LabelSelector | null | undefined, labels: Readonly<Record<string, string>> | undefined): boolean {
+/**
+ * Does this selector object match these labels (nil selects nothing, `{}` everything). Invalid selectors match nothing.
+ */
+export function labelSelectorMatches(
+  sel: LabelSelector | null | undefined,
+  labels: Readonly<Record<string, string>> | undefined,
+): boolean {
   if (sel === null || sel === undefined) return false;
   const reqs = requirementsOf(sel);
   if (typeof reqs === 'string') return false;

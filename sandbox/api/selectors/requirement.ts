@@ -62,7 +62,11 @@ function valuesCountError(op: RequirementOperator, values: readonly string[] | u
  * it is invalid; several are joined upstream-style as `[e1, e2]` by the caller.
  * `values === undefined` stands for Go's nil slice (it shows in messages).
  */
-export function newRequirement(key: string, operator: RequirementOperator, values: readonly string[] | undefined): LabelRequirement | string[] {
+export function newRequirement(
+  key: string,
+  operator: RequirementOperator,
+  values: readonly string[] | undefined,
+): LabelRequirement | string[] {
   const errs: string[] = [];
   const keyErrs = qualifiedNameErrors(key);
   if (keyErrs.length > 0) errs.push(invalidValue('key', JSON.stringify(key), keyErrs.join('; ')));
@@ -71,7 +75,10 @@ export function newRequirement(key: string, operator: RequirementOperator, value
   const vals = values ?? [];
   if (operator === 'GreaterThan' || operator === 'LessThan') {
     vals.forEach((v, i) => {
-      if (!INT_RE.test(v)) errs.push(invalidValue(`values[${i}]`, JSON.stringify(v), "for 'Gt', 'Lt' operators, the value must be an integer"));
+      if (!INT_RE.test(v))
+        errs.push(
+          invalidValue(`values[${i}]`, JSON.stringify(v), "for 'Gt', 'Lt' operators, the value must be an integer"),
+        );
     });
   }
   vals.forEach((v, i) => {

@@ -5,7 +5,7 @@
  * `Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas`.
  */
 import { statusFailure } from '../../api/errors';
-import type { StatusCause , ApiError} from '../../api/errors';
+import type { StatusCause, ApiError } from '../../api/errors';
 import { pathText } from './pathElement';
 
 export interface Conflict {
@@ -30,14 +30,19 @@ export function describeManager(id: string): string {
     return JSON.stringify(id);
   }
   let text = JSON.stringify(typeof entry.manager === 'string' ? entry.manager : '');
-  if (typeof entry.subresource === 'string' && entry.subresource !== '') text += ` with subresource ${JSON.stringify(entry.subresource)}`;
+  if (typeof entry.subresource === 'string' && entry.subresource !== '')
+    text += ` with subresource ${JSON.stringify(entry.subresource)}`;
   if (entry.operation === 'Update') text += ` using ${typeof entry.apiVersion === 'string' ? entry.apiVersion : ''}`;
   return text;
 }
 
 /** The 409 for a failed apply, worded as upstream words it. */
 export function conflictError(conflicts: readonly Conflict[]): ApiError {
-  const causes: StatusCause[] = conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${describeManager(c.manager)}`, field: pathText(c.path) }));
+  const causes: StatusCause[] = conflicts.map((c) => ({
+    reason: 'FieldManagerConflict',
+    message: `conflict with ${describeManager(c.manager)}`,
+    field: pathText(c.path),
+  }));
   let message: string;
   if (conflicts.length === 1) {
     message = `Apply failed with 1 conflict: conflict with ${describeManager(conflicts[0].manager)}: ${pathText(conflicts[0].path)}`;

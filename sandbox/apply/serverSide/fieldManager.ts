@@ -14,7 +14,7 @@
  * main resource of kinds with a status subresource, and everything but
  * `status` on `/status`.
  */
-import type { ApiError} from '../../api/errors';
+import type { ApiError } from '../../api/errors';
 import { statusFailure } from '../../api/errors';
 import type { ResourceType } from '../../api/resources';
 import { apiVersionOf } from '../../api/resources';
@@ -26,7 +26,15 @@ import { ApplyConflicts, conflictError } from './conflicts';
 import type { Conflict } from './conflicts';
 import { FieldSet } from './fieldSet';
 import type { Managed, ManagerEntry, Operation } from './managedFields';
-import { ManagedFieldsError, copyManaged, decodeManaged, encodeManaged, identity, isResetRequest, tryDecodeManaged } from './managedFields';
+import {
+  ManagedFieldsError,
+  copyManaged,
+  decodeManaged,
+  encodeManaged,
+  identity,
+  isResetRequest,
+  tryDecodeManaged,
+} from './managedFields';
 import { fieldElement, goJson } from './pathElement';
 import type { Shape } from './shape';
 import { emptyObject, rootShape } from './shape';
@@ -50,14 +58,28 @@ const NEVER_OWNED = FieldSet.of(
   [f('apiVersion')],
   [f('kind')],
   [f('metadata')],
-  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'].map((n) => [f('metadata'), f(n)]),
+  ...[
+    'name',
+    'namespace',
+    'creationTimestamp',
+    'selfLink',
+    'uid',
+    'clusterName',
+    'generation',
+    'managedFields',
+    'resourceVersion',
+  ].map((n) => [f('metadata'), f(n)]),
 );
 const STATUS = FieldSet.of([f('status')]);
 const STATUS_AND_ANNOTATIONS = FieldSet.of([f('status')], [f('metadata'), f('annotations')]);
 
-/** Keeps only what this kind of write may change (upstream's reset fields): `status` is the status subresource's, everything else the main resource's. */
+/**
+ * Keeps only what this kind of write may change (upstream's reset fields): `status` is the status subresource's,
+ * everything else the main resource's.
+ */
 function tracked(set: FieldSet, ctx: FieldManagerContext): FieldSet {
-  if (ctx.subresource === 'status') return set.onlySubtrees(ctx.resource.group === 'apps' ? STATUS_AND_ANNOTATIONS : STATUS);
+  if (ctx.subresource === 'status')
+    return set.onlySubtrees(ctx.resource.group === 'apps' ? STATUS_AND_ANNOTATIONS : STATUS);
   return ctx.resource.statusSubresource ? set.withoutSubtrees(STATUS) : set;
 }
 
@@ -76,7 +98,12 @@ function withoutManagedFields(obj: KubeObject): KubeObject {
  * the manager's entry (with this write's time) and out of every other entry;
  * removed paths leave every entry.
  */
-function recordUpdate(managed: Managed, c: Comparison, who: { manager: string; apiVersion: string; subresource?: string }, now: string): void {
+function recordUpdate(
+  managed: Managed,
+  c: Comparison,
+  who: { manager: string; apiVersion: string; subresource?: string },
+  now: string,
+): void {
   const changed = c.modified.union(c.added);
   for (const [id, e] of managed) {
     const rest = e.set.difference(changed).difference(c.removed);
@@ -85,7 +112,13 @@ function recordUpdate(managed: Managed, c: Comparison, who: { manager: string; a
   }
   const current = changed.difference(c.removed).difference(NEVER_OWNED);
   if (current.isEmpty()) return;
-  const entry: ManagerEntry = { manager: who.manager, operation: 'Update', apiVersion: who.apiVersion, set: current, time: now };
+  const entry: ManagerEntry = {
+    manager: who.manager,
+    operation: 'Update',
+    apiVersion: who.apiVersion,
+    set: current,
+    time: now,
+  };
   if (who.subresource) entry.subresource = who.subresource;
   const id = identity(entry);
   const previous = managed.get(id);
@@ -103,7 +136,9 @@ function timeSeconds(t: string | undefined): number {
 function capUpdateManagers(managed: Managed): void {
   const updaters = [...managed].filter(([, e]) => e.operation === 'Update').map(([id]) => id);
   if (updaters.length <= MAX_UPDATE_MANAGERS) return;
-  updaters.sort((a, b) => timeSeconds(managed.get(a)!.time) - timeSeconds(managed.get(b)!.time) || (a < b ? -1 : a > b ? 1 : 0));
+  updaters.sort(
+    (a, b) => timeSeconds(managed.get(a)!.time) - timeSeconds(managed.get(b)!.time) || (a < b ? -1 : a > b ? 1 : 0),
+  );
   const firstByVersion = new Map<string, string>();
   let count = updaters.length;
   for (let i = 0; i < updaters.length && count > MAX_UPDATE_MANAGERS; i++) {
@@ -118,7 +153,13 @@ function capUpdateManagers(managed: Managed): void {
     if (!managed.has(bucketId)) {
       const moved = managed.get(first)!;
       managed.delete(first);
-      managed.set(bucketId, { manager: 'ancient-changes', operation: 'Update', apiVersion: moved.apiVersion, set: moved.set, time: moved.time });
+      managed.set(bucketId, {
+        manager: 'ancient-changes',
+        operation: 'Update',
+        apiVersion: moved.apiVersion,
+        set: moved.set,
+        time: moved.time,
+      });
     }
     const bucket = managed.get(bucketId)!;
     managed.set(bucketId, { ...bucket, set: e.set.union(bucket.set), time: e.time });
@@ -138,11 +179,17 @@ function capUpdateManagers(managed: Managed): void {
  * live ones are the starting point; an existing object without managedFields
  * stays untracked until its first apply, as upstream.
  */
-export function updateManagedFields(live: KubeObject | undefined, next: KubeObject, manager: string | undefined, ctx: FieldManagerContext): JsonValue[] | undefined {
+export function updateManagedFields(
+  live: KubeObject | undefined,
+  next: KubeObject,
+  manager: string | undefined,
+  ctx: FieldManagerContext,
+): JsonValue[] | undefined {
   const liveFields = live?.metadata.managedFields;
   const given = next.metadata.managedFields;
   if (manager === undefined) {
-    if (ctx.subresource !== undefined || given === undefined || given === liveFields || jsonEqual(given, liveFields)) return liveFields;
+    if (ctx.subresource !== undefined || given === undefined || given === liveFields || jsonEqual(given, liveFields))
+      return liveFields;
     if (isResetRequest(given)) return undefined;
     const decoded = tryDecodeManaged(given);
     return decoded !== undefined && decoded.size > 0 ? encodeManaged(decoded) : liveFields;
@@ -157,7 +204,10 @@ export function updateManagedFields(live: KubeObject | undefined, next: KubeObje
   if (managed.size === 0 && live !== undefined) return undefined;
   const apiVersion = apiVersionOf(ctx.resource);
   const before = live ?? (emptyObject(apiVersion, ctx.resource.kind) as KubeObject);
-  const c = trackedComparison(compare(withoutManagedFields(before), withoutManagedFields(next), rootShape(apiVersion, ctx.resource.kind)), ctx);
+  const c = trackedComparison(
+    compare(withoutManagedFields(before), withoutManagedFields(next), rootShape(apiVersion, ctx.resource.kind)),
+    ctx,
+  );
   recordUpdate(managed, c, { manager, apiVersion, subresource: ctx.subresource }, ctx.now);
   return encodeManaged(managed);
 }
@@ -187,14 +237,25 @@ interface ApplyOutcome {
  * upstream) for one that does not fit the schema, 409 for conflicts unless
  * `force`.
  */
-export function applyConfiguration(live: KubeObject | undefined, config: KubeObject, manager: string, force: boolean, ctx: FieldManagerContext): KubeObject {
+export function applyConfiguration(
+  live: KubeObject | undefined,
+  config: KubeObject,
+  manager: string,
+  force: boolean,
+  ctx: FieldManagerContext,
+): KubeObject {
   const apiVersion = apiVersionOf(ctx.resource);
-  if (config.apiVersion !== apiVersion || config.kind !== ctx.resource.kind) throw failure(400, 'BadRequest', `invalid object type: ${gvkText(config.apiVersion, config.kind)}`);
-  if (config.metadata.managedFields !== undefined && config.metadata.managedFields !== null) throw failure(400, 'BadRequest', 'metadata.managedFields must be nil');
+  if (config.apiVersion !== apiVersion || config.kind !== ctx.resource.kind)
+    throw failure(400, 'BadRequest', `invalid object type: ${gvkText(config.apiVersion, config.kind)}`);
+  if (config.metadata.managedFields !== undefined && config.metadata.managedFields !== null)
+    throw failure(400, 'BadRequest', 'metadata.managedFields must be nil');
   const shape = rootShape(apiVersion, ctx.resource.kind);
   const problems = validateApplied(config, shape);
   if (problems.length > 0) {
-    const text = problems.length === 1 ? `${problems[0].path}: ${problems[0].message}` : ['errors:', ...problems.map((p) => `  ${p.path}: ${p.message}`)].join('\n');
+    const text =
+      problems.length === 1
+        ? `${problems[0].path}: ${problems[0].message}`
+        : ['errors:', ...problems.map((p) => `  ${p.path}: ${p.message}`)].join('\n');
     const who = `${config.metadata.namespace ?? ''}/${config.metadata.name ?? ''}; ${gvkText(config.apiVersion, config.kind)}`;
     throw failure(500, '', `failed to create typed patch object (${who}): ${text}`);
   }
@@ -205,8 +266,12 @@ export function applyConfiguration(live: KubeObject | undefined, config: KubeObj
     if (e instanceof ManagedFieldsError) throw failure(500, '', `failed to decode managed fields: ${e.message}`);
     throw e;
   }
-  const base = live === undefined ? ({ apiVersion, kind: ctx.resource.kind, metadata: {} } as KubeObject) : withoutManagedFields(live);
-  const attempt = (forced: boolean): ApplyOutcome => applyOnce(base, live !== undefined, config, managed, manager, forced, shape, ctx);
+  const base =
+    live === undefined
+      ? ({ apiVersion, kind: ctx.resource.kind, metadata: {} } as KubeObject)
+      : withoutManagedFields(live);
+  const attempt = (forced: boolean): ApplyOutcome =>
+    applyOnce(base, live !== undefined, config, managed, manager, forced, shape, ctx);
   let outcome: ApplyOutcome;
   try {
     outcome = attempt(force);
@@ -222,7 +287,10 @@ export function applyConfiguration(live: KubeObject | undefined, config: KubeObj
   let object = outcome.object;
   const annotations = object.metadata.annotations;
   if (manager === 'kubectl' && annotations?.[LAST_APPLIED]) {
-    object = { ...object, metadata: { ...object.metadata, annotations: { ...annotations, [LAST_APPLIED]: lastAppliedText(config) } } };
+    object = {
+      ...object,
+      metadata: { ...object.metadata, annotations: { ...annotations, [LAST_APPLIED]: lastAppliedText(config) } },
+    };
   }
   const encoded = encodeManaged(outcome.managed);
   const metadata = { ...object.metadata };
@@ -231,7 +299,16 @@ export function applyConfiguration(live: KubeObject | undefined, config: KubeObj
   return { ...object, metadata };
 }
 
-function applyOnce(base: KubeObject, exists: boolean, config: KubeObject, original: Managed, manager: string, force: boolean, shape: Shape, ctx: FieldManagerContext): ApplyOutcome {
+function applyOnce(
+  base: KubeObject,
+  exists: boolean,
+  config: KubeObject,
+  original: Managed,
+  manager: string,
+  force: boolean,
+  shape: Shape,
+  ctx: FieldManagerContext,
+): ApplyOutcome {
   const apiVersion = apiVersionOf(ctx.resource);
   const managed = copyManaged(original);
   if (managed.size === 0 && exists) {
@@ -240,8 +317,15 @@ function applyOnce(base: KubeObject, exists: boolean, config: KubeObject, origin
     recordUpdate(managed, c, { manager: 'before-first-apply', apiVersion, subresource: ctx.subresource }, ctx.now);
   }
   let merged = merge(base, config, shape) as KubeObject;
-  // The applier's time is always this write's; when nothing else changes, the API server keeps the old times (a no-op stays a no-op).
-  const applied: ManagerEntry = { manager, operation: 'Apply' as Operation, apiVersion, set: tracked(fieldSetOf(config, shape), ctx), time: ctx.now };
+  // The applier's time is always this write's; when nothing else changes, the API server keeps the old times (a no-op
+  // stays a no-op).
+  const applied: ManagerEntry = {
+    manager,
+    operation: 'Apply' as Operation,
+    apiVersion,
+    set: tracked(fieldSetOf(config, shape), ctx),
+    time: ctx.now,
+  };
   if (ctx.subresource) applied.subresource = ctx.subresource;
   const id = identity(applied);
   const last = managed.get(id);
@@ -263,7 +347,8 @@ function applyOnce(base: KubeObject, exists: boolean, config: KubeObject, origin
     taken.set(other, overlap);
     for (const path of overlap.paths()) conflicts.push({ manager: other, path });
   }
-  if (conflicts.length > 0 && !force) throw new ApplyConflicts(conflicts.sort((a, b) => (a.manager < b.manager ? -1 : a.manager > b.manager ? 1 : 0)));
+  if (conflicts.length > 0 && !force)
+    throw new ApplyConflicts(conflicts.sort((a, b) => (a.manager < b.manager ? -1 : a.manager > b.manager ? 1 : 0)));
   for (const [other, e] of managed) {
     if (other === id) continue;
     let rest = e.set;
@@ -292,12 +377,16 @@ function fieldsFromLastApplied(live: KubeObject, shape: Shape, apiVersion: strin
   } catch {
     return undefined;
   }
-  if (!isPlainObject(parsed) || parsed.apiVersion !== apiVersion || validateApplied(parsed, shape).length > 0) return undefined;
+  if (!isPlainObject(parsed) || parsed.apiVersion !== apiVersion || validateApplied(parsed, shape).length > 0)
+    return undefined;
   const c = compare(parsed, live, shape);
   return fieldSetOf(parsed, shape).difference(c.modified).difference(c.added).difference(c.removed);
 }
 
-/** The applied configuration as kubectl's last-applied annotation holds it after a server-side apply: compact JSON, keys sorted, without the annotation itself. */
+/**
+ * The applied configuration as kubectl's last-applied annotation holds it after a server-side apply: compact JSON, keys
+ * sorted, without the annotation itself.
+ */
 function lastAppliedText(config: KubeObject): string {
   const annotations = config.metadata.annotations;
   if (annotations === undefined) return goJson(config);

@@ -45,7 +45,10 @@ export class FieldSet {
     return true;
   }
 
-  /** Every member path, in structured-merge-diff's order: a node's member children first, then each child's subtree (both sorted). */
+  /**
+   * Every member path, in structured-merge-diff's order: a node's member children first, then each child's subtree
+   * (both sorted).
+   */
   paths(): string[][] {
     const out: string[][] = [];
     const walk = (node: FieldSet, prefix: string[]): void => {
@@ -64,7 +67,10 @@ export class FieldSet {
     return union(this, other);
   }
 
-  /** Members of this set that are not members of `other` (a member of `other` does not remove this set's paths below it). */
+  /**
+   * Members of this set that are not members of `other` (a member of `other` does not remove this set's paths below
+   * it).
+   */
   difference(other: FieldSet): FieldSet {
     return difference(this, other) ?? new FieldSet();
   }

@@ -1,6 +1,6 @@
 /**
- * FieldsV1, the JSON form of a field set in `metadata.managedFields[].fieldsV1`:
- * `{"f:spec":{"f:replicas":{},"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{".":{},"f:image":{}}}}}}}`.
+ * FieldsV1, the JSON form of a field set in `metadata.managedFields[].fieldsV1`, for example
+ * `{"f:spec":{"f:replicas":{},"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"web\"}":{}}}}}}`.
  * A key with `{}` is a member; a key with children is a prefix, and also a
  * member when it holds `".": {}`. Keys are written sorted as upstream sorts them.
  */
@@ -35,7 +35,8 @@ export function fromFieldsV1(value: unknown): FieldSet {
 }
 
 function read(value: unknown, node: FieldSet, depth: number): void {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new FieldsV1Error('expected an object in FieldsV1');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new FieldsV1Error('expected an object in FieldsV1');
   if (depth > 100) throw new FieldsV1Error('FieldsV1 nested too deeply');
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     if (key === '.') {
@@ -50,7 +51,8 @@ function read(value: unknown, node: FieldSet, depth: number): void {
       throw e;
     }
     const c = node.child(pe);
-    if (typeof child === 'object' && child !== null && !Array.isArray(child) && Object.keys(child).length === 0) c.self = true;
+    if (typeof child === 'object' && child !== null && !Array.isArray(child) && Object.keys(child).length === 0)
+      c.self = true;
     else read(child, c, depth + 1);
     if (c.isEmpty()) node.children.delete(pe);
   }

@@ -31,7 +31,12 @@ export type Managed = Map<string, ManagerEntry>;
  * JSON of the entry without time and fields, and without apiVersion for
  * appliers (so an applier keeps one entry across versions).
  */
-export function identity(e: { manager: string; operation: Operation; apiVersion?: string; subresource?: string }): string {
+export function identity(e: {
+  manager: string;
+  operation: Operation;
+  apiVersion?: string;
+  subresource?: string;
+}): string {
   const parts: string[] = [];
   if (e.manager) parts.push(`"manager":${JSON.stringify(e.manager)}`);
   parts.push(`"operation":${JSON.stringify(e.operation)}`);
@@ -43,7 +48,10 @@ export function identity(e: { manager: string; operation: Operation; apiVersion?
 /** Why stored or requested managedFields cannot be read (upstream then falls back to the live object's). */
 export class ManagedFieldsError extends Error {}
 
-/** Reads managedFields; throws ManagedFieldsError for entries upstream's decoder refuses. `undefined`/`null` is no entries. */
+/**
+ * Reads managedFields; throws ManagedFieldsError for entries upstream's decoder refuses. `undefined`/`null` is no
+ * entries.
+ */
 export function decodeManaged(list: unknown): Managed {
   const managed: Managed = new Map();
   if (list === undefined || list === null) return managed;
@@ -51,11 +59,14 @@ export function decodeManaged(list: unknown): Managed {
   list.forEach((raw, i) => {
     if (!isPlainObject(raw)) throw new ManagedFieldsError(`managed fields entry ${i} is not an object`);
     const operation = raw.operation;
-    if (operation !== 'Apply' && operation !== 'Update') throw new ManagedFieldsError('operation must be `Apply` or `Update`');
+    if (operation !== 'Apply' && operation !== 'Update')
+      throw new ManagedFieldsError('operation must be `Apply` or `Update`');
     const apiVersion = typeof raw.apiVersion === 'string' ? raw.apiVersion : '';
     if (apiVersion === '') throw new ManagedFieldsError('apiVersion must not be empty');
-    if (raw.fieldsType === undefined || raw.fieldsType === '') throw new ManagedFieldsError(`missing fieldsType in managed fields entry ${i}`);
-    if (raw.fieldsType !== 'FieldsV1') throw new ManagedFieldsError(`invalid fieldsType ${JSON.stringify(raw.fieldsType)} in managed fields entry ${i}`);
+    if (raw.fieldsType === undefined || raw.fieldsType === '')
+      throw new ManagedFieldsError(`missing fieldsType in managed fields entry ${i}`);
+    if (raw.fieldsType !== 'FieldsV1')
+      throw new ManagedFieldsError(`invalid fieldsType ${JSON.stringify(raw.fieldsType)} in managed fields entry ${i}`);
     let set: FieldSet;
     try {
       set = raw.fieldsV1 === undefined || raw.fieldsV1 === null ? new FieldSet() : fromFieldsV1(raw.fieldsV1);
@@ -63,7 +74,12 @@ export function decodeManaged(list: unknown): Managed {
       if (e instanceof FieldsV1Error) throw new ManagedFieldsError(`error decoding set: ${e.message}`);
       throw e;
     }
-    const entry: ManagerEntry = { manager: typeof raw.manager === 'string' ? raw.manager : '', operation, apiVersion, set };
+    const entry: ManagerEntry = {
+      manager: typeof raw.manager === 'string' ? raw.manager : '',
+      operation,
+      apiVersion,
+      set,
+    };
     if (typeof raw.subresource === 'string' && raw.subresource !== '') entry.subresource = raw.subresource;
     if (typeof raw.time === 'string' && raw.time !== '') entry.time = raw.time;
     managed.set(identity(entry), entry);
@@ -87,7 +103,9 @@ function seconds(time: string | undefined): number {
   return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
 }
 
-/** The API form, sorted by operation, time, manager, apiVersion and subresource; undefined when no entry owns anything. */
+/**
+ * The API form, sorted by operation, time, manager, apiVersion and subresource; undefined when no entry owns anything.
+ */
 export function encodeManaged(managed: Managed): JsonValue[] | undefined {
   const entries = [...managed.values()].filter((e) => !e.set.isEmpty());
   if (entries.length === 0) return undefined;
@@ -121,7 +139,11 @@ export function copyManaged(managed: Managed): Managed {
 export function isResetRequest(list: unknown): boolean {
   if (!Array.isArray(list)) return false;
   if (list.length === 0) return true;
-  return list.length === 1 && isPlainObject(list[0]) && Object.values(list[0]).every((v) => v === undefined || v === '' || v === null);
+  return (
+    list.length === 1 &&
+    isPlainObject(list[0]) &&
+    Object.values(list[0]).every((v) => v === undefined || v === '' || v === null)
+  );
 }
 
 const ENTRY_STRINGS = ['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'subresource'];
@@ -138,23 +160,36 @@ function typeName(v: unknown): string {
  */
 export function checkManagedFieldsShape(list: unknown): void {
   if (list === undefined || list === null) return;
-  if (!Array.isArray(list)) throw badRequest(`json: cannot unmarshal ${typeName(list)} into Go struct field ObjectMeta.metadata.managedFields of type []v1.ManagedFieldsEntry`);
+  if (!Array.isArray(list))
+    throw badRequest(
+      `json: cannot unmarshal ${typeName(list)} into Go struct field ObjectMeta.metadata.managedFields of type []v1.ManagedFieldsEntry`,
+    );
   for (const entry of list) {
     if (entry === null) continue;
-    if (!isPlainObject(entry)) throw badRequest(`json: cannot unmarshal ${typeName(entry)} into Go struct field ObjectMeta.metadata.managedFields of type v1.ManagedFieldsEntry`);
+    if (!isPlainObject(entry))
+      throw badRequest(
+        `json: cannot unmarshal ${typeName(entry)} into Go struct field ObjectMeta.metadata.managedFields of type v1.ManagedFieldsEntry`,
+      );
     for (const f of ENTRY_STRINGS) {
       const v = entry[f];
       if (v !== undefined && v !== null && typeof v !== 'string') {
-        throw badRequest(`json: cannot unmarshal ${typeName(v)} into Go struct field ManagedFieldsEntry.metadata.managedFields.${f} of type ${f === 'time' ? 'v1.Time' : 'string'}`);
+        throw badRequest(
+          `json: cannot unmarshal ${typeName(v)} into Go struct field ManagedFieldsEntry.metadata.managedFields.${f} of type ${f === 'time' ? 'v1.Time' : 'string'}`,
+        );
       }
     }
     if (typeof entry.time === 'string' && entry.time !== '' && !RFC3339.test(entry.time)) {
-      throw badRequest(`parsing time ${JSON.stringify(entry.time)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(entry.time)} as "2006"`);
+      throw badRequest(
+        `parsing time ${JSON.stringify(entry.time)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(entry.time)} as "2006"`,
+      );
     }
   }
 }
 
-/** Whether two managedFields lists differ at most in their times (upstream then keeps the old times, so a no-op stays a no-op). */
+/**
+ * Whether two managedFields lists differ at most in their times (upstream then keeps the old times, so a no-op stays a
+ * no-op).
+ */
 export function sameExceptTimes(a: readonly JsonValue[] | undefined, b: readonly JsonValue[] | undefined): boolean {
   if (a === b) return true;
   if (a === undefined || b === undefined || a.length !== b.length) return false;

@@ -28,13 +28,21 @@ export function goJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(goJson).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const obj = value as Record<string, unknown>;
-    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort(compareStrings);
+    const keys = Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort(compareStrings);
     return `{${keys.map((k) => `${escapeGo(JSON.stringify(k))}:${goJson(obj[k])}`).join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 }
 
-const GO_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
+const GO_ESCAPES: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
 
 function escapeGo(json: string): string {
   return json.replace(/[<>&\u2028\u2029]/g, (c) => GO_ESCAPES[c]);
@@ -59,7 +67,8 @@ export function canonicalElement(text: string): string {
       return text;
     case 'k:': {
       const parsed = parseJson(rest);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new PathElementError(`expected key value pairs in ${JSON.stringify(text)}`);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new PathElementError(`expected key value pairs in ${JSON.stringify(text)}`);
       return keyElement(Object.entries(parsed));
     }
     case 'v:':
@@ -133,7 +142,10 @@ function rank(v: unknown): number {
   return 5;
 }
 
-/** The total order of JSON values that structured-merge-diff sorts by: numbers < strings < booleans < lists < maps < null. */
+/**
+ * The total order of JSON values that structured-merge-diff sorts by: numbers < strings < booleans < lists < maps <
+ * null.
+ */
 export function compareValues(a: unknown, b: unknown): number {
   const ra = rank(a);
   const rb = rank(b);
@@ -171,7 +183,9 @@ export function elementText(element: string): string {
     case 'f:':
       return `.${rest}`;
     case 'k:':
-      return `[${Object.entries(parsedValue(element) as object).map(([k, v]) => `${k}=${valueText(v)}`).join(',')}]`;
+      return `[${Object.entries(parsedValue(element) as object)
+        .map(([k, v]) => `${k}=${valueText(v)}`)
+        .join(',')}]`;
     case 'v:':
       return `[=${valueText(parsedValue(element))}]`;
     case 'i:':
@@ -190,6 +204,10 @@ function valueText(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'string') return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(valueText).join(',')}]`;
-  if (typeof v === 'object') return `{${Object.entries(v).sort((a, b) => compareStrings(a[0], b[0])).map(([k, x]) => `${k}=${valueText(x)}`).join(';')}}`;
+  if (typeof v === 'object')
+    return `{${Object.entries(v)
+      .sort((a, b) => compareStrings(a[0], b[0]))
+      .map(([k, x]) => `${k}=${valueText(x)}`)
+      .join(';')}}`;
   return String(v);
 }

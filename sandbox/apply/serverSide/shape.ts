@@ -29,7 +29,9 @@ export class Shape {
     readonly scalar: ScalarType = 'untyped',
   ) {}
 
-  /** The shape of a member: a struct's declared field (undefined when not declared), any key of a map or deduced object. */
+  /**
+   * The shape of a member: a struct's declared field (undefined when not declared), any key of a map or deduced object.
+   */
   field(name: string): Shape | undefined {
     if (this.kind === 'deduced') return DEDUCED;
     if (this.kind === 'map') {
@@ -89,9 +91,16 @@ const ATOMIC_STRUCTS = new Set([
 ]);
 
 /** Maps upstream marks `+mapType=atomic`, as `definition.property`. */
-const ATOMIC_MAPS = new Set([`${CORE}PodSpec.nodeSelector`, `${CORE}ServiceSpec.selector`, `${CORE}ReplicationControllerSpec.selector`]);
+const ATOMIC_MAPS = new Set([
+  `${CORE}PodSpec.nodeSelector`,
+  `${CORE}ServiceSpec.selector`,
+  `${CORE}ReplicationControllerSpec.selector`,
+]);
 
-/** The shape of a field of `type`, declared as `property` of definition `defName` (lists need both to find their strategy). */
+/**
+ * The shape of a field of `type`, declared as `property` of definition `defName` (lists need both to find their
+ * strategy).
+ */
 export function shapeOf(type: SchemaType, defName?: string, property?: string): Shape {
   switch (type.kind) {
     case 'any':
@@ -99,9 +108,12 @@ export function shapeOf(type: SchemaType, defName?: string, property?: string): 
     case 'array': {
       const s = defName !== undefined && property !== undefined ? listStrategy(defName, property) : undefined;
       if (s?.listType === 'set') return new Shape('list', type, undefined, 'set');
-      if (s?.listType === 'map') return new Shape('list', type, undefined, 'map', s.listMapKeys ?? (s.patchMergeKey ? [s.patchMergeKey] : []));
+      if (s?.listType === 'map')
+        return new Shape('list', type, undefined, 'map', s.listMapKeys ?? (s.patchMergeKey ? [s.patchMergeKey] : []));
       if (s?.listType === undefined && s?.patchStrategy?.split(',').includes('merge')) {
-        return s.patchMergeKey ? new Shape('list', type, undefined, 'map', [s.patchMergeKey]) : new Shape('list', type, undefined, 'set');
+        return s.patchMergeKey
+          ? new Shape('list', type, undefined, 'map', [s.patchMergeKey])
+          : new Shape('list', type, undefined, 'set');
       }
       return ATOMIC;
     }

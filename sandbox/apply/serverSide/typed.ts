@@ -33,7 +33,10 @@ function itemElement(item: unknown, list: Shape): string | { error: string } {
     for (const key of list.keys) {
       let v = Object.hasOwn(item, key) ? item[key] : undefined;
       if (v === undefined) v = keyDefault(key);
-      if (v === undefined) return { error: `associative list with keys has an element that omits key field ${JSON.stringify(key)} (and doesn't have default value)` };
+      if (v === undefined)
+        return {
+          error: `associative list with keys has an element that omits key field ${JSON.stringify(key)} (and doesn't have default value)`,
+        };
       fields.push([key, v]);
     }
     return keyElement(fields);
@@ -44,7 +47,10 @@ function itemElement(item: unknown, list: Shape): string | { error: string } {
   return valueElement(item);
 }
 
-/** Items of a granular list by path element, in order; undefined when some item has none or two share one (read as one value then). */
+/**
+ * Items of a granular list by path element, in order; undefined when some item has none or two share one (read as one
+ * value then).
+ */
 function indexList(list: readonly unknown[], shape: Shape): Map<string, unknown> | undefined {
   const out = new Map<string, unknown>();
   for (const item of list) {
@@ -56,7 +62,8 @@ function indexList(list: readonly unknown[], shape: Shape): Map<string, unknown>
 }
 
 function put(obj: Obj, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
 }
 
@@ -93,7 +100,8 @@ function goType(v: unknown): string {
 
 function check(v: unknown, shape: Shape, path: string[], errors: ShapeError[]): void {
   if (v === null || v === undefined) return;
-  const fail = (message: string, at: readonly string[] = path): void => void errors.push({ path: pathText(at), message });
+  const fail = (message: string, at: readonly string[] = path): void =>
+    void errors.push({ path: pathText(at), message });
   switch (shape.kind) {
     case 'struct':
     case 'map':
@@ -125,10 +133,13 @@ function check(v: unknown, shape: Shape, path: string[], errors: ShapeError[]): 
       return;
     }
     case 'scalar':
-      if (typeof v === 'object') return fail(`expected ${shape.scalar === 'untyped' ? 'scalar' : shape.scalar}, got ${goType(v)}`);
-      if (shape.scalar === 'numeric' && typeof v !== 'number') return fail(`expected numeric (int or float), got ${goType(v)}`);
+      if (typeof v === 'object')
+        return fail(`expected ${shape.scalar === 'untyped' ? 'scalar' : shape.scalar}, got ${goType(v)}`);
+      if (shape.scalar === 'numeric' && typeof v !== 'number')
+        return fail(`expected numeric (int or float), got ${goType(v)}`);
       if (shape.scalar === 'string' && typeof v !== 'string') return fail(`expected string, got ${JSON.stringify(v)}`);
-      if (shape.scalar === 'boolean' && typeof v !== 'boolean') return fail(`expected boolean, got ${JSON.stringify(v)}`);
+      if (shape.scalar === 'boolean' && typeof v !== 'boolean')
+        return fail(`expected boolean, got ${JSON.stringify(v)}`);
       return;
     default:
       return;
@@ -373,7 +384,8 @@ export function pruneFields(v: unknown, last: FieldSet, owned: FieldSet | undefi
       const next = pruneFields(v[k], node, mine, childShape);
       if (next === v[k]) continue;
       out ??= { ...v };
-      if ((childShape.kind === 'map' || childShape.kind === 'list') && isEmptyCollection(next)) Reflect.deleteProperty(out, k);
+      if ((childShape.kind === 'map' || childShape.kind === 'list') && isEmptyCollection(next))
+        Reflect.deleteProperty(out, k);
       else put(out, k, next);
     }
     return out ?? v;
@@ -398,7 +410,10 @@ export function pruneFields(v: unknown, last: FieldSet, owned: FieldSet | undefi
   return v;
 }
 
-/** `v` without the members of `set` (a removed member takes everything below it). Returns `v` itself when nothing is removed. */
+/**
+ * `v` without the members of `set` (a removed member takes everything below it). Returns `v` itself when nothing is
+ * removed.
+ */
 export function removeFields(v: unknown, set: FieldSet, shape: Shape): unknown {
   return pruneFields(v, set, undefined, shape);
 }

@@ -77,10 +77,14 @@ export class CronJobController implements Component {
     const existing = this.wakeUps.get(key);
     if (existing && existing.at <= at && existing.at >= this.ctx.clock.now()) return;
     if (existing) this.ctx.clock.clearTimer(existing.handle);
-    const handle = this.ctx.clock.setTimer(ms, () => {
-      this.wakeUps.delete(key);
-      this.enqueue(key);
-    }, { background: true });
+    const handle = this.ctx.clock.setTimer(
+      ms,
+      () => {
+        this.wakeUps.delete(key);
+        this.enqueue(key);
+      },
+      { background: true },
+    );
     this.wakeUps.set(key, { at, handle });
   }
 
@@ -95,7 +99,12 @@ export class CronJobController implements Component {
     if (result.statusChanged && !jsonEqual(cj.status ?? {}, (cached as unknown as CronJob).status ?? {})) {
       current = cloneJson(this.ctx.api.updateStatus(cj as unknown as KubeObject)) as unknown as CronJob;
     }
-    const deleted = cleanupFinishedJobs(this.ctx.api, this.recorder, current, controlledBy(this.jobs!, cached.metadata.uid!) as unknown as Job[]);
+    const deleted = cleanupFinishedJobs(
+      this.ctx.api,
+      this.recorder,
+      current,
+      controlledBy(this.jobs!, cached.metadata.uid!) as unknown as Job[],
+    );
     if (deleted.length > 0 && (current.status?.active ?? []).some((r) => deleted.includes(r.name ?? ''))) {
       current.status!.active = current.status!.active!.filter((r) => !deleted.includes(r.name ?? ''));
       this.ctx.api.updateStatus(current as unknown as KubeObject);

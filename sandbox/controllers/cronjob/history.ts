@@ -11,7 +11,9 @@ import { parseTimestamp } from '../../clock/clock';
 import type { Recorder } from '../../cluster/context';
 
 export function finishedType(job: Job): 'Complete' | 'Failed' | undefined {
-  const c = (job.status?.conditions ?? []).find((x) => (x.type === 'Complete' || x.type === 'Failed') && x.status === 'True');
+  const c = (job.status?.conditions ?? []).find(
+    (x) => (x.type === 'Complete' || x.type === 'Failed') && x.status === 'True',
+  );
   return c?.type as 'Complete' | 'Failed' | undefined;
 }
 
@@ -46,7 +48,8 @@ export function cleanupFinishedJobs(api: ApiServer, recorder: Recorder, cj: Cron
   const trim = (kind: 'Complete' | 'Failed', limit: number | undefined): void => {
     if (limit === undefined || limit === null) return;
     const finished = jobs.filter((j) => finishedType(j) === kind && !j.metadata?.deletionTimestamp).sort(byStartTime);
-    for (const j of finished.slice(0, Math.max(0, finished.length - limit))) if (deleteJob(api, recorder, cj, j)) deleted.push(j.metadata!.name!);
+    for (const j of finished.slice(0, Math.max(0, finished.length - limit)))
+      if (deleteJob(api, recorder, cj, j)) deleted.push(j.metadata!.name!);
   };
   trim('Complete', okLimit);
   trim('Failed', failedLimit);

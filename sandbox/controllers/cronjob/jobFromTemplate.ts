@@ -19,7 +19,10 @@ export function jobName(cj: CronJob, scheduledMs: number): string {
 export function jobFromTemplate(cj: CronJob, scheduledMs: number): Job {
   const template = cloneJson(cj.spec!.jobTemplate);
   const labels = { ...(template.metadata?.labels ?? {}) };
-  const annotations = { ...(template.metadata?.annotations ?? {}), [SCHEDULED_TIMESTAMP_ANNOTATION]: formatTimestamp(scheduledMs) };
+  const annotations = {
+    ...(template.metadata?.annotations ?? {}),
+    [SCHEDULED_TIMESTAMP_ANNOTATION]: formatTimestamp(scheduledMs),
+  };
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',

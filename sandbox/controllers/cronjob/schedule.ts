@@ -24,7 +24,15 @@ const DESCRIPTORS: Record<string, string> = {
   '@midnight': '0 0 * * *',
   '@hourly': '0 * * * *',
 };
-const GO_DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const GO_DURATION_UNITS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
 
 /** A parsed field: the allowed values, and whether it was written as `*`/`?` (robfig's star bit). */
 interface Field {
@@ -104,6 +112,7 @@ function everySchedule(delayMs: number): Schedule {
 
 function parseGoDuration(text: string): number {
   let total = 0;
-  for (const m of text.matchAll(/([0-9]+(?:\.[0-9]+)?)(ns|us|µs|ms|s|m|h)/g)) total += Number(m[1]) * GO_DURATION_UNITS[m[2]];
+  for (const m of text.matchAll(/([0-9]+(?:\.[0-9]+)?)(ns|us|µs|ms|s|m|h)/g))
+    total += Number(m[1]) * GO_DURATION_UNITS[m[2]];
   return total;
 }

@@ -20,10 +20,16 @@ export interface RecentSchedule {
 }
 
 /** `mostRecentScheduleTime`; throws when two activations are less than a second apart. */
-export function mostRecentScheduleTime(cj: CronJob, now: number, schedule: Schedule, includeStartingDeadline: boolean): RecentSchedule {
+export function mostRecentScheduleTime(
+  cj: CronJob,
+  now: number,
+  schedule: Schedule,
+  includeStartingDeadline: boolean,
+): RecentSchedule {
   let earliest = parseTimestamp(cj.status?.lastScheduleTime ?? cj.metadata?.creationTimestamp ?? '');
   const deadline = cj.spec?.startingDeadlineSeconds;
-  if (includeStartingDeadline && deadline !== undefined && deadline !== null) earliest = Math.max(earliest, now - deadline * 1000);
+  if (includeStartingDeadline && deadline !== undefined && deadline !== null)
+    earliest = Math.max(earliest, now - deadline * 1000);
   const t1 = schedule.next(earliest);
   if (t1 === undefined || now < t1) return { earliest, mostRecent: undefined, missed: 0 };
   const t2 = schedule.next(t1);
@@ -39,7 +45,10 @@ export function mostRecentScheduleTime(cj: CronJob, now: number, schedule: Sched
   return { earliest, mostRecent: recent, missed };
 }
 
-/** Many missed runs: count them arithmetically from the first interval, as upstream does, then step to the exact last one. */
+/**
+ * Many missed runs: count them arithmetically from the first interval, as upstream does, then step to the exact last
+ * one.
+ */
 function estimate(schedule: Schedule, t1: number, t2: number, now: number): RecentSchedule {
   const period = t2 - t1;
   const missed = Math.floor((now - t1) / period) + 1;

@@ -40,14 +40,24 @@ export function syncCronJob(deps: CronSyncDeps, cj: CronJob, jobs: readonly Job[
   const zone = cj.spec?.timeZone;
   if (zone && !UTC_ZONES.has(zone)) {
     // The sandbox computes schedules in UTC only; a named zone is reported, not silently shifted.
-    deps.recorder.event(owner, 'Warning', 'UnknownTimeZone', `invalid timeZone: "${zone}": the sandbox supports only UTC`);
+    deps.recorder.event(
+      owner,
+      'Warning',
+      'UnknownTimeZone',
+      `invalid timeZone: "${zone}": the sandbox supports only UTC`,
+    );
     return none;
   }
   let schedule: Schedule;
   try {
     schedule = parseSchedule(cj.spec?.schedule ?? '');
   } catch (e) {
-    deps.recorder.event(owner, 'Warning', 'UnparseableSchedule', `unparseable schedule: "${cj.spec?.schedule}" : ${(e as Error).message}`);
+    deps.recorder.event(
+      owner,
+      'Warning',
+      'UnparseableSchedule',
+      `unparseable schedule: "${cj.spec?.schedule}" : ${(e as Error).message}`,
+    );
     return none;
   }
   const requeueAfter = nextScheduleDelay(cj, deps.now, schedule);
@@ -55,15 +65,29 @@ export function syncCronJob(deps: CronSyncDeps, cj: CronJob, jobs: readonly Job[
   if (scheduled === undefined) return { statusChanged, requeueAfter };
   const deadline = cj.spec?.startingDeadlineSeconds;
   if (deadline !== undefined && deadline !== null && scheduled + deadline * 1000 < deps.now) {
-    deps.recorder.event(owner, 'Normal', 'MissSchedule', `Missed scheduled time to start a job: ${rfc1123z(scheduled)}`);
+    deps.recorder.event(
+      owner,
+      'Normal',
+      'MissSchedule',
+      `Missed scheduled time to start a job: ${rfc1123z(scheduled)}`,
+    );
     return { statusChanged, requeueAfter };
   }
   const name = jobName(cj, scheduled);
   const lastSchedule = cj.status?.lastScheduleTime;
-  if ((cj.status?.active ?? []).some((r) => r.name === name) || (lastSchedule && parseTimestamp(lastSchedule) === scheduled)) return { statusChanged, requeueAfter };
+  if (
+    (cj.status?.active ?? []).some((r) => r.name === name) ||
+    (lastSchedule && parseTimestamp(lastSchedule) === scheduled)
+  )
+    return { statusChanged, requeueAfter };
   const active = cj.status?.active ?? [];
   if (cj.spec?.concurrencyPolicy === 'Forbid' && active.length > 0) {
-    deps.recorder.event(owner, 'Normal', 'JobAlreadyActive', 'Not starting job because prior execution is running and concurrency policy is Forbid');
+    deps.recorder.event(
+      owner,
+      'Normal',
+      'JobAlreadyActive',
+      'Not starting job because prior execution is running and concurrency policy is Forbid',
+    );
     return { statusChanged, requeueAfter };
   }
   if (cj.spec?.concurrencyPolicy === 'Replace') {
@@ -88,11 +112,21 @@ function dueTime(deps: CronSyncDeps, cj: CronJob, schedule: Schedule): number | 
     const r = mostRecentScheduleTime(cj, deps.now, schedule, true);
     if (r.mostRecent === undefined || r.mostRecent > deps.now) return undefined;
     if (r.missed > MAX_MISSED_BEFORE_WARNING) {
-      deps.recorder.event(cj as unknown as KubeObject, 'Warning', 'TooManyMissedTimes', `too many missed start times: ${r.missed}. Set or decrease .spec.startingDeadlineSeconds or check clock skew`);
+      deps.recorder.event(
+        cj as unknown as KubeObject,
+        'Warning',
+        'TooManyMissedTimes',
+        `too many missed start times: ${r.missed}. Set or decrease .spec.startingDeadlineSeconds or check clock skew`,
+      );
     }
     return r.mostRecent;
   } catch (e) {
-    deps.recorder.event(cj as unknown as KubeObject, 'Warning', 'InvalidSchedule', `invalid schedule: ${cj.spec?.schedule} : ${(e as Error).message}`);
+    deps.recorder.event(
+      cj as unknown as KubeObject,
+      'Warning',
+      'InvalidSchedule',
+      `invalid schedule: ${cj.spec?.schedule} : ${(e as Error).message}`,
+    );
     return undefined;
   }
 }
@@ -106,14 +140,28 @@ function reconcileActive(deps: CronSyncDeps, cj: CronJob, jobs: readonly Job[]):
   for (const j of jobs) {
     const finished = finishedType(j);
     if (!inActive(j.metadata?.uid) && !finished) {
-      deps.recorder.event(owner, 'Warning', 'UnexpectedJob', `Saw a job that the controller did not create or forgot: ${j.metadata?.name}`);
+      deps.recorder.event(
+        owner,
+        'Warning',
+        'UnexpectedJob',
+        `Saw a job that the controller did not create or forgot: ${j.metadata?.name}`,
+      );
     } else if (inActive(j.metadata?.uid) && finished) {
       status.active = (status.active ?? []).filter((r) => r.uid !== j.metadata?.uid);
-      deps.recorder.event(owner, 'Normal', 'SawCompletedJob', `Saw completed job: ${j.metadata?.name}, condition: ${finished}`);
+      deps.recorder.event(
+        owner,
+        'Normal',
+        'SawCompletedJob',
+        `Saw completed job: ${j.metadata?.name}, condition: ${finished}`,
+      );
       changed = true;
     }
     const done = j.status?.completionTime;
-    if (finished === 'Complete' && done && (!status.lastSuccessfulTime || parseTimestamp(done) > parseTimestamp(status.lastSuccessfulTime))) {
+    if (
+      finished === 'Complete' &&
+      done &&
+      (!status.lastSuccessfulTime || parseTimestamp(done) > parseTimestamp(status.lastSuccessfulTime))
+    ) {
       status.lastSuccessfulTime = done;
       changed = true;
     }
@@ -139,16 +187,30 @@ function createJob(deps: CronSyncDeps, cj: CronJob, scheduled: number): Job | un
   } catch (e) {
     if (isApiError(e, 409)) {
       // Created by an earlier pass whose status write was lost: adopt it into the status if it is ours.
-      const existing = deps.api.tryGet('jobs', wanted.metadata!.namespace, wanted.metadata!.name!) as unknown as Job | undefined;
+      const existing = deps.api.tryGet('jobs', wanted.metadata!.namespace, wanted.metadata!.name!) as unknown as
+        | Job
+        | undefined;
       return existing?.metadata?.ownerReferences?.some((r) => r.uid === cj.metadata?.uid) ? existing : undefined;
     }
-    deps.recorder.event(owner, 'Warning', 'FailedCreate', `Error creating job: ${e instanceof Error ? e.message : String(e)}`);
+    deps.recorder.event(
+      owner,
+      'Warning',
+      'FailedCreate',
+      `Error creating job: ${e instanceof Error ? e.message : String(e)}`,
+    );
     throw e;
   }
 }
 
 function jobRef(job: Job): ObjectReference {
-  return { kind: 'Job', namespace: job.metadata!.namespace, name: job.metadata!.name, uid: job.metadata!.uid, apiVersion: 'batch/v1', resourceVersion: job.metadata!.resourceVersion };
+  return {
+    kind: 'Job',
+    namespace: job.metadata!.namespace,
+    name: job.metadata!.name,
+    uid: job.metadata!.uid,
+    apiVersion: 'batch/v1',
+    resourceVersion: job.metadata!.resourceVersion,
+  };
 }
 
 const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];

@@ -15,7 +15,14 @@ const DEPRECATED_ROLLBACK_TO = 'deprecated.deployment.rollback.to';
 /** Upstream `maxRevHistoryLengthInChars`. */
 export const MAX_REVISION_HISTORY_CHARS = 2000;
 
-const SKIPPED = new Set([LAST_APPLIED_ANNOTATION, REVISION_ANNOTATION, REVISION_HISTORY_ANNOTATION, DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, DEPRECATED_ROLLBACK_TO]);
+const SKIPPED = new Set([
+  LAST_APPLIED_ANNOTATION,
+  REVISION_ANNOTATION,
+  REVISION_HISTORY_ANNOTATION,
+  DESIRED_REPLICAS_ANNOTATION,
+  MAX_REPLICAS_ANNOTATION,
+  DEPRECATED_ROLLBACK_TO,
+]);
 
 /** The revision number; 0 when absent; undefined when not an integer. */
 export function revisionOf(obj: { metadata?: { annotations?: Record<string, string> } }): number | undefined {
@@ -47,7 +54,13 @@ function annotationsOf(obj: { metadata?: { annotations?: Record<string, string> 
  * one it replaces in the revision history), and for an RS about to be
  * created sets the replica annotations. True when anything changed.
  */
-export function setNewReplicaSetAnnotations(d: Deployment, rs: ReplicaSet, newRevision: number, exists: boolean, maxSurge: number): boolean {
+export function setNewReplicaSetAnnotations(
+  d: Deployment,
+  rs: ReplicaSet,
+  newRevision: number,
+  exists: boolean,
+  maxSurge: number,
+): boolean {
   let changed = copyDeploymentAnnotations(d, rs);
   const annotations = annotationsOf(rs);
   const had = annotations[REVISION_ANNOTATION];
@@ -74,7 +87,8 @@ function recordRevisionHistory(annotations: Record<string, string>, oldRevision:
   let total = history.length + oldRevision.length + 1;
   let start = 0;
   while (total > MAX_REVISION_HISTORY_CHARS && start < entries.length) total -= entries[start++].length + 1;
-  if (total <= MAX_REVISION_HISTORY_CHARS) annotations[REVISION_HISTORY_ANNOTATION] = [...entries.slice(start), oldRevision].join(',');
+  if (total <= MAX_REVISION_HISTORY_CHARS)
+    annotations[REVISION_HISTORY_ANNOTATION] = [...entries.slice(start), oldRevision].join(',');
 }
 
 function copyDeploymentAnnotations(d: Deployment, rs: ReplicaSet): boolean {

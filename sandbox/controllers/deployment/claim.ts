@@ -47,9 +47,14 @@ export function claimReplicaSets(api: ApiServer, d: Deployment, candidates: read
 function canAdopt(api: ApiServer, d: Deployment): true {
   const fresh = api.tryGet('deployments', d.metadata!.namespace, d.metadata!.name!);
   if (!fresh || fresh.metadata.uid !== d.metadata!.uid) {
-    throw new Error(`original Deployment ${d.metadata!.namespace}/${d.metadata!.name} is gone: got uid ${fresh?.metadata.uid ?? ''}, wanted ${d.metadata!.uid}`);
+    throw new Error(
+      `original Deployment ${d.metadata!.namespace}/${d.metadata!.name} is gone: got uid ${fresh?.metadata.uid ?? ''}, wanted ${d.metadata!.uid}`,
+    );
   }
-  if (fresh.metadata.deletionTimestamp) throw new Error(`${d.metadata!.namespace}/${d.metadata!.name} has just been deleted at ${fresh.metadata.deletionTimestamp}`);
+  if (fresh.metadata.deletionTimestamp)
+    throw new Error(
+      `${d.metadata!.namespace}/${d.metadata!.name} has just been deleted at ${fresh.metadata.deletionTimestamp}`,
+    );
   return true;
 }
 
@@ -69,7 +74,11 @@ function release(api: ApiServer, rs: ReplicaSet, ownerUid: string): void {
   const refs = (rs.metadata?.ownerReferences ?? []).filter((r) => r.uid !== ownerUid);
   try {
     api.patch('replicasets', rs.metadata!.namespace, rs.metadata!.name!, 'merge', {
-      metadata: { ownerReferences: refs.length > 0 ? refs : null, uid: rs.metadata!.uid, resourceVersion: rs.metadata!.resourceVersion },
+      metadata: {
+        ownerReferences: refs.length > 0 ? refs : null,
+        uid: rs.metadata!.uid,
+        resourceVersion: rs.metadata!.resourceVersion,
+      },
     });
   } catch (e) {
     // Gone already, or replaced by another object of that name: nothing left to release.

@@ -20,11 +20,20 @@ export const REASON = {
 export type ConditionType = 'Available' | 'Progressing' | 'ReplicaFailure';
 
 /** A condition stamped with `now` (an RFC 3339 timestamp) as both update and transition time. */
-export function newCondition(type: ConditionType, status: 'True' | 'False' | 'Unknown', reason: string, message: string, now: string): DeploymentCondition {
+export function newCondition(
+  type: ConditionType,
+  status: 'True' | 'False' | 'Unknown',
+  reason: string,
+  message: string,
+  now: string,
+): DeploymentCondition {
   return { type, status, lastUpdateTime: now, lastTransitionTime: now, reason, message };
 }
 
-export function getCondition(status: DeploymentStatus | undefined, type: ConditionType): DeploymentCondition | undefined {
+export function getCondition(
+  status: DeploymentStatus | undefined,
+  type: ConditionType,
+): DeploymentCondition | undefined {
   return status?.conditions?.find((c) => c.type === type);
 }
 
@@ -36,7 +45,10 @@ export function getCondition(status: DeploymentStatus | undefined, type: Conditi
 export function setCondition(status: DeploymentStatus, condition: DeploymentCondition): void {
   const current = getCondition(status, condition.type as ConditionType);
   if (current && current.status === condition.status && current.reason === condition.reason) return;
-  const next = current && current.status === condition.status ? { ...condition, lastTransitionTime: current.lastTransitionTime } : condition;
+  const next =
+    current && current.status === condition.status
+      ? { ...condition, lastTransitionTime: current.lastTransitionTime }
+      : condition;
   status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== condition.type), next];
 }
 

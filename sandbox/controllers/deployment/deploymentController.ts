@@ -33,7 +33,13 @@ export class DeploymentController implements Component {
     this.recorder = new Recorder(ctx, DEPLOYMENT_CONTROLLER_NAME);
     this.queue = new WorkQueue(ctx.clock, {
       reconcile: (key) => this.reconcile(key),
-      onError: (key, error, retryInMs) => this.recorder.logOnly(key, 'Warning', 'SyncError', `error syncing deployment: ${error instanceof Error ? error.message : String(error)}; retrying in ${retryInMs}ms`),
+      onError: (key, error, retryInMs) =>
+        this.recorder.logOnly(
+          key,
+          'Warning',
+          'SyncError',
+          `error syncing deployment: ${error instanceof Error ? error.message : String(error)}; retrying in ${retryInMs}ms`,
+        ),
     });
     this.deadlines = new DeadlineTimers(ctx.clock, (key) => this.queue.add(key));
   }
@@ -63,7 +69,8 @@ export class DeploymentController implements Component {
   }
 
   private enqueueOwners(rs: KubeObject, includeOrphanMatches: boolean): void {
-    for (const d of ownersOfReplicaSet(this.caches!, rs as unknown as ReplicaSet, includeOrphanMatches)) this.enqueue(d);
+    for (const d of ownersOfReplicaSet(this.caches!, rs as unknown as ReplicaSet, includeOrphanMatches))
+      this.enqueue(d);
   }
 
   private watchReplicaSets(informer: Informer<KubeObject>): void {

@@ -24,7 +24,11 @@ export function valueFromIntOrPercent(value: IntOrString | undefined, total: num
  * rounds up, the unavailable one down, and when both come out 0,
  * maxUnavailable becomes 1 (surge might be blocked by quota).
  */
-export function resolveFenceposts(maxSurge: IntOrString | undefined, maxUnavailable: IntOrString | undefined, desired: number): [number, number] {
+export function resolveFenceposts(
+  maxSurge: IntOrString | undefined,
+  maxUnavailable: IntOrString | undefined,
+  desired: number,
+): [number, number] {
   const surge = valueFromIntOrPercent(maxSurge ?? 0, desired, true);
   let unavailable = valueFromIntOrPercent(maxUnavailable ?? 0, desired, false);
   if (surge === 0 && unavailable === 0) unavailable = 1;

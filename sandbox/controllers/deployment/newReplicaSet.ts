@@ -12,7 +12,15 @@ import { REVISION_ANNOTATION, maxRevision, setDeploymentRevision, setNewReplicaS
 import { REASON, getCondition, newCondition, setCondition } from './conditions';
 import { maxSurge, valueFromIntOrPercent } from './fenceposts';
 import { computeHash } from './hash';
-import { POD_TEMPLATE_HASH_LABEL, deploymentReplicas, equalIgnoreHash, findNewReplicaSet, findOldReplicaSets, rsReplicas, sumSpec } from './replicaSets';
+import {
+  POD_TEMPLATE_HASH_LABEL,
+  deploymentReplicas,
+  equalIgnoreHash,
+  findNewReplicaSet,
+  findOldReplicaSets,
+  rsReplicas,
+  sumSpec,
+} from './replicaSets';
 import { hasProgressDeadline } from './status';
 import { asObject, rememberReplicaSet, writeDeploymentStatus, type SyncContext } from './syncContext';
 
@@ -69,7 +77,16 @@ function syncExisting(ctx: SyncContext, existing: ReplicaSet, newRevision: numbe
   let needsUpdate = setDeploymentRevision(d, copy.metadata?.annotations?.[REVISION_ANNOTATION] ?? '');
   if (hasProgressDeadline(d) && !getCondition(d.status, 'Progressing')) {
     d.status ??= {};
-    setCondition(d.status, newCondition('Progressing', 'True', REASON.foundNewRS, `Found new replica set "${existing.metadata!.name}"`, now(ctx)));
+    setCondition(
+      d.status,
+      newCondition(
+        'Progressing',
+        'True',
+        REASON.foundNewRS,
+        `Found new replica set "${existing.metadata!.name}"`,
+        now(ctx),
+      ),
+    );
     needsUpdate = true;
   }
   if (needsUpdate) writeDeploymentStatus(ctx);
@@ -84,14 +101,22 @@ function now(ctx: SyncContext): string {
 export function buildNewReplicaSet(d: Deployment): ReplicaSet {
   const template = cloneJson(d.spec!.template);
   const hash = computeHash(template, d.status?.collisionCount);
-  template.metadata = { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), [POD_TEMPLATE_HASH_LABEL]: hash } };
+  template.metadata = {
+    ...(template.metadata ?? {}),
+    labels: { ...(template.metadata?.labels ?? {}), [POD_TEMPLATE_HASH_LABEL]: hash },
+  };
   const selector: LabelSelector = cloneJson(d.spec!.selector);
   selector.matchLabels = { ...(selector.matchLabels ?? {}), [POD_TEMPLATE_HASH_LABEL]: hash };
   const minReady = d.spec?.minReadySeconds ?? 0;
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
-    metadata: { name: `${d.metadata!.name}-${hash}`, namespace: d.metadata!.namespace, labels: { ...template.metadata.labels }, ownerReferences: [newControllerRef(asObject(d))] },
+    metadata: {
+      name: `${d.metadata!.name}-${hash}`,
+      namespace: d.metadata!.namespace,
+      labels: { ...template.metadata.labels },
+      ownerReferences: [newControllerRef(asObject(d))],
+    },
     spec: { replicas: 0, ...(minReady ? { minReadySeconds: minReady } : {}), selector, template },
   };
 }
@@ -119,7 +144,10 @@ function createNew(ctx: SyncContext, oldRSs: ReplicaSet[], newRevision: number):
   let needsUpdate = setDeploymentRevision(d, String(newRevision));
   if (!alreadyExists && hasProgressDeadline(d)) {
     d.status ??= {};
-    setCondition(d.status, newCondition('Progressing', 'True', REASON.newReplicaSet, `Created new replica set "${name}"`, now(ctx)));
+    setCondition(
+      d.status,
+      newCondition('Progressing', 'True', REASON.newReplicaSet, `Created new replica set "${name}"`, now(ctx)),
+    );
     needsUpdate = true;
   }
   if (needsUpdate) writeDeploymentStatus(ctx);
@@ -135,7 +163,8 @@ function adoptExistingOrCollide(ctx: SyncContext, name: string, error: Error): R
   const d = ctx.d;
   const rs = ctx.api.tryGet('replicasets', d.metadata!.namespace, name) as unknown as ReplicaSet | undefined;
   if (!rs) throw error;
-  if (controllerRefOf(asObject(rs))?.uid === d.metadata!.uid && equalIgnoreHash(d.spec!.template, rs.spec?.template)) return rs;
+  if (controllerRefOf(asObject(rs))?.uid === d.metadata!.uid && equalIgnoreHash(d.spec!.template, rs.spec?.template))
+    return rs;
   d.status ??= {};
   d.status.collisionCount = (d.status.collisionCount ?? 0) + 1;
   try {

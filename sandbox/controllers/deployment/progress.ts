@@ -8,17 +8,39 @@
 import type { DeploymentCondition, DeploymentStatus, ReplicaSet } from 'kubernetes-types/apps/v1';
 import { formatTimestamp } from '../../clock/clock';
 import { jsonEqual } from '../../util/json';
-import { REASON, fromReplicaSetCondition, getCondition, newCondition, removeCondition, setCondition } from './conditions';
-import { calculateStatus, deploymentComplete, deploymentProgressing, deploymentTimedOut, hasProgressDeadline, progressDeadlineAt } from './status';
+import {
+  REASON,
+  fromReplicaSetCondition,
+  getCondition,
+  newCondition,
+  removeCondition,
+  setCondition,
+} from './conditions';
+import {
+  calculateStatus,
+  deploymentComplete,
+  deploymentProgressing,
+  deploymentTimedOut,
+  hasProgressDeadline,
+  progressDeadlineAt,
+} from './status';
 import { writeDeploymentStatus, type SyncContext } from './syncContext';
 
 /** Writes the computed status when it differs (used when scaling or paused: no progress estimate). */
-export function syncDeploymentStatus(ctx: SyncContext, allRSs: readonly (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined): void {
+export function syncDeploymentStatus(
+  ctx: SyncContext,
+  allRSs: readonly (ReplicaSet | undefined)[],
+  newRS: ReplicaSet | undefined,
+): void {
   commit(ctx, calculateStatus(allRSs, newRS, ctx.d, ctx.clock.now()));
 }
 
 /** The status during a rollout, with the Progressing estimate; schedules the deadline check when nothing changed. */
-export function syncRolloutStatus(ctx: SyncContext, allRSs: readonly (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined): void {
+export function syncRolloutStatus(
+  ctx: SyncContext,
+  allRSs: readonly (ReplicaSet | undefined)[],
+  newRS: ReplicaSet | undefined,
+): void {
   const d = ctx.d;
   const now = ctx.clock.now();
   const status = calculateStatus(allRSs, newRS, d, now);
@@ -36,27 +58,48 @@ export function syncRolloutStatus(ctx: SyncContext, allRSs: readonly (ReplicaSet
   commit(ctx, status);
 }
 
-function estimateProgress(ctx: SyncContext, status: DeploymentStatus, newRS: ReplicaSet | undefined, current: DeploymentCondition | undefined, now: number): void {
+function estimateProgress(
+  ctx: SyncContext,
+  status: DeploymentStatus,
+  newRS: ReplicaSet | undefined,
+  current: DeploymentCondition | undefined,
+  now: number,
+): void {
   const d = ctx.d;
   const stamp = formatTimestamp(now);
   const subject = newRS ? `ReplicaSet "${newRS.metadata!.name}"` : `Deployment "${d.metadata!.name}"`;
   if (deploymentComplete(d, status)) {
-    setCondition(status, newCondition('Progressing', 'True', REASON.newRSAvailable, `${subject} has successfully progressed.`, stamp));
+    setCondition(
+      status,
+      newCondition('Progressing', 'True', REASON.newRSAvailable, `${subject} has successfully progressed.`, stamp),
+    );
   } else if (deploymentProgressing(d, status)) {
     // Progress refreshes lastUpdateTime even when the reason stays, which setCondition alone would not do.
-    const condition = newCondition('Progressing', 'True', REASON.replicaSetUpdated, `${subject} is progressing.`, stamp);
+    const condition = newCondition(
+      'Progressing',
+      'True',
+      REASON.replicaSetUpdated,
+      `${subject} is progressing.`,
+      stamp,
+    );
     if (current) {
       if (current.status === 'True') condition.lastTransitionTime = current.lastTransitionTime;
       removeCondition(status, 'Progressing');
     }
     setCondition(status, condition);
   } else if (deploymentTimedOut(d, status, now)) {
-    setCondition(status, newCondition('Progressing', 'False', REASON.timedOut, `${subject} has timed out progressing.`, stamp));
+    setCondition(
+      status,
+      newCondition('Progressing', 'False', REASON.timedOut, `${subject} has timed out progressing.`, stamp),
+    );
   }
 }
 
 /** The new RS's ReplicaFailure condition, else the first old one's. */
-function replicaFailure(allRSs: readonly (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined): DeploymentCondition | undefined {
+function replicaFailure(
+  allRSs: readonly (ReplicaSet | undefined)[],
+  newRS: ReplicaSet | undefined,
+): DeploymentCondition | undefined {
   for (const rs of [newRS, ...allRSs]) {
     const c = rs?.status?.conditions?.find((x) => x.type === 'ReplicaFailure');
     if (c) return fromReplicaSetCondition(c);
@@ -92,8 +135,10 @@ export function checkPausedConditions(ctx: SyncContext): void {
   const pausedCondExists = cond?.reason === REASON.paused;
   const stamp = formatTimestamp(ctx.clock.now());
   let condition: DeploymentCondition | undefined;
-  if (d.spec?.paused && !pausedCondExists) condition = newCondition('Progressing', 'Unknown', REASON.paused, 'Deployment is paused', stamp);
-  else if (!d.spec?.paused && pausedCondExists) condition = newCondition('Progressing', 'Unknown', REASON.resumed, 'Deployment is resumed', stamp);
+  if (d.spec?.paused && !pausedCondExists)
+    condition = newCondition('Progressing', 'Unknown', REASON.paused, 'Deployment is paused', stamp);
+  else if (!d.spec?.paused && pausedCondExists)
+    condition = newCondition('Progressing', 'Unknown', REASON.resumed, 'Deployment is resumed', stamp);
   if (!condition) return;
   d.status ??= {};
   setCondition(d.status, condition);

@@ -7,7 +7,17 @@
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import { MAX_REPLICAS_ANNOTATION, intAnnotation } from './annotations';
 import { maxSurge } from './fenceposts';
-import { activeReplicaSets, bySizeNewer, bySizeOlder, deploymentReplicas, findActiveOrLatest, isRollingUpdate, isSaturated, rsReplicas, sumSpec } from './replicaSets';
+import {
+  activeReplicaSets,
+  bySizeNewer,
+  bySizeOlder,
+  deploymentReplicas,
+  findActiveOrLatest,
+  isRollingUpdate,
+  isSaturated,
+  rsReplicas,
+  sumSpec,
+} from './replicaSets';
 import { scaleReplicaSet, scaleReplicaSetAndRecordEvent } from './scaleReplicaSet';
 import type { SyncContext } from './syncContext';
 

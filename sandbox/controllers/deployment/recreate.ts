@@ -19,7 +19,8 @@ export function rolloutRecreate(ctx: SyncContext): void {
   let { newRS, oldRSs } = getAllReplicaSetsAndSyncRevision(ctx, false);
   const all = (): (ReplicaSet | undefined)[] => [...latest(ctx, oldRSs), newRS && latestOne(ctx, newRS)];
   let scaledDown = false;
-  for (const rs of activeReplicaSets(oldRSs)) scaledDown = scaleReplicaSetAndRecordEvent(ctx, rs, 0).scaled || scaledDown;
+  for (const rs of activeReplicaSets(oldRSs))
+    scaledDown = scaleReplicaSetAndRecordEvent(ctx, rs, 0).scaled || scaledDown;
   if (scaledDown || oldPodsRunning(ctx, newRS, latest(ctx, oldRSs))) return syncRolloutStatus(ctx, all(), newRS);
   if (!newRS) ({ newRS, oldRSs } = getAllReplicaSetsAndSyncRevision(ctx, true));
   scaleReplicaSetAndRecordEvent(ctx, latestOne(ctx, newRS!), deploymentReplicas(ctx.d));

@@ -29,7 +29,9 @@ export function rsReplicas(rs: ReplicaSet): number {
 /** The template without the `pod-template-hash` label. */
 function withoutHash(t: PodTemplateSpec | undefined): PodTemplateSpec {
   const template: PodTemplateSpec = { ...(t ?? {}), metadata: { ...(t?.metadata ?? {}) } };
-  const labels = Object.fromEntries(Object.entries(template.metadata!.labels ?? {}).filter(([k]) => k !== POD_TEMPLATE_HASH_LABEL));
+  const labels = Object.fromEntries(
+    Object.entries(template.metadata!.labels ?? {}).filter(([k]) => k !== POD_TEMPLATE_HASH_LABEL),
+  );
   if (Object.keys(labels).length > 0) template.metadata!.labels = labels;
   else delete template.metadata!.labels;
   return template;
@@ -94,7 +96,10 @@ export function sumSpec(list: readonly (ReplicaSet | undefined)[]): number {
 }
 
 /** Σ of one `status` count. */
-export function sumStatus(list: readonly (ReplicaSet | undefined)[], field: 'replicas' | 'readyReplicas' | 'availableReplicas'): number {
+export function sumStatus(
+  list: readonly (ReplicaSet | undefined)[],
+  field: 'replicas' | 'readyReplicas' | 'availableReplicas',
+): number {
   return list.reduce((n, rs) => n + (rs?.status?.[field] ?? 0), 0);
 }
 
@@ -113,7 +118,10 @@ export function isSaturated(d: Deployment, rs: ReplicaSet | undefined): boolean 
  * Upstream `FindActiveOrLatest`: the only active RS; with none active, the
  * new RS or else the newest old one; undefined when several are active.
  */
-export function findActiveOrLatest(newRS: ReplicaSet | undefined, oldRSs: readonly ReplicaSet[]): ReplicaSet | undefined {
+export function findActiveOrLatest(
+  newRS: ReplicaSet | undefined,
+  oldRSs: readonly ReplicaSet[],
+): ReplicaSet | undefined {
   if (!newRS && oldRSs.length === 0) return undefined;
   const newestFirst = [...oldRSs].sort((a, b) => byCreation(b, a));
   const active = activeReplicaSets([...newestFirst, newRS]);

@@ -48,7 +48,12 @@ function reconcileNewReplicaSet(ctx: SyncContext, allRSs: ReplicaSet[], newRS: R
  * the new RS's unavailable pods count against the budget so that a broken
  * new template never costs old, working pods. True when anything scaled.
  */
-function reconcileOldReplicaSets(ctx: SyncContext, allRSs: ReplicaSet[], oldRSs: ReplicaSet[], newRS: ReplicaSet): boolean {
+function reconcileOldReplicaSets(
+  ctx: SyncContext,
+  allRSs: ReplicaSet[],
+  oldRSs: ReplicaSet[],
+  newRS: ReplicaSet,
+): boolean {
   if (sumSpec(oldRSs) === 0) return false;
   const minAvailable = deploymentReplicas(ctx.d) - maxUnavailable(ctx.d);
   const newUnavailable = rsReplicas(newRS) - (newRS.status?.availableReplicas ?? 0);
@@ -65,7 +70,11 @@ function reconcileOldReplicaSets(ctx: SyncContext, allRSs: ReplicaSet[], oldRSs:
 }
 
 /** Removes old RSs' unavailable replicas, oldest RS first, up to `maxCleanup`. */
-function cleanupUnhealthyReplicas(ctx: SyncContext, oldRSs: ReplicaSet[], maxCleanup: number): { oldRSs: ReplicaSet[]; count: number } {
+function cleanupUnhealthyReplicas(
+  ctx: SyncContext,
+  oldRSs: ReplicaSet[],
+  maxCleanup: number,
+): { oldRSs: ReplicaSet[]; count: number } {
   const sorted = [...oldRSs].sort(byCreation);
   let total = 0;
   for (let i = 0; i < sorted.length && total < maxCleanup; i++) {

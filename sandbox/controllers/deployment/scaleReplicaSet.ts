@@ -30,7 +30,12 @@ export function scaleReplicaSetAndRecordEvent(ctx: SyncContext, rs: ReplicaSet, 
  * event says `Scaled <operation> replica set <name> from <old> to <new>`
  * (`operation` is '' when proportional scaling had nothing to add, as upstream).
  */
-export function scaleReplicaSet(ctx: SyncContext, rs: ReplicaSet, newScale: number, operation: 'up' | 'down' | ''): ScaleResult {
+export function scaleReplicaSet(
+  ctx: SyncContext,
+  rs: ReplicaSet,
+  newScale: number,
+  operation: 'up' | 'down' | '',
+): ScaleResult {
   const replicas = deploymentReplicas(ctx.d);
   const max = replicas + maxSurge(ctx.d);
   const oldScale = rsReplicas(rs);
@@ -42,7 +47,12 @@ export function scaleReplicaSet(ctx: SyncContext, rs: ReplicaSet, newScale: numb
   const updated = ctx.api.update(asObject(copy)) as unknown as ReplicaSet;
   rememberReplicaSet(ctx, updated);
   if (sizeNeedsUpdate) {
-    ctx.recorder.event(asObject(ctx.d), 'Normal', 'ScalingReplicaSet', `Scaled ${operation} replica set ${updated.metadata!.name} from ${oldScale} to ${newScale}`);
+    ctx.recorder.event(
+      asObject(ctx.d),
+      'Normal',
+      'ScalingReplicaSet',
+      `Scaled ${operation} replica set ${updated.metadata!.name} from ${oldScale} to ${newScale}`,
+    );
   }
   return { scaled: sizeNeedsUpdate, rs: updated };
 }

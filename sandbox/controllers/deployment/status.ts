@@ -26,7 +26,12 @@ export function hasRevisionHistoryLimit(d: Deployment): boolean {
  * The status the ReplicaSets imply: counts summed over them, the previous
  * conditions carried over, and `Available` set from `replicas − maxUnavailable`.
  */
-export function calculateStatus(allRSs: readonly (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined, d: Deployment, now: number): DeploymentStatus {
+export function calculateStatus(
+  allRSs: readonly (ReplicaSet | undefined)[],
+  newRS: ReplicaSet | undefined,
+  d: Deployment,
+  now: number,
+): DeploymentStatus {
   const available = sumStatus(allRSs, 'availableReplicas');
   const status = withoutZeros({
     observedGeneration: d.metadata?.generation ?? 0,
@@ -40,9 +45,21 @@ export function calculateStatus(allRSs: readonly (ReplicaSet | undefined)[], new
   if (d.status?.conditions?.length) status.conditions = d.status.conditions.map((c) => ({ ...c }));
   const stamp = formatTimestamp(now);
   if (available >= deploymentReplicas(d) - maxUnavailable(d)) {
-    setCondition(status, newCondition('Available', 'True', REASON.minimumReplicasAvailable, 'Deployment has minimum availability.', stamp));
+    setCondition(
+      status,
+      newCondition('Available', 'True', REASON.minimumReplicasAvailable, 'Deployment has minimum availability.', stamp),
+    );
   } else {
-    setCondition(status, newCondition('Available', 'False', REASON.minimumReplicasUnavailable, 'Deployment does not have minimum availability.', stamp));
+    setCondition(
+      status,
+      newCondition(
+        'Available',
+        'False',
+        REASON.minimumReplicasUnavailable,
+        'Deployment does not have minimum availability.',
+        stamp,
+      ),
+    );
   }
   return status;
 }
@@ -57,7 +74,12 @@ function withoutZeros(counts: Record<string, number>): DeploymentStatus {
 /** Upstream `DeploymentComplete`: every desired replica updated and available, the spec observed. */
 export function deploymentComplete(d: Deployment, s: DeploymentStatus): boolean {
   const replicas = deploymentReplicas(d);
-  return (s.updatedReplicas ?? 0) === replicas && (s.replicas ?? 0) === replicas && (s.availableReplicas ?? 0) === replicas && (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0);
+  return (
+    (s.updatedReplicas ?? 0) === replicas &&
+    (s.replicas ?? 0) === replicas &&
+    (s.availableReplicas ?? 0) === replicas &&
+    (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0)
+  );
 }
 
 /** Upstream `DeploymentProgressing`: more updated, fewer old, more ready or more available than before. */
@@ -65,7 +87,12 @@ export function deploymentProgressing(d: Deployment, s: DeploymentStatus): boole
   const old = d.status ?? {};
   const oldOld = (old.replicas ?? 0) - (old.updatedReplicas ?? 0);
   const newOld = (s.replicas ?? 0) - (s.updatedReplicas ?? 0);
-  return (s.updatedReplicas ?? 0) > (old.updatedReplicas ?? 0) || newOld < oldOld || (s.readyReplicas ?? 0) > (old.readyReplicas ?? 0) || (s.availableReplicas ?? 0) > (old.availableReplicas ?? 0);
+  return (
+    (s.updatedReplicas ?? 0) > (old.updatedReplicas ?? 0) ||
+    newOld < oldOld ||
+    (s.readyReplicas ?? 0) > (old.readyReplicas ?? 0) ||
+    (s.availableReplicas ?? 0) > (old.availableReplicas ?? 0)
+  );
 }
 
 /** When the Progressing condition's last progress plus the deadline runs out (ms), if it can. */

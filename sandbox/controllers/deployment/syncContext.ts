@@ -60,7 +60,9 @@ export function writeDeploymentStatus(ctx: SyncContext): void {
     const patch: Record<string, string | null> = {};
     for (const k of Object.keys(stored)) if (!(k in wanted)) patch[k] = null;
     for (const [k, v] of Object.entries(wanted)) if (stored[k] !== v) patch[k] = v;
-    rv = ctx.api.patch('deployments', ctx.d.metadata?.namespace, ctx.d.metadata!.name!, 'merge', { metadata: { annotations: patch, resourceVersion: rv } }).metadata.resourceVersion;
+    rv = ctx.api.patch('deployments', ctx.d.metadata?.namespace, ctx.d.metadata!.name!, 'merge', {
+      metadata: { annotations: patch, resourceVersion: rv },
+    }).metadata.resourceVersion;
   }
   (ctx.d.metadata as { resourceVersion?: string }).resourceVersion = rv;
 }

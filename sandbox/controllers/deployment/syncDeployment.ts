@@ -24,7 +24,12 @@ import { asObject, writeDeploymentStatus, type SyncContext } from './syncContext
 export function syncDeployment(ctx: SyncContext): number | null | undefined {
   const d = ctx.d;
   if (selectsEverything(d)) {
-    ctx.recorder.event(asObject(d), 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');
+    ctx.recorder.event(
+      asObject(d),
+      'Warning',
+      'SelectingAll',
+      'This deployment is selecting all pods. A non-empty selector is required.',
+    );
     if ((d.status?.observedGeneration ?? 0) < (d.metadata?.generation ?? 0)) {
       d.status = { ...(d.status ?? {}), observedGeneration: d.metadata!.generation };
       writeDeploymentStatus(ctx);

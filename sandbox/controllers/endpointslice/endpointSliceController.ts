@@ -51,7 +51,11 @@ export class EndpointSliceController implements Component {
     this.pods = this.ctx.informers.get('pods');
     this.nodes = this.ctx.informers.get('nodes');
     this.slices = this.ctx.informers.get('endpointslices');
-    this.slices.cache.addIndex(SERVICE_INDEX, (s) => (s.metadata.labels?.[MANAGED_BY_LABEL] === CONTROLLER_NAME && s.metadata.labels[SERVICE_NAME_LABEL] ? [`${s.metadata.namespace}/${s.metadata.labels[SERVICE_NAME_LABEL]}`] : []));
+    this.slices.cache.addIndex(SERVICE_INDEX, (s) =>
+      s.metadata.labels?.[MANAGED_BY_LABEL] === CONTROLLER_NAME && s.metadata.labels[SERVICE_NAME_LABEL]
+        ? [`${s.metadata.namespace}/${s.metadata.labels[SERVICE_NAME_LABEL]}`]
+        : [],
+    );
     const enqueue = (key: string): void => {
       if (this.running) this.queue.add(key);
     };
@@ -65,7 +69,8 @@ export class EndpointSliceController implements Component {
     this.slices.addHandlers({ onUpdate: (_o, n) => ownerOf(n), onDelete: ownerOf });
     this.nodes.addHandlers({
       onUpdate: (o, n) => {
-        if (o.metadata.labels?.[ZONE_LABEL] !== n.metadata.labels?.[ZONE_LABEL]) for (const s of services.cache.list()) byKey(s);
+        if (o.metadata.labels?.[ZONE_LABEL] !== n.metadata.labels?.[ZONE_LABEL])
+          for (const s of services.cache.list()) byKey(s);
       },
     });
   }
@@ -95,7 +100,9 @@ export class EndpointSliceController implements Component {
     for (const pod of selectedPods(this.pods!, svc)) {
       if (!shouldPodBeInEndpoints(pod, true)) continue;
       const ports = endpointPorts(svc, pod);
-      const node = pod.spec?.nodeName ? (this.nodes!.cache.get(pod.spec.nodeName) as unknown as Node | undefined) : undefined;
+      const node = pod.spec?.nodeName
+        ? (this.nodes!.cache.get(pod.spec.nodeName) as unknown as Node | undefined)
+        : undefined;
       const k = JSON.stringify(ports);
       let g = groups.get(k);
       if (!g) groups.set(k, (g = { ports, endpoints: [] }));
@@ -105,12 +112,21 @@ export class EndpointSliceController implements Component {
   }
 
   private newSlice(svc: KubeObject, ports: EndpointPort[], endpoints: Endpoint[]): KubeObject {
-    const labels: Record<string, string> = { ...(svc.metadata.labels ?? {}), [SERVICE_NAME_LABEL]: svc.metadata.name!, [MANAGED_BY_LABEL]: CONTROLLER_NAME };
+    const labels: Record<string, string> = {
+      ...(svc.metadata.labels ?? {}),
+      [SERVICE_NAME_LABEL]: svc.metadata.name!,
+      [MANAGED_BY_LABEL]: CONTROLLER_NAME,
+    };
     if ((svc.spec as Service['spec'])?.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
     const slice: KubeObject = {
       apiVersion: 'discovery.k8s.io/v1',
       kind: 'EndpointSlice',
-      metadata: { generateName: `${svc.metadata.name}-`, namespace: svc.metadata.namespace, labels, ownerReferences: [newControllerRef(svc)] },
+      metadata: {
+        generateName: `${svc.metadata.name}-`,
+        namespace: svc.metadata.namespace,
+        labels,
+        ownerReferences: [newControllerRef(svc)],
+      },
       addressType: 'IPv4',
       endpoints,
     };

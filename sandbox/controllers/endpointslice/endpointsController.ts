@@ -68,8 +68,13 @@ export class EndpointsController implements Component {
     const subsets = endpointSubsets(svc, selectedPods(this.pods!, svc));
     const labels: Record<string, string> = { ...(svc.metadata?.labels ?? {}), [SKIP_MIRROR_LABEL]: 'true' };
     if (svc.spec.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
-    if (current && jsonEqual(current.subsets ?? [], subsets) && jsonEqual(current.metadata?.labels ?? {}, labels)) return;
-    const body: KubeObject = { apiVersion: 'v1', kind: 'Endpoints', metadata: { ...((current?.metadata as KubeObject['metadata'] | undefined) ?? { name, namespace }), labels } };
+    if (current && jsonEqual(current.subsets ?? [], subsets) && jsonEqual(current.metadata?.labels ?? {}, labels))
+      return;
+    const body: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { ...((current?.metadata as KubeObject['metadata'] | undefined) ?? { name, namespace }), labels },
+    };
     if (subsets.length > 0) body.subsets = subsets;
     if (current) this.ctx.api.update(body);
     else this.ctx.api.create(body);

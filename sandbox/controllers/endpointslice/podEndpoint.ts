@@ -9,7 +9,10 @@ import { isPodReady } from '../util/pods';
 
 export const ZONE_LABEL = 'topology.kubernetes.io/zone';
 
-/** A pod backs a Service when it has an IP, is not terminal, and (unless terminating pods are wanted) is not being deleted. */
+/**
+ * A pod backs a Service when it has an IP, is not terminal, and (unless terminating pods are wanted) is not being
+ * deleted.
+ */
 export function shouldPodBeInEndpoints(pod: Pod, includeTerminating: boolean): boolean {
   const phase = pod.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed') return false;
@@ -55,6 +58,11 @@ export function podToEndpoint(pod: Pod, node: Node | undefined, svc: Service): E
   if (pod.spec?.nodeName) ep.nodeName = pod.spec.nodeName;
   const zone = node?.metadata?.labels?.[ZONE_LABEL];
   if (zone) ep.zone = zone;
-  if (pod.spec?.hostname && pod.spec.subdomain === svc.metadata?.name && pod.metadata?.namespace === svc.metadata?.namespace) ep.hostname = pod.spec.hostname;
+  if (
+    pod.spec?.hostname &&
+    pod.spec.subdomain === svc.metadata?.name &&
+    pod.metadata?.namespace === svc.metadata?.namespace
+  )
+    ep.hostname = pod.spec.hostname;
   return ep;
 }

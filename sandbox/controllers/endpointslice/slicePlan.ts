@@ -56,7 +56,8 @@ function fillGroup(plan: SlicePlan, slices: EndpointSlice[], g: DesiredGroup, us
     if (endpoints.length > 0) kept.push({ slice, endpoints });
   }
   const fresh = g.endpoints.filter((e) => !placed.has(podOf(e)));
-  for (const k of kept) while (fresh.length > 0 && k.endpoints.length < MAX_ENDPOINTS_PER_SLICE) k.endpoints.push(fresh.shift()!);
+  for (const k of kept)
+    while (fresh.length > 0 && k.endpoints.length < MAX_ENDPOINTS_PER_SLICE) k.endpoints.push(fresh.shift()!);
   // Reuse emptied slices of the same ports before creating new ones.
   const spare = slices.filter((s) => !kept.some((k) => k.slice === s));
   while (fresh.length > 0) {

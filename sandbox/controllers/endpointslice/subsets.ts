@@ -9,7 +9,10 @@ import { isPodReady } from '../util/pods';
 import { endpointPorts, shouldPodBeInEndpoints } from './podEndpoint';
 
 function address(pod: Pod, svc: Service): EndpointAddress {
-  const a: EndpointAddress = { ip: pod.status!.podIP!, targetRef: { kind: 'Pod', namespace: pod.metadata?.namespace, name: pod.metadata?.name, uid: pod.metadata?.uid } };
+  const a: EndpointAddress = {
+    ip: pod.status!.podIP!,
+    targetRef: { kind: 'Pod', namespace: pod.metadata?.namespace, name: pod.metadata?.name, uid: pod.metadata?.uid },
+  };
   if (pod.spec?.nodeName) a.nodeName = pod.spec.nodeName;
   if (pod.spec?.hostname && pod.spec.subdomain === svc.metadata?.name) a.hostname = pod.spec.hostname;
   return a;
@@ -17,11 +20,17 @@ function address(pod: Pod, svc: Service): EndpointAddress {
 
 function v1Ports(svc: Service, pod: Pod): EndpointPort[] {
   return endpointPorts(svc, pod)
-    .map(({ name, port, protocol, appProtocol }) => ({ ...(name ? { name } : {}), port: port!, protocol, ...(appProtocol ? { appProtocol } : {}) }))
+    .map(({ name, port, protocol, appProtocol }) => ({
+      ...(name ? { name } : {}),
+      port: port!,
+      protocol,
+      ...(appProtocol ? { appProtocol } : {}),
+    }))
     .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.port - b.port);
 }
 
-const byIP = (a: EndpointAddress, b: EndpointAddress): number => (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : (a.targetRef?.uid ?? '') < (b.targetRef?.uid ?? '') ? -1 : 1);
+const byIP = (a: EndpointAddress, b: EndpointAddress): number =>
+  a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : (a.targetRef?.uid ?? '') < (b.targetRef?.uid ?? '') ? -1 : 1;
 
 /** The subsets for `svc` given the pods its selector matches. */
 export function endpointSubsets(svc: Service, pods: readonly Pod[]): EndpointSubset[] {

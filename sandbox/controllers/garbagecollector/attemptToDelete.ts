@@ -41,13 +41,24 @@ export function attemptToDelete(g: Graph, item: Node): void {
   if (live.metadata.deletionTimestamp) return;
   if ((live.metadata.ownerReferences ?? []).length === 0) return;
   const c = classifyReferences(g.api, live);
-  for (const u of c.unresolvable) g.recorder.logOnly(live, 'Warning', 'OwnerRefInvalid', `ignoring ownerReference to ${u.ref.kind} ${u.ref.name}: ${u.why}`);
+  for (const u of c.unresolvable)
+    g.recorder.logOnly(
+      live,
+      'Warning',
+      'OwnerRefInvalid',
+      `ignoring ownerReference to ${u.ref.kind} ${u.ref.name}: ${u.why}`,
+    );
   if (c.unresolvable.length > 0) return;
   if (c.solid.length > 0) {
     if (c.dangling.length === 0 && c.waitingForDependentsDeletion.length === 0) return;
     const uids = new Set([...c.dangling, ...c.waitingForDependentsDeletion].map((r) => r.uid));
     if (removeOwnerReferences(g.api, node.resource, live, uids)) {
-      g.recorder.logOnly(live, 'Normal', 'OwnerRefsRemoved', `removed ownerReferences to absent or deleting owners ${[...uids].join(', ')} from ${describe(node)}; it still has live owners`);
+      g.recorder.logOnly(
+        live,
+        'Normal',
+        'OwnerRefsRemoved',
+        `removed ownerReferences to absent or deleting owners ${[...uids].join(', ')} from ${describe(node)}; it still has live owners`,
+      );
     }
     return;
   }
@@ -57,17 +68,29 @@ export function attemptToDelete(g: Graph, item: Node): void {
   else if (hasFinalizer(live, FINALIZER_FOREGROUND)) policy = 'Foreground';
   else policy = 'Background';
   if (deleteObject(g.api, node.resource, live, policy)) {
-    g.recorder.logOnly(live, 'Normal', 'GarbageCollected', `deleting ${describe(node)} (propagationPolicy=${policy}): none of its owners remain`);
+    g.recorder.logOnly(
+      live,
+      'Normal',
+      'GarbageCollected',
+      `deleting ${describe(node)} (propagationPolicy=${policy}): none of its owners remain`,
+    );
   }
 }
 
 /** A foreground deletion: once no dependent blocks it, the `foregroundDeletion` finalizer goes. */
 function processDeletingDependents(g: Graph, owner: Node): void {
   const uid = owner.obj.metadata.uid!;
-  const blocking = g.dependentsOf(uid).filter((d) => (d.obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.blockOwnerDeletion === true));
+  const blocking = g
+    .dependentsOf(uid)
+    .filter((d) => (d.obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.blockOwnerDeletion === true));
   if (blocking.length === 0) {
     if (removeFinalizer(g.api, owner.resource, owner.obj, FINALIZER_FOREGROUND)) {
-      g.recorder.logOnly(owner.obj, 'Normal', 'FinalizerRemoved', `removed finalizer ${FINALIZER_FOREGROUND} from ${describe(owner)}: no dependent blocks its deletion`);
+      g.recorder.logOnly(
+        owner.obj,
+        'Normal',
+        'FinalizerRemoved',
+        `removed finalizer ${FINALIZER_FOREGROUND} from ${describe(owner)}: no dependent blocks its deletion`,
+      );
     }
     return;
   }
@@ -81,9 +104,20 @@ export function attemptToOrphan(g: Graph, item: Node): void {
   if (!live.metadata.deletionTimestamp || !hasFinalizer(live, FINALIZER_ORPHAN)) return;
   const uid = new Set([live.metadata.uid!]);
   for (const d of g.dependentsOf(live.metadata.uid!)) {
-    if (removeOwnerReferences(g.api, d.resource, d.obj, uid)) g.recorder.logOnly(d.obj, 'Normal', 'Orphaned', `removed ownerReference to ${live.kind} ${live.metadata.name} from ${describe(d)}`);
+    if (removeOwnerReferences(g.api, d.resource, d.obj, uid))
+      g.recorder.logOnly(
+        d.obj,
+        'Normal',
+        'Orphaned',
+        `removed ownerReference to ${live.kind} ${live.metadata.name} from ${describe(d)}`,
+      );
   }
   if (removeFinalizer(g.api, item.resource, live, FINALIZER_ORPHAN)) {
-    g.recorder.logOnly(live, 'Normal', 'FinalizerRemoved', `removed finalizer ${FINALIZER_ORPHAN} from ${describe({ resource: item.resource, obj: live })}: its dependents are orphaned`);
+    g.recorder.logOnly(
+      live,
+      'Normal',
+      'FinalizerRemoved',
+      `removed finalizer ${FINALIZER_ORPHAN} from ${describe({ resource: item.resource, obj: live })}: its dependents are orphaned`,
+    );
   }
 }

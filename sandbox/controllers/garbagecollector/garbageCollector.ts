@@ -30,8 +30,23 @@ import { hasFinalizer, isDeletingDependents, liveOwner } from './references';
  * owns them and they are the most written kind.
  */
 export const DEFAULT_GC_RESOURCES: readonly string[] = [
-  'pods', 'replicasets', 'deployments', 'statefulsets', 'daemonsets', 'controllerrevisions', 'jobs', 'cronjobs',
-  'services', 'endpointslices', 'configmaps', 'secrets', 'persistentvolumeclaims', 'serviceaccounts', 'leases', 'nodes', 'namespaces',
+  'pods',
+  'replicasets',
+  'deployments',
+  'statefulsets',
+  'daemonsets',
+  'controllerrevisions',
+  'jobs',
+  'cronjobs',
+  'services',
+  'endpointslices',
+  'configmaps',
+  'secrets',
+  'persistentvolumeclaims',
+  'serviceaccounts',
+  'leases',
+  'nodes',
+  'namespaces',
 ];
 
 const OWNER_INDEX = 'garbagecollector/ownerUID';
@@ -58,7 +73,13 @@ export class GarbageCollector implements Component {
     this.recorder = new Recorder(ctx, this.name);
     this.queue = new WorkQueue(ctx.clock, {
       reconcile: (key) => this.process(key),
-      onError: (key, error, retry) => this.recorder.logOnly(key.split('|')[2] ?? key, 'Warning', 'SyncError', `${key.split('|')[0]} failed: ${error instanceof Error ? error.message : String(error)} (retry in ${retry}ms)`),
+      onError: (key, error, retry) =>
+        this.recorder.logOnly(
+          key.split('|')[2] ?? key,
+          'Warning',
+          'SyncError',
+          `${key.split('|')[0]} failed: ${error instanceof Error ? error.message : String(error)} (retry in ${retry}ms)`,
+        ),
     });
     this.graph = {
       api: ctx.api,
@@ -108,7 +129,8 @@ export class GarbageCollector implements Component {
 
   private dependentsOf(uid: string): Node[] {
     const out: Node[] = [];
-    for (const { resource, informer } of this.watched) for (const obj of informer.cache.byIndex(OWNER_INDEX, uid)) out.push({ resource, obj });
+    for (const { resource, informer } of this.watched)
+      for (const obj of informer.cache.byIndex(OWNER_INDEX, uid)) out.push({ resource, obj });
     return out;
   }
 
@@ -140,7 +162,12 @@ export class GarbageCollector implements Component {
       }
     }
     const deleting = obj.metadata.deletionTimestamp !== undefined;
-    if (deleting && hasFinalizer(obj, FINALIZER_ORPHAN) && !(old && old.metadata.deletionTimestamp && hasFinalizer(old, FINALIZER_ORPHAN))) this.enqueue('orphan', node);
+    if (
+      deleting &&
+      hasFinalizer(obj, FINALIZER_ORPHAN) &&
+      !(old && old.metadata.deletionTimestamp && hasFinalizer(old, FINALIZER_ORPHAN))
+    )
+      this.enqueue('orphan', node);
     if (isDeletingDependents(obj) && !(old && isDeletingDependents(old))) {
       for (const d of this.dependentsOf(obj.metadata.uid!)) this.enqueue('delete', d);
       this.enqueue('delete', node);

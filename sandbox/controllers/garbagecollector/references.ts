@@ -32,7 +32,10 @@ export function liveOwner(api: ApiServer, dependent: KubeObject, ref: OwnerRefer
   const r = resourceFor(ref.apiVersion, ref.kind);
   if (!r) throw new UnresolvableReference(`the server does not serve ${ref.kind} in ${ref.apiVersion}`);
   const ns = dependent.metadata.namespace ?? '';
-  if (r.namespaced && ns === '') throw new UnresolvableReference(`cluster-scoped ${dependent.kind} ${dependent.metadata.name} refers to a namespaced owner ${ref.kind} ${ref.name}`);
+  if (r.namespaced && ns === '')
+    throw new UnresolvableReference(
+      `cluster-scoped ${dependent.kind} ${dependent.metadata.name} refers to a namespaced owner ${ref.kind} ${ref.name}`,
+    );
   const owner = api.tryGet(r, r.namespaced ? ns : undefined, ref.name);
   return owner && owner.metadata.uid === ref.uid ? owner : undefined;
 }

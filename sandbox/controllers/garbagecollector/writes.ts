@@ -11,7 +11,10 @@ import type { KubeObject } from '../../api/types';
 /** DELETE with a uid precondition; false when it was already gone or replaced. */
 export function deleteObject(api: ApiServer, r: ResourceRef, obj: KubeObject, policy: PropagationPolicy): boolean {
   try {
-    api.delete(r, obj.metadata.namespace, obj.metadata.name!, { propagationPolicy: policy, preconditions: { uid: obj.metadata.uid } });
+    api.delete(r, obj.metadata.namespace, obj.metadata.name!, {
+      propagationPolicy: policy,
+      preconditions: { uid: obj.metadata.uid },
+    });
     return true;
   } catch (e) {
     if (isApiError(e, 404) || isApiError(e, 409)) return false;
@@ -19,8 +22,16 @@ export function deleteObject(api: ApiServer, r: ResourceRef, obj: KubeObject, po
   }
 }
 
-/** Removes the references to `ownerUids` from `obj` (a JSON patch guarded by `test`s); false when gone or nothing to remove. */
-export function removeOwnerReferences(api: ApiServer, r: ResourceRef, obj: KubeObject, ownerUids: ReadonlySet<string>): boolean {
+/**
+ * Removes the references to `ownerUids` from `obj` (a JSON patch guarded by `test`s); false when gone or nothing to
+ * remove.
+ */
+export function removeOwnerReferences(
+  api: ApiServer,
+  r: ResourceRef,
+  obj: KubeObject,
+  ownerUids: ReadonlySet<string>,
+): boolean {
   const refs = obj.metadata.ownerReferences ?? [];
   const drop = refs.map((ref, i) => (ownerUids.has(ref.uid) ? i : -1)).filter((i) => i >= 0);
   if (drop.length === 0) return false;

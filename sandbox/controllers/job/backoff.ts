@@ -24,7 +24,8 @@ export function podFinishedTime(pod: Pod): number {
   if (fromContainers !== undefined) return fromContainers;
   const ready = podCondition(pod, 'Ready');
   if (ready?.status === 'False' && ready.lastTransitionTime) return parseTimestamp(ready.lastTransitionTime);
-  if (pod.metadata?.deletionTimestamp) return parseTimestamp(pod.metadata.deletionTimestamp) - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
+  if (pod.metadata?.deletionTimestamp)
+    return parseTimestamp(pod.metadata.deletionTimestamp) - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
   return parseTimestamp(pod.metadata?.creationTimestamp ?? '');
 }
 
@@ -57,17 +58,26 @@ export class BackoffStore {
     this.records.delete(key);
   }
 
-  /** The record after counting newly finished pods (`newBackoffRecord`): a success resets it, later failures count again. */
+  /**
+   * The record after counting newly finished pods (`newBackoffRecord`): a success resets it, later failures count
+   * again.
+   */
   next(key: string, newSucceeded: readonly Pod[], newFailed: readonly Pod[]): BackoffRecord {
     const old = this.get(key);
     const failedTimes = newFailed.map(podFinishedTime).sort((a, b) => a - b);
     if (newSucceeded.length === 0) {
       if (failedTimes.length === 0) return { ...old };
-      return { failuresAfterLastSuccess: old.failuresAfterLastSuccess + failedTimes.length, lastFailureTime: failedTimes[failedTimes.length - 1] };
+      return {
+        failuresAfterLastSuccess: old.failuresAfterLastSuccess + failedTimes.length,
+        lastFailureTime: failedTimes[failedTimes.length - 1],
+      };
     }
     const lastSuccess = Math.max(...newSucceeded.map(podFinishedTime));
     const after = failedTimes.filter((t) => t > lastSuccess);
-    return { failuresAfterLastSuccess: after.length, lastFailureTime: after.length > 0 ? after[after.length - 1] : undefined };
+    return {
+      failuresAfterLastSuccess: after.length,
+      lastFailureTime: after.length > 0 ? after[after.length - 1] : undefined,
+    };
   }
 }
 

@@ -19,17 +19,27 @@ export function findCondition(job: Job, type: string): JobCondition | undefined 
 
 /** A Job is finished once it has `Complete` or `Failed` with status True. */
 export function isJobFinished(job: Job): boolean {
-  return (job.status?.conditions ?? []).some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+  return (job.status?.conditions ?? []).some(
+    (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+  );
 }
 
 /** When the Job finished (its terminal condition's transition time, ms), if it has. */
 export function finishedAt(job: Job): number | undefined {
-  const c = (job.status?.conditions ?? []).find((x) => (x.type === 'Complete' || x.type === 'Failed') && x.status === 'True');
+  const c = (job.status?.conditions ?? []).find(
+    (x) => (x.type === 'Complete' || x.type === 'Failed') && x.status === 'True',
+  );
   return c?.lastTransitionTime ? parseTimestamp(c.lastTransitionTime) : undefined;
 }
 
 /** A condition as upstream `newCondition` builds it (empty reason/message omitted, as Go's omitempty does). */
-export function newCondition(type: string, status: 'True' | 'False', reason: string, message: string, now: number): JobCondition {
+export function newCondition(
+  type: string,
+  status: 'True' | 'False',
+  reason: string,
+  message: string,
+  now: number,
+): JobCondition {
   const time = formatTimestamp(now);
   const c: JobCondition = { type, status, lastProbeTime: time, lastTransitionTime: time };
   if (reason) c.reason = reason;
@@ -43,7 +53,14 @@ export function newCondition(type: string, status: 'True' | 'False', reason: str
  * a False condition that does not exist yet is not added. Returns whether the
  * list changed.
  */
-export function ensureCondition(job: Job, type: string, status: 'True' | 'False', reason: string, message: string, now: number): boolean {
+export function ensureCondition(
+  job: Job,
+  type: string,
+  status: 'True' | 'False',
+  reason: string,
+  message: string,
+  now: number,
+): boolean {
   const status_ = (job.status ??= {});
   const list = (status_.conditions ??= []);
   const i = list.findIndex((c) => c.type === type);

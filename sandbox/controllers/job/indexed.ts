@@ -47,7 +47,12 @@ export function formatIndexes(indexes: Iterable<number>): string {
 }
 
 /** The `count` lowest indexes below `completions` that neither succeeded nor have an active pod. */
-export function firstPendingIndexes(succeeded: ReadonlySet<number>, active: readonly Pod[], count: number, completions: number): number[] {
+export function firstPendingIndexes(
+  succeeded: ReadonlySet<number>,
+  active: readonly Pod[],
+  count: number,
+  completions: number,
+): number[] {
   const taken = new Set(succeeded);
   for (const p of active) taken.add(completionIndexOf(p));
   const out: number[] = [];

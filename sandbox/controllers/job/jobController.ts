@@ -130,7 +130,20 @@ export class JobController implements Component {
     const requeueAfter = (ms: number): void => {
       requeue = requeue === undefined ? ms : Math.min(requeue, ms);
     };
-    syncJob({ api: this.ctx.api, recorder: this.recorder, expectations: this.expectations, finalizers: this.finalizers, backoff: this.backoff, now, requeueAfter }, key, job, pods);
+    syncJob(
+      {
+        api: this.ctx.api,
+        recorder: this.recorder,
+        expectations: this.expectations,
+        finalizers: this.finalizers,
+        backoff: this.backoff,
+        now,
+        requeueAfter,
+      },
+      key,
+      job,
+      pods,
+    );
     return requeue === undefined ? undefined : { requeueAfter: requeue };
   }
 

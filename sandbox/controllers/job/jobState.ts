@@ -97,7 +97,9 @@ export function newJobState(input: StateInput): JobState {
     expectedRmFinalizers,
     newSucceeded,
     newFailed,
-    succeeded: indexed ? succeededIndexes.size : (status.succeeded ?? 0) + newSucceeded.length + uncountedSucceeded.size,
+    succeeded: indexed
+      ? succeededIndexes.size
+      : (status.succeeded ?? 0) + newSucceeded.length + uncountedSucceeded.size,
     failed: (status.failed ?? 0) + newFailed.length + uncountedFailed.size,
     prevSucceededIndexes,
     succeededIndexes,

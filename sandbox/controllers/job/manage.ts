@@ -41,7 +41,10 @@ export function manageJob(deps: ManageDeps, s: JobState): unknown {
   let want: number;
   if (completions === undefined || completions === null) want = s.succeeded > 0 ? active : parallelism;
   else want = Math.max(0, Math.min(completions - s.succeeded, parallelism));
-  const toDelete = activePodsForRemoval(job, s.active, Math.max(0, active - want)).slice(0, MAX_POD_CREATE_DELETE_PER_SYNC);
+  const toDelete = activePodsForRemoval(job, s.active, Math.max(0, active - want)).slice(
+    0,
+    MAX_POD_CREATE_DELETE_PER_SYNC,
+  );
   // Upstream does either deletions or creations in one sync, deletions first.
   if (toDelete.length > 0) return deleteJobPods(deps, s, toDelete);
   let diff = want - (onlyReplaceFailedPods(job) ? s.terminating : 0) - active;

@@ -22,7 +22,8 @@ export interface PodEventDeps {
   enqueueOrphan(podKey: string): void;
 }
 
-const keyOf = (o: { metadata?: { namespace?: string; name?: string } }): string => `${o.metadata?.namespace}/${o.metadata?.name}`;
+const keyOf = (o: { metadata?: { namespace?: string; name?: string } }): string =>
+  `${o.metadata?.namespace}/${o.metadata?.name}`;
 
 export function jobPodHandlers(deps: PodEventDeps): InformerHandlers<KubeObject> {
   const deleted = (pod: Pod, final: boolean): void => {

@@ -50,5 +50,8 @@ export function podForJob(job: Job, index: number | undefined): Pod {
 
 function addIndexEnv(c: Container): void {
   if ((c.env ?? []).some((e) => e.name === INDEX_ENV)) return;
-  c.env = [...(c.env ?? []), { name: INDEX_ENV, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX_KEY}']` } } }];
+  c.env = [
+    ...(c.env ?? []),
+    { name: INDEX_ENV, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX_KEY}']` } } },
+  ];
 }

@@ -30,7 +30,8 @@ export function compareForRemoval(a: Pod, b: Pod): number {
   const ready = Number(readyA) - Number(isPodReady(b));
   if (ready !== 0) return ready;
   if (readyA) {
-    const since = time(podCondition(b, 'Ready')?.lastTransitionTime) - time(podCondition(a, 'Ready')?.lastTransitionTime);
+    const since =
+      time(podCondition(b, 'Ready')?.lastTransitionTime) - time(podCondition(a, 'Ready')?.lastTransitionTime);
     if (since !== 0) return since;
   }
   const r = restarts(b) - restarts(a);

@@ -9,7 +9,17 @@ import type { KubeObject } from '../../api/types';
 import { formatTimestamp, parseTimestamp } from '../../clock/clock';
 import type { Expectations } from '../framework/expectations';
 import type { BackoffStore } from './backoff';
-import { MESSAGE_BACKOFF_LIMIT, MESSAGE_COMPLETIONS_REACHED, MESSAGE_DEADLINE, REASON_BACKOFF_LIMIT, REASON_COMPLETIONS_REACHED, REASON_DEADLINE, ensureCondition, findCondition, newCondition } from './conditions';
+import {
+  MESSAGE_BACKOFF_LIMIT,
+  MESSAGE_COMPLETIONS_REACHED,
+  MESSAGE_DEADLINE,
+  REASON_BACKOFF_LIMIT,
+  REASON_COMPLETIONS_REACHED,
+  REASON_DEADLINE,
+  ensureCondition,
+  findCondition,
+  newCondition,
+} from './conditions';
 import type { FinalizerExpectations } from './finalizerExpectations';
 import type { JobState } from './jobState';
 import { newJobState } from './jobState';
@@ -28,7 +38,13 @@ export interface SyncDeps extends PodControl {
 /** Syncs an unfinished Job (a private copy) given its controlled pods; throws the first error. */
 export function syncJob(deps: SyncDeps, key: string, job: Job, pods: Pod[]): void {
   const satisfied = deps.expectations.satisfied(key);
-  const s = newJobState({ key, job, pods, expectedRmFinalizers: deps.finalizers.expected(key), backoff: (ok, failed) => deps.backoff.next(key, ok, failed) });
+  const s = newJobState({
+    key,
+    job,
+    pods,
+    expectedRmFinalizers: deps.finalizers.expected(key),
+    backoff: (ok, failed) => deps.backoff.next(key, ok, failed),
+  });
   const status = job.status!;
   const suspended = job.spec?.suspend === true;
   const startTimeBefore = status.startTime;
@@ -45,12 +61,26 @@ export function syncJob(deps: SyncDeps, key: string, job: Job, pods: Pod[]): voi
     const manageCalled = satisfied && !job.metadata?.deletionTimestamp;
     if (manageCalled) manageError = manageJob(deps, s);
     const completions = job.spec?.completions;
-    const complete = completions === undefined || completions === null ? s.succeeded > 0 && s.activeCount === 0 : s.succeeded >= completions && s.activeCount === 0;
-    if (complete) s.finished = newCondition('SuccessCriteriaMet', 'True', REASON_COMPLETIONS_REACHED, MESSAGE_COMPLETIONS_REACHED, deps.now);
+    const complete =
+      completions === undefined || completions === null
+        ? s.succeeded > 0 && s.activeCount === 0
+        : s.succeeded >= completions && s.activeCount === 0;
+    if (complete)
+      s.finished = newCondition(
+        'SuccessCriteriaMet',
+        'True',
+        REASON_COMPLETIONS_REACHED,
+        MESSAGE_COMPLETIONS_REACHED,
+        deps.now,
+      );
     else if (manageCalled) suspendChanged = updateSuspended(deps, s);
   }
   const needsFlush =
-    suspendChanged || s.activeCount !== (status.active ?? 0) || s.ready !== status.ready || s.terminating !== status.terminating || status.startTime !== startTimeBefore;
+    suspendChanged ||
+    s.activeCount !== (status.active ?? 0) ||
+    s.ready !== status.ready ||
+    s.terminating !== status.terminating ||
+    status.startTime !== startTimeBefore;
   s.job.status!.active = s.activeCount;
   s.job.status!.ready = s.ready;
   s.job.status!.terminating = s.terminating;
@@ -64,12 +94,14 @@ function failureCondition(deps: SyncDeps, s: JobState): JobCondition | undefined
   const met = findCondition(job, 'SuccessCriteriaMet');
   if (met?.status === 'True') return met;
   const target = findCondition(job, 'FailureTarget');
-  if (target?.status === 'True') return newCondition('Failed', 'True', target.reason ?? '', target.message ?? '', deps.now);
+  if (target?.status === 'True')
+    return newCondition('Failed', 'True', target.reason ?? '', target.message ?? '', deps.now);
   if (s.failed > (job.spec?.backoffLimit ?? 6) || pastBackoffLimitOnFailure(job, s.pods)) {
     return newCondition('FailureTarget', 'True', REASON_BACKOFF_LIMIT, MESSAGE_BACKOFF_LIMIT, deps.now);
   }
   const deadline = job.spec?.activeDeadlineSeconds;
-  if (deadline === undefined || deadline === null || job.spec?.suspend === true || !job.status?.startTime) return undefined;
+  if (deadline === undefined || deadline === null || job.spec?.suspend === true || !job.status?.startTime)
+    return undefined;
   const left = deadline * 1000 - (deps.now - parseTimestamp(job.status.startTime));
   if (left <= 0) return newCondition('FailureTarget', 'True', REASON_DEADLINE, MESSAGE_DEADLINE, deps.now);
   deps.requeueAfter(left);
@@ -82,7 +114,8 @@ export function pastBackoffLimitOnFailure(job: Job, pods: readonly Pod[]): boole
   let restarts = 0;
   for (const p of pods) {
     if (p.status?.phase !== 'Running' && p.status?.phase !== 'Pending') continue;
-    for (const c of [...(p.status.initContainerStatuses ?? []), ...(p.status.containerStatuses ?? [])]) restarts += c.restartCount ?? 0;
+    for (const c of [...(p.status.initContainerStatuses ?? []), ...(p.status.containerStatuses ?? [])])
+      restarts += c.restartCount ?? 0;
   }
   const limit = job.spec?.backoffLimit ?? 6;
   return limit === 0 ? restarts > 0 : restarts >= limit;

@@ -33,7 +33,9 @@ const uidOf = (p: Pod): string => p.metadata?.uid ?? '';
 export function trackStatus(deps: TrackDeps, s: JobState, needsFlush: boolean): void {
   const status = (s.job.status ??= {});
   status.uncountedTerminatedPods ??= {};
-  const withFinalizer = new Set(s.pods.filter((p) => hasTrackingFinalizer(p) && !s.expectedRmFinalizers.has(uidOf(p))).map(uidOf));
+  const withFinalizer = new Set(
+    s.pods.filter((p) => hasTrackingFinalizer(p) && !s.expectedRmFinalizers.has(uidOf(p))).map(uidOf),
+  );
   if (countRemoved(status, withFinalizer)) needsFlush = true;
   const collected = collectFinished(s);
   if (collected.changed) needsFlush = true;
@@ -65,7 +67,12 @@ export function trackStatus(deps: TrackDeps, s: JobState, needsFlush: boolean): 
 }
 
 /** Finished pods whose finalizer may go now, with the uncounted lists extended (upstream's main loop). */
-function collectFinished(s: JobState): { pods: Pod[]; newSucceededIndexes: number[]; changed: boolean; capped: boolean } {
+function collectFinished(s: JobState): {
+  pods: Pod[];
+  newSucceededIndexes: number[];
+  changed: boolean;
+  capped: boolean;
+} {
   const uncounted = s.job.status!.uncountedTerminatedPods!;
   const indexed = isIndexedJob(s.job);
   const completions = s.job.spec?.completions ?? 0;
@@ -97,7 +104,10 @@ function collectFinished(s: JobState): { pods: Pod[]; newSucceededIndexes: numbe
         changed = true;
       }
     }
-    if (newSucceededIndexes.length + (uncounted.succeeded?.length ?? 0) + (uncounted.failed?.length ?? 0) >= MAX_UNCOUNTED_PODS) {
+    if (
+      newSucceededIndexes.length + (uncounted.succeeded?.length ?? 0) + (uncounted.failed?.length ?? 0) >=
+      MAX_UNCOUNTED_PODS
+    ) {
       return { pods, newSucceededIndexes, changed, capped: true };
     }
   }
@@ -125,7 +135,13 @@ function countRemoved(status: JobStatus, withFinalizer: ReadonlySet<string>): bo
   return changed;
 }
 
-function flushAndRemoveFinalizers(deps: TrackDeps, s: JobState, pods: Pod[], withFinalizer: Set<string>, needsFlush: boolean): { flushed: boolean; error: unknown } {
+function flushAndRemoveFinalizers(
+  deps: TrackDeps,
+  s: JobState,
+  pods: Pod[],
+  withFinalizer: Set<string>,
+  needsFlush: boolean,
+): { flushed: boolean; error: unknown } {
   if (needsFlush) {
     s.job = writeStatus(deps, s.job);
     deps.backoff.set(s.key, s.newBackoff);
@@ -170,7 +186,12 @@ function recordFinished(deps: TrackDeps, s: JobState): void {
   if (c.type === 'Complete') {
     const completions = s.job.spec?.completions;
     if (completions !== undefined && completions !== null && (s.job.status?.succeeded ?? 0) > completions) {
-      deps.recorder.event(owner, 'Warning', 'TooManySucceededPods', 'Too many succeeded pods running after completion count reached');
+      deps.recorder.event(
+        owner,
+        'Warning',
+        'TooManySucceededPods',
+        'Too many succeeded pods running after completion count reached',
+      );
     }
     deps.recorder.event(owner, 'Normal', 'Completed', 'Job completed');
   } else {

@@ -18,7 +18,10 @@ export function expireFinishedJob(api: ApiServer, job: Job, now: number): number
   const left = finished + ttl * 1000 - now;
   if (left > 0) return left;
   try {
-    api.delete('jobs', job.metadata!.namespace, job.metadata!.name!, { propagationPolicy: 'Foreground', preconditions: { uid: job.metadata!.uid! } });
+    api.delete('jobs', job.metadata!.namespace, job.metadata!.name!, {
+      propagationPolicy: 'Foreground',
+      preconditions: { uid: job.metadata!.uid! },
+    });
   } catch (e) {
     if (!isApiError(e, 404) && !isApiError(e, 409)) throw e;
   }

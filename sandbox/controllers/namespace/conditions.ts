@@ -20,7 +20,10 @@ export type NamespaceConditionType = (typeof CONDITION_TYPES)[number];
 const OK: Record<NamespaceConditionType, [reason: string, message: string]> = {
   NamespaceDeletionDiscoveryFailure: ['ResourcesDiscovered', 'All resources successfully discovered'],
   NamespaceDeletionGroupVersionParsingFailure: ['ParsedGroupVersions', 'All legacy kube types successfully parsed'],
-  NamespaceDeletionContentFailure: ['ContentDeleted', 'All content successfully deleted, may be waiting on finalization'],
+  NamespaceDeletionContentFailure: [
+    'ContentDeleted',
+    'All content successfully deleted, may be waiting on finalization',
+  ],
   NamespaceContentRemaining: ['ContentRemoved', 'All content successfully removed'],
   NamespaceFinalizersRemaining: ['ContentHasNoFinalizers', 'All content-preserving finalizers finished'],
 };
@@ -37,20 +40,31 @@ export interface DeletionOutcome {
 
 function failing(outcome: DeletionOutcome): Partial<Record<NamespaceConditionType, [string, string]>> {
   const out: Partial<Record<NamespaceConditionType, [string, string]>> = {};
-  if (outcome.errors.length > 0) out.NamespaceDeletionContentFailure = ['ContentDeletionFailed', `Failed to delete all resource types, ${outcome.errors.length} remaining: ${outcome.errors.join(', ')}`];
+  if (outcome.errors.length > 0)
+    out.NamespaceDeletionContentFailure = [
+      'ContentDeletionFailed',
+      `Failed to delete all resource types, ${outcome.errors.length} remaining: ${outcome.errors.join(', ')}`,
+    ];
   if (outcome.remaining.size > 0) {
     const parts = [...outcome.remaining].map(([r, n]) => `${r} has ${n} resource instances`).sort();
     out.NamespaceContentRemaining = ['SomeResourcesRemain', `Some resources are remaining: ${parts.join(', ')}`];
   }
   if (outcome.finalizers.size > 0) {
     const parts = [...outcome.finalizers].map(([f, n]) => `${f} in ${n} resource instances`).sort();
-    out.NamespaceFinalizersRemaining = ['SomeFinalizersRemain', `Some content in the namespace has finalizers remaining: ${parts.join(', ')}`];
+    out.NamespaceFinalizersRemaining = [
+      'SomeFinalizersRemain',
+      `Some content in the namespace has finalizers remaining: ${parts.join(', ')}`,
+    ];
   }
   return out;
 }
 
 /** The namespace's conditions after `outcome`, keeping conditions of other types and unchanged ones as they were. */
-export function updatedConditions(current: readonly NamespaceCondition[], outcome: DeletionOutcome, now: number): NamespaceCondition[] {
+export function updatedConditions(
+  current: readonly NamespaceCondition[],
+  outcome: DeletionOutcome,
+  now: number,
+): NamespaceCondition[] {
   const known = new Set<string>(CONDITION_TYPES);
   const next = current.filter((c) => !known.has(c.type));
   const fails = failing(outcome);

@@ -35,7 +35,14 @@ function podEstimate(api: ApiServer, namespace: string, deletedAt: number, now: 
   return now - deletedAt >= estimate * 1000 ? 0 : estimate;
 }
 
-function deleteAllOf(api: ApiServer, r: ResourceType, namespace: string, result: ContentResult, deletedAt: number, now: number): void {
+function deleteAllOf(
+  api: ApiServer,
+  r: ResourceType,
+  namespace: string,
+  result: ContentResult,
+  deletedAt: number,
+  now: number,
+): void {
   const estimate = r.kind === 'Pod' && r.group === '' ? podEstimate(api, namespace, deletedAt, now) : 0;
   for (const obj of api.list(r, { namespace }).items) {
     if (obj.metadata.deletionTimestamp) continue;
@@ -48,14 +55,24 @@ function deleteAllOf(api: ApiServer, r: ResourceType, namespace: string, result:
   const left = api.list(r, { namespace }).items;
   if (left.length === 0) return;
   result.remaining.set(label(r), left.length);
-  for (const obj of left) for (const f of obj.metadata.finalizers ?? []) result.finalizers.set(f, (result.finalizers.get(f) ?? 0) + 1);
+  for (const obj of left)
+    for (const f of obj.metadata.finalizers ?? []) result.finalizers.set(f, (result.finalizers.get(f) ?? 0) + 1);
   if (estimate > 0) result.estimate = Math.max(result.estimate, estimate);
-  else if (left.some((o) => (o.metadata.finalizers ?? []).length > 0)) result.estimate = Math.max(result.estimate, FINALIZER_ESTIMATE_SECONDS);
-  else result.errors.push(`unexpected items still remain in namespace: ${namespace} for gvr: ${r.group}/${r.version}, Resource=${r.plural}`);
+  else if (left.some((o) => (o.metadata.finalizers ?? []).length > 0))
+    result.estimate = Math.max(result.estimate, FINALIZER_ESTIMATE_SECONDS);
+  else
+    result.errors.push(
+      `unexpected items still remain in namespace: ${namespace} for gvr: ${r.group}/${r.version}, Resource=${r.plural}`,
+    );
 }
 
 /** One pass over every namespaced kind. */
-export function deleteAllContent(api: ApiServer, namespace: string, deletionTimestamp: string, now: number): ContentResult {
+export function deleteAllContent(
+  api: ApiServer,
+  namespace: string,
+  deletionTimestamp: string,
+  now: number,
+): ContentResult {
   const result: ContentResult = { remaining: new Map(), finalizers: new Map(), errors: [], estimate: 0 };
   const deletedAt = parseTimestamp(deletionTimestamp);
   for (const r of RESOURCES) {

@@ -60,11 +60,17 @@ export class NamespaceController implements Component {
     }
     if (result.errors.length > 0) throw new Error(result.errors.join('; '));
     if (result.estimate > 0) {
-      const remaining = [...result.remaining].map(([r, n]) => `${r} has ${n} resource instances`).sort().join(', ');
+      const remaining = [...result.remaining]
+        .map(([r, n]) => `${r} has ${n} resource instances`)
+        .sort()
+        .join(', ');
       this.recorder.logOnly(name, 'Normal', 'ContentRemaining', `waiting for content to be removed: ${remaining}`);
       return { requeueAfter: (Math.floor(result.estimate / 2) + 1) * 1000 };
     }
-    api.finalizeNamespace(name, finalizers.filter((f) => f !== FINALIZER_KUBERNETES));
+    api.finalizeNamespace(
+      name,
+      finalizers.filter((f) => f !== FINALIZER_KUBERNETES),
+    );
     this.recorder.logOnly(name, 'Normal', 'NamespaceFinalized', `all content removed; finalized namespace ${name}`);
   }
 }

@@ -33,7 +33,10 @@ export interface DrainResult {
   warnings: string[];
 }
 
-/** What stops a drain: kubectl's aggregated message, e.g. `cannot delete Pods that declare no controller (use --force to override): default/x`. */
+/**
+ * What stops a drain: kubectl's aggregated message, e.g. `cannot delete Pods that declare no controller (use --force to
+ * override): default/x`.
+ */
 export class DrainError extends Error {
   constructor(
     readonly node: string,
@@ -63,7 +66,10 @@ function setUnschedulable(api: ApiServer, name: string, value: boolean): KubeObj
   return api.update({ ...node, spec });
 }
 
-/** `kubectl cordon`: marks the node unschedulable. Returns the node (unchanged when already cordoned). 404 for an unknown node. */
+/**
+ * `kubectl cordon`: marks the node unschedulable. Returns the node (unchanged when already cordoned). 404 for an
+ * unknown node.
+ */
 export function cordon(api: ApiServer, name: string): KubeObject {
   return setUnschedulable(api, name, true);
 }
@@ -75,7 +81,10 @@ export function uncordon(api: ApiServer, name: string): KubeObject {
 
 type Verdict = { delete: true; warning?: string } | { delete: false; error?: string };
 
-/** kubectl's filters, in its order: DaemonSet, mirror, local storage, unreplicated. Returns the verdict and warnings met on the way. */
+/**
+ * kubectl's filters, in its order: DaemonSet, mirror, local storage, unreplicated. Returns the verdict and warnings met
+ * on the way.
+ */
 function judge(api: ApiServer, pod: Pod, options: DrainOptions): { verdict: Verdict; warnings: string[] } {
   const warnings: string[] = [];
   const obj = pod as unknown as KubeObject;
@@ -124,7 +133,9 @@ function grouped(entries: readonly [string, string][]): string[] {
 export function drain(api: ApiServer, name: string, options: DrainOptions = {}): DrainResult {
   const node = cordon(api, name);
   const pods = api.list('pods', { fieldSelector: `spec.nodeName=${name}` }).items as unknown as Pod[];
-  pods.sort((a, b) => `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`));
+  pods.sort((a, b) =>
+    `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`),
+  );
   const errors: [string, string][] = [];
   const warnings: [string, string][] = [];
   const toDelete: Pod[] = [];
@@ -137,7 +148,10 @@ export function drain(api: ApiServer, name: string, options: DrainOptions = {}):
   }
   if (errors.length > 0) throw new DrainError(name, grouped(errors));
   const evicted: string[] = [];
-  const grace = options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds >= 0 ? { gracePeriodSeconds: options.gracePeriodSeconds } : {};
+  const grace =
+    options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds >= 0
+      ? { gracePeriodSeconds: options.gracePeriodSeconds }
+      : {};
   for (const pod of toDelete) {
     try {
       api.delete('pods', pod.metadata?.namespace, pod.metadata!.name!, grace);

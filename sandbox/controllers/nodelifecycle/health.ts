@@ -49,10 +49,22 @@ export function conditionsWhenSilent(node: Node, now: number): NodeCondition[] |
     const c = conditions.find((x) => x.type === type);
     if (!c) {
       const heartbeat = node.metadata?.creationTimestamp ?? stamp;
-      conditions.push({ type, status: 'Unknown', reason: REASON_NEVER_UPDATED, message: MESSAGE_NEVER_UPDATED, lastHeartbeatTime: heartbeat, lastTransitionTime: stamp });
+      conditions.push({
+        type,
+        status: 'Unknown',
+        reason: REASON_NEVER_UPDATED,
+        message: MESSAGE_NEVER_UPDATED,
+        lastHeartbeatTime: heartbeat,
+        lastTransitionTime: stamp,
+      });
       changed = true;
     } else if (c.status !== 'Unknown') {
-      Object.assign(c, { status: 'Unknown', reason: REASON_UNKNOWN, message: MESSAGE_UNKNOWN, lastTransitionTime: stamp });
+      Object.assign(c, {
+        status: 'Unknown',
+        reason: REASON_UNKNOWN,
+        message: MESSAGE_UNKNOWN,
+        lastTransitionTime: stamp,
+      });
       changed = true;
     }
   }

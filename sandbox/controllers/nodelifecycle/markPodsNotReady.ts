@@ -11,8 +11,17 @@ import { formatTimestamp } from '../../clock/clock';
 import type { Recorder } from '../../cluster/context';
 import { cloneJson } from '../../util/json';
 
-/** Marks each of `pods` bound to `nodeName` not ready; pods already not ready (or without a Ready condition) are left alone. */
-export function markPodsNotReady(api: ApiServer, recorder: Recorder, pods: readonly KubeObject[], nodeName: string, now: number): void {
+/**
+ * Marks each of `pods` bound to `nodeName` not ready; pods already not ready (or without a Ready condition) are left
+ * alone.
+ */
+export function markPodsNotReady(
+  api: ApiServer,
+  recorder: Recorder,
+  pods: readonly KubeObject[],
+  nodeName: string,
+  now: number,
+): void {
   for (const obj of pods) {
     const pod = obj as unknown as Pod;
     if (pod.spec?.nodeName !== nodeName) continue;

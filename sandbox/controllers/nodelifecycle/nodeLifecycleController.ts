@@ -35,7 +35,10 @@ export interface NodeLifecycleOptions {
   gracePeriodMs?: number;
   /** Grace for a node that never posted a Ready condition (`--node-startup-grace-period`, default 60 s). */
   startupGracePeriodMs?: number;
-  /** A heartbeat older than this is late: the end of its grace period becomes a foreground timer (default 20 s, two lease renewals). */
+  /**
+   * A heartbeat older than this is late: the end of its grace period becomes a foreground timer (default 20 s, two
+   * lease renewals).
+   */
   lateHeartbeatMs?: number;
 }
 
@@ -44,7 +47,8 @@ interface GraceTimer {
   handle: TimerHandle;
 }
 
-const isReady = (n: KubeObject | undefined): boolean => !!n && nodeCondition(n as unknown as Node, 'Ready')?.status === 'True';
+const isReady = (n: KubeObject | undefined): boolean =>
+  !!n && nodeCondition(n as unknown as Node, 'Ready')?.status === 'True';
 
 export class NodeLifecycleController implements Component {
   readonly name = 'node-lifecycle-controller';
@@ -77,7 +81,12 @@ export class NodeLifecycleController implements Component {
       lateHeartbeatMs: options.lateHeartbeatMs ?? 20_000,
     };
     const onError = (key: string, error: unknown, retryInMs: number) =>
-      this.recorder.logOnly(key, 'Warning', 'SyncError', `${error instanceof Error ? error.message : String(error)}; retrying in ${retryInMs}ms`);
+      this.recorder.logOnly(
+        key,
+        'Warning',
+        'SyncError',
+        `${error instanceof Error ? error.message : String(error)}; retrying in ${retryInMs}ms`,
+      );
     this.taintQueue = new WorkQueue(ctx.clock, { reconcile: (k) => this.syncTaints(k), onError });
     this.podQueue = new WorkQueue(ctx.clock, { reconcile: (k) => this.syncPod(k), onError });
     this.healthQueue = new WorkQueue(ctx.clock, { reconcile: (k) => this.checkNode(k), onError });
@@ -127,7 +136,9 @@ export class NodeLifecycleController implements Component {
         name,
         'Normal',
         wasDisrupted ? 'ExitingDisruptionMode' : 'EnteringDisruptionMode',
-        wasDisrupted ? 'Controller detected that some Nodes are Ready. Exiting master disruption mode' : 'Controller detected that all Nodes are not-Ready. Entering master disruption mode',
+        wasDisrupted
+          ? 'Controller detected that some Nodes are Ready. Exiting master disruption mode'
+          : 'Controller detected that all Nodes are not-Ready. Entering master disruption mode',
       );
       for (const key of this.nodes!.cache.keys().sort()) this.taintQueue.add(key);
     }
@@ -168,7 +179,12 @@ export class NodeLifecycleController implements Component {
       if (this.known.has(name)) continue;
       const node = this.nodes!.cache.get(name)!;
       this.known.set(name, node.metadata.uid ?? '');
-      this.recorder.event(node, 'Normal', 'RegisteredNode', `Node ${name} event: Registered Node ${name} in Controller`);
+      this.recorder.event(
+        node,
+        'Normal',
+        'RegisteredNode',
+        `Node ${name} event: Registered Node ${name} in Controller`,
+      );
     }
     for (const [name, uid] of [...this.known].sort(([a], [b]) => a.localeCompare(b))) {
       if (names.has(name)) continue;
@@ -186,7 +202,10 @@ export class NodeLifecycleController implements Component {
     const now = this.ctx.clock.now();
     const lease = this.leases!.cache.get(`${NODE_LEASE_NAMESPACE}/${name}`) as unknown as Lease | undefined;
     const posted = nodeCondition(node, 'Ready') !== undefined;
-    const heard = Math.max(lastHeartbeat(node, lease), posted ? (this.firstSeen.get(name) ?? now) : Number.NEGATIVE_INFINITY);
+    const heard = Math.max(
+      lastHeartbeat(node, lease),
+      posted ? (this.firstSeen.get(name) ?? now) : Number.NEGATIVE_INFINITY,
+    );
     const deadline = heard + (posted ? this.options.gracePeriodMs : this.options.startupGracePeriodMs);
     if (now >= deadline) {
       this.clearGrace(name);
@@ -216,7 +235,10 @@ export class NodeLifecycleController implements Component {
     this.graceTimers.delete(name);
   }
 
-  /** The node has been silent too long: conditions Unknown; on the Ready → not-Ready transition, an event and its pods not ready. */
+  /**
+   * The node has been silent too long: conditions Unknown; on the Ready → not-Ready transition, an event and its pods
+   * not ready.
+   */
   private markSilent(obj: KubeObject, silentFor: number): void {
     const node = obj as unknown as Node;
     const now = this.ctx.clock.now();
@@ -227,7 +249,12 @@ export class NodeLifecycleController implements Component {
     copy.status = { ...(copy.status as object), conditions };
     this.ctx.api.updateStatus(copy);
     const name = obj.metadata.name!;
-    this.recorder.logOnly(obj, 'Warning', 'NodeStatusUnknown', `Node ${name} hasn't been updated for ${humanDuration(silentFor)}: Ready, MemoryPressure, DiskPressure and PIDPressure are now Unknown`);
+    this.recorder.logOnly(
+      obj,
+      'Warning',
+      'NodeStatusUnknown',
+      `Node ${name} hasn't been updated for ${humanDuration(silentFor)}: Ready, MemoryPressure, DiskPressure and PIDPressure are now Unknown`,
+    );
     if (!wasReady) return;
     this.recorder.event(obj, 'Normal', 'NodeNotReady', `Node ${name} status is now: NodeNotReady`);
     markPodsNotReady(this.ctx.api, this.recorder, podsOnNode(this.pods!.cache, name), name, now);
@@ -240,13 +267,19 @@ export class NodeLifecycleController implements Component {
     const obj = this.nodes!.cache.get(name);
     if (!obj) return;
     const node = obj as unknown as Node;
-    const change = reconcileTaints(node.spec?.taints, desiredTaints(node, !this.fullyDisrupted()), this.ctx.clock.now());
+    const change = reconcileTaints(
+      node.spec?.taints,
+      desiredTaints(node, !this.fullyDisrupted()),
+      this.ctx.clock.now(),
+    );
     if (!change) return;
     const spec: Record<string, unknown> = { ...(cloneJson(obj).spec as object), taints: change.taints };
     if (change.taints.length === 0) delete spec.taints;
     this.ctx.api.update({ ...obj, spec });
-    if (change.added.length > 0) this.recorder.logOnly(obj, 'Normal', 'TaintAdded', `Added taints ${describeTaints(change.added)}`);
-    if (change.removed.length > 0) this.recorder.logOnly(obj, 'Normal', 'TaintRemoved', `Removed taints ${describeTaints(change.removed)}`);
+    if (change.added.length > 0)
+      this.recorder.logOnly(obj, 'Normal', 'TaintAdded', `Added taints ${describeTaints(change.added)}`);
+    if (change.removed.length > 0)
+      this.recorder.logOnly(obj, 'Normal', 'TaintRemoved', `Removed taints ${describeTaints(change.removed)}`);
   }
 
   /** A pod newly bound to a node that is not Ready is marked not ready at once (upstream `processPod`). */

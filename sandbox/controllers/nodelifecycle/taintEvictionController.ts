@@ -51,15 +51,23 @@ export class TaintEvictionController implements Component {
   constructor(private readonly ctx: ComponentContext) {
     this.recorder = new Recorder(ctx, 'taint-eviction-controller');
     this.queue = new WorkQueue(ctx.clock, {
-      reconcile: (key) => (key.startsWith(NODE) ? this.syncNode(key.slice(NODE.length)) : this.syncPod(key.slice(POD.length))),
+      reconcile: (key) =>
+        key.startsWith(NODE) ? this.syncNode(key.slice(NODE.length)) : this.syncPod(key.slice(POD.length)),
       onError: (key, error, retryInMs) =>
-        this.recorder.logOnly(key, 'Warning', 'SyncError', `${error instanceof Error ? error.message : String(error)}; retrying in ${retryInMs}ms`),
+        this.recorder.logOnly(
+          key,
+          'Warning',
+          'SyncError',
+          `${error instanceof Error ? error.message : String(error)}; retrying in ${retryInMs}ms`,
+        ),
     });
   }
 
   /** Pod keys (`ns/name`) with a pending eviction, and when it is due (epoch ms). */
   pendingEvictions(): { pod: string; at: number }[] {
-    return [...this.scheduled].map(([pod, s]) => ({ pod, at: s.fireAt })).sort((a, b) => a.at - b.at || a.pod.localeCompare(b.pod));
+    return [...this.scheduled]
+      .map(([pod, s]) => ({ pod, at: s.fireAt }))
+      .sort((a, b) => a.at - b.at || a.pod.localeCompare(b.pod));
   }
 
   start(): void {
@@ -154,7 +162,9 @@ export class TaintEvictionController implements Component {
   }
 
   private podRef(namespace: string, name: string): KubeObject {
-    return this.ctx.api.tryGet('pods', namespace, name) ?? { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace } };
+    return (
+      this.ctx.api.tryGet('pods', namespace, name) ?? { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace } }
+    );
   }
 
   /** Marks the pod a disruption target (`DeletionByTaintManager`) and deletes it with its default grace period. */
@@ -163,7 +173,12 @@ export class TaintEvictionController implements Component {
     if (!this.running) return;
     const { namespace, name } = splitKey(key);
     const pod = this.ctx.api.tryGet('pods', namespace, name);
-    this.recorder.event(pod ?? this.podRef(namespace, name), 'Normal', EVICTION_REASON, `Marking for deletion Pod ${key}`);
+    this.recorder.event(
+      pod ?? this.podRef(namespace, name),
+      'Normal',
+      EVICTION_REASON,
+      `Marking for deletion Pod ${key}`,
+    );
     if (!pod) return;
     try {
       const status = withDisruptionTarget(pod, this.ctx.clock.now());
@@ -180,7 +195,13 @@ function withDisruptionTarget(pod: KubeObject, now: number): Pod['status'] | und
   const status = cloneJson((pod as unknown as Pod).status ?? {});
   const conditions = status.conditions ?? [];
   const old = conditions.find((c) => c.type === 'DisruptionTarget');
-  const next: PodCondition = { type: 'DisruptionTarget', status: 'True', reason: DISRUPTION_REASON, message: DISRUPTION_MESSAGE, lastTransitionTime: formatTimestamp(now) };
+  const next: PodCondition = {
+    type: 'DisruptionTarget',
+    status: 'True',
+    reason: DISRUPTION_REASON,
+    message: DISRUPTION_MESSAGE,
+    lastTransitionTime: formatTimestamp(now),
+  };
   if (old) {
     if (old.status === next.status) next.lastTransitionTime = old.lastTransitionTime;
     if (old.status === next.status && old.reason === next.reason && old.message === next.message) return undefined;

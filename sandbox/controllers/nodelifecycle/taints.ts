@@ -25,7 +25,9 @@ const CONDITION_TAINTS: Readonly<Record<string, Readonly<Record<string, string>>
   PIDPressure: { True: TAINT_PID_PRESSURE },
 };
 
-const CONDITION_TAINT_KEYS: ReadonlySet<string> = new Set(Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)));
+const CONDITION_TAINT_KEYS: ReadonlySet<string> = new Set(
+  Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)),
+);
 
 export interface TaintKey {
   key: string;
@@ -72,16 +74,26 @@ export interface TaintChange {
  * removed, missing ones appended with `timeAdded` = now (as
  * `SwapNodeControllerTaint` stamps them). Undefined when nothing changes.
  */
-export function reconcileTaints(existing: readonly Taint[] | undefined, desired: readonly TaintKey[], now: number): TaintChange | undefined {
+export function reconcileTaints(
+  existing: readonly Taint[] | undefined,
+  desired: readonly TaintKey[],
+  now: number,
+): TaintChange | undefined {
   const want = new Set(desired.map((d) => `${d.key}:${d.effect}`));
   const current = existing ?? [];
   const kept = current.filter((t) => !isOwned(t) || want.has(`${t.key}:${t.effect}`));
-  const removed = current.filter((t) => !kept.includes(t)).map((t) => ({ key: t.key, effect: t.effect as TaintKey['effect'] }));
+  const removed = current
+    .filter((t) => !kept.includes(t))
+    .map((t) => ({ key: t.key, effect: t.effect as TaintKey['effect'] }));
   const have = new Set(kept.map((t) => `${t.key}:${t.effect}`));
   const added = desired.filter((d) => !have.has(`${d.key}:${d.effect}`));
   if (added.length === 0 && removed.length === 0) return undefined;
   const stamp = formatTimestamp(now);
-  return { taints: [...kept, ...added.map((d) => ({ key: d.key, effect: d.effect, timeAdded: stamp }))], added, removed };
+  return {
+    taints: [...kept, ...added.map((d) => ({ key: d.key, effect: d.effect, timeAdded: stamp }))],
+    added,
+    removed,
+  };
 }
 
 /** `key:Effect` list for log lines. */

@@ -1,4 +1,7 @@
-/** Which tolerations let a pod stay on a node with NoExecute taints (upstream `GetMatchingTolerations`, `getMinTolerationTime`). */
+/**
+ * Which tolerations let a pod stay on a node with NoExecute taints (upstream `GetMatchingTolerations`,
+ * `getMinTolerationTime`).
+ */
 import type { Taint, Toleration } from 'kubernetes-types/core/v1';
 
 /** `Toleration.ToleratesTaint`: effect and key match (empty = any), then Exists, or Equal on the value. */
@@ -12,7 +15,10 @@ export function toleratesTaint(t: Toleration, taint: Taint): boolean {
 }
 
 /** For each taint the first toleration that tolerates it; undefined when some taint is not tolerated. */
-export function matchingTolerations(taints: readonly Taint[], tolerations: readonly Toleration[]): Toleration[] | undefined {
+export function matchingTolerations(
+  taints: readonly Taint[],
+  tolerations: readonly Toleration[],
+): Toleration[] | undefined {
   const used: Toleration[] = [];
   for (const taint of taints) {
     const t = tolerations.find((x) => toleratesTaint(x, taint));

@@ -65,9 +65,12 @@ function recheckOwner(api: ApiServer, owner: KubeObject): Error | null {
   const fresh = api.get(api.resourceOf(owner), owner.metadata.namespace, owner.metadata.name!);
   const ns = owner.metadata.namespace;
   if (fresh.metadata.uid !== owner.metadata.uid) {
-    return new Error(`original ${owner.kind} ${ns}/${owner.metadata.name} is gone: got uid ${fresh.metadata.uid}, wanted ${owner.metadata.uid}`);
+    return new Error(
+      `original ${owner.kind} ${ns}/${owner.metadata.name} is gone: got uid ${fresh.metadata.uid}, wanted ${owner.metadata.uid}`,
+    );
   }
-  if (fresh.metadata.deletionTimestamp) return new Error(`${ns}/${owner.metadata.name} has just been deleted at ${fresh.metadata.deletionTimestamp}`);
+  if (fresh.metadata.deletionTimestamp)
+    return new Error(`${ns}/${owner.metadata.name} has just been deleted at ${fresh.metadata.deletionTimestamp}`);
   return null;
 }
 
@@ -76,7 +79,9 @@ function adopt(api: ApiServer, pod: Pod, ref: OwnerReference): boolean {
   const refs = pod.metadata?.ownerReferences;
   const ops = [
     { op: 'test', path: '/metadata/uid', value: pod.metadata?.uid },
-    refs && refs.length > 0 ? { op: 'add', path: '/metadata/ownerReferences/-', value: ref } : { op: 'add', path: '/metadata/ownerReferences', value: [ref] },
+    refs && refs.length > 0
+      ? { op: 'add', path: '/metadata/ownerReferences/-', value: ref }
+      : { op: 'add', path: '/metadata/ownerReferences', value: [ref] },
   ];
   return patchIgnoringNotFound(api, pod, ops);
 }
@@ -86,8 +91,15 @@ function release(api: ApiServer, pod: Pod, ownerUid: string): boolean {
   const refs = pod.metadata?.ownerReferences ?? [];
   const i = refs.findIndex((r) => r.uid === ownerUid);
   if (i < 0) return false;
-  const ops: unknown[] = [{ op: 'test', path: '/metadata/uid', value: pod.metadata?.uid }, { op: 'test', path: `/metadata/ownerReferences/${i}/uid`, value: ownerUid }];
-  ops.push(refs.length === 1 ? { op: 'remove', path: '/metadata/ownerReferences' } : { op: 'remove', path: `/metadata/ownerReferences/${i}` });
+  const ops: unknown[] = [
+    { op: 'test', path: '/metadata/uid', value: pod.metadata?.uid },
+    { op: 'test', path: `/metadata/ownerReferences/${i}/uid`, value: ownerUid },
+  ];
+  ops.push(
+    refs.length === 1
+      ? { op: 'remove', path: '/metadata/ownerReferences' }
+      : { op: 'remove', path: `/metadata/ownerReferences/${i}` },
+  );
   return patchIgnoringNotFound(api, pod, ops);
 }
 

@@ -32,7 +32,12 @@ export interface ManageDeps {
 }
 
 /** Acts on the difference; returns the first error (after recording what succeeded). */
-export function manageReplicas(rsKey: string, rs: ReplicaSet, pods: readonly Pod[], deps: ManageDeps): Error | undefined {
+export function manageReplicas(
+  rsKey: string,
+  rs: ReplicaSet,
+  pods: readonly Pod[],
+  deps: ManageDeps,
+): Error | undefined {
   const diff = pods.length - rsReplicasOf(rs);
   if (diff < 0) return createPods(rsKey, rs, Math.min(-diff, deps.burstReplicas), deps);
   if (diff > 0) return deletePods(rsKey, rs, pods, Math.min(diff, deps.burstReplicas), deps);
@@ -61,16 +66,32 @@ function createPods(rsKey: string, rs: ReplicaSet, count: number, deps: ManageDe
   });
   const skipped = count - result.successes;
   if (skipped > 0) {
-    recorder.logOnly(owner, 'Normal', 'SlowStartFailure', `Slow-start failure. Skipping creation of ${skipped} pods, decrementing expectations`);
+    recorder.logOnly(
+      owner,
+      'Normal',
+      'SlowStartFailure',
+      `Slow-start failure. Skipping creation of ${skipped} pods, decrementing expectations`,
+    );
     expectations.lowerCreations(rsKey, skipped);
   }
   return result.error === undefined ? undefined : asError(result.error);
 }
 
-function deletePods(rsKey: string, rs: ReplicaSet, pods: readonly Pod[], count: number, deps: ManageDeps): Error | undefined {
+function deletePods(
+  rsKey: string,
+  rs: ReplicaSet,
+  pods: readonly Pod[],
+  count: number,
+  deps: ManageDeps,
+): Error | undefined {
   const owner = rs as unknown as KubeObject;
   const { api, expectations, recorder } = deps;
-  recorder.logOnly(owner, 'Normal', 'TooManyReplicas', `Too many replicas: need ${rsReplicasOf(rs)}, deleting ${count}`);
+  recorder.logOnly(
+    owner,
+    'Normal',
+    'TooManyReplicas',
+    `Too many replicas: need ${rsReplicasOf(rs)}, deleting ${count}`,
+  );
   const victims = podsToDelete(pods, deps.relatedPods(), count, deps.now);
   const keys = victims.map(podKey);
   expectations.expectDeletions(rsKey, keys);

@@ -17,9 +17,16 @@ export function podNamePrefix(ownerName: string): string {
 }
 
 /** A new Pod body for `namespace`, controlled by `controllerRef`. */
-export function podFromTemplate(template: PodTemplateSpec, owner: KubeObject, controllerRef: OwnerReference): KubeObject {
+export function podFromTemplate(
+  template: PodTemplateSpec,
+  owner: KubeObject,
+  controllerRef: OwnerReference,
+): KubeObject {
   const meta = template.metadata ?? {};
-  const metadata: KubeObject['metadata'] = { generateName: podNamePrefix(owner.metadata.name ?? ''), namespace: owner.metadata.namespace };
+  const metadata: KubeObject['metadata'] = {
+    generateName: podNamePrefix(owner.metadata.name ?? ''),
+    namespace: owner.metadata.namespace,
+  };
   if (meta.labels) metadata.labels = { ...meta.labels };
   if (meta.annotations) metadata.annotations = { ...meta.annotations };
   if (meta.finalizers) metadata.finalizers = [...meta.finalizers];

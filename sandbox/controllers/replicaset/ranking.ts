@@ -33,9 +33,12 @@ function readyTime(pod: Pod): number | undefined {
 function maxRestarts(pod: Pod): [regular: number, sidecar: number] {
   let regular = 0;
   for (const c of pod.status?.containerStatuses ?? []) regular = Math.max(regular, c.restartCount ?? 0);
-  const sidecars = new Set((pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name));
+  const sidecars = new Set(
+    (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name),
+  );
   let sidecar = 0;
-  for (const c of pod.status?.initContainerStatuses ?? []) if (sidecars.has(c.name)) sidecar = Math.max(sidecar, c.restartCount ?? 0);
+  for (const c of pod.status?.initContainerStatuses ?? [])
+    if (sidecars.has(c.name)) sidecar = Math.max(sidecar, c.restartCount ?? 0);
   return [regular, sidecar];
 }
 

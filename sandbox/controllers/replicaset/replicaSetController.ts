@@ -131,7 +131,13 @@ export class ReplicaSetController implements Component {
       api: this.ctx.api,
       owner: cached,
       matches: (pod) => selector.matches(pod.metadata?.labels),
-      onChange: (pod, change) => this.recorder.logOnly(cached, 'Normal', change === 'adopted' ? 'Adopted' : 'Released', `${change === 'adopted' ? 'Adopted' : 'Released'} pod ${pod.metadata?.name}`),
+      onChange: (pod, change) =>
+        this.recorder.logOnly(
+          cached,
+          'Normal',
+          change === 'adopted' ? 'Adopted' : 'Released',
+          `${change === 'adopted' ? 'Adopted' : 'Released'} pod ${pod.metadata?.name}`,
+        ),
     });
     if (errors.length > 0) throw errors[0];
     let manageError: Error | undefined;
@@ -150,7 +156,10 @@ export class ReplicaSetController implements Component {
     return requeue === undefined ? undefined : { requeueAfter: requeue };
   }
 
-  /** Pods this RS controls plus the orphans of its namespace (what it may claim); only the active ones when `activeOnly`. */
+  /**
+   * Pods this RS controls plus the orphans of its namespace (what it may claim); only the active ones when
+   * `activeOnly`.
+   */
   private candidatePods(rs: KubeObject, activeOnly = false): Pod[] {
     const inf = this.podInformer!;
     const out: Pod[] = [];

@@ -6,7 +6,11 @@ export const SLOW_START_INITIAL_BATCH_SIZE = 1;
  * pkg/controller/replicaset): a batch with a failure finishes, then the rest
  * are skipped. Returns the number of successes and the first error.
  */
-export function slowStartBatch(count: number, initialBatchSize: number, fn: () => void): { successes: number; error?: unknown } {
+export function slowStartBatch(
+  count: number,
+  initialBatchSize: number,
+  fn: () => void,
+): { successes: number; error?: unknown } {
   let remaining = count;
   let successes = 0;
   for (let size = Math.min(remaining, initialBatchSize); size > 0; size = Math.min(2 * size, remaining)) {

@@ -16,13 +16,24 @@ export function rsReplicasOf(rs: ReplicaSet): number {
   return rs.spec?.replicas ?? 1;
 }
 
-function labelsMatch(template: Record<string, string>, keys: readonly string[], labels: Record<string, string> | undefined): boolean {
+function labelsMatch(
+  template: Record<string, string>,
+  keys: readonly string[],
+  labels: Record<string, string> | undefined,
+): boolean {
   for (let i = 0; i < keys.length; i++) if (labels?.[keys[i]] !== template[keys[i]]) return false;
   return true;
 }
 
-/** The status `pods` (the active pods the RS claimed) give, after a manage step that failed with `manageError` or not. */
-export function calculateStatus(rs: ReplicaSet, pods: readonly Pod[], manageError: Error | undefined, now: number): ReplicaSetStatus {
+/**
+ * The status `pods` (the active pods the RS claimed) give, after a manage step that failed with `manageError` or not.
+ */
+export function calculateStatus(
+  rs: ReplicaSet,
+  pods: readonly Pod[],
+  manageError: Error | undefined,
+  now: number,
+): ReplicaSetStatus {
   const minReady = rs.spec?.minReadySeconds ?? 0;
   let fullyLabeled = 0;
   let ready = 0;
@@ -48,7 +59,13 @@ export function calculateStatus(rs: ReplicaSet, pods: readonly Pod[], manageErro
   const failure = rs.status?.conditions?.find((c) => c.type === REPLICA_FAILURE);
   if (manageError && !failure) {
     const diff = pods.length - rsReplicasOf(rs);
-    const cond: ReplicaSetCondition = { type: REPLICA_FAILURE, status: 'True', lastTransitionTime: formatTimestamp(now), reason: diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : '', message: manageError.message };
+    const cond: ReplicaSetCondition = {
+      type: REPLICA_FAILURE,
+      status: 'True',
+      lastTransitionTime: formatTimestamp(now),
+      reason: diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : '',
+      message: manageError.message,
+    };
     status.conditions = [...(rs.status?.conditions ?? []), cond];
   } else if (!manageError && failure) {
     const others = (rs.status?.conditions ?? []).filter((c) => c.type !== REPLICA_FAILURE);

@@ -12,7 +12,14 @@ import type { Recorder } from '../../cluster/context';
 import { calculateStatus, nextAvailableIn, rsReplicasOf, statusNeedsUpdate } from './status';
 
 /** Returns ms until a Ready pod becomes available (the requeue), or undefined. Throws when the write fails twice. */
-export function writeStatus(api: ApiServer, recorder: Recorder, rs: ReplicaSet, pods: readonly Pod[], manageError: Error | undefined, now: number): number | undefined {
+export function writeStatus(
+  api: ApiServer,
+  recorder: Recorder,
+  rs: ReplicaSet,
+  pods: readonly Pod[],
+  manageError: Error | undefined,
+  now: number,
+): number | undefined {
   let current = rs;
   for (let attempt = 0; ; attempt++) {
     const status = calculateStatus(current, pods, manageError, now);

@@ -23,7 +23,11 @@ const facts = new WeakMap<object, PodFacts>();
 
 function compute(pod: Pod): PodFacts {
   const ready = podCondition(pod, 'Ready');
-  return { active: isPodActive(pod), ready: ready?.status === 'True' ? ready : undefined, controllerRef: controllerRefOf(pod as unknown as KubeObject) };
+  return {
+    active: isPodActive(pod),
+    ready: ready?.status === 'True' ? ready : undefined,
+    controllerRef: controllerRefOf(pod as unknown as KubeObject),
+  };
 }
 
 /** The facts of `pod`; computed once per frozen (stored) object, every time for others. */

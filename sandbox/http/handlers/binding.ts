@@ -19,7 +19,8 @@ export async function bindPod(ctx: RequestContext): Promise<void> {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
   const target = (binding.target ?? {}) as { kind?: unknown; name?: unknown };
-  if (target.kind !== undefined && target.kind !== '' && target.kind !== 'Node') throw badRequest(`cannot bind to a ${String(target.kind)}: a pod is bound to a Node`);
+  if (target.kind !== undefined && target.kind !== '' && target.kind !== 'Node')
+    throw badRequest(`cannot bind to a ${String(target.kind)}: a pod is bound to a Node`);
   const options: { dryRun: boolean; uid?: string } = { dryRun };
   if (typeof meta.uid === 'string' && meta.uid !== '') options.uid = meta.uid;
   ctx.api.bind(namespace, name, typeof target.name === 'string' ? target.name : '', options);

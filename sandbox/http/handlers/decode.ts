@@ -13,7 +13,9 @@ import { decodeFailure, validateFields } from '../fieldValidation';
 import type { FieldValidation } from '../query';
 import { typeMismatch } from '../typeCheck';
 
-/** The type a body must be: `apps/v1` Deployment, `autoscaling/v1` Scale, … (`also` lists other accepted apiVersions). */
+/**
+ * The type a body must be: `apps/v1` Deployment, `autoscaling/v1` Scale, … (`also` lists other accepted apiVersions).
+ */
 export interface BodyType {
   apiVersion: string;
   kind: string;
@@ -34,17 +36,26 @@ function dropNulls(value: unknown): unknown {
 
 /** Reads and decodes a body of `type`, filling and checking its apiVersion and kind. */
 export async function decodeTyped(ctx: RequestContext, type: BodyType): Promise<KubeObject> {
-  const raw = dropNulls(decodeObjectBody(await ctx.body(), ctx.req.headers['content-type'], type.kind)) as Record<string, unknown>;
+  const raw = dropNulls(decodeObjectBody(await ctx.body(), ctx.req.headers['content-type'], type.kind)) as Record<
+    string,
+    unknown
+  >;
   const apiVersion: unknown = raw.apiVersion === undefined || raw.apiVersion === '' ? type.apiVersion : raw.apiVersion;
   const kind = raw.kind === undefined || raw.kind === '' ? type.kind : raw.kind;
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') {
-    throw badRequest(`the object provided is unrecognized (must be of type ${type.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${typeof (typeof apiVersion !== 'string' ? apiVersion : kind)} into Go struct field .${typeof apiVersion !== 'string' ? 'apiVersion' : 'kind'} of type string`);
+    throw badRequest(
+      `the object provided is unrecognized (must be of type ${type.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${typeof (typeof apiVersion !== 'string' ? apiVersion : kind)} into Go struct field .${typeof apiVersion !== 'string' ? 'apiVersion' : 'kind'} of type string`,
+    );
   }
   if (kind !== type.kind) {
-    throw badRequest(`${kind} in version "${parseApiVersion(apiVersion).version}" cannot be handled as a ${type.kind}: the kind of the object (${kind}) does not match the kind of the URL (${type.kind})`);
+    throw badRequest(
+      `${kind} in version "${parseApiVersion(apiVersion).version}" cannot be handled as a ${type.kind}: the kind of the object (${kind}) does not match the kind of the URL (${type.kind})`,
+    );
   }
   if (apiVersion !== type.apiVersion && !(type.also ?? []).includes(apiVersion)) {
-    throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${type.apiVersion})`);
+    throw badRequest(
+      `the API version in the data (${apiVersion}) does not match the expected API version (${type.apiVersion})`,
+    );
   }
   checkBodyTypes(raw, apiVersion, kind, type.kind);
   // apiVersion and kind first, as upstream encodes them.
@@ -58,9 +69,17 @@ export async function decodeTyped(ctx: RequestContext, type: BodyType): Promise<
  * handled as a Deployment: json: cannot unmarshal string into Go struct field
  * DeploymentSpec.spec.replicas of type int32`. Also for patched objects.
  */
-export function checkBodyTypes(obj: Readonly<Record<string, unknown>>, apiVersion: string, kind: string, urlKind = kind): void {
+export function checkBodyTypes(
+  obj: Readonly<Record<string, unknown>>,
+  apiVersion: string,
+  kind: string,
+  urlKind = kind,
+): void {
   const reason = typeMismatch(obj, apiVersion, kind);
-  if (reason !== undefined) throw badRequest(`${kind} in version "${parseApiVersion(apiVersion).version}" cannot be handled as a ${urlKind}: ${reason}`);
+  if (reason !== undefined)
+    throw badRequest(
+      `${kind} in version "${parseApiVersion(apiVersion).version}" cannot be handled as a ${urlKind}: ${reason}`,
+    );
 }
 
 /** Applies `?fieldValidation` to a decoded body; warnings go on the response. */
@@ -71,7 +90,9 @@ export function validateBodyFields(ctx: RequestContext, obj: KubeObject, mode: F
 /** 400 unless the body names the object of the URL (upstream's checkName). */
 export function checkName(obj: KubeObject, name: string, namespace: string | undefined): void {
   const objName = obj.metadata?.name ?? '';
-  if (objName !== name) throw badRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
+  if (objName !== name)
+    throw badRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
   const objNs = obj.metadata?.namespace;
-  if (namespace && objNs && objNs !== namespace) throw badRequest(`the namespace of the object (${objNs}) does not match the namespace on the URL (${namespace})`);
+  if (namespace && objNs && objNs !== namespace)
+    throw badRequest(`the namespace of the object (${objNs}) does not match the namespace on the URL (${namespace})`);
 }

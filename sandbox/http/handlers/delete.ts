@@ -17,33 +17,63 @@ import { deleteOptions, listQuery } from '../query';
 import { successStatus } from '../respond';
 
 /** Registries with `ReturnDeletedObject: true`. */
-const RETURNS_DELETED = new Set(['Pod', 'Service', 'ServiceAccount', 'Namespace', 'StorageClass', 'PersistentVolume', 'Node']);
+const RETURNS_DELETED = new Set([
+  'Pod',
+  'Service',
+  'ServiceAccount',
+  'Namespace',
+  'StorageClass',
+  'PersistentVolume',
+  'Node',
+]);
 
 const JOB_ORPHAN_WARNING =
   'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning';
 
 /** Deletes one object; `gone` says whether it no longer exists (or would not, in a dry run). */
-function deleteOne(ctx: RequestContext, r: ResourceType, namespace: string | undefined, name: string, body: Record<string, unknown> | undefined): { result: KubeObject; gone: boolean } {
+function deleteOne(
+  ctx: RequestContext,
+  r: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  body: Record<string, unknown> | undefined,
+): { result: KubeObject; gone: boolean } {
   const options = deleteOptions(ctx.query, body);
   const before = ctx.api.get(r, namespace, name);
   const result = ctx.api.delete(r, namespace, name, options);
   const still = ctx.api.tryGet(r, namespace, name);
   // A dry run that would remove the object returns it unchanged; one that would only mark it sets deletionTimestamp.
-  const gone = options.dryRun ? result.metadata.deletionTimestamp === undefined : still === undefined || still.metadata.uid !== before.metadata.uid;
+  const gone = options.dryRun
+    ? result.metadata.deletionTimestamp === undefined
+    : still === undefined || still.metadata.uid !== before.metadata.uid;
   return { result, gone };
 }
 
 export async function deleteObject(ctx: RequestContext): Promise<void> {
   const { resource, namespace, name } = ctx.info;
   const body = decodeOptionsBody(await ctx.body(), ctx.req.headers['content-type']);
-  if (resource.kind === 'Job' && resource.group === 'batch' && deleteOptions(ctx.query, body).propagationPolicy === undefined) ctx.warnings.push(JOB_ORPHAN_WARNING);
+  if (
+    resource.kind === 'Job' &&
+    resource.group === 'batch' &&
+    deleteOptions(ctx.query, body).propagationPolicy === undefined
+  )
+    ctx.warnings.push(JOB_ORPHAN_WARNING);
   const { result, gone } = deleteOne(ctx, resource, namespace, name!, body);
   if (!gone) {
     ctx.send(body?.orphanDependents === false ? 202 : 200, result);
     return;
   }
   if (RETURNS_DELETED.has(resource.kind)) ctx.send(200, result);
-  else ctx.send(200, successStatus({ name: result.metadata.name, group: resource.group, kind: resource.plural, uid: result.metadata.uid }));
+  else
+    ctx.send(
+      200,
+      successStatus({
+        name: result.metadata.name,
+        group: resource.group,
+        kind: resource.plural,
+        uid: result.metadata.uid,
+      }),
+    );
 }
 
 /** DELETE on a collection: every object the selectors match; answers the list of their last states. */
@@ -53,7 +83,11 @@ export async function deleteCollection(ctx: RequestContext): Promise<void> {
   const body = decodeOptionsBody(await ctx.body(), ctx.req.headers['content-type']);
   const q = listQuery(ctx.query, false);
   deleteOptions(ctx.query, body); // 422 for bad options before anything is deleted
-  const targets = ctx.api.list(resource, { namespace, labelSelector: q.labelSelector, fieldSelector: q.fieldSelector }).items;
+  const targets = ctx.api.list(resource, {
+    namespace,
+    labelSelector: q.labelSelector,
+    fieldSelector: q.fieldSelector,
+  }).items;
   const items: KubeObject[] = [];
   for (const obj of targets) {
     try {
@@ -62,5 +96,10 @@ export async function deleteCollection(ctx: RequestContext): Promise<void> {
       if (!isApiError(e, 404)) throw e; // gone meanwhile (a cascade): nothing to delete
     }
   }
-  ctx.send(200, { apiVersion: apiVersionOf(resource), kind: `${resource.kind}List`, metadata: { resourceVersion: ctx.api.resourceVersion }, items });
+  ctx.send(200, {
+    apiVersion: apiVersionOf(resource),
+    kind: `${resource.kind}List`,
+    metadata: { resourceVersion: ctx.api.resourceVersion },
+    items,
+  });
 }

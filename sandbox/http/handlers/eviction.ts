@@ -36,7 +36,8 @@ interface Budget {
 }
 
 function isReady(pod: KubeObject): boolean {
-  const conditions = (pod.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? [];
+  const conditions =
+    (pod.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? [];
   return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
@@ -47,7 +48,9 @@ function phaseOf(pod: KubeObject): string | undefined {
 /** Pods a PDB need not be asked about: finished, not started, or already going (canIgnorePDB). */
 function canIgnoreBudget(pod: KubeObject): boolean {
   const phase = phaseOf(pod);
-  return phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || pod.metadata.deletionTimestamp !== undefined;
+  return (
+    phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || pod.metadata.deletionTimestamp !== undefined
+  );
 }
 
 /** `intstr.GetScaledValueFromIntOrPercent`, rounding up. */
@@ -66,7 +69,9 @@ function lookup(api: ApiServer, kind: string, namespace: string | undefined, nam
   }
 }
 
-/** The replicas the pods' controllers want (a Deployment's, not its ReplicaSet's); the pod count for pods without one. */
+/**
+ * The replicas the pods' controllers want (a Deployment's, not its ReplicaSet's); the pod count for pods without one.
+ */
 function expectedCount(api: ApiServer, pods: readonly KubeObject[]): number {
   const seen = new Map<string, number>();
   let orphans = 0;
@@ -118,13 +123,21 @@ function budgetFor(api: ApiServer, pod: KubeObject): Budget | undefined {
     return sel !== undefined && sel !== null && labelSelectorMatches(sel, labels);
   });
   if (pdbs.length === 0) return undefined;
-  if (pdbs.length > 1) throw internalError('This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+  if (pdbs.length > 1)
+    throw internalError(
+      'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+    );
   const sel = (pdbs[0].spec as PdbSpec).selector!;
-  const pods = api.list('pods', { namespace: ns }).items.filter((p) => labelSelectorMatches(sel, p.metadata.labels ?? {}));
+  const pods = api
+    .list('pods', { namespace: ns })
+    .items.filter((p) => labelSelectorMatches(sel, p.metadata.labels ?? {}));
   return budgetOf(api, pdbs[0], pods);
 }
 
-/** Whether evicting `pod` is within its budget (unhealthy pods may go when the budget is met, or always with AlwaysAllow). */
+/**
+ * Whether evicting `pod` is within its budget (unhealthy pods may go when the budget is met, or always with
+ * AlwaysAllow).
+ */
 function allowed(pod: KubeObject, budget: Budget): boolean {
   if (!isReady(pod)) {
     if (budget.unhealthyPodEvictionPolicy === 'AlwaysAllow') return true;
@@ -138,10 +151,17 @@ export async function evictPod(ctx: RequestContext): Promise<void> {
   const name = ctx.info.name!;
   const eviction = await decodeTyped(ctx, EVICTION);
   const meta = (eviction.metadata ?? {}) as KubeObject['metadata'];
-  if (meta.name !== undefined && meta.name !== name) throw badRequest('name in URL does not match name in Eviction object');
-  if (meta.namespace && meta.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  if (meta.name !== undefined && meta.name !== name)
+    throw badRequest('name in URL does not match name in Eviction object');
+  if (meta.namespace && meta.namespace !== namespace)
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   const rawOptions = eviction.deleteOptions;
-  const options = deleteOptions(ctx.query, rawOptions && typeof rawOptions === 'object' && !Array.isArray(rawOptions) ? (rawOptions as Record<string, unknown>) : undefined);
+  const options = deleteOptions(
+    ctx.query,
+    rawOptions && typeof rawOptions === 'object' && !Array.isArray(rawOptions)
+      ? (rawOptions as Record<string, unknown>)
+      : undefined,
+  );
   if (ctx.query.getAll('dryRun').includes('All')) options.dryRun = true;
 
   const pod = ctx.api.get('pods', namespace, name);
@@ -149,7 +169,10 @@ export async function evictPod(ctx: RequestContext): Promise<void> {
     const budget = budgetFor(ctx.api, pod);
     if (budget && !allowed(pod, budget)) {
       throw tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", 0, [
-        { reason: 'DisruptionBudget', message: `The disruption budget ${budget.name} needs ${budget.desiredHealthy} healthy pods and has ${budget.currentHealthy} currently` },
+        {
+          reason: 'DisruptionBudget',
+          message: `The disruption budget ${budget.name} needs ${budget.desiredHealthy} healthy pods and has ${budget.currentHealthy} currently`,
+        },
       ]);
     }
   }

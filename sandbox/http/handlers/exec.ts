@@ -30,8 +30,10 @@ export function notAvailable(kind: StreamKind): string {
   return `the sandbox simulates containers and runs no processes: ${UNAVAILABLE[kind]}`;
 }
 
-const INTERACTIVE = 'the sandbox simulates containers and runs no processes: interactive exec (-i, -t) is not available; run one command instead, e.g. kubectl exec POD -- env';
-const SPDY = 'the sandbox serves exec over WebSocket only (v5.channel.k8s.io, kubectl 1.30 or later); SPDY is not available';
+const INTERACTIVE =
+  'the sandbox simulates containers and runs no processes: interactive exec (-i, -t) is not available; run one command instead, e.g. kubectl exec POD -- env';
+const SPDY =
+  'the sandbox serves exec over WebSocket only (v5.channel.k8s.io, kubectl 1.30 or later); SPDY is not available';
 
 /** 404 for a missing pod; the 400s of `streamContainer`. */
 function checked(ctx: RequestContext, kind: StreamKind): { pod: Pod; container?: string } {
@@ -68,17 +70,29 @@ export function podExec(ctx: RequestContext): void {
   if (argv.length === 0) throw badRequest('you must specify at least 1 command');
   if (!isWebSocketUpgrade(ctx.req)) throw badRequest(SPDY);
   const protocol = offeredProtocols(ctx.req).find((p) => PROTOCOLS.includes(p));
-  if (!protocol) throw badRequest(`none of the offered WebSocket subprotocols is served; the sandbox speaks ${PROTOCOLS.join(', ')}`);
+  if (!protocol)
+    throw badRequest(
+      `none of the offered WebSocket subprotocols is served; the sandbox speaks ${PROTOCOLS.join(', ')}`,
+    );
   const interactive = isTrue(ctx.query.get('tty')) || isTrue(ctx.query.get('stdin'));
   // Run before the handshake, so that its errors are ordinary Status responses.
-  const result: ExecResult | undefined = interactive ? undefined : ctx.server.cluster.exec(ctx.info.namespace!, ctx.info.name!, container, argv);
+  const result: ExecResult | undefined = interactive
+    ? undefined
+    : ctx.server.cluster.exec(ctx.info.namespace!, ctx.info.name!, container, argv);
 
   const socket = ctx.req.socket;
   ctx.res.detachSocket(socket);
   ctx.res.statusCode = 101;
-  const frames: Buffer[] = [Buffer.from(handshakeResponse(ctx.req.headers['sec-websocket-key'] as string, protocol), 'latin1')];
+  const frames: Buffer[] = [
+    Buffer.from(handshakeResponse(ctx.req.headers['sec-websocket-key'] as string, protocol), 'latin1'),
+  ];
   if (!result) {
-    frames.push(channelFrame(3, JSON.stringify({ metadata: {}, status: 'Failure', message: INTERACTIVE, reason: 'BadRequest', code: 400 })));
+    frames.push(
+      channelFrame(
+        3,
+        JSON.stringify({ metadata: {}, status: 'Failure', message: INTERACTIVE, reason: 'BadRequest', code: 400 }),
+      ),
+    );
   } else {
     if (result.stdout !== '' && isTrue(ctx.query.get('stdout'))) frames.push(channelFrame(1, result.stdout));
     if (result.stderr !== '' && isTrue(ctx.query.get('stderr'))) frames.push(channelFrame(2, result.stderr));

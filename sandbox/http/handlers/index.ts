@@ -22,8 +22,19 @@ import { createObject, patchObject, updateObject } from './write';
 type Handler = (ctx: RequestContext) => void | Promise<void>;
 type Routes = Partial<Record<Verb, Handler>>;
 
-const COLLECTION: Routes = { list: listObjects, watch: watchObjects, create: createObject, deletecollection: deleteCollection };
-const OBJECT: Routes = { get: getObject, watch: watchObjects, update: updateObject, patch: patchObject, delete: deleteObject };
+const COLLECTION: Routes = {
+  list: listObjects,
+  watch: watchObjects,
+  create: createObject,
+  deletecollection: deleteCollection,
+};
+const OBJECT: Routes = {
+  get: getObject,
+  watch: watchObjects,
+  update: updateObject,
+  patch: patchObject,
+  delete: deleteObject,
+};
 const STATUS: Routes = { get: getObject, update: updateObject, patch: patchObject };
 const SCALE: Routes = { get: getScale, update: updateScale, patch: patchScale };
 

@@ -24,7 +24,8 @@ export function getObject(ctx: RequestContext): void {
 /** A resourceVersion parameter as a revision number; 400 when it is not one. */
 export function parseResourceVersion(rv: string): number {
   const n = Number(rv);
-  if (!/^\d+$/.test(rv) || !Number.isSafeInteger(n)) throw badRequest(`invalid resource version: ${JSON.stringify(rv)}`);
+  if (!/^\d+$/.test(rv) || !Number.isSafeInteger(n))
+    throw badRequest(`invalid resource version: ${JSON.stringify(rv)}`);
   return n;
 }
 
@@ -44,6 +45,12 @@ export function listObjects(ctx: RequestContext): void {
   const includeObject = includeObjectOf(ctx.query);
   const q = listQuery(ctx.query, false);
   checkListVersion(ctx.api, q);
-  const list = ctx.api.list(resource, { namespace, labelSelector: q.labelSelector, fieldSelector: q.fieldSelector, limit: q.limit, continue: q.continue });
+  const list = ctx.api.list(resource, {
+    namespace,
+    labelSelector: q.labelSelector,
+    fieldSelector: q.fieldSelector,
+    limit: q.limit,
+    continue: q.continue,
+  });
   ctx.send(200, convertList(list, resource.kind, format, includeObject, ctx.now), { encoding: format.encoding });
 }

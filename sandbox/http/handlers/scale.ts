@@ -45,9 +45,18 @@ export function scaleOf(parent: KubeObject): KubeObject {
   const scale: KubeObject = {
     kind: SCALE.kind,
     apiVersion: SCALE.apiVersion,
-    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      creationTimestamp: m.creationTimestamp,
+    },
     spec: spec.replicas ? { replicas: spec.replicas } : {},
-    status: { replicas: status.replicas ?? 0, ...(selector === '<none>' || selector === '<error>' ? {} : { selector }) },
+    status: {
+      replicas: status.replicas ?? 0,
+      ...(selector === '<none>' || selector === '<error>' ? {} : { selector }),
+    },
   };
   return scale;
 }
@@ -67,12 +76,29 @@ function writeScale(ctx: RequestContext, parent: KubeObject, scale: KubeObject):
   const replicas = (scale.spec as Spec | undefined)?.replicas ?? 0;
   const name = parent.metadata.name!;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas)) {
-    throw badRequest(`Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`);
+    throw badRequest(
+      `Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`,
+    );
   }
-  if (replicas < 0) throw invalid(SCALE_RESOURCE, name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be greater than or equal to 0` }]);
+  if (replicas < 0)
+    throw invalid(SCALE_RESOURCE, name, [
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.replicas',
+        message: `Invalid value: ${replicas}: must be greater than or equal to 0`,
+      },
+    ]);
   const rv = scale.metadata?.resourceVersion || parent.metadata.resourceVersion;
-  const next = { ...parent, metadata: { ...parent.metadata, resourceVersion: rv }, spec: { ...(parent.spec as object), replicas } };
-  const updated = ctx.api.update(next, { dryRun: dryRunParam(ctx.query, 'UpdateOptions'), namespace: parent.metadata.namespace, fieldManager: updateManager(ctx.query, 'UpdateOptions', ctx.clientKey) });
+  const next = {
+    ...parent,
+    metadata: { ...parent.metadata, resourceVersion: rv },
+    spec: { ...(parent.spec as object), replicas },
+  };
+  const updated = ctx.api.update(next, {
+    dryRun: dryRunParam(ctx.query, 'UpdateOptions'),
+    namespace: parent.metadata.namespace,
+    fieldManager: updateManager(ctx.query, 'UpdateOptions', ctx.clientKey),
+  });
   ctx.send(200, scaleOf(updated));
 }
 

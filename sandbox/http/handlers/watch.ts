@@ -34,10 +34,18 @@ const MIN_REQUEST_TIMEOUT_S = 1800;
 /** Encodings shared by every watcher of the same event (fan-out costs one stringify). */
 const encoded = new WeakMap<object, { key: string; json: string }>();
 
-function encodeObject(obj: KubeObject, format: OutputFormat, includeObject: IncludeObject, clockNow: number, headers: boolean): string {
+function encodeObject(
+  obj: KubeObject,
+  format: OutputFormat,
+  includeObject: IncludeObject,
+  clockNow: number,
+  headers: boolean,
+): string {
   // Table cells show ages to the second: watchers of one event share its encoding even on a real-time clock.
   const now = Math.floor(clockNow / 1000) * 1000;
-  const key = format.conversion ? `${format.conversion}|${format.conversionVersion}|${includeObject}|${headers}|${now}` : '';
+  const key = format.conversion
+    ? `${format.conversion}|${format.conversionVersion}|${includeObject}|${headers}|${now}`
+    : '';
   const hit = encoded.get(obj);
   if (hit && hit.key === key) return hit.json;
   const json = JSON.stringify(convertObject(obj, format, includeObject, now, headers));
@@ -50,7 +58,8 @@ function startVersion(ctx: RequestContext, q: ListQuery): string | undefined {
   const rv = q.resourceVersion;
   const current = Number(ctx.api.resourceVersion);
   if (q.sendInitialEvents === true) {
-    if (rv && rv !== '0' && parseResourceVersion(rv) > current) throw timeout(`Timeout: Too large resource version: ${rv}, current: ${current}`);
+    if (rv && rv !== '0' && parseResourceVersion(rv) > current)
+      throw timeout(`Timeout: Too large resource version: ${rv}, current: ${current}`);
     return undefined; // the current state is at least as new as any version asked for
   }
   if (q.sendInitialEvents === false && (!rv || rv === '0')) return String(current);
@@ -106,7 +115,11 @@ class WatchResponse {
   arm(ms: number, bookmark: (() => KubeObject) | undefined): void {
     const { timers } = this.ctx.server;
     this.timeoutTimer = timers.setTimeout(this.end, ms);
-    if (bookmark) this.bookmarkTimer = timers.setInterval(() => this.onEvent({ type: 'BOOKMARK', object: bookmark() }), BOOKMARK_INTERVAL_MS);
+    if (bookmark)
+      this.bookmarkTimer = timers.setInterval(
+        () => this.onEvent({ type: 'BOOKMARK', object: bookmark() }),
+        BOOKMARK_INTERVAL_MS,
+      );
   }
 
   readonly onEvent = (event: WatchEvent): void => {
@@ -141,7 +154,13 @@ class WatchResponse {
     const { format } = this;
     if (event.type === 'ERROR') return JSON.stringify(event.object);
     if (event.type === 'BOOKMARK' && format.conversion === 'Table') {
-      return JSON.stringify({ kind: 'Table', apiVersion: format.conversionVersion, metadata: { resourceVersion: event.object.metadata.resourceVersion }, columnDefinitions: [], rows: [] });
+      return JSON.stringify({
+        kind: 'Table',
+        apiVersion: format.conversionVersion,
+        metadata: { resourceVersion: event.object.metadata.resourceVersion },
+        columnDefinitions: [],
+        rows: [],
+      });
     }
     const json = encodeObject(event.object, format, this.includeObject, this.ctx.now, this.headers);
     if (format.conversion === 'Table') this.headers = false;
@@ -164,12 +183,21 @@ export function watchObjects(ctx: RequestContext): void {
   const format = negotiateOutput(ctx.req.headers.accept, 'watch');
   const includeObject = includeObjectOf(ctx.query);
   const q = listQuery(ctx.query, true);
-  const fieldSelector = name === undefined ? q.fieldSelector : [`metadata.name=${name}`, q.fieldSelector].filter(Boolean).join(',');
+  const fieldSelector =
+    name === undefined ? q.fieldSelector : [`metadata.name=${name}`, q.fieldSelector].filter(Boolean).join(',');
   const resourceVersion = startVersion(ctx, q);
-  if ((server.watchesByClient.get(ctx.clientKey) ?? 0) >= server.maxWatchesPerClient) throw tooManyRequests('Too many requests, please try again later.', 1);
+  if ((server.watchesByClient.get(ctx.clientKey) ?? 0) >= server.maxWatchesPerClient)
+    throw tooManyRequests('Too many requests, please try again later.', 1);
 
   const watch = new WatchResponse(ctx, format, includeObject, ctx.clientKey);
-  const options = { namespace, labelSelector: q.labelSelector, fieldSelector, resourceVersion, allowWatchBookmarks: q.allowWatchBookmarks, sendInitialEvents: q.sendInitialEvents };
+  const options = {
+    namespace,
+    labelSelector: q.labelSelector,
+    fieldSelector,
+    resourceVersion,
+    allowWatchBookmarks: q.allowWatchBookmarks,
+    sendInitialEvents: q.sendInitialEvents,
+  };
   try {
     watch.subscribe(() => api.watch(resource, options, watch.onEvent));
   } catch (e) {
@@ -184,7 +212,13 @@ export function watchObjects(ctx: RequestContext): void {
   }
   if (watch.isStopped) return;
   watch.begin();
-  const seconds = q.timeoutSeconds !== undefined && q.timeoutSeconds > 0 ? q.timeoutSeconds : randomInt(MIN_REQUEST_TIMEOUT_S, 2 * MIN_REQUEST_TIMEOUT_S);
+  const seconds =
+    q.timeoutSeconds !== undefined && q.timeoutSeconds > 0
+      ? q.timeoutSeconds
+      : randomInt(MIN_REQUEST_TIMEOUT_S, 2 * MIN_REQUEST_TIMEOUT_S);
   const bookmark = { apiVersion: apiVersionOf(resource), kind: resource.kind };
-  watch.arm(seconds * 1000, q.allowWatchBookmarks ? () => ({ ...bookmark, metadata: { resourceVersion: api.resourceVersion } }) : undefined);
+  watch.arm(
+    seconds * 1000,
+    q.allowWatchBookmarks ? () => ({ ...bookmark, metadata: { resourceVersion: api.resourceVersion } }) : undefined,
+  );
 }

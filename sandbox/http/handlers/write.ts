@@ -36,7 +36,11 @@ function typeOf(r: ResourceType) {
 
 export async function createObject(ctx: RequestContext): Promise<void> {
   const { resource, namespace } = ctx.info;
-  const options: Write = { dryRun: dryRunParam(ctx.query, 'CreateOptions'), namespace, fieldManager: updateManager(ctx.query, 'CreateOptions', ctx.clientKey) };
+  const options: Write = {
+    dryRun: dryRunParam(ctx.query, 'CreateOptions'),
+    namespace,
+    fieldManager: updateManager(ctx.query, 'CreateOptions', ctx.clientKey),
+  };
   const mode = fieldValidationParam(ctx.query, 'CreateOptions');
   const obj = await decodeTyped(ctx, typeOf(resource));
   checkObjectShape(obj);
@@ -46,7 +50,11 @@ export async function createObject(ctx: RequestContext): Promise<void> {
 
 export async function updateObject(ctx: RequestContext): Promise<void> {
   const { resource, namespace, name, subresource } = ctx.info;
-  const options: Write = { dryRun: dryRunParam(ctx.query, 'UpdateOptions'), namespace, fieldManager: updateManager(ctx.query, 'UpdateOptions', ctx.clientKey) };
+  const options: Write = {
+    dryRun: dryRunParam(ctx.query, 'UpdateOptions'),
+    namespace,
+    fieldManager: updateManager(ctx.query, 'UpdateOptions', ctx.clientKey),
+  };
   const mode = fieldValidationParam(ctx.query, 'UpdateOptions');
   const obj = await decodeTyped(ctx, typeOf(resource));
   checkObjectShape(obj);
@@ -66,7 +74,11 @@ export async function updateObject(ctx: RequestContext): Promise<void> {
 }
 
 /** Unknown fields a patch introduces (those already stored are not the patch's doing). */
-function introducedUnknownFields(type: PatchType, current: KubeObject | undefined, patch: unknown): { patched?: KubeObject; fields: string[] } {
+function introducedUnknownFields(
+  type: PatchType,
+  current: KubeObject | undefined,
+  patch: unknown,
+): { patched?: KubeObject; fields: string[] } {
   if (type === 'apply') {
     if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return { fields: [] };
     return { fields: unknownFields(patch as KubeObject) };
@@ -82,11 +94,16 @@ export async function patchObject(ctx: RequestContext): Promise<void> {
   const { type, patch } = decodePatchBody(await ctx.body(), ctx.req.headers['content-type']);
   const force = boolParam(ctx.query, 'force');
   if (force !== undefined && type !== 'apply') {
-    throw invalidOptions('PatchOptions', [{ reason: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' }]);
+    throw invalidOptions('PatchOptions', [
+      { reason: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' },
+    ]);
   }
   const options: Write = {
     dryRun: dryRunParam(ctx.query, 'PatchOptions'),
-    fieldManager: type === 'apply' ? fieldManagerParam(ctx.query, 'PatchOptions', true) : updateManager(ctx.query, 'PatchOptions', ctx.clientKey),
+    fieldManager:
+      type === 'apply'
+        ? fieldManagerParam(ctx.query, 'PatchOptions', true)
+        : updateManager(ctx.query, 'PatchOptions', ctx.clientKey),
     force: force ?? false,
   };
   if (subresource === 'status') options.subresource = 'status';

@@ -33,7 +33,11 @@ interface Built {
 
 const built = new Map<string, Built>();
 
-function build(key: string, make: () => unknown, encode: (doc: unknown) => Buffer = (doc) => Buffer.from(JSON.stringify(doc))): Built {
+function build(
+  key: string,
+  make: () => unknown,
+  encode: (doc: unknown) => Buffer = (doc) => Buffer.from(JSON.stringify(doc)),
+): Built {
   let b = built.get(key);
   if (b === undefined) {
     const body = encode(make());
@@ -44,7 +48,10 @@ function build(key: string, make: () => unknown, encode: (doc: unknown) => Buffe
 }
 
 /** The media types of `/openapi/v2`: gnostic's protobuf (both spellings kube-openapi accepts). */
-const V2_PROTOBUF = new Set(['com.github.proto-openapi.spec.v2@v1.0+protobuf', 'com.github.proto-openapi.spec.v2.v1.0+protobuf']);
+const V2_PROTOBUF = new Set([
+  'com.github.proto-openapi.spec.v2@v1.0+protobuf',
+  'com.github.proto-openapi.spec.v2.v1.0+protobuf',
+]);
 const V2_PROTOBUF_CONTENT_TYPE = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 
 /** For each range in the client's order of preference: JSON first when both fit (`*\/*`), as kube-openapi does. */
@@ -60,7 +67,13 @@ function v2Format(accept: string | undefined): 'json' | 'protobuf' | undefined {
 
 /** `api/v1`, `apis/apps/v1`: the index keys of every served group version. */
 function groupVersionKeys(): { key: string; group: string; version: string }[] {
-  return servedGroups().flatMap((g) => g.versions.map((version) => ({ key: g.name === '' ? `api/${version}` : `apis/${g.name}/${version}`, group: g.name, version })));
+  return servedGroups().flatMap((g) =>
+    g.versions.map((version) => ({
+      key: g.name === '' ? `api/${version}` : `apis/${g.name}/${version}`,
+      group: g.name,
+      version,
+    })),
+  );
 }
 
 function v3Built(group: string, version: string): Built {
@@ -72,10 +85,19 @@ function serverRelativeURL(key: string, hash: string): string {
 }
 
 function acceptsJson(accept: string | undefined): boolean {
-  return acceptedMediaRanges(accept).some((r) => (r.type === '*' && r.subtype === '*') || (r.type === 'application' && (r.subtype === 'json' || r.subtype === '*')));
+  return acceptedMediaRanges(accept).some(
+    (r) =>
+      (r.type === '*' && r.subtype === '*') ||
+      (r.type === 'application' && (r.subtype === 'json' || r.subtype === '*')),
+  );
 }
 
-const NOT_ACCEPTABLE: OpenApiResponse = { status: 406, contentType: 'text/plain; charset=utf-8', body: '', headers: { Vary: 'Accept' } };
+const NOT_ACCEPTABLE: OpenApiResponse = {
+  status: 406,
+  contentType: 'text/plain; charset=utf-8',
+  body: '',
+  headers: { Vary: 'Accept' },
+};
 
 function json(b: Built, headers: Record<string, string> = {}): OpenApiResponse {
   return { contentType: 'application/json', body: b.body, headers: { ETag: `"${b.hash}"`, ...headers } };
@@ -91,12 +113,19 @@ export function openApiDocument(path: string, query: URLSearchParams, accept?: s
     const format = v2Format(accept);
     if (format === undefined) return NOT_ACCEPTABLE;
     if (format === 'json') return json(build('v2', openApiV2Document), { Vary: 'Accept' });
-    const pb = build('v2-protobuf', openApiV2Document, (doc) => swaggerToProtobuf(doc as ReturnType<typeof openApiV2Document>));
+    const pb = build('v2-protobuf', openApiV2Document, (doc) =>
+      swaggerToProtobuf(doc as ReturnType<typeof openApiV2Document>),
+    );
     return { contentType: V2_PROTOBUF_CONTENT_TYPE, body: pb.body, headers: { ETag: `"${pb.hash}"`, Vary: 'Accept' } };
   }
   if (path === '/openapi/v3') {
     const index = build('v3-index', () => ({
-      paths: Object.fromEntries(groupVersionKeys().map((gv) => [gv.key, { serverRelativeURL: serverRelativeURL(gv.key, v3Built(gv.group, gv.version).hash) }])),
+      paths: Object.fromEntries(
+        groupVersionKeys().map((gv) => [
+          gv.key,
+          { serverRelativeURL: serverRelativeURL(gv.key, v3Built(gv.group, gv.version).hash) },
+        ]),
+      ),
     }));
     return json(index);
   }
@@ -108,8 +137,16 @@ export function openApiDocument(path: string, query: URLSearchParams, accept?: s
   const doc = v3Built(gv.group, gv.version);
   const hash = query.get('hash');
   if (hash !== null && hash !== '' && hash !== doc.hash) {
-    return { status: 301, contentType: 'text/plain; charset=utf-8', body: '', headers: { Location: serverRelativeURL(key, doc.hash), Vary: 'Accept' } };
+    return {
+      status: 301,
+      contentType: 'text/plain; charset=utf-8',
+      body: '',
+      headers: { Location: serverRelativeURL(key, doc.hash), Vary: 'Accept' },
+    };
   }
   // With the current hash the URL names this exact content: clients may keep it as long as they like.
-  return json(doc, hash === doc.hash ? { Vary: 'Accept', 'Cache-Control': 'public, immutable, max-age=31536000' } : { Vary: 'Accept' });
+  return json(
+    doc,
+    hash === doc.hash ? { Vary: 'Accept', 'Cache-Control': 'public, immutable, max-age=31536000' } : { Vary: 'Accept' },
+  );
 }

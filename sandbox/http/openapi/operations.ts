@@ -26,11 +26,18 @@ function param(name: string, type: QueryParameter['type'], description: string):
 
 /** The description upstream gives a path parameter: the namespace's, or "name of the <Kind>". */
 function pathParamDescription(name: 'namespace' | 'name', item: PathItem): string {
-  return name === 'namespace' ? 'object name and auth scope, such as for teams and projects' : `name of the ${item.nameOf}`;
+  return name === 'namespace'
+    ? 'object name and auth scope, such as for teams and projects'
+    : `name of the ${item.nameOf}`;
 }
 
 /** The media types a PATCH takes, in upstream's order. */
-export const PATCH_MEDIA_TYPES: readonly string[] = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+export const PATCH_MEDIA_TYPES: readonly string[] = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+];
 
 /** The description of each response code. */
 export const CODE_TEXT: Readonly<Record<number, string>> = { 200: 'OK', 201: 'Created', 202: 'Accepted' };
@@ -44,7 +51,13 @@ export function queryParameter(p: QueryParameter, typed: ParameterType): Record<
 
 /** A path item's parameters: its path parameters by name, then `pretty`. */
 export function pathParameters(item: PathItem, typed: ParameterType): Record<string, unknown>[] {
-  const params = item.pathParams.map((name) => ({ description: pathParamDescription(name, item), in: 'path', name, required: true, ...typed('string') }));
+  const params = item.pathParams.map((name) => ({
+    description: pathParamDescription(name, item),
+    in: 'path',
+    name,
+    required: true,
+    ...typed('string'),
+  }));
   params.sort((a, b) => (a.name < b.name ? -1 : 1));
   return [...params, queryParameter(PRETTY, typed)];
 }
@@ -55,29 +68,55 @@ const LIST = [
   param('continue', 'string', 'The continue token of the previous page of a chunked list.'),
   param('fieldSelector', 'string', 'Restrict the objects returned by their fields. Defaults to everything.'),
   param('labelSelector', 'string', 'Restrict the objects returned by their labels. Defaults to everything.'),
-  param('limit', 'integer', 'The maximum number of objects in one page of a list; the rest come with the continue token.'),
+  param(
+    'limit',
+    'integer',
+    'The maximum number of objects in one page of a list; the rest come with the continue token.',
+  ),
   param('resourceVersion', 'string', 'The resourceVersion a list or watch is served from. Defaults to the latest.'),
   param('resourceVersionMatch', 'string', 'How resourceVersion applies to a list: Exact or NotOlderThan.'),
   param('timeoutSeconds', 'integer', 'How long a list or watch call may last.'),
   param('watch', 'boolean', 'Stream the changes of the objects (ADDED, MODIFIED, DELETED) instead of listing them.'),
 ];
 const DRY_RUN = param('dryRun', 'string', 'When All, the request is processed but nothing is persisted.');
-const FIELD_MANAGER = param('fieldManager', 'string', 'The name of the actor making the change, recorded in managedFields. Required for apply patches.');
+const FIELD_MANAGER = param(
+  'fieldManager',
+  'string',
+  'The name of the actor making the change, recorded in managedFields. Required for apply patches.',
+);
 const FIELD_VALIDATION = param(
   'fieldValidation',
   'string',
   'What to do with unknown or duplicate fields in the body: Ignore drops them, Warn (the default) drops them with a warning, Strict rejects the request.',
 );
-const FORCE = param('force', 'boolean', 'Force an apply patch: take the fields other managers own. Must be unset for other patch types.');
+const FORCE = param(
+  'force',
+  'boolean',
+  'Force an apply patch: take the fields other managers own. Must be unset for other patch types.',
+);
 const DELETE = [
   DRY_RUN,
-  param('gracePeriodSeconds', 'integer', 'Seconds before the object is deleted; zero deletes immediately. Defaults to the kind\'s own period.'),
+  param(
+    'gracePeriodSeconds',
+    'integer',
+    "Seconds before the object is deleted; zero deletes immediately. Defaults to the kind's own period.",
+  ),
   param('orphanDependents', 'boolean', 'Deprecated: use propagationPolicy. Whether dependents are orphaned.'),
   param('propagationPolicy', 'string', 'Garbage collection of dependents: Orphan, Background or Foreground.'),
 ];
 const WRITE = [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION];
-const LIST_NAMES = new Set(['continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion', 'resourceVersionMatch', 'timeoutSeconds']);
-const DELETE_COLLECTION = [...LIST.filter((p) => LIST_NAMES.has(p.name)), ...DELETE].sort((a, b) => (a.name < b.name ? -1 : 1));
+const LIST_NAMES = new Set([
+  'continue',
+  'fieldSelector',
+  'labelSelector',
+  'limit',
+  'resourceVersion',
+  'resourceVersionMatch',
+  'timeoutSeconds',
+]);
+const DELETE_COLLECTION = [...LIST.filter((p) => LIST_NAMES.has(p.name)), ...DELETE].sort((a, b) =>
+  a.name < b.name ? -1 : 1,
+);
 const LOG = [
   param('container', 'string', 'The container whose logs to stream. Defaults to the only container of the pod.'),
   param('follow', 'boolean', 'Keep streaming the log as it grows.'),
@@ -158,21 +197,94 @@ function resourcePaths(r: ResourceType): PathItem[] {
 
   const onCollection: Operation[] = [];
   if (verbs.has('list')) {
-    onCollection.push({ method: 'get', operationId: `list${gv}${scoped}`, description: `list or watch objects of kind ${r.kind}`, action: 'list', gvk, query: LIST, response: list, codes: [200], watchable: verbs.has('watch') });
+    onCollection.push({
+      method: 'get',
+      operationId: `list${gv}${scoped}`,
+      description: `list or watch objects of kind ${r.kind}`,
+      action: 'list',
+      gvk,
+      query: LIST,
+      response: list,
+      codes: [200],
+      watchable: verbs.has('watch'),
+    });
   }
   if (verbs.has('create')) {
-    onCollection.push({ method: 'post', operationId: `create${gv}${scoped}`, description: `create ${article(r.kind)} ${r.kind}`, action: 'post', gvk, query: WRITE, request: object, response: object, codes: [200, 201, 202] });
+    onCollection.push({
+      method: 'post',
+      operationId: `create${gv}${scoped}`,
+      description: `create ${article(r.kind)} ${r.kind}`,
+      action: 'post',
+      gvk,
+      query: WRITE,
+      request: object,
+      response: object,
+      codes: [200, 201, 202],
+    });
   }
   if (verbs.has('deletecollection')) {
-    onCollection.push({ method: 'delete', operationId: `delete${gv}Collection${scoped}`, description: `delete collection of ${r.kind}`, action: 'deletecollection', gvk, query: DELETE_COLLECTION, request: { definition: DELETE_OPTIONS }, response: { definition: STATUS }, codes: [200] });
+    onCollection.push({
+      method: 'delete',
+      operationId: `delete${gv}Collection${scoped}`,
+      description: `delete collection of ${r.kind}`,
+      action: 'deletecollection',
+      gvk,
+      query: DELETE_COLLECTION,
+      request: { definition: DELETE_OPTIONS },
+      response: { definition: STATUS },
+      codes: [200],
+    });
   }
   items.push({ path: collection, pathParams: scopeParams, nameOf: r.kind, operations: onCollection });
 
   const one: Operation[] = [];
-  if (verbs.has('get')) one.push({ method: 'get', operationId: `read${gv}${scoped}`, description: `read the specified ${r.kind}`, action: 'get', gvk, query: [], response: object, codes: [200] });
-  if (verbs.has('update')) one.push({ method: 'put', operationId: `replace${gv}${scoped}`, description: `replace the specified ${r.kind}`, action: 'put', gvk, query: WRITE, request: object, response: object, codes: [200, 201] });
-  if (verbs.has('patch')) one.push({ method: 'patch', operationId: `patch${gv}${scoped}`, description: `partially update the specified ${r.kind}`, action: 'patch', gvk, query: [...WRITE, FORCE], request: { patch: true }, response: object, codes: [200, 201] });
-  if (verbs.has('delete')) one.push({ method: 'delete', operationId: `delete${gv}${scoped}`, description: `delete ${article(r.kind)} ${r.kind}`, action: 'delete', gvk, query: DELETE, request: { definition: DELETE_OPTIONS }, response: object, codes: [200, 202] });
+  if (verbs.has('get'))
+    one.push({
+      method: 'get',
+      operationId: `read${gv}${scoped}`,
+      description: `read the specified ${r.kind}`,
+      action: 'get',
+      gvk,
+      query: [],
+      response: object,
+      codes: [200],
+    });
+  if (verbs.has('update'))
+    one.push({
+      method: 'put',
+      operationId: `replace${gv}${scoped}`,
+      description: `replace the specified ${r.kind}`,
+      action: 'put',
+      gvk,
+      query: WRITE,
+      request: object,
+      response: object,
+      codes: [200, 201],
+    });
+  if (verbs.has('patch'))
+    one.push({
+      method: 'patch',
+      operationId: `patch${gv}${scoped}`,
+      description: `partially update the specified ${r.kind}`,
+      action: 'patch',
+      gvk,
+      query: [...WRITE, FORCE],
+      request: { patch: true },
+      response: object,
+      codes: [200, 201],
+    });
+  if (verbs.has('delete'))
+    one.push({
+      method: 'delete',
+      operationId: `delete${gv}${scoped}`,
+      description: `delete ${article(r.kind)} ${r.kind}`,
+      action: 'delete',
+      gvk,
+      query: DELETE,
+      request: { definition: DELETE_OPTIONS },
+      response: object,
+      codes: [200, 202],
+    });
   items.push({ path: `${collection}/{name}`, pathParams: [...scopeParams, 'name'], nameOf: r.kind, operations: one });
 
   for (const s of subresources(r)) {
@@ -180,11 +292,59 @@ function resourcePaths(r: ResourceType): PathItem[] {
     const sub: Operation[] = [];
     const sVerbs = new Set(s.verbs);
     const body: Body = s.name === 'log' ? { text: true } : { definition: definitionOf(s.kind) };
-    if (sVerbs.has('get')) sub.push({ method: 'get', operationId: `read${id}`, description: `read ${s.name} of the specified ${r.kind}`, action: 'get', gvk: s.kind, query: s.name === 'log' ? LOG : [], response: body, codes: [200] });
-    if (sVerbs.has('create')) sub.push({ method: 'post', operationId: `create${id}`, description: `create ${s.name} of ${article(r.kind)} ${r.kind}`, action: 'post', gvk: s.kind, query: WRITE, request: body, response: body, codes: [200, 201, 202] });
-    if (sVerbs.has('update')) sub.push({ method: 'put', operationId: `replace${id}`, description: `replace ${s.name} of the specified ${r.kind}`, action: 'put', gvk: s.kind, query: WRITE, request: body, response: body, codes: [200, 201] });
-    if (sVerbs.has('patch')) sub.push({ method: 'patch', operationId: `patch${id}`, description: `partially update ${s.name} of the specified ${r.kind}`, action: 'patch', gvk: s.kind, query: [...WRITE, FORCE], request: { patch: true }, response: body, codes: [200, 201] });
-    items.push({ path: `${collection}/{name}/${s.name}`, pathParams: [...scopeParams, 'name'], nameOf: s.name === 'log' || s.name === 'finalize' || s.name === 'status' ? r.kind : s.kind.kind, operations: sub });
+    if (sVerbs.has('get'))
+      sub.push({
+        method: 'get',
+        operationId: `read${id}`,
+        description: `read ${s.name} of the specified ${r.kind}`,
+        action: 'get',
+        gvk: s.kind,
+        query: s.name === 'log' ? LOG : [],
+        response: body,
+        codes: [200],
+      });
+    if (sVerbs.has('create'))
+      sub.push({
+        method: 'post',
+        operationId: `create${id}`,
+        description: `create ${s.name} of ${article(r.kind)} ${r.kind}`,
+        action: 'post',
+        gvk: s.kind,
+        query: WRITE,
+        request: body,
+        response: body,
+        codes: [200, 201, 202],
+      });
+    if (sVerbs.has('update'))
+      sub.push({
+        method: 'put',
+        operationId: `replace${id}`,
+        description: `replace ${s.name} of the specified ${r.kind}`,
+        action: 'put',
+        gvk: s.kind,
+        query: WRITE,
+        request: body,
+        response: body,
+        codes: [200, 201],
+      });
+    if (sVerbs.has('patch'))
+      sub.push({
+        method: 'patch',
+        operationId: `patch${id}`,
+        description: `partially update ${s.name} of the specified ${r.kind}`,
+        action: 'patch',
+        gvk: s.kind,
+        query: [...WRITE, FORCE],
+        request: { patch: true },
+        response: body,
+        codes: [200, 201],
+      });
+    items.push({
+      path: `${collection}/{name}/${s.name}`,
+      pathParams: [...scopeParams, 'name'],
+      nameOf: s.name === 'log' || s.name === 'finalize' || s.name === 'status' ? r.kind : s.kind.kind,
+      operations: sub,
+    });
   }
 
   if (r.namespaced && verbs.has('list')) {
@@ -192,7 +352,19 @@ function resourcePaths(r: ResourceType): PathItem[] {
       path: `${prefix}/${r.plural}`,
       pathParams: [],
       nameOf: r.kind,
-      operations: [{ method: 'get', operationId: `list${gv}${r.kind}ForAllNamespaces`, description: `list or watch objects of kind ${r.kind}`, action: 'list', gvk, query: LIST, response: list, codes: [200], watchable: verbs.has('watch') }],
+      operations: [
+        {
+          method: 'get',
+          operationId: `list${gv}${r.kind}ForAllNamespaces`,
+          description: `list or watch objects of kind ${r.kind}`,
+          action: 'list',
+          gvk,
+          query: LIST,
+          response: list,
+          codes: [200],
+          watchable: verbs.has('watch'),
+        },
+      ],
     });
   }
   return items;

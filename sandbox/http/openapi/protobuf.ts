@@ -156,13 +156,25 @@ function schema(s: Json): Message {
   if (typeof s.type === 'string') m.message(22, new Message().strings(1, [s.type]));
   if (s.items !== undefined) m.message(23, new Message().message(1, schema(s.items as Json)));
   if (s.properties !== undefined) {
-    const named = Object.entries(s.properties as Record<string, Json>).map(([name, p]) => new Message().string(1, name).message(2, schema(p)));
+    const named = Object.entries(s.properties as Record<string, Json>).map(([name, p]) =>
+      new Message().string(1, name).message(2, schema(p)),
+    );
     m.message(25, new Message().messages(1, named));
   }
   m.messages(31, vendorExtensions(s));
   return m;
 }
-const SCHEMA_KEYS = new Set(['$ref', 'format', 'description', 'required', 'enum', 'additionalProperties', 'type', 'items', 'properties']);
+const SCHEMA_KEYS = new Set([
+  '$ref',
+  'format',
+  'description',
+  'required',
+  'enum',
+  'additionalProperties',
+  'type',
+  'items',
+  'properties',
+]);
 
 /** `ParametersItem` → `Parameter` → body, query or path parameter. */
 function parameter(p: Json): Message {
@@ -170,13 +182,30 @@ function parameter(p: Json): Message {
   if (p.in === 'body') {
     param = new Message().message(
       1,
-      new Message().string(1, str(p.description)).string(2, str(p.name)).string(3, 'body').bool(4, p.required === true).message(5, schema(p.schema as Json)),
+      new Message()
+        .string(1, str(p.description))
+        .string(2, str(p.name))
+        .string(3, 'body')
+        .bool(4, p.required === true)
+        .message(5, schema(p.schema as Json)),
     );
   } else if (p.in === 'query') {
-    const sub = new Message().bool(1, p.required === true).string(2, 'query').string(3, str(p.description)).string(4, str(p.name)).string(6, str(p.type)).bool(20, p.uniqueItems === true);
+    const sub = new Message()
+      .bool(1, p.required === true)
+      .string(2, 'query')
+      .string(3, str(p.description))
+      .string(4, str(p.name))
+      .string(6, str(p.type))
+      .bool(20, p.uniqueItems === true);
     param = new Message().message(2, new Message().message(3, sub));
   } else if (p.in === 'path') {
-    const sub = new Message().bool(1, p.required === true).string(2, 'path').string(3, str(p.description)).string(4, str(p.name)).string(5, str(p.type)).bool(19, p.uniqueItems === true);
+    const sub = new Message()
+      .bool(1, p.required === true)
+      .string(2, 'path')
+      .string(3, str(p.description))
+      .string(4, str(p.name))
+      .string(5, str(p.type))
+      .bool(19, p.uniqueItems === true);
     param = new Message().message(2, new Message().message(4, sub));
   } else {
     fail('a parameter', `in: ${String(p.in)}`);
@@ -218,19 +247,31 @@ function pathItem(item: Json): Message {
 /** The Swagger 2.0 document (as v2.ts builds it) as a protobuf `openapi.v2.Document`. */
 export function swaggerToProtobuf(doc: JsonSchema): Buffer {
   const info = doc.info as Json;
-  const paths = Object.entries(doc.paths as Record<string, Json>).map(([name, item]) => new Message().string(1, name).message(2, pathItem(item)));
-  const definitions = Object.entries(doc.definitions as Record<string, Json>).map(([name, s]) => new Message().string(1, name).message(2, schema(s)));
+  const paths = Object.entries(doc.paths as Record<string, Json>).map(([name, item]) =>
+    new Message().string(1, name).message(2, pathItem(item)),
+  );
+  const definitions = Object.entries(doc.definitions as Record<string, Json>).map(([name, s]) =>
+    new Message().string(1, name).message(2, schema(s)),
+  );
   const security = ((doc.security as Record<string, string[]>[] | undefined) ?? []).map((req) =>
     new Message().messages(
       1,
-      Object.entries(req).map(([name, scopes]) => new Message().string(1, name).message(2, new Message().strings(1, scopes))),
+      Object.entries(req).map(([name, scopes]) =>
+        new Message().string(1, name).message(2, new Message().strings(1, scopes)),
+      ),
     ),
   );
-  const securityDefinitions = Object.entries((doc.securityDefinitions as Record<string, Json> | undefined) ?? {}).map(([name, d]) => {
-    if (d.type !== 'apiKey') fail('a security definition', `type: ${String(d.type)}`);
-    const apiKey = new Message().string(1, 'apiKey').string(2, str(d.name)).string(3, str(d.in)).string(4, str(d.description));
-    return new Message().string(1, name).message(2, new Message().message(2, apiKey));
-  });
+  const securityDefinitions = Object.entries((doc.securityDefinitions as Record<string, Json> | undefined) ?? {}).map(
+    ([name, d]) => {
+      if (d.type !== 'apiKey') fail('a security definition', `type: ${String(d.type)}`);
+      const apiKey = new Message()
+        .string(1, 'apiKey')
+        .string(2, str(d.name))
+        .string(3, str(d.in))
+        .string(4, str(d.description));
+      return new Message().string(1, name).message(2, new Message().message(2, apiKey));
+    },
+  );
   return new Message()
     .string(1, str(doc.swagger))
     .message(2, new Message().string(1, str(info.title)).string(2, str(info.version)))

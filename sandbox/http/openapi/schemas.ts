@@ -82,9 +82,16 @@ function typeMetaDescription(property: string): string | undefined {
   return definition('io.k8s.apimachinery.pkg.apis.meta.v1.Status')?.properties[property]?.description;
 }
 
-function propertySchema(def: Definition, name: string, prop: PropertySchema, style: Style, isKind: boolean): JsonSchema {
+function propertySchema(
+  def: Definition,
+  name: string,
+  prop: PropertySchema,
+  style: Style,
+  isKind: boolean,
+): JsonSchema {
   const base = typeSchema(prop.type, style);
-  const description = prop.description ?? (isKind && (name === 'apiVersion' || name === 'kind') ? typeMetaDescription(name) : undefined);
+  const description =
+    prop.description ?? (isKind && (name === 'apiVersion' || name === 'kind') ? typeMetaDescription(name) : undefined);
   let out: JsonSchema;
   if (description === undefined) out = base;
   else if (style === 'v3' && '$ref' in base) out = { allOf: [base], description };
@@ -103,14 +110,18 @@ function propertySchema(def: Definition, name: string, prop: PropertySchema, sty
 /** The schema object of a named definition (synthesized for IntOrString and Quantity), or undefined when unknown. */
 export function definitionSchema(name: string, style: Style): JsonSchema | undefined {
   if (name === INT_OR_STRING) {
-    return style === 'v3' ? { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] } : { type: 'string', format: 'int-or-string' };
+    return style === 'v3'
+      ? { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] }
+      : { type: 'string', format: 'int-or-string' };
   }
-  if (name === QUANTITY) return style === 'v3' ? { oneOf: [{ type: 'string' }, { type: 'number' }] } : { type: 'string' };
+  if (name === QUANTITY)
+    return style === 'v3' ? { oneOf: [{ type: 'string' }, { type: 'number' }] } : { type: 'string' };
   const def = definition(name);
   if (def === undefined) return undefined;
   const kinds = kindsOfDefinition(name);
   const properties: JsonSchema = {};
-  for (const [key, prop] of Object.entries(def.properties)) properties[key] = propertySchema(def, key, prop, style, kinds.length > 0);
+  for (const [key, prop] of Object.entries(def.properties))
+    properties[key] = propertySchema(def, key, prop, style, kinds.length > 0);
   return {
     ...(def.description !== undefined ? { description: def.description } : {}),
     type: 'object',

@@ -19,7 +19,10 @@ export interface UnknownField {
 
 /** The unknown fields of `obj`, or none when its apiVersion/kind is not in the schema (that is reported elsewhere). */
 export function findUnknownFields(obj: KubeObject): UnknownField[] {
-  const entry = typeof obj.apiVersion === 'string' && typeof obj.kind === 'string' ? kindEntry(obj.apiVersion, obj.kind) : undefined;
+  const entry =
+    typeof obj.apiVersion === 'string' && typeof obj.kind === 'string'
+      ? kindEntry(obj.apiVersion, obj.kind)
+      : undefined;
   if (entry === undefined) return [];
   const found: UnknownField[] = [];
   walk(obj, { kind: 'ref', name: entry.definition }, [], found);

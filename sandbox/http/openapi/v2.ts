@@ -4,7 +4,15 @@
  * --output plaintext-openapiv2`, patch strategies when v3 fails).
  */
 import { servedGroups, versionInfo } from '../discovery';
-import { CODE_TEXT, PATCH_MEDIA_TYPES, definitionsUsed, pathParameters, pathsOf, queryParameter, tagOf } from './operations';
+import {
+  CODE_TEXT,
+  PATCH_MEDIA_TYPES,
+  definitionsUsed,
+  pathParameters,
+  pathsOf,
+  queryParameter,
+  tagOf,
+} from './operations';
 import type { Operation, ParameterType, PathItem } from './operations';
 import { gvkExtension, refTo, schemasFor } from './schemas';
 import type { JsonSchema } from './schemas';
@@ -16,7 +24,12 @@ function operation(op: Operation, tag: string): JsonSchema {
   const parameters: JsonSchema[] = [];
   if (op.request !== undefined) {
     const schema = 'definition' in op.request ? refTo(op.request.definition, 'v2') : { type: 'object' };
-    parameters.push({ in: 'body', name: 'body', required: op.action !== 'delete' && op.action !== 'deletecollection', schema });
+    parameters.push({
+      in: 'body',
+      name: 'body',
+      required: op.action !== 'delete' && op.action !== 'deletecollection',
+      schema,
+    });
   }
   parameters.push(...op.query.map((p) => queryParameter(p, typed)));
   const responses: JsonSchema = {};
@@ -31,7 +44,11 @@ function operation(op: Operation, tag: string): JsonSchema {
     description: op.description,
     operationId: op.operationId,
     ...(parameters.length > 0 ? { parameters } : {}),
-    produces: text ? ['text/plain', 'application/json'] : op.watchable ? ['application/json', 'application/json;stream=watch'] : ['application/json'],
+    produces: text
+      ? ['text/plain', 'application/json']
+      : op.watchable
+        ? ['application/json', 'application/json;stream=watch']
+        : ['application/json'],
     responses,
     schemes: ['https'],
     tags: [tag],
@@ -59,7 +76,9 @@ export function openApiV2Document(): JsonSchema {
     info: { title: 'Kubernetes', version: versionInfo().gitVersion },
     paths,
     security: [{ BearerToken: [] }],
-    securityDefinitions: { BearerToken: { description: 'Bearer Token authentication', in: 'header', name: 'authorization', type: 'apiKey' } },
+    securityDefinitions: {
+      BearerToken: { description: 'Bearer Token authentication', in: 'header', name: 'authorization', type: 'apiKey' },
+    },
     swagger: '2.0',
   };
 }

@@ -5,7 +5,15 @@
  * (a PATCH operation of the kind with a `fieldValidation` parameter).
  */
 import { versionInfo } from '../discovery';
-import { CODE_TEXT, PATCH_MEDIA_TYPES, definitionsUsed, pathParameters, pathsOf, queryParameter, tagOf } from './operations';
+import {
+  CODE_TEXT,
+  PATCH_MEDIA_TYPES,
+  definitionsUsed,
+  pathParameters,
+  pathsOf,
+  queryParameter,
+  tagOf,
+} from './operations';
 import type { Body, Operation, ParameterType } from './operations';
 import { gvkExtension, refTo, schemasFor } from './schemas';
 import type { JsonSchema } from './schemas';
@@ -23,13 +31,23 @@ function content(body: Body, watchable: boolean): JsonSchema {
 
 function operation(op: Operation, tag: string): JsonSchema {
   const responses: JsonSchema = {};
-  for (const code of op.codes) responses[String(code)] = { content: content(op.response, op.watchable === true), description: CODE_TEXT[code] };
+  for (const code of op.codes)
+    responses[String(code)] = { content: content(op.response, op.watchable === true), description: CODE_TEXT[code] };
   responses['401'] = { description: 'Unauthorized' };
   return {
     description: op.description,
     operationId: op.operationId,
     ...(op.query.length > 0 ? { parameters: op.query.map((p) => queryParameter(p, typed)) } : {}),
-    ...(op.request !== undefined ? { requestBody: { content: 'definition' in op.request ? { '*/*': { schema: refTo(op.request.definition, 'v3') } } : content(op.request, false) } } : {}),
+    ...(op.request !== undefined
+      ? {
+          requestBody: {
+            content:
+              'definition' in op.request
+                ? { '*/*': { schema: refTo(op.request.definition, 'v3') } }
+                : content(op.request, false),
+          },
+        }
+      : {}),
     responses,
     tags: [tag],
     'x-kubernetes-action': op.action,
@@ -51,7 +69,14 @@ export function openApiV3Document(group: string, version: string): JsonSchema {
   return {
     components: {
       schemas: schemasFor(definitionsUsed(items), 'v3'),
-      securitySchemes: { BearerToken: { description: 'Bearer Token authentication', in: 'header', name: 'authorization', type: 'apiKey' } },
+      securitySchemes: {
+        BearerToken: {
+          description: 'Bearer Token authentication',
+          in: 'header',
+          name: 'authorization',
+          type: 'apiKey',
+        },
+      },
     },
     info: { title: 'Kubernetes', version: versionInfo().gitVersion },
     openapi: '3.0.0',

@@ -36,7 +36,8 @@ function packageOf(desc: MessageDescriptor): string {
 }
 
 function expectWire(f: FieldDescriptor, wire: number, allowed: number): void {
-  if (wire !== allowed) throw new ProtobufFormatError(`proto: wrong wireType = ${wire} for field ${f.json === '...' ? f.type : f.json}`);
+  if (wire !== allowed)
+    throw new ProtobufFormatError(`proto: wrong wireType = ${wire} for field ${f.json === '...' ? f.type : f.json}`);
 }
 
 function isNumeric(type: string): boolean {
@@ -72,7 +73,14 @@ function zeroOf(type: string): JsonValue {
 }
 
 /** A message-typed value: well-known, described, or refused. `undefined` stands for Go's `null`. */
-function messageToJson(type: string, buf: Uint8Array, owner: MessageDescriptor, ctx: DecodeContext, path: string, depth: number): JsonValue | undefined {
+function messageToJson(
+  type: string,
+  buf: Uint8Array,
+  owner: MessageDescriptor,
+  ctx: DecodeContext,
+  path: string,
+  depth: number,
+): JsonValue | undefined {
   const wellKnown = WELL_KNOWN.get(type);
   if (wellKnown) return wellKnown(buf);
   const desc = ctx.registry.get(type);
@@ -113,7 +121,14 @@ function collect(desc: MessageDescriptor, buf: Uint8Array, path: string): Collec
   return seen;
 }
 
-function mapToJson(f: FieldDescriptor, entries: readonly Raw[], owner: MessageDescriptor, ctx: DecodeContext, path: string, depth: number): JsonObject {
+function mapToJson(
+  f: FieldDescriptor,
+  entries: readonly Raw[],
+  owner: MessageDescriptor,
+  ctx: DecodeContext,
+  path: string,
+  depth: number,
+): JsonObject {
   const byKey = new Map<string, JsonValue>();
   for (const entry of entries) {
     let key = '';
@@ -134,8 +149,17 @@ function mapToJson(f: FieldDescriptor, entries: readonly Raw[], owner: MessageDe
     }
     // Go fills a missing entry value with the type's zero value.
     const json = isScalar(f.type)
-      ? value === undefined ? zeroOf(f.type) : scalarToJson(f.type, value, `${path}.${f.json}`)
-      : messageToJson(f.type, (value as Uint8Array | undefined) ?? EMPTY, owner, ctx, `${path}.${f.json}[${key}]`, depth);
+      ? value === undefined
+        ? zeroOf(f.type)
+        : scalarToJson(f.type, value, `${path}.${f.json}`)
+      : messageToJson(
+          f.type,
+          (value as Uint8Array | undefined) ?? EMPTY,
+          owner,
+          ctx,
+          `${path}.${f.json}[${key}]`,
+          depth,
+        );
     byKey.set(key, json === undefined ? null : json);
   }
   count(ctx, byKey.size + 1);
@@ -146,14 +170,23 @@ function mapToJson(f: FieldDescriptor, entries: readonly Raw[], owner: MessageDe
   return out;
 }
 
-function fieldToJson(f: FieldDescriptor, raws: readonly Raw[] | undefined, desc: MessageDescriptor, ctx: DecodeContext, path: string, depth: number): JsonValue | undefined {
+function fieldToJson(
+  f: FieldDescriptor,
+  raws: readonly Raw[] | undefined,
+  desc: MessageDescriptor,
+  ctx: DecodeContext,
+  path: string,
+  depth: number,
+): JsonValue | undefined {
   const here = `${path}.${f.json}`;
   if (f.map) return raws ? mapToJson(f, raws, desc, ctx, path, depth) : undefined;
   if (f.repeated) {
     if (!raws) return undefined;
     count(ctx, raws.length + 1);
     return raws.map((raw, i) => {
-      const v = isScalar(f.type) ? scalarToJson(f.type, raw, here) : messageToJson(f.type, raw as Uint8Array, desc, ctx, `${here}[${i}]`, depth);
+      const v = isScalar(f.type)
+        ? scalarToJson(f.type, raw, here)
+        : messageToJson(f.type, raw as Uint8Array, desc, ctx, `${here}[${i}]`, depth);
       return v === undefined ? null : v;
     });
   }
@@ -171,7 +204,13 @@ function fieldToJson(f: FieldDescriptor, raws: readonly Raw[] | undefined, desc:
 }
 
 /** Decodes `buf` as `desc`; `path` (e.g. `.spec.template`) locates errors. */
-export function decodeMessage(desc: MessageDescriptor, buf: Uint8Array, ctx: DecodeContext, path: string, depth: number): JsonObject {
+export function decodeMessage(
+  desc: MessageDescriptor,
+  buf: Uint8Array,
+  ctx: DecodeContext,
+  path: string,
+  depth: number,
+): JsonObject {
   if (depth > MAX_DEPTH) throw new ProtobufFormatError(`proto: messages nested deeper than ${MAX_DEPTH}`);
   const seen = collect(desc, buf, path);
   const out: JsonObject = {};

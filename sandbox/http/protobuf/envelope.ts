@@ -22,7 +22,8 @@ function strictFields(buf: Uint8Array, type: string, onField: (field: number, va
   const r = new WireReader(buf);
   while (!r.done) {
     const { field, wire } = r.tag();
-    if (wire !== WIRE_BYTES) throw new ProtobufFormatError(`proto: wrong wireType = ${wire} for field ${field} of ${type}`);
+    if (wire !== WIRE_BYTES)
+      throw new ProtobufFormatError(`proto: wrong wireType = ${wire} for field ${field} of ${type}`);
     onField(field, r.bytes());
   }
 }
@@ -30,7 +31,9 @@ function strictFields(buf: Uint8Array, type: string, onField: (field: number, va
 /** Splits a body into its type and raw object bytes; 400 without the magic, 415 for unknown envelope fields. */
 export function readEnvelope(body: Uint8Array): Envelope {
   if (body.length < MAGIC.length || MAGIC.some((b, i) => body[i] !== b)) {
-    throw new ProtobufFormatError(`provided data does not appear to be a protobuf message, expected prefix [${MAGIC.join(' ')}]`);
+    throw new ProtobufFormatError(
+      `provided data does not appear to be a protobuf message, expected prefix [${MAGIC.join(' ')}]`,
+    );
   }
   const env: Envelope = { apiVersion: '', kind: '', raw: new Uint8Array(0), contentEncoding: '', contentType: '' };
   strictFields(body.subarray(MAGIC.length), 'runtime.Unknown', (field, value) => {

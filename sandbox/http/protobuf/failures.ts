@@ -9,5 +9,9 @@ import type { ApiError } from '../../api/errors';
 
 /** 415 UnsupportedMediaType naming exactly what could not be decoded. */
 export function unsupportedProtobuf(what: string): ApiError {
-  return statusFailure(415, 'UnsupportedMediaType', `the protobuf body holds ${what}, which this server does not decode; send the object as application/json instead`);
+  return statusFailure(
+    415,
+    'UnsupportedMediaType',
+    `the protobuf body holds ${what}, which this server does not decode; send the object as application/json instead`,
+  );
 }

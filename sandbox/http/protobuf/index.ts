@@ -97,8 +97,12 @@ export function decodeProtobufBody(body: Uint8Array, expectedKind?: string): Kub
     if (!(e instanceof ProtobufFormatError)) throw e;
     if (env && env.kind !== '') {
       const version = env.apiVersion.slice(env.apiVersion.indexOf('/') + 1);
-      throw badRequest(`${env.kind} in version "${version}" cannot be handled as a ${expectedKind ?? env.kind}: ${e.message}`);
+      throw badRequest(
+        `${env.kind} in version "${version}" cannot be handled as a ${expectedKind ?? env.kind}: ${e.message}`,
+      );
     }
-    throw badRequest(`the object provided is unrecognized (must be of type ${expectedKind ?? 'unknown'}): ${e.message} (${summary(body)})`);
+    throw badRequest(
+      `the object provided is unrecognized (must be of type ${expectedKind ?? 'unknown'}): ${e.message} (${summary(body)})`,
+    );
   }
 }

@@ -68,7 +68,10 @@ function parseField(owner: string, spec: string): FieldDescriptor {
 }
 
 function parseMessage(fullName: string, notation: string): MessageDescriptor {
-  const fields = notation.trim().split(/\s+/).map((spec) => parseField(fullName, spec));
+  const fields = notation
+    .trim()
+    .split(/\s+/)
+    .map((spec) => parseField(fullName, spec));
   const byNumber = new Map<number, FieldDescriptor>();
   for (const f of fields) {
     if (byNumber.has(f.number)) throw new Error(`protobuf table: field ${f.number} twice in ${fullName}`);

@@ -19,7 +19,8 @@ function readFields(buf: Uint8Array, type: string, wires: Readonly<Record<number
     const { field, wire } = r.tag();
     const expected = wires[field];
     if (expected === undefined) throw unsupportedProtobuf(`field ${field} of ${type}`);
-    if (wire !== expected) throw new ProtobufFormatError(`proto: wrong wireType = ${wire} for field ${field} of ${type}`);
+    if (wire !== expected)
+      throw new ProtobufFormatError(`proto: wrong wireType = ${wire} for field ${field} of ${type}`);
     out.set(field, wire === WIRE_VARINT ? r.varint() : r.bytes());
   }
   return out;

@@ -65,7 +65,8 @@ export class WireReader {
     const key = this.smallVarint('tag');
     const field = Math.floor(key / 8);
     const wire = key % 8;
-    if (field <= 0 || field > MAX_FIELD_NUMBER) throw new ProtobufFormatError(`proto: illegal tag ${field} (wire type ${wire})`);
+    if (field <= 0 || field > MAX_FIELD_NUMBER)
+      throw new ProtobufFormatError(`proto: illegal tag ${field} (wire type ${wire})`);
     return { field, wire };
   }
 

@@ -13,7 +13,9 @@ export interface PodFacts {
 
 /** kubelet `expansion.Expand`: `$(NAME)` becomes the variable when it is defined, `$$` becomes `$`. */
 export function expandKubeVars(text: string, vars: ReadonlyMap<string, string>): string {
-  return text.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (whole, name: string | undefined) => (name === undefined ? '$' : (vars.get(name) ?? whole)));
+  return text.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (whole, name: string | undefined) =>
+    name === undefined ? '$' : (vars.get(name) ?? whole),
+  );
 }
 
 function fieldValue(pod: Pod, path: string, facts: PodFacts): string | undefined {
@@ -48,8 +50,15 @@ export function containerEnv(pod: Pod, container: Container, facts: PodFacts): M
   return vars;
 }
 
-/** The argv a container runs when the spec says (command and/or args), after `$(VAR)` expansion; undefined when the image decides. */
-export function containerArgv(container: Container, shellImage: boolean, vars: ReadonlyMap<string, string>): string[] | undefined {
+/**
+ * The argv a container runs when the spec says (command and/or args), after `$(VAR)` expansion; undefined when the
+ * image decides.
+ */
+export function containerArgv(
+  container: Container,
+  shellImage: boolean,
+  vars: ReadonlyMap<string, string>,
+): string[] | undefined {
   let argv: string[] | undefined;
   if (container.command && container.command.length > 0) argv = [...container.command, ...(container.args ?? [])];
   else if (shellImage) argv = [...(container.args ?? [])];

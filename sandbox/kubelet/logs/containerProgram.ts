@@ -22,7 +22,10 @@ import { probeSources } from './probeLines';
 import { basename, COMMANDS } from './shell/commands';
 import { runScript } from './shell/run';
 
-/** Why an instance ended: its own exit (behaviour or command), the crash action, a graceful stop after SIGTERM, or SIGKILL. */
+/**
+ * Why an instance ended: its own exit (behaviour or command), the crash action, a graceful stop after SIGTERM, or
+ * SIGKILL.
+ */
 export type ExitCause = 'exit' | 'crash' | 'stopped' | 'killed';
 
 export interface ProgramInput {
@@ -44,11 +47,15 @@ export interface ContainerProgram {
   onExit(at: number, code: number, oom: boolean, cause: ExitCause): string[];
 }
 
-/** The annotation settings that make it exit (`crash-after=30s exit=2`), or undefined when its exit is the command's. */
+/**
+ * The annotation settings that make it exit (`crash-after=30s exit=2`), or undefined when its exit is the command's.
+ */
 function annotatedExit(pod: Pod, container: Container, init: boolean): string | undefined {
   const annotations = pod.metadata?.annotations ?? {};
   const names = [...(init ? [] : [BEHAVIOR_ANNOTATION]), `${BEHAVIOR_ANNOTATION}.${container.name}`];
-  const tokens = names.flatMap((n) => (annotations[n] ?? '').trim().split(/\s+/)).filter((t) => /^(crash-after|oom-after|exit-after|exit)=/.test(t));
+  const tokens = names
+    .flatMap((n) => (annotations[n] ?? '').trim().split(/\s+/))
+    .filter((t) => /^(crash-after|oom-after|exit-after|exit)=/.test(t));
   return parseBehavior(tokens.join(' ')).behavior.exit ? tokens.join(' ') : undefined;
 }
 
@@ -56,28 +63,51 @@ function annotatedExit(pod: Pod, container: Container, init: boolean): string | 
 export function describeBehavior(b: ContainerBehavior, init: boolean): string {
   const parts: string[] = [];
   const e = b.exit;
-  const when = (after: number | string) => (typeof after === 'number' ? `after ${formatGoDuration(after)}` : after === 'quick' ? 'at once' : 'after its work');
+  const when = (after: number | string) =>
+    typeof after === 'number' ? `after ${formatGoDuration(after)}` : after === 'quick' ? 'at once' : 'after its work';
   if (!e) parts.push('runs until stopped');
   else if (e.oom) parts.push(`is OOM-killed ${when(e.after)}`);
   else if (e.code === 0) parts.push(`completes ${when(e.after)}`);
   else parts.push(`exits with code ${e.code} ${when(e.after)}`);
   if (b.neverReady) parts.push('never ready');
   else if (b.readyAfterMs !== undefined) parts.push(`ready ${formatGoDuration(b.readyAfterMs)} after start`);
-  if (b.livenessFailAfterMs !== undefined) parts.push(`liveness fails after ${formatGoDuration(b.livenessFailAfterMs)}`);
+  if (b.livenessFailAfterMs !== undefined)
+    parts.push(`liveness fails after ${formatGoDuration(b.livenessFailAfterMs)}`);
   if (b.ignoreSigterm) parts.push('ignores SIGTERM');
   return init ? `init container: ${parts.join('; ')}` : parts.join('; ');
 }
 
 type Say = (level: 'info' | 'warn' | 'error', message: string) => string;
 
-function exitLines(say: Say, code: number, oom: boolean, cause: ExitCause, annotated: string | undefined, commandExit: boolean, memory?: string): string[] {
+function exitLines(
+  say: Say,
+  code: number,
+  oom: boolean,
+  cause: ExitCause,
+  annotated: string | undefined,
+  commandExit: boolean,
+  memory?: string,
+): string[] {
   const limit = memory ? `, memory limit ${memory}` : '';
   if (cause === 'crash') return [say('error', 'killed by the sandbox crash action (exit code 137)')];
   if (cause !== 'exit') return [];
-  if (oom) return [say('error', `out of memory: killed by the kernel OOM killer (exit code 137, reason OOMKilled${limit})${annotated ? ` [${annotated}]` : ''}`)];
-  if (annotated) return [code === 0 ? say('info', `finished, exiting with code 0 [${annotated}]`) : say('error', `fatal error, exiting with code ${code} [${annotated}]`)];
+  if (oom)
+    return [
+      say(
+        'error',
+        `out of memory: killed by the kernel OOM killer (exit code 137, reason OOMKilled${limit})${annotated ? ` [${annotated}]` : ''}`,
+      ),
+    ];
+  if (annotated)
+    return [
+      code === 0
+        ? say('info', `finished, exiting with code 0 [${annotated}]`)
+        : say('error', `fatal error, exiting with code ${code} [${annotated}]`),
+    ];
   if (commandExit) return [];
-  return [code === 0 ? say('info', 'finished, exiting with code 0') : say('error', `fatal error, exiting with code ${code}`)];
+  return [
+    code === 0 ? say('info', 'finished, exiting with code 0') : say('error', `fatal error, exiting with code ${code}`),
+  ];
 }
 
 export function containerProgram(input: ProgramInput): ContainerProgram {
@@ -86,7 +116,8 @@ export function containerProgram(input: ProgramInput): ContainerProgram {
   const style: ImageStyle = styleFor(image);
   const vars = containerEnv(pod, container, input);
   const argv = containerArgv(container, SHELL_IMAGES.has(imageBaseName(image)), vars);
-  const scripted = argv !== undefined && (argv.length === 0 || Object.prototype.hasOwnProperty.call(COMMANDS, basename(argv[0])));
+  const scripted =
+    argv !== undefined && (argv.length === 0 || Object.prototype.hasOwnProperty.call(COMMANDS, basename(argv[0])));
   const custom = customLogSources(customLogs(pod, container, init).lines, startedAt);
   const annotated = annotatedExit(pod, container, init);
   const memory = container.resources?.limits?.memory;
@@ -96,21 +127,41 @@ export function containerProgram(input: ProgramInput): ContainerProgram {
       env: vars,
       hostname: pod.metadata?.name ?? '',
       readFile: input.readFile,
-      onProgram: (words: readonly string[], at: number) => (style.programs.includes(basename(words[0])) ? style.startup(at, { image, container: container.name, podIP: input.podIP, behavior: '' }) : []),
+      onProgram: (words: readonly string[], at: number) =>
+        style.programs.includes(basename(words[0]))
+          ? style.startup(at, { image, container: container.name, podIP: input.podIP, behavior: '' })
+          : [],
     };
     const say: Say = (_, message) => `[sandbox] ${message}`;
     return {
       sources: [...runScript(argv, host, startedAt), ...custom],
-      onSignal: () => (ignored ? ['[sandbox] SIGTERM ignored (ignore-sigterm): the kubelet kills the container when the grace period ends'] : []),
+      onSignal: () =>
+        ignored
+          ? ['[sandbox] SIGTERM ignored (ignore-sigterm): the kubelet kills the container when the grace period ends']
+          : [],
       onExit: (_, code, oom, cause) => exitLines(say, code, oom, cause, annotated, true, memory),
     };
   }
   const port = container.ports?.[0]?.containerPort;
   const command = argv?.join(' ') ?? (isGeneric(style) && container.args ? container.args.join(' ') : undefined);
-  const startup = style.startup(startedAt, { image, container: container.name, podIP: input.podIP, port, behavior: describeBehavior(behavior, init), command });
+  const startup = style.startup(startedAt, {
+    image,
+    container: container.name,
+    podIP: input.podIP,
+    port,
+    behavior: describeBehavior(behavior, init),
+    command,
+  });
   return {
-    sources: [fixedLines(startup), ...probeSources({ ...input, style, okAt: startupAt(container.startupProbe, startedAt) }), ...custom],
+    sources: [
+      fixedLines(startup),
+      ...probeSources({ ...input, style, okAt: startupAt(container.startupProbe, startedAt) }),
+      ...custom,
+    ],
     onSignal: (at) => style.signal(at, ignored),
-    onExit: (at, code, oom, cause) => (cause === 'stopped' ? style.stopped(at) : exitLines((level, message) => style.line(at, level, message), code, oom, cause, annotated, false, memory)),
+    onExit: (at, code, oom, cause) =>
+      cause === 'stopped'
+        ? style.stopped(at)
+        : exitLines((level, message) => style.line(at, level, message), code, oom, cause, annotated, false, memory),
   };
 }

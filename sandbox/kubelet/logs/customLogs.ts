@@ -38,7 +38,8 @@ function parseLine(raw: string): CustomLine | string {
   }
   const once = /^@(\S+)\s?(.*)$/.exec(raw);
   const ms = once ? parseDuration(once[1]) : undefined;
-  if (!once || ms === undefined) return `invalid time "${once?.[1] ?? ''}" in "${raw}" (use e.g. @30s, @every 1m, or @@ for a line starting with @)`;
+  if (!once || ms === undefined)
+    return `invalid time "${once?.[1] ?? ''}" in "${raw}" (use e.g. @30s, @every 1m, or @@ for a line starting with @)`;
   return { afterMs: ms, text: once[2] };
 }
 
@@ -60,7 +61,9 @@ export function customLogs(pod: Pod, container: Container, init: boolean): Custo
 
 /** The custom lines of an instance started at `start`, as sources. */
 export function customLogSources(lines: readonly CustomLine[], start: number): LineSource[] {
-  const once: LogLine[] = lines.filter((l) => l.everyMs === undefined).map((l) => ({ at: start + l.afterMs, text: l.text }));
+  const once: LogLine[] = lines
+    .filter((l) => l.everyMs === undefined)
+    .map((l) => ({ at: start + l.afterMs, text: l.text }));
   const sources = once.length > 0 ? [fixedLines(once)] : [];
   for (const l of lines) {
     if (l.everyMs === undefined) continue;

@@ -65,13 +65,18 @@ function accessLine(at: number, r: ProbeRequest, extra: string): string {
 
 /** A failing health check, for servers that keep no access log. */
 function healthLine(style: ImageStyle, at: number, r: ProbeRequest): string {
-  return style.line(at, r.status >= 400 ? 'warn' : 'info', `health check GET ${r.path} answered ${r.status} (from ${r.remote})`);
+  return style.line(
+    at,
+    r.status >= 400 ? 'warn' : 'info',
+    `health check GET ${r.path} answered ${r.status} (from ${r.remote})`,
+  );
 }
 
 const nginx: ImageStyle = {
   programs: ['nginx', 'nginx-debug', 'docker-entrypoint.sh'],
   accessLog: true,
-  line: (at, level, message) => `${strftime(at, '%Y/%m/%d %H:%M:%S')} [${{ info: 'notice', warn: 'warn', error: 'emerg' }[level]}] 1#1: ${message}`,
+  line: (at, level, message) =>
+    `${strftime(at, '%Y/%m/%d %H:%M:%S')} [${{ info: 'notice', warn: 'warn', error: 'emerg' }[level]}] 1#1: ${message}`,
   startup(at, ctx) {
     return lines(at, [
       '/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration',
@@ -82,23 +87,42 @@ const nginx: ImageStyle = {
   },
   request: (at, r) => accessLine(at, r, ' "-" "%UA%" "-"'),
   // The nginx image stops with SIGQUIT (its STOPSIGNAL): a graceful shutdown.
-  signal: (at, ignored) => [nginx.line(at, 'info', `signal 3 (SIGQUIT) received, ${ignored ? 'ignored (sandbox: ignore-sigterm)' : 'shutting down'}`)],
+  signal: (at, ignored) => [
+    nginx.line(
+      at,
+      'info',
+      `signal 3 (SIGQUIT) received, ${ignored ? 'ignored (sandbox: ignore-sigterm)' : 'shutting down'}`,
+    ),
+  ],
   stopped: (at) => [nginx.line(at, 'info', 'exit')],
 };
 
 const httpd: ImageStyle = {
   programs: ['httpd', 'httpd-foreground', 'apachectl'],
   accessLog: true,
-  line: (at, level, message) => `[${strftime(at, '%a %b %d %H:%M:%S.%6N %Y')}] [${level === 'info' ? 'mpm_event:notice' : level === 'warn' ? 'core:warn' : 'core:emerg'}] [pid 1:tid 1] ${message}`,
+  line: (at, level, message) =>
+    `[${strftime(at, '%a %b %d %H:%M:%S.%6N %Y')}] [${level === 'info' ? 'mpm_event:notice' : level === 'warn' ? 'core:warn' : 'core:emerg'}] [pid 1:tid 1] ${message}`,
   startup(at, ctx) {
     return lines(at, [
       `AH00558: httpd: Could not reliably determine the server's fully qualified domain name, using ${ctx.podIP}. Set the 'ServerName' directive globally to suppress this message`,
-      httpd.line(at, 'info', `AH00489: Apache/${version(ctx.image, 3, '2.4.62')} (Unix) configured -- resuming normal operations`),
+      httpd.line(
+        at,
+        'info',
+        `AH00489: Apache/${version(ctx.image, 3, '2.4.62')} (Unix) configured -- resuming normal operations`,
+      ),
     ]);
   },
   request: (at, r) => accessLine(at, r, ''),
   // httpd's image stops with SIGWINCH: a graceful stop.
-  signal: (at, ignored) => [httpd.line(at, 'info', ignored ? 'AH00492: caught SIGWINCH, ignored (sandbox: ignore-sigterm)' : 'AH00492: caught SIGWINCH, shutting down gracefully')],
+  signal: (at, ignored) => [
+    httpd.line(
+      at,
+      'info',
+      ignored
+        ? 'AH00492: caught SIGWINCH, ignored (sandbox: ignore-sigterm)'
+        : 'AH00492: caught SIGWINCH, shutting down gracefully',
+    ),
+  ],
   stopped: () => [],
 };
 
@@ -116,14 +140,20 @@ const redis: ImageStyle = {
     ]);
   },
   request: (at, r) => healthLine(redis, at, r),
-  signal: (at, ignored) => [`1:signal-handler (${Math.floor(at / 1000)}) Received SIGTERM ${ignored ? 'but ignored it (sandbox: ignore-sigterm)' : 'scheduling shutdown...'}`],
-  stopped: (at) => [redis.line(at, 'warn', 'User requested shutdown...'), redis.line(at, 'warn', 'Redis is now ready to exit, bye bye...')],
+  signal: (at, ignored) => [
+    `1:signal-handler (${Math.floor(at / 1000)}) Received SIGTERM ${ignored ? 'but ignored it (sandbox: ignore-sigterm)' : 'scheduling shutdown...'}`,
+  ],
+  stopped: (at) => [
+    redis.line(at, 'warn', 'User requested shutdown...'),
+    redis.line(at, 'warn', 'Redis is now ready to exit, bye bye...'),
+  ],
 };
 
 const postgres: ImageStyle = {
   programs: ['postgres', 'docker-entrypoint.sh'],
   accessLog: false,
-  line: (at, level, message) => `${strftime(at, '%Y-%m-%d %H:%M:%S.%3N')} UTC [1] ${{ info: 'LOG', warn: 'WARNING', error: 'FATAL' }[level]}:  ${message}`,
+  line: (at, level, message) =>
+    `${strftime(at, '%Y-%m-%d %H:%M:%S.%3N')} UTC [1] ${{ info: 'LOG', warn: 'WARNING', error: 'FATAL' }[level]}:  ${message}`,
   startup(at, ctx) {
     const v = version(ctx.image, 2, '17.2');
     return lines(at, [
@@ -135,7 +165,13 @@ const postgres: ImageStyle = {
   },
   request: (at, r) => healthLine(postgres, at, r),
   // The postgres image stops with SIGINT: a fast shutdown.
-  signal: (at, ignored) => [postgres.line(at, 'info', ignored ? 'received fast shutdown request, ignored (sandbox: ignore-sigterm)' : 'received fast shutdown request')],
+  signal: (at, ignored) => [
+    postgres.line(
+      at,
+      'info',
+      ignored ? 'received fast shutdown request, ignored (sandbox: ignore-sigterm)' : 'received fast shutdown request',
+    ),
+  ],
   stopped: (at) => [postgres.line(at, 'info', 'database system is shut down')],
 };
 
@@ -143,16 +179,29 @@ const mysqlVersion = (image: string) => version(image, 3, '8.4.3');
 const mysql: ImageStyle = {
   programs: ['mysqld', 'docker-entrypoint.sh'],
   accessLog: false,
-  line: (at, level, message) => `${strftime(at, '%Y-%m-%dT%H:%M:%S.%6NZ')} 0 [${{ info: 'System', warn: 'Warning', error: 'ERROR' }[level]}] [MY-010000] [Server] ${message}`,
+  line: (at, level, message) =>
+    `${strftime(at, '%Y-%m-%dT%H:%M:%S.%6NZ')} 0 [${{ info: 'System', warn: 'Warning', error: 'ERROR' }[level]}] [MY-010000] [Server] ${message}`,
   startup(at, ctx) {
     const v = mysqlVersion(ctx.image);
     return lines(at, [
       mysql.line(at, 'info', `/usr/sbin/mysqld (mysqld ${v}) starting as process 1`),
-      mysql.line(at, 'info', `/usr/sbin/mysqld: ready for connections. Version: '${v}'  socket: '/var/run/mysqld/mysqld.sock'  port: 3306  MySQL Community Server - GPL.`),
+      mysql.line(
+        at,
+        'info',
+        `/usr/sbin/mysqld: ready for connections. Version: '${v}'  socket: '/var/run/mysqld/mysqld.sock'  port: 3306  MySQL Community Server - GPL.`,
+      ),
     ]);
   },
   request: (at, r) => healthLine(mysql, at, r),
-  signal: (at, ignored) => [mysql.line(at, 'info', ignored ? 'Received SIGTERM, ignored (sandbox: ignore-sigterm)' : 'Received SHUTDOWN from user <via user signal>. Shutting down mysqld.')],
+  signal: (at, ignored) => [
+    mysql.line(
+      at,
+      'info',
+      ignored
+        ? 'Received SIGTERM, ignored (sandbox: ignore-sigterm)'
+        : 'Received SHUTDOWN from user <via user signal>. Shutting down mysqld.',
+    ),
+  ],
   stopped: (at) => [mysql.line(at, 'info', '/usr/sbin/mysqld: Shutdown complete.  MySQL Community Server - GPL.')],
 };
 
@@ -165,21 +214,32 @@ export function logfmt(value: string | number): string {
 const generic: ImageStyle = {
   programs: [],
   accessLog: false,
-  line: (at, level, message) => `time=${strftime(at, '%Y-%m-%dT%H:%M:%S.%3NZ')} level=${level.toUpperCase()} msg=${logfmt(message)}`,
+  line: (at, level, message) =>
+    `time=${strftime(at, '%Y-%m-%dT%H:%M:%S.%3NZ')} level=${level.toUpperCase()} msg=${logfmt(message)}`,
   startup(at, ctx) {
     const command = ctx.command ? ` command=${logfmt(ctx.command)}` : '';
-    const out = [`${generic.line(at, 'info', 'starting')} image=${logfmt(ctx.image)} container=${logfmt(ctx.container)}${command} sandbox_behavior=${logfmt(ctx.behavior)}`];
+    const out = [
+      `${generic.line(at, 'info', 'starting')} image=${logfmt(ctx.image)} container=${logfmt(ctx.container)}${command} sandbox_behavior=${logfmt(ctx.behavior)}`,
+    ];
     if (ctx.port !== undefined) out.push(`${generic.line(at, 'info', 'listening')} addr=:${ctx.port}`);
     return lines(at, out);
   },
-  request: (at, r) => `${generic.line(at, r.status >= 400 ? 'warn' : 'info', `GET ${r.path} ${r.status}`)} remote=${r.remote} user_agent=${logfmt(r.userAgent)}`,
-  signal: (at, ignored) => [ignored ? `${generic.line(at, 'warn', 'received SIGTERM, ignoring it')} sandbox_behavior=ignore-sigterm` : generic.line(at, 'info', 'received SIGTERM, shutting down')],
+  request: (at, r) =>
+    `${generic.line(at, r.status >= 400 ? 'warn' : 'info', `GET ${r.path} ${r.status}`)} remote=${r.remote} user_agent=${logfmt(r.userAgent)}`,
+  signal: (at, ignored) => [
+    ignored
+      ? `${generic.line(at, 'warn', 'received SIGTERM, ignoring it')} sandbox_behavior=ignore-sigterm`
+      : generic.line(at, 'info', 'received SIGTERM, shutting down'),
+  ],
   stopped: (at) => [generic.line(at, 'info', 'stopped')],
 };
 
 const STYLES: Record<string, ImageStyle> = { nginx, 'nginx-unprivileged': nginx, httpd, redis, postgres, mysql };
 
-/** The style of an image, by its base name (`nginx:1.27`, `docker.io/library/redis@sha256:…`); the generic one when unknown. */
+/**
+ * The style of an image, by its base name (`nginx:1.27`, `docker.io/library/redis@sha256:…`); the generic one when
+ * unknown.
+ */
 export function styleFor(image: string): ImageStyle {
   const base = imageBaseName(image);
   return Object.prototype.hasOwnProperty.call(STYLES, base) ? STYLES[base] : generic;

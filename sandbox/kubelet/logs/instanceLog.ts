@@ -116,12 +116,16 @@ export class InstanceLog {
     this.timerDue = NaN;
     if (due === undefined) return;
     this.timerDue = due;
-    this.timer = this.clock.setTimer(due - this.clock.now(), () => {
-      this.timer = undefined;
-      this.timerDue = NaN;
-      this.catchUp();
-      this.arm();
-    }, { background: true });
+    this.timer = this.clock.setTimer(
+      due - this.clock.now(),
+      () => {
+        this.timer = undefined;
+        this.timerDue = NaN;
+        this.catchUp();
+        this.arm();
+      },
+      { background: true },
+    );
   }
 
   private nextDue(): number | undefined {

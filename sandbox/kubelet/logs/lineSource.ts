@@ -27,7 +27,10 @@ export function fixedLines(lines: readonly LogLine[]): LineSource {
   };
 }
 
-/** Lines that repeat: iteration `k` starts at `first + k·period` (before `until`, when set) and prints `render(k, start)`, each line within its period. */
+/**
+ * Lines that repeat: iteration `k` starts at `first + k·period` (before `until`, when set) and prints `render(k,
+ * start)`, each line within its period.
+ */
 export interface Periodic {
   first: number;
   period: number;
@@ -50,7 +53,8 @@ export function periodicLines(p: Periodic): LineSource {
       if (hi < lo || max <= 0) return [];
       if (hi - lo + 1 > max) lo = hi - max + 1;
       const out: LogLine[] = [];
-      for (let k = lo; k <= hi; k++) for (const l of p.render(k, startOf(k))) if (l.at > from && l.at <= to) out.push(l);
+      for (let k = lo; k <= hi; k++)
+        for (const l of p.render(k, startOf(k))) if (l.at > from && l.at <= to) out.push(l);
       return out.slice(-max);
     },
     nextAfter(after) {

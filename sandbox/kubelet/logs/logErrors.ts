@@ -13,22 +13,37 @@ import type { PodLogOptions } from './logOptions';
 /** `ValidatePodLogOptions` → 422 `PodLogOptions "web" is invalid: …`. */
 export function validateLogOptions(podName: string, o: PodLogOptions): void {
   const causes: StatusCause[] = [];
-  const invalid = (field: string, value: number, detail: string) => causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${value}: ${detail}`, field });
-  if (o.tailLines !== undefined && o.tailLines < 0) invalid('tailLines', o.tailLines, 'must be greater than or equal to 0');
+  const invalid = (field: string, value: number, detail: string) =>
+    causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${value}: ${detail}`, field });
+  if (o.tailLines !== undefined && o.tailLines < 0)
+    invalid('tailLines', o.tailLines, 'must be greater than or equal to 0');
   if (o.limitBytes !== undefined && o.limitBytes < 1) invalid('limitBytes', o.limitBytes, 'must be greater than 0');
-  if (o.sinceSeconds !== undefined && o.sinceTime !== undefined) causes.push({ reason: 'FieldValueForbidden', message: 'Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified', field: '' });
-  else if (o.sinceSeconds !== undefined && o.sinceSeconds < 1) invalid('sinceSeconds', o.sinceSeconds, 'must be greater than 0');
+  if (o.sinceSeconds !== undefined && o.sinceTime !== undefined)
+    causes.push({
+      reason: 'FieldValueForbidden',
+      message: 'Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified',
+      field: '',
+    });
+  else if (o.sinceSeconds !== undefined && o.sinceSeconds < 1)
+    invalid('sinceSeconds', o.sinceSeconds, 'must be greater than 0');
   if (causes.length === 0) return;
   // Every cause prints its field path, an empty one too (`: Forbidden: …`), as upstream's field.Error does.
   const texts = causes.map((c) => `${c.field}: ${c.message}`);
   const errs = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
-  throw statusFailure(422, 'Invalid', `PodLogOptions "${podName}" is invalid: ${errs}`, { name: podName, group: '', kind: 'PodLogOptions', causes });
+  throw statusFailure(422, 'Invalid', `PodLogOptions "${podName}" is invalid: ${errs}`, {
+    name: podName,
+    group: '',
+    kind: 'PodLogOptions',
+    causes,
+  });
 }
 
 /** Every container name of the pod, init containers first (podutil.VisitContainers). */
 function containerNames(pod: Pod): string[] {
   const spec = pod.spec;
-  return [...(spec?.initContainers ?? []), ...(spec?.containers ?? []), ...(spec?.ephemeralContainers ?? [])].map((c) => c.name);
+  return [...(spec?.initContainers ?? []), ...(spec?.containers ?? []), ...(spec?.ephemeralContainers ?? [])].map(
+    (c) => c.name,
+  );
 }
 
 /** The container a request is for: the one named, or the pod's only one; 400 otherwise. */
@@ -38,14 +53,21 @@ export function logContainerName(pod: Pod, requested: string | undefined): strin
   if (requested === undefined || requested === '') {
     if (containers.length === 1) return containers[0].name;
     if (containers.length === 0) throw badRequest(`a container name must be specified for pod ${name}`);
-    throw badRequest(`a container name must be specified for pod ${name}, choose one of: [${containerNames(pod).join(' ')}]`);
+    throw badRequest(
+      `a container name must be specified for pod ${name}, choose one of: [${containerNames(pod).join(' ')}]`,
+    );
   }
   if (!containerNames(pod).includes(requested)) throw badRequest(`container ${requested} is not valid for pod ${name}`);
   return requested;
 }
 
 /** The kubelet's choice of container instance for a status: its ID, or the 400 upstream gives. */
-export function logContainerID(status: Pick<ContainerStatus, 'state' | 'lastState' | 'containerID'> | undefined, container: string, pod: string, previous: boolean): string {
+export function logContainerID(
+  status: Pick<ContainerStatus, 'state' | 'lastState' | 'containerID'> | undefined,
+  container: string,
+  pod: string,
+  previous: boolean,
+): string {
   const c = JSON.stringify(container);
   const p = JSON.stringify(pod);
   if (!status) throw badRequest(`container ${c} in pod ${p} is not available`);
@@ -66,8 +88,10 @@ export function logContainerID(status: Pick<ContainerStatus, 'state' | 'lastStat
     return last.containerID;
   }
   if (waiting) {
-    if (waiting.reason === 'ErrImagePull') throw badRequest(`container ${c} in pod ${p} is waiting to start: image can't be pulled`);
-    if (waiting.reason === 'ImagePullBackOff') throw badRequest(`container ${c} in pod ${p} is waiting to start: trying and failing to pull image`);
+    if (waiting.reason === 'ErrImagePull')
+      throw badRequest(`container ${c} in pod ${p} is waiting to start: image can't be pulled`);
+    if (waiting.reason === 'ImagePullBackOff')
+      throw badRequest(`container ${c} in pod ${p} is waiting to start: trying and failing to pull image`);
     throw badRequest(`container ${c} in pod ${p} is waiting to start: ${waiting.reason ?? ''}`);
   }
   throw badRequest(`container ${c} in pod ${p} is waiting to start - no logs yet`);
@@ -78,7 +102,12 @@ export function logContainerID(status: Pick<ContainerStatus, 'state' | 'lastStat
  * dial error, a 500 with no reason, as kubectl shows it:
  * `Get "https://10.0.0.3:10250/containerLogs/default/web/app": dial tcp 10.0.0.3:10250: connect: connection refused`.
  */
-export function kubeletUnreachable(hostIP: string, pod: Pod, container: string, o: PodLogOptions & { follow?: boolean }): ApiError {
+export function kubeletUnreachable(
+  hostIP: string,
+  pod: Pod,
+  container: string,
+  o: PodLogOptions & { follow?: boolean },
+): ApiError {
   const params: [string, string | number | boolean | undefined][] = [
     ['follow', o.follow || undefined],
     ['limitBytes', o.limitBytes],
@@ -88,7 +117,10 @@ export function kubeletUnreachable(hostIP: string, pod: Pod, container: string, 
     ['tailLines', o.tailLines],
     ['timestamps', o.timestamps || undefined],
   ];
-  const query = params.filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+  const query = params
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+    .join('&');
   const host = `${hostIP}:10250`;
   const url = `https://${host}/containerLogs/${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}/${container}${query ? `?${query}` : ''}`;
   return statusFailure(500, '', `Get "${url}": dial tcp ${host}: connect: connection refused`);

@@ -7,7 +7,11 @@
 import type { Container, Pod, Volume } from 'kubernetes-types/core/v1';
 
 /** Reads a ConfigMap or Secret the pod references (undefined when missing). */
-export type ReadConfig = (resource: 'configmaps' | 'secrets', namespace: string, name: string) => { data?: Record<string, string> } | undefined;
+export type ReadConfig = (
+  resource: 'configmaps' | 'secrets',
+  namespace: string,
+  name: string,
+) => { data?: Record<string, string> } | undefined;
 
 /** A stored ConfigMap or Secret value as the container sees it (Secrets are base64 in `data`). */
 function asText(resource: 'configmaps' | 'secrets', value: string): string {
@@ -15,7 +19,13 @@ function asText(resource: 'configmaps' | 'secrets', value: string): string {
 }
 
 /** The text of one key of a ConfigMap or Secret; undefined when the object or key is missing. */
-export function configValue(read: ReadConfig, resource: 'configmaps' | 'secrets', namespace: string, name: string, key: string): string | undefined {
+export function configValue(
+  read: ReadConfig,
+  resource: 'configmaps' | 'secrets',
+  namespace: string,
+  name: string,
+  key: string,
+): string | undefined {
   const value = read(resource, namespace, name)?.data?.[key];
   return value === undefined ? undefined : asText(resource, value);
 }

@@ -74,7 +74,13 @@ export class PodLogs {
  * once, then each new line, until the instance ends, the byte limit is
  * reached, the follow is closed, or the returned function is called.
  */
-export function followLog(log: InstanceLog, options: PodLogOptions, now: number, onText: (text: string) => void, onEnd: () => void): () => void {
+export function followLog(
+  log: InstanceLog,
+  options: PodLogOptions,
+  now: number,
+  onText: (text: string) => void,
+  onEnd: () => void,
+): () => void {
   const writer = new LogWriter(options, now);
   const first = writer.write(tail(log.read(), options.tailLines));
   if (first !== '') onText(first);

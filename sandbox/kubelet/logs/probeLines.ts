@@ -37,13 +37,17 @@ export function probeSources(input: ProbeInput): LineSource[] {
   const { container: c, behavior: b, style, startedAt: start, okAt } = input;
   const remote = gateway(input.podIP);
   const sources: LineSource[] = [];
-  const line = (http: HTTPGetAction, status: number, at: number) => ({ at, text: style.request(at, { path: http.path ?? '/', status, remote, userAgent: PROBE_USER_AGENT }) });
+  const line = (http: HTTPGetAction, status: number, at: number) => ({
+    at,
+    text: style.request(at, { path: http.path ?? '/', status, remote, userAgent: PROBE_USER_AGENT }),
+  });
   const ticks = (http: HTTPGetAction, status: number, first: number, period: number, until?: number) => {
     if (status < 400 && !style.accessLog) return;
     if (until !== undefined && until <= first) return;
     sources.push(periodicLines({ first, period, until, render: (_, at) => [line(http, status, at)] }));
   };
-  const firstTick = (p: Probe) => firstTickAtOrAfter(start, periodOf(p), Math.max(okAt, start + (p.initialDelaySeconds ?? 0) * 1000));
+  const firstTick = (p: Probe) =>
+    firstTickAtOrAfter(start, periodOf(p), Math.max(okAt, start + (p.initialDelaySeconds ?? 0) * 1000));
 
   if (c.startupProbe?.httpGet && style.accessLog) sources.push(fixedLines([line(c.startupProbe.httpGet, 200, okAt)]));
 
@@ -60,7 +64,11 @@ export function probeSources(input: ProbeInput): LineSource[] {
   }
 
   // `liveness-fail-after` without a liveness probe fails the kubelet's default HTTP probe (see probes.ts).
-  const live = c.livenessProbe ?? (b.livenessFailAfterMs !== undefined ? { httpGet: { path: '/healthz', port: c.ports?.[0]?.containerPort ?? 8080 } } : undefined);
+  const live =
+    c.livenessProbe ??
+    (b.livenessFailAfterMs !== undefined
+      ? { httpGet: { path: '/healthz', port: c.ports?.[0]?.containerPort ?? 8080 } }
+      : undefined);
   if (live?.httpGet) {
     const first = firstTick(live);
     const plan = livenessPlan(c.livenessProbe, b, start, okAt);

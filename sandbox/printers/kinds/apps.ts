@@ -4,7 +4,18 @@ import type { DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-
 import { labelSelectorFromObject } from '../../api/selectors/labelSelector';
 import type { KubeObject } from '../../api/types';
 import type { KindPrinter, TableCell, TableColumn } from '../table';
-import { AGE_COLUMN, NAME_COLUMN, age, col, asSelector, containerCells, formatLabels, int, selectorText, wide } from '../table';
+import {
+  AGE_COLUMN,
+  NAME_COLUMN,
+  age,
+  col,
+  asSelector,
+  containerCells,
+  formatLabels,
+  int,
+  selectorText,
+  wide,
+} from '../table';
 
 const TEMPLATE_COLUMNS: TableColumn[] = [
   wide('Containers', 'string', 'Names of each container in the template.'),
@@ -25,8 +36,16 @@ export const deploymentPrinter: KindPrinter = {
   columns: [
     NAME_COLUMN,
     col('Ready', 'string', 'Number of the pod with ready state'),
-    col('Up-to-date', 'string', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
-    col('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
+    col(
+      'Up-to-date',
+      'string',
+      'Total number of non-terminated pods targeted by this deployment that have the desired template spec.',
+    ),
+    col(
+      'Available',
+      'string',
+      'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
+    ),
     AGE_COLUMN,
     ...TEMPLATE_COLUMNS,
     SELECTOR_COLUMN,
@@ -60,7 +79,16 @@ export const replicaSetPrinter: KindPrinter = {
   row(obj: KubeObject, now: number): TableCell[] {
     const rs = obj as unknown as ReplicaSet;
     const [names, images] = containerCells(rs.spec?.template?.spec?.containers);
-    return [obj.metadata.name ?? '', int(rs.spec?.replicas), int(rs.status?.replicas), int(rs.status?.readyReplicas), age(obj, now), names, images, selectorText(rs.spec?.selector)];
+    return [
+      obj.metadata.name ?? '',
+      int(rs.spec?.replicas),
+      int(rs.status?.replicas),
+      int(rs.status?.readyReplicas),
+      age(obj, now),
+      names,
+      images,
+      selectorText(rs.spec?.selector),
+    ];
   },
 };
 
@@ -69,7 +97,13 @@ export const statefulSetPrinter: KindPrinter = {
   row(obj: KubeObject, now: number): TableCell[] {
     const sts = obj as unknown as StatefulSet;
     const [names, images] = containerCells(sts.spec?.template?.spec?.containers);
-    return [obj.metadata.name ?? '', `${int(sts.status?.readyReplicas)}/${int(sts.spec?.replicas)}`, age(obj, now), names, images];
+    return [
+      obj.metadata.name ?? '',
+      `${int(sts.status?.readyReplicas)}/${int(sts.spec?.replicas)}`,
+      age(obj, now),
+      names,
+      images,
+    ];
   },
 };
 
@@ -77,10 +111,22 @@ export const daemonSetPrinter: KindPrinter = {
   columns: [
     NAME_COLUMN,
     col('Desired', 'integer', 'The total number of nodes that should be running the daemon pod.'),
-    col('Current', 'integer', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.'),
-    col('Ready', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.'),
+    col(
+      'Current',
+      'integer',
+      'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.',
+    ),
+    col(
+      'Ready',
+      'integer',
+      'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.',
+    ),
     col('Up-to-date', 'integer', 'The total number of nodes that are running updated daemon pod.'),
-    col('Available', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available.'),
+    col(
+      'Available',
+      'integer',
+      'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available.',
+    ),
     col('Node Selector', 'string', 'NodeSelector is a selector which must be true for the pod to fit on a node.'),
     AGE_COLUMN,
     ...TEMPLATE_COLUMNS,

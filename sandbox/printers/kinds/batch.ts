@@ -30,7 +30,8 @@ function jobStatus(job: Job): string {
 
 function completions(job: Job): string {
   const succeeded = int(job.status?.succeeded);
-  if (job.spec?.completions !== undefined && job.spec.completions !== null) return `${succeeded}/${job.spec.completions}`;
+  if (job.spec?.completions !== undefined && job.spec.completions !== null)
+    return `${succeeded}/${job.spec.completions}`;
   const parallelism = int(job.spec?.parallelism);
   return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
 }
@@ -54,7 +55,16 @@ export const jobPrinter: KindPrinter = {
   row(obj: KubeObject, now: number): TableCell[] {
     const job = obj as unknown as Job;
     const [names, images] = containerCells(job.spec?.template?.spec?.containers);
-    return [obj.metadata.name ?? '', jobStatus(job), completions(job), jobDuration(job, now), age(obj, now), names, images, selectorText(job.spec?.selector)];
+    return [
+      obj.metadata.name ?? '',
+      jobStatus(job),
+      completions(job),
+      jobDuration(job, now),
+      age(obj, now),
+      names,
+      images,
+      selectorText(job.spec?.selector),
+    ];
   },
 };
 

@@ -71,7 +71,11 @@ export const namespacePrinter: KindPrinter = {
 };
 
 export const leasePrinter: KindPrinter = {
-  columns: [NAME_COLUMN, col('Holder', 'string', 'holderIdentity contains the identity of the holder of a current lease.'), AGE_COLUMN],
+  columns: [
+    NAME_COLUMN,
+    col('Holder', 'string', 'holderIdentity contains the identity of the holder of a current lease.'),
+    AGE_COLUMN,
+  ],
   row(obj: KubeObject, now: number): TableCell[] {
     return [obj.metadata.name ?? '', (obj as unknown as Lease).spec?.holderIdentity ?? '', age(obj, now)];
   },

@@ -15,7 +15,12 @@ export const configMapPrinter: KindPrinter = {
 };
 
 export const secretPrinter: KindPrinter = {
-  columns: [NAME_COLUMN, col('Type', 'string', 'Used to facilitate programmatic handling of secret data.'), col('Data', 'string', 'Data contains the secret data.'), AGE_COLUMN],
+  columns: [
+    NAME_COLUMN,
+    col('Type', 'string', 'Used to facilitate programmatic handling of secret data.'),
+    col('Data', 'string', 'Data contains the secret data.'),
+    AGE_COLUMN,
+  ],
   row(obj: KubeObject, now: number): TableCell[] {
     const s = obj as unknown as Secret;
     return [obj.metadata.name ?? '', s.type ?? '', count(s.data), age(obj, now)];
@@ -23,7 +28,15 @@ export const secretPrinter: KindPrinter = {
 };
 
 export const serviceAccountPrinter: KindPrinter = {
-  columns: [NAME_COLUMN, col('Secrets', 'string', 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.'), AGE_COLUMN],
+  columns: [
+    NAME_COLUMN,
+    col(
+      'Secrets',
+      'string',
+      'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.',
+    ),
+    AGE_COLUMN,
+  ],
   row(obj: KubeObject, now: number): TableCell[] {
     return [obj.metadata.name ?? '', (obj as unknown as ServiceAccount).secrets?.length ?? 0, age(obj, now)];
   },
@@ -38,7 +51,9 @@ const ACCESS_MODES: readonly [string, string][] = [
 
 /** `GetAccessModesAsString`: `RWO,RWX` in a fixed order. */
 function accessModes(modes: readonly string[] | undefined): string {
-  return ACCESS_MODES.filter(([mode]) => (modes ?? []).includes(mode)).map(([, short]) => short).join(',');
+  return ACCESS_MODES.filter(([mode]) => (modes ?? []).includes(mode))
+    .map(([, short]) => short)
+    .join(',');
 }
 
 export const pvcPrinter: KindPrinter = {
@@ -56,14 +71,15 @@ export const pvcPrinter: KindPrinter = {
   row(obj: KubeObject, now: number): TableCell[] {
     const pvc = obj as unknown as PersistentVolumeClaim;
     const spec = pvc.spec;
-    const phase = obj.metadata.deletionTimestamp ? 'Terminating' : pvc.status?.phase ?? '';
+    const phase = obj.metadata.deletionTimestamp ? 'Terminating' : (pvc.status?.phase ?? '');
     const bound = !!spec?.volumeName;
-    const storageClass = obj.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? spec?.storageClassName ?? '';
+    const storageClass =
+      obj.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? spec?.storageClassName ?? '';
     return [
       obj.metadata.name ?? '',
       phase,
       spec?.volumeName ?? '',
-      bound ? pvc.status?.capacity?.storage ?? '' : '',
+      bound ? (pvc.status?.capacity?.storage ?? '') : '',
       bound ? accessModes(pvc.status?.accessModes) : '',
       storageClass,
       spec?.volumeAttributesClassName ?? '<unset>',

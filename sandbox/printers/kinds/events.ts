@@ -14,14 +14,28 @@ export const eventPrinter: KindPrinter = {
   columns: [
     col('Last Seen', 'string', 'The time at which the most recent occurrence of this event was recorded.'),
     col('Type', 'string', 'Type of this event (Normal, Warning), new types could be added in the future'),
-    col('Reason', 'string', 'This should be a short, machine understandable string that gives the reason for the transition into the object\'s current status.'),
+    col(
+      'Reason',
+      'string',
+      "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
+    ),
     col('Object', 'string', 'The object that this event is about.'),
-    wide('Subobject', 'string', 'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement.'),
+    wide(
+      'Subobject',
+      'string',
+      'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement.',
+    ),
     wide('Source', 'string', 'The component reporting this event.'),
     col('Message', 'string', 'A human-readable description of the status of this operation.'),
     wide('First Seen', 'string', 'The time at which the event was first recorded.'),
     wide('Count', 'string', 'The number of times this event has occurred.'),
-    { name: 'Name', type: 'string', format: 'name', priority: 1, description: 'Name must be unique within a namespace.' },
+    {
+      name: 'Name',
+      type: 'string',
+      format: 'name',
+      priority: 1,
+      description: 'Name must be unique within a namespace.',
+    },
   ],
   row(obj: KubeObject, now: number): TableCell[] {
     const ev = obj as unknown as Event;
@@ -35,6 +49,17 @@ export const eventPrinter: KindPrinter = {
     const involved = ev.involvedObject;
     const kind = (involved?.kind ?? '').toLowerCase();
     const target = involved?.name ? `${kind}/${involved.name}` : kind;
-    return [last, ev.type ?? '', ev.reason ?? '', target, involved?.fieldPath ?? '', source(ev), (ev.message ?? '').trim(), first, count, obj.metadata.name ?? ''];
+    return [
+      last,
+      ev.type ?? '',
+      ev.reason ?? '',
+      target,
+      involved?.fieldPath ?? '',
+      source(ev),
+      (ev.message ?? '').trim(),
+      first,
+      count,
+      obj.metadata.name ?? '',
+    ];
   },
 };

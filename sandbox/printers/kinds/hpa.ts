@@ -1,5 +1,11 @@
 /** `kubectl get hpa` (upstream `printHorizontalPodAutoscaler`, `formatHPAMetrics`), on autoscaling/v2 objects. */
-import type { HorizontalPodAutoscaler, MetricSpec, MetricStatus, MetricTarget, MetricValueStatus } from 'kubernetes-types/autoscaling/v2';
+import type {
+  HorizontalPodAutoscaler,
+  MetricSpec,
+  MetricStatus,
+  MetricTarget,
+  MetricValueStatus,
+} from 'kubernetes-types/autoscaling/v2';
 import type { KubeObject } from '../../api/types';
 import type { KindPrinter, TableCell } from '../table';
 import { AGE_COLUMN, NAME_COLUMN, age, col, int } from '../table';
@@ -29,14 +35,21 @@ function metricText(spec: MetricSpec, status: MetricStatus | undefined): string 
     case 'Resource':
       return resourceText(spec.resource!.name, spec.resource!.target, status?.resource?.current);
     case 'ContainerResource':
-      return resourceText(spec.containerResource!.name, spec.containerResource!.target, status?.containerResource?.current);
+      return resourceText(
+        spec.containerResource!.name,
+        spec.containerResource!.target,
+        status?.containerResource?.current,
+      );
     default:
       return '<unknown type>';
   }
 }
 
 /** The TARGETS cell: at most two metrics, then `+ N more...`; `<none>` without metrics. */
-function formatMetrics(specs: readonly MetricSpec[] | undefined, statuses: readonly MetricStatus[] | undefined): string {
+function formatMetrics(
+  specs: readonly MetricSpec[] | undefined,
+  statuses: readonly MetricStatus[] | undefined,
+): string {
   const list = specs ?? [];
   if (list.length === 0) return '<none>';
   const texts = list.map((s, i) => metricText(s, statuses?.[i]));
@@ -48,9 +61,21 @@ export const hpaPrinter: KindPrinter = {
   columns: [
     NAME_COLUMN,
     col('Reference', 'string', 'scaleTargetRef points to the target resource to scale.'),
-    col('Targets', 'string', 'metrics contains the specifications for which to use to calculate the desired replica count.'),
-    col('MinPods', 'string', 'minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.'),
-    col('MaxPods', 'string', 'maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up.'),
+    col(
+      'Targets',
+      'string',
+      'metrics contains the specifications for which to use to calculate the desired replica count.',
+    ),
+    col(
+      'MinPods',
+      'string',
+      'minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.',
+    ),
+    col(
+      'MaxPods',
+      'string',
+      'maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up.',
+    ),
     col('Replicas', 'string', 'currentReplicas is current number of replicas of pods managed by this autoscaler.'),
     AGE_COLUMN,
   ],

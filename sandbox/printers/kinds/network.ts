@@ -50,7 +50,11 @@ export const servicePrinter: KindPrinter = {
     NAME_COLUMN,
     col('Type', 'string', 'type determines how the Service is exposed.'),
     col('Cluster-IP', 'string', 'clusterIP is the IP address of the service.'),
-    col('External-IP', 'string', 'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.'),
+    col(
+      'External-IP',
+      'string',
+      'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.',
+    ),
     col('Port(s)', 'string', 'The list of ports that are exposed by this service.'),
     AGE_COLUMN,
     wide('Selector', 'string', 'Route service traffic to pods with label keys and values matching this selector.'),
@@ -59,7 +63,15 @@ export const servicePrinter: KindPrinter = {
     const svc = obj as unknown as Service;
     // The wide cells are always computed (as the API server does); the load-balancer text is cut as in plain output.
     const clusterIP = svc.spec?.clusterIPs?.[0] || svc.spec?.clusterIP || '<none>';
-    return [obj.metadata.name ?? '', svc.spec?.type ?? 'ClusterIP', clusterIP, externalIP(svc, false), portsText(svc), age(obj, now), formatLabels(svc.spec?.selector)];
+    return [
+      obj.metadata.name ?? '',
+      svc.spec?.type ?? 'ClusterIP',
+      clusterIP,
+      externalIP(svc, false),
+      portsText(svc),
+      age(obj, now),
+      formatLabels(svc.spec?.selector),
+    ];
   },
 };
 
@@ -89,7 +101,14 @@ export const ingressPrinter: KindPrinter = {
     const ing = obj as unknown as Ingress;
     const address = loadBalancerText(ing.status?.loadBalancer?.ingress, false);
     const ports = (ing.spec?.tls ?? []).length > 0 ? '80, 443' : '80';
-    return [obj.metadata.name ?? '', ing.spec?.ingressClassName ?? '<none>', formatHosts(ing), address, ports, age(obj, now)];
+    return [
+      obj.metadata.name ?? '',
+      ing.spec?.ingressClassName ?? '<none>',
+      formatHosts(ing),
+      address,
+      ports,
+      age(obj, now),
+    ];
   },
 };
 
@@ -112,7 +131,11 @@ function hostPort(ip: string, port: number): string {
 }
 
 export const endpointsPrinter: KindPrinter = {
-  columns: [NAME_COLUMN, col('Endpoints', 'string', 'The set of all endpoints is the union of all subsets.'), AGE_COLUMN],
+  columns: [
+    NAME_COLUMN,
+    col('Endpoints', 'string', 'The set of all endpoints is the union of all subsets.'),
+    AGE_COLUMN,
+  ],
   row(obj: KubeObject, now: number): TableCell[] {
     return [obj.metadata.name ?? '', formatEndpoints(obj as unknown as Endpoints), age(obj, now)];
   },
@@ -128,8 +151,16 @@ export const endpointSlicePrinter: KindPrinter = {
   ],
   row(obj: KubeObject, now: number): TableCell[] {
     const slice = obj as unknown as EndpointSlice;
-    const ports = (slice.ports ?? []).map((p) => (p.port !== undefined && p.port !== null ? String(p.port) : p.name ?? '*'));
+    const ports = (slice.ports ?? []).map((p) =>
+      p.port !== undefined && p.port !== null ? String(p.port) : (p.name ?? '*'),
+    );
     const addresses = (slice.endpoints ?? []).flatMap((e) => e.addresses ?? []);
-    return [obj.metadata.name ?? '', slice.addressType ?? '', listWithMore(ports, 3), listWithMore(addresses, 3), age(obj, now)];
+    return [
+      obj.metadata.name ?? '',
+      slice.addressType ?? '',
+      listWithMore(ports, 3),
+      listWithMore(addresses, 3),
+      age(obj, now),
+    ];
   },
 };

@@ -18,7 +18,11 @@ export const podPrinter: KindPrinter = {
     NAME_COLUMN,
     col('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
     col('Status', 'string', 'The aggregate status of the containers in this pod.'),
-    col('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+    col(
+      'Restarts',
+      'string',
+      'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
+    ),
     AGE_COLUMN,
     wide('IP', 'string', 'podIP address allocated to the pod.'),
     wide('Node', 'string', 'NodeName indicates in which node this pod is scheduled.'),

@@ -1,4 +1,7 @@
-/** Wire layer for quick fixes: the open document and the diagnostics the client sends go to the pure code-action service. */
+/**
+ * Wire layer for quick fixes: the open document and the diagnostics the client sends go to the pure code-action
+ * service.
+ */
 import { CodeActionKind } from 'vscode-languageserver/node';
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';

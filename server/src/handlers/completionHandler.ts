@@ -15,7 +15,11 @@ import { isYamlDocument } from './workspaceDiagnostics';
 export const COMPLETION_TRIGGER_CHARACTERS = [':', ' ', '-'];
 
 /** Answers `textDocument/completion` for open YAML documents. */
-export function registerCompletion(connection: Connection, documents: TextDocuments<TextDocument>, index: WorkspaceIndex): void {
+export function registerCompletion(
+  connection: Connection,
+  documents: TextDocuments<TextDocument>,
+  index: WorkspaceIndex,
+): void {
   connection.onCompletion((params) => {
     const doc = documents.get(params.textDocument.uri);
     if (doc === undefined || !isYamlDocument(doc)) return [];

@@ -4,7 +4,14 @@
  * which does the work. All Kubernetes knowledge lives in the pure services.
  */
 import { DidChangeConfigurationNotification } from 'vscode-languageserver/node';
-import type { ClientCapabilities, Connection, Disposable, InitializeParams, ServerCapabilities, TextDocuments } from 'vscode-languageserver/node';
+import type {
+  ClientCapabilities,
+  Connection,
+  Disposable,
+  InitializeParams,
+  ServerCapabilities,
+  TextDocuments,
+} from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { SETTINGS_SECTION } from '../settings';
 import type { WorkspaceIndex } from '../services/workspace/index';
@@ -19,7 +26,10 @@ export { VALIDATION_DELAY_MS, isYamlDocument } from './workspaceDiagnostics';
 
 /** What server.ts calls at each stage of the LSP lifecycle. */
 export interface DiagnosticsRegistration {
-  /** From `onInitialize`: records the client's capabilities, folders and options; returns the capabilities to merge into the result. */
+  /**
+   * From `onInitialize`: records the client's capabilities, folders and options; returns the capabilities to merge into
+   * the result.
+   */
   initialize(params: InitializeParams): Pick<ServerCapabilities, 'workspace'>;
   /** From `onInitialized`: reads settings, registers watchers and starts indexing the workspace folders. */
   initialized(): Promise<void>;
@@ -29,7 +39,10 @@ export interface DiagnosticsRegistration {
 }
 
 /** Hooks diagnostics onto `connection` and `documents`. */
-export function registerDiagnostics(connection: Connection, documents: TextDocuments<TextDocument>): DiagnosticsRegistration {
+export function registerDiagnostics(
+  connection: Connection,
+  documents: TextDocuments<TextDocument>,
+): DiagnosticsRegistration {
   const work = new WorkspaceDiagnostics({
     send: (params) => void connection.sendDiagnostics(params),
     readFile: readDiskFile,
@@ -48,7 +61,11 @@ export function registerDiagnostics(connection: Connection, documents: TextDocum
   const apply = async (resolved: ResolvedSettings): Promise<void> => {
     work.setSettings(resolved.global, resolved.perFolder);
     const patterns = resolved.global.validation.include;
-    if (caps.workspace?.didChangeWatchedFiles?.dynamicRegistration !== true || JSON.stringify(patterns) === watchedPatterns) return;
+    if (
+      caps.workspace?.didChangeWatchedFiles?.dynamicRegistration !== true ||
+      JSON.stringify(patterns) === watchedPatterns
+    )
+      return;
     watchedPatterns = JSON.stringify(patterns);
     watcher?.dispose();
     watcher = await registerFileWatcher(connection, patterns);
@@ -59,10 +76,16 @@ export function registerDiagnostics(connection: Connection, documents: TextDocum
   const subscriptions: Disposable[] = [
     documents.onDidOpen((e) => void justOpened.add(e.document.uri)),
     documents.onDidChangeContent(({ document: d }) => {
-      work.documentChanged({ uri: d.uri, version: d.version, languageId: d.languageId, text: d.getText() }, justOpened.delete(d.uri));
+      work.documentChanged(
+        { uri: d.uri, version: d.version, languageId: d.languageId, text: d.getText() },
+        justOpened.delete(d.uri),
+      );
     }),
     documents.onDidClose((e) => work.documentClosed(e.document.uri)),
-    connection.onDidChangeConfiguration((p) => void (pull() ? pullSettings(connection, folders()) : Promise.resolve(pushedSettings(p.settings))).then(apply)),
+    connection.onDidChangeConfiguration(
+      (p) =>
+        void (pull() ? pullSettings(connection, folders()) : Promise.resolve(pushedSettings(p.settings))).then(apply),
+    ),
     connection.onDidChangeWatchedFiles((p) => batcher.add(p.changes)),
   ];
 
@@ -76,7 +99,9 @@ export function registerDiagnostics(connection: Connection, documents: TextDocum
     },
     async initialized() {
       if (caps.workspace?.didChangeConfiguration?.dynamicRegistration === true) {
-        void connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION }).catch(() => undefined);
+        void connection.client
+          .register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION })
+          .catch(() => undefined);
       }
       if (caps.workspace?.workspaceFolders === true) {
         subscriptions.push(

@@ -12,7 +12,10 @@ import { MAX_TEXT_LENGTH } from '../services/parseManifests';
 /** At most this many files are indexed per folder: the index stays bounded in huge repositories. */
 export const MAX_FILES_PER_FOLDER = 5000;
 
-/** Files with more bytes than this have more than MAX_TEXT_LENGTH UTF-16 code units (UTF-8 spends at most 3 bytes per unit), so they are not read at all. */
+/**
+ * Files with more bytes than this have more than MAX_TEXT_LENGTH UTF-16 code units (UTF-8 spends at most 3 bytes per
+ * unit), so they are not read at all.
+ */
 const MAX_READ_BYTES = 3 * MAX_TEXT_LENGTH;
 
 /**
@@ -20,7 +23,12 @@ const MAX_READ_BYTES = 3 * MAX_TEXT_LENGTH;
  * into folders `folderFilter` allows, in sorted order, at most `limit`.
  * Unreadable folders are skipped.
  */
-export async function listFolderFiles(folderUri: string, fileFilter: FileFilter, folderFilter: FileFilter, limit = MAX_FILES_PER_FOLDER): Promise<string[]> {
+export async function listFolderFiles(
+  folderUri: string,
+  fileFilter: FileFilter,
+  folderFilter: FileFilter,
+  limit = MAX_FILES_PER_FOLDER,
+): Promise<string[]> {
   const root = normalizeFolderUri(folderUri);
   const rootPath = pathOf(root);
   if (rootPath === undefined) return [];

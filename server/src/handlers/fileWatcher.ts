@@ -12,15 +12,23 @@ import type { Connection, Disposable, FileEvent } from 'vscode-languageserver/no
 export const FILE_EVENT_DELAY_MS = 100;
 
 /** Registers a watcher for `patterns` (globs relative to each workspace folder); resolves to its unregistration. */
-export async function registerFileWatcher(connection: Connection, patterns: readonly string[]): Promise<Disposable | undefined> {
+export async function registerFileWatcher(
+  connection: Connection,
+  patterns: readonly string[],
+): Promise<Disposable | undefined> {
   try {
-    return await connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: patterns.map((globPattern) => ({ globPattern })) });
+    return await connection.client.register(DidChangeWatchedFilesNotification.type, {
+      watchers: patterns.map((globPattern) => ({ globPattern })),
+    });
   } catch {
     return undefined;
   }
 }
 
-/** Collects file events for a short time, then hands over the changed and the deleted URIs (the last event per URI wins). */
+/**
+ * Collects file events for a short time, then hands over the changed and the deleted URIs (the last event per URI
+ * wins).
+ */
 export class FileEventBatcher {
   private readonly events = new Map<string, FileChangeType>();
   private timer: ReturnType<typeof setTimeout> | undefined;

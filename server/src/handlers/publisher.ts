@@ -16,8 +16,11 @@ export class DiagnosticsPublisher {
 
   /** Publishes `own` and `cross` for `uri`, sorted by position, unless the client already shows exactly that. */
   publish(uri: string, own: readonly Diagnostic[], cross: readonly Diagnostic[], version?: number): void {
-    const diagnostics = [...own, ...cross].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-    const params: PublishDiagnosticsParams = version === undefined ? { uri, diagnostics } : { uri, version, diagnostics };
+    const diagnostics = [...own, ...cross].sort(
+      (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+    );
+    const params: PublishDiagnosticsParams =
+      version === undefined ? { uri, diagnostics } : { uri, version, diagnostics };
     const key = JSON.stringify(params);
     if (this.shown.get(uri) === key) return;
     this.shown.set(uri, key);

@@ -17,7 +17,10 @@ export interface ResolvedSettings {
 /** Pulls settings for the whole workspace and each folder; a client that fails to answer gets the defaults. */
 export async function pullSettings(connection: Connection, folders: readonly string[]): Promise<ResolvedSettings> {
   try {
-    const items = [{ section: SETTINGS_SECTION }, ...folders.map((scopeUri) => ({ scopeUri, section: SETTINGS_SECTION }))];
+    const items = [
+      { section: SETTINGS_SECTION },
+      ...folders.map((scopeUri) => ({ scopeUri, section: SETTINGS_SECTION })),
+    ];
     const answers: unknown[] = await connection.workspace.getConfiguration(items);
     const global = normalizeSettings(answers[0]);
     return { global, perFolder: new Map(folders.map((f, i) => [f, normalizeSettings(answers[i + 1] ?? answers[0])])) };

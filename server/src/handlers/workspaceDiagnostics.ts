@@ -82,10 +82,19 @@ export class WorkspaceDiagnostics {
   private global: Selection = selection(DEFAULT_SETTINGS);
   private perFolder = new Map<string, Selection>();
 
-  constructor(private readonly host: WorkspaceHost, delayMs = VALIDATION_DELAY_MS) {
+  constructor(
+    private readonly host: WorkspaceHost,
+    delayMs = VALIDATION_DELAY_MS,
+  ) {
     this.publisher = new DiagnosticsPublisher(host.send);
-    this.scheduler = new ValidationScheduler<DocumentSnapshot>(delayMs, (doc, isCurrent) => void this.validateOpen(doc, isCurrent));
-    this.queue = new DiskQueue((uri, isCurrent) => this.validateDisk(uri, isCurrent), () => this.flushDirty());
+    this.scheduler = new ValidationScheduler<DocumentSnapshot>(
+      delayMs,
+      (doc, isCurrent) => void this.validateOpen(doc, isCurrent),
+    );
+    this.queue = new DiskQueue(
+      (uri, isCurrent) => this.validateDisk(uri, isCurrent),
+      () => this.flushDirty(),
+    );
   }
 
   /** Replaces the settings (global, and per folder where they differ) and re-indexes everything. */
@@ -126,13 +135,16 @@ export class WorkspaceDiagnostics {
     else this.forget(doc.uri);
   }
 
-  /** An open document closed: a workspace file falls back to its disk text, any other file's diagnostics are cleared. */
+  /**
+   * An open document closed: a workspace file falls back to its disk text, any other file's diagnostics are cleared.
+   */
   documentClosed(uri: string): void {
     const doc = this.open.get(uri);
     this.open.delete(uri);
     this.caches.delete(uri);
     this.scheduler.cancel(uri);
-    if (doc !== undefined && this.index.folderFor(uri) !== undefined && this.selects(uri, doc.languageId)) this.queue.enqueue(uri);
+    if (doc !== undefined && this.index.folderFor(uri) !== undefined && this.selects(uri, doc.languageId))
+      this.queue.enqueue(uri);
     else this.forget(uri);
   }
 
@@ -142,7 +154,8 @@ export class WorkspaceDiagnostics {
       for (const gone of this.index.filesAtOrBelow(uri)) if (!this.open.has(gone)) this.forget(gone);
     }
     for (const uri of changed) {
-      if (!this.open.has(uri) && this.index.folderFor(uri) !== undefined && this.selects(uri, '')) this.queue.enqueue(uri);
+      if (!this.open.has(uri) && this.index.folderFor(uri) !== undefined && this.selects(uri, ''))
+        this.queue.enqueue(uri);
     }
     if (this.queue.idle) this.flushDirty();
   }
@@ -198,7 +211,12 @@ export class WorkspaceDiagnostics {
   private async validateOpen(doc: DocumentSnapshot, isCurrent: () => boolean): Promise<void> {
     let cache = this.caches.get(doc.uri);
     if (cache === undefined && this.open.has(doc.uri)) this.caches.set(doc.uri, (cache = new PieceCache()));
-    const analysis = await analyzeInSlices(doc.text, { now: this.host.now, yieldToEventLoop: this.host.yieldToEventLoop, isCancelled: () => !isCurrent(), cache });
+    const analysis = await analyzeInSlices(doc.text, {
+      now: this.host.now,
+      yieldToEventLoop: this.host.yieldToEventLoop,
+      isCancelled: () => !isCurrent(),
+      cache,
+    });
     if (analysis === undefined || !isCurrent()) return;
     this.index.set(doc.uri, analysis, 'open', doc.version);
     this.stale.add(doc.uri);
@@ -212,14 +230,24 @@ export class WorkspaceDiagnostics {
       this.forget(uri);
       return;
     }
-    const analysis = read === 'too-large' ? tooLarge() : await analyzeInSlices(read.text, { now: this.host.now, yieldToEventLoop: this.host.yieldToEventLoop, isCancelled: () => !isCurrent() || this.open.has(uri) });
+    const analysis =
+      read === 'too-large'
+        ? tooLarge()
+        : await analyzeInSlices(read.text, {
+            now: this.host.now,
+            yieldToEventLoop: this.host.yieldToEventLoop,
+            isCancelled: () => !isCurrent() || this.open.has(uri),
+          });
     if (analysis === undefined || !isCurrent() || this.open.has(uri)) return;
     const file = this.index.set(uri, analysis, 'disk');
     this.stale.add(uri);
     if (file.folder !== undefined) this.dirty.add(file.folder);
   }
 
-  /** Republishes after `uri` changed: its folder's cross-document checks run again, unless the folder is still being scanned. */
+  /**
+   * Republishes after `uri` changed: its folder's cross-document checks run again, unless the folder is still being
+   * scanned.
+   */
   private refresh(folder: string | undefined, uri: string): void {
     if (folder === undefined) {
       const file = this.index.get(uri);
@@ -235,10 +263,14 @@ export class WorkspaceDiagnostics {
     }
     this.dirty.delete(folder);
     const files = this.index.filesIn(folder);
-    const cross = crossDocumentDiagnostics(files.map((f) => f.facts), FOLDER_SCOPE);
+    const cross = crossDocumentDiagnostics(
+      files.map((f) => f.facts),
+      FOLDER_SCOPE,
+    );
     for (const f of files) {
       const mine = cross.get(f.uri) ?? noDiagnostics;
-      // Files not re-analyzed whose cross-document result is unchanged need not even be compared with what the client shows.
+      // Files not re-analyzed whose cross-document result is unchanged need not even be compared with what the client
+      // shows.
       const key = JSON.stringify(mine);
       if (!this.stale.has(f.uri) && this.crossShown.get(f.uri) === key && this.publisher.shows(f.uri)) continue;
       this.stale.delete(f.uri);
@@ -290,5 +322,10 @@ function selection(settings: KubeReconcileSettings): Selection {
 /** The analysis of a file too large to read, as parseManifests words the same refusal. */
 function tooLarge(): FileAnalysis {
   const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  return { diagnostics: [makeDiagnostic(range, 'manifest-too-large', `File is larger than ${MAX_TEXT_LENGTH} characters; not validated`)], objects: [] };
+  return {
+    diagnostics: [
+      makeDiagnostic(range, 'manifest-too-large', `File is larger than ${MAX_TEXT_LENGTH} characters; not validated`),
+    ],
+    objects: [],
+  };
 }

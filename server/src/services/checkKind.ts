@@ -16,7 +16,9 @@ import { makeDiagnostic } from './diagnostic';
 import { fieldRange } from './pathToRange';
 import { removedApi, removedApiMessage } from './removedApis';
 
-/** A recognised kind: the sandbox's resource type (when it serves the kind) and the schema's entry (when it has one). */
+/**
+ * A recognised kind: the sandbox's resource type (when it serves the kind) and the schema's entry (when it has one).
+ */
 export interface KnownKind {
   readonly resource?: ResourceType;
   readonly entry?: KindEntry;
@@ -30,10 +32,17 @@ export interface KnownKind {
  * not Kubernetes' own (custom resources such as `cert-manager.io/v1`) are only
  * warnings: a real cluster may have their CRD installed.
  */
-export function checkKind(root: YAMLMap, apiVersion: string, kind: string, lc: LineCounter): KnownKind | { diagnostic: Diagnostic } {
+export function checkKind(
+  root: YAMLMap,
+  apiVersion: string,
+  kind: string,
+  lc: LineCounter,
+): KnownKind | { diagnostic: Diagnostic } {
   const removed = removedApi(apiVersion, kind);
   if (removed !== undefined) {
-    return { diagnostic: makeDiagnostic(fieldRange(root, 'apiVersion', lc), 'removed-api-version', removedApiMessage(removed)) };
+    return {
+      diagnostic: makeDiagnostic(fieldRange(root, 'apiVersion', lc), 'removed-api-version', removedApiMessage(removed)),
+    };
   }
   const resource = resourceFor(apiVersion, kind);
   const entry = kindEntry(apiVersion, kind);
@@ -42,7 +51,8 @@ export function checkKind(root: YAMLMap, apiVersion: string, kind: string, lc: L
     const message = `${apiVersion} ${kind} is no longer served by Kubernetes${current === undefined ? '' : `; use ${current.apiVersion}`}`;
     return { diagnostic: makeDiagnostic(fieldRange(root, 'apiVersion', lc), 'removed-api-version', message) };
   }
-  if (resource !== undefined || entry !== undefined) return { ...(resource === undefined ? {} : { resource }), ...(entry === undefined ? {} : { entry }) };
+  if (resource !== undefined || entry !== undefined)
+    return { ...(resource === undefined ? {} : { resource }), ...(entry === undefined ? {} : { entry }) };
   const message = `Unknown kind "${kind}" for apiVersion "${apiVersion}"${hint(apiVersion, kind)}`;
   const warning = !isKubernetesGroup(parseApiVersion(apiVersion).group);
   return { diagnostic: makeDiagnostic(fieldRange(root, 'kind', lc), 'unknown-kind', message, warning) };
@@ -53,7 +63,10 @@ function isKubernetesGroup(group: string): boolean {
   return !group.includes('.') || group.endsWith('.k8s.io');
 }
 
-/** The served version of a kind matched ignoring case: the last in the schema's order (`autoscaling/v2` over `autoscaling/v1`). */
+/**
+ * The served version of a kind matched ignoring case: the last in the schema's order (`autoscaling/v2` over
+ * `autoscaling/v1`).
+ */
 function currentEntry(kind: string, apiVersion?: string): KindEntry | undefined {
   const lower = kind.toLowerCase();
   let found: KindEntry | undefined;

@@ -6,7 +6,9 @@
  * node it is applied to, exactly as upstream prints both the same way.
  */
 
-export type PathSegment = { readonly kind: 'name'; readonly name: string } | { readonly kind: 'bracket'; readonly text: string };
+export type PathSegment =
+  | { readonly kind: 'name'; readonly name: string }
+  | { readonly kind: 'bracket'; readonly text: string };
 
 /** Splits a field path into segments; an empty path is the object itself. Never throws. */
 export function parseFieldPath(path: string): PathSegment[] {

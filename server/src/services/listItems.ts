@@ -24,7 +24,13 @@ export function listItems(m: ManifestDocument): ManifestDocument[] {
     if (!isMap(node) || !isPlainObject(object)) return;
     const apiVersion = node.get('apiVersion', true);
     const kind = node.get('kind', true);
-    if (!isScalar(apiVersion) || typeof apiVersion.value !== 'string' || !isScalar(kind) || typeof kind.value !== 'string') return;
+    if (
+      !isScalar(apiVersion) ||
+      typeof apiVersion.value !== 'string' ||
+      !isScalar(kind) ||
+      typeof kind.value !== 'string'
+    )
+      return;
     out.push({ index: m.index, root: node, apiVersion: apiVersion.value, kind: kind.value, object });
   });
   return out;

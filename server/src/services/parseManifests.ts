@@ -62,7 +62,11 @@ export function parseManifests(text: string): ParsedManifests {
     docs = parseAllDocuments(text, { prettyErrors: false, merge: true, uniqueKeys: true }) as Document.Parsed[];
   } catch (e) {
     const message = `YAML could not be parsed: ${e instanceof Error ? e.message : String(e)}`;
-    return { lineCounter, diagnostics: [makeDiagnostic(rangeAt(lineCounter, 0, 0), 'yaml-syntax', message)], manifests: [] };
+    return {
+      lineCounter,
+      diagnostics: [makeDiagnostic(rangeAt(lineCounter, 0, 0), 'yaml-syntax', message)],
+      manifests: [],
+    };
   }
   docs.forEach((doc, index) => {
     for (const e of doc.errors) diagnostics.push(yamlErrorDiagnostic(e, text, lineCounter, false));
@@ -89,14 +93,26 @@ function distinct(ds: Diagnostic[]): Diagnostic[] {
 
 function declineReason(text: string): { offset: number; code: ServerDiagnosticCode; message: string } | undefined {
   if (text.length > MAX_TEXT_LENGTH) {
-    return { offset: 0, code: 'manifest-too-large', message: `File is larger than ${MAX_TEXT_LENGTH} characters; not validated` };
+    return {
+      offset: 0,
+      code: 'manifest-too-large',
+      message: `File is larger than ${MAX_TEXT_LENGTH} characters; not validated`,
+    };
   }
   const bad = firstOf(text, '\u0000', '\uFFFD');
   if (bad >= 0) {
-    return { offset: bad, code: 'binary-content', message: 'File contains binary data (a NUL byte or invalid UTF-8); not validated' };
+    return {
+      offset: bad,
+      code: 'binary-content',
+      message: 'File contains binary data (a NUL byte or invalid UTF-8); not validated',
+    };
   }
   if (nestingDepth(text) > MAX_NESTING_DEPTH) {
-    return { offset: 0, code: 'yaml-too-deep', message: `YAML nests deeper than ${MAX_NESTING_DEPTH} levels; not validated` };
+    return {
+      offset: 0,
+      code: 'yaml-too-deep',
+      message: `YAML nests deeper than ${MAX_NESTING_DEPTH} levels; not validated`,
+    };
   }
   return undefined;
 }

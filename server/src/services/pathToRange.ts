@@ -28,7 +28,9 @@ export interface FieldLocation {
   readonly exact: boolean;
 }
 
-/** One resolved step of a path: the key it went through (absent for list items and the root) and the node it reached. */
+/**
+ * One resolved step of a path: the key it went through (absent for list items and the root) and the node it reached.
+ */
 interface Step {
   readonly key?: Node;
   readonly value: Node | null;

@@ -16,7 +16,9 @@ export interface RemovedApi {
 
 const PSA = 'Pod Security Admission';
 
-const TABLE: ReadonlyArray<readonly [apiVersion: string, kinds: readonly string[], removedIn: string, replacement: string]> = [
+const TABLE: ReadonlyArray<
+  readonly [apiVersion: string, kinds: readonly string[], removedIn: string, replacement: string]
+> = [
   ['extensions/v1beta1', ['Deployment', 'DaemonSet', 'ReplicaSet'], '1.16', 'apps/v1'],
   ['extensions/v1beta1', ['NetworkPolicy'], '1.16', 'networking.k8s.io/v1'],
   ['extensions/v1beta1', ['PodSecurityPolicy'], '1.16', PSA],
@@ -24,7 +26,12 @@ const TABLE: ReadonlyArray<readonly [apiVersion: string, kinds: readonly string[
   ['apps/v1beta1', ['Deployment', 'StatefulSet', 'ReplicaSet', 'ControllerRevision'], '1.16', 'apps/v1'],
   ['apps/v1beta2', ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ControllerRevision'], '1.16', 'apps/v1'],
   ['networking.k8s.io/v1beta1', ['Ingress', 'IngressClass'], '1.22', 'networking.k8s.io/v1'],
-  ['rbac.authorization.k8s.io/v1beta1', ['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'], '1.22', 'rbac.authorization.k8s.io/v1'],
+  [
+    'rbac.authorization.k8s.io/v1beta1',
+    ['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'],
+    '1.22',
+    'rbac.authorization.k8s.io/v1',
+  ],
   ['coordination.k8s.io/v1beta1', ['Lease'], '1.22', 'coordination.k8s.io/v1'],
   ['storage.k8s.io/v1beta1', ['StorageClass'], '1.22', 'storage.k8s.io/v1'],
   ['batch/v1beta1', ['CronJob'], '1.25', 'batch/v1'],

@@ -62,18 +62,27 @@ export function validateManifest(m: ManifestDocument, lc: LineCounter): Diagnost
   const checked = checkKind(m.root, m.apiVersion, m.kind, lc);
   if ('diagnostic' in checked) return [checked.diagnostic];
   const def = checked.entry === undefined ? undefined : definition(checked.entry.definition);
-  const schema = checked.entry === undefined || def === undefined ? [] : runSchemaRules(m, { lineCounter: lc, kind: checked.entry, definition: def });
+  const schema =
+    checked.entry === undefined || def === undefined
+      ? []
+      : runSchemaRules(m, { lineCounter: lc, kind: checked.entry, definition: def });
   if (checked.resource === undefined) return schema;
   const admission = admit(m, checked.resource, lc);
   if (!Array.isArray(admission)) {
     // Admission can trip over a value of the wrong type; the schema has already said what is wrong.
     return schema.some((d) => d.code === 'wrong-type') ? schema : [admission.internalError, ...schema];
   }
-  return def === undefined ? [...admission.map((a) => a.diagnostic), ...schema] : mergeAdmission(def, admission, schema);
+  return def === undefined
+    ? [...admission.map((a) => a.diagnostic), ...schema]
+    : mergeAdmission(def, admission, schema);
 }
 
 /** Runs admission as the API server does on a create: defaults on a private copy, then validation. */
-function admit(m: ManifestDocument, resource: ResourceType, lc: LineCounter): AdmissionFinding[] | { internalError: Diagnostic } {
+function admit(
+  m: ManifestDocument,
+  resource: ResourceType,
+  lc: LineCounter,
+): AdmissionFinding[] | { internalError: Diagnostic } {
   // A missing metadata decodes to an empty ObjectMeta in the API server.
   if (m.object.metadata === undefined || m.object.metadata === null) m.object.metadata = {};
   const obj = m.object as KubeObject;
@@ -87,11 +96,18 @@ function admit(m: ManifestDocument, resource: ResourceType, lc: LineCounter): Ad
   }
   return errors.map((error) => ({
     error,
-    diagnostic: makeDiagnostic(fieldRange(m.root, error.field, lc), error.code, formatFieldError(error), error.warning === true),
+    diagnostic: makeDiagnostic(
+      fieldRange(m.root, error.field, lc),
+      error.code,
+      formatFieldError(error),
+      error.warning === true,
+    ),
   }));
 }
 
 function sortByPosition(ds: Diagnostic[]): Diagnostic[] {
   // Array.prototype.sort is stable, so diagnostics at one position keep the validator's order.
-  return ds.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return ds.sort(
+    (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+  );
 }

@@ -42,7 +42,9 @@ export function documentLines(doc: TextDocument): Lines {
     count: doc.lineCount,
     text(i) {
       if (i < 0 || i >= doc.lineCount) return '';
-      return doc.getText({ start: { line: i, character: 0 }, end: { line: i + 1, character: 0 } }).replace(/\r?\n$/, '');
+      return doc
+        .getText({ start: { line: i, character: 0 }, end: { line: i + 1, character: 0 } })
+        .replace(/\r?\n$/, '');
     },
   };
 }
@@ -94,7 +96,10 @@ function skipSpaces(line: string, i: number): number {
   return i;
 }
 
-/** `text` without a trailing ` # comment` and surrounding spaces (quotes are not tracked: good enough for values typed by hand). */
+/**
+ * `text` without a trailing ` # comment` and surrounding spaces (quotes are not tracked: good enough for values typed
+ * by hand).
+ */
 function stripComment(text: string): string {
   const hash = text.search(/(?:^|\s)#/);
   return (hash < 0 ? text : text.slice(0, hash)).trim();

@@ -60,7 +60,10 @@ export interface RootScalar {
   readonly end: number;
 }
 
-/** The cursor context at `position`, or undefined where nothing can be completed (a marker line, a block scalar, a flow collection). */
+/**
+ * The cursor context at `position`, or undefined where nothing can be completed (a marker line, a block scalar, a flow
+ * collection).
+ */
 export function cursorContext(lines: Lines, position: Position): CursorContext | undefined {
   const text = lines.text(position.line);
   if (isDocumentMarker(text)) return undefined;
@@ -68,17 +71,43 @@ export function cursorContext(lines: Lines, position: Position): CursorContext |
   const bounds = documentBounds(lines, position.line);
   const toks = tokenize(text);
   const key = toks.find((t) => t.type === 'key' && t.col <= c && c <= t.end);
-  if (key !== undefined) return keyContext(lines, bounds, position.line, toks, key.col, { prefix: text.slice(key.col, c), start: key.col, end: key.end, hasColon: true, needsSpace: false });
+  if (key !== undefined)
+    return keyContext(lines, bounds, position.line, toks, key.col, {
+      prefix: text.slice(key.col, c),
+      start: key.col,
+      end: key.end,
+      hasColon: true,
+      needsSpace: false,
+    });
   const owner = toks.find((t) => t.type === 'key' && c > t.end);
   if (owner !== undefined) return valueContext(lines, bounds, position.line, owner, c, text);
   const word = toks.find((t) => t.type === 'scalar' && t.col <= c);
   if (word !== undefined) {
     if (/^[[{|>]/.test(word.text)) return undefined;
-    return keyContext(lines, bounds, position.line, toks, word.col, { prefix: text.slice(word.col, c), start: word.col, end: Math.max(c, word.end), hasColon: false, needsSpace: false });
+    return keyContext(lines, bounds, position.line, toks, word.col, {
+      prefix: text.slice(word.col, c),
+      start: word.col,
+      end: Math.max(c, word.end),
+      hasColon: false,
+      needsSpace: false,
+    });
   }
   const dash = toks.filter((t) => t.type === 'dash').at(-1);
-  if (dash !== undefined && c === dash.end) return keyContext(lines, bounds, position.line, toks, dash.col + 2, { prefix: '', start: c, end: c, hasColon: false, needsSpace: true });
-  return keyContext(lines, bounds, position.line, toks, c, { prefix: '', start: c, end: c, hasColon: false, needsSpace: false });
+  if (dash !== undefined && c === dash.end)
+    return keyContext(lines, bounds, position.line, toks, dash.col + 2, {
+      prefix: '',
+      start: c,
+      end: c,
+      hasColon: false,
+      needsSpace: true,
+    });
+  return keyContext(lines, bounds, position.line, toks, c, {
+    prefix: '',
+    start: c,
+    end: c,
+    hasColon: false,
+    needsSpace: false,
+  });
 }
 
 interface Word {
@@ -89,15 +118,42 @@ interface Word {
   needsSpace: boolean;
 }
 
-function keyContext(lines: Lines, bounds: DocumentBounds, line: number, toks: readonly LineToken[], col: number, word: Word): CursorContext | undefined {
+function keyContext(
+  lines: Lines,
+  bounds: DocumentBounds,
+  line: number,
+  toks: readonly LineToken[],
+  col: number,
+  word: Word,
+): CursorContext | undefined {
   const found = collectionPath(lines, bounds, line, col);
   if (found === undefined) return undefined;
   const listItem = toks.filter((t) => t.col < col).at(-1)?.type === 'dash';
   const siblings = siblingKeys(lines, bounds, found.startLine, col, line);
-  return { bounds, line, at: 'key', path: found.path, column: col, prefix: word.prefix, replaceStart: word.start, replaceEnd: word.end, hasColon: word.hasColon, listItem, needsSpace: word.needsSpace, siblings };
+  return {
+    bounds,
+    line,
+    at: 'key',
+    path: found.path,
+    column: col,
+    prefix: word.prefix,
+    replaceStart: word.start,
+    replaceEnd: word.end,
+    hasColon: word.hasColon,
+    listItem,
+    needsSpace: word.needsSpace,
+    siblings,
+  };
 }
 
-function valueContext(lines: Lines, bounds: DocumentBounds, line: number, owner: LineToken, c: number, text: string): CursorContext | undefined {
+function valueContext(
+  lines: Lines,
+  bounds: DocumentBounds,
+  line: number,
+  owner: LineToken,
+  c: number,
+  text: string,
+): CursorContext | undefined {
   const value = owner.value ?? '';
   const valueCol = owner.valueCol ?? c;
   if (/^[[{|>&*!]/.test(value)) return undefined;
@@ -125,7 +181,16 @@ export function nodeAt(lines: Lines, position: Position): NodeAt | undefined {
   const text = lines.text(position.line);
   const c = position.character;
   const key = tokenize(text).find((t) => t.type === 'key' && t.col <= c && (c < t.end || (c === t.end && c > t.col)));
-  const owner = key ?? tokenize(text).find((t) => t.type === 'key' && t.valueCol !== undefined && t.value !== '' && t.valueCol <= c && c <= t.valueCol + (t.value ?? '').length);
+  const owner =
+    key ??
+    tokenize(text).find(
+      (t) =>
+        t.type === 'key' &&
+        t.valueCol !== undefined &&
+        t.value !== '' &&
+        t.valueCol <= c &&
+        c <= t.valueCol + (t.value ?? '').length,
+    );
   if (owner === undefined) return undefined;
   const found = collectionPath(lines, documentBounds(lines, position.line), position.line, owner.col);
   if (found === undefined) return undefined;
@@ -133,7 +198,14 @@ export function nodeAt(lines: Lines, position: Position): NodeAt | undefined {
   if (key !== undefined) return { at: 'key', path, text: key.text, line: position.line, start: key.col, end: key.end };
   const valueCol = owner.valueCol ?? 0;
   const value = owner.value ?? '';
-  return { at: 'value', path, text: unquote(value), line: position.line, start: valueCol, end: valueCol + value.length };
+  return {
+    at: 'value',
+    path,
+    text: unquote(value),
+    line: position.line,
+    start: valueCol,
+    end: valueCol + value.length,
+  };
 }
 
 /** The top-level `key: value` of the document in `bounds` (a root map at column 0), if present. */
@@ -156,7 +228,8 @@ export function isEmptyDocument(lines: Lines, bounds: DocumentBounds, except: nu
 }
 
 function unquote(value: string): string {
-  if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.at(-1) === value[0]) return value.slice(1, -1);
+  if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.at(-1) === value[0])
+    return value.slice(1, -1);
   return value;
 }
 
@@ -167,7 +240,12 @@ function unquote(value: string): string {
  * whose value the map is, or a dash whose item it is; a list's index is the
  * number of sibling dashes above it. Undefined inside a block scalar.
  */
-function collectionPath(lines: Lines, bounds: DocumentBounds, line: number, col: number): { path: YamlPath; startLine: number } | undefined {
+function collectionPath(
+  lines: Lines,
+  bounds: DocumentBounds,
+  line: number,
+  col: number,
+): { path: YamlPath; startLine: number } | undefined {
   const reversed: YamlPath = [];
   let frame: Frame = { line, col, what: 'map' };
   let startLine: number | undefined;
@@ -195,7 +273,11 @@ interface Frame {
   what: 'map' | 'seq';
 }
 
-function parentOf(lines: Lines, bounds: DocumentBounds, f: Frame): { parent?: { line: number; token: LineToken }; index: number } {
+function parentOf(
+  lines: Lines,
+  bounds: DocumentBounds,
+  f: Frame,
+): { parent?: { line: number; token: LineToken }; index: number } {
   let index = 0;
   const same = tokenize(lines.text(f.line)).filter((t) => t.col < f.col);
   if (same.length > 0) return { parent: { line: f.line, token: same[same.length - 1] }, index };

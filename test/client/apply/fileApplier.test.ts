@@ -54,7 +54,10 @@ describe('manifestsForApply', () => {
   test('gives each manifest with the line its document starts on, skipping non-manifests', () => {
     assert.deepEqual(manifestsForApply(`${WEB}---\njust: data\n`), {
       manifests: [
-        { line: 1, object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: -1 } } },
+        {
+          line: 1,
+          object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: -1 } },
+        },
         { line: 8, object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { a: '1' } } },
       ],
       yamlErrors: [],
@@ -62,8 +65,13 @@ describe('manifestsForApply', () => {
   });
 
   test('reports YAML errors and leaves their documents out', () => {
-    const parsed = manifestsForApply('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: [unclosed\n');
-    assert.deepEqual(parsed.manifests.map((m) => m.object.metadata.name), ['a']);
+    const parsed = manifestsForApply(
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: [unclosed\n',
+    );
+    assert.deepEqual(
+      parsed.manifests.map((m) => m.object.metadata.name),
+      ['a'],
+    );
     assert.equal(parsed.yamlErrors.length > 0, true);
     assert.equal(parsed.yamlErrors[0].line >= 4, true);
   });
@@ -72,23 +80,49 @@ describe('manifestsForApply', () => {
 describe('FileApplier', () => {
   test('a rejected document becomes an error diagnostic on its first line with the Status message', async () => {
     const { calls, connection } = fakeConnection({
-      applyFile: { outcomes: [{ line: 1, message: invalid.message, ok: false, status: invalid }, { line: 8, message: 'configmap/cfg created', ok: true }], pruned: [] },
+      applyFile: {
+        outcomes: [
+          { line: 1, message: invalid.message, ok: false, status: invalid },
+          { line: 8, message: 'configmap/cfg created', ok: true },
+        ],
+        pruned: [],
+      },
     });
     const applier = new FileApplier(connection);
     const result = await applier.applyText('app/web.yaml', WEB);
-    assert.deepEqual(calls, [['applyFile', { file: 'app/web.yaml', manifests: manifestsForApply(WEB).manifests, prune: true }]]);
-    assert.deepEqual(result.diagnostics, [{ line: 1, endCharacter: 'apiVersion: apps/v1'.length, message: invalid.message, severity: 'error', code: 'Invalid' }]);
+    assert.deepEqual(calls, [
+      ['applyFile', { file: 'app/web.yaml', manifests: manifestsForApply(WEB).manifests, prune: true }],
+    ]);
+    assert.deepEqual(result.diagnostics, [
+      {
+        line: 1,
+        endCharacter: 'apiVersion: apps/v1'.length,
+        message: invalid.message,
+        severity: 'error',
+        code: 'Invalid',
+      },
+    ]);
     assert.deepEqual([...applier.files], ['app/web.yaml']);
   });
 
   test('all applied: no diagnostics (a fixed file clears them)', async () => {
-    const { connection } = fakeConnection({ applyFile: { outcomes: [{ line: 0, message: 'configmap/cfg configured', ok: true }], pruned: ['deployment.apps/web'] } });
-    const result = await new FileApplier(connection).applyText('web.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\n');
+    const { connection } = fakeConnection({
+      applyFile: {
+        outcomes: [{ line: 0, message: 'configmap/cfg configured', ok: true }],
+        pruned: ['deployment.apps/web'],
+      },
+    });
+    const result = await new FileApplier(connection).applyText(
+      'web.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\n',
+    );
     assert.deepEqual(result.diagnostics, []);
   });
 
   test('a file with a YAML error applies its good documents without pruning, and says so', async () => {
-    const { calls, connection } = fakeConnection({ applyFile: { outcomes: [{ line: 0, message: 'configmap/a unchanged', ok: true }], pruned: [] } });
+    const { calls, connection } = fakeConnection({
+      applyFile: { outcomes: [{ line: 0, message: 'configmap/a unchanged', ok: true }], pruned: [] },
+    });
     const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\nkey: [unclosed\n';
     const result = await new FileApplier(connection).applyText('a.yaml', text);
     assert.equal((calls[0][1] as { prune: boolean }).prune, false);

@@ -17,7 +17,9 @@ describe('object commands', () => {
     connection.replies.action = () => ({ message: 'pod "web-1" deleted' });
     const ui = new FakeUi();
     await run('kubeReconcile.killPod', connection, ui, podNode('web-1'));
-    assert.deepEqual(connection.sent, [{ method: 'action', params: { type: 'killPod', namespace: 'default', name: 'web-1' } }]);
+    assert.deepEqual(connection.sent, [
+      { method: 'action', params: { type: 'killPod', namespace: 'default', name: 'web-1' } },
+    ]);
     assert.deepEqual(ui.shown, ['notify: pod "web-1" deleted']);
   });
 
@@ -36,7 +38,9 @@ describe('object commands', () => {
     const ui = new FakeUi();
     await run('kubeReconcile.killPod', connection, ui);
     await run('kubeReconcile.failNode', connection, ui, podNode('web-1'));
-    await run('kubeReconcile.scale', connection, ui, { ref: { resource: 'services', namespace: 'default', name: 'web' } });
+    await run('kubeReconcile.scale', connection, ui, {
+      ref: { resource: 'services', namespace: 'default', name: 'web' },
+    });
     assert.deepEqual(connection.sent, []);
     assert.deepEqual(ui.shown, [
       'error: Kill Pod: right-click a pod in the Cluster view.',
@@ -47,13 +51,22 @@ describe('object commands', () => {
 
   test('Scale… proposes the live replica count, validates the input and sends the number', async () => {
     const connection = new FakeConnection(webCache());
-    connection.replies.action = (p) => ({ message: `deployment.apps/web scaled to ${(p as { replicas: number }).replicas}` });
+    connection.replies.action = (p) => ({
+      message: `deployment.apps/web scaled to ${(p as { replicas: number }).replicas}`,
+    });
     const ui = new FakeUi();
     ui.probes = ['5', '-2'];
     ui.answers = [' 5 '];
-    await run('kubeReconcile.scale', connection, ui, { ref: { resource: 'deployments', namespace: 'default', name: 'web' } });
+    await run('kubeReconcile.scale', connection, ui, {
+      ref: { resource: 'deployments', namespace: 'default', name: 'web' },
+    });
     assert.deepEqual(ui.validated, [undefined, '"-2" is not a whole number of replicas (0 or more).']);
-    assert.deepEqual(connection.sent, [{ method: 'action', params: { type: 'scale', resource: 'deployments', namespace: 'default', name: 'web', replicas: 5 } }]);
+    assert.deepEqual(connection.sent, [
+      {
+        method: 'action',
+        params: { type: 'scale', resource: 'deployments', namespace: 'default', name: 'web', replicas: 5 },
+      },
+    ]);
     assert.deepEqual(ui.shown, ['input: Scale deployment/web (3)', 'notify: deployment.apps/web scaled to 5']);
   });
 
@@ -61,7 +74,9 @@ describe('object commands', () => {
     const connection = new FakeConnection(webCache());
     const ui = new FakeUi();
     ui.answers = [undefined];
-    await run('kubeReconcile.scale', connection, ui, { ref: { resource: 'deployments', namespace: 'default', name: 'web' } });
+    await run('kubeReconcile.scale', connection, ui, {
+      ref: { resource: 'deployments', namespace: 'default', name: 'web' },
+    });
     assert.deepEqual(connection.sent, []);
   });
 
@@ -73,8 +88,14 @@ describe('object commands', () => {
     ui.answers = [false, true];
     await run('kubeReconcile.delete', connection, ui, ref);
     await run('kubeReconcile.delete', connection, ui, ref);
-    assert.deepEqual(connection.sent, [{ method: 'action', params: { type: 'delete', resource: 'deployments', namespace: 'default', name: 'web' } }]);
-    assert.deepEqual(ui.shown, ['confirm: Delete deployment/web in namespace default? [Delete]', 'confirm: Delete deployment/web in namespace default? [Delete]', 'notify: deployment.apps "web" deleted']);
+    assert.deepEqual(connection.sent, [
+      { method: 'action', params: { type: 'delete', resource: 'deployments', namespace: 'default', name: 'web' } },
+    ]);
+    assert.deepEqual(ui.shown, [
+      'confirm: Delete deployment/web in namespace default? [Delete]',
+      'confirm: Delete deployment/web in namespace default? [Delete]',
+      'notify: deployment.apps "web" deleted',
+    ]);
   });
 
   test('node commands send their action with the node name', async () => {
@@ -82,7 +103,8 @@ describe('object commands', () => {
     connection.replies.action = () => ({ message: 'ok' });
     const ui = new FakeUi();
     const nodeArg = { ref: { resource: 'nodes', name: 'node-2' } };
-    for (const id of ['failNode', 'recoverNode', 'cordon', 'uncordon', 'drain']) await run(`kubeReconcile.${id}`, connection, ui, nodeArg);
+    for (const id of ['failNode', 'recoverNode', 'cordon', 'uncordon', 'drain'])
+      await run(`kubeReconcile.${id}`, connection, ui, nodeArg);
     assert.deepEqual(
       connection.sent.map((s) => s.params),
       ['failNode', 'recoverNode', 'cordon', 'uncordon', 'drain'].map((type) => ({ type, name: 'node-2' })),
@@ -97,15 +119,28 @@ describe('object commands', () => {
     await run('kubeReconcile.showEvents', connection, ui, arg);
     assert.equal(ui.copied.length, 1);
     assert.match(ui.copied[0], /^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n {2}name: web\n/);
-    assert.deepEqual(ui.texts, [{ name: 'Events deployment/web', text: '# kubectl get events --field-selector involvedObject.name=web -n default\nNo events found in default namespace.\n' }]);
+    assert.deepEqual(ui.texts, [
+      {
+        name: 'Events deployment/web',
+        text: '# kubectl get events --field-selector involvedObject.name=web -n default\nNo events found in default namespace.\n',
+      },
+    ]);
   });
 
   test('selecting an object opens its manifest at its line, without taking focus; objects from no file open nothing', async () => {
     const connection = new FakeConnection();
     connection.replies.desired = (ref) => (ref.name === 'web' ? { file: '/ws/web.yaml', line: 12 } : {});
     const ui = new FakeUi();
-    await run('kubeReconcile.revealManifest', connection, ui, { resource: 'deployments', namespace: 'default', name: 'web' });
-    await run('kubeReconcile.revealManifest', connection, ui, { resource: 'pods', namespace: 'default', name: 'web-1' });
+    await run('kubeReconcile.revealManifest', connection, ui, {
+      resource: 'deployments',
+      namespace: 'default',
+      name: 'web',
+    });
+    await run('kubeReconcile.revealManifest', connection, ui, {
+      resource: 'pods',
+      namespace: 'default',
+      name: 'web-1',
+    });
     assert.deepEqual(ui.opened, [{ file: '/ws/web.yaml', line: 12, focus: false }]);
     assert.deepEqual(ui.shown, []);
   });
@@ -177,7 +212,12 @@ describe('settings changes', () => {
     const ui = new FakeUi();
     ui.answers = ['Reset Sandbox'];
     const settings = { ...DEFAULT_SETTINGS, selfHeal: false, speed: 5, nodes: 4 };
-    const ctx = { ...contextOf(connection, ui), settings: () => settings, forgetSavedState: async () => void steps.push('forget'), applyWorkspace: async () => void steps.push('apply') };
+    const ctx = {
+      ...contextOf(connection, ui),
+      settings: () => settings,
+      forgetSavedState: async () => void steps.push('forget'),
+      applyWorkspace: async () => void steps.push('apply'),
+    };
     await onSettingsChanged(ctx, ['selfHeal', 'sandbox.speed', 'sandbox.nodes']);
     assert.deepEqual(connection.sent, [
       { method: 'setSelfHeal', params: { selfHeal: false } },
@@ -185,7 +225,9 @@ describe('settings changes', () => {
       { method: 'init', params: { settings: { nodes: 4, speed: 5, seed: 1, selfHeal: false } } },
     ]);
     assert.deepEqual(steps, ['init', 'forget', 'apply']);
-    assert.deepEqual(ui.shown, ["offer: The sandbox's node count and seed take effect when it is reset (now 4 nodes, seed 1). [Reset Sandbox]"]);
+    assert.deepEqual(ui.shown, [
+      "offer: The sandbox's node count and seed take effect when it is reset (now 4 nodes, seed 1). [Reset Sandbox]",
+    ]);
   });
 
   test('declining the reset leaves the sandbox alone', async () => {
@@ -200,22 +242,33 @@ describe('settings changes', () => {
 describe('start-up', () => {
   test('init carries the settings and the saved snapshot, and a warning about it is shown', async () => {
     const connection = new FakeConnection();
-    connection.replies.init = () => ({ ...connection.status!, warning: 'the saved sandbox was from another version; started a fresh one' });
+    connection.replies.init = () => ({
+      ...connection.status!,
+      warning: 'the saved sandbox was from another version; started a fresh one',
+    });
     const ui = new FakeUi();
     assert.equal(await startSandbox(contextOf(connection, ui), async () => ({ v: 1 })), true);
-    assert.deepEqual(connection.sent, [{ method: 'init', params: { settings: { nodes: 3, speed: 1, seed: 1, selfHeal: true }, snapshot: { v: 1 } } }]);
-    assert.deepEqual(ui.shown, ['info: Kube Reconcile: the saved sandbox was from another version; started a fresh one']);
+    assert.deepEqual(connection.sent, [
+      { method: 'init', params: { settings: { nodes: 3, speed: 1, seed: 1, selfHeal: true }, snapshot: { v: 1 } } },
+    ]);
+    assert.deepEqual(ui.shown, [
+      'info: Kube Reconcile: the saved sandbox was from another version; started a fresh one',
+    ]);
   });
 
   test('without a snapshot init has none; when init fails the user is told and apply is not wired', async () => {
     const connection = new FakeConnection();
     connection.replies.init = () => {
-      throw new Error('the sandbox did not answer \'init\' within 10 s');
+      throw new Error("the sandbox did not answer 'init' within 10 s");
     };
     const ui = new FakeUi();
     assert.equal(await startSandbox(contextOf(connection, ui), async () => undefined), false);
-    assert.deepEqual(connection.sent, [{ method: 'init', params: { settings: { nodes: 3, speed: 1, seed: 1, selfHeal: true } } }]);
-    assert.deepEqual(ui.shown, ["error: Kube Reconcile: the sandbox could not start: the sandbox did not answer 'init' within 10 s"]);
+    assert.deepEqual(connection.sent, [
+      { method: 'init', params: { settings: { nodes: 3, speed: 1, seed: 1, selfHeal: true } } },
+    ]);
+    assert.deepEqual(ui.shown, [
+      "error: Kube Reconcile: the sandbox could not start: the sandbox did not answer 'init' within 10 s",
+    ]);
   });
 });
 
@@ -223,7 +276,11 @@ describe('panels', () => {
   test('Show Desired vs Actual opens the panel for the item; Show Cluster Overview opens the overview', async () => {
     const opened: unknown[] = [];
     const ui = new FakeUi();
-    const ctx = { ...contextOf(new FakeConnection(), ui), showDesiredVsActual: (ref: unknown) => void opened.push(ref), showClusterOverview: () => void opened.push('overview') };
+    const ctx = {
+      ...contextOf(new FakeConnection(), ui),
+      showDesiredVsActual: (ref: unknown) => void opened.push(ref),
+      showClusterOverview: () => void opened.push('overview'),
+    };
     await COMMANDS['kubeReconcile.showDesiredVsActual'](ctx)(podNode('web-1'));
     await COMMANDS['kubeReconcile.showClusterOverview'](ctx)();
     assert.deepEqual(opened, [{ resource: 'pods', namespace: 'default', name: 'web-1' }, 'overview']);
@@ -248,6 +305,8 @@ describe('walkthrough', () => {
   test('Open Example without a folder asks for one', async () => {
     const ui = new FakeUi();
     await COMMANDS['kubeReconcile.openExample'](contextOf(new FakeConnection(), ui, new FakeFiles(undefined)))();
-    assert.deepEqual(ui.shown, ['error: Open a folder first: the example manifest is copied into it, and saving it applies it to the sandbox.']);
+    assert.deepEqual(ui.shown, [
+      'error: Open a folder first: the example manifest is copied into it, and saving it applies it to the sandbox.',
+    ]);
   });
 });

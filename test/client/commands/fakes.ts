@@ -57,7 +57,10 @@ export class FakeConnection implements SandboxConnection {
 /** What the UI was asked to show, in order, as `kind: text` lines. */
 export class FakeUi implements Ui {
   readonly shown: string[] = [];
-  /** Answers, consumed in order: to confirm (boolean), input (string or undefined), pick (a label or undefined), offer (a button). */
+  /**
+   * Answers, consumed in order: to confirm (boolean), input (string or undefined), pick (a label or undefined), offer
+   * (a button).
+   */
   answers: unknown[] = [];
   /** The validation messages input() saw for `probes`. */
   probes: string[] = [];
@@ -149,6 +152,11 @@ export class FakeFiles implements WorkspaceFiles {
   }
 }
 
-export function contextOf(connection: FakeConnection, ui: FakeUi, files = new FakeFiles('/ws'), settings: Settings = DEFAULT_SETTINGS): CommandContext {
+export function contextOf(
+  connection: FakeConnection,
+  ui: FakeUi,
+  files = new FakeFiles('/ws'),
+  settings: Settings = DEFAULT_SETTINGS,
+): CommandContext {
   return { connection, ui, files, settings: () => settings };
 }

@@ -29,7 +29,8 @@ function settled(): Cluster {
   return c;
 }
 
-const byKind = (entries: DiffEntry[], kind: DiffEntry['kind']) => entries.filter((e) => e.kind === kind).map((e) => e.path);
+const byKind = (entries: DiffEntry[], kind: DiffEntry['kind']) =>
+  entries.filter((e) => e.kind === kind).map((e) => e.path);
 
 describe('diffObjects', () => {
   test('a freshly applied Deployment has no drift: undeclared fields are the server defaults', () => {
@@ -67,7 +68,14 @@ describe('diffObjects', () => {
       ],
     );
     const server = byKind(entries, 'extra-by-server');
-    for (const p of ['metadata.uid', 'metadata.resourceVersion', 'metadata.generation', 'metadata.creationTimestamp', 'status.replicas']) assert.ok(server.includes(p), p);
+    for (const p of [
+      'metadata.uid',
+      'metadata.resourceVersion',
+      'metadata.generation',
+      'metadata.creationTimestamp',
+      'status.replicas',
+    ])
+      assert.ok(server.includes(p), p);
     assert.ok(server.includes('metadata.annotations["deployment.kubernetes.io/revision"]'));
     assert.ok(server.includes('metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"]'));
   });
@@ -82,13 +90,22 @@ describe('diffObjects', () => {
 
   test('an undeclared field changed away from its default is drift', () => {
     const c = settled();
-    const live = structuredClone(c.api.get('deployments', 'default', 'web')) as KubeObject & { spec: { revisionHistoryLimit: number } };
+    const live = structuredClone(c.api.get('deployments', 'default', 'web')) as KubeObject & {
+      spec: { revisionHistoryLimit: number };
+    };
     live.spec.revisionHistoryLimit = 5;
-    assert.deepEqual(differences(diffObjects(manifest, live)), [{ path: 'spec.revisionHistoryLimit', desired: 10, live: 5, kind: 'drift' }]);
+    assert.deepEqual(differences(diffObjects(manifest, live)), [
+      { path: 'spec.revisionHistoryLimit', desired: 10, live: 5, kind: 'drift' },
+    ]);
   });
 
-  test('a declared field absent from the live object is missing; a live-only one is the server\'s', () => {
-    const live: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data: { b: '2' } };
+  test("a declared field absent from the live object is missing; a live-only one is the server's", () => {
+    const live: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'default' },
+      data: { b: '2' },
+    };
     const desired: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } };
     assert.deepEqual(diffObjects(desired, live), [
       { path: 'apiVersion', desired: 'v1', live: 'v1', kind: 'same' },
@@ -102,7 +119,9 @@ describe('diffObjects', () => {
 
   test('an element added by hand to a declared list is drift', () => {
     const c = settled();
-    const live = structuredClone(c.api.get('deployments', 'default', 'web')) as KubeObject & { spec: { template: { spec: { containers: unknown[] } } } };
+    const live = structuredClone(c.api.get('deployments', 'default', 'web')) as KubeObject & {
+      spec: { template: { spec: { containers: unknown[] } } };
+    };
     live.spec.template.spec.containers.push({ name: 'sidecar', image: 'busybox' });
     assert.deepEqual(
       differences(diffObjects(manifest, live)).map((e) => [e.path, e.kind]),

@@ -18,7 +18,13 @@ interface Shape {
 function expand(tree: ClusterTree, nodes: TreeNode[]): Shape[] {
   return nodes.map((n) => {
     const children = tree.children(n);
-    const shape: Shape = { id: n.id, label: n.label, icon: n.icon, contextValue: n.contextValue, collapsible: n.collapsible };
+    const shape: Shape = {
+      id: n.id,
+      label: n.label,
+      icon: n.icon,
+      contextValue: n.contextValue,
+      collapsible: n.collapsible,
+    };
     if (n.description !== undefined) shape.description = n.description;
     if (children.length > 0) shape.children = expand(tree, children);
     return shape;
@@ -32,11 +38,41 @@ const red = 'charts.red';
 describe('ClusterTree', () => {
   test('nests workloads by owner, lists only non-empty groups, and describes each object in kubectl words', () => {
     const tree = new ClusterTree(webCluster(), () => NOW);
-    const podA = { label: 'web-7d9f-a', description: 'Running · node-1 · 5m', icon: { id: 'vm', color: green }, contextValue: 'pod', collapsible: 'none' } as const;
-    const podB = { label: 'web-7d9f-b', description: 'Pending · 5m', icon: { id: 'vm', color: yellow }, contextValue: 'pod', collapsible: 'none' } as const;
-    const podC = { label: 'web-7d9f-c', description: 'CrashLoopBackOff · 4 restarts · node-1 · 5m', icon: { id: 'vm', color: red }, contextValue: 'pod', collapsible: 'none' } as const;
-    const tickPod = { label: 'tick-1-x', description: 'Completed · node-1 · 5m', icon: { id: 'vm' }, contextValue: 'pod', collapsible: 'none' } as const;
-    const debugPod = { label: 'debug', description: 'Running · 0/1 ready · node-3 · 5m', icon: { id: 'vm', color: yellow }, contextValue: 'pod', collapsible: 'none' } as const;
+    const podA = {
+      label: 'web-7d9f-a',
+      description: 'Running · node-1 · 5m',
+      icon: { id: 'vm', color: green },
+      contextValue: 'pod',
+      collapsible: 'none',
+    } as const;
+    const podB = {
+      label: 'web-7d9f-b',
+      description: 'Pending · 5m',
+      icon: { id: 'vm', color: yellow },
+      contextValue: 'pod',
+      collapsible: 'none',
+    } as const;
+    const podC = {
+      label: 'web-7d9f-c',
+      description: 'CrashLoopBackOff · 4 restarts · node-1 · 5m',
+      icon: { id: 'vm', color: red },
+      contextValue: 'pod',
+      collapsible: 'none',
+    } as const;
+    const tickPod = {
+      label: 'tick-1-x',
+      description: 'Completed · node-1 · 5m',
+      icon: { id: 'vm' },
+      contextValue: 'pod',
+      collapsible: 'none',
+    } as const;
+    const debugPod = {
+      label: 'debug',
+      description: 'Running · 0/1 ready · node-3 · 5m',
+      icon: { id: 'vm', color: yellow },
+      contextValue: 'pod',
+      collapsible: 'none',
+    } as const;
     const expected: Shape[] = [
       {
         id: 'nodes',
@@ -59,7 +95,14 @@ describe('ClusterTree', () => {
               { id: 'node/uid-node-1/pods/uid-web-7d9f-c', ...podC },
             ],
           },
-          { id: 'node/uid-node-2', label: 'node-2', description: 'NotReady · 0 pods', icon: { id: 'server', color: red }, contextValue: 'node', collapsible: 'none' },
+          {
+            id: 'node/uid-node-2',
+            label: 'node-2',
+            description: 'NotReady · 0 pods',
+            icon: { id: 'server', color: red },
+            contextValue: 'node',
+            collapsible: 'none',
+          },
           {
             id: 'node/uid-node-3',
             label: 'node-3',
@@ -114,12 +157,27 @@ describe('ClusterTree', () => {
                           { id: 'pods/uid-web-7d9f-c', ...podC },
                         ],
                       },
-                      { id: 'replicasets/uid-web-old', label: 'web-old', description: '0/0', icon: { id: 'copy' }, contextValue: 'replicaset', collapsible: 'none' },
+                      {
+                        id: 'replicasets/uid-web-old',
+                        label: 'web-old',
+                        description: '0/0',
+                        icon: { id: 'copy' },
+                        contextValue: 'replicaset',
+                        collapsible: 'none',
+                      },
                     ],
                   },
                 ],
               },
-              { id: 'ns/default/pods', label: 'Pods', description: '1', icon: { id: 'vm' }, contextValue: 'group', collapsible: 'expanded', children: [{ id: 'pods/uid-debug', ...debugPod }] },
+              {
+                id: 'ns/default/pods',
+                label: 'Pods',
+                description: '1',
+                icon: { id: 'vm' },
+                contextValue: 'group',
+                collapsible: 'expanded',
+                children: [{ id: 'pods/uid-debug', ...debugPod }],
+              },
               {
                 id: 'ns/default/services',
                 label: 'Services',
@@ -127,7 +185,16 @@ describe('ClusterTree', () => {
                 icon: { id: 'plug' },
                 contextValue: 'group',
                 collapsible: 'expanded',
-                children: [{ id: 'services/uid-svc-web', label: 'web', description: 'ClusterIP · 10.96.0.10 · 80/TCP', icon: { id: 'plug' }, contextValue: 'service', collapsible: 'none' }],
+                children: [
+                  {
+                    id: 'services/uid-svc-web',
+                    label: 'web',
+                    description: 'ClusterIP · 10.96.0.10 · 80/TCP',
+                    icon: { id: 'plug' },
+                    contextValue: 'service',
+                    collapsible: 'none',
+                  },
+                ],
               },
               {
                 id: 'ns/default/cronjobs',
@@ -160,7 +227,13 @@ describe('ClusterTree', () => {
               },
             ],
           },
-          { id: 'ns/empty', label: 'empty', icon: { id: 'symbol-namespace' }, contextValue: 'namespace', collapsible: 'none' },
+          {
+            id: 'ns/empty',
+            label: 'empty',
+            icon: { id: 'symbol-namespace' },
+            contextValue: 'namespace',
+            collapsible: 'none',
+          },
         ],
       },
     ];
@@ -173,7 +246,12 @@ describe('ClusterTree', () => {
       { resource: 'pods', object: pod('orphan', 'running', 'node-1', controller('ReplicaSet', 'gone', 'uid-gone')) },
       {
         resource: 'cronjobs',
-        object: { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'cj', namespace: 'default', uid: 'uid-cj' }, spec: { schedule: '* * * * *' } },
+        object: {
+          apiVersion: 'batch/v1',
+          kind: 'CronJob',
+          metadata: { name: 'cj', namespace: 'default', uid: 'uid-cj' },
+          spec: { schedule: '* * * * *' },
+        },
       },
       { resource: 'pods', object: pod('odd', 'running', 'node-1', controller('CronJob', 'cj', 'uid-cj', 'batch/v1')) },
     ]);
@@ -199,7 +277,16 @@ describe('ClusterTree', () => {
     };
     const before = podsOfRs();
     const updated = pod('web-7d9f-b', 'running', 'node-3', controller('ReplicaSet', 'web-7d9f', 'uid-web-7d9f'));
-    cache.apply({ kind: 'changes', changes: [{ type: 'MODIFIED', resource: 'pods', object: { ...updated, metadata: { ...updated.metadata, resourceVersion: '2' } } }] });
+    cache.apply({
+      kind: 'changes',
+      changes: [
+        {
+          type: 'MODIFIED',
+          resource: 'pods',
+          object: { ...updated, metadata: { ...updated.metadata, resourceVersion: '2' } },
+        },
+      ],
+    });
     tree.invalidate();
     const after = podsOfRs();
     assert.deepEqual(
@@ -220,7 +307,15 @@ describe('ClusterTree', () => {
     };
     collect(tree.roots());
     const revealing = new Set(all.filter((n) => n.revealsManifest).map((n) => n.id));
-    assert.deepEqual([...revealing].sort(), ['cronjobs/uid-tick', 'deployments/uid-web', 'node/uid-node-3/pods/uid-debug', 'ns/default', 'ns/empty', 'pods/uid-debug', 'services/uid-svc-web']);
+    assert.deepEqual([...revealing].sort(), [
+      'cronjobs/uid-tick',
+      'deployments/uid-web',
+      'node/uid-node-3/pods/uid-debug',
+      'ns/default',
+      'ns/empty',
+      'pods/uid-debug',
+      'services/uid-svc-web',
+    ]);
   });
 
   test('objects carry a ref for the commands: namespaced with their namespace, nodes without', () => {

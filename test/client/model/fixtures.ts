@@ -7,7 +7,14 @@ export const NOW = Date.UTC(2025, 0, 1, 0, 10, 0);
 export const CREATED = '2025-01-01T00:05:00Z';
 
 export function meta(name: string, uid: string, namespace?: string, owner?: OwnerReference): KubeObject['metadata'] {
-  return { name, uid, ...(namespace ? { namespace } : {}), creationTimestamp: CREATED, resourceVersion: '1', ...(owner ? { ownerReferences: [owner] } : {}) };
+  return {
+    name,
+    uid,
+    ...(namespace ? { namespace } : {}),
+    creationTimestamp: CREATED,
+    resourceVersion: '1',
+    ...(owner ? { ownerReferences: [owner] } : {}),
+  };
 }
 
 export function controller(kind: string, name: string, uid: string, apiVersion = 'apps/v1'): OwnerReference {
@@ -45,15 +52,32 @@ function containerStatus(state: PodState): Record<string, unknown> {
         lastState: { terminated: { exitCode: 1, reason: 'Error', finishedAt: '2025-01-01T00:09:00Z' } },
       };
     case 'completed':
-      return { name: 'app', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } };
+      return {
+        name: 'app',
+        ready: false,
+        restartCount: 0,
+        state: { terminated: { exitCode: 0, reason: 'Completed' } },
+      };
     default:
       return { name: 'app', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } };
   }
 }
 
-const PHASE: Record<PodState, string> = { running: 'Running', unready: 'Running', pending: 'Pending', crashing: 'Running', completed: 'Succeeded' };
+const PHASE: Record<PodState, string> = {
+  running: 'Running',
+  unready: 'Running',
+  pending: 'Pending',
+  crashing: 'Running',
+  completed: 'Succeeded',
+};
 
-export function pod(name: string, state: PodState, nodeName: string | undefined, owner?: OwnerReference, ns = 'default'): KubeObject {
+export function pod(
+  name: string,
+  state: PodState,
+  nodeName: string | undefined,
+  owner?: OwnerReference,
+  ns = 'default',
+): KubeObject {
   const scheduled = nodeName !== undefined;
   return {
     apiVersion: 'v1',
@@ -69,17 +93,30 @@ export function deployment(name: string, replicas: number, ready: number): KubeO
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: meta(name, `uid-${name}`, 'default'),
-    spec: { replicas, selector: { matchLabels: { app: name } }, template: { spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
+    },
     status: { replicas, readyReplicas: ready, updatedReplicas: replicas, availableReplicas: ready },
   };
 }
 
-export function replicaSet(name: string, owner: OwnerReference | undefined, replicas: number, ready: number): KubeObject {
+export function replicaSet(
+  name: string,
+  owner: OwnerReference | undefined,
+  replicas: number,
+  ready: number,
+): KubeObject {
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: meta(name, `uid-${name}`, 'default', owner),
-    spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: { spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
+    },
     status: { replicas, readyReplicas: ready },
   };
 }
@@ -114,11 +151,22 @@ export function webCluster(): MirrorCache {
     { resource: 'pods', object: pod('debug', 'unready', 'node-3') },
     {
       resource: 'services',
-      object: { apiVersion: 'v1', kind: 'Service', metadata: meta('web', 'uid-svc-web', 'default'), spec: { type: 'ClusterIP', clusterIP: '10.96.0.10', ports: [{ port: 80, protocol: 'TCP' }] } },
+      object: {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: meta('web', 'uid-svc-web', 'default'),
+        spec: { type: 'ClusterIP', clusterIP: '10.96.0.10', ports: [{ port: 80, protocol: 'TCP' }] },
+      },
     },
     {
       resource: 'cronjobs',
-      object: { apiVersion: 'batch/v1', kind: 'CronJob', metadata: meta('tick', 'uid-tick', 'default'), spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { containers: [] } } } } }, status: { active: [] } },
+      object: {
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        metadata: meta('tick', 'uid-tick', 'default'),
+        spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { containers: [] } } } } },
+        status: { active: [] },
+      },
     },
     {
       resource: 'jobs',
@@ -130,6 +178,9 @@ export function webCluster(): MirrorCache {
         status: { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] },
       },
     },
-    { resource: 'pods', object: pod('tick-1-x', 'completed', 'node-1', controller('Job', 'tick-1', 'uid-tick-1', 'batch/v1')) },
+    {
+      resource: 'pods',
+      object: pod('tick-1-x', 'completed', 'node-1', controller('Job', 'tick-1', 'uid-tick-1', 'batch/v1')),
+    },
   ]);
 }

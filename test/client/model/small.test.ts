@@ -13,7 +13,12 @@ import { NOW } from './fixtures';
 
 describe('replica input', () => {
   test('accepts whole numbers from 0 to the maximum, trimmed', () => {
-    assert.deepEqual(['0', '3', ' 12 ', String(MAX_REPLICAS)].map(validateReplicas), [undefined, undefined, undefined, undefined]);
+    assert.deepEqual(['0', '3', ' 12 ', String(MAX_REPLICAS)].map(validateReplicas), [
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     assert.deepEqual(['0', '3', ' 12 '].map(parseReplicas), [0, 3, 12]);
   });
 
@@ -35,8 +40,14 @@ describe('status bar text', () => {
   const status: SandboxStatus = { running: true, paused: false, speed: 5, time: NOW, pods: 12, nodes: 3 };
 
   test('running, paused, stopped and not yet started', () => {
-    assert.deepEqual(statusBarText(status), { text: '$(pulse) Sandbox 5× · 12 pods', tooltip: 'Kube Reconcile sandbox running at 5× (3 nodes, 12 pods, clock 00:10:00). Click for sandbox controls.' });
-    assert.deepEqual(statusBarText({ ...status, paused: true, pods: 1 }), { text: '$(debug-pause) Sandbox paused · 1 pod', tooltip: 'Kube Reconcile sandbox paused (3 nodes, 1 pod, clock 00:10:00). Click for sandbox controls.' });
+    assert.deepEqual(statusBarText(status), {
+      text: '$(pulse) Sandbox 5× · 12 pods',
+      tooltip: 'Kube Reconcile sandbox running at 5× (3 nodes, 12 pods, clock 00:10:00). Click for sandbox controls.',
+    });
+    assert.deepEqual(statusBarText({ ...status, paused: true, pods: 1 }), {
+      text: '$(debug-pause) Sandbox paused · 1 pod',
+      tooltip: 'Kube Reconcile sandbox paused (3 nodes, 1 pod, clock 00:10:00). Click for sandbox controls.',
+    });
     assert.equal(statusBarText({ ...status, running: false }).text, '$(circle-slash) Sandbox stopped · 12 pods');
     assert.equal(statusBarText(undefined).text, '$(loading~spin) Sandbox starting');
   });
@@ -56,35 +67,84 @@ describe('LogBuffer', () => {
 
 describe('settings', () => {
   test('reads every setting, with defaults for missing and out-of-range values', () => {
-    const values: Partial<Record<SettingKey, unknown>> = { 'sandbox.nodes': 5, 'sandbox.speed': 20, 'sandbox.seed': 42, applyOnSave: false, selfHeal: false };
-    assert.deepEqual(readSettings((k) => values[k]), { nodes: 5, speed: 20, seed: 42, applyOnSave: false, selfHeal: false });
+    const values: Partial<Record<SettingKey, unknown>> = {
+      'sandbox.nodes': 5,
+      'sandbox.speed': 20,
+      'sandbox.seed': 42,
+      applyOnSave: false,
+      selfHeal: false,
+    };
+    assert.deepEqual(
+      readSettings((k) => values[k]),
+      { nodes: 5, speed: 20, seed: 42, applyOnSave: false, selfHeal: false },
+    );
     assert.deepEqual(
       readSettings(() => undefined),
       DEFAULT_SETTINGS,
     );
-    const bad: Partial<Record<SettingKey, unknown>> = { 'sandbox.nodes': 0, 'sandbox.speed': 7, 'sandbox.seed': 1.5, applyOnSave: 'yes', selfHeal: 1 };
-    assert.deepEqual(readSettings((k) => bad[k]), { nodes: 3, speed: 1, seed: 1, applyOnSave: true, selfHeal: true });
+    const bad: Partial<Record<SettingKey, unknown>> = {
+      'sandbox.nodes': 0,
+      'sandbox.speed': 7,
+      'sandbox.seed': 1.5,
+      applyOnSave: 'yes',
+      selfHeal: 1,
+    };
+    assert.deepEqual(
+      readSettings((k) => bad[k]),
+      { nodes: 3, speed: 1, seed: 1, applyOnSave: true, selfHeal: true },
+    );
   });
 
   test('the sandbox part is what init takes', () => {
-    assert.deepEqual(sandboxSettings({ ...DEFAULT_SETTINGS, nodes: 4 }), { nodes: 4, speed: 1, seed: 1, selfHeal: true });
+    assert.deepEqual(sandboxSettings({ ...DEFAULT_SETTINGS, nodes: 4 }), {
+      nodes: 4,
+      speed: 1,
+      seed: 1,
+      selfHeal: true,
+    });
   });
 });
 
 describe('object refs', () => {
   test('come from a tree node or a plain ref; anything else is no ref', () => {
     const ref = { resource: 'pods', namespace: 'default', name: 'web-1' };
-    assert.deepEqual([refFromArg({ id: 'x', ref }), refFromArg(ref), refFromArg(undefined), refFromArg({ ref: { name: 1 } }), refFromArg('pods/web-1')], [ref, ref, undefined, undefined, undefined]);
+    assert.deepEqual(
+      [
+        refFromArg({ id: 'x', ref }),
+        refFromArg(ref),
+        refFromArg(undefined),
+        refFromArg({ ref: { name: 1 } }),
+        refFromArg('pods/web-1'),
+      ],
+      [ref, ref, undefined, undefined, undefined],
+    );
   });
 
   test('are named as kubectl names objects', () => {
-    assert.deepEqual([refText({ resource: 'deployments', name: 'web' }), refText({ resource: 'nodes', name: 'node-1' }), refText({ resource: 'ingresses', name: 'i' })], ['deployment/web', 'node/node-1', 'ingress/i']);
+    assert.deepEqual(
+      [
+        refText({ resource: 'deployments', name: 'web' }),
+        refText({ resource: 'nodes', name: 'node-1' }),
+        refText({ resource: 'ingresses', name: 'i' }),
+      ],
+      ['deployment/web', 'node/node-1', 'ingress/i'],
+    );
   });
 });
 
 describe('liveYaml', () => {
   test('is the whole object without managed fields', () => {
-    const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default', managedFields: [{ manager: 'kubectl' }] }, data: { a: '1' } };
-    assert.deepEqual(parse(liveYaml(obj)), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data: { a: '1' } });
+    const obj = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'default', managedFields: [{ manager: 'kubectl' }] },
+      data: { a: '1' },
+    };
+    assert.deepEqual(parse(liveYaml(obj)), {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'default' },
+      data: { a: '1' },
+    });
   });
 });

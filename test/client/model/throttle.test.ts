@@ -26,7 +26,9 @@ class ManualTimer implements Timer {
   advance(ms: number): void {
     const end = this.time + ms;
     for (;;) {
-      const first = [...this.due.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
+      const first = [...this.due.entries()]
+        .filter(([, t]) => t.at <= end)
+        .sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
       if (!first) break;
       this.due.delete(first[0]);
       this.time = first[1].at;

@@ -1,14 +1,23 @@
 /** The webview HTML: its Content Security Policy and the nonce on every script. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentSecurityPolicy, escapeHtml, makeNonce, renderHtml, type HtmlParams } from '../../../client/src/webview/html';
+import {
+  contentSecurityPolicy,
+  escapeHtml,
+  makeNonce,
+  renderHtml,
+  type HtmlParams,
+} from '../../../client/src/webview/html';
 
 const params: HtmlParams = {
   cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
   nonce: 'N0nceN0nceN0nceN0nceN0nceN0nce12',
   title: 'Desired vs Actual: deployment/web',
   scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.js',
-  styleUris: ['https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.css', 'https://file+.vscode-resource.vscode-cdn.net/ext/media/webview/main.css'],
+  styleUris: [
+    'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.css',
+    'https://file+.vscode-resource.vscode-cdn.net/ext/media/webview/main.css',
+  ],
   editorWorkerUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/editor.worker.js',
   yamlWorkerUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/yaml.worker.js',
 };
@@ -59,6 +68,9 @@ describe('helpers', () => {
   test('makeNonce gives 32 alphanumerics from the random source', () => {
     const nonce = makeNonce((n) => Uint8Array.from({ length: n }, (_, i) => i * 7));
     assert.match(nonce, /^[A-Za-z0-9]{32}$/);
-    assert.notEqual(nonce, makeNonce((n) => new Uint8Array(n)));
+    assert.notEqual(
+      nonce,
+      makeNonce((n) => new Uint8Array(n)),
+    );
   });
 });

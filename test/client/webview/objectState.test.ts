@@ -13,12 +13,18 @@ const manifest: KubeObject = {
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name: 'web' },
-  spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } },
+  spec: {
+    replicas: 2,
+    selector: { matchLabels: { app: 'web' } },
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } },
+  },
 };
 
 function mirror(c: Cluster): MirrorCache {
   const cache = new MirrorCache();
-  const objects = RESOURCES.flatMap((r) => c.api.list(r.plural).items.map((object) => ({ resource: r.plural, object })));
+  const objects = RESOURCES.flatMap((r) =>
+    c.api.list(r.plural).items.map((object) => ({ resource: r.plural, object })),
+  );
   cache.apply({ kind: 'list', resourceVersion: '1', objects });
   return cache;
 }
@@ -32,22 +38,43 @@ describe('objectState', () => {
     c.scale('deployments', 'default', 'web', 4);
     c.runUntilSettled();
     const ref = { resource: 'deployments', namespace: 'default', name: 'web' };
-    const state = objectState({ ref, cache: mirror(c), desired: { file: '/ws/web.yaml', line: 3, manifest }, fileLabel: (f) => f.replace('/ws/', ''), now: c.clock.now() });
+    const state = objectState({
+      ref,
+      cache: mirror(c),
+      desired: { file: '/ws/web.yaml', line: 3, manifest },
+      fileLabel: (f) => f.replace('/ws/', ''),
+      now: c.clock.now(),
+    });
     assert.equal(state.title, 'deployment/web');
     assert.deepEqual(state.health, { status: 'Healthy', message: '' });
-    assert.deepEqual(state.manifest && { label: state.manifest.label, line: state.manifest.line }, { label: 'web.yaml', line: 4 });
-    assert.deepEqual(state.diff.filter((e) => e.kind === 'drift' || e.kind === 'missing'), [{ path: 'spec.replicas', desired: 2, live: 4, kind: 'drift' }]);
-    assert.deepEqual(state.events.map((e) => [e.type, e.reason, e.object]), [
-      ['Normal', 'ScalingReplicaSet', 'deployment/web'],
-      ['Normal', 'ScalingReplicaSet', 'deployment/web'],
-    ]);
+    assert.deepEqual(state.manifest && { label: state.manifest.label, line: state.manifest.line }, {
+      label: 'web.yaml',
+      line: 4,
+    });
+    assert.deepEqual(
+      state.diff.filter((e) => e.kind === 'drift' || e.kind === 'missing'),
+      [{ path: 'spec.replicas', desired: 2, live: 4, kind: 'drift' }],
+    );
+    assert.deepEqual(
+      state.events.map((e) => [e.type, e.reason, e.object]),
+      [
+        ['Normal', 'ScalingReplicaSet', 'deployment/web'],
+        ['Normal', 'ScalingReplicaSet', 'deployment/web'],
+      ],
+    );
     assert.match(state.events[1].message, /^Scaled up replica set web-[a-z0-9]+ from 2 to 4$/);
     assert.equal(state.scheduling, undefined);
   });
 
   test('a declared object that is gone is Missing, with no live YAML', () => {
     const c = new Cluster({ seed: 2 });
-    const state = objectState({ ref: { resource: 'deployments', namespace: 'default', name: 'web' }, cache: mirror(c), desired: { file: '/ws/web.yaml', line: 0, manifest }, fileLabel: (f) => f, now: 0 });
+    const state = objectState({
+      ref: { resource: 'deployments', namespace: 'default', name: 'web' },
+      cache: mirror(c),
+      desired: { file: '/ws/web.yaml', line: 0, manifest },
+      fileLabel: (f) => f,
+      now: 0,
+    });
     assert.deepEqual(state.health, { status: 'Missing', message: 'The object does not exist in the cluster' });
     assert.equal(state.liveYaml, undefined);
   });
@@ -72,13 +99,38 @@ describe('objectState', () => {
 describe('parseLiveEdit', () => {
   const ref = { resource: 'deployments', namespace: 'default', name: 'web' };
   test('accepts the same object with changed fields', () => {
-    const r = parseLiveEdit('apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: default\nspec:\n  replicas: 7\n', ref, 'Deployment');
-    assert.deepEqual(r, { ok: true, object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 7 } } });
+    const r = parseLiveEdit(
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: default\nspec:\n  replicas: 7\n',
+      ref,
+      'Deployment',
+    );
+    assert.deepEqual(r, {
+      ok: true,
+      object: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace: 'default' },
+        spec: { replicas: 7 },
+      },
+    });
   });
   test('refuses broken YAML, several documents, another kind and another name', () => {
     assert.deepEqual(parseLiveEdit('a: [', ref, 'Deployment').ok, false);
-    assert.deepEqual(parseLiveEdit('a: 1\n---\nb: 2\n', ref, 'Deployment'), { ok: false, message: 'The edit must be exactly one YAML document.' });
-    assert.deepEqual(parseLiveEdit('apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: default}\n', ref, 'Deployment'), { ok: false, message: 'The edit must stay a Deployment.' });
-    assert.deepEqual(parseLiveEdit('apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: other, namespace: default}\n', ref, 'Deployment'), { ok: false, message: 'The edit must keep the name default/web.' });
+    assert.deepEqual(parseLiveEdit('a: 1\n---\nb: 2\n', ref, 'Deployment'), {
+      ok: false,
+      message: 'The edit must be exactly one YAML document.',
+    });
+    assert.deepEqual(
+      parseLiveEdit('apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: default}\n', ref, 'Deployment'),
+      { ok: false, message: 'The edit must stay a Deployment.' },
+    );
+    assert.deepEqual(
+      parseLiveEdit(
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: other, namespace: default}\n',
+        ref,
+        'Deployment',
+      ),
+      { ok: false, message: 'The edit must keep the name default/web.' },
+    );
   });
 });

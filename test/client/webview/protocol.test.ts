@@ -36,16 +36,39 @@ describe('isWebviewMessage', () => {
 
 describe('isHostMessage', () => {
   const ref = { resource: 'deployments', namespace: 'default', name: 'web' };
-  const objectState = { view: 'object', ref, title: 'deployment/web', kind: 'Deployment', diff: [], events: [], health: { status: 'Healthy', message: '' } };
+  const objectState = {
+    view: 'object',
+    ref,
+    title: 'deployment/web',
+    kind: 'Deployment',
+    diff: [],
+    events: [],
+    health: { status: 'Healthy', message: '' },
+  };
   test('accepts an object state, an overview state and an edit result', () => {
     assert.equal(isHostMessage({ type: 'state', state: objectState }), true);
-    assert.equal(isHostMessage({ type: 'state', state: { view: 'overview', health: { status: 'Degraded', message: 'x' }, rows: [{ ref, kind: 'Deployment' }] } }), true);
+    assert.equal(
+      isHostMessage({
+        type: 'state',
+        state: { view: 'overview', health: { status: 'Degraded', message: 'x' }, rows: [{ ref, kind: 'Deployment' }] },
+      }),
+      true,
+    );
     assert.equal(isHostMessage({ type: 'editResult', id: 1, ok: false, message: 'no' }), true);
   });
   test('rejects unknown views, bad health codes, bad rows and foreign messages', () => {
     assert.equal(isHostMessage({ type: 'state', state: { ...objectState, view: 'other' } }), false);
-    assert.equal(isHostMessage({ type: 'state', state: { ...objectState, health: { status: 'Fine', message: '' } } }), false);
-    assert.equal(isHostMessage({ type: 'state', state: { view: 'overview', health: { status: 'Healthy', message: '' }, rows: [{ kind: 'Deployment' }] } }), false);
+    assert.equal(
+      isHostMessage({ type: 'state', state: { ...objectState, health: { status: 'Fine', message: '' } } }),
+      false,
+    );
+    assert.equal(
+      isHostMessage({
+        type: 'state',
+        state: { view: 'overview', health: { status: 'Healthy', message: '' }, rows: [{ kind: 'Deployment' }] },
+      }),
+      false,
+    );
     assert.equal(isHostMessage({ type: 'editResult', id: 1, ok: 'yes', message: '' }), false);
     assert.equal(isHostMessage({ vscodeScheduleAsyncWork: 1 }), false);
   });

@@ -30,7 +30,9 @@ class FakeNet {
     const asked = o.port ?? 0;
     if (this.busy.has(asked)) {
       this.events.push(`refused ${asked}`);
-      throw Object.assign(new Error(`listen EADDRINUSE: address already in use 127.0.0.1:${asked}`), { code: 'EADDRINUSE' });
+      throw Object.assign(new Error(`listen EADDRINUSE: address already in use 127.0.0.1:${asked}`), {
+        code: 'EADDRINUSE',
+      });
     }
     const port = asked === 0 ? this.next++ : asked;
     this.busy.add(port);
@@ -67,7 +69,12 @@ function named(name: string): Cluster {
 
 function serving(net: FakeNet) {
   const statuses: ApiStatus[] = [];
-  const api = new ApiServing((s) => statuses.push(s), { start: net.start, writeKubeconfig: net.write, removeKubeconfig: net.remove, token: 'secret-token' });
+  const api = new ApiServing((s) => statuses.push(s), {
+    start: net.start,
+    writeKubeconfig: net.write,
+    removeKubeconfig: net.remove,
+    token: 'secret-token',
+  });
   return { api, statuses };
 }
 
@@ -84,11 +91,24 @@ describe('ApiServing', () => {
     assert.deepEqual(statuses, [{ state: 'starting' }, status]);
     const text = net.files.get('/s/kubeconfig.yaml')!;
     assert.ok(text.includes('server: "https://127.0.0.1:40000"') && text.includes('token: "secret-token"'), text);
-    assert.ok(text.includes(`certificate-authority-data: "${Buffer.from('CERT 40000').toString('base64')}"`), 'the server is trusted through its own certificate');
+    assert.ok(
+      text.includes(`certificate-authority-data: "${Buffer.from('CERT 40000').toString('base64')}"`),
+      'the server is trusted through its own certificate',
+    );
 
     await api.attach(named('b'));
-    assert.deepEqual(net.events, ['listen 40000 a', 'write /s/kubeconfig.yaml', 'close 40000', 'listen 40000 b', 'write /s/kubeconfig.yaml']);
-    assert.deepEqual(api.status, { state: 'serving', url: 'https://127.0.0.1:40000', kubeconfig: '/s/kubeconfig.yaml' });
+    assert.deepEqual(net.events, [
+      'listen 40000 a',
+      'write /s/kubeconfig.yaml',
+      'close 40000',
+      'listen 40000 b',
+      'write /s/kubeconfig.yaml',
+    ]);
+    assert.deepEqual(api.status, {
+      state: 'serving',
+      url: 'https://127.0.0.1:40000',
+      kubeconfig: '/s/kubeconfig.yaml',
+    });
   });
 
   test('port 0 takes any free port when the previous one was taken meanwhile; a fixed port in use fails with the setting to change', async () => {
@@ -98,12 +118,31 @@ describe('ApiServing', () => {
     await api.configure({ enabled: true, port: 0, kubeconfig: '/k' });
     await api.configure({ enabled: false, port: 0, kubeconfig: '/k' });
     net.busy.add(40000);
-    assert.deepEqual(await api.configure({ enabled: true, port: 0, kubeconfig: '/k' }), { state: 'serving', url: 'https://127.0.0.1:40001', kubeconfig: '/k' });
+    assert.deepEqual(await api.configure({ enabled: true, port: 0, kubeconfig: '/k' }), {
+      state: 'serving',
+      url: 'https://127.0.0.1:40001',
+      kubeconfig: '/k',
+    });
 
     const failed = await api.configure({ enabled: true, port: 40000, kubeconfig: '/k' });
-    assert.deepEqual(failed, { state: 'failed', error: 'port 40000 on 127.0.0.1 is already in use: set kubeReconcile.api.port to another port, or to 0 for any free port' });
+    assert.deepEqual(failed, {
+      state: 'failed',
+      error:
+        'port 40000 on 127.0.0.1 is already in use: set kubeReconcile.api.port to another port, or to 0 for any free port',
+    });
     assert.equal(net.files.has('/k'), false, 'no kubeconfig naming a server that is not there');
-    assert.deepEqual(net.events, ['listen 40000 a', 'write /k', 'close 40000', 'remove /k', 'refused 40000', 'listen 40001 a', 'write /k', 'close 40001', 'refused 40000', 'remove /k']);
+    assert.deepEqual(net.events, [
+      'listen 40000 a',
+      'write /k',
+      'close 40000',
+      'remove /k',
+      'refused 40000',
+      'listen 40001 a',
+      'write /k',
+      'close 40001',
+      'refused 40000',
+      'remove /k',
+    ]);
   });
 
   test('turning it off closes the server and removes the kubeconfig; a new path moves the file', async () => {
@@ -113,7 +152,11 @@ describe('ApiServing', () => {
     await api.configure({ enabled: true, port: 0, kubeconfig: '/one' });
     await api.configure({ enabled: true, port: 0, kubeconfig: '/two' });
     assert.deepEqual([...net.files.keys()], ['/two']);
-    assert.deepEqual(net.events, ['listen 40000 a', 'write /one', 'remove /one', 'write /two'], 'the server keeps running');
+    assert.deepEqual(
+      net.events,
+      ['listen 40000 a', 'write /one', 'remove /one', 'write /two'],
+      'the server keeps running',
+    );
     assert.deepEqual(await api.configure({ enabled: false, port: 0, kubeconfig: '/two' }), { state: 'off' });
     assert.deepEqual([...net.files.keys()], []);
     assert.deepEqual(net.events.slice(-2), ['close 40000', 'remove /two']);
@@ -137,9 +180,17 @@ describe('ApiServing', () => {
   test('a kubeconfig that cannot be written is a failure, and the server is closed', async () => {
     const net = new FakeNet();
     const statuses: ApiStatus[] = [];
-    const api = new ApiServing((s) => statuses.push(s), { start: net.start, writeKubeconfig: () => Promise.reject(new Error('EACCES: permission denied')), removeKubeconfig: net.remove, token: 't' });
+    const api = new ApiServing((s) => statuses.push(s), {
+      start: net.start,
+      writeKubeconfig: () => Promise.reject(new Error('EACCES: permission denied')),
+      removeKubeconfig: net.remove,
+      token: 't',
+    });
     await api.attach(named('a'));
-    assert.deepEqual(await api.configure({ enabled: true, port: 0, kubeconfig: '/ro/k' }), { state: 'failed', error: 'cannot write the kubeconfig /ro/k: EACCES: permission denied' });
+    assert.deepEqual(await api.configure({ enabled: true, port: 0, kubeconfig: '/ro/k' }), {
+      state: 'failed',
+      error: 'cannot write the kubeconfig /ro/k: EACCES: permission denied',
+    });
     assert.deepEqual(net.events, ['listen 40000 a', 'close 40000']);
   });
 });
@@ -154,13 +205,17 @@ describe('the dispatcher and the API', () => {
         posted.push(m);
         for (const w of [...wakers]) w();
       },
-      { now: () => Date.UTC(2026, 0, 1), api: { start: net.start, writeKubeconfig: net.write, removeKubeconfig: net.remove, token: 't' } },
+      {
+        now: () => Date.UTC(2026, 0, 1),
+        api: { start: net.start, writeKubeconfig: net.write, removeKubeconfig: net.remove, token: 't' },
+      },
     );
     const onPost = (wake: () => void) => {
       wakers.add(wake);
       return { dispose: () => wakers.delete(wake) };
     };
-    const reply = (id: number) => until(`reply ${id}`, () => posted.find((m): m is ReplyMessage => m.kind === 'reply' && m.id === id), onPost);
+    const reply = (id: number) =>
+      until(`reply ${id}`, () => posted.find((m): m is ReplyMessage => m.kind === 'reply' && m.id === id), onPost);
     return { d, posted, reply, onPost };
   }
 
@@ -182,9 +237,21 @@ describe('the dispatcher and the API', () => {
         assert.deepEqual((await reply(id)).error, { message }, JSON.stringify(params));
         id++;
       }
-      d.handle({ kind: 'request', id, method: 'init', params: { settings: SETTINGS, api: { enabled: true, port: -1, kubeconfig: '/k' } } });
-      assert.deepEqual(posted.find((m) => m.kind === 'reply' && m.id === id), { kind: 'reply', id, error: { message: 'api.port must be an integer from 0 to 65535' } });
-      assert.equal(posted.some((m) => m.kind === 'notification'), false, 'no sandbox was started');
+      d.handle({
+        kind: 'request',
+        id,
+        method: 'init',
+        params: { settings: SETTINGS, api: { enabled: true, port: -1, kubeconfig: '/k' } },
+      });
+      assert.deepEqual(
+        posted.find((m) => m.kind === 'reply' && m.id === id),
+        { kind: 'reply', id, error: { message: 'api.port must be an integer from 0 to 65535' } },
+      );
+      assert.equal(
+        posted.some((m) => m.kind === 'notification'),
+        false,
+        'no sandbox was started',
+      );
       assert.deepEqual(net.events, []);
     } finally {
       d.dispose();
@@ -197,20 +264,46 @@ describe('the dispatcher and the API', () => {
     try {
       d.handle({ kind: 'request', id: 1, method: 'init', params: { settings: SETTINGS } });
       assert.equal(((await reply(1)).result as SandboxStatus).api, undefined);
-      d.handle({ kind: 'request', id: 2, method: 'init', params: { settings: SETTINGS, api: { enabled: true, port: 0, kubeconfig: '/k' } } });
+      d.handle({
+        kind: 'request',
+        id: 2,
+        method: 'init',
+        params: { settings: SETTINGS, api: { enabled: true, port: 0, kubeconfig: '/k' } },
+      });
       assert.deepEqual(((await reply(2)).result as SandboxStatus).api, { state: 'starting' });
       /** The first status posted from `from` on whose API serves. */
       const servingSince = (from: number) => () =>
-        posted.slice(from).map((m) => (m.kind === 'notification' && m.notification.kind === 'status' ? m.notification.status.api : undefined)).find((a) => a?.state === 'serving');
+        posted
+          .slice(from)
+          .map((m) =>
+            m.kind === 'notification' && m.notification.kind === 'status' ? m.notification.status.api : undefined,
+          )
+          .find((a) => a?.state === 'serving');
       const served = await until('a status with the API serving', servingSince(0), onPost);
       assert.deepEqual(served, { state: 'serving', url: 'https://127.0.0.1:40000', kubeconfig: '/k' });
       const beforeReset = posted.length;
       d.handle({ kind: 'request', id: 3, method: 'control', params: { type: 'reset' } });
-      assert.deepEqual(((await reply(3)).result as SandboxStatus).api, { state: 'starting' }, 'a reset moves the API to the new cluster');
-      assert.deepEqual(await until('the API serving the new cluster', servingSince(beforeReset), onPost), served, 'on the same port');
+      assert.deepEqual(
+        ((await reply(3)).result as SandboxStatus).api,
+        { state: 'starting' },
+        'a reset moves the API to the new cluster',
+      );
+      assert.deepEqual(
+        await until('the API serving the new cluster', servingSince(beforeReset), onPost),
+        served,
+        'on the same port',
+      );
       d.handle({ kind: 'request', id: 4, method: 'setApi', params: { enabled: false, port: 0, kubeconfig: '/k' } });
       assert.deepEqual((await reply(4)).result, { state: 'off' });
-      assert.deepEqual(net.events, ['listen 40000 ?', 'write /k', 'close 40000', 'listen 40000 ?', 'write /k', 'close 40000', 'remove /k']);
+      assert.deepEqual(net.events, [
+        'listen 40000 ?',
+        'write /k',
+        'close 40000',
+        'listen 40000 ?',
+        'write /k',
+        'close 40000',
+        'remove /k',
+      ]);
     } finally {
       d.dispose();
     }
@@ -232,7 +325,9 @@ describe('the sandbox worker serving the API', () => {
     const host = new SandboxHost({ workerPath: CRASHING_WORKER });
     hosts.push(host);
     const servingApi = () => (host.status?.api?.state === 'serving' ? host.status.api : undefined);
-    const first = await host.request('init', { settings: SETTINGS, api: { enabled: true, port: 0, kubeconfig } }).then(() => until('the API to serve', servingApi, (wake) => host.onDidStatus(wake)));
+    const first = await host
+      .request('init', { settings: SETTINGS, api: { enabled: true, port: 0, kubeconfig } })
+      .then(() => until('the API to serve', servingApi, (wake) => host.onDidStatus(wake)));
     assert.equal((await stat(kubeconfig)).mode & 0o777, 0o600);
     const text = await readFile(kubeconfig, 'utf8');
     const token = /token: "([^"]+)"/.exec(text)![1];
@@ -244,7 +339,11 @@ describe('the sandbox worker serving the API', () => {
     let restarted = false;
     host.onDidStatus((st) => (restarted ||= st.api?.state !== 'serving'));
     await assert.rejects(host.request('explain', { namespace: 'default', name: '__crash__' }));
-    const again = await until('the restarted worker to serve the API', () => restarted && servingApi(), (wake) => host.onDidStatus(wake));
+    const again = await until(
+      'the restarted worker to serve the API',
+      () => restarted && servingApi(),
+      (wake) => host.onDidStatus(wake),
+    );
     const newText = await readFile(kubeconfig, 'utf8');
     const newToken = /token: "([^"]+)"/.exec(newText)![1];
     assert.notEqual(newToken, token, 'the new worker has a token of its own');

@@ -21,13 +21,23 @@ function manualTimers(): HostTimers & { fire(): void; armed: number } {
   return t;
 }
 
-const change = (type: WatchChange['type'], name: string, rv: string, data: Record<string, string> = {}): WatchChange => ({
+const change = (
+  type: WatchChange['type'],
+  name: string,
+  rv: string,
+  data: Record<string, string> = {},
+): WatchChange => ({
   type,
   resource: 'configmaps',
   object: { ...configMap(name, data), metadata: { name, namespace: 'default', resourceVersion: rv } },
 });
 
-const summary = (ns: Notification[]) => ns.map((n) => (n.kind === 'changes' ? n.changes.map((c) => `${c.type} ${c.object.metadata.name} ${c.object.metadata.resourceVersion}`) : n.kind));
+const summary = (ns: Notification[]) =>
+  ns.map((n) =>
+    n.kind === 'changes'
+      ? n.changes.map((c) => `${c.type} ${c.object.metadata.name} ${c.object.metadata.resourceVersion}`)
+      : n.kind,
+  );
 
 describe('Batcher', () => {
   test('coalesces changes to one object into its latest state, at its latest position', () => {

@@ -7,9 +7,14 @@ import { register } from 'tsx/esm/api';
 // (a listener of our own, added first, would start the port before the worker listens).
 const on = parentPort.on.bind(parentPort);
 parentPort.on = (event, listener) =>
-  on(event, event !== 'message' ? listener : (m) => {
-    if (m && m.method === 'explain' && m.params && m.params.name === '__crash__') process.exit(3);
-    listener(m);
-  });
+  on(
+    event,
+    event !== 'message'
+      ? listener
+      : (m) => {
+          if (m && m.method === 'explain' && m.params && m.params.name === '__crash__') process.exit(3);
+          listener(m);
+        },
+  );
 register();
 await import('../../../client/src/worker/main.ts');

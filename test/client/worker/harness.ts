@@ -15,7 +15,12 @@ export const SETTINGS: SandboxSettings = { nodes: 2, speed: 1, seed: 7, selfHeal
  * Resolves with the first truthy value of `probe`, checked now and whenever
  * `subscribe` signals; rejects with `what` after `deadlineMs`.
  */
-export function until<T>(what: string, probe: () => T | undefined | false, subscribe: (wake: () => void) => { dispose(): void }, deadlineMs = 15_000): Promise<T> {
+export function until<T>(
+  what: string,
+  probe: () => T | undefined | false,
+  subscribe: (wake: () => void) => { dispose(): void },
+  deadlineMs = 15_000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const first = probe();
     if (first) return resolve(first);

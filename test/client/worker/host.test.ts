@@ -27,7 +27,10 @@ describe('SandboxHost', () => {
   test('requests after dispose are refused', async () => {
     const host = new SandboxHost({ workerPath: SILENT_WORKER });
     host.dispose();
-    await assert.rejects(host.request('snapshot', {}), { name: 'SandboxRequestError', message: 'the sandbox has been shut down' });
+    await assert.rejects(host.request('snapshot', {}), {
+      name: 'SandboxRequestError',
+      message: 'the sandbox has been shut down',
+    });
   });
 
   test('a crashed worker is reported and restarted from the last snapshot', async () => {
@@ -36,10 +39,17 @@ describe('SandboxHost', () => {
     host.onDidCrash((e) => crashes.push(e.message));
     try {
       await host.request('init', { settings: SETTINGS });
-      await host.request('applyFile', { file: 'cfg.yaml', manifests: [{ line: 0, object: configMap('kept', { a: '1' }) }] });
+      await host.request('applyFile', {
+        file: 'cfg.yaml',
+        manifests: [{ line: 0, object: configMap('kept', { a: '1' }) }],
+      });
       await host.request('snapshot', {});
       await host.request('applyFile', { file: 'later.yaml', manifests: [{ line: 0, object: configMap('lost') }] });
-      await until('the mirror to see both config maps', () => host.cache.get('configmaps', 'default', 'lost'), (wake) => host.onDidChange(wake));
+      await until(
+        'the mirror to see both config maps',
+        () => host.cache.get('configmaps', 'default', 'lost'),
+        (wake) => host.onDidChange(wake),
+      );
       const kept = host.cache.get('configmaps', 'default', 'kept')!;
 
       await assert.rejects(host.request('explain', { namespace: 'default', name: '__crash__' }), {
@@ -47,9 +57,17 @@ describe('SandboxHost', () => {
         message: 'The sandbox stopped: the sandbox worker exited with code 3. Restarting it.',
       });
       assert.deepEqual(crashes, ['The sandbox stopped: the sandbox worker exited with code 3. Restarting it.']);
-      await until('the restarted worker to send its list', () => host.cache.get('configmaps', 'default', 'lost') === undefined, (wake) => host.onDidChange(wake));
+      await until(
+        'the restarted worker to send its list',
+        () => host.cache.get('configmaps', 'default', 'lost') === undefined,
+        (wake) => host.onDidChange(wake),
+      );
       assert.equal(host.cache.get('configmaps', 'default', 'kept')?.metadata.uid, kept.metadata.uid);
-      assert.deepEqual(await host.request('desired', { resource: 'configmaps', namespace: 'default', name: 'kept' }), { file: 'cfg.yaml', line: 0, manifest: configMap('kept', { a: '1' }) });
+      assert.deepEqual(await host.request('desired', { resource: 'configmaps', namespace: 'default', name: 'kept' }), {
+        file: 'cfg.yaml',
+        line: 0,
+        manifest: configMap('kept', { a: '1' }),
+      });
     } finally {
       host.dispose();
     }

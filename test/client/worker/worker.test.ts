@@ -28,13 +28,17 @@ function recorder(host: SandboxHost): WatchChange[] {
   return seen;
 }
 
-const names = (host: SandboxHost, resource: string) => host.cache.list(resource).map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name} ${o.metadata.uid}`);
+const names = (host: SandboxHost, resource: string) =>
+  host.cache.list(resource).map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name} ${o.metadata.uid}`);
 
 describe('sandbox worker', () => {
   test('init answers with the status after one list of everything', async () => {
     const { host, warning } = await started();
     assert.equal(warning, undefined);
-    assert.deepEqual(host.cache.list('nodes').map((n) => n.metadata.name), ['node-1', 'node-2']);
+    assert.deepEqual(
+      host.cache.list('nodes').map((n) => n.metadata.name),
+      ['node-1', 'node-2'],
+    );
     assert.deepEqual(host.cache.namespaces(), ['default', 'kube-node-lease', 'kube-public', 'kube-system']);
     assert.equal(host.status?.nodes, 2);
     assert.equal(host.status?.running, true);
@@ -57,18 +61,32 @@ describe('sandbox worker', () => {
     assert.equal(reply.outcomes[1].status?.code, 422);
     assert.deepEqual(reply.pruned, []);
     await host.request('control', { type: 'step', ms: 30_000 });
-    const pods = await until('two running web pods', () => {
-      const ps = host.cache.list('pods', 'default').filter((p) => (p.status as { phase?: string } | undefined)?.phase === 'Running');
-      return ps.length === 2 && ps;
-    }, (wake) => host.onDidChange(wake));
+    const pods = await until(
+      'two running web pods',
+      () => {
+        const ps = host.cache
+          .list('pods', 'default')
+          .filter((p) => (p.status as { phase?: string } | undefined)?.phase === 'Running');
+        return ps.length === 2 && ps;
+      },
+      (wake) => host.onDidChange(wake),
+    );
     assert.ok(seen.some((c) => c.type === 'ADDED' && c.resource === 'pods'));
 
     const victim = pods[0].metadata.name!;
     const before = seen.length;
-    assert.deepEqual(await host.request('action', { type: 'killPod', namespace: 'default', name: victim }), { message: `pod "${victim}" deleted` });
+    assert.deepEqual(await host.request('action', { type: 'killPod', namespace: 'default', name: victim }), {
+      message: `pod "${victim}" deleted`,
+    });
     await host.request('control', { type: 'step', ms: 60_000 });
     const after = () => seen.slice(before).filter((c) => c.resource === 'pods');
-    await until('the killed pod DELETED and a new pod ADDED', () => after().some((c) => c.type === 'DELETED' && c.object.metadata.name === victim) && after().some((c) => c.type === 'ADDED' && c.object.metadata.name !== victim), (wake) => host.onDidChange(wake));
+    await until(
+      'the killed pod DELETED and a new pod ADDED',
+      () =>
+        after().some((c) => c.type === 'DELETED' && c.object.metadata.name === victim) &&
+        after().some((c) => c.type === 'ADDED' && c.object.metadata.name !== victim),
+      (wake) => host.onDidChange(wake),
+    );
     assert.equal(host.cache.get('pods', 'default', victim), undefined);
     assert.equal(host.cache.list('pods', 'default').length, 2);
   });
@@ -84,7 +102,11 @@ describe('sandbox worker', () => {
     assert.equal(again.speed, 20);
     const resumed = await host.request('control', { type: 'resume' });
     assert.equal(resumed.paused, false);
-    await until('the clock to move after resume', () => host.status!.time > resumed.time, (wake) => host.onDidStatus(wake));
+    await until(
+      'the clock to move after resume',
+      () => host.status!.time > resumed.time,
+      (wake) => host.onDidStatus(wake),
+    );
   });
 
   test('fast-forward runs until settled', async () => {
@@ -93,14 +115,26 @@ describe('sandbox worker', () => {
     await host.request('applyFile', { file: 'web.yaml', manifests: [{ line: 0, object: deployment('web', 3) }] });
     const status = await host.request('control', { type: 'fastForward', limitMs: 10 * 60_000 });
     assert.equal(status.pods, 3);
-    const ready = await until('the deployment to report 3 available replicas', () => (host.cache.get('deployments', 'default', 'web')?.status as { availableReplicas?: number } | undefined)?.availableReplicas === 3, (wake) => host.onDidChange(wake));
+    const ready = await until(
+      'the deployment to report 3 available replicas',
+      () =>
+        (host.cache.get('deployments', 'default', 'web')?.status as { availableReplicas?: number } | undefined)
+          ?.availableReplicas === 3,
+      (wake) => host.onDidChange(wake),
+    );
     assert.equal(ready, true);
   });
 
   test('a snapshot restores the same objects and the desired state', async () => {
     const { host } = await started();
     await host.request('control', { type: 'pause' });
-    await host.request('applyFile', { file: 'app/web.yaml', manifests: [{ line: 4, object: deployment('web', 2) }, { line: 30, object: configMap('cfg', { a: '1' }) }] });
+    await host.request('applyFile', {
+      file: 'app/web.yaml',
+      manifests: [
+        { line: 4, object: deployment('web', 2) },
+        { line: 30, object: configMap('cfg', { a: '1' }) },
+      ],
+    });
     await host.request('control', { type: 'fastForward', limitMs: 5 * 60_000 });
     const { snapshot } = await host.request('snapshot', {});
     const { host: restored, warning } = await started(snapshot);
@@ -108,24 +142,38 @@ describe('sandbox worker', () => {
     for (const resource of ['namespaces', 'nodes', 'deployments', 'replicasets', 'pods', 'configmaps', 'services']) {
       assert.deepEqual(names(restored, resource), names(host, resource), resource);
     }
-    assert.deepEqual(await restored.request('desired', { resource: 'configmaps', namespace: 'default', name: 'cfg' }), { file: 'app/web.yaml', line: 30, manifest: configMap('cfg', { a: '1' }) });
+    assert.deepEqual(await restored.request('desired', { resource: 'configmaps', namespace: 'default', name: 'cfg' }), {
+      file: 'app/web.yaml',
+      line: 30,
+      manifest: configMap('cfg', { a: '1' }),
+    });
     const pod = restored.cache.list('pods', 'default')[0];
-    assert.deepEqual(await restored.request('desired', { resource: 'pods', namespace: 'default', name: pod.metadata.name! }), { file: 'app/web.yaml', line: 4, manifest: deployment('web', 2) });
-    assert.deepEqual(await restored.request('removeFile', { file: 'app/web.yaml' }), { pruned: ['deployment.apps/web', 'configmap/cfg'] });
+    assert.deepEqual(
+      await restored.request('desired', { resource: 'pods', namespace: 'default', name: pod.metadata.name! }),
+      { file: 'app/web.yaml', line: 4, manifest: deployment('web', 2) },
+    );
+    assert.deepEqual(await restored.request('removeFile', { file: 'app/web.yaml' }), {
+      pruned: ['deployment.apps/web', 'configmap/cfg'],
+    });
   });
 
   test('an invalid snapshot starts a fresh sandbox and says why', async () => {
     const { host, warning } = await started({ apiVersion: 'nope' });
-    assert.match(warning ?? '', /^The saved sandbox could not be restored, so a fresh one was started: invalid snapshot/);
+    assert.match(
+      warning ?? '',
+      /^The saved sandbox could not be restored, so a fresh one was started: invalid snapshot/,
+    );
     assert.equal(host.cache.list('nodes').length, 2);
   });
 
   test('errors carry the API server Status', async () => {
     const { host } = await started();
-    const err = await host.request('action', { type: 'delete', resource: 'deployments', namespace: 'default', name: 'ghost' }).then(
-      () => assert.fail('expected a rejection'),
-      (e: unknown) => e,
-    );
+    const err = await host
+      .request('action', { type: 'delete', resource: 'deployments', namespace: 'default', name: 'ghost' })
+      .then(
+        () => assert.fail('expected a rejection'),
+        (e: unknown) => e,
+      );
     assert.ok(err instanceof SandboxRequestError);
     assert.equal(err.message, 'deployments.apps "ghost" not found');
     assert.equal(err.status?.code, 404);
@@ -148,7 +196,12 @@ describe('sandbox worker protocol robustness', () => {
       worker.postMessage({ kind: 'request', id: 3, method: 'snapshot', params: {} });
       worker.postMessage({ kind: 'request', id: 4, method: 'init', params: { settings: { nodes: -1 } } });
       worker.postMessage({ kind: 'request', id: 5, method: 'init', params: { settings: SETTINGS } });
-      worker.postMessage({ kind: 'request', id: 6, method: 'applyFile', params: { file: 'x.yaml', manifests: 'not a list' } });
+      worker.postMessage({
+        kind: 'request',
+        id: 6,
+        method: 'applyFile',
+        params: { file: 'x.yaml', manifests: 'not a list' },
+      });
       worker.postMessage({ kind: 'request', id: 7, method: 'action', params: { type: 'explode' } });
       await until('seven replies', () => replies.length === 7, subscribe);
       assert.deepEqual(

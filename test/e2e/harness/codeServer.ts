@@ -44,11 +44,24 @@ function serverEnv(dirs: ServerDirs): NodeJS.ProcessEnv {
 
 /** Installs a VSIX into `dirs.extensionsDir`; throws with code-server's output when it fails. */
 export function installExtension(bin: string, vsix: string, dirs: ServerDirs): void {
-  const r = spawnSync(bin, ['--config', '/dev/null', '--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir, '--install-extension', vsix], {
-    env: serverEnv(dirs),
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+  const r = spawnSync(
+    bin,
+    [
+      '--config',
+      '/dev/null',
+      '--user-data-dir',
+      dirs.userDataDir,
+      '--extensions-dir',
+      dirs.extensionsDir,
+      '--install-extension',
+      vsix,
+    ],
+    {
+      env: serverEnv(dirs),
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
   if (r.status !== 0 || !/successfully installed/i.test(r.stdout)) {
     throw new Error(`code-server could not install ${vsix} (exit ${r.status ?? r.signal}):\n${r.stdout}\n${r.stderr}`);
   }
@@ -96,7 +109,9 @@ function stopGroup(child: ChildProcess): () => Promise<void> {
   let stopping: Promise<void> | undefined;
   return () => {
     if (stopping) return stopping;
-    const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+    const exited = new Promise<void>((resolve) =>
+      child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+    );
     const signal = (s: NodeJS.Signals) => {
       try {
         process.kill(-child.pid!, s);
@@ -120,18 +135,29 @@ function stopGroup(child: ChildProcess): () => Promise<void> {
  * to `logFile`, and resolves once `/healthz` answers. The process leads its
  * own process group (`detached`), which `stop()` signals whole.
  */
-export async function startCodeServer(bin: string, dirs: ServerDirs, workspace: string, logFile: string, timeoutMs = 30_000): Promise<RunningServer> {
+export async function startCodeServer(
+  bin: string,
+  dirs: ServerDirs,
+  workspace: string,
+  logFile: string,
+  timeoutMs = 30_000,
+): Promise<RunningServer> {
   const port = await freePort();
   const args = [
-    '--config', '/dev/null',
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--auth', 'none',
+    '--config',
+    '/dev/null',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
-    '--user-data-dir', dirs.userDataDir,
-    '--extensions-dir', dirs.extensionsDir,
+    '--user-data-dir',
+    dirs.userDataDir,
+    '--extensions-dir',
+    dirs.extensionsDir,
     workspace,
   ];
   const fd = openSync(logFile, 'a');

@@ -54,9 +54,18 @@ export function findKubeconfigs(userDataDir: string, extensionId: string, depth 
 }
 
 /** Runs kubectl with `kubeconfig`; resolves with its stdout, rejects with its stderr. */
-export async function kubectl(bin: string, kubeconfig: string, cacheDir: string, args: readonly string[]): Promise<string> {
+export async function kubectl(
+  bin: string,
+  kubeconfig: string,
+  cacheDir: string,
+  args: readonly string[],
+): Promise<string> {
   try {
-    const { stdout } = await run(bin, ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, '--request-timeout', '20s', ...args], { timeout: 30_000, encoding: 'utf8' });
+    const { stdout } = await run(
+      bin,
+      ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, '--request-timeout', '20s', ...args],
+      { timeout: 30_000, encoding: 'utf8' },
+    );
     return stdout;
   } catch (e) {
     const err = e as { stderr?: string; message: string };
@@ -74,7 +83,14 @@ export function parseTable(text: string): Record<string, string>[] {
   if (lines.length === 0) return [];
   const header = lines[0];
   const columns = [...header.matchAll(/\S+/g)].map((m) => ({ name: m[0], start: m.index }));
-  return lines.slice(1).map((line) =>
-    Object.fromEntries(columns.map((c, i) => [c.name, line.slice(c.start, i + 1 < columns.length ? columns[i + 1].start : undefined).trim()])),
-  );
+  return lines
+    .slice(1)
+    .map((line) =>
+      Object.fromEntries(
+        columns.map((c, i) => [
+          c.name,
+          line.slice(c.start, i + 1 < columns.length ? columns[i + 1].start : undefined).trim(),
+        ]),
+      ),
+    );
 }

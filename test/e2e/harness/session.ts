@@ -51,7 +51,11 @@ function writeFiles(root: string, files: Readonly<Record<string, string>>): void
 /** Starts everything; on failure stops what had started and rethrows. */
 export async function startSession(o: SessionOptions): Promise<Session> {
   const temp = mkdtempSync(join(tmpdir(), 'kube-reconcile-e2e-'));
-  const dirs: ServerDirs = { userDataDir: join(temp, 'user-data'), extensionsDir: join(temp, 'extensions'), homeDir: join(temp, 'home') };
+  const dirs: ServerDirs = {
+    userDataDir: join(temp, 'user-data'),
+    extensionsDir: join(temp, 'extensions'),
+    homeDir: join(temp, 'home'),
+  };
   const workspace = join(temp, 'workspace');
   mkdirSync(o.artifactsDir, { recursive: true });
   const serverLog = join(o.artifactsDir, 'code-server.log');

@@ -9,7 +9,12 @@ const POLL_MS = 100;
  * rejects after `timeoutMs` with `what` and the last value `describe` gave
  * (what was seen instead), or the last error `probe` threw.
  */
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, describe?: () => Promise<string>): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs: number,
+  describe?: () => Promise<string>,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

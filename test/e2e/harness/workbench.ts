@@ -63,9 +63,14 @@ export class Workbench {
     const item = this.page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${title}"]`).first();
     await item.waitFor({ state: 'visible', timeout: this.timeout });
     const title_ = this.page.locator('.part.sidebar .composite.title h2').first();
-    const showing = (await title_.isVisible()) && (await title_.innerText()).toLowerCase().includes(title.toLowerCase());
+    const showing =
+      (await title_.isVisible()) && (await title_.innerText()).toLowerCase().includes(title.toLowerCase());
     if (!showing) await item.click();
-    await until(`the side bar to show ${title}`, async () => ((await title_.innerText()).toLowerCase().includes(title.toLowerCase()) ? true : undefined), this.timeout);
+    await until(
+      `the side bar to show ${title}`,
+      async () => ((await title_.innerText()).toLowerCase().includes(title.toLowerCase()) ? true : undefined),
+      this.timeout,
+    );
   }
 
   /** The tree rows the side bar shows now (only visible ones: the list is virtual). */
@@ -84,12 +89,19 @@ export class Workbench {
 
   /** Waits until `check` finds what it wants in the tree; the error shows the rows last seen. */
   waitForTree<T>(what: string, check: (rows: TreeRow[]) => T | undefined, timeoutMs = this.timeout): Promise<T> {
-    return until(what, async () => check(await this.treeRows()), timeoutMs, async () => `${formatRows(await this.treeRows())}${await this.notificationText()}`);
+    return until(
+      what,
+      async () => check(await this.treeRows()),
+      timeoutMs,
+      async () => `${formatRows(await this.treeRows())}${await this.notificationText()}`,
+    );
   }
 
   /** The first visible tree row labelled exactly `label` (and, if given, whose description matches). */
   treeRow(label: string, description?: RegExp): Locator {
-    let rows = this.page.locator(TREE_ROW).filter({ has: this.page.locator('.label-name', { hasText: exactly(label) }) });
+    let rows = this.page
+      .locator(TREE_ROW)
+      .filter({ has: this.page.locator('.label-name', { hasText: exactly(label) }) });
     if (description) rows = rows.filter({ has: this.page.locator('.label-description', { hasText: description }) });
     return rows.first();
   }
@@ -102,7 +114,11 @@ export class Workbench {
     const row = this.treeRow(label, description);
     await row.waitFor({ state: 'visible', timeout: this.timeout });
     if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
-    await until(`${label} to be expanded`, async () => ((await row.getAttribute('aria-expanded')) === 'true' ? true : undefined), this.timeout);
+    await until(
+      `${label} to be expanded`,
+      async () => ((await row.getAttribute('aria-expanded')) === 'true' ? true : undefined),
+      this.timeout,
+    );
   }
 
   /** Right-clicks the row labelled `label` (see `treeRow`) and chooses `item` from its context menu. */
@@ -128,13 +144,22 @@ export class Workbench {
     await this.page.keyboard.press('Control+P');
     await this.fillQuickInput(file);
     await this.chooseQuickInputRow(file);
-    await this.page.locator(`${ACTIVE_GROUP} .tabs-container .tab.active`, { hasText: file }).first().waitFor({ state: 'visible', timeout: this.timeout });
-    await this.page.locator(`${ACTIVE_GROUP} .editor-instance .monaco-editor.focused`).first().waitFor({ state: 'visible', timeout: this.timeout });
+    await this.page
+      .locator(`${ACTIVE_GROUP} .tabs-container .tab.active`, { hasText: file })
+      .first()
+      .waitFor({ state: 'visible', timeout: this.timeout });
+    await this.page
+      .locator(`${ACTIVE_GROUP} .editor-instance .monaco-editor.focused`)
+      .first()
+      .waitFor({ state: 'visible', timeout: this.timeout });
   }
 
   /** Waits until the active group's editor has (`true`) or has no (`false`) unsaved changes. */
   async waitDirty(dirty: boolean): Promise<void> {
-    await this.page.locator(`${ACTIVE_GROUP} .tabs-container .tab.active.dirty`).first().waitFor({ state: dirty ? 'visible' : 'detached', timeout: this.timeout });
+    await this.page
+      .locator(`${ACTIVE_GROUP} .tabs-container .tab.active.dirty`)
+      .first()
+      .waitFor({ state: dirty ? 'visible' : 'detached', timeout: this.timeout });
   }
 
   /** Moves the cursor of the active editor to the start of `line` (1-based), through Quick Open's `:line`. */

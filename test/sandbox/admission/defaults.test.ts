@@ -19,7 +19,11 @@ const templateSpecDefaults = {
   securityContext: {},
   schedulerName: 'default-scheduler',
 };
-const containerDefaults = { terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', resources: {} };
+const containerDefaults = {
+  terminationMessagePath: '/dev/termination-log',
+  terminationMessagePolicy: 'File',
+  resources: {},
+};
 
 describe('applyDefaults', () => {
   test('Pod: spec, containers, probes, volumes, requests from limits, tolerations', () => {
@@ -56,7 +60,13 @@ describe('applyDefaults', () => {
             ...containerDefaults,
             ports: [{ containerPort: 80, protocol: 'TCP' }],
             resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '100m', memory: '128Mi' } },
-            readinessProbe: { httpGet: { port: 80, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
+            readinessProbe: {
+              httpGet: { port: 80, path: '/', scheme: 'HTTP' },
+              timeoutSeconds: 1,
+              periodSeconds: 10,
+              successThreshold: 1,
+              failureThreshold: 3,
+            },
           },
         ],
         initContainers: [{ name: 'init', image: 'busybox', imagePullPolicy: 'Always', ...containerDefaults }],
@@ -99,7 +109,15 @@ describe('applyDefaults', () => {
           metadata: { labels: { app: 'web' } },
           spec: {
             ...templateSpecDefaults,
-            containers: [{ name: 'app', image: 'nginx@sha256:abc', imagePullPolicy: 'IfNotPresent', ...containerDefaults, resources: { limits: { cpu: '1' } } }],
+            containers: [
+              {
+                name: 'app',
+                image: 'nginx@sha256:abc',
+                imagePullPolicy: 'IfNotPresent',
+                ...containerDefaults,
+                resources: { limits: { cpu: '1' } },
+              },
+            ],
           },
         },
       },
@@ -107,8 +125,18 @@ describe('applyDefaults', () => {
   });
 
   test('Deployment with Recreate gets no rollingUpdate', () => {
-    const d = defaulted({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' }, spec: { strategy: { type: 'Recreate' } } });
-    assert.deepEqual(d.spec, { replicas: 1, strategy: { type: 'Recreate' }, revisionHistoryLimit: 10, progressDeadlineSeconds: 600 });
+    const d = defaulted({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'x' },
+      spec: { strategy: { type: 'Recreate' } },
+    });
+    assert.deepEqual(d.spec, {
+      replicas: 1,
+      strategy: { type: 'Recreate' },
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
+    });
   });
 
   test('StatefulSet, DaemonSet, ReplicaSet specs', () => {
@@ -124,10 +152,19 @@ describe('applyDefaults', () => {
       persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' },
       replicas: 1,
       revisionHistoryLimit: 10,
-      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], volumeMode: 'Filesystem' }, status: { phase: 'Pending' } }],
+      volumeClaimTemplates: [
+        {
+          metadata: { name: 'data' },
+          spec: { accessModes: ['ReadWriteOnce'], volumeMode: 'Filesystem' },
+          status: { phase: 'Pending' },
+        },
+      ],
     });
     const ds = defaulted({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: {} });
-    assert.deepEqual(ds.spec, { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }, revisionHistoryLimit: 10 });
+    assert.deepEqual(ds.spec, {
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
+      revisionHistoryLimit: 10,
+    });
     const rs = defaulted({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'r' }, spec: {} });
     assert.deepEqual(rs.spec, { replicas: 1 });
   });
@@ -137,7 +174,12 @@ describe('applyDefaults', () => {
       apiVersion: 'batch/v1',
       kind: 'Job',
       metadata: { name: 'pi' },
-      spec: { template: { metadata: { labels: { app: 'pi' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl:5.34' }] } } },
+      spec: {
+        template: {
+          metadata: { labels: { app: 'pi' } },
+          spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl:5.34' }] },
+        },
+      },
     });
     assert.deepEqual(job, {
       apiVersion: 'batch/v1',
@@ -152,18 +194,46 @@ describe('applyDefaults', () => {
         podReplacementPolicy: 'TerminatingOrFailed',
         template: {
           metadata: { labels: { app: 'pi' } },
-          spec: { ...templateSpecDefaults, restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl:5.34', imagePullPolicy: 'IfNotPresent', ...containerDefaults }] },
+          spec: {
+            ...templateSpecDefaults,
+            restartPolicy: 'Never',
+            containers: [{ name: 'pi', image: 'perl:5.34', imagePullPolicy: 'IfNotPresent', ...containerDefaults }],
+          },
         },
       },
     });
-    const parallel = defaulted({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'p' }, spec: { parallelism: 3 } });
-    assert.deepEqual([parallel.spec as Record<string, unknown>].map((s) => [s.completions, s.parallelism]), [[undefined, 3]]);
-    const cj = defaulted({ apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'c' }, spec: { schedule: '@hourly' } });
-    assert.deepEqual(cj.spec, { schedule: '@hourly', concurrencyPolicy: 'Allow', suspend: false, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
+    const parallel = defaulted({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'p' },
+      spec: { parallelism: 3 },
+    });
+    assert.deepEqual(
+      [parallel.spec as Record<string, unknown>].map((s) => [s.completions, s.parallelism]),
+      [[undefined, 3]],
+    );
+    const cj = defaulted({
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'c' },
+      spec: { schedule: '@hourly' },
+    });
+    assert.deepEqual(cj.spec, {
+      schedule: '@hourly',
+      concurrencyPolicy: 'Allow',
+      suspend: false,
+      successfulJobsHistoryLimit: 3,
+      failedJobsHistoryLimit: 1,
+    });
   });
 
   test('Service: ClusterIP and NodePort', () => {
-    const svc = defaulted({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }, { port: 443, targetPort: 'https', name: 'https' }] } });
+    const svc = defaulted({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web' },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80 }, { port: 443, targetPort: 'https', name: 'https' }] },
+    });
     assert.deepEqual(svc.spec, {
       selector: { app: 'web' },
       ports: [
@@ -176,7 +246,12 @@ describe('applyDefaults', () => {
       ipFamilyPolicy: 'SingleStack',
       ipFamilies: ['IPv4'],
     });
-    const np = defaulted({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'np' }, spec: { type: 'NodePort', ports: [{ port: 80, protocol: 'UDP' }] } });
+    const np = defaulted({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'np' },
+      spec: { type: 'NodePort', ports: [{ port: 80, protocol: 'UDP' }] },
+    });
     assert.deepEqual(np.spec, {
       type: 'NodePort',
       ports: [{ port: 80, protocol: 'UDP', targetPort: 80 }],
@@ -196,23 +271,51 @@ describe('applyDefaults', () => {
       spec: { finalizers: ['kubernetes'] },
       status: { phase: 'Active' },
     });
-    const node = defaulted({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, status: { capacity: { cpu: '4', pods: '110' } } });
+    const node = defaulted({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n1' },
+      status: { capacity: { cpu: '4', pods: '110' } },
+    });
     assert.deepEqual(node.status, { capacity: { cpu: '4', pods: '110' }, allocatable: { cpu: '4', pods: '110' } });
     assert.equal(defaulted({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } }).type, 'Opaque');
     const pvc = defaulted({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'p' }, spec: {} });
     assert.deepEqual(pvc.spec, { volumeMode: 'Filesystem' });
-    const hpa = defaulted({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h' }, spec: { maxReplicas: 5, behavior: {} } });
+    const hpa = defaulted({
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'h' },
+      spec: { maxReplicas: 5, behavior: {} },
+    });
     assert.deepEqual(hpa.spec, {
       maxReplicas: 5,
       minReplicas: 1,
-      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }],
+      metrics: [
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
+      ],
       behavior: {
-        scaleUp: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] },
+        scaleUp: {
+          stabilizationWindowSeconds: 0,
+          selectPolicy: 'Max',
+          policies: [
+            { type: 'Pods', value: 4, periodSeconds: 15 },
+            { type: 'Percent', value: 100, periodSeconds: 15 },
+          ],
+        },
         scaleDown: { selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] },
       },
     });
-    const np = defaulted({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'n' }, spec: { podSelector: {}, egress: [{ ports: [{ port: 53 }] }] } });
-    assert.deepEqual(np.spec, { podSelector: {}, egress: [{ ports: [{ port: 53, protocol: 'TCP' }] }], policyTypes: ['Ingress', 'Egress'] });
+    const np = defaulted({
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'n' },
+      spec: { podSelector: {}, egress: [{ ports: [{ port: 53 }] }] },
+    });
+    assert.deepEqual(np.spec, {
+      podSelector: {},
+      egress: [{ ports: [{ port: 53, protocol: 'TCP' }] }],
+      policyTypes: ['Ingress', 'Egress'],
+    });
   });
 });
 
@@ -232,7 +335,12 @@ describe('applyDefaultTolerations', () => {
   });
 
   test('a wildcard toleration covers both', () => {
-    const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { tolerations: [{ operator: 'Exists' }] } };
+    const pod: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { tolerations: [{ operator: 'Exists' }] },
+    };
     applyDefaultTolerations(pod);
     assert.deepEqual((pod.spec as { tolerations: unknown }).tolerations, [{ operator: 'Exists' }]);
   });
@@ -240,11 +348,20 @@ describe('applyDefaultTolerations', () => {
 
 describe('podQosClass', () => {
   const pod = (...resources: unknown[]): KubeObject =>
-    defaulted({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: resources.map((r, i) => ({ name: `c${i}`, image: 'x', resources: r })) } });
+    defaulted({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { containers: resources.map((r, i) => ({ name: `c${i}`, image: 'x', resources: r })) },
+    });
   const table: [string, KubeObject, string][] = [
     ['no resources', pod({}), 'BestEffort'],
     ['limits only (requests default to them)', pod({ limits: { cpu: '1', memory: '1Gi' } }), 'Guaranteed'],
-    ['equal requests and limits in another format', pod({ limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '1000m', memory: '1024Mi' } }), 'Guaranteed'],
+    [
+      'equal requests and limits in another format',
+      pod({ limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '1000m', memory: '1024Mi' } }),
+      'Guaranteed',
+    ],
     ['requests below limits', pod({ limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m' } }), 'Burstable'],
     ['cpu limit only', pod({ limits: { cpu: '1' } }), 'Burstable'],
     ['one guaranteed and one best-effort container', pod({ limits: { cpu: '1', memory: '1Gi' } }, {}), 'Burstable'],

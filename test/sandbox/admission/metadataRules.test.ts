@@ -17,29 +17,77 @@ const LABEL_VALUE =
 
 describe('metadata rules', () => {
   runCases([
-    { name: 'name missing', obj: variant(configMap, (o) => delete o.metadata.name), want: ['metadata-name | metadata.name: Required value: name or generateName is required'] },
-    { name: 'generateName alone is fine, trailing dash allowed', obj: variant(configMap, (o) => { delete o.metadata.name; o.metadata.generateName = 'cfg-'; }), want: [] },
-    { name: 'bad generateName', obj: variant(configMap, (o) => { delete o.metadata.name; o.metadata.generateName = 'Cfg-'; }), want: [`metadata-name | metadata.generateName: Invalid value: "Cfg-": ${SUBDOMAIN}`] },
-    { name: 'subdomain name for a ConfigMap', obj: variant(configMap, (o) => (o.metadata.name = 'My_Config')), want: [`metadata-name | metadata.name: Invalid value: "My_Config": ${SUBDOMAIN}`] },
-    { name: 'dots are fine in a ConfigMap name', obj: variant(configMap, (o) => (o.metadata.name = 'app.config')), want: [] },
-    { name: 'Namespace names are DNS labels', obj: variant(namespace, (o) => (o.metadata.name = 'team.a')), want: [`metadata-name | metadata.name: Invalid value: "team.a": ${LABEL}`] },
-    { name: 'Service names are DNS-1035 labels', obj: variant(service, (o) => (o.metadata.name = '1web')), want: [`metadata-name | metadata.name: Invalid value: "1web": ${DNS1035}`] },
+    {
+      name: 'name missing',
+      obj: variant(configMap, (o) => delete o.metadata.name),
+      want: ['metadata-name | metadata.name: Required value: name or generateName is required'],
+    },
+    {
+      name: 'generateName alone is fine, trailing dash allowed',
+      obj: variant(configMap, (o) => {
+        delete o.metadata.name;
+        o.metadata.generateName = 'cfg-';
+      }),
+      want: [],
+    },
+    {
+      name: 'bad generateName',
+      obj: variant(configMap, (o) => {
+        delete o.metadata.name;
+        o.metadata.generateName = 'Cfg-';
+      }),
+      want: [`metadata-name | metadata.generateName: Invalid value: "Cfg-": ${SUBDOMAIN}`],
+    },
+    {
+      name: 'subdomain name for a ConfigMap',
+      obj: variant(configMap, (o) => (o.metadata.name = 'My_Config')),
+      want: [`metadata-name | metadata.name: Invalid value: "My_Config": ${SUBDOMAIN}`],
+    },
+    {
+      name: 'dots are fine in a ConfigMap name',
+      obj: variant(configMap, (o) => (o.metadata.name = 'app.config')),
+      want: [],
+    },
+    {
+      name: 'Namespace names are DNS labels',
+      obj: variant(namespace, (o) => (o.metadata.name = 'team.a')),
+      want: [`metadata-name | metadata.name: Invalid value: "team.a": ${LABEL}`],
+    },
+    {
+      name: 'Service names are DNS-1035 labels',
+      obj: variant(service, (o) => (o.metadata.name = '1web')),
+      want: [`metadata-name | metadata.name: Invalid value: "1web": ${DNS1035}`],
+    },
     {
       name: 'too long subdomain',
       obj: variant(configMap, (o) => (o.metadata.name = 'a'.repeat(254))),
       want: [`metadata-name | metadata.name: Invalid value: "${'a'.repeat(254)}": must be no more than 253 characters`],
     },
-    { name: 'RBAC names are path segments', obj: variant(role, (o) => (o.metadata.name = 'a/b')), want: [`metadata-name | metadata.name: Invalid value: "a/b": may not contain '/'`] },
-    { name: 'namespace must be a label', obj: variant(configMap, (o) => (o.metadata.namespace = 'Team')), want: [`metadata-namespace | metadata.namespace: Invalid value: "Team": ${LABEL}`] },
+    {
+      name: 'RBAC names are path segments',
+      obj: variant(role, (o) => (o.metadata.name = 'a/b')),
+      want: [`metadata-name | metadata.name: Invalid value: "a/b": may not contain '/'`],
+    },
+    {
+      name: 'namespace must be a label',
+      obj: variant(configMap, (o) => (o.metadata.namespace = 'Team')),
+      want: [`metadata-namespace | metadata.namespace: Invalid value: "Team": ${LABEL}`],
+    },
     {
       name: 'label key and value',
       obj: variant(configMap, (o) => (o.metadata.labels = { 'bad key': 'ok', good: 'bad value!' })),
-      want: [`metadata-labels | metadata.labels: Invalid value: "bad key": ${NAME_PART}`, `metadata-labels | metadata.labels: Invalid value: "bad value!": ${LABEL_VALUE}`],
+      want: [
+        `metadata-labels | metadata.labels: Invalid value: "bad key": ${NAME_PART}`,
+        `metadata-labels | metadata.labels: Invalid value: "bad value!": ${LABEL_VALUE}`,
+      ],
     },
     {
       name: 'label prefix and long value',
       obj: variant(configMap, (o) => (o.metadata.labels = { 'Example.com/x': 'v'.repeat(64) })),
-      want: [`metadata-labels | metadata.labels: Invalid value: "Example.com/x": prefix part ${SUBDOMAIN}`, `metadata-labels | metadata.labels: Invalid value: "${'v'.repeat(64)}": must be no more than 63 characters`],
+      want: [
+        `metadata-labels | metadata.labels: Invalid value: "Example.com/x": prefix part ${SUBDOMAIN}`,
+        `metadata-labels | metadata.labels: Invalid value: "${'v'.repeat(64)}": must be no more than 63 characters`,
+      ],
     },
     {
       name: 'annotations too large',
@@ -49,7 +97,9 @@ describe('metadata rules', () => {
     {
       name: 'finalizers',
       obj: variant(configMap, (o) => (o.metadata.finalizers = ['kubernetes', 'example.com/cleanup', 'custom'])),
-      want: ['metadata-finalizers | metadata.finalizers: Invalid value: "custom": name is neither a standard finalizer name nor is it fully qualified'],
+      want: [
+        'metadata-finalizers | metadata.finalizers: Invalid value: "custom": name is neither a standard finalizer name nor is it fully qualified',
+      ],
     },
     {
       name: 'owner references',

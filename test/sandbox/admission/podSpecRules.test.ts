@@ -11,12 +11,27 @@ const QTY = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEin
 
 describe('pod spec rules', () => {
   runCases([
-    { name: 'containers required', obj: variant(pod, (o) => (spec(o).containers = [])), want: ['pod-containers-required | spec.containers: Required value'] },
-    { name: 'Deployment without a template', obj: variant(deployment, (o) => delete spec(o).template), want: ['workload-selector-matches-template | spec.template.metadata.labels: Invalid value: map[string]string{}: `selector` does not match template `labels`', 'pod-containers-required | spec.template.spec.containers: Required value'] },
+    {
+      name: 'containers required',
+      obj: variant(pod, (o) => (spec(o).containers = [])),
+      want: ['pod-containers-required | spec.containers: Required value'],
+    },
+    {
+      name: 'Deployment without a template',
+      obj: variant(deployment, (o) => delete spec(o).template),
+      want: [
+        'workload-selector-matches-template | spec.template.metadata.labels: Invalid value: map[string]string{}: `selector` does not match template `labels`',
+        'pod-containers-required | spec.template.spec.containers: Required value',
+      ],
+    },
     {
       name: 'container name: missing, duplicate across init containers, bad format',
       obj: variant(pod, (o) => {
-        spec(o).initContainers = [{ name: 'app', image: 'busybox' }, { name: 'Init_1', image: 'busybox' }, { image: 'busybox' }];
+        spec(o).initContainers = [
+          { name: 'app', image: 'busybox' },
+          { name: 'Init_1', image: 'busybox' },
+          { image: 'busybox' },
+        ];
       }),
       want: [
         "container-name | spec.initContainers[1].name: Invalid value: \"Init_1\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
@@ -32,7 +47,13 @@ describe('pod spec rules', () => {
       }),
       want: ['container-image-required | spec.jobTemplate.spec.template.spec.containers[0].image: Required value'],
     },
-    { name: 'imagePullPolicy enum', obj: variant(pod, (o) => (c0(o).imagePullPolicy = 'always')), want: ['container-image-pull-policy | spec.containers[0].imagePullPolicy: Unsupported value: "always": supported values: "Always", "IfNotPresent", "Never"'] },
+    {
+      name: 'imagePullPolicy enum',
+      obj: variant(pod, (o) => (c0(o).imagePullPolicy = 'always')),
+      want: [
+        'container-image-pull-policy | spec.containers[0].imagePullPolicy: Unsupported value: "always": supported values: "Always", "IfNotPresent", "Never"',
+      ],
+    },
     {
       name: 'ports: number, host port, protocol, names',
       obj: variant(pod, (o) => {
@@ -77,7 +98,10 @@ describe('pod spec rules', () => {
     {
       name: 'resources: parse, name, negative, request above limit, fractional memory warning',
       obj: variant(pod, (o) => {
-        c0(o).resources = { limits: { cpu: '1', memory: 'abc', gpu: '1' }, requests: { cpu: '2', memory: '-1', 'ephemeral-storage': '1500m' } };
+        c0(o).resources = {
+          limits: { cpu: '1', memory: 'abc', gpu: '1' },
+          requests: { cpu: '2', memory: '-1', 'ephemeral-storage': '1500m' },
+        };
       }),
       want: [
         `container-resources | spec.containers[0].resources.limits[memory]: Invalid value: "abc": ${QTY}`,
@@ -96,7 +120,9 @@ describe('pod spec rules', () => {
     {
       name: 'fractional memory bytes are a warning',
       obj: variant(pod, (o) => (c0(o).resources = { requests: { memory: '1500m' } })),
-      want: ['memory-fractional-bytes | spec.containers[0].resources.requests[memory]: Invalid value: "1500m": fractional byte value is invalid, must be an integer (warning)'],
+      want: [
+        'memory-fractional-bytes | spec.containers[0].resources.requests[memory]: Invalid value: "1500m": fractional byte value is invalid, must be an integer (warning)',
+      ],
     },
     {
       name: 'probes',
@@ -115,8 +141,15 @@ describe('pod spec rules', () => {
     {
       name: 'volumes and mounts',
       obj: variant(pod, (o) => {
-        spec(o).volumes = [{ name: 'cfg', configMap: { name: 'a' }, secret: { secretName: 'b' } }, { name: 'cfg', emptyDir: {} }];
-        c0(o).volumeMounts = [{ name: 'data', mountPath: '/data' }, { name: 'cfg', mountPath: '/data' }, { name: 'cfg' }];
+        spec(o).volumes = [
+          { name: 'cfg', configMap: { name: 'a' }, secret: { secretName: 'b' } },
+          { name: 'cfg', emptyDir: {} },
+        ];
+        c0(o).volumeMounts = [
+          { name: 'data', mountPath: '/data' },
+          { name: 'cfg', mountPath: '/data' },
+          { name: 'cfg' },
+        ];
       }),
       want: [
         'pod-volume-name | spec.volumes[1].name: Duplicate value: "cfg"',
@@ -129,7 +162,13 @@ describe('pod spec rules', () => {
     {
       name: 'pod policies',
       obj: variant(pod, (o) => {
-        Object.assign(spec(o), { restartPolicy: 'Sometimes', dnsPolicy: 'Cluster', terminationGracePeriodSeconds: -5, activeDeadlineSeconds: 0, nodeSelector: { 'a b': 'c' } });
+        Object.assign(spec(o), {
+          restartPolicy: 'Sometimes',
+          dnsPolicy: 'Cluster',
+          terminationGracePeriodSeconds: -5,
+          activeDeadlineSeconds: 0,
+          nodeSelector: { 'a b': 'c' },
+        });
       }),
       want: [
         'pod-restart-policy | spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"',
@@ -154,7 +193,7 @@ describe('pod spec rules', () => {
         'pod-tolerations | spec.tolerations[1].operator: Invalid value: "Equal": operator must be Exists when `key` is empty, which means "match all values and all keys"',
         'pod-tolerations | spec.tolerations[2].operator: Unsupported value: "In": supported values: "Equal", "Exists"',
         'pod-tolerations | spec.tolerations[2].effect: Unsupported value: "NoRun": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
-        "pod-tolerations | spec.tolerations[3].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set",
+        'pod-tolerations | spec.tolerations[3].effect: Invalid value: "NoSchedule": effect must be \'NoExecute\' when `tolerationSeconds` is set',
       ],
     },
   ]);

@@ -1,6 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareQuantity, formatQuantity, parseQuantity, quantityToMilli, quantityValue } from '../../../sandbox/api/quantity';
+import {
+  compareQuantity,
+  formatQuantity,
+  parseQuantity,
+  quantityToMilli,
+  quantityValue,
+} from '../../../sandbox/api/quantity';
 
 describe('parseQuantity', () => {
   const table: [string | number, number, number, string][] = [
@@ -30,7 +36,10 @@ describe('parseQuantity', () => {
     test(`${JSON.stringify(input)}`, () => {
       const q = parseQuantity(input);
       assert.ok(q);
-      assert.deepEqual([quantityToMilli(q), quantityValue(q), formatQuantity(q), q.milli(), q.value()], [milli, value, canonical, milli, value]);
+      assert.deepEqual(
+        [quantityToMilli(q), quantityValue(q), formatQuantity(q), q.milli(), q.value()],
+        [milli, value, canonical, milli, value],
+      );
     });
   }
 

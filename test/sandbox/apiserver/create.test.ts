@@ -22,7 +22,10 @@ describe('create', () => {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web' },
-      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'a', image: 'nginx' }] } } },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'a', image: 'nginx' }] } },
+      },
     });
     assert.equal(d.metadata.generation, 1);
     assert.equal(d.metadata.namespace, 'default');
@@ -50,37 +53,46 @@ describe('create', () => {
   test('409 AlreadyExists with the upstream Status', () => {
     const { api } = newApi();
     api.create(configMap('settings'));
-    assert.deepEqual(statusOf(() => api.create(configMap('settings'))), {
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: 'configmaps "settings" already exists',
-      reason: 'AlreadyExists',
-      details: { name: 'settings', group: '', kind: 'configmaps' },
-      code: 409,
-    });
+    assert.deepEqual(
+      statusOf(() => api.create(configMap('settings'))),
+      {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'configmaps "settings" already exists',
+        reason: 'AlreadyExists',
+        details: { name: 'settings', group: '', kind: 'configmaps' },
+        code: 409,
+      },
+    );
   });
 
   test('404 for a missing namespace, 403 for a terminating one', () => {
     const { api } = newApi();
-    assert.deepEqual(statusOf(() => api.create(configMap('c', {}, 'nope'))), {
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: 'namespaces "nope" not found',
-      reason: 'NotFound',
-      details: { name: 'nope', group: '', kind: 'namespaces' },
-      code: 404,
-    });
+    assert.deepEqual(
+      statusOf(() => api.create(configMap('c', {}, 'nope'))),
+      {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'namespaces "nope" not found',
+        reason: 'NotFound',
+        details: { name: 'nope', group: '', kind: 'namespaces' },
+        code: 404,
+      },
+    );
     api.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } });
     api.create(configMap('keep', {}, 'team'));
     api.delete('namespaces', undefined, 'team');
     const s = statusOf(() => api.create(configMap('c', {}, 'team')));
     assert.equal(s.code, 403);
     assert.equal(s.reason, 'Forbidden');
-    assert.equal(s.message, 'configmaps "c" is forbidden: unable to create new content in namespace team because it is being terminated');
+    assert.equal(
+      s.message,
+      'configmaps "c" is forbidden: unable to create new content in namespace team because it is being terminated',
+    );
   });
 
   test('unknown kinds are 404 "the server could not find the requested resource"', () => {
@@ -88,23 +100,35 @@ describe('create', () => {
     const s = statusOf(() => api.create({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }));
     assert.equal(s.code, 404);
     assert.equal(s.message, 'the server could not find the requested resource');
-    const s2 = statusOf(() => api.create({ apiVersion: 'extensions/v1beta1', kind: 'Deployment', metadata: { name: 'w' } }));
+    const s2 = statusOf(() =>
+      api.create({ apiVersion: 'extensions/v1beta1', kind: 'Deployment', metadata: { name: 'w' } }),
+    );
     assert.equal(s2.code, 404);
   });
 
   test('422 Invalid lists every cause with its field path', () => {
     const { api } = newApi();
     const bad = pod('bad');
-    (bad.spec as { containers: unknown[] }).containers = [{ name: 'app' }, { name: 'app', image: 'x', ports: [{ containerPort: 70000 }] }];
+    (bad.spec as { containers: unknown[] }).containers = [
+      { name: 'app' },
+      { name: 'app', image: 'x', ports: [{ containerPort: 70000 }] },
+    ];
     const s = statusOf(() => api.create(bad));
     assert.equal(s.code, 422);
     assert.equal(s.reason, 'Invalid');
     const byField = (a: { field?: string }, b: { field?: string }) => (a.field ?? '').localeCompare(b.field ?? '');
-    assert.deepEqual([...(s.details?.causes ?? [])].sort(byField), [
-      { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers[0].image' },
-      { reason: 'FieldValueDuplicate', message: 'Duplicate value: "app"', field: 'spec.containers[1].name' },
-      { reason: 'FieldValueInvalid', message: 'Invalid value: 70000: must be between 1 and 65535, inclusive', field: 'spec.containers[1].ports[0].containerPort' },
-    ].sort(byField));
+    assert.deepEqual(
+      [...(s.details?.causes ?? [])].sort(byField),
+      [
+        { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers[0].image' },
+        { reason: 'FieldValueDuplicate', message: 'Duplicate value: "app"', field: 'spec.containers[1].name' },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: 70000: must be between 1 and 65535, inclusive',
+          field: 'spec.containers[1].ports[0].containerPort',
+        },
+      ].sort(byField),
+    );
     const texts = s.details!.causes!.map((c) => `${c.field}: ${c.message}`);
     assert.equal(s.message, `Pod "bad" is invalid: [${texts.join(', ')}]`);
   });
@@ -113,7 +137,10 @@ describe('create', () => {
     const { api } = newApi();
     const bad = pod('bad');
     (bad.spec as { containers: unknown[] }).containers = [{ name: 'app' }];
-    assert.equal(statusOf(() => api.create(bad)).message, 'Pod "bad" is invalid: spec.containers[0].image: Required value');
+    assert.equal(
+      statusOf(() => api.create(bad)).message,
+      'Pod "bad" is invalid: spec.containers[0].image: Required value',
+    );
   });
 
   test('a rejected write changes nothing: no object, no resourceVersion, no event', () => {
@@ -133,8 +160,14 @@ describe('create', () => {
 
   test('malformed, oversized and deeply nested bodies are refused with a message', () => {
     const { api } = newApi();
-    assert.equal(statusOf(() => api.create({ apiVersion: 'v1', metadata: { name: 'x' } } as never)).message, `Object 'Kind' is missing in '{"apiVersion":"v1","metadata":{"name":"x"}}'`);
-    assert.equal(statusOf(() => api.create({ ...configMap('x'), metadata: { name: 'x', labels: 'oops' } } as never)).message, 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string');
+    assert.equal(
+      statusOf(() => api.create({ apiVersion: 'v1', metadata: { name: 'x' } } as never)).message,
+      `Object 'Kind' is missing in '{"apiVersion":"v1","metadata":{"name":"x"}}'`,
+    );
+    assert.equal(
+      statusOf(() => api.create({ ...configMap('x'), metadata: { name: 'x', labels: 'oops' } } as never)).message,
+      'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string',
+    );
     const big = configMap('big', { blob: 'x'.repeat(2_000_000) });
     const s = statusOf(() => api.create(big));
     assert.equal(s.code, 413);
@@ -164,17 +197,31 @@ describe('create', () => {
 
   test('the system namespaces and the kubernetes Service exist from the start', () => {
     const { api } = newApi();
-    assert.deepEqual(api.list('namespaces').items.map((n) => n.metadata.name), ['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    assert.deepEqual(
+      api.list('namespaces').items.map((n) => n.metadata.name),
+      ['default', 'kube-node-lease', 'kube-public', 'kube-system'],
+    );
     const svc = api.get('services', 'default', 'kubernetes');
     assert.equal((svc.spec as { clusterIP: string }).clusterIP, '10.96.0.1');
-    assert.deepEqual(api.get('namespaces', undefined, 'default').metadata.labels, { 'kubernetes.io/metadata.name': 'default' });
+    assert.deepEqual(api.get('namespaces', undefined, 'default').metadata.labels, {
+      'kubernetes.io/metadata.name': 'default',
+    });
   });
 
   test('Services get a ClusterIP, NodePorts when asked, and a taken address is 422', () => {
     const { api } = newApi();
-    const svc = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }], ...spec } });
+    const svc = (name: string, spec: Record<string, unknown>) => ({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name, namespace: 'default' },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80 }], ...spec },
+    });
     const a = api.create(svc('a', { type: 'NodePort' }));
-    const spec = a.spec as { clusterIP: string; clusterIPs: string[]; ports: { nodePort: number; targetPort: number }[] };
+    const spec = a.spec as {
+      clusterIP: string;
+      clusterIPs: string[];
+      ports: { nodePort: number; targetPort: number }[];
+    };
     assert.match(spec.clusterIP, /^10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+$/);
     assert.deepEqual(spec.clusterIPs, [spec.clusterIP]);
     assert.ok(spec.ports[0].nodePort >= 30000 && spec.ports[0].nodePort <= 32767);
@@ -182,7 +229,10 @@ describe('create', () => {
     assert.equal(s.code, 422);
     assert.match(s.message, /provided IP is already allocated/);
     api.delete('services', 'default', 'a');
-    assert.equal((api.create(svc('b', { clusterIP: spec.clusterIP })).spec as { clusterIP: string }).clusterIP, spec.clusterIP);
+    assert.equal(
+      (api.create(svc('b', { clusterIP: spec.clusterIP })).spec as { clusterIP: string }).clusterIP,
+      spec.clusterIP,
+    );
   });
 });
 
@@ -198,17 +248,30 @@ describe('Jobs', () => {
     const uid = job.metadata.uid!;
     const spec = job.spec as { selector: unknown; template: { metadata: { labels: Record<string, string> } } };
     assert.deepEqual(spec.selector, { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } });
-    assert.deepEqual(spec.template.metadata.labels, { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': 'pi', 'controller-uid': uid, 'job-name': 'pi' });
+    assert.deepEqual(spec.template.metadata.labels, {
+      'batch.kubernetes.io/controller-uid': uid,
+      'batch.kubernetes.io/job-name': 'pi',
+      'controller-uid': uid,
+      'job-name': 'pi',
+    });
   });
 
   test('a hand-written selector without manualSelector is rejected', () => {
     const { api } = newApi();
-    const s = statusOf(() => api.create({
-      apiVersion: 'batch/v1',
-      kind: 'Job',
-      metadata: { name: 'pi', namespace: 'default' },
-      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl' }] } } },
-    }));
+    const s = statusOf(() =>
+      api.create({
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: { name: 'pi', namespace: 'default' },
+        spec: {
+          selector: { matchLabels: { a: 'b' } },
+          template: {
+            metadata: { labels: { a: 'b' } },
+            spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl' }] },
+          },
+        },
+      }),
+    );
     assert.equal(s.code, 422);
     assert.match(s.message, /`selector` not auto-generated/);
   });
@@ -228,14 +291,22 @@ describe('generated names', () => {
     api.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } });
     api.delete('namespaces', undefined, 'team');
     const s = statusOf(() => api.create(configMap('c', {}, 'team')));
-    assert.deepEqual(s.details?.causes, [{ reason: 'NamespaceTerminating', message: s.message, field: 'metadata.namespace' }]);
+    assert.deepEqual(s.details?.causes, [
+      { reason: 'NamespaceTerminating', message: s.message, field: 'metadata.namespace' },
+    ]);
   });
 });
 
 describe('Secrets', () => {
   test('stringData is merged into data as base64 and not stored', () => {
     const { api } = newApi();
-    const s = api.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'default' }, data: { a: 'eA==', b: 'eQ==' }, stringData: { b: 'yes', c: 'ç' } });
+    const s = api.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's', namespace: 'default' },
+      data: { a: 'eA==', b: 'eQ==' },
+      stringData: { b: 'yes', c: 'ç' },
+    });
     assert.deepEqual(s.data, { a: 'eA==', b: 'eWVz', c: 'w6c=' });
     assert.equal(s.stringData, undefined);
     assert.equal(s.type, 'Opaque');

@@ -89,8 +89,13 @@ describe('delete', () => {
     const c = api.create(configMap('c'));
     const s = statusOf(() => api.delete('configmaps', 'default', 'c', { preconditions: { uid: 'nope' } }));
     assert.equal(s.code, 409);
-    assert.equal(s.message, `Operation cannot be fulfilled on configmaps "c": Precondition failed: UID in precondition: nope, UID in object meta: ${c.metadata.uid}`);
-    api.delete('configmaps', 'default', 'c', { preconditions: { uid: c.metadata.uid, resourceVersion: c.metadata.resourceVersion } });
+    assert.equal(
+      s.message,
+      `Operation cannot be fulfilled on configmaps "c": Precondition failed: UID in precondition: nope, UID in object meta: ${c.metadata.uid}`,
+    );
+    api.delete('configmaps', 'default', 'c', {
+      preconditions: { uid: c.metadata.uid, resourceVersion: c.metadata.resourceVersion },
+    });
   });
 
   test('dryRun deletes nothing', () => {

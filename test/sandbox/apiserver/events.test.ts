@@ -20,7 +20,14 @@ describe('EventRecorder', () => {
     assert.deepEqual(rest, {
       apiVersion: 'v1',
       kind: 'Event',
-      involvedObject: { apiVersion: 'v1', kind: 'Pod', name: 'web-1', namespace: 'default', uid: p.metadata.uid, resourceVersion: p.metadata.resourceVersion },
+      involvedObject: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        name: 'web-1',
+        namespace: 'default',
+        uid: p.metadata.uid,
+        resourceVersion: p.metadata.resourceVersion,
+      },
       reason: 'Pulled',
       message: 'Container image "nginx:1.27" already present on machine',
       type: 'Normal',

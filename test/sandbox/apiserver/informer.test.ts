@@ -31,8 +31,14 @@ describe('Informer', () => {
     api.update({ ...cloneJson(b), data: { k: 'v' } });
     api.delete('configmaps', 'default', 'a');
     assert.deepEqual(rec.calls, ['add default/a', 'add default/b', 'update default/b', 'delete default/a']);
-    assert.deepEqual(inf.cache.list().map((o) => o.metadata.name), ['b']);
-    assert.equal(inf.cache.get('default/b')?.data && (inf.cache.get('default/b')!.data as Record<string, string>).k, 'v');
+    assert.deepEqual(
+      inf.cache.list().map((o) => o.metadata.name),
+      ['b'],
+    );
+    assert.equal(
+      inf.cache.get('default/b')?.data && (inf.cache.get('default/b')!.data as Record<string, string>).k,
+      'v',
+    );
     assert.equal(inf.lastSyncResourceVersion, api.resourceVersion);
   });
 
@@ -49,15 +55,27 @@ describe('Informer', () => {
   test('indexes stay current as objects move', () => {
     const { api } = newApi();
     const inf = new Informer(api, 'pods');
-    inf.cache.addIndex('node', (p) => [((p.spec as { nodeName?: string }).nodeName ?? '')]);
+    inf.cache.addIndex('node', (p) => [(p.spec as { nodeName?: string }).nodeName ?? '']);
     inf.start();
     api.create(pod('a', { nodeName: 'n1' }));
     api.create(pod('b', { nodeName: 'n1' }));
     api.create(pod('c'));
-    assert.deepEqual(inf.cache.byIndex('node', 'n1').map((p) => p.metadata.name).sort(), ['a', 'b']);
-    assert.deepEqual(inf.cache.byIndex('node', '').map((p) => p.metadata.name), ['c']);
+    assert.deepEqual(
+      inf.cache
+        .byIndex('node', 'n1')
+        .map((p) => p.metadata.name)
+        .sort(),
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      inf.cache.byIndex('node', '').map((p) => p.metadata.name),
+      ['c'],
+    );
     api.delete('pods', 'default', 'a', { gracePeriodSeconds: 0 });
-    assert.deepEqual(inf.cache.byIndex('node', 'n1').map((p) => p.metadata.name), ['b']);
+    assert.deepEqual(
+      inf.cache.byIndex('node', 'n1').map((p) => p.metadata.name),
+      ['b'],
+    );
   });
 
   test('after a 410 the informer re-lists and reports what it missed', () => {

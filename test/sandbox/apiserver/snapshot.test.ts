@@ -17,7 +17,8 @@ describe('snapshots', () => {
     for (const kind of ['deployments', 'pods', 'configmaps', 'namespaces', 'services']) {
       assert.deepEqual(restored.list(kind).items, api.list(kind).items);
     }
-    const next = (a: typeof api) => a.create({ ...configMap(''), metadata: { generateName: 'n-', namespace: 'default' } }).metadata;
+    const next = (a: typeof api) =>
+      a.create({ ...configMap(''), metadata: { generateName: 'n-', namespace: 'default' } }).metadata;
     const [x, y] = [next(api), next(restored)];
     assert.equal(x.name, y.name);
     assert.equal(x.uid, y.uid);
@@ -26,11 +27,23 @@ describe('snapshots', () => {
 
   test('watches from before the snapshot are 410; allocations survive', () => {
     const { api } = newApi();
-    api.create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'default' }, spec: { ports: [{ port: 80 }], selector: { a: 'b' } } });
+    api.create({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's', namespace: 'default' },
+      spec: { ports: [{ port: 80 }], selector: { a: 'b' } },
+    });
     const ip = (api.get('services', 'default', 's').spec as { clusterIP: string }).clusterIP;
     const restored = restoreSnapshot(JSON.parse(JSON.stringify(takeSnapshot(api))), { clock: new VirtualClock() });
     assert.equal(statusOf(() => restored.watch('pods', { resourceVersion: '1' }, () => undefined)).code, 410);
-    const s = statusOf(() => restored.create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 't', namespace: 'default' }, spec: { clusterIP: ip, ports: [{ port: 80 }], selector: { a: 'b' } } }));
+    const s = statusOf(() =>
+      restored.create({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 't', namespace: 'default' },
+        spec: { clusterIP: ip, ports: [{ port: 80 }], selector: { a: 'b' } },
+      }),
+    );
     assert.equal(s.code, 422);
   });
 
@@ -40,8 +53,18 @@ describe('snapshots', () => {
     const clock = new VirtualClock();
     assert.throws(() => restoreSnapshot('nope', { clock }), /invalid snapshot: not a JSON object/);
     assert.throws(() => restoreSnapshot({ ...good, kind: 'Other' }, { clock }), /expected apiVersion/);
-    assert.throws(() => restoreSnapshot({ ...good, objects: [...good.objects, { apiVersion: 'x/v1', kind: 'Y', metadata: { name: 'z' } }] }, { clock }), /objects\[\d+\] has an unknown kind x\/v1\/Y/);
-    assert.throws(() => restoreSnapshot({ ...good, objects: [...good.objects, good.objects[0]] }, { clock }), /duplicates Namespace default/);
+    assert.throws(
+      () =>
+        restoreSnapshot(
+          { ...good, objects: [...good.objects, { apiVersion: 'x/v1', kind: 'Y', metadata: { name: 'z' } }] },
+          { clock },
+        ),
+      /objects\[\d+\] has an unknown kind x\/v1\/Y/,
+    );
+    assert.throws(
+      () => restoreSnapshot({ ...good, objects: [...good.objects, good.objects[0]] }, { clock }),
+      /duplicates Namespace default/,
+    );
     assert.throws(() => restoreSnapshot({ ...good, resourceVersion: '1' }, { clock }), /outside 1\.\.1/);
   });
 });

@@ -21,7 +21,8 @@ describe('update', () => {
       apiVersion: 'v1',
       metadata: {},
       status: 'Failure',
-      message: 'Operation cannot be fulfilled on deployments.apps "web": the object has been modified; please apply your changes to the latest version and try again',
+      message:
+        'Operation cannot be fulfilled on deployments.apps "web": the object has been modified; please apply your changes to the latest version and try again',
       reason: 'Conflict',
       details: { name: 'web', group: 'apps', kind: 'deployments' },
       code: 409,
@@ -61,11 +62,13 @@ describe('update', () => {
   test('server-owned metadata cannot be changed by a client', () => {
     const { api } = newApi();
     const c = api.create(configMap('c'));
-    const out = api.update(edit(c, (x) => {
-      x.metadata.creationTimestamp = '2000-01-01T00:00:00Z';
-      x.metadata.generation = 99;
-      x.data = { changed: 'yes' };
-    }));
+    const out = api.update(
+      edit(c, (x) => {
+        x.metadata.creationTimestamp = '2000-01-01T00:00:00Z';
+        x.metadata.generation = 99;
+        x.data = { changed: 'yes' };
+      }),
+    );
     assert.equal(out.metadata.creationTimestamp, c.metadata.creationTimestamp);
     assert.equal(out.metadata.generation, undefined);
     assert.equal(out.metadata.uid, c.metadata.uid);
@@ -74,17 +77,21 @@ describe('update', () => {
   test('the main resource cannot change status; /status cannot change anything else', () => {
     const { api } = newApi();
     const d = api.create(deployment('web'));
-    const a = api.update(edit(d, (x) => {
-      x.status = { replicas: 9 };
-      (x.spec as { replicas: number }).replicas = 2;
-    }));
+    const a = api.update(
+      edit(d, (x) => {
+        x.status = { replicas: 9 };
+        (x.spec as { replicas: number }).replicas = 2;
+      }),
+    );
     assert.deepEqual(a.status, {});
     assert.equal((a.spec as { replicas: number }).replicas, 2);
-    const b = api.updateStatus(edit(a, (x) => {
-      x.status = { replicas: 2, observedGeneration: 2 };
-      (x.spec as { replicas: number }).replicas = 7;
-      x.metadata.labels = { sneaky: 'yes' };
-    }));
+    const b = api.updateStatus(
+      edit(a, (x) => {
+        x.status = { replicas: 2, observedGeneration: 2 };
+        (x.spec as { replicas: number }).replicas = 7;
+        x.metadata.labels = { sneaky: 'yes' };
+      }),
+    );
     assert.deepEqual(b.status, { replicas: 2, observedGeneration: 2 });
     assert.equal((b.spec as { replicas: number }).replicas, 2);
     assert.equal(b.metadata.labels, undefined);
@@ -96,11 +103,18 @@ describe('update', () => {
     const { api } = newApi();
     assert.equal(statusOf(() => api.update(configMap('ghost'))).message, 'configmaps "ghost" not found');
     const d = api.create(deployment('web'));
-    const s = statusOf(() => api.update(edit(d, (x) => {
-      const spec = x.spec as { selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string> } } };
-      spec.selector.matchLabels = { app: 'other' };
-      spec.template.metadata.labels = { app: 'other' };
-    })));
+    const s = statusOf(() =>
+      api.update(
+        edit(d, (x) => {
+          const spec = x.spec as {
+            selector: { matchLabels: Record<string, string> };
+            template: { metadata: { labels: Record<string, string> } };
+          };
+          spec.selector.matchLabels = { app: 'other' };
+          spec.template.metadata.labels = { app: 'other' };
+        }),
+      ),
+    );
     assert.equal(s.code, 422);
     assert.match(s.message, /spec\.selector: Invalid value: .*field is immutable/);
   });
@@ -108,7 +122,10 @@ describe('update', () => {
   test('JSON merge patch and JSON patch apply to the latest object', () => {
     const { api } = newApi();
     api.create(deployment('web'));
-    const a = api.patch('deployments', 'default', 'web', 'merge', { spec: { replicas: 1 }, metadata: { labels: { tier: 'front' } } });
+    const a = api.patch('deployments', 'default', 'web', 'merge', {
+      spec: { replicas: 1 },
+      metadata: { labels: { tier: 'front' } },
+    });
     assert.equal((a.spec as { replicas: number }).replicas, 1);
     assert.deepEqual(a.metadata.labels, { tier: 'front' });
     const b = api.patch('deployments', 'default', 'web', 'json', [
@@ -117,9 +134,21 @@ describe('update', () => {
     ]);
     assert.equal((b.spec as { replicas: number }).replicas, 6);
     assert.deepEqual(b.metadata.labels, {});
-    const stale = statusOf(() => api.patch('deployments', 'default', 'web', 'merge', { metadata: { resourceVersion: a.metadata.resourceVersion }, spec: { replicas: 2 } }));
+    const stale = statusOf(() =>
+      api.patch('deployments', 'default', 'web', 'merge', {
+        metadata: { resourceVersion: a.metadata.resourceVersion },
+        spec: { replicas: 2 },
+      }),
+    );
     assert.equal(stale.code, 409);
-    const st = api.patch('deployments', 'default', 'web', 'merge', { status: { replicas: 6 } }, { subresource: 'status' });
+    const st = api.patch(
+      'deployments',
+      'default',
+      'web',
+      'merge',
+      { status: { replicas: 6 } },
+      { subresource: 'status' },
+    );
     assert.deepEqual(st.status, { replicas: 6 });
     assert.equal(statusOf(() => api.patch('deployments', 'default', 'nope', 'merge', {})).code, 404);
   });
@@ -130,7 +159,10 @@ describe('update', () => {
     const deleting = api.delete('configmaps', 'default', 'c');
     const s = statusOf(() => api.update(edit(deleting, (x) => x.metadata.finalizers!.push('example.com/more'))));
     assert.equal(s.code, 422);
-    assert.equal(s.message, 'ConfigMap "c" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/more"}');
+    assert.equal(
+      s.message,
+      'ConfigMap "c" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/more"}',
+    );
   });
 
   test('updating a pod spec field is validated against the old object too', () => {
@@ -145,11 +177,13 @@ describe('status writes of apps/v1 kinds', () => {
   test('keep annotation changes but not labels or spec, without bumping generation', () => {
     const { api } = newApi();
     const d = api.create(deployment('web'));
-    const out = api.updateStatus(edit(d, (x) => {
-      x.metadata.annotations = { 'deployment.kubernetes.io/revision': '1' };
-      x.metadata.labels = { no: 'pe' };
-      x.status = { observedGeneration: 1 };
-    }));
+    const out = api.updateStatus(
+      edit(d, (x) => {
+        x.metadata.annotations = { 'deployment.kubernetes.io/revision': '1' };
+        x.metadata.labels = { no: 'pe' };
+        x.status = { observedGeneration: 1 };
+      }),
+    );
     assert.deepEqual(out.metadata.annotations, { 'deployment.kubernetes.io/revision': '1' });
     assert.equal(out.metadata.labels, undefined);
     assert.equal(out.metadata.generation, 1);

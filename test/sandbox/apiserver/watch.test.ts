@@ -21,8 +21,14 @@ describe('watch', () => {
     api.update({ ...cloneJson(c), data: { x: '1' } });
     api.delete('configmaps', 'default', 'a');
     const rvs = log.events.map((e) => Number(e.object.metadata.resourceVersion));
-    assert.deepEqual(log.events.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED a', 'ADDED b', 'ADDED c', 'MODIFIED c', 'DELETED a']);
-    assert.deepEqual(rvs.slice(2), [...rvs.slice(2)].sort((x, y) => x - y));
+    assert.deepEqual(
+      log.events.map((e) => `${e.type} ${e.object.metadata.name}`),
+      ['ADDED a', 'ADDED b', 'ADDED c', 'MODIFIED c', 'DELETED a'],
+    );
+    assert.deepEqual(
+      rvs.slice(2),
+      [...rvs.slice(2)].sort((x, y) => x - y),
+    );
   });
 
   test('from a resourceVersion: only the changes after it, replayed from history', () => {
@@ -35,7 +41,10 @@ describe('watch', () => {
     const log = eventLog();
     api.watch('configmaps', { resourceVersion: from }, log.handler);
     api.create(configMap('c'));
-    assert.deepEqual(log.events.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED b', 'DELETED a', 'ADDED c']);
+    assert.deepEqual(
+      log.events.map((e) => `${e.type} ${e.object.metadata.name}`),
+      ['ADDED b', 'DELETED a', 'ADDED c'],
+    );
   });
 
   test('a compacted resourceVersion is 410 Gone', () => {
@@ -68,11 +77,10 @@ describe('watch', () => {
     p = api.update(relabel(p, { app: 'web', v: '2' }));
     const stopped = api.update(relabel(p, { app: 'db' }));
     api.delete('pods', 'default', 'p');
-    assert.deepEqual(log.events.map((e) => `${e.type} ${JSON.stringify(e.object.metadata.labels)}`), [
-      'ADDED {"app":"web"}',
-      'MODIFIED {"app":"web","v":"2"}',
-      'DELETED {"app":"web","v":"2"}',
-    ]);
+    assert.deepEqual(
+      log.events.map((e) => `${e.type} ${JSON.stringify(e.object.metadata.labels)}`),
+      ['ADDED {"app":"web"}', 'MODIFIED {"app":"web","v":"2"}', 'DELETED {"app":"web","v":"2"}'],
+    );
     assert.equal(log.events[2].object.metadata.resourceVersion, stopped.metadata.resourceVersion);
   });
 
@@ -84,7 +92,10 @@ describe('watch', () => {
     api.create(pod('a', { nodeName: 'n1' }));
     api.create(pod('b', { nodeName: 'n2' }));
     api.create(pod('c', { nodeName: 'n1', namespace: 'other' }));
-    assert.deepEqual(log.events.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED a']);
+    assert.deepEqual(
+      log.events.map((e) => `${e.type} ${e.object.metadata.name}`),
+      ['ADDED a'],
+    );
   });
 
   test('bookmarks: initial-events-end with sendInitialEvents, and on request', () => {
@@ -95,13 +106,19 @@ describe('watch', () => {
     const plain = eventLog();
     api.watch('configmaps', {}, plain.handler);
     api.bookmark();
-    assert.deepEqual(log.events.map((e) => e.type), ['ADDED', 'BOOKMARK', 'BOOKMARK']);
+    assert.deepEqual(
+      log.events.map((e) => e.type),
+      ['ADDED', 'BOOKMARK', 'BOOKMARK'],
+    );
     assert.deepEqual(log.events[1].object, {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { resourceVersion: api.resourceVersion, annotations: { 'k8s.io/initial-events-end': 'true' } },
     });
-    assert.deepEqual(plain.events.map((e) => e.type), ['ADDED']);
+    assert.deepEqual(
+      plain.events.map((e) => e.type),
+      ['ADDED'],
+    );
   });
 
   test('writes made by a handler are delivered after the current change, to every watcher in the same order', () => {
@@ -116,7 +133,10 @@ describe('watch', () => {
     api.create(configMap('a'));
     api.create(configMap('b'));
     assert.deepEqual(first.lines(), second.lines());
-    assert.deepEqual(first.events.map((e) => e.object.metadata.name), ['a', 'from-handler', 'b']);
+    assert.deepEqual(
+      first.events.map((e) => e.object.metadata.name),
+      ['a', 'from-handler', 'b'],
+    );
   });
 
   test('stop ends delivery, even from inside the handler', () => {
@@ -150,16 +170,34 @@ describe('list', () => {
     assert.equal(all.kind, 'PodList');
     assert.equal(all.apiVersion, 'v1');
     assert.equal(all.metadata.resourceVersion, api.resourceVersion);
-    assert.deepEqual(all.items.map((p) => p.metadata.name), ['a', 'b', 'c', 'd', 'e']);
-    assert.deepEqual(api.list('po', { labelSelector: 'tier=front' }).items.map((p) => p.metadata.name), ['a', 'b']);
-    assert.deepEqual(api.list('pods', { fieldSelector: 'metadata.name!=c' }).items.map((p) => p.metadata.name), ['a', 'b', 'd', 'e']);
+    assert.deepEqual(
+      all.items.map((p) => p.metadata.name),
+      ['a', 'b', 'c', 'd', 'e'],
+    );
+    assert.deepEqual(
+      api.list('po', { labelSelector: 'tier=front' }).items.map((p) => p.metadata.name),
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      api.list('pods', { fieldSelector: 'metadata.name!=c' }).items.map((p) => p.metadata.name),
+      ['a', 'b', 'd', 'e'],
+    );
     const page1 = api.list('pods', { limit: 2 });
-    assert.deepEqual(page1.items.map((p) => p.metadata.name), ['a', 'b']);
+    assert.deepEqual(
+      page1.items.map((p) => p.metadata.name),
+      ['a', 'b'],
+    );
     assert.equal(page1.metadata.remainingItemCount, 3);
     const page2 = api.list('pods', { limit: 2, continue: page1.metadata.continue });
-    assert.deepEqual(page2.items.map((p) => p.metadata.name), ['c', 'd']);
+    assert.deepEqual(
+      page2.items.map((p) => p.metadata.name),
+      ['c', 'd'],
+    );
     const page3 = api.list('pods', { limit: 2, continue: page2.metadata.continue });
-    assert.deepEqual(page3.items.map((p) => p.metadata.name), ['e']);
+    assert.deepEqual(
+      page3.items.map((p) => p.metadata.name),
+      ['e'],
+    );
     assert.equal(page3.metadata.continue, undefined);
     assert.equal(statusOf(() => api.list('pods', { continue: 'garbage' })).code, 400);
   });
@@ -184,8 +222,17 @@ describe('watches by node (spec.nodeName field selectors, as kubelets use them)'
     api.bind('default', 'a', 'n1');
     api.create(pod('b', { nodeName: 'n2' }));
     api.delete('pods', 'default', 'a', { gracePeriodSeconds: 0 });
-    assert.deepEqual(n1.events.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED a', 'DELETED a']);
-    assert.deepEqual(n2.events.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED b']);
-    assert.deepEqual(all.events.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED a', 'MODIFIED a', 'DELETED a']);
+    assert.deepEqual(
+      n1.events.map((e) => `${e.type} ${e.object.metadata.name}`),
+      ['ADDED a', 'DELETED a'],
+    );
+    assert.deepEqual(
+      n2.events.map((e) => `${e.type} ${e.object.metadata.name}`),
+      ['ADDED b'],
+    );
+    assert.deepEqual(
+      all.events.map((e) => `${e.type} ${e.object.metadata.name}`),
+      ['ADDED a', 'MODIFIED a', 'DELETED a'],
+    );
   });
 });

@@ -18,14 +18,37 @@ const namespaces = ['default', 'team'];
 const tiers = ['web', 'db', 'cache'];
 
 const op = fc.oneof(
-  fc.record({ kind: fc.constant('create' as const), name: fc.constantFrom(...names), ns: fc.constantFrom(...namespaces), tier: fc.constantFrom(...tiers) }),
-  fc.record({ kind: fc.constant('relabel' as const), name: fc.constantFrom(...names), ns: fc.constantFrom(...namespaces), tier: fc.constantFrom(...tiers) }),
-  fc.record({ kind: fc.constant('delete' as const), name: fc.constantFrom(...names), ns: fc.constantFrom(...namespaces) }),
-  fc.record({ kind: fc.constant('invalid' as const), name: fc.constantFrom(...names), ns: fc.constantFrom(...namespaces) }),
+  fc.record({
+    kind: fc.constant('create' as const),
+    name: fc.constantFrom(...names),
+    ns: fc.constantFrom(...namespaces),
+    tier: fc.constantFrom(...tiers),
+  }),
+  fc.record({
+    kind: fc.constant('relabel' as const),
+    name: fc.constantFrom(...names),
+    ns: fc.constantFrom(...namespaces),
+    tier: fc.constantFrom(...tiers),
+  }),
+  fc.record({
+    kind: fc.constant('delete' as const),
+    name: fc.constantFrom(...names),
+    ns: fc.constantFrom(...namespaces),
+  }),
+  fc.record({
+    kind: fc.constant('invalid' as const),
+    name: fc.constantFrom(...names),
+    ns: fc.constantFrom(...namespaces),
+  }),
   fc.record({ kind: fc.constant('watch' as const), filter: fc.integer({ min: 0, max: 3 }) }),
 );
 
-const filters: ListOptions[] = [{}, { labelSelector: 'tier=web' }, { namespace: 'team' }, { labelSelector: 'tier in (db,cache)', fieldSelector: 'metadata.name!=a' }];
+const filters: ListOptions[] = [
+  {},
+  { labelSelector: 'tier=web' },
+  { namespace: 'team' },
+  { labelSelector: 'tier in (db,cache)', fieldSelector: 'metadata.name!=a' },
+];
 
 interface View {
   filter: ListOptions;
@@ -55,13 +78,19 @@ test('watch views always equal a fresh list; resourceVersions strictly increase'
       let lastRv = Number(api.resourceVersion);
       for (const o of ops) {
         try {
-          if (o.kind === 'create') api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: o.name, namespace: o.ns, labels: { tier: o.tier } } });
+          if (o.kind === 'create')
+            api.create({
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              metadata: { name: o.name, namespace: o.ns, labels: { tier: o.tier } },
+            });
           else if (o.kind === 'relabel') {
             const cur = cloneJson(api.get('configmaps', o.ns, o.name));
             cur.metadata.labels = { tier: o.tier };
             api.update(cur);
           } else if (o.kind === 'delete') api.delete('configmaps', o.ns, o.name);
-          else if (o.kind === 'invalid') api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${o.name}_BAD`, namespace: o.ns } });
+          else if (o.kind === 'invalid')
+            api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${o.name}_BAD`, namespace: o.ns } });
           else watchWith(filters[o.filter]);
         } catch (e) {
           if (!isApiError(e)) throw e;

@@ -23,15 +23,21 @@ function web(replicas = 3, extra: Record<string, unknown> = {}, annotations?: Re
       selector: { matchLabels: { app: 'web' } },
       template: {
         metadata: { labels: { app: 'web' }, ...(annotations ? { annotations } : {}) },
-        spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', resources: { requests: { cpu: '100m', memory: '64Mi' } } }] },
+        spec: {
+          containers: [
+            { name: 'nginx', image: 'nginx:1.27', resources: { requests: { cpu: '100m', memory: '64Mi' } } },
+          ],
+        },
       },
       ...extra,
     },
   };
 }
 
-const pods = (c: Cluster, selector = 'app=web') => c.api.list('pods', { namespace: 'default', labelSelector: selector }).items as (Pod & KubeObject)[];
-const runningReady = (c: Cluster) => pods(c).filter((p) => !p.metadata.deletionTimestamp && p.status?.phase === 'Running' && isPodReady(p));
+const pods = (c: Cluster, selector = 'app=web') =>
+  c.api.list('pods', { namespace: 'default', labelSelector: selector }).items as (Pod & KubeObject)[];
+const runningReady = (c: Cluster) =>
+  pods(c).filter((p) => !p.metadata.deletionTimestamp && p.status?.phase === 'Running' && isPodReady(p));
 const deployment = (c: Cluster) => c.api.get('deployments', 'default', 'web') as Deployment & KubeObject;
 
 function newCluster(seed = 1): Cluster {
@@ -77,7 +83,7 @@ describe('reconciliation scenarios', () => {
       const p = e.object as Pod & KubeObject;
       statuses.add(podStatusText(p));
       const count = p.status?.containerStatuses?.[0]?.restartCount ?? 0;
-      if (count > (restarts.length)) restarts.push(c.clock.now());
+      if (count > restarts.length) restarts.push(c.clock.now());
     });
     c.runFor(10 * 60_000);
     assert.ok(statuses.has('CrashLoopBackOff'), [...statuses].join(','));
@@ -127,7 +133,8 @@ describe('reconciliation scenarios', () => {
       if (available < 4 - 1) violations.push(`${available} available`);
     });
     const next = web(4);
-    (next.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec.containers[0].image = 'nginx:1.28';
+    (next.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec.containers[0].image =
+      'nginx:1.28';
     c.apply(next);
     c.runUntilSettled();
     assert.deepEqual(violations, []);
@@ -141,11 +148,16 @@ describe('reconciliation scenarios', () => {
     c.runUntilSettled();
     const overlaps: string[] = [];
     c.api.watch('pods', { namespace: 'default' }, () => {
-      const images = new Set(pods(c).filter((p) => p.status?.phase === 'Running' || p.status?.phase === 'Pending').map((p) => p.spec?.containers[0].image));
+      const images = new Set(
+        pods(c)
+          .filter((p) => p.status?.phase === 'Running' || p.status?.phase === 'Pending')
+          .map((p) => p.spec?.containers[0].image),
+      );
       if (images.size > 1) overlaps.push([...images].join('+'));
     });
     const next = web(3, { strategy: { type: 'Recreate' } });
-    (next.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec.containers[0].image = 'nginx:1.28';
+    (next.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec.containers[0].image =
+      'nginx:1.28';
     c.apply(next);
     c.runUntilSettled();
     assert.deepEqual(overlaps, []);
@@ -158,11 +170,14 @@ describe('reconciliation scenarios', () => {
     c.runUntilSettled();
     const firstRs = c.api.list('replicasets', { namespace: 'default' }).items[0];
     const next = web(2);
-    (next.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec.containers[0].image = 'nginx:1.28';
+    (next.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec.containers[0].image =
+      'nginx:1.28';
     c.apply(next);
     c.runUntilSettled();
     const live = cloneJson(deployment(c)) as KubeObject;
-    const oldTemplate = cloneJson((firstRs.spec as { template: { metadata: { labels: Record<string, string> } } }).template);
+    const oldTemplate = cloneJson(
+      (firstRs.spec as { template: { metadata: { labels: Record<string, string> } } }).template,
+    );
     delete (oldTemplate.metadata.labels as Record<string, string | undefined>)['pod-template-hash'];
     (live.spec as { template: unknown }).template = oldTemplate;
     c.api.update(live);
@@ -176,15 +191,23 @@ describe('reconciliation scenarios', () => {
   test('an unschedulable pod gets the exact upstream message', () => {
     const c = newCluster();
     const big = web(1);
-    (big.spec as { template: { spec: { containers: { resources: unknown }[] } } }).template.spec.containers[0].resources = { requests: { cpu: '64' } };
+    (
+      big.spec as { template: { spec: { containers: { resources: unknown }[] } } }
+    ).template.spec.containers[0].resources = { requests: { cpu: '64' } };
     c.apply(big);
     c.runUntilSettled();
     const [p] = pods(c);
     const cond = p.status?.conditions?.find((x) => x.type === 'PodScheduled');
     assert.equal(cond?.status, 'False');
     assert.equal(cond?.reason, 'Unschedulable');
-    assert.equal(cond?.message, '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.');
-    const ev = c.api.list('events', { namespace: 'default', fieldSelector: `involvedObject.name=${p.metadata.name},reason=FailedScheduling` }).items;
+    assert.equal(
+      cond?.message,
+      '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+    );
+    const ev = c.api.list('events', {
+      namespace: 'default',
+      fieldSelector: `involvedObject.name=${p.metadata.name},reason=FailedScheduling`,
+    }).items;
     assert.equal(ev.length, 1);
     assert.equal(ev[0].message, cond?.message);
   });
@@ -194,7 +217,10 @@ describe('reconciliation scenarios', () => {
       const c = newCluster(seed);
       c.apply(web(3));
       c.runUntilSettled();
-      return pods(c).map((p) => `${p.metadata.name}@${p.spec?.nodeName}`).sort().join(' ');
+      return pods(c)
+        .map((p) => `${p.metadata.name}@${p.spec?.nodeName}`)
+        .sort()
+        .join(' ');
     };
     assert.equal(history(7), history(7));
   });

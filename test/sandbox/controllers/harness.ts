@@ -16,9 +16,15 @@ export interface Harness {
   ctx: ComponentContext;
   api: ApiServer;
   clock: VirtualClock;
-  /** Starts recording writes to these resources (plural names); returns the recorded lines so far on each call of `actions()`. */
+  /**
+   * Starts recording writes to these resources (plural names); returns the recorded lines so far on each call of
+   * `actions()`.
+   */
   record(resources: string[]): void;
-  /** Recorded writes since `record`/the last `clearActions`: `ADDED pods default/web-x`, `MODIFIED replicasets default/web`, `DELETED pods default/web-y`. */
+  /**
+   * Recorded writes since `record`/the last `clearActions`: `ADDED pods default/web-x`, `MODIFIED replicasets
+   * default/web`, `DELETED pods default/web-y`.
+   */
   actions(): string[];
   clearActions(): void;
   /** The reconciliation log as text lines. */
@@ -32,7 +38,13 @@ export interface Harness {
 export function newHarness(seed: number | string = 1): Harness {
   const clock = new VirtualClock();
   const random = new SeededRandom(seed);
-  const api = new ApiServer({ clock, random: random.fork('apiserver'), onWatchError: (e) => { throw e; } });
+  const api = new ApiServer({
+    clock,
+    random: random.fork('apiserver'),
+    onWatchError: (e) => {
+      throw e;
+    },
+  });
   const log = new ReconcileLog();
   const ctx: ComponentContext = { api, clock, random, informers: new InformerFactory(api), log };
   let lines: string[] = [];
@@ -46,7 +58,8 @@ export function newHarness(seed: number | string = 1): Harness {
     api,
     clock,
     record(resources) {
-      for (const r of resources) handles.push(api.watch(r, { resourceVersion: api.resourceVersion }, describe(api.resolve(r).plural)));
+      for (const r of resources)
+        handles.push(api.watch(r, { resourceVersion: api.resourceVersion }, describe(api.resolve(r).plural)));
     },
     actions: () => [...lines],
     clearActions: () => {

@@ -55,12 +55,23 @@ describe('GitOpsSync', () => {
 
   test('a bare Pod and a Service settle without drift (defaults and allocated fields are not drift)', () => {
     const { c, g } = setup();
-    const svc: KubeObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } };
+    const svc: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web' },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80 }] },
+    };
     const docs = manifests(pod('solo', { labels: { app: 'web' } }), svc);
-    assert.deepEqual(g.setSource('solo.yaml', docs).outcomes.map((o) => o.message), ['pod/solo created', 'service/web created']);
+    assert.deepEqual(
+      g.setSource('solo.yaml', docs).outcomes.map((o) => o.message),
+      ['pod/solo created', 'service/web created'],
+    );
     assert.equal(c.runUntilSettled().settled, true);
     c.runFor(10_000);
-    assert.deepEqual(g.setSource('solo.yaml', docs).outcomes.map((o) => o.message), ['pod/solo unchanged', 'service/web unchanged']);
+    assert.deepEqual(
+      g.setSource('solo.yaml', docs).outcomes.map((o) => o.message),
+      ['pod/solo unchanged', 'service/web unchanged'],
+    );
     assert.deepEqual(gitopsEvents(c), []);
   });
 
@@ -74,9 +85,17 @@ describe('GitOpsSync', () => {
     assert.equal(replicas(c), 3);
     assert.deepEqual(gitopsEvents(c), ['Normal DriftReverted Deployment/web x1: spec.replicas 5 → 3 from web.yaml']);
     const lines = c.log.recent().filter((e) => e.reason === 'DriftReverted');
-    assert.deepEqual(lines.map((e) => ({ component: e.component, level: e.level, object: e.object, message: e.message })), [
-      { component: 'gitops-sync', level: 'Normal', object: 'default/web', message: 'spec.replicas 5 → 3 from web.yaml' },
-    ]);
+    assert.deepEqual(
+      lines.map((e) => ({ component: e.component, level: e.level, object: e.object, message: e.message })),
+      [
+        {
+          component: 'gitops-sync',
+          level: 'Normal',
+          object: 'default/web',
+          message: 'spec.replicas 5 → 3 from web.yaml',
+        },
+      ],
+    );
     assert.equal(c.runUntilSettled().settled, true);
     assert.equal(replicas(c), 3);
   });
@@ -85,14 +104,19 @@ describe('GitOpsSync', () => {
     const { c, g } = setup();
     g.setSource('web.yaml', manifests(deployment('web', 1)));
     c.runUntilSettled();
-    const live = c.api.get('deployments', 'default', 'web') as KubeObject & { spec: { template: { spec: { containers: { image: string }[] } } } };
+    const live = c.api.get('deployments', 'default', 'web') as KubeObject & {
+      spec: { template: { spec: { containers: { image: string }[] } } };
+    };
     const edited = structuredClone(live);
     edited.spec.template.spec.containers[0].image = 'nginx:1.26';
     c.api.update(edited);
     c.runFor(2000);
-    const image = (c.api.get('deployments', 'default', 'web').spec as typeof live.spec).template.spec.containers[0].image;
+    const image = (c.api.get('deployments', 'default', 'web').spec as typeof live.spec).template.spec.containers[0]
+      .image;
     assert.equal(image, 'nginx:1.27');
-    assert.deepEqual(gitopsEvents(c), ['Normal DriftReverted Deployment/web x1: spec.template.spec.containers[0].image nginx:1.26 → nginx:1.27 from web.yaml']);
+    assert.deepEqual(gitopsEvents(c), [
+      'Normal DriftReverted Deployment/web x1: spec.template.spec.containers[0].image nginx:1.26 → nginx:1.27 from web.yaml',
+    ]);
   });
 
   test('with self-heal off the drift stays, reported once as DriftDetected', () => {
@@ -114,7 +138,10 @@ describe('GitOpsSync', () => {
     g.selfHeal = true;
     c.runFor(2000);
     assert.equal(replicas(c), 3);
-    assert.deepEqual(gitopsEvents(c), ['Warning DriftDetected Deployment/web x1: spec.replicas 1 → 3 from web.yaml', 'Normal DriftReverted Deployment/web x1: spec.replicas 1 → 3 from web.yaml']);
+    assert.deepEqual(gitopsEvents(c), [
+      'Warning DriftDetected Deployment/web x1: spec.replicas 1 → 3 from web.yaml',
+      'Normal DriftReverted Deployment/web x1: spec.replicas 1 → 3 from web.yaml',
+    ]);
   });
 
   test('an object deleted by hand is recreated', () => {
@@ -154,7 +181,11 @@ describe('GitOpsSync', () => {
     assert.deepEqual(g.removeSource('web.yaml'), { pruned: ['deployment.apps/web'] });
     assert.equal(c.runUntilSettled().settled, true);
     assert.equal(c.api.tryGet('deployments', 'default', 'web'), undefined);
-    assert.deepEqual(c.api.list('pods', { namespace: 'default' }).items, [], 'background deletion removes the pods too');
+    assert.deepEqual(
+      c.api.list('pods', { namespace: 'default' }).items,
+      [],
+      'background deletion removes the pods too',
+    );
     assert.deepEqual(gitopsEvents(c), []);
   });
 
@@ -174,7 +205,10 @@ describe('GitOpsSync', () => {
     assert.equal(rejected.status?.code, 422);
     assert.equal(rejected.status?.reason, 'Invalid');
     assert.equal(rejected.message, rejected.status?.message);
-    assert.match(rejected.message, /^Deployment\.apps "web" is invalid: spec\.replicas: Invalid value: -1: must be greater than or equal to 0/);
+    assert.match(
+      rejected.message,
+      /^Deployment\.apps "web" is invalid: spec\.replicas: Invalid value: -1: must be greater than or equal to 0/,
+    );
     assert.deepEqual(result.pruned, ['configmap/old']);
     assert.equal(replicas(c), 2, 'the previously applied Deployment is kept');
     assert.equal(g.desired('deployments', 'default', 'web')?.manifest.spec !== undefined, true);
@@ -183,7 +217,9 @@ describe('GitOpsSync', () => {
   test('an unknown kind is rejected with 404 and prunes nothing', () => {
     const { c, g } = setup();
     g.setSource('web.yaml', manifests(configMap('cfg')));
-    const result = g.setSource('web.yaml', [{ line: 3, object: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } } }]);
+    const result = g.setSource('web.yaml', [
+      { line: 3, object: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } } },
+    ]);
     assert.deepEqual(result.pruned, []);
     assert.equal(result.outcomes[0].ok, false);
     assert.equal(result.outcomes[0].status?.code, 404);
@@ -197,7 +233,10 @@ describe('GitOpsSync', () => {
     c.runUntilSettled();
     const rv = c.api.resourceVersion;
     const again = g.setSource('web.yaml', docs);
-    assert.deepEqual(again.outcomes.map((o) => o.message), ['deployment.apps/web unchanged', 'configmap/cfg unchanged']);
+    assert.deepEqual(
+      again.outcomes.map((o) => o.message),
+      ['deployment.apps/web unchanged', 'configmap/cfg unchanged'],
+    );
     assert.equal(c.api.resourceVersion, rv);
     assert.equal(c.runUntilSettled().settled, true);
   });

@@ -14,7 +14,14 @@ type ClientNode = typeof ClientNodeModule;
 function kubeConfig(k8s: ClientNode, s: Served, token: string | undefined): KubeConfigType {
   const kc = new k8s.KubeConfig();
   kc.loadFromOptions({
-    clusters: [{ name: 'sandbox', server: s.server.url, caData: Buffer.from(s.server.certificateAuthority!).toString('base64'), skipTLSVerify: false }],
+    clusters: [
+      {
+        name: 'sandbox',
+        server: s.server.url,
+        caData: Buffer.from(s.server.certificateAuthority!).toString('base64'),
+        skipTLSVerify: false,
+      },
+    ],
     users: [{ name: 'sandbox', ...(token ? { token } : {}) }],
     contexts: [{ name: 'sandbox', cluster: 'sandbox', user: 'sandbox', namespace: 'default' }],
     currentContext: 'sandbox',
@@ -46,11 +53,18 @@ describe('@kubernetes/client-node against the HTTP API', () => {
 
   it('creates, reads, replaces and deletes a ConfigMap', async () => {
     const core = kc.makeApiClient(k8s.CoreV1Api);
-    const created = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'settings', labels: { tier: 'web' } }, data: { mode: 'a' } } });
+    const created = await core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'settings', labels: { tier: 'web' } }, data: { mode: 'a' } },
+    });
     assert.ok(created.metadata?.uid);
     const read = await core.readNamespacedConfigMap({ name: 'settings', namespace: 'default' });
     assert.deepEqual(read.data, { mode: 'a' });
-    const replaced = await core.replaceNamespacedConfigMap({ name: 'settings', namespace: 'default', body: { ...read, data: { mode: 'b' } } });
+    const replaced = await core.replaceNamespacedConfigMap({
+      name: 'settings',
+      namespace: 'default',
+      body: { ...read, data: { mode: 'b' } },
+    });
     assert.deepEqual(replaced.data, { mode: 'b' });
     assert.deepEqual(s.cluster.api.get('configmaps', 'default', 'settings').data, { mode: 'b' });
     await core.deleteNamespacedConfigMap({ name: 'settings', namespace: 'default' });
@@ -60,13 +74,26 @@ describe('@kubernetes/client-node against the HTTP API', () => {
 
   it('lists with label and field selectors', async () => {
     const core = kc.makeApiClient(k8s.CoreV1Api);
-    for (const [name, tier] of [['a', 'web'], ['b', 'web'], ['c', 'db']]) {
-      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `sel-${name}`, labels: { tier } } } });
+    for (const [name, tier] of [
+      ['a', 'web'],
+      ['b', 'web'],
+      ['c', 'db'],
+    ]) {
+      await core.createNamespacedConfigMap({
+        namespace: 'default',
+        body: { metadata: { name: `sel-${name}`, labels: { tier } } },
+      });
     }
     const web = await core.listNamespacedConfigMap({ namespace: 'default', labelSelector: 'tier=web' });
-    assert.deepEqual(web.items.map((i) => i.metadata?.name), ['sel-a', 'sel-b']);
+    assert.deepEqual(
+      web.items.map((i) => i.metadata?.name),
+      ['sel-a', 'sel-b'],
+    );
     const byName = await core.listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'metadata.name=sel-c' });
-    assert.deepEqual(byName.items.map((i) => i.metadata?.name), ['sel-c']);
+    assert.deepEqual(
+      byName.items.map((i) => i.metadata?.name),
+      ['sel-c'],
+    );
     const all = await core.listConfigMapForAllNamespaces({ labelSelector: 'tier' });
     assert.equal(all.items.length, 3);
   });
@@ -103,18 +130,25 @@ describe('@kubernetes/client-node against the HTTP API', () => {
     assert.deepEqual(seen, ['ADDED sel-c', 'MODIFIED sel-c', 'DELETED sel-c']);
     controller.abort();
     const deadline = performance.now() + 5000;
-    while (s.cluster.api.watchCount !== baseline && performance.now() < deadline) await new Promise((r) => setImmediate(r));
+    while (s.cluster.api.watchCount !== baseline && performance.now() < deadline)
+      await new Promise((r) => setImmediate(r));
     assert.equal(s.cluster.api.watchCount, baseline);
   });
 
   it('patches with JSON patch and merge patch', async () => {
     const core = kc.makeApiClient(k8s.CoreV1Api);
-    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'patched' }, data: { a: '1' } } });
+    await core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'patched' }, data: { a: '1' } },
+    });
     await core.patchNamespacedConfigMap(
       { name: 'patched', namespace: 'default', body: [{ op: 'add', path: '/data/b', value: '2' }] },
       k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.JsonPatch),
     );
-    const merged = await core.patchNamespacedConfigMap({ name: 'patched', namespace: 'default', body: { data: { a: null, c: '3' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    const merged = await core.patchNamespacedConfigMap(
+      { name: 'patched', namespace: 'default', body: { data: { a: null, c: '3' } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
     assert.deepEqual(merged.data, { b: '2', c: '3' });
   });
 
@@ -123,13 +157,26 @@ describe('@kubernetes/client-node against the HTTP API', () => {
     const labels = { app: 'smp' };
     await apps.createNamespacedDeployment({
       namespace: 'default',
-      body: { metadata: { name: 'smp' }, spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } } },
+      body: {
+        metadata: { name: 'smp' },
+        spec: {
+          selector: { matchLabels: labels },
+          template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
+        },
+      },
     });
     const patched = await apps.patchNamespacedDeployment(
-      { name: 'smp', namespace: 'default', body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } } } } },
+      {
+        name: 'smp',
+        namespace: 'default',
+        body: { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } } } },
+      },
       k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch),
     );
-    assert.deepEqual(patched.spec?.template.spec?.containers.map((c) => `${c.name}=${c.image}`), ['app=nginx:1.28']);
+    assert.deepEqual(
+      patched.spec?.template.spec?.containers.map((c) => `${c.name}=${c.image}`),
+      ['app=nginx:1.28'],
+    );
   });
 
   it('applies server-side with a field manager', async () => {
@@ -151,7 +198,11 @@ describe('@kubernetes/client-node against the HTTP API', () => {
   it('dry-runs a create without storing anything', async () => {
     const core = kc.makeApiClient(k8s.CoreV1Api);
     const rv = s.cluster.api.resourceVersion;
-    const result = await core.createNamespacedConfigMap({ namespace: 'default', dryRun: 'All', body: { metadata: { name: 'dry' } } });
+    const result = await core.createNamespacedConfigMap({
+      namespace: 'default',
+      dryRun: 'All',
+      body: { metadata: { name: 'dry' } },
+    });
     assert.equal(result.metadata?.name, 'dry');
     assert.equal(s.cluster.api.tryGet('configmaps', 'default', 'dry'), undefined);
     assert.equal(s.cluster.api.resourceVersion, rv);

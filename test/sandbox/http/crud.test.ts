@@ -25,7 +25,10 @@ describe('HTTP API: create, read, update, patch', () => {
   it('refuses a body of another version or kind with upstream wording (400)', async () => {
     const wrongVersion = await s.request('POST', DEPLOYS, { body: { ...deployment('x'), apiVersion: 'apps/v1beta1' } });
     assert.equal(wrongVersion.status, 400);
-    assert.equal(wrongVersion.json.message, 'the API version in the data (apps/v1beta1) does not match the expected API version (apps/v1)');
+    assert.equal(
+      wrongVersion.json.message,
+      'the API version in the data (apps/v1beta1) does not match the expected API version (apps/v1)',
+    );
     const wrongKind = await s.request('POST', CMS, { body: { ...configMap('x'), kind: 'Secret' } });
     assert.equal(wrongKind.status, 400);
     assert.match(String(wrongKind.json.message), /^Secret in version "v1" cannot be handled as a ConfigMap: /);
@@ -41,27 +44,41 @@ describe('HTTP API: create, read, update, patch', () => {
 
   it('decodes Kubernetes protobuf bodies, as kubectl create sends them', async () => {
     // The body of `kubectl create configmap cm1 --from-literal=a=b --from-literal=empty=` (kubectl v1.32).
-    const body = Buffer.from('azhzAAoPCgJ2MRIJQ29uZmlnTWFwEigKEwoDY20xEgAaACIAKgAyADgAQgASBgoBYRIBYhIJCgVlbXB0eRIAGgAiAA==', 'base64');
+    const body = Buffer.from(
+      'azhzAAoPCgJ2MRIJQ29uZmlnTWFwEigKEwoDY20xEgAaACIAKgAyADgAQgASBgoBYRIBYhIJCgVlbXB0eRIAGgAiAA==',
+      'base64',
+    );
     const r = await s.request('POST', CMS, { body, contentType: 'application/vnd.kubernetes.protobuf' });
     assert.equal(r.status, 201, r.text);
     assert.deepEqual(s.cluster.api.get('configmaps', 'default', 'cm1').data, { a: 'b', empty: '' });
-    const garbage = await s.request('POST', CMS, { body: Buffer.from('not protobuf'), contentType: 'application/vnd.kubernetes.protobuf' });
+    const garbage = await s.request('POST', CMS, {
+      body: Buffer.from('not protobuf'),
+      contentType: 'application/vnd.kubernetes.protobuf',
+    });
     assert.equal(garbage.status, 400);
   });
 
   it('answers malformed bodies with 400 and changes nothing', async () => {
     const before = s.cluster.api.resourceVersion;
-    const json = await s.request('POST', CMS, { body: '{"metadata": {"name": "broken"', contentType: 'application/json' });
+    const json = await s.request('POST', CMS, {
+      body: '{"metadata": {"name": "broken"',
+      contentType: 'application/json',
+    });
     assert.equal(json.status, 400);
     assert.equal(json.json.reason, 'BadRequest');
-    assert.match(String(json.json.message), /^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: /);
+    assert.match(
+      String(json.json.message),
+      /^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: /,
+    );
     const yaml = await s.request('POST', CMS, { body: 'a: [b\n', contentType: 'application/yaml' });
     assert.equal(yaml.status, 400);
     const twoDocs = await s.request('POST', CMS, { body: 'a: 1\n---\nb: 2\n', contentType: 'application/yaml' });
     assert.equal(twoDocs.status, 400);
     const array = await s.request('POST', CMS, { body: '[1,2]', contentType: 'application/json' });
     assert.equal(array.status, 400);
-    const badMeta = await s.request('POST', CMS, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 7 } } });
+    const badMeta = await s.request('POST', CMS, {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 7 } },
+    });
     assert.equal(badMeta.status, 400);
     assert.equal(s.cluster.api.resourceVersion, before);
   });
@@ -70,21 +87,32 @@ describe('HTTP API: create, read, update, patch', () => {
     const plain = await s.request('POST', CMS, { body: 'name=x', contentType: 'text/plain' });
     assert.equal(plain.status, 415);
     assert.equal(plain.json.reason, 'UnsupportedMediaType');
-    assert.equal(plain.json.message, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+    assert.equal(
+      plain.json.message,
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    );
     const big = await s.request('POST', CMS, { body: configMap('big', { blob: 'x'.repeat(70 * 1024) }) });
     assert.equal(big.status, 413);
     assert.equal(big.json.message, `Request entity too large: limit is ${64 * 1024}`);
     assert.equal(s.cluster.api.tryGet('configmaps', 'default', 'big'), undefined);
-    const patchType = await s.request('PATCH', `${CMS}/filled`, { body: { data: { a: 'b' } }, contentType: 'application/json' });
+    const patchType = await s.request('PATCH', `${CMS}/filled`, {
+      body: { data: { a: 'b' } },
+      contentType: 'application/json',
+    });
     assert.equal(patchType.status, 415);
-    assert.match(String(patchType.json.message), /accepted media types include: application\/json-patch\+json, application\/merge-patch\+json, application\/strategic-merge-patch\+json, application\/apply-patch\+yaml$/);
+    assert.match(
+      String(patchType.json.message),
+      /accepted media types include: application\/json-patch\+json, application\/merge-patch\+json, application\/strategic-merge-patch\+json, application\/apply-patch\+yaml$/,
+    );
   });
 
   it('answers 406 when Accept offers only protobuf, and YAML when asked', async () => {
     const proto = await s.request('GET', `${CMS}/filled`, { accept: 'application/vnd.kubernetes.protobuf' });
     assert.equal(proto.status, 406);
     assert.equal(proto.json.reason, 'NotAcceptable');
-    const fallback = await s.request('GET', `${CMS}/filled`, { accept: 'application/vnd.kubernetes.protobuf, application/json' });
+    const fallback = await s.request('GET', `${CMS}/filled`, {
+      accept: 'application/vnd.kubernetes.protobuf, application/json',
+    });
     assert.equal(fallback.status, 200);
     const yaml = await s.request('GET', `${CMS}/filled`, { accept: 'application/yaml' });
     assert.equal(yaml.headers['content-type'], 'application/yaml');
@@ -101,7 +129,10 @@ describe('HTTP API: create, read, update, patch', () => {
     const stale = await s.request('PUT', `${CMS}/filled`, { body: { ...current, data: { k: 'v3' } } });
     assert.equal(stale.status, 409);
     assert.equal(stale.json.reason, 'Conflict');
-    assert.equal(stale.json.message, 'Operation cannot be fulfilled on configmaps "filled": the object has been modified; please apply your changes to the latest version and try again');
+    assert.equal(
+      stale.json.message,
+      'Operation cannot be fulfilled on configmaps "filled": the object has been modified; please apply your changes to the latest version and try again',
+    );
     assert.deepEqual(s.cluster.api.get('configmaps', 'default', 'filled').data, { k: 'v2' });
   });
 
@@ -124,47 +155,86 @@ describe('HTTP API: create, read, update, patch', () => {
   });
 
   it('patches with JSON patch and JSON merge patch; a failing test op is 422', async () => {
-    const merge = await s.request('PATCH', `${CMS}/filled`, { body: { data: { added: 'yes' } }, contentType: 'application/merge-patch+json' });
+    const merge = await s.request('PATCH', `${CMS}/filled`, {
+      body: { data: { added: 'yes' } },
+      contentType: 'application/merge-patch+json',
+    });
     assert.equal(merge.status, 200);
     assert.deepEqual(merge.json.data, { k: 'v2', added: 'yes' });
-    const json = await s.request('PATCH', `${CMS}/filled`, { body: [{ op: 'remove', path: '/data/k' }], contentType: 'application/json-patch+json' });
+    const json = await s.request('PATCH', `${CMS}/filled`, {
+      body: [{ op: 'remove', path: '/data/k' }],
+      contentType: 'application/json-patch+json',
+    });
     assert.equal(json.status, 200);
     assert.deepEqual(json.json.data, { added: 'yes' });
-    const failed = await s.request('PATCH', `${CMS}/filled`, { body: [{ op: 'test', path: '/data/added', value: 'no' }], contentType: 'application/json-patch+json' });
+    const failed = await s.request('PATCH', `${CMS}/filled`, {
+      body: [{ op: 'test', path: '/data/added', value: 'no' }],
+      contentType: 'application/json-patch+json',
+    });
     assert.equal(failed.status, 422);
-    const missing = await s.request('PATCH', `${CMS}/ghost`, { body: { data: {} }, contentType: 'application/merge-patch+json' });
+    const missing = await s.request('PATCH', `${CMS}/ghost`, {
+      body: { data: {} },
+      contentType: 'application/merge-patch+json',
+    });
     assert.equal(missing.status, 404);
   });
 
   it('patches with a strategic merge patch, merging containers by name', async () => {
     assert.equal((await s.request('POST', DEPLOYS, { body: deployment('smp') })).status, 201);
     const patch = { spec: { template: { spec: { containers: [{ name: 'sidecar', image: 'busybox' }] } } } };
-    const r = await s.request('PATCH', `${DEPLOYS}/smp`, { body: patch, contentType: 'application/strategic-merge-patch+json' });
+    const r = await s.request('PATCH', `${DEPLOYS}/smp`, {
+      body: patch,
+      contentType: 'application/strategic-merge-patch+json',
+    });
     assert.equal(r.status, 200, r.text);
-    const names = ((r.json.spec as { template: { spec: { containers: { name: string }[] } } }).template.spec.containers).map((c) => c.name);
+    const names = (
+      r.json.spec as { template: { spec: { containers: { name: string }[] } } }
+    ).template.spec.containers.map((c) => c.name);
     assert.deepEqual(names.sort(), ['app', 'sidecar']);
   });
 
   it('applies server-side: 201 when created, 200 after, fieldManager required (422)', async () => {
     const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\ndata:\n  a: "1"\n';
-    const noManager = await s.request('PATCH', `${CMS}/ssa`, { body: yaml, contentType: 'application/apply-patch+yaml' });
+    const noManager = await s.request('PATCH', `${CMS}/ssa`, {
+      body: yaml,
+      contentType: 'application/apply-patch+yaml',
+    });
     assert.equal(noManager.status, 422);
     assert.match(String(noManager.json.message), /fieldManager: Required value/);
-    const created = await s.request('PATCH', `${CMS}/ssa?fieldManager=test`, { body: yaml, contentType: 'application/apply-patch+yaml' });
+    const created = await s.request('PATCH', `${CMS}/ssa?fieldManager=test`, {
+      body: yaml,
+      contentType: 'application/apply-patch+yaml',
+    });
     assert.equal(created.status, 201, created.text);
-    const updated = await s.request('PATCH', `${CMS}/ssa?fieldManager=test`, { body: yaml.replace('"1"', '"2"'), contentType: 'application/apply-patch+yaml' });
+    const updated = await s.request('PATCH', `${CMS}/ssa?fieldManager=test`, {
+      body: yaml.replace('"1"', '"2"'),
+      contentType: 'application/apply-patch+yaml',
+    });
     assert.equal(updated.status, 200);
     assert.deepEqual(s.cluster.api.get('configmaps', 'default', 'ssa').data, { a: '2' });
-    const forceOnMerge = await s.request('PATCH', `${CMS}/ssa?force=true`, { body: {}, contentType: 'application/merge-patch+json' });
+    const forceOnMerge = await s.request('PATCH', `${CMS}/ssa?force=true`, {
+      body: {},
+      contentType: 'application/merge-patch+json',
+    });
     assert.equal(forceOnMerge.status, 422);
   });
 
   it('names the field manager of a write without ?fieldManager after its User-Agent, as upstream does', async () => {
     const ua = { 'user-agent': 'kubectl/v1.32.4 (linux/amd64) kubernetes/59526cd' };
     assert.equal((await s.request('POST', CMS, { body: configMap('by-agent'), headers: ua })).status, 201);
-    const managers = () => ((s.cluster.api.get('configmaps', 'default', 'by-agent').metadata.managedFields ?? []) as { manager: string; operation: string }[]).map((m) => `${m.manager}/${m.operation}`);
+    const managers = () =>
+      (
+        (s.cluster.api.get('configmaps', 'default', 'by-agent').metadata.managedFields ?? []) as {
+          manager: string;
+          operation: string;
+        }[]
+      ).map((m) => `${m.manager}/${m.operation}`);
     assert.deepEqual(managers(), ['kubectl/Update']);
-    const named = await s.request('PATCH', `${CMS}/by-agent?fieldManager=ops`, { body: { data: { b: '2' } }, contentType: 'application/merge-patch+json', headers: ua });
+    const named = await s.request('PATCH', `${CMS}/by-agent?fieldManager=ops`, {
+      body: { data: { b: '2' } },
+      contentType: 'application/merge-patch+json',
+      headers: ua,
+    });
     assert.equal(named.status, 200, named.text);
     assert.deepEqual(managers().sort(), ['kubectl/Update', 'ops/Update']);
   });
@@ -186,7 +256,10 @@ describe('HTTP API: field validation', () => {
   it('Strict: an unknown field is 400 "strict decoding error" and nothing is stored', async () => {
     const r = await s.request('POST', `${DEPLOYS}?fieldValidation=Strict`, { body: typo() });
     assert.equal(r.status, 400);
-    assert.equal(r.json.message, 'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replicass"');
+    assert.equal(
+      r.json.message,
+      'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replicass"',
+    );
     assert.equal(s.cluster.api.tryGet('deployments', 'default', 'typo'), undefined);
   });
 
@@ -194,7 +267,10 @@ describe('HTTP API: field validation', () => {
     const r = await s.request('POST', DEPLOYS, { body: typo() });
     assert.equal(r.status, 201);
     assert.equal(r.headers.warning, '299 - "unknown field \\"spec.replicass\\""');
-    assert.equal((s.cluster.api.get('deployments', 'default', 'typo').spec as Record<string, unknown>).replicass, undefined);
+    assert.equal(
+      (s.cluster.api.get('deployments', 'default', 'typo').spec as Record<string, unknown>).replicass,
+      undefined,
+    );
   });
 
   it('Ignore: stored without the field and without a warning', async () => {
@@ -203,15 +279,24 @@ describe('HTTP API: field validation', () => {
     const r = await s.request('POST', `${DEPLOYS}?fieldValidation=Ignore`, { body: d });
     assert.equal(r.status, 201);
     assert.equal(r.headers.warning, undefined);
-    assert.equal((s.cluster.api.get('deployments', 'default', 'typo2').spec as Record<string, unknown>).replicass, undefined);
+    assert.equal(
+      (s.cluster.api.get('deployments', 'default', 'typo2').spec as Record<string, unknown>).replicass,
+      undefined,
+    );
   });
 
   it('applies to patches: Strict refuses a patch adding an unknown field; Warn drops it', async () => {
-    const strict = await s.request('PATCH', `${DEPLOYS}/typo?fieldValidation=Strict`, { body: { spec: { paused: true, bogus: 1 } }, contentType: 'application/merge-patch+json' });
+    const strict = await s.request('PATCH', `${DEPLOYS}/typo?fieldValidation=Strict`, {
+      body: { spec: { paused: true, bogus: 1 } },
+      contentType: 'application/merge-patch+json',
+    });
     assert.equal(strict.status, 400);
     assert.equal(strict.json.message, 'strict decoding error: unknown field "spec.bogus"');
     assert.equal((s.cluster.api.get('deployments', 'default', 'typo').spec as { paused?: boolean }).paused, undefined);
-    const warn = await s.request('PATCH', `${DEPLOYS}/typo`, { body: { spec: { paused: true, bogus: 1 } }, contentType: 'application/merge-patch+json' });
+    const warn = await s.request('PATCH', `${DEPLOYS}/typo`, {
+      body: { spec: { paused: true, bogus: 1 } },
+      contentType: 'application/merge-patch+json',
+    });
     assert.equal(warn.status, 200);
     assert.equal(warn.headers.warning, '299 - "unknown field \\"spec.bogus\\""');
     const stored = s.cluster.api.get('deployments', 'default', 'typo').spec as Record<string, unknown>;
@@ -222,7 +307,10 @@ describe('HTTP API: field validation', () => {
   it('refuses an unknown directive with 422', async () => {
     const r = await s.request('POST', `${DEPLOYS}?fieldValidation=Loud`, { body: deployment('z') });
     assert.equal(r.status, 422);
-    assert.equal(r.json.message, 'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loud": supported values: "", "Ignore", "Strict", "Warn"');
+    assert.equal(
+      r.json.message,
+      'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loud": supported values: "", "Ignore", "Strict", "Warn"',
+    );
   });
 });
 
@@ -243,7 +331,10 @@ describe('HTTP API: dry run', () => {
     const update = await s.request('PUT', `${CMS}/kept?dryRun=All`, { body: { ...current, data: { v: 'changed' } } });
     assert.equal(update.status, 200);
     assert.deepEqual(update.json.data, { v: 'changed' });
-    const patch = await s.request('PATCH', `${CMS}/kept?dryRun=All`, { body: { data: { v: 'patched' } }, contentType: 'application/merge-patch+json' });
+    const patch = await s.request('PATCH', `${CMS}/kept?dryRun=All`, {
+      body: { data: { v: 'patched' } },
+      contentType: 'application/merge-patch+json',
+    });
     assert.deepEqual(patch.json.data, { v: 'patched' });
     const del = await s.request('DELETE', `${CMS}/kept?dryRun=All`);
     assert.equal(del.status, 200);
@@ -260,7 +351,10 @@ describe('HTTP API: dry run', () => {
   it('refuses any dryRun value but All with 422', async () => {
     const r = await s.request('POST', `${CMS}?dryRun=Yes`, { body: configMap('x') });
     assert.equal(r.status, 422);
-    assert.equal(r.json.message, 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Yes"}: supported values: "All"');
+    assert.equal(
+      r.json.message,
+      'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Yes"}: supported values: "All"',
+    );
     assert.equal(s.cluster.api.tryGet('configmaps', 'default', 'x'), undefined);
   });
 });
@@ -277,13 +371,21 @@ describe('HTTP API: delete and deletecollection', () => {
     const uid = (created.json.metadata as { uid: string }).uid;
     const r = await s.request('DELETE', `${CMS}/gone`);
     assert.equal(r.status, 200);
-    assert.deepEqual(r.json, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'gone', group: '', kind: 'configmaps', uid } });
+    assert.deepEqual(r.json, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: 'gone', group: '', kind: 'configmaps', uid },
+    });
     assert.equal((await s.request('DELETE', `${CMS}/gone`)).status, 404);
   });
 
   it('answers a graceful pod delete with the pod as it now is (deletionTimestamp set)', async () => {
     await s.request('POST', '/api/v1/namespaces/default/pods', { body: pod('graceful', {}, { nodeName: 'node-1' }) });
-    const r = await s.request('DELETE', '/api/v1/namespaces/default/pods/graceful', { body: { gracePeriodSeconds: 30 } });
+    const r = await s.request('DELETE', '/api/v1/namespaces/default/pods/graceful', {
+      body: { gracePeriodSeconds: 30 },
+    });
     assert.equal(r.status, 200);
     assert.equal(r.json.kind, 'Pod');
     assert.ok((r.json.metadata as { deletionTimestamp?: string }).deletionTimestamp);
@@ -304,17 +406,30 @@ describe('HTTP API: delete and deletecollection', () => {
   });
 
   it('deletes a collection by label selector, leaving the rest', async () => {
-    for (const [name, tier] of [['c1', 'web'], ['c2', 'web'], ['c3', 'db']]) await s.request('POST', CMS, { body: configMap(name, {}, { tier }) });
+    for (const [name, tier] of [
+      ['c1', 'web'],
+      ['c2', 'web'],
+      ['c3', 'db'],
+    ])
+      await s.request('POST', CMS, { body: configMap(name, {}, { tier }) });
     const r = await s.request('DELETE', `${CMS}?labelSelector=tier%3Dweb`);
     assert.equal(r.status, 200);
     assert.equal(r.json.kind, 'ConfigMapList');
-    assert.deepEqual((r.json.items as { metadata: { name: string } }[]).map((i) => i.metadata.name), ['c1', 'c2']);
+    assert.deepEqual(
+      (r.json.items as { metadata: { name: string } }[]).map((i) => i.metadata.name),
+      ['c1', 'c2'],
+    );
     assert.equal(s.cluster.api.tryGet('configmaps', 'default', 'c1'), undefined);
     assert.ok(s.cluster.api.tryGet('configmaps', 'default', 'c3'));
   });
 
   it('warns that a Job delete without a policy orphans its pods', async () => {
-    const job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'a', image: 'busybox' }] } } } };
+    const job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'j' },
+      spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'a', image: 'busybox' }] } } },
+    };
     assert.equal((await s.request('POST', '/apis/batch/v1/namespaces/default/jobs', { body: job })).status, 201);
     const r = await s.request('DELETE', '/apis/batch/v1/namespaces/default/jobs/j');
     assert.equal(r.status, 200);
@@ -326,15 +441,22 @@ describe('HTTP API: lists', () => {
   let s: Served;
   before(async () => {
     s = await serve();
-    for (let i = 0; i < 5; i++) await s.request('POST', CMS, { body: configMap(`item-${i}`, {}, { parity: i % 2 === 0 ? 'even' : 'odd' }) });
+    for (let i = 0; i < 5; i++)
+      await s.request('POST', CMS, { body: configMap(`item-${i}`, {}, { parity: i % 2 === 0 ? 'even' : 'odd' }) });
   });
   after(() => s.close());
 
   it('filters by label and field selectors', async () => {
     const even = await s.request('GET', `${CMS}?labelSelector=parity%3Deven`);
-    assert.deepEqual((even.json.items as { metadata: { name: string } }[]).map((i) => i.metadata.name), ['item-0', 'item-2', 'item-4']);
+    assert.deepEqual(
+      (even.json.items as { metadata: { name: string } }[]).map((i) => i.metadata.name),
+      ['item-0', 'item-2', 'item-4'],
+    );
     const byName = await s.request('GET', `${CMS}?fieldSelector=metadata.name%3Ditem-3`);
-    assert.deepEqual((byName.json.items as { metadata: { name: string } }[]).map((i) => i.metadata.name), ['item-3']);
+    assert.deepEqual(
+      (byName.json.items as { metadata: { name: string } }[]).map((i) => i.metadata.name),
+      ['item-3'],
+    );
     const badSelector = await s.request('GET', `${CMS}?labelSelector=%3D%3D%3D`);
     assert.equal(badSelector.status, 400);
   });
@@ -345,7 +467,10 @@ describe('HTTP API: lists', () => {
     assert.equal((first.json.items as unknown[]).length, 2);
     assert.ok(meta.continue);
     const rest = await s.request('GET', `${CMS}?limit=10&continue=${encodeURIComponent(meta.continue!)}`);
-    assert.deepEqual((rest.json.items as { metadata: { name: string } }[]).map((i) => i.metadata.name), ['item-2', 'item-3', 'item-4']);
+    assert.deepEqual(
+      (rest.json.items as { metadata: { name: string } }[]).map((i) => i.metadata.name),
+      ['item-2', 'item-3', 'item-4'],
+    );
     const bad = await s.request('GET', `${CMS}?limit=abc`);
     assert.equal(bad.status, 400);
   });
@@ -353,7 +478,10 @@ describe('HTTP API: lists', () => {
   it('serves resourceVersion semantics it can honour; 410 for an older Exact version, 504 for a future one', async () => {
     const rv = Number(s.cluster.api.resourceVersion);
     assert.equal((await s.request('GET', `${CMS}?resourceVersion=${rv}&resourceVersionMatch=Exact`)).status, 200);
-    assert.equal((await s.request('GET', `${CMS}?resourceVersion=${rv - 1}&resourceVersionMatch=NotOlderThan`)).status, 200);
+    assert.equal(
+      (await s.request('GET', `${CMS}?resourceVersion=${rv - 1}&resourceVersionMatch=NotOlderThan`)).status,
+      200,
+    );
     const old = await s.request('GET', `${CMS}?resourceVersion=${rv - 1}&resourceVersionMatch=Exact`);
     assert.equal(old.status, 410);
     assert.equal(old.json.reason, 'Expired');
@@ -361,6 +489,9 @@ describe('HTTP API: lists', () => {
     assert.equal(future.status, 504);
     const noVersion = await s.request('GET', `${CMS}?resourceVersionMatch=Exact`);
     assert.equal(noVersion.status, 422);
-    assert.equal(noVersion.json.message, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+    assert.equal(
+      noVersion.json.message,
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+    );
   });
 });

@@ -49,7 +49,8 @@ describe('versionInfo', () => {
     assert.equal(m[2], v.minor);
     assert.equal(`${v.major}.${v.minor}`, '1.32');
     assert.match(v.gitVersion, /kube-reconcile/);
-    for (const key of ['gitCommit', 'gitTreeState', 'buildDate', 'goVersion', 'compiler', 'platform'] as const) assert.equal(typeof v[key], 'string');
+    for (const key of ['gitCommit', 'gitTreeState', 'buildDate', 'goVersion', 'compiler', 'platform'] as const)
+      assert.equal(typeof v[key], 'string');
   });
 });
 
@@ -60,14 +61,25 @@ describe('legacy discovery', () => {
   });
 
   test('/apis lists every served group with its versions, preferred first', () => {
-    const list = body<{ kind: string; groups: { name: string; versions: { groupVersion: string; version: string }[]; preferredVersion: { groupVersion: string } }[] }>('/apis');
+    const list = body<{
+      kind: string;
+      groups: {
+        name: string;
+        versions: { groupVersion: string; version: string }[];
+        preferredVersion: { groupVersion: string };
+      }[];
+    }>('/apis');
     assert.equal(list.kind, 'APIGroupList');
     const expected = new Set(RESOURCES.filter((r) => r.group !== '').map((r) => `${r.group}/${r.version}`));
     const listed = new Set(list.groups.flatMap((g) => g.versions.map((v) => v.groupVersion)));
     assert.deepEqual(listed, expected);
     for (const g of list.groups) {
       assert.equal(g.preferredVersion.groupVersion, g.versions[0].groupVersion);
-      assert.deepEqual(body<{ kind: string; name: string }>(`/apis/${g.name}`), { kind: 'APIGroup', apiVersion: 'v1', ...g });
+      assert.deepEqual(body<{ kind: string; name: string }>(`/apis/${g.name}`), {
+        kind: 'APIGroup',
+        apiVersion: 'v1',
+        ...g,
+      });
     }
     // Upstream's priority: apps comes first.
     assert.equal(list.groups[0].name, 'apps');
@@ -85,7 +97,9 @@ describe('legacy discovery', () => {
       assert.equal(entry.kind, r.kind);
       assert.deepEqual(entry.shortNames ?? [], [...r.shortNames]);
       assert.deepEqual(entry.categories ?? [], [...r.categories]);
-      const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'].filter((v) => !(r.plural === 'namespaces' && v === 'deletecollection'));
+      const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'].filter(
+        (v) => !(r.plural === 'namespaces' && v === 'deletecollection'),
+      );
       assert.deepEqual(entry.verbs, verbs, `${r.plural} verbs`);
       assert.match(entry.storageVersionHash ?? '', /^[A-Za-z0-9+/]{11}=$/);
     }
@@ -98,9 +112,16 @@ describe('legacy discovery', () => {
   });
 
   test('subresources: status, scale, pod binding/eviction/log, namespace finalize', () => {
-    const find = (path: string, name: string): ApiResource | undefined => body<ApiResourceList>(path).resources.find((e) => e.name === name);
+    const find = (path: string, name: string): ApiResource | undefined =>
+      body<ApiResourceList>(path).resources.find((e) => e.name === name);
     for (const r of RESOURCES.filter((x) => x.statusSubresource)) {
-      assert.deepEqual(find(listPath(r), `${r.plural}/status`), { name: `${r.plural}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
+      assert.deepEqual(find(listPath(r), `${r.plural}/status`), {
+        name: `${r.plural}/status`,
+        singularName: '',
+        namespaced: r.namespaced,
+        kind: r.kind,
+        verbs: ['get', 'patch', 'update'],
+      });
     }
     for (const r of RESOURCES.filter((x) => x.scaleSubresource)) {
       assert.deepEqual(find(listPath(r), `${r.plural}/scale`), {
@@ -113,10 +134,36 @@ describe('legacy discovery', () => {
         verbs: ['get', 'patch', 'update'],
       });
     }
-    assert.deepEqual(find('/api/v1', 'pods/eviction'), { name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
-    assert.deepEqual(find('/api/v1', 'pods/binding'), { name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] });
-    assert.deepEqual(find('/api/v1', 'pods/log'), { name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] });
-    assert.deepEqual(find('/api/v1', 'namespaces/finalize'), { name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] });
+    assert.deepEqual(find('/api/v1', 'pods/eviction'), {
+      name: 'pods/eviction',
+      singularName: '',
+      namespaced: true,
+      group: 'policy',
+      version: 'v1',
+      kind: 'Eviction',
+      verbs: ['create'],
+    });
+    assert.deepEqual(find('/api/v1', 'pods/binding'), {
+      name: 'pods/binding',
+      singularName: '',
+      namespaced: true,
+      kind: 'Binding',
+      verbs: ['create'],
+    });
+    assert.deepEqual(find('/api/v1', 'pods/log'), {
+      name: 'pods/log',
+      singularName: '',
+      namespaced: true,
+      kind: 'Pod',
+      verbs: ['get'],
+    });
+    assert.deepEqual(find('/api/v1', 'namespaces/finalize'), {
+      name: 'namespaces/finalize',
+      singularName: '',
+      namespaced: false,
+      kind: 'Namespace',
+      verbs: ['update'],
+    });
     // Nothing is advertised that is not served.
     assert.equal(find('/api/v1', 'pods/exec'), undefined);
     assert.equal(find('/apis/apps/v1', 'daemonsets/scale'), undefined);
@@ -135,7 +182,15 @@ describe('legacy discovery', () => {
   });
 
   test('unknown groups, versions and other paths are not discovery documents', () => {
-    for (const p of ['/apis/example.com', '/apis/apps/v2', '/api/v2', '/apis/extensions/v1beta1', '/version', '/healthz', '/apis/apps/v1/deployments']) {
+    for (const p of [
+      '/apis/example.com',
+      '/apis/apps/v2',
+      '/api/v2',
+      '/apis/extensions/v1beta1',
+      '/version',
+      '/healthz',
+      '/apis/apps/v1/deployments',
+    ]) {
       assert.equal(discoveryDocument(p, undefined), undefined, p);
     }
   });
@@ -157,13 +212,20 @@ interface AggregatedList {
         verbs: string[];
         shortNames?: string[];
         categories?: string[];
-        subresources?: { subresource: string; responseKind: { group: string; version: string; kind: string }; verbs: string[] }[];
+        subresources?: {
+          subresource: string;
+          responseKind: { group: string; version: string; kind: string };
+          verbs: string[];
+        }[];
       }[];
     }[];
   }[];
 }
 
-/** client-go's SplitGroupsAndResources (aggregated_discovery.go), as kubectl turns the aggregated answer into resource lists. */
+/**
+ * client-go's SplitGroupsAndResources (aggregated_discovery.go), as kubectl turns the aggregated answer into resource
+ * lists.
+ */
 function split(list: AggregatedList): Map<string, ApiResource[]> {
   const out = new Map<string, ApiResource[]>();
   for (const g of list.items) {
@@ -171,10 +233,28 @@ function split(list: AggregatedList): Map<string, ApiResource[]> {
       const gv = g.metadata.name ? `${g.metadata.name}/${v.version}` : v.version;
       const resources: ApiResource[] = [];
       for (const r of v.resources) {
-        const parent = { name: r.resource, singularName: r.singularResource, namespaced: r.scope === 'Namespaced', verbs: r.verbs };
-        resources.push({ ...parent, kind: r.responseKind.kind, ...(r.shortNames ? { shortNames: r.shortNames } : {}), ...(r.categories ? { categories: r.categories } : {}) });
+        const parent = {
+          name: r.resource,
+          singularName: r.singularResource,
+          namespaced: r.scope === 'Namespaced',
+          verbs: r.verbs,
+        };
+        resources.push({
+          ...parent,
+          kind: r.responseKind.kind,
+          ...(r.shortNames ? { shortNames: r.shortNames } : {}),
+          ...(r.categories ? { categories: r.categories } : {}),
+        });
         for (const s of r.subresources ?? []) {
-          resources.push({ name: `${r.resource}/${s.subresource}`, singularName: r.singularResource, namespaced: parent.namespaced, group: s.responseKind.group, version: s.responseKind.version, kind: s.responseKind.kind, verbs: s.verbs });
+          resources.push({
+            name: `${r.resource}/${s.subresource}`,
+            singularName: r.singularResource,
+            namespaced: parent.namespaced,
+            group: s.responseKind.group,
+            version: s.responseKind.version,
+            kind: s.responseKind.kind,
+            verbs: s.verbs,
+          });
         }
       }
       out.set(gv, resources);
@@ -195,7 +275,10 @@ describe('aggregated discovery', () => {
       assert.equal(list.apiVersion, 'apidiscovery.k8s.io/v2');
       for (const g of list.items) for (const v of g.versions) assert.equal(v.freshness, 'Current');
     }
-    assert.deepEqual((discoveryDocument('/api', KUBECTL_ACCEPT)!.body as AggregatedList).items.map((g) => g.metadata.name ?? ''), ['']);
+    assert.deepEqual(
+      (discoveryDocument('/api', KUBECTL_ACCEPT)!.body as AggregatedList).items.map((g) => g.metadata.name ?? ''),
+      [''],
+    );
   });
 
   test('says the same as the legacy documents, once split the way client-go splits it', () => {
@@ -209,8 +292,15 @@ describe('aggregated discovery', () => {
         // client-go fills group/version from the response kind and the parent's singular name into subresources.
         const [gvGroup, gvVersion] = gv.includes('/') ? gv.split('/') : ['', gv];
         if (!e.name.includes('/')) return rest;
-        const parent = body<ApiResourceList>(gv === 'v1' ? '/api/v1' : `/apis/${gv}`).resources.find((p) => p.name === e.name.split('/')[0])!;
-        return { ...rest, singularName: parent.singularName, group: e.group ?? gvGroup, version: e.version ?? gvVersion };
+        const parent = body<ApiResourceList>(gv === 'v1' ? '/api/v1' : `/apis/${gv}`).resources.find(
+          (p) => p.name === e.name.split('/')[0],
+        )!;
+        return {
+          ...rest,
+          singularName: parent.singularName,
+          group: e.group ?? gvGroup,
+          version: e.version ?? gvVersion,
+        };
       });
       const fromAggregated = all.get(gv)!.sort((a, b) => (a.name < b.name ? -1 : 1));
       assert.deepEqual(fromAggregated, legacy, gv);
@@ -221,19 +311,36 @@ describe('aggregated discovery', () => {
     assert.equal(discoveryDocument('/apis', 'application/json')?.contentType, 'application/json');
     assert.equal(discoveryDocument('/apis', undefined)?.contentType, 'application/json');
     assert.equal(discoveryDocument('/apis', '*/*')?.contentType, 'application/json');
-    assert.equal(discoveryDocument('/apis', `application/json;q=0.5, ${AGGREGATED_DISCOVERY_V2};q=0.9`)?.contentType, AGGREGATED_DISCOVERY_V2);
-    assert.equal(discoveryDocument('/apis', `application/json, ${AGGREGATED_DISCOVERY_V2}`)?.contentType, 'application/json');
+    assert.equal(
+      discoveryDocument('/apis', `application/json;q=0.5, ${AGGREGATED_DISCOVERY_V2};q=0.9`)?.contentType,
+      AGGREGATED_DISCOVERY_V2,
+    );
+    assert.equal(
+      discoveryDocument('/apis', `application/json, ${AGGREGATED_DISCOVERY_V2}`)?.contentType,
+      'application/json',
+    );
     // Parameters in another order are the same media type.
-    assert.equal(discoveryDocument('/api', 'application/json; as=APIGroupDiscoveryList; v=v2; g=apidiscovery.k8s.io')?.contentType, AGGREGATED_DISCOVERY_V2);
+    assert.equal(
+      discoveryDocument('/api', 'application/json; as=APIGroupDiscoveryList; v=v2; g=apidiscovery.k8s.io')?.contentType,
+      AGGREGATED_DISCOVERY_V2,
+    );
     // Group version documents have no aggregated form: JSON it is.
     assert.equal(discoveryDocument('/apis/apps/v1', KUBECTL_ACCEPT)?.contentType, 'application/json');
   });
 
   test('406 NotAcceptable when nothing acceptable is served', () => {
-    for (const accept of ['application/vnd.kubernetes.protobuf', 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList', 'text/html', 'application/json;q=0']) {
+    for (const accept of [
+      'application/vnd.kubernetes.protobuf',
+      'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList',
+      'text/html',
+      'application/json;q=0',
+    ]) {
       assert.throws(
         () => discoveryDocument('/apis', accept),
-        (e: unknown) => isApiError(e, 406) && e.status.reason === 'NotAcceptable' && e.status.message.startsWith('only the following media types are accepted: application/json'),
+        (e: unknown) =>
+          isApiError(e, 406) &&
+          e.status.reason === 'NotAcceptable' &&
+          e.status.message.startsWith('only the following media types are accepted: application/json'),
         accept,
       );
     }

@@ -19,13 +19,27 @@ interface WsReply {
 function wsExec(s: Served, path: string, protocols = 'v5.channel.k8s.io, v4.channel.k8s.io'): Promise<WsReply> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(new URL(path, s.server.url), {
-      headers: { Authorization: `Bearer ${TOKEN}`, Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': randomBytes(16).toString('base64'), 'Sec-WebSocket-Protocol': protocols },
+      headers: {
+        Authorization: `Bearer ${TOKEN}`,
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': randomBytes(16).toString('base64'),
+        'Sec-WebSocket-Protocol': protocols,
+      },
     });
     req.on('error', reject);
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, channels: new Map([[0, Buffer.concat(chunks).toString('utf8')]]), closed: false }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          channels: new Map([[0, Buffer.concat(chunks).toString('utf8')]]),
+          closed: false,
+        }),
+      );
     });
     req.on('upgrade', (res: IncomingMessage, socket: Socket, head: Buffer) => {
       const chunks: Buffer[] = [head];
@@ -43,7 +57,8 @@ function wsExec(s: Served, path: string, protocols = 'v5.channel.k8s.io, v4.chan
           const payload = buf.subarray(at, at + len);
           buf = buf.subarray(at + len);
           if (opcode === 8) closed = true;
-          else if (opcode === 2) channels.set(payload[0], (channels.get(payload[0]) ?? '') + payload.subarray(1).toString('utf8'));
+          else if (opcode === 2)
+            channels.set(payload[0], (channels.get(payload[0]) ?? '') + payload.subarray(1).toString('utf8'));
         }
         socket.destroy();
         resolve({ status: res.statusCode ?? 0, headers: res.headers, channels, closed });
@@ -61,11 +76,40 @@ describe('HTTP API: exec, attach and port-forward', () => {
   before(async () => {
     s = await serve({ start: true });
     await s.request('POST', PODS, { body: pod('web') });
-    await s.request('POST', '/api/v1/namespaces/default/configmaps', { body: configMap('cfg', { 'app.properties': 'greeting=hello\n', level: 'debug' }) });
+    await s.request('POST', '/api/v1/namespaces/default/configmaps', {
+      body: configMap('cfg', { 'app.properties': 'greeting=hello\n', level: 'debug' }),
+    });
     const volume = { volumes: [{ name: 'cfg', configMap: { name: 'cfg' } }] };
     const env = [{ name: 'LEVEL', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'level' } } }];
-    await s.request('POST', PODS, { body: pod('configured', {}, { ...volume, containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'], env, volumeMounts: [{ name: 'cfg', mountPath: '/etc/app' }] }] }) });
-    await s.request('POST', PODS, { body: { ...pod('two'), spec: { containers: [{ name: 'a', image: 'nginx' }, { name: 'b', image: 'nginx' }] } } });
+    await s.request('POST', PODS, {
+      body: pod(
+        'configured',
+        {},
+        {
+          ...volume,
+          containers: [
+            {
+              name: 'app',
+              image: 'busybox',
+              command: ['sleep', '3600'],
+              env,
+              volumeMounts: [{ name: 'cfg', mountPath: '/etc/app' }],
+            },
+          ],
+        },
+      ),
+    });
+    await s.request('POST', PODS, {
+      body: {
+        ...pod('two'),
+        spec: {
+          containers: [
+            { name: 'a', image: 'nginx' },
+            { name: 'b', image: 'nginx' },
+          ],
+        },
+      },
+    });
     s.cluster.runFor(30_000);
     // Created after the run: not scheduled yet.
     await s.request('POST', PODS, { body: pod('fresh') });
@@ -99,7 +143,10 @@ describe('HTTP API: exec, attach and port-forward', () => {
   });
 
   it('exec runs the command in the container over WebSocket: stdout on channel 1, a Success Status on channel 3', async () => {
-    const r = await wsExec(s, `${PODS}/configured/exec?command=cat&command=/etc/app/app.properties&stdout=true&stderr=true`);
+    const r = await wsExec(
+      s,
+      `${PODS}/configured/exec?command=cat&command=/etc/app/app.properties&stdout=true&stderr=true`,
+    );
     assert.equal(r.status, 101);
     assert.equal(r.headers['sec-websocket-protocol'], 'v5.channel.k8s.io');
     assert.equal(r.channels.get(1), 'greeting=hello\n');
@@ -112,21 +159,35 @@ describe('HTTP API: exec, attach and port-forward', () => {
   });
 
   it('a non-zero exit is a NonZeroExitCode Status with the code; an unknown program is 127 with a reason on stderr', async () => {
-    const r = await wsExec(s, `${PODS}/web/exec?command=sh&command=-c&command=${encodeURIComponent('echo hi; exit 3')}&stdout=true&stderr=true`);
+    const r = await wsExec(
+      s,
+      `${PODS}/web/exec?command=sh&command=-c&command=${encodeURIComponent('echo hi; exit 3')}&stdout=true&stderr=true`,
+    );
     assert.equal(r.channels.get(1), 'hi\n');
-    const status = JSON.parse(r.channels.get(3)!) as { status: string; reason: string; details: { causes: { reason: string; message: string }[] } };
+    const status = JSON.parse(r.channels.get(3)!) as {
+      status: string;
+      reason: string;
+      details: { causes: { reason: string; message: string }[] };
+    };
     assert.equal(status.status, 'Failure');
     assert.equal(status.reason, 'NonZeroExitCode');
     assert.deepEqual(status.details.causes, [{ reason: 'ExitCode', message: '3' }]);
     const unknown = await wsExec(s, `${PODS}/web/exec?command=nginx&stdout=true&stderr=true`);
     assert.match(unknown.channels.get(2)!, /^sh: nginx: not found/);
-    assert.equal((JSON.parse(unknown.channels.get(3)!) as { details: { causes: { message: string }[] } }).details.causes[0].message, '127');
+    assert.equal(
+      (JSON.parse(unknown.channels.get(3)!) as { details: { causes: { message: string }[] } }).details.causes[0]
+        .message,
+      '127',
+    );
   });
 
   it('interactive exec is refused on the error channel; exec over SPDY or an unknown subprotocol is 400', async () => {
     const tty = await wsExec(s, `${PODS}/web/exec?command=sh&stdin=true&tty=true&stdout=true`);
     assert.equal(tty.status, 101);
-    assert.match((JSON.parse(tty.channels.get(3)!) as { message: string }).message, /interactive exec \(-i, -t\) is not available/);
+    assert.match(
+      (JSON.parse(tty.channels.get(3)!) as { message: string }).message,
+      /interactive exec \(-i, -t\) is not available/,
+    );
     const spdy = await s.request('POST', `${PODS}/web/exec?command=ls&stdout=true`, { headers: SPDY });
     assert.equal(spdy.status, 400);
     assert.match(String(spdy.json.message), /SPDY is not available/);
@@ -138,10 +199,18 @@ describe('HTTP API: exec, attach and port-forward', () => {
     const attach = await s.request('POST', `${PODS}/web/attach?stdout=true`, { headers: SPDY });
     assert.equal(attach.status, 400);
     assert.equal(attach.json.reason, 'BadRequest');
-    assert.equal(attach.json.message, 'the sandbox simulates containers and runs no processes: attach is not available');
-    const forward = await s.request('POST', `${PODS}/web/portforward?ports=80`, { headers: { ...SPDY, 'X-Stream-Protocol-Version': 'portforward.k8s.io' } });
+    assert.equal(
+      attach.json.message,
+      'the sandbox simulates containers and runs no processes: attach is not available',
+    );
+    const forward = await s.request('POST', `${PODS}/web/portforward?ports=80`, {
+      headers: { ...SPDY, 'X-Stream-Protocol-Version': 'portforward.k8s.io' },
+    });
     assert.equal(forward.status, 400);
-    assert.equal(forward.json.message, 'the sandbox simulates containers and runs no processes: port-forward is not available');
+    assert.equal(
+      forward.json.message,
+      'the sandbox simulates containers and runs no processes: port-forward is not available',
+    );
   });
 
   it('upgrade requests are authenticated and routed like any other', async () => {

@@ -76,14 +76,21 @@ export class FakeTimers implements HttpTimers {
 
 export interface WatchEventLine {
   type: string;
-  object: Record<string, unknown> & { metadata?: { name?: string; resourceVersion?: string; annotations?: Record<string, string> } };
+  object: Record<string, unknown> & {
+    metadata?: { name?: string; resourceVersion?: string; annotations?: Record<string, string> };
+  };
 }
 
 /** An open watch response, read as JSON lines. */
 export class WatchStream {
   private buffer = '';
   private readonly queue: WatchEventLine[] = [];
-  private waiters: { n: number; resolve: () => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }[] = [];
+  private waiters: {
+    n: number;
+    resolve: () => void;
+    reject: (e: Error) => void;
+    timer: ReturnType<typeof setTimeout>;
+  }[] = [];
   ended = false;
 
   constructor(readonly response: IncomingMessage) {
@@ -121,7 +128,11 @@ export class WatchStream {
     if (this.queue.length >= n) return Promise.resolve(this.queue);
     if (this.ended) return Promise.reject(new Error(`watch ended after ${this.queue.length} events, wanted ${n}`));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${n} events, have ${JSON.stringify(this.queue.map((e) => e.type))}`)), 5000);
+      const timer = setTimeout(
+        () =>
+          reject(new Error(`timed out waiting for ${n} events, have ${JSON.stringify(this.queue.map((e) => e.type))}`)),
+        5000,
+      );
       this.waiters.push({ n, resolve: () => resolve(this.queue), reject, timer });
     });
   }
@@ -166,7 +177,8 @@ function send(server: KubeHttpServer, method: string, path: string, options: Req
   if (options.accept !== undefined) headers.Accept = options.accept;
   let payload: string | Buffer | undefined;
   if (options.body !== undefined) {
-    payload = typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);
+    payload =
+      typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);
     headers['Content-Type'] = options.contentType ?? 'application/json';
     headers['Content-Length'] = String(Buffer.byteLength(payload));
   } else if (options.contentType !== undefined) headers['Content-Type'] = options.contentType;
@@ -179,7 +191,12 @@ function send(server: KubeHttpServer, method: string, path: string, options: Req
   });
 }
 
-export async function request(server: KubeHttpServer, method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
+export async function request(
+  server: KubeHttpServer,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Reply> {
   const res = await send(server, method, path, options);
   const chunks: Buffer[] = [];
   for await (const c of res) chunks.push(c as Buffer);
@@ -198,7 +215,9 @@ export async function request(server: KubeHttpServer, method: string, path: stri
  * on port 0, plain HTTP unless `tls` says otherwise.
  */
 export async function serve(
-  options: { cluster?: ClusterOptions; start?: boolean } & Partial<Omit<KubeHttpServerOptions, 'cluster' | 'token'>> = {},
+  options: { cluster?: ClusterOptions; start?: boolean } & Partial<
+    Omit<KubeHttpServerOptions, 'cluster' | 'token'>
+  > = {},
 ): Promise<Served> {
   const { cluster: clusterOptions, start, ...serverOptions } = options;
   const cluster = new Cluster({ nodes: 2, ...clusterOptions });
@@ -216,7 +235,11 @@ export async function serve(
   };
 }
 
-export function configMap(name: string, data: Record<string, string> = { a: '1' }, labels?: Record<string, string>): Record<string, unknown> {
+export function configMap(
+  name: string,
+  data: Record<string, string> = { a: '1' },
+  labels?: Record<string, string>,
+): Record<string, unknown> {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...(labels ? { labels } : {}) }, data };
 }
 
@@ -226,10 +249,23 @@ export function deployment(name: string, replicas = 2): Record<string, unknown> 
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name },
-    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
+    },
   };
 }
 
-export function pod(name: string, labels: Record<string, string> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }], ...extra } };
+export function pod(
+  name: string,
+  labels: Record<string, string> = {},
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, labels },
+    spec: { containers: [{ name: 'app', image: 'nginx:1.27' }], ...extra },
+  };
 }

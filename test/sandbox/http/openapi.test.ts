@@ -10,11 +10,21 @@ import { listStrategy } from '../../../sandbox/schema/listStrategies';
 
 type Json = Record<string, unknown>;
 
-function get(path: string, query = '', accept?: string): { status: number; contentType: string; headers: Record<string, string>; json: Json; raw: string } {
+function get(
+  path: string,
+  query = '',
+  accept?: string,
+): { status: number; contentType: string; headers: Record<string, string>; json: Json; raw: string } {
   const res = openApiDocument(path, new URLSearchParams(query), accept);
   assert.ok(res, `${path} is an OpenAPI path`);
   const raw = res.body.toString();
-  return { status: res.status ?? 200, contentType: res.contentType, headers: res.headers ?? {}, json: raw === '' ? {} : (JSON.parse(raw) as Json), raw };
+  return {
+    status: res.status ?? 200,
+    contentType: res.contentType,
+    headers: res.headers ?? {},
+    json: raw === '' ? {} : (JSON.parse(raw) as Json),
+    raw,
+  };
 }
 
 function docKey(apiVersion: string): string {
@@ -59,7 +69,8 @@ function resolve(doc: Json, schema: Json): Json {
 /** kubectl's "typeGuess". */
 function typeGuess(doc: Json, schema: Json): string {
   if (schema.items) return `[]${typeGuess(doc, schema.items as Json)}`;
-  if (schema.additionalProperties && typeof schema.additionalProperties === 'object') return `map[string]${typeGuess(doc, schema.additionalProperties as Json)}`;
+  if (schema.additionalProperties && typeof schema.additionalProperties === 'object')
+    return `map[string]${typeGuess(doc, schema.additionalProperties as Json)}`;
   const allOf = schema.allOf as Json[] | undefined;
   if (allOf && !schema.properties && allOf.length === 1) return typeGuess(doc, allOf[0]);
   if (typeof schema.$ref === 'string') {
@@ -86,10 +97,17 @@ interface Explained {
   fields: { name: string; type: string; required: boolean; enum?: unknown[]; description?: string }[];
 }
 
-/** `kubectl explain <kind>.<path>`: finds the kind's schema by its GVK, follows the path through properties, allOf and items. */
+/**
+ * `kubectl explain <kind>.<path>`: finds the kind's schema by its GVK, follows the path through properties, allOf and
+ * items.
+ */
 function explain(doc: Json, gvk: Json, path: string[]): Explained {
   const schemas = (doc.components as { schemas: Record<string, Json> }).schemas;
-  const root = Object.values(schemas).find((s) => ((s['x-kubernetes-group-version-kind'] as Json[] | undefined) ?? []).some((g) => JSON.stringify(g) === JSON.stringify(gvk)));
+  const root = Object.values(schemas).find((s) =>
+    ((s['x-kubernetes-group-version-kind'] as Json[] | undefined) ?? []).some(
+      (g) => JSON.stringify(g) === JSON.stringify(gvk),
+    ),
+  );
   assert.ok(root, `a schema has ${JSON.stringify(gvk)}`);
   let field: Json = root;
   for (const name of path) {
@@ -103,7 +121,8 @@ function explain(doc: Json, gvk: Json, path: string[]): Explained {
     assert.ok(field, `field ${name}`);
   }
   let target = resolve(doc, field);
-  while (!target.properties && (target.allOf || target.items)) target = resolve(doc, target.allOf ? (target.allOf as Json[])[0] : (target.items as Json));
+  while (!target.properties && (target.allOf || target.items))
+    target = resolve(doc, target.allOf ? (target.allOf as Json[])[0] : (target.items as Json));
   const props = (target.properties as Record<string, Json> | undefined) ?? {};
   return {
     type: typeGuess(doc, field),
@@ -136,7 +155,12 @@ describe('OpenAPI v3 index', () => {
   });
 
   test('the current hash may be cached for good; a stale one redirects to the current URL', () => {
-    const current = new URL((get('/openapi/v3').json.paths as Record<string, { serverRelativeURL: string }>)['apis/apps/v1'].serverRelativeURL, 'http://x');
+    const current = new URL(
+      (get('/openapi/v3').json.paths as Record<string, { serverRelativeURL: string }>)[
+        'apis/apps/v1'
+      ].serverRelativeURL,
+      'http://x',
+    );
     const fresh = get(current.pathname, current.search);
     assert.equal(fresh.status, 200);
     assert.match(fresh.headers['Cache-Control'] ?? '', /immutable/);
@@ -149,7 +173,10 @@ describe('OpenAPI v3 index', () => {
   });
 
   test('JSON only: protobuf-only requests get 406; unknown group versions are not OpenAPI paths', () => {
-    assert.equal(get('/openapi/v3/api/v1', '', 'application/com.github.proto-openapi.spec.v3.v1.0+protobuf').status, 406);
+    assert.equal(
+      get('/openapi/v3/api/v1', '', 'application/com.github.proto-openapi.spec.v3.v1.0+protobuf').status,
+      406,
+    );
     assert.equal(get('/openapi/v3/api/v1', '', 'application/json').status, 200);
     assert.equal(get('/openapi/v3/api/v1', '', '*/*').status, 200);
     assert.equal(openApiDocument('/openapi/v3/apis/apps/v2', new URLSearchParams()), undefined);
@@ -169,7 +196,11 @@ describe('OpenAPI v3 documents', () => {
         assert.deepEqual(schemas[name]?.['x-kubernetes-group-version-kind'], [gvkOf(gv, r.kind)], `${gv} ${r.kind}`);
         assert.ok(schemas[kindEntry(gv, `${r.kind}List`)!.definition], `${r.kind}List`);
       }
-      for (const ref of refs(doc)) assert.ok(ref.startsWith('#/components/schemas/') && schemas[ref.slice('#/components/schemas/'.length)], `${gv}: ${ref}`);
+      for (const ref of refs(doc))
+        assert.ok(
+          ref.startsWith('#/components/schemas/') && schemas[ref.slice('#/components/schemas/'.length)],
+          `${gv}: ${ref}`,
+        );
     }
   });
 
@@ -179,13 +210,24 @@ describe('OpenAPI v3 documents', () => {
       for (const r of RESOURCES.filter((x) => apiVersionOf(x) === gv)) {
         const patches = Object.values(paths)
           .map((p) => p.patch)
-          .filter((op) => op !== undefined && JSON.stringify(op['x-kubernetes-group-version-kind']) === JSON.stringify(gvkOf(gv, r.kind)));
+          .filter(
+            (op) =>
+              op !== undefined &&
+              JSON.stringify(op['x-kubernetes-group-version-kind']) === JSON.stringify(gvkOf(gv, r.kind)),
+          );
         assert.ok(patches.length >= 1, `${r.kind} has a PATCH operation`);
         for (const op of patches) {
           const names = (op.parameters as { name: string }[]).map((p) => p.name);
-          assert.ok(names.includes('fieldValidation') && names.includes('dryRun') && names.includes('fieldManager'), `${r.kind} PATCH parameters`);
+          assert.ok(
+            names.includes('fieldValidation') && names.includes('dryRun') && names.includes('fieldManager'),
+            `${r.kind} PATCH parameters`,
+          );
           const content = (op.requestBody as { content: Json }).content;
-          assert.ok('application/strategic-merge-patch+json' in content && 'application/merge-patch+json' in content && 'application/json-patch+json' in content);
+          assert.ok(
+            'application/strategic-merge-patch+json' in content &&
+              'application/merge-patch+json' in content &&
+              'application/json-patch+json' in content,
+          );
           assert.equal(op['x-kubernetes-action'], 'patch');
         }
       }
@@ -202,15 +244,33 @@ describe('OpenAPI v3 documents', () => {
     assert.ok(names(item.delete).includes('dryRun') && names(item.delete).includes('propagationPolicy'));
     assert.ok(names(collection.get).includes('watch') && names(collection.get).includes('labelSelector'));
     assert.deepEqual(
-      Object.fromEntries(Object.entries(collection).filter(([k]) => k !== 'parameters').map(([m, op]) => [m, (op as Json)['x-kubernetes-action']])),
+      Object.fromEntries(
+        Object.entries(collection)
+          .filter(([k]) => k !== 'parameters')
+          .map(([m, op]) => [m, (op as Json)['x-kubernetes-action']]),
+      ),
       { get: 'list', post: 'post', delete: 'deletecollection' },
     );
     const scale = paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale'];
-    assert.deepEqual(scale.patch['x-kubernetes-group-version-kind'], { group: 'autoscaling', kind: 'Scale', version: 'v1' });
+    assert.deepEqual(scale.patch['x-kubernetes-group-version-kind'], {
+      group: 'autoscaling',
+      kind: 'Scale',
+      version: 'v1',
+    });
     assert.ok((v3('apps/v1').components as { schemas: Json }).schemas['io.k8s.api.autoscaling.v1.Scale' as keyof Json]);
     const core = v3('v1').paths as Record<string, Record<string, Json>>;
-    assert.deepEqual(core['/api/v1/namespaces/{namespace}/pods/{name}/eviction'].post['x-kubernetes-group-version-kind'], { group: 'policy', kind: 'Eviction', version: 'v1' });
-    assert.deepEqual(Object.keys((core['/api/v1/namespaces/{namespace}/pods/{name}/log'].get.responses as Record<string, { content?: Json }>)['200'].content!), ['text/plain']);
+    assert.deepEqual(
+      core['/api/v1/namespaces/{namespace}/pods/{name}/eviction'].post['x-kubernetes-group-version-kind'],
+      { group: 'policy', kind: 'Eviction', version: 'v1' },
+    );
+    assert.deepEqual(
+      Object.keys(
+        (core['/api/v1/namespaces/{namespace}/pods/{name}/log'].get.responses as Record<string, { content?: Json }>)[
+          '200'
+        ].content!,
+      ),
+      ['text/plain'],
+    );
     assert.equal(core['/api/v1/namespaces/{namespace}/pods/{name}/exec'], undefined);
   });
 
@@ -222,10 +282,16 @@ describe('OpenAPI v3 documents', () => {
     assert.equal(containers['x-kubernetes-patch-strategy'], s.patchStrategy);
     assert.equal(containers['x-kubernetes-list-type'], s.listType);
     assert.deepEqual(containers['x-kubernetes-list-map-keys'], s.listMapKeys);
-    const strategy = ((v3('apps/v1').components as { schemas: Record<string, Json> }).schemas['io.k8s.api.apps.v1.DeploymentSpec'].properties as Record<string, Json>).strategy;
+    const strategy = (
+      (v3('apps/v1').components as { schemas: Record<string, Json> }).schemas['io.k8s.api.apps.v1.DeploymentSpec']
+        .properties as Record<string, Json>
+    ).strategy;
     assert.equal(strategy['x-kubernetes-patch-strategy'], 'retainKeys');
     // A field without a strategy has none.
-    assert.equal((schemas['io.k8s.api.core.v1.Container'].properties as Record<string, Json>).image['x-kubernetes-patch-strategy'], undefined);
+    assert.equal(
+      (schemas['io.k8s.api.core.v1.Container'].properties as Record<string, Json>).image['x-kubernetes-patch-strategy'],
+      undefined,
+    );
   });
 
   test('kubectl explain deployment.spec.strategy reads the schema’s descriptions, types and enums', () => {
@@ -250,20 +316,35 @@ describe('OpenAPI v3 documents', () => {
   test('kubectl’s type names: IntOrString, Quantity, timestamps as string, lists and maps', () => {
     const apps = v3('apps/v1');
     const rolling = explain(apps, gvkOf('apps/v1', 'Deployment'), ['spec', 'strategy', 'rollingUpdate']);
-    assert.deepEqual(rolling.fields.map((f) => [f.name, f.type]), [['maxSurge', 'IntOrString'], ['maxUnavailable', 'IntOrString']]);
+    assert.deepEqual(
+      rolling.fields.map((f) => [f.name, f.type]),
+      [
+        ['maxSurge', 'IntOrString'],
+        ['maxUnavailable', 'IntOrString'],
+      ],
+    );
     const core = v3('v1');
-    assert.equal(explain(core, gvkOf('v1', 'Pod'), ['spec', 'containers', 'resources', 'limits']).type, 'map[string]Quantity');
+    assert.equal(
+      explain(core, gvkOf('v1', 'Pod'), ['spec', 'containers', 'resources', 'limits']).type,
+      'map[string]Quantity',
+    );
     assert.equal(explain(core, gvkOf('v1', 'Pod'), ['metadata', 'creationTimestamp']).type, 'string');
     assert.equal(explain(core, gvkOf('v1', 'Pod'), ['spec', 'containers']).type, '[]Container');
     assert.equal(explain(core, gvkOf('v1', 'Pod'), ['metadata', 'labels']).type, 'map[string]string');
     const containers = explain(core, gvkOf('v1', 'Pod'), ['spec', 'containers']);
-    assert.deepEqual(containers.fields.filter((f) => f.required).map((f) => f.name), definition('io.k8s.api.core.v1.Container')!.required);
+    assert.deepEqual(
+      containers.fields.filter((f) => f.required).map((f) => f.name),
+      definition('io.k8s.api.core.v1.Container')!.required,
+    );
   });
 
   test('apiVersion and kind of a kind are documented (TypeMeta)', () => {
     const pod = explain(v3('v1'), gvkOf('v1', 'Pod'), []);
     const status = definition('io.k8s.apimachinery.pkg.apis.meta.v1.Status')!;
-    assert.equal(pod.fields.find((f) => f.name === 'apiVersion')?.description, status.properties.apiVersion.description);
+    assert.equal(
+      pod.fields.find((f) => f.name === 'apiVersion')?.description,
+      status.properties.apiVersion.description,
+    );
     assert.equal(pod.fields.find((f) => f.name === 'kind')?.description, status.properties.kind.description);
     assert.match(status.properties.apiVersion.description ?? '', /^APIVersion defines the versioned schema/);
   });
@@ -277,15 +358,23 @@ describe('OpenAPI v2', () => {
     const doc = res.json;
     assert.equal(doc.swagger, '2.0');
     const defs = doc.definitions as Record<string, Json>;
-    for (const ref of refs(doc)) assert.ok(ref.startsWith('#/definitions/') && defs[ref.slice('#/definitions/'.length)], ref);
+    for (const ref of refs(doc))
+      assert.ok(ref.startsWith('#/definitions/') && defs[ref.slice('#/definitions/'.length)], ref);
     const paths = doc.paths as Record<string, Record<string, Json>>;
     for (const r of RESOURCES) {
       const gv = apiVersionOf(r);
       assert.deepEqual(defs[kindEntry(gv, r.kind)!.definition]['x-kubernetes-group-version-kind'], [gvkOf(gv, r.kind)]);
       // QueryParamVerifier (v2): the first PATCH with the kind's GVK must list fieldValidation.
-      const patch = Object.values(paths).find((p) => p.patch && JSON.stringify(p.patch['x-kubernetes-group-version-kind']) === JSON.stringify(gvkOf(gv, r.kind)))?.patch;
+      const patch = Object.values(paths).find(
+        (p) =>
+          p.patch && JSON.stringify(p.patch['x-kubernetes-group-version-kind']) === JSON.stringify(gvkOf(gv, r.kind)),
+      )?.patch;
       assert.ok(patch, `${gv} ${r.kind} PATCH`);
-      assert.ok((patch.parameters as { name: string; in: string }[]).some((p) => p.name === 'fieldValidation' && p.in === 'query'));
+      assert.ok(
+        (patch.parameters as { name: string; in: string }[]).some(
+          (p) => p.name === 'fieldValidation' && p.in === 'query',
+        ),
+      );
       assert.ok((patch.consumes as string[]).includes('application/strategic-merge-patch+json'));
     }
     const intOrString = defs['io.k8s.apimachinery.pkg.util.intstr.IntOrString'];
@@ -294,36 +383,71 @@ describe('OpenAPI v2', () => {
 
   test('negotiation: JSON for */* and JSON, protobuf when only protobuf is accepted, 406 otherwise', () => {
     assert.equal(openApiDocument('/openapi/v2', new URLSearchParams())?.contentType, 'application/json');
-    assert.equal(openApiDocument('/openapi/v2', new URLSearchParams(), 'application/json, */*')?.contentType, 'application/json');
-    for (const accept of ['application/com.github.proto-openapi.spec.v2@v1.0+protobuf', 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf']) {
-      assert.equal(openApiDocument('/openapi/v2', new URLSearchParams(), accept)?.contentType, 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    assert.equal(
+      openApiDocument('/openapi/v2', new URLSearchParams(), 'application/json, */*')?.contentType,
+      'application/json',
+    );
+    for (const accept of [
+      'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+      'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+    ]) {
+      assert.equal(
+        openApiDocument('/openapi/v2', new URLSearchParams(), accept)?.contentType,
+        'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+      );
     }
-    assert.equal(openApiDocument('/openapi/v2', new URLSearchParams(), 'application/vnd.kubernetes.protobuf')?.status, 406);
+    assert.equal(
+      openApiDocument('/openapi/v2', new URLSearchParams(), 'application/vnd.kubernetes.protobuf')?.status,
+      406,
+    );
   });
 
   test('the protobuf (what client-go downloads) carries the same definitions, kinds and PATCH parameters', () => {
     const json = get('/openapi/v2').json;
-    const res = openApiDocument('/openapi/v2', new URLSearchParams(), 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf')!;
+    const res = openApiDocument(
+      '/openapi/v2',
+      new URLSearchParams(),
+      'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+    )!;
     const doc = decode(res.body as Buffer);
     assert.equal(text(doc, 1), '2.0');
     const definitions = messages(messages(doc, 9)[0], 1);
-    assert.deepEqual(definitions.map((d) => text(d, 1)), Object.keys(json.definitions as Json));
+    assert.deepEqual(
+      definitions.map((d) => text(d, 1)),
+      Object.keys(json.definitions as Json),
+    );
     // Vendor extensions are YAML (kubectl yaml-unmarshals them).
     const deployment = definitions.find((d) => text(d, 1) === 'io.k8s.api.apps.v1.Deployment')!;
-    const ext = messages(messages(deployment, 2)[0], 31).map((e) => [text(e, 1), parseYaml(text(messages(e, 2)[0], 2)!)]);
-    assert.deepEqual(ext, [['x-kubernetes-group-version-kind', [{ group: 'apps', kind: 'Deployment', version: 'v1' }]]]);
+    const ext = messages(messages(deployment, 2)[0], 31).map((e) => [
+      text(e, 1),
+      parseYaml(text(messages(e, 2)[0], 2)!),
+    ]);
+    assert.deepEqual(ext, [
+      ['x-kubernetes-group-version-kind', [{ group: 'apps', kind: 'Deployment', version: 'v1' }]],
+    ]);
     // QueryParamVerifier (v2): paths → patch → parameters → non-body → query → name.
-    const item = messages(messages(doc, 8)[0], 2).find((p) => text(p, 1) === '/apis/apps/v1/namespaces/{namespace}/deployments/{name}')!;
+    const item = messages(messages(doc, 8)[0], 2).find(
+      (p) => text(p, 1) === '/apis/apps/v1/namespaces/{namespace}/deployments/{name}',
+    )!;
     const patch = messages(messages(item, 2)[0], 8)[0];
-    const queryNames = messages(patch, 8).map((p) => messages(messages(p, 1)[0], 2)[0]).filter(Boolean).map((nb) => text(messages(nb, 3)[0], 4));
+    const queryNames = messages(patch, 8)
+      .map((p) => messages(messages(p, 1)[0], 2)[0])
+      .filter(Boolean)
+      .map((nb) => text(messages(nb, 3)[0], 4));
     assert.deepEqual(queryNames, ['dryRun', 'fieldManager', 'fieldValidation', 'force']);
     const patchGvk = messages(patch, 13).find((e) => text(e, 1) === 'x-kubernetes-group-version-kind')!;
-    assert.deepEqual(parseYaml(text(messages(patchGvk, 2)[0], 2)!), { group: 'apps', kind: 'Deployment', version: 'v1' });
+    assert.deepEqual(parseYaml(text(messages(patchGvk, 2)[0], 2)!), {
+      group: 'apps',
+      kind: 'Deployment',
+      version: 'v1',
+    });
     assert.ok(strings(patch, 7).includes('application/strategic-merge-patch+json'));
     // A property with a merge key keeps it.
     const podSpec = definitions.find((d) => text(d, 1) === 'io.k8s.api.core.v1.PodSpec')!;
     const containers = messages(messages(messages(podSpec, 2)[0], 25)[0], 1).find((p) => text(p, 1) === 'containers')!;
-    const containerExt = Object.fromEntries(messages(messages(containers, 2)[0], 31).map((e) => [text(e, 1), parseYaml(text(messages(e, 2)[0], 2)!)]));
+    const containerExt = Object.fromEntries(
+      messages(messages(containers, 2)[0], 31).map((e) => [text(e, 1), parseYaml(text(messages(e, 2)[0], 2)!)]),
+    );
     assert.equal(containerExt['x-kubernetes-patch-merge-key'], 'name');
   });
 });
@@ -387,9 +511,16 @@ describe('unknownFields', () => {
     const obj = deployment({
       replicass: 2,
       selector: { matchLabels: { app: 'web' } },
-      template: template([{ name: 'a', image: 'nginx' }, { name: 'b', imagee: 'busybox', ports: [{ containerPort: 80, hostt: 1 }] }]),
+      template: template([
+        { name: 'a', image: 'nginx' },
+        { name: 'b', imagee: 'busybox', ports: [{ containerPort: 80, hostt: 1 }] },
+      ]),
     });
-    assert.deepEqual(unknownFields(obj), ['spec.replicass', 'spec.template.spec.containers[1].imagee', 'spec.template.spec.containers[1].ports[0].hostt']);
+    assert.deepEqual(unknownFields(obj), [
+      'spec.replicass',
+      'spec.template.spec.containers[1].imagee',
+      'spec.template.spec.containers[1].ports[0].hostt',
+    ]);
   });
 
   test('a valid object has none; maps, free-form JSON and IntOrString values accept anything', () => {
@@ -398,23 +529,51 @@ describe('unknownFields', () => {
         replicas: 1,
         selector: { matchLabels: { 'any/key': 'x' } },
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } },
-        template: template([{ name: 'a', image: 'nginx', resources: { limits: { cpu: '1', 'example.com/gpu': 2 } }, env: [{ name: 'A', value: 'b' }] }]),
+        template: template([
+          {
+            name: 'a',
+            image: 'nginx',
+            resources: { limits: { cpu: '1', 'example.com/gpu': 2 } },
+            env: [{ name: 'A', value: 'b' }],
+          },
+        ]),
       },
-      { name: 'web', labels: { anything: 'goes' }, annotations: { 'a.b/c': '{"json": true}' }, managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': { 'f:whatever': {} } } }] },
+      {
+        name: 'web',
+        labels: { anything: 'goes' },
+        annotations: { 'a.b/c': '{"json": true}' },
+        managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': { 'f:whatever': {} } } }],
+      },
     );
     assert.deepEqual(unknownFields(obj), []);
-    const revision = { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'r' }, revision: 1, data: { spec: { anything: [1, 2] } } } as unknown as KubeObject;
+    const revision = {
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      metadata: { name: 'r' },
+      revision: 1,
+      data: { spec: { anything: [1, 2] } },
+    } as unknown as KubeObject;
     assert.deepEqual(unknownFields(revision), []);
   });
 
   test('metadata follows ObjectMeta; a kind without status has no status field', () => {
-    assert.deepEqual(unknownFields(deployment({}, { name: 'web', unknownMeta: 'x', labels: {} })), ['metadata.unknownMeta']);
-    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' }, status: {} } as unknown as KubeObject;
+    assert.deepEqual(unknownFields(deployment({}, { name: 'web', unknownMeta: 'x', labels: {} })), [
+      'metadata.unknownMeta',
+    ]);
+    const cm = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c' },
+      data: { a: 'b' },
+      status: {},
+    } as unknown as KubeObject;
     assert.deepEqual(unknownFields(cm), ['status']);
   });
 
   test('an unknown field whose value is null or a wrong shape is still reported once; known fields of a wrong shape are not walked', () => {
-    assert.deepEqual(unknownFields(deployment({ nope: null, template: 'not an object', selector: [1] })), ['spec.nope']);
+    assert.deepEqual(unknownFields(deployment({ nope: null, template: 'not an object', selector: [1] })), [
+      'spec.nope',
+    ]);
   });
 
   test('segments lead to each field, so it can be removed even under a map key with dots', () => {
@@ -422,16 +581,29 @@ describe('unknownFields', () => {
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
       metadata: { name: 'widgets.example.com' },
-      spec: { versions: [{ name: 'v1', schema: { openAPIV3Schema: { type: 'object', properties: { 'a.b': { type: 'string', typo: true } } } } }] },
+      spec: {
+        versions: [
+          {
+            name: 'v1',
+            schema: { openAPIV3Schema: { type: 'object', properties: { 'a.b': { type: 'string', typo: true } } } },
+          },
+        ],
+      },
     } as unknown as KubeObject;
     assert.deepEqual(findUnknownFields(crd), [
-      { path: 'spec.versions[0].schema.openAPIV3Schema.properties.a.b.typo', segments: ['spec', 'versions', 0, 'schema', 'openAPIV3Schema', 'properties', 'a.b', 'typo'] },
+      {
+        path: 'spec.versions[0].schema.openAPIV3Schema.properties.a.b.typo',
+        segments: ['spec', 'versions', 0, 'schema', 'openAPIV3Schema', 'properties', 'a.b', 'typo'],
+      },
     ]);
     const obj = deployment({ template: template([{ name: 'a', imagee: 'x' }]) });
     assert.deepEqual(findUnknownFields(obj)[0].segments, ['spec', 'template', 'spec', 'containers', 0, 'imagee']);
   });
 
   test('unknown kinds report nothing (they are rejected elsewhere)', () => {
-    assert.deepEqual(unknownFields({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: {}, spec: { x: 1 } } as KubeObject), []);
+    assert.deepEqual(
+      unknownFields({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: {}, spec: { x: 1 } } as KubeObject),
+      [],
+    );
   });
 });

@@ -22,7 +22,15 @@ describe('HTTP API routing and authentication', () => {
     for (const token of [null, 'wrong', `${'x'}`]) {
       const r = await s.request('GET', '/api/v1/namespaces/default/configmaps', { token });
       assert.equal(r.status, 401);
-      assert.deepEqual(r.json, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+      assert.deepEqual(r.json, {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'Unauthorized',
+        reason: 'Unauthorized',
+        code: 401,
+      });
     }
     const version = await s.request('GET', '/version', { token: null });
     assert.equal(version.status, 401);
@@ -49,16 +57,27 @@ describe('HTTP API routing and authentication', () => {
   });
 
   it('addresses namespaced objects, all-namespace lists and cluster-scoped kinds as upstream paths do', async () => {
-    assert.equal((await s.request('POST', '/api/v1/namespaces/default/configmaps', { body: configMap('one') })).status, 201);
-    assert.equal((await s.request('POST', '/api/v1/namespaces/kube-system/configmaps', { body: configMap('two') })).status, 201);
+    assert.equal(
+      (await s.request('POST', '/api/v1/namespaces/default/configmaps', { body: configMap('one') })).status,
+      201,
+    );
+    assert.equal(
+      (await s.request('POST', '/api/v1/namespaces/kube-system/configmaps', { body: configMap('two') })).status,
+      201,
+    );
     const one = await s.request('GET', '/api/v1/namespaces/default/configmaps/one');
     assert.equal(one.status, 200);
     assert.equal((one.json.metadata as { name: string }).name, 'one');
     const all = await s.request('GET', '/api/v1/configmaps');
-    const names = (all.json.items as { metadata: { namespace: string; name: string } }[]).map((i) => `${i.metadata.namespace}/${i.metadata.name}`);
+    const names = (all.json.items as { metadata: { namespace: string; name: string } }[]).map(
+      (i) => `${i.metadata.namespace}/${i.metadata.name}`,
+    );
     assert.ok(names.includes('default/one') && names.includes('kube-system/two'), names.join());
     const inDefault = await s.request('GET', '/api/v1/namespaces/default/configmaps/');
-    assert.deepEqual((inDefault.json.items as { metadata: { name: string } }[]).map((i) => i.metadata.name), ['one']);
+    assert.deepEqual(
+      (inDefault.json.items as { metadata: { name: string } }[]).map((i) => i.metadata.name),
+      ['one'],
+    );
     const ns = await s.request('GET', '/api/v1/namespaces/default');
     assert.equal(ns.json.kind, 'Namespace');
     const nodes = await s.request('GET', '/api/v1/nodes');

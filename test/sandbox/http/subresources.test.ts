@@ -12,15 +12,28 @@ const PDBS = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
 function readyPod(s: Served, name: string, labels: Record<string, string>): void {
   s.cluster.api.create(pod(name, labels, { nodeName: 'node-1' }) as unknown as KubeObject, { namespace: 'default' });
   const current = s.cluster.api.get('pods', 'default', name);
-  s.cluster.api.updateStatus({ ...current, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } });
+  s.cluster.api.updateStatus({
+    ...current,
+    status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+  });
 }
 
 function eviction(name: string, deleteOptions?: Record<string, unknown>): Record<string, unknown> {
-  return { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' }, ...(deleteOptions ? { deleteOptions } : {}) };
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'Eviction',
+    metadata: { name, namespace: 'default' },
+    ...(deleteOptions ? { deleteOptions } : {}),
+  };
 }
 
 function pdb(name: string, spec: Record<string, unknown>): Record<string, unknown> {
-  return { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name }, spec: { selector: { matchLabels: { app: 'db' } }, ...spec } };
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name },
+    spec: { selector: { matchLabels: { app: 'db' } }, ...spec },
+  };
 }
 
 describe('HTTP API: subresources', () => {
@@ -36,12 +49,17 @@ describe('HTTP API: subresources', () => {
     assert.equal(get.status, 200);
     assert.equal(get.json.kind, 'Deployment');
     const current = s.cluster.api.get('deployments', 'default', 'web');
-    const put = await s.request('PUT', `${DEPLOYS}/web/status`, { body: { ...current, spec: { ...(current.spec as object), replicas: 9 }, status: { replicas: 7 } } });
+    const put = await s.request('PUT', `${DEPLOYS}/web/status`, {
+      body: { ...current, spec: { ...(current.spec as object), replicas: 9 }, status: { replicas: 7 } },
+    });
     assert.equal(put.status, 200);
     const stored = s.cluster.api.get('deployments', 'default', 'web');
     assert.equal((stored.status as { replicas: number }).replicas, 7);
     assert.equal((stored.spec as { replicas: number }).replicas, 2);
-    const patch = await s.request('PATCH', `${DEPLOYS}/web/status`, { body: { status: { replicas: 2 } }, contentType: 'application/merge-patch+json' });
+    const patch = await s.request('PATCH', `${DEPLOYS}/web/status`, {
+      body: { status: { replicas: 2 } },
+      contentType: 'application/merge-patch+json',
+    });
     assert.equal(patch.status, 200);
     assert.equal((s.cluster.api.get('deployments', 'default', 'web').status as { replicas: number }).replicas, 2);
     assert.equal((await s.request('GET', '/api/v1/namespaces/default/configmaps/x/status')).status, 404);
@@ -54,7 +72,13 @@ describe('HTTP API: subresources', () => {
     assert.deepEqual(get.json, {
       kind: 'Scale',
       apiVersion: 'autoscaling/v1',
-      metadata: { name: 'web', namespace: 'default', uid: parent.metadata.uid, resourceVersion: parent.metadata.resourceVersion, creationTimestamp: parent.metadata.creationTimestamp },
+      metadata: {
+        name: 'web',
+        namespace: 'default',
+        uid: parent.metadata.uid,
+        resourceVersion: parent.metadata.resourceVersion,
+        creationTimestamp: parent.metadata.creationTimestamp,
+      },
       spec: { replicas: 2 },
       status: { replicas: 2, selector: 'app=web' },
     });
@@ -65,10 +89,19 @@ describe('HTTP API: subresources', () => {
     const stale = await s.request('PUT', `${DEPLOYS}/web/scale`, { body: { ...get.json, spec: { replicas: 5 } } });
     assert.equal(stale.status, 409);
     assert.match(String(stale.json.message), /^Operation cannot be fulfilled on deployments\.apps "web"/);
-    const negative = await s.request('PATCH', `${DEPLOYS}/web/scale`, { body: { spec: { replicas: -1 } }, contentType: 'application/merge-patch+json' });
+    const negative = await s.request('PATCH', `${DEPLOYS}/web/scale`, {
+      body: { spec: { replicas: -1 } },
+      contentType: 'application/merge-patch+json',
+    });
     assert.equal(negative.status, 422);
-    assert.equal(negative.json.message, 'Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
-    const patch = await s.request('PATCH', `${DEPLOYS}/web/scale`, { body: { spec: { replicas: 1 } }, contentType: 'application/merge-patch+json' });
+    assert.equal(
+      negative.json.message,
+      'Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+    );
+    const patch = await s.request('PATCH', `${DEPLOYS}/web/scale`, {
+      body: { spec: { replicas: 1 } },
+      contentType: 'application/merge-patch+json',
+    });
     assert.equal(patch.status, 200);
     assert.equal((s.cluster.api.get('deployments', 'default', 'web').spec as { replicas: number }).replicas, 1);
     assert.equal((await s.request('GET', '/apis/apps/v1/namespaces/default/daemonsets/x/scale')).status, 404);
@@ -76,14 +109,21 @@ describe('HTTP API: subresources', () => {
 
   it('binding: assigns a pod to a node with 201 Success; a second binding is 409', async () => {
     s.cluster.api.create(pod('unbound') as unknown as KubeObject, { namespace: 'default' });
-    const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'unbound' }, target: { apiVersion: 'v1', kind: 'Node', name: 'node-2' } };
+    const binding = {
+      apiVersion: 'v1',
+      kind: 'Binding',
+      metadata: { name: 'unbound' },
+      target: { apiVersion: 'v1', kind: 'Node', name: 'node-2' },
+    };
     const r = await s.request('POST', `${PODS}/unbound/binding`, { body: binding });
     assert.equal(r.status, 201);
     assert.deepEqual(r.json, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
     assert.equal((s.cluster.api.get('pods', 'default', 'unbound').spec as { nodeName: string }).nodeName, 'node-2');
     const again = await s.request('POST', `${PODS}/unbound/binding`, { body: binding });
     assert.equal(again.status, 409);
-    const wrongName = await s.request('POST', `${PODS}/unbound/binding`, { body: { ...binding, metadata: { name: 'other' } } });
+    const wrongName = await s.request('POST', `${PODS}/unbound/binding`, {
+      body: { ...binding, metadata: { name: 'other' } },
+    });
     assert.equal(wrongName.status, 400);
     assert.equal(wrongName.json.message, 'name in URL does not match name in Binding object');
   });
@@ -112,7 +152,9 @@ describe('HTTP API: eviction', () => {
   after(() => s.close());
 
   it('evicts a pod no budget covers: 201 Success, pod deleted with the Eviction deleteOptions', async () => {
-    const r = await s.request('POST', `${PODS}/lonely/eviction`, { body: eviction('lonely', { gracePeriodSeconds: 0 }) });
+    const r = await s.request('POST', `${PODS}/lonely/eviction`, {
+      body: eviction('lonely', { gracePeriodSeconds: 0 }),
+    });
     assert.equal(r.status, 201);
     assert.deepEqual(r.json, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
     assert.equal(s.cluster.api.tryGet('pods', 'default', 'lonely'), undefined);
@@ -125,13 +167,17 @@ describe('HTTP API: eviction', () => {
     assert.equal(r.status, 429);
     assert.equal(r.json.reason, 'TooManyRequests');
     assert.equal(r.json.message, "Cannot evict pod as it would violate the pod's disruption budget.");
-    assert.deepEqual((r.json.details as { causes: unknown[] }).causes, [{ reason: 'DisruptionBudget', message: 'The disruption budget db-pdb needs 2 healthy pods and has 2 currently' }]);
+    assert.deepEqual((r.json.details as { causes: unknown[] }).causes, [
+      { reason: 'DisruptionBudget', message: 'The disruption budget db-pdb needs 2 healthy pods and has 2 currently' },
+    ]);
     assert.equal(s.cluster.api.resourceVersion, rv);
   });
 
   it('allows disruptions within the budget, then refuses the next (maxUnavailable: 1)', async () => {
     const current = s.cluster.api.get('poddisruptionbudgets', 'default', 'db-pdb');
-    await s.request('PUT', `${PDBS}/db-pdb`, { body: { ...current, spec: { selector: { matchLabels: { app: 'db' } }, maxUnavailable: 1 } } });
+    await s.request('PUT', `${PDBS}/db-pdb`, {
+      body: { ...current, spec: { selector: { matchLabels: { app: 'db' } }, maxUnavailable: 1 } },
+    });
     const first = await s.request('POST', `${PODS}/db-1/eviction`, { body: eviction('db-1') });
     assert.equal(first.status, 201);
     assert.ok(s.cluster.api.get('pods', 'default', 'db-1').metadata.deletionTimestamp, 'graceful: terminating');
@@ -165,12 +211,30 @@ describe('HTTP API: pod logs', () => {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name: 'counter' },
-    spec: { containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'i=0; while true; do echo "tick $i"; i=$((i+1)); sleep 1; done'] }] },
+    spec: {
+      containers: [
+        {
+          name: 'c',
+          image: 'busybox',
+          command: ['sh', '-c', 'i=0; while true; do echo "tick $i"; i=$((i+1)); sleep 1; done'],
+        },
+      ],
+    },
   };
   before(async () => {
     s = await serve({ start: true });
     await s.request('POST', PODS, { body: counter });
-    await s.request('POST', PODS, { body: { ...pod('two'), spec: { containers: [{ name: 'a', image: 'nginx' }, { name: 'b', image: 'nginx' }] } } });
+    await s.request('POST', PODS, {
+      body: {
+        ...pod('two'),
+        spec: {
+          containers: [
+            { name: 'a', image: 'nginx' },
+            { name: 'b', image: 'nginx' },
+          ],
+        },
+      },
+    });
     s.cluster.runFor(30_000);
   });
   after(() => s.close());
@@ -218,7 +282,10 @@ describe('HTTP API: pod logs', () => {
     const first = Number(/tick (\d+)/.exec(text)![1]);
     s.cluster.runFor(3000);
     await grew(4);
-    assert.deepEqual(text.trim().split('\n'), [0, 1, 2, 3].map((i) => `tick ${first + i}`));
+    assert.deepEqual(
+      text.trim().split('\n'),
+      [0, 1, 2, 3].map((i) => `tick ${first + i}`),
+    );
     res.close();
   });
 });

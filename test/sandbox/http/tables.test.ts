@@ -4,14 +4,18 @@ import { tableFor } from '../../../sandbox/printers/tableFor';
 import { deployment, serve } from './helpers';
 import type { Served } from './helpers';
 
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+const TABLE =
+  'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 
 interface Table {
   kind: string;
   apiVersion: string;
   metadata: { resourceVersion?: string; continue?: string };
   columnDefinitions: { name: string; type: string; priority: number }[];
-  rows: { cells: unknown[]; object: { kind?: string; apiVersion?: string; metadata?: { name?: string }; spec?: unknown } | null }[];
+  rows: {
+    cells: unknown[];
+    object: { kind?: string; apiVersion?: string; metadata?: { name?: string }; spec?: unknown } | null;
+  }[];
 }
 
 describe('HTTP API: server-side tables and partial metadata', () => {
@@ -32,8 +36,14 @@ describe('HTTP API: server-side tables and partial metadata', () => {
     assert.equal(table.metadata.resourceVersion, s.cluster.api.resourceVersion);
     const pods = s.cluster.api.list('pods', { namespace: 'default' }).items;
     const expected = tableFor('Pod', pods, s.cluster.clock.now(), { wide: true });
-    assert.deepEqual(table.columnDefinitions.map((c) => [c.name, c.priority]), expected.columns.map((c) => [c.name, c.priority]));
-    assert.deepEqual(table.rows.map((row) => row.cells), expected.rows.map((row) => row.cells));
+    assert.deepEqual(
+      table.columnDefinitions.map((c) => [c.name, c.priority]),
+      expected.columns.map((c) => [c.name, c.priority]),
+    );
+    assert.deepEqual(
+      table.rows.map((row) => row.cells),
+      expected.rows.map((row) => row.cells),
+    );
     assert.equal(table.rows.length, 3);
     const first = table.rows[0].object!;
     assert.equal(first.kind, 'PartialObjectMetadata');
@@ -47,7 +57,9 @@ describe('HTTP API: server-side tables and partial metadata', () => {
     assert.equal((whole.json as unknown as Table).rows[0].object!.kind, 'Pod');
     const none = await s.request('GET', '/api/v1/namespaces/default/pods?includeObject=None', { accept: TABLE });
     assert.equal((none.json as unknown as Table).rows[0].object, null);
-    const beta = await s.request('GET', '/api/v1/namespaces/default/pods?limit=2', { accept: 'application/json;as=Table;v=v1beta1;g=meta.k8s.io' });
+    const beta = await s.request('GET', '/api/v1/namespaces/default/pods?limit=2', {
+      accept: 'application/json;as=Table;v=v1beta1;g=meta.k8s.io',
+    });
     const betaTable = beta.json as unknown as Table;
     assert.equal(betaTable.apiVersion, 'meta.k8s.io/v1beta1');
     assert.equal(betaTable.rows.length, 2);
@@ -58,26 +70,37 @@ describe('HTTP API: server-side tables and partial metadata', () => {
     const r = await s.request('GET', '/apis/apps/v1/namespaces/default/deployments/web', { accept: TABLE });
     const table = r.json as unknown as Table;
     assert.equal(table.kind, 'Table');
-    assert.deepEqual(table.columnDefinitions.slice(0, 4).map((c) => c.name), ['Name', 'Ready', 'Up-to-date', 'Available']);
+    assert.deepEqual(
+      table.columnDefinitions.slice(0, 4).map((c) => c.name),
+      ['Name', 'Ready', 'Up-to-date', 'Available'],
+    );
     assert.deepEqual(table.rows[0].cells.slice(0, 4), ['web', '3/3', 3, 3]);
   });
 
   it('answers PartialObjectMetadataList and PartialObjectMetadata', async () => {
-    const list = await s.request('GET', '/api/v1/namespaces/default/pods', { accept: 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io' });
+    const list = await s.request('GET', '/api/v1/namespaces/default/pods', {
+      accept: 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io',
+    });
     assert.equal(list.json.kind, 'PartialObjectMetadataList');
     const items = list.json.items as { kind: string; metadata: { name: string }; spec?: unknown }[];
     assert.equal(items.length, 3);
     assert.equal(items[0].kind, 'PartialObjectMetadata');
     assert.equal(items[0].spec, undefined);
-    const one = await s.request('GET', '/apis/apps/v1/namespaces/default/deployments/web', { accept: 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io' });
+    const one = await s.request('GET', '/apis/apps/v1/namespaces/default/deployments/web', {
+      accept: 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io',
+    });
     assert.equal(one.json.kind, 'PartialObjectMetadata');
     assert.equal((one.json.metadata as { name: string }).name, 'web');
   });
 
   it('skips conversions it cannot serve and answers 406 when nothing else is offered', async () => {
-    const wrongGroup = await s.request('GET', '/api/v1/namespaces/default/pods', { accept: 'application/json;as=Table;v=v1;g=example.com' });
+    const wrongGroup = await s.request('GET', '/api/v1/namespaces/default/pods', {
+      accept: 'application/json;as=Table;v=v1;g=example.com',
+    });
     assert.equal(wrongGroup.status, 406);
-    const listAsObject = await s.request('GET', '/api/v1/namespaces/default/pods', { accept: 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io, application/json' });
+    const listAsObject = await s.request('GET', '/api/v1/namespaces/default/pods', {
+      accept: 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io, application/json',
+    });
     assert.equal(listAsObject.json.kind, 'PodList');
   });
 });

@@ -9,7 +9,11 @@ const PODS = '/api/v1/namespaces/default/pods';
 const CMS = '/api/v1/namespaces/default/configmaps';
 
 /** A pod whose single container carries `container` on top of a name and an image. */
-function podWith(name: string, container: Record<string, unknown>, spec: Record<string, unknown> = {}): Record<string, unknown> {
+function podWith(
+  name: string,
+  container: Record<string, unknown>,
+  spec: Record<string, unknown> = {},
+): Record<string, unknown> {
   return pod(name, {}, { containers: [{ name: 'app', image: 'nginx:1.27', ...container }], ...spec });
 }
 
@@ -17,13 +21,26 @@ describe('typeMismatch: JSON types against the schema, in Go decoding words', ()
   it('names the innermost struct, the dotted json path and the Go type', () => {
     const d = deployment('d');
     (d.spec as Record<string, unknown>).replicas = '3';
-    assert.equal(typeMismatch(d, 'apps/v1', 'Deployment'), 'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32');
+    assert.equal(
+      typeMismatch(d, 'apps/v1', 'Deployment'),
+      'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
+    );
   });
 
   it('paths through lists drop the indices', () => {
     const d = deployment('d');
     const tpl = (d.spec as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec;
-    tpl.containers = [{ name: 'a', image: 'x' }, { name: 'b', image: 'y', env: [{ name: 'N', value: 'ok' }, { name: 'M', value: 5 }] }];
+    tpl.containers = [
+      { name: 'a', image: 'x' },
+      {
+        name: 'b',
+        image: 'y',
+        env: [
+          { name: 'N', value: 'ok' },
+          { name: 'M', value: 5 },
+        ],
+      },
+    ];
     assert.equal(
       typeMismatch(d, 'apps/v1', 'Deployment'),
       'json: cannot unmarshal number into Go struct field EnvVar.spec.template.spec.containers.env.value of type string',
@@ -32,23 +49,50 @@ describe('typeMismatch: JSON types against the schema, in Go decoding words', ()
 
   it('reports the first mismatch in document order', () => {
     const p = podWith('p', { stdin: 'yes', ports: [{ containerPort: 'eighty' }] });
-    assert.equal(typeMismatch(p, 'v1', 'Pod'), 'json: cannot unmarshal string into Go struct field Container.spec.containers.stdin of type bool');
+    assert.equal(
+      typeMismatch(p, 'v1', 'Pod'),
+      'json: cannot unmarshal string into Go struct field Container.spec.containers.stdin of type bool',
+    );
   });
 
   it('prints list, map, struct, float and int64 types as Go does', () => {
-    assert.equal(typeMismatch(pod('p', {}, { containers: { name: 'app' } }), 'v1', 'Pod'), 'json: cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container');
-    assert.equal(typeMismatch(configMap('c', { a: 1 } as unknown as Record<string, string>), 'v1', 'ConfigMap'), 'json: cannot unmarshal number into Go struct field ConfigMap.data of type string');
-    assert.equal(typeMismatch({ ...configMap('c'), data: ['a'] }, 'v1', 'ConfigMap'), 'json: cannot unmarshal array into Go struct field ConfigMap.data of type map[string]string');
-    assert.equal(typeMismatch({ ...pod('p'), metadata: 'p' }, 'v1', 'Pod'), 'json: cannot unmarshal string into Go struct field Pod.metadata of type v1.ObjectMeta');
-    assert.equal(typeMismatch(pod('p', {}, { terminationGracePeriodSeconds: '30' }), 'v1', 'Pod'), 'json: cannot unmarshal string into Go struct field PodSpec.spec.terminationGracePeriodSeconds of type int64');
-    assert.equal(typeMismatch(pod('p', {}, { securityContext: { supplementalGroups: [1, '2'] } }), 'v1', 'Pod'), 'json: cannot unmarshal string into Go struct field PodSecurityContext.spec.securityContext.supplementalGroups of type int64');
+    assert.equal(
+      typeMismatch(pod('p', {}, { containers: { name: 'app' } }), 'v1', 'Pod'),
+      'json: cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container',
+    );
+    assert.equal(
+      typeMismatch(configMap('c', { a: 1 } as unknown as Record<string, string>), 'v1', 'ConfigMap'),
+      'json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
+    );
+    assert.equal(
+      typeMismatch({ ...configMap('c'), data: ['a'] }, 'v1', 'ConfigMap'),
+      'json: cannot unmarshal array into Go struct field ConfigMap.data of type map[string]string',
+    );
+    assert.equal(
+      typeMismatch({ ...pod('p'), metadata: 'p' }, 'v1', 'Pod'),
+      'json: cannot unmarshal string into Go struct field Pod.metadata of type v1.ObjectMeta',
+    );
+    assert.equal(
+      typeMismatch(pod('p', {}, { terminationGracePeriodSeconds: '30' }), 'v1', 'Pod'),
+      'json: cannot unmarshal string into Go struct field PodSpec.spec.terminationGracePeriodSeconds of type int64',
+    );
+    assert.equal(
+      typeMismatch(pod('p', {}, { securityContext: { supplementalGroups: [1, '2'] } }), 'v1', 'Pod'),
+      'json: cannot unmarshal string into Go struct field PodSecurityContext.spec.securityContext.supplementalGroups of type int64',
+    );
     assert.equal(goTypeName({ kind: 'number' }), 'float64');
   });
 
   it('refuses fractions and out-of-range numbers for integers, with the number in the message', () => {
     const d = deployment('d', 2.5);
-    assert.equal(typeMismatch(d, 'apps/v1', 'Deployment'), 'json: cannot unmarshal number 2.5 into Go struct field DeploymentSpec.spec.replicas of type int32');
-    assert.equal(typeMismatch(deployment('d', 2 ** 31), 'apps/v1', 'Deployment'), `json: cannot unmarshal number ${2 ** 31} into Go struct field DeploymentSpec.spec.replicas of type int32`);
+    assert.equal(
+      typeMismatch(d, 'apps/v1', 'Deployment'),
+      'json: cannot unmarshal number 2.5 into Go struct field DeploymentSpec.spec.replicas of type int32',
+    );
+    assert.equal(
+      typeMismatch(deployment('d', 2 ** 31), 'apps/v1', 'Deployment'),
+      `json: cannot unmarshal number ${2 ** 31} into Go struct field DeploymentSpec.spec.replicas of type int32`,
+    );
     assert.equal(typeMismatch(deployment('d', 2 ** 31 - 1), 'apps/v1', 'Deployment'), undefined);
   });
 
@@ -65,10 +109,22 @@ describe('typeMismatch: JSON types against the schema, in Go decoding words', ()
   });
 
   it('stops at a failing custom decoder (IntOrString, Quantity, Time), even after a plain mismatch', () => {
-    assert.equal(typeMismatch(podWith('p', { readinessProbe: { httpGet: { port: true } } }), 'v1', 'Pod'), 'json: cannot unmarshal bool into Go value of type int32');
-    assert.equal(typeMismatch(podWith('p', { stdin: 'yes', readinessProbe: { httpGet: { port: 1.5 } } }), 'v1', 'Pod'), 'json: cannot unmarshal number 1.5 into Go value of type int32');
-    assert.match(String(typeMismatch(podWith('p', { resources: { limits: { cpu: true } } }), 'v1', 'Pod')), /^quantities must match the regular expression /);
-    assert.equal(typeMismatch({ ...pod('p'), metadata: { name: 'p', creationTimestamp: 5 } }, 'v1', 'Pod'), 'json: cannot unmarshal number into Go value of type string');
+    assert.equal(
+      typeMismatch(podWith('p', { readinessProbe: { httpGet: { port: true } } }), 'v1', 'Pod'),
+      'json: cannot unmarshal bool into Go value of type int32',
+    );
+    assert.equal(
+      typeMismatch(podWith('p', { stdin: 'yes', readinessProbe: { httpGet: { port: 1.5 } } }), 'v1', 'Pod'),
+      'json: cannot unmarshal number 1.5 into Go value of type int32',
+    );
+    assert.match(
+      String(typeMismatch(podWith('p', { resources: { limits: { cpu: true } } }), 'v1', 'Pod')),
+      /^quantities must match the regular expression /,
+    );
+    assert.equal(
+      typeMismatch({ ...pod('p'), metadata: { name: 'p', creationTimestamp: 5 } }, 'v1', 'Pod'),
+      'json: cannot unmarshal number into Go value of type string',
+    );
   });
 });
 
@@ -95,8 +151,11 @@ describe('HTTP API: bodies with wrongly typed fields', () => {
   });
 
   it('refuses a bool in a string field of a nested list, on create and on update', async () => {
-    const bad = podWith('hdr', { livenessProbe: { httpGet: { port: 80, httpHeaders: [{ name: 'X-On', value: true }] } } });
-    const expected = 'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal bool into Go struct field HTTPHeader.spec.containers.livenessProbe.httpGet.httpHeaders.value of type string';
+    const bad = podWith('hdr', {
+      livenessProbe: { httpGet: { port: 80, httpHeaders: [{ name: 'X-On', value: true }] } },
+    });
+    const expected =
+      'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal bool into Go struct field HTTPHeader.spec.containers.livenessProbe.httpGet.httpHeaders.value of type string';
     const created = await s.request('POST', PODS, { body: bad });
     assert.equal(created.status, 400);
     assert.equal(created.json.message, expected);
@@ -105,27 +164,43 @@ describe('HTTP API: bodies with wrongly typed fields', () => {
     const ok = await s.request('POST', CMS, { body: configMap('cm-typed') });
     assert.equal(ok.status, 201);
     const stored = s.cluster.api.get('configmaps', 'default', 'cm-typed');
-    const update = await s.request('PUT', `${CMS}/cm-typed`, { body: { ...structuredClone(stored), data: { a: false } } });
+    const update = await s.request('PUT', `${CMS}/cm-typed`, {
+      body: { ...structuredClone(stored), data: { a: false } },
+    });
     assert.equal(update.status, 400);
-    assert.equal(update.json.message, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal bool into Go struct field ConfigMap.data of type string');
+    assert.equal(
+      update.json.message,
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal bool into Go struct field ConfigMap.data of type string',
+    );
     assert.deepEqual(s.cluster.api.get('configmaps', 'default', 'cm-typed').data, { a: '1' });
   });
 
   it('refuses an object where a list goes', async () => {
-    const r = await s.request('POST', PODS, { body: pod('obj-list', {}, { containers: { name: 'app', image: 'nginx' } }) });
+    const r = await s.request('POST', PODS, {
+      body: pod('obj-list', {}, { containers: { name: 'app', image: 'nginx' } }),
+    });
     assert.equal(r.status, 400);
-    assert.equal(r.json.message, 'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container');
+    assert.equal(
+      r.json.message,
+      'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container',
+    );
   });
 
   it('accepts numbers for Quantity and IntOrString, and YAML bodies typed right', async () => {
     const r = await s.request('POST', PODS, {
-      body: podWith('numbers', { resources: { limits: { cpu: 1, memory: 67108864 } }, readinessProbe: { tcpSocket: { port: 8080 } } }),
+      body: podWith('numbers', {
+        resources: { limits: { cpu: 1, memory: 67108864 } },
+        readinessProbe: { tcpSocket: { port: 8080 } },
+      }),
     });
     assert.equal(r.status, 201, r.text);
     assert.ok(s.cluster.api.tryGet('pods', 'default', 'numbers'));
     const yaml = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: yaml-quoted\nspec:\n  replicas: "2"\n';
     const quoted = await s.request('POST', DEPLOYS, { body: yaml, contentType: 'application/yaml' });
     assert.equal(quoted.status, 400);
-    assert.match(String(quoted.json.message), /json: cannot unmarshal string into Go struct field DeploymentSpec\.spec\.replicas of type int32$/);
+    assert.match(
+      String(quoted.json.message),
+      /json: cannot unmarshal string into Go struct field DeploymentSpec\.spec\.replicas of type int32$/,
+    );
   });
 });

@@ -43,9 +43,15 @@ describe('HTTP API: watch', () => {
     s.cluster.api.patch('configmaps', 'default', 'second', 'merge', { data: { a: '2' } });
     s.cluster.api.delete('configmaps', 'default', 'second');
     const events = await w.until(4);
-    assert.deepEqual(events.map((e) => `${e.type} ${e.object.metadata?.name}`), ['ADDED first', 'ADDED second', 'MODIFIED second', 'DELETED second']);
+    assert.deepEqual(
+      events.map((e) => `${e.type} ${e.object.metadata?.name}`),
+      ['ADDED first', 'ADDED second', 'MODIFIED second', 'DELETED second'],
+    );
     w.close();
-    await eventually(() => s.cluster.api.watchCount === baseline, 'the API-server watch stops when the client goes away');
+    await eventually(
+      () => s.cluster.api.watchCount === baseline,
+      'the API-server watch stops when the client goes away',
+    );
   });
 
   it('resumes after a resourceVersion with only the later changes', async () => {
@@ -53,7 +59,10 @@ describe('HTTP API: watch', () => {
     s.cluster.api.create(cm('third'));
     const w = await s.watch(`${CMS}?watch=1&resourceVersion=${rv}`);
     const events = await w.until(1);
-    assert.deepEqual(events.map((e) => `${e.type} ${e.object.metadata?.name}`), ['ADDED third']);
+    assert.deepEqual(
+      events.map((e) => `${e.type} ${e.object.metadata?.name}`),
+      ['ADDED third'],
+    );
     w.close();
   });
 
@@ -75,7 +84,9 @@ describe('HTTP API: watch', () => {
     const plain = await s.watch(`${CMS}?watch=true&resourceVersion=${s.cluster.api.resourceVersion}`);
     await eventually(() => s.cluster.api.watchCount === 1, 'watch open');
     assert.equal(timers.count(60_000), 0);
-    const w = await s.watch(`${CMS}?watch=true&allowWatchBookmarks=true&resourceVersion=${s.cluster.api.resourceVersion}`);
+    const w = await s.watch(
+      `${CMS}?watch=true&allowWatchBookmarks=true&resourceVersion=${s.cluster.api.resourceVersion}`,
+    );
     await eventually(() => timers.count(60_000) === 1, 'bookmark timer armed');
     s.cluster.api.create(cm('fifth'));
     await w.until(1);
@@ -99,7 +110,9 @@ describe('HTTP API: watch', () => {
   });
 
   it('marks the end of initial events with sendInitialEvents', async () => {
-    const w = await s.watch(`${CMS}?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan`);
+    const w = await s.watch(
+      `${CMS}?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan`,
+    );
     const n = s.cluster.api.list('configmaps', { namespace: 'default' }).items.length;
     const events = await w.until(n + 1);
     assert.ok(events.slice(0, n).every((e) => e.type === 'ADDED'));
@@ -116,18 +129,27 @@ describe('HTTP API: watch', () => {
     await w.until(1);
     s.cluster.api.patch('configmaps', 'default', 'labelled', 'merge', { metadata: { labels: { team: 'b' } } });
     const events = await w.until(2);
-    assert.deepEqual(events.map((e) => `${e.type} ${e.object.metadata?.name}`), ['ADDED labelled', 'DELETED labelled']);
+    assert.deepEqual(
+      events.map((e) => `${e.type} ${e.object.metadata?.name}`),
+      ['ADDED labelled', 'DELETED labelled'],
+    );
     w.close();
   });
 
   it('watches one object through the legacy /watch/ prefix', async () => {
     const w = await s.watch('/api/v1/watch/namespaces/default/configmaps/first');
     const events = await w.until(1);
-    assert.deepEqual(events.map((e) => e.object.metadata?.name), ['first']);
+    assert.deepEqual(
+      events.map((e) => e.object.metadata?.name),
+      ['first'],
+    );
     s.cluster.api.patch('configmaps', 'default', 'third', 'merge', { data: { b: '1' } });
     s.cluster.api.patch('configmaps', 'default', 'first', 'merge', { data: { b: '1' } });
     const more = await w.until(2);
-    assert.deepEqual(more.map((e) => `${e.type} ${e.object.metadata?.name}`), ['ADDED first', 'MODIFIED first']);
+    assert.deepEqual(
+      more.map((e) => `${e.type} ${e.object.metadata?.name}`),
+      ['ADDED first', 'MODIFIED first'],
+    );
     w.close();
   });
 
@@ -135,11 +157,16 @@ describe('HTTP API: watch', () => {
     const w = await s.watch(`${CMS}?watch=true`, { accept: TABLE });
     const n = s.cluster.api.list('configmaps', { namespace: 'default' }).items.length;
     const events = await w.until(n);
-    const tables = events.map((e) => e.object as unknown as { kind: string; columnDefinitions: unknown[]; rows: { cells: unknown[] }[] });
+    const tables = events.map(
+      (e) => e.object as unknown as { kind: string; columnDefinitions: unknown[]; rows: { cells: unknown[] }[] },
+    );
     assert.ok(tables.every((t) => t.kind === 'Table' && t.rows.length === 1));
     assert.ok(tables[0].columnDefinitions.length > 0);
     assert.ok(tables.slice(1).every((t) => t.columnDefinitions.length === 0));
-    assert.equal(tables[0].rows[0].cells[0], s.cluster.api.list('configmaps', { namespace: 'default' }).items[0].metadata.name);
+    assert.equal(
+      tables[0].rows[0].cells[0],
+      s.cluster.api.list('configmaps', { namespace: 'default' }).items[0].metadata.name,
+    );
     w.close();
   });
 
@@ -177,7 +204,12 @@ describe('HTTP API: watch', () => {
     const blob = 'x'.repeat(64 * 1024);
     let written = 0;
     while (s.cluster.api.watchCount === 2 && written < 400) {
-      s.cluster.api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `bulk-${written++}`, namespace: 'default' }, data: { blob } });
+      s.cluster.api.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `bulk-${written++}`, namespace: 'default' },
+        data: { blob },
+      });
       await new Promise((r) => setImmediate(r));
     }
     assert.equal(s.cluster.api.watchCount, 1, 'the slow watch was closed');

@@ -15,8 +15,14 @@ describe('parseBehavior', () => {
     ['oom-after=20s', { behavior: { exit: { after: 20_000, code: 137, oom: true } }, errors: [] }],
     ['exit-after=500ms', { behavior: { exit: { after: 500, code: 0 } }, errors: [] }],
     ['exit=3', { behavior: { exit: { after: 'quick', code: 3 } }, errors: [] }],
-    ['  never-ready   ignore-sigterm image-missing ', { behavior: { neverReady: true, ignoreSigterm: true, imageMissing: true }, errors: [] }],
-    ['ready-after=20s start-delay=10s liveness-fail-after=2m', { behavior: { readyAfterMs: 20_000, startDelayMs: 10_000, livenessFailAfterMs: 120_000 }, errors: [] }],
+    [
+      '  never-ready   ignore-sigterm image-missing ',
+      { behavior: { neverReady: true, ignoreSigterm: true, imageMissing: true }, errors: [] },
+    ],
+    [
+      'ready-after=20s start-delay=10s liveness-fail-after=2m',
+      { behavior: { readyAfterMs: 20_000, startDelayMs: 10_000, livenessFailAfterMs: 120_000 }, errors: [] },
+    ],
     [
       'crash-after=soon never-ready=yes exit=256 explode start-delay',
       {
@@ -32,22 +38,41 @@ describe('parseBehavior', () => {
     ],
     ['', { behavior: {}, errors: [] }],
   ];
-  for (const [text, expected] of cases) test(JSON.stringify(text), () => assert.deepEqual(parseBehavior(text), expected));
+  for (const [text, expected] of cases)
+    test(JSON.stringify(text), () => assert.deepEqual(parseBehavior(text), expected));
 });
 
 describe('containerBehavior', () => {
-  const pod = (annotations: Record<string, string>): Pod => ({ metadata: { name: 'p', annotations }, spec: { containers: [] } });
+  const pod = (annotations: Record<string, string>): Pod => ({
+    metadata: { name: 'p', annotations },
+    spec: { containers: [] },
+  });
   const app: Container = { name: 'app', image: 'nginx' };
 
   test('the container annotation overrides the pod-wide one key by key', () => {
-    const p = pod({ [BEHAVIOR_ANNOTATION]: 'crash-after=30s never-ready', [`${BEHAVIOR_ANNOTATION}.app`]: 'oom-after=5s' });
-    assert.deepEqual(containerBehavior(p, app, false), { behavior: { exit: { after: 5000, code: 137, oom: true }, neverReady: true }, errors: [] });
+    const p = pod({
+      [BEHAVIOR_ANNOTATION]: 'crash-after=30s never-ready',
+      [`${BEHAVIOR_ANNOTATION}.app`]: 'oom-after=5s',
+    });
+    assert.deepEqual(containerBehavior(p, app, false), {
+      behavior: { exit: { after: 5000, code: 137, oom: true }, neverReady: true },
+      errors: [],
+    });
   });
 
   test('the pod-wide annotation does not apply to init containers; the named one does', () => {
-    const p = pod({ [BEHAVIOR_ANNOTATION]: 'crash-after=30s', [`${BEHAVIOR_ANNOTATION}.setup`]: 'exit-after=3s exit=4' });
-    assert.deepEqual(containerBehavior(p, { name: 'setup', image: 'busybox' }, true), { behavior: { exit: { after: 3000, code: 4 } }, errors: [] });
-    assert.deepEqual(containerBehavior(p, { name: 'other', image: 'busybox', command: ['sleep', '1'] }, true), { behavior: { exit: { after: 1000, code: 0 } }, errors: [] });
+    const p = pod({
+      [BEHAVIOR_ANNOTATION]: 'crash-after=30s',
+      [`${BEHAVIOR_ANNOTATION}.setup`]: 'exit-after=3s exit=4',
+    });
+    assert.deepEqual(containerBehavior(p, { name: 'setup', image: 'busybox' }, true), {
+      behavior: { exit: { after: 3000, code: 4 } },
+      errors: [],
+    });
+    assert.deepEqual(containerBehavior(p, { name: 'other', image: 'busybox', command: ['sleep', '1'] }, true), {
+      behavior: { exit: { after: 1000, code: 0 } },
+      errors: [],
+    });
   });
 
   test('errors name the annotation they come from', () => {
@@ -57,10 +82,17 @@ describe('containerBehavior', () => {
   });
 
   test('without an exit key, the command decides', () => {
-    assert.deepEqual(containerBehavior(pod({ [BEHAVIOR_ANNOTATION]: 'never-ready' }), { name: 'app', image: 'busybox', command: ['false'] }, false), {
-      behavior: { neverReady: true, exit: { after: 'quick', code: 1 } },
-      errors: [],
-    });
+    assert.deepEqual(
+      containerBehavior(
+        pod({ [BEHAVIOR_ANNOTATION]: 'never-ready' }),
+        { name: 'app', image: 'busybox', command: ['false'] },
+        false,
+      ),
+      {
+        behavior: { neverReady: true, exit: { after: 'quick', code: 1 } },
+        errors: [],
+      },
+    );
   });
 });
 
@@ -74,22 +106,54 @@ describe('commandExit', () => {
     [{ name: 'a', image: 'busybox', command: ['sleep', '5'] }, false, { after: 5000, code: 0 }],
     [{ name: 'a', image: 'busybox', command: ['sleep', 'infinity'] }, false, undefined],
     [{ name: 'a', image: 'busybox', command: ['sh', '-c', 'exit 3'] }, false, { after: 'quick', code: 3 }],
-    [{ name: 'a', image: 'busybox', command: ['sh', '-c'], args: ['echo hi; sleep 2 && sleep 1m; exit 7'] }, false, { after: 62_000, code: 7 }],
+    [
+      { name: 'a', image: 'busybox', command: ['sh', '-c'], args: ['echo hi; sleep 2 && sleep 1m; exit 7'] },
+      false,
+      { after: 62_000, code: 7 },
+    ],
     [{ name: 'a', image: 'busybox', command: ['sh', '-c', 'while true; do sleep 1; done'] }, false, undefined],
     [{ name: 'a', image: 'busybox', args: ['echo', 'hello'] }, false, { after: 'quick', code: 0 }],
     [{ name: 'a', image: 'python:3', command: ['python', 'app.py'] }, false, undefined],
     [{ name: 'init', image: 'registry.k8s.io/pause' }, true, { after: 'work', code: 0 }],
-    [{ name: 'init', image: 'busybox', command: ['sh', '-c', 'until nslookup db; do sleep 2; done'] }, true, { after: 'work', code: 0 }],
+    [
+      { name: 'init', image: 'busybox', command: ['sh', '-c', 'until nslookup db; do sleep 2; done'] },
+      true,
+      { after: 'work', code: 0 },
+    ],
   ];
-  for (const [c, init, expected] of cases) test(`${JSON.stringify(c.command ?? c.args ?? c.image)}${init ? ' (init)' : ''}`, () => assert.deepEqual(commandExit(c, init), expected));
+  for (const [c, init, expected] of cases)
+    test(`${JSON.stringify(c.command ?? c.args ?? c.image)}${init ? ' (init)' : ''}`, () =>
+      assert.deepEqual(commandExit(c, init), expected));
 });
 
 describe('durations', () => {
   test('parse', () => {
-    assert.deepEqual(['30s', '2m', '1m30s', '500ms', '1h', '1.5s', '', '10', 's', '3d', '1m 2s'].map(parseDuration), [30_000, 120_000, 90_000, 500, 3_600_000, 1500, undefined, undefined, undefined, undefined, undefined]);
+    assert.deepEqual(['30s', '2m', '1m30s', '500ms', '1h', '1.5s', '', '10', 's', '3d', '1m 2s'].map(parseDuration), [
+      30_000,
+      120_000,
+      90_000,
+      500,
+      3_600_000,
+      1500,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
   test('format as Go does', () => {
-    assert.deepEqual([0, 812, 1000, 1234, 10_000, 80_000, 160_000, 300_000, 3_723_000].map(formatGoDuration), ['0s', '812ms', '1s', '1.234s', '10s', '1m20s', '2m40s', '5m0s', '1h2m3s']);
+    assert.deepEqual([0, 812, 1000, 1234, 10_000, 80_000, 160_000, 300_000, 3_723_000].map(formatGoDuration), [
+      '0s',
+      '812ms',
+      '1s',
+      '1.234s',
+      '10s',
+      '1m20s',
+      '2m40s',
+      '5m0s',
+      '1h2m3s',
+    ]);
   });
 });
 
@@ -109,7 +173,15 @@ describe('Backoff', () => {
   test('inBackOffSince is true for less than the window after the event', () => {
     const b = new Backoff();
     b.next('k', 1000);
-    assert.deepEqual([b.inBackOffSince('k', 5000, 5000), b.inBackOffSince('k', 5000, 14_999), b.inBackOffSince('k', 5000, 15_000), b.inBackOffSince('other', 5000, 5000)], [true, true, false, false]);
+    assert.deepEqual(
+      [
+        b.inBackOffSince('k', 5000, 5000),
+        b.inBackOffSince('k', 5000, 14_999),
+        b.inBackOffSince('k', 5000, 15_000),
+        b.inBackOffSince('other', 5000, 5000),
+      ],
+      [true, true, false, false],
+    );
   });
 
   test('an event more than 10 min (2×cap) after the last update resets the curve', () => {
@@ -128,7 +200,10 @@ describe('Backoff', () => {
   test('inBackOffSinceUpdate measures from the last next()', () => {
     const b = new Backoff();
     b.next('k', 0);
-    assert.deepEqual([b.inBackOffSinceUpdate('k', 9999), b.inBackOffSinceUpdate('k', 10_000), b.windowEnd('k')], [true, false, 10_000]);
+    assert.deepEqual(
+      [b.inBackOffSinceUpdate('k', 9999), b.inBackOffSinceUpdate('k', 10_000), b.windowEnd('k')],
+      [true, false, 10_000],
+    );
   });
 });
 
@@ -139,7 +214,10 @@ describe('image references', () => {
     ['bitnami/redis:7', 'docker.io/bitnami/redis:7'],
     ['registry.k8s.io/pause:3.10', 'registry.k8s.io/pause:3.10'],
     ['localhost:5000/app', 'localhost:5000/app:latest'],
-    ['Nginx', `couldn't parse image name "Nginx": invalid reference format: repository name (library/Nginx) must be lowercase`],
+    [
+      'Nginx',
+      `couldn't parse image name "Nginx": invalid reference format: repository name (library/Nginx) must be lowercase`,
+    ],
     ['nginx::1', `couldn't parse image name "nginx::1": invalid reference format`],
     ['nginx@sha256:abc', `couldn't parse image name "nginx@sha256:abc": invalid reference format`],
   ];

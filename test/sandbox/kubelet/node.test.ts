@@ -7,10 +7,27 @@ const T0 = '2026-01-01T00:00:00Z';
 
 describe('node registration and heartbeats', () => {
   test('registers the Node with capacity, conditions, addresses and nodeInfo', () => {
-    const f = setupKubelet({ labels: { zone: 'a' }, taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] });
+    const f = setupKubelet({
+      labels: { zone: 'a' },
+      taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }],
+    });
     const node = f.h.api.get('nodes', undefined, 'node-1');
-    const capacity = { cpu: '4', 'ephemeral-storage': '100Gi', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '16Gi', pods: '110' };
-    const cond = (type: string, status: string, reason: string, message: string) => ({ type, status, lastHeartbeatTime: T0, lastTransitionTime: T0, reason, message });
+    const capacity = {
+      cpu: '4',
+      'ephemeral-storage': '100Gi',
+      'hugepages-1Gi': '0',
+      'hugepages-2Mi': '0',
+      memory: '16Gi',
+      pods: '110',
+    };
+    const cond = (type: string, status: string, reason: string, message: string) => ({
+      type,
+      status,
+      lastHeartbeatTime: T0,
+      lastTransitionTime: T0,
+      reason,
+      message,
+    });
     assert.deepEqual(node.metadata.labels, {
       'beta.kubernetes.io/arch': 'amd64',
       'beta.kubernetes.io/os': 'linux',
@@ -20,7 +37,11 @@ describe('node registration and heartbeats', () => {
       'node.kubernetes.io/instance-type': 'sandbox',
       zone: 'a',
     });
-    assert.deepEqual(node.spec, { podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'], taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] });
+    assert.deepEqual(node.spec, {
+      podCIDR: '10.244.1.0/24',
+      podCIDRs: ['10.244.1.0/24'],
+      taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }],
+    });
     assert.deepEqual(node.status, {
       capacity,
       allocatable: capacity,
@@ -48,7 +69,11 @@ describe('node registration and heartbeats', () => {
         systemUUID: '',
       },
     });
-    assert.deepEqual(f.h.api.get('leases', 'kube-node-lease', 'node-1').spec, { holderIdentity: 'node-1', leaseDurationSeconds: 40, renewTime: '2026-01-01T00:00:00.000000Z' });
+    assert.deepEqual(f.h.api.get('leases', 'kube-node-lease', 'node-1').spec, {
+      holderIdentity: 'node-1',
+      leaseDurationSeconds: 40,
+      renewTime: '2026-01-01T00:00:00.000000Z',
+    });
     assert.deepEqual(f.events('node-1'), [
       'Normal Starting: Starting kubelet.',
       'Normal NodeHasSufficientMemory: Node node-1 status is now: NodeHasSufficientMemory',
@@ -66,8 +91,13 @@ describe('node registration and heartbeats', () => {
     f.h.advance(300_000);
     const actions = f.h.actions();
     assert.equal(actions.filter((a) => a === 'MODIFIED leases kube-node-lease/node-1').length, 30);
-    assert.deepEqual(actions.filter((a) => a.includes('nodes')), ['MODIFIED nodes node-1']);
-    const ready = (f.h.api.get('nodes', undefined, 'node-1').status as { conditions: { type: string; lastHeartbeatTime: string }[] }).conditions.find((c) => c.type === 'Ready');
+    assert.deepEqual(
+      actions.filter((a) => a.includes('nodes')),
+      ['MODIFIED nodes node-1'],
+    );
+    const ready = (
+      f.h.api.get('nodes', undefined, 'node-1').status as { conditions: { type: string; lastHeartbeatTime: string }[] }
+    ).conditions.find((c) => c.type === 'Ready');
     assert.equal(ready?.lastHeartbeatTime, '2026-01-01T00:05:00Z');
   });
 
@@ -75,10 +105,30 @@ describe('node registration and heartbeats', () => {
     const f = setupKubelet();
     const node = f.h.api.get('nodes', undefined, 'node-1');
     const status = node.status as { conditions: Record<string, unknown>[] };
-    f.h.api.updateStatus({ ...node, status: { ...status, conditions: status.conditions.map((c) => ({ ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' })) } } as KubeObject);
+    f.h.api.updateStatus({
+      ...node,
+      status: {
+        ...status,
+        conditions: status.conditions.map((c) => ({
+          ...c,
+          status: 'Unknown',
+          reason: 'NodeStatusUnknown',
+          message: 'Kubelet stopped posting node status.',
+        })),
+      },
+    } as KubeObject);
     f.h.advance(10_000);
-    const ready = (f.h.api.get('nodes', undefined, 'node-1').status as { conditions: Record<string, unknown>[] }).conditions.find((c) => c.type === 'Ready');
-    assert.deepEqual(ready, { type: 'Ready', status: 'True', lastHeartbeatTime: '2026-01-01T00:00:10Z', lastTransitionTime: '2026-01-01T00:00:10Z', reason: 'KubeletReady', message: 'kubelet is posting ready status' });
+    const ready = (
+      f.h.api.get('nodes', undefined, 'node-1').status as { conditions: Record<string, unknown>[] }
+    ).conditions.find((c) => c.type === 'Ready');
+    assert.deepEqual(ready, {
+      type: 'Ready',
+      status: 'True',
+      lastHeartbeatTime: '2026-01-01T00:00:10Z',
+      lastTransitionTime: '2026-01-01T00:00:10Z',
+      reason: 'KubeletReady',
+      message: 'kubelet is posting ready status',
+    });
     assert.equal(f.events('node-1').at(-1), 'Normal NodeReady: Node node-1 status is now: NodeReady (x2)');
   });
 
@@ -91,6 +141,9 @@ describe('node registration and heartbeats', () => {
     f.kubelet.start();
     // On start a kubelet posts status at once (fresh heartbeats), then renews the lease.
     assert.deepEqual(f.h.actions(), ['MODIFIED nodes node-1', 'MODIFIED leases kube-node-lease/node-1']);
-    assert.equal((f.h.api.get('leases', 'kube-node-lease', 'node-1').spec as { renewTime: string }).renewTime, '2026-01-01T00:01:00.000000Z');
+    assert.equal(
+      (f.h.api.get('leases', 'kube-node-lease', 'node-1').spec as { renewTime: string }).renewTime,
+      '2026-01-01T00:01:00.000000Z',
+    );
   });
 });

@@ -6,11 +6,25 @@ import { newPod, setupKubelet } from './setup';
 import { timeline } from './timeline';
 
 const T0 = '2026-01-01T00:00:00Z';
-const ts = (s: number) => `2026-01-01T00:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}Z`;
+const ts = (s: number) =>
+  `2026-01-01T00:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}Z`;
 const NGINX_ID = (s: PodStatus | undefined) => s?.containerStatuses?.[0]?.imageID ?? '';
 
-function condition(type: string, status: string, since: string, reason?: string, message?: string): Record<string, unknown> {
-  return { type, status, lastProbeTime: null, lastTransitionTime: since, ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+function condition(
+  type: string,
+  status: string,
+  since: string,
+  reason?: string,
+  message?: string,
+): Record<string, unknown> {
+  return {
+    type,
+    status,
+    lastProbeTime: null,
+    lastTransitionTime: since,
+    ...(reason ? { reason } : {}),
+    ...(message ? { message } : {}),
+  };
 }
 
 describe('plain nginx: ContainerCreating → Running and Ready', () => {
@@ -19,7 +33,16 @@ describe('plain nginx: ContainerCreating → Running and Ready', () => {
     const steps = timeline(f, 'web');
     f.create(newPod('web'));
     f.h.advance(0);
-    const waiting: ContainerStatus = { name: 'app', state: { waiting: { reason: 'ContainerCreating' } }, lastState: {}, ready: false, restartCount: 0, image: 'nginx:1.27', imageID: '', started: false };
+    const waiting: ContainerStatus = {
+      name: 'app',
+      state: { waiting: { reason: 'ContainerCreating' } },
+      lastState: {},
+      ready: false,
+      restartCount: 0,
+      image: 'nginx:1.27',
+      imageID: '',
+      started: false,
+    };
     const notReady = (since: string) => [
       condition('Ready', 'False', since, 'ContainersNotReady', 'containers with unready status: [app]'),
       condition('ContainersReady', 'False', since, 'ContainersNotReady', 'containers with unready status: [app]'),
@@ -27,7 +50,12 @@ describe('plain nginx: ContainerCreating → Running and Ready', () => {
     const base = { hostIP: '10.0.0.3', hostIPs: [{ ip: '10.0.0.3' }], startTime: T0, qosClass: 'BestEffort' };
     assert.deepEqual(f.pod('web')!.status, {
       phase: 'Pending',
-      conditions: [condition('PodReadyToStartContainers', 'False', T0), condition('Initialized', 'True', T0), ...notReady(T0), condition('PodScheduled', 'True', T0)],
+      conditions: [
+        condition('PodReadyToStartContainers', 'False', T0),
+        condition('Initialized', 'True', T0),
+        ...notReady(T0),
+        condition('PodScheduled', 'True', T0),
+      ],
       ...base,
       containerStatuses: [waiting],
     });
@@ -35,7 +63,12 @@ describe('plain nginx: ContainerCreating → Running and Ready', () => {
     const ips = { podIP: '10.244.1.2', podIPs: [{ ip: '10.244.1.2' }] };
     assert.deepEqual(f.pod('web')!.status, {
       phase: 'Pending',
-      conditions: [condition('PodReadyToStartContainers', 'True', T0), condition('Initialized', 'True', T0), ...notReady(T0), condition('PodScheduled', 'True', T0)],
+      conditions: [
+        condition('PodReadyToStartContainers', 'True', T0),
+        condition('Initialized', 'True', T0),
+        ...notReady(T0),
+        condition('PodScheduled', 'True', T0),
+      ],
       ...base,
       ...ips,
       containerStatuses: [waiting],
@@ -56,7 +89,19 @@ describe('plain nginx: ContainerCreating → Running and Ready', () => {
       ],
       ...base,
       ...ips,
-      containerStatuses: [{ name: 'app', state: { running: { startedAt: ts(1) } }, lastState: {}, ready: true, restartCount: 0, image: 'docker.io/library/nginx:1.27', imageID: NGINX_ID(status), containerID: id, started: true }],
+      containerStatuses: [
+        {
+          name: 'app',
+          state: { running: { startedAt: ts(1) } },
+          lastState: {},
+          ready: true,
+          restartCount: 0,
+          image: 'docker.io/library/nginx:1.27',
+          imageID: NGINX_ID(status),
+          containerID: id,
+          started: true,
+        },
+      ],
     });
     assert.deepEqual(f.events('web'), [
       'Normal Pulling: Pulling image "nginx:1.27"',
@@ -64,11 +109,14 @@ describe('plain nginx: ContainerCreating → Running and Ready', () => {
       'Normal Created: Created container: app',
       'Normal Started: Started container app',
     ]);
-    assert.deepEqual(steps.map((s) => [s.at, s.phase, s.containers, s.ready]), [
-      [0, 'Pending', 'ContainerCreating', 'False'],
-      [500, 'Pending', 'ContainerCreating', 'False'],
-      [1500, 'Running', 'running', 'True'],
-    ]);
+    assert.deepEqual(
+      steps.map((s) => [s.at, s.phase, s.containers, s.ready]),
+      [
+        [0, 'Pending', 'ContainerCreating', 'False'],
+        [500, 'Pending', 'ContainerCreating', 'False'],
+        [1500, 'Running', 'running', 'True'],
+      ],
+    );
     f.h.settle();
     assert.equal(f.h.clock.pendingForegroundTimers, 0, 'a running pod leaves no pending work');
   });
@@ -79,7 +127,11 @@ describe('plain nginx: ContainerCreating → Running and Ready', () => {
     f.h.advance(5000);
     f.create(newPod('b'));
     f.h.advance(5000);
-    assert.deepEqual(f.events('b'), ['Normal Pulled: Container image "nginx:1.27" already present on machine', 'Normal Created: Created container: app', 'Normal Started: Started container app']);
+    assert.deepEqual(f.events('b'), [
+      'Normal Pulled: Container image "nginx:1.27" already present on machine',
+      'Normal Created: Created container: app',
+      'Normal Started: Started container app',
+    ]);
     assert.equal(f.pod('b')!.status!.podIP, '10.244.1.3');
   });
 });
@@ -88,15 +140,28 @@ describe('readiness', () => {
   test('with a readiness probe, ready at the first passing period after initialDelaySeconds', () => {
     const f = setupKubelet();
     const steps = timeline(f, 'web');
-    f.create(newPod('web', { containers: [{ name: 'app', image: 'nginx:1.27', readinessProbe: { httpGet: { port: 80 }, initialDelaySeconds: 5, periodSeconds: 10 } }] }));
+    f.create(
+      newPod('web', {
+        containers: [
+          {
+            name: 'app',
+            image: 'nginx:1.27',
+            readinessProbe: { httpGet: { port: 80 }, initialDelaySeconds: 5, periodSeconds: 10 },
+          },
+        ],
+      }),
+    );
     f.h.settle();
     // started at 1.5 s; ticks at 1.5, 11.5 s: the first at or after 6.5 s passes.
-    assert.deepEqual(steps.map((s) => [s.at, s.containers, s.ready]), [
-      [0, 'ContainerCreating', 'False'],
-      [500, 'ContainerCreating', 'False'],
-      [1500, 'running', 'False'],
-      [11_500, 'running', 'True'],
-    ]);
+    assert.deepEqual(
+      steps.map((s) => [s.at, s.containers, s.ready]),
+      [
+        [0, 'ContainerCreating', 'False'],
+        [500, 'ContainerCreating', 'False'],
+        [1500, 'running', 'False'],
+        [11_500, 'running', 'True'],
+      ],
+    );
   });
 
   test('ready-after holds readiness back even without a probe', () => {
@@ -104,28 +169,75 @@ describe('readiness', () => {
     const steps = timeline(f, 'web');
     f.create(newPod('web', {}, { [BEHAVIOR_ANNOTATION]: 'ready-after=20s' }));
     f.h.settle();
-    assert.deepEqual(steps.slice(-2).map((s) => [s.at, s.ready]), [[1500, 'False'], [21_500, 'True']]);
+    assert.deepEqual(
+      steps.slice(-2).map((s) => [s.at, s.ready]),
+      [
+        [1500, 'False'],
+        [21_500, 'True'],
+      ],
+    );
   });
 
   test('never-ready with a probe: one Unhealthy event, Ready stays False, nothing left pending', () => {
     const f = setupKubelet();
-    f.create(newPod('web', { containers: [{ name: 'app', image: 'nginx:1.27', readinessProbe: { httpGet: { port: 80 }, periodSeconds: 10 } }] }, { [BEHAVIOR_ANNOTATION]: 'never-ready' }));
+    f.create(
+      newPod(
+        'web',
+        {
+          containers: [
+            { name: 'app', image: 'nginx:1.27', readinessProbe: { httpGet: { port: 80 }, periodSeconds: 10 } },
+          ],
+        },
+        { [BEHAVIOR_ANNOTATION]: 'never-ready' },
+      ),
+    );
     f.h.settle();
     f.h.advance(120_000);
     const pod = f.pod('web')!;
     assert.equal(pod.status!.phase, 'Running');
-    assert.deepEqual(pod.status!.conditions!.find((c) => c.type === 'Ready'), condition('Ready', 'False', T0, 'ContainersNotReady', 'containers with unready status: [app]'));
-    assert.deepEqual(f.events('web').slice(-1), ['Warning Unhealthy: Readiness probe failed: HTTP probe failed with statuscode: 503']);
+    assert.deepEqual(
+      pod.status!.conditions!.find((c) => c.type === 'Ready'),
+      condition('Ready', 'False', T0, 'ContainersNotReady', 'containers with unready status: [app]'),
+    );
+    assert.deepEqual(f.events('web').slice(-1), [
+      'Warning Unhealthy: Readiness probe failed: HTTP probe failed with statuscode: 503',
+    ]);
   });
 
   test('liveness-fail-after: failureThreshold failures, Killing, restart', () => {
     const f = setupKubelet();
-    f.create(newPod('web', { containers: [{ name: 'app', image: 'nginx:1.27', livenessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 5, failureThreshold: 2 } }] }, { [BEHAVIOR_ANNOTATION]: 'liveness-fail-after=60s' }));
+    f.create(
+      newPod(
+        'web',
+        {
+          containers: [
+            {
+              name: 'app',
+              image: 'nginx:1.27',
+              livenessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 5, failureThreshold: 2 },
+            },
+          ],
+        },
+        { [BEHAVIOR_ANNOTATION]: 'liveness-fail-after=60s' },
+      ),
+    );
     f.h.advance(70_000);
     // started 1.5 s; failing ticks at 61.5 and 66.5 s; killed then (stop 300 ms), restarted 1 s later.
     const cs = f.pod('web')!.status!.containerStatuses![0];
-    assert.deepEqual([cs.restartCount, cs.lastState?.terminated?.exitCode, cs.lastState?.terminated?.reason, cs.lastState?.terminated?.finishedAt, cs.state?.running?.startedAt], [1, 137, 'Error', ts(66), ts(67)]);
-    assert.deepEqual(f.events('web').slice(4, 6), ['Warning Unhealthy: Liveness probe failed: dial tcp 10.244.1.2:8080: connect: connection refused (x2)', 'Normal Killing: Container app failed liveness probe, will be restarted']);
+    assert.deepEqual(
+      [
+        cs.restartCount,
+        cs.lastState?.terminated?.exitCode,
+        cs.lastState?.terminated?.reason,
+        cs.lastState?.terminated?.finishedAt,
+        cs.state?.running?.startedAt,
+      ],
+      [1, 137, 'Error', ts(66), ts(67)],
+    );
+    assert.deepEqual(f.events('web').slice(4, 6), [
+      'Warning Unhealthy: Liveness probe failed: dial tcp 10.244.1.2:8080: connect: connection refused (x2)',
+      'Normal Killing: Container app failed liveness probe, will be restarted',
+    ]);
   });
 });
 
@@ -136,12 +248,20 @@ describe('restarts', () => {
     f.create(newPod('web', {}, { [BEHAVIOR_ANNOTATION]: 'crash-after=5s exit=2' }));
     f.h.advance(1_000_000);
     const exits = steps.filter((s) => s.containers.startsWith('terminated')).map((s) => s.at);
-    const starts = steps.filter((s, i) => s.containers === 'running' && steps[i - 1]?.containers !== 'running').map((s) => s.at);
-    assert.deepEqual(starts.slice(1).map((t, i) => t - exits[i]), [1000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000]);
+    const starts = steps
+      .filter((s, i) => s.containers === 'running' && steps[i - 1]?.containers !== 'running')
+      .map((s) => s.at);
+    assert.deepEqual(
+      starts.slice(1).map((t, i) => t - exits[i]),
+      [1000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000],
+    );
     const loops = steps.filter((s) => s.containers === 'CrashLoopBackOff');
     assert.equal(loops.length, 8);
     assert.ok(loops.every((s) => s.phase === 'Running' && s.ready === 'False'));
-    assert.deepEqual(steps.map((s) => s.restarts).filter((n, i, a) => n !== a[i - 1]), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    assert.deepEqual(
+      steps.map((s) => s.restarts).filter((n, i, a) => n !== a[i - 1]),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8],
+    );
   });
 
   test('the CrashLoopBackOff container status, whole', () => {
@@ -151,8 +271,15 @@ describe('restarts', () => {
     const cs = f.pod('web')!.status!.containerStatuses![0];
     assert.deepEqual(cs, {
       name: 'app',
-      state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off 10s restarting failed container=app pod=web_default(${p.metadata!.uid})` } },
-      lastState: { terminated: { exitCode: 2, reason: 'Error', startedAt: ts(7), finishedAt: ts(12), containerID: cs.containerID } },
+      state: {
+        waiting: {
+          reason: 'CrashLoopBackOff',
+          message: `back-off 10s restarting failed container=app pod=web_default(${p.metadata!.uid})`,
+        },
+      },
+      lastState: {
+        terminated: { exitCode: 2, reason: 'Error', startedAt: ts(7), finishedAt: ts(12), containerID: cs.containerID },
+      },
       ready: false,
       restartCount: 1,
       image: 'docker.io/library/nginx:1.27',
@@ -160,7 +287,9 @@ describe('restarts', () => {
       containerID: cs.containerID,
       started: false,
     });
-    assert.deepEqual(f.events('web').slice(-1), [`Warning BackOff: Back-off restarting failed container app in pod web_default(${p.metadata!.uid})`]);
+    assert.deepEqual(f.events('web').slice(-1), [
+      `Warning BackOff: Back-off restarting failed container app in pod web_default(${p.metadata!.uid})`,
+    ]);
   });
 
   test('oom-after: OOMKilled with exit 137 in lastState', () => {
@@ -180,7 +309,10 @@ describe('restarts', () => {
     assert.equal(f.pod('web')!.status!.containerStatuses![0].state!.terminated!.exitCode, 137);
     f.h.advance(1000);
     const cs = f.pod('web')!.status!.containerStatuses![0];
-    assert.deepEqual([cs.restartCount, cs.lastState!.terminated!.reason, !!cs.state!.running, cs.ready], [1, 'Error', true, true]);
+    assert.deepEqual(
+      [cs.restartCount, cs.lastState!.terminated!.reason, !!cs.state!.running, cs.ready],
+      [1, 'Error', true, true],
+    );
   });
 });
 
@@ -198,7 +330,15 @@ describe('completion', () => {
       condition('ContainersReady', 'False', ts(6), 'PodCompleted'),
       condition('PodScheduled', 'True', T0),
     ]);
-    assert.deepEqual(status.containerStatuses![0].state, { terminated: { exitCode: 0, reason: 'Completed', startedAt: ts(1), finishedAt: ts(6), containerID: status.containerStatuses![0].containerID } });
+    assert.deepEqual(status.containerStatuses![0].state, {
+      terminated: {
+        exitCode: 0,
+        reason: 'Completed',
+        startedAt: ts(1),
+        finishedAt: ts(6),
+        containerID: status.containerStatuses![0].containerID,
+      },
+    });
     assert.equal(f.h.clock.pendingForegroundTimers, 0);
   });
 
@@ -208,7 +348,10 @@ describe('completion', () => {
     f.create(newPod('never', { restartPolicy: 'Never', containers: [container] }));
     f.create(newPod('onfailure', { restartPolicy: 'OnFailure', containers: [container] }));
     f.h.advance(30_000);
-    assert.deepEqual([f.pod('never')!.status!.phase, f.pod('never')!.status!.containerStatuses![0].state!.terminated!.exitCode], ['Failed', 1]);
+    assert.deepEqual(
+      [f.pod('never')!.status!.phase, f.pod('never')!.status!.containerStatuses![0].state!.terminated!.exitCode],
+      ['Failed', 1],
+    );
     const onFailure = f.pod('onfailure')!.status!;
     assert.equal(onFailure.phase, 'Running');
     assert.ok(onFailure.containerStatuses![0].restartCount! >= 2);
@@ -216,7 +359,12 @@ describe('completion', () => {
 
   test('sh -c "sleep 5" under OnFailure completes: Succeeded', () => {
     const f = setupKubelet();
-    f.create(newPod('job', { restartPolicy: 'OnFailure', containers: [{ name: 'app', image: 'busybox', command: ['sh', '-c', 'sleep 5'] }] }));
+    f.create(
+      newPod('job', {
+        restartPolicy: 'OnFailure',
+        containers: [{ name: 'app', image: 'busybox', command: ['sh', '-c', 'sleep 5'] }],
+      }),
+    );
     f.h.settle();
     assert.equal(f.pod('job')!.status!.phase, 'Succeeded');
   });
@@ -227,17 +375,23 @@ describe('completion', () => {
     f.create(newPod('web', { initContainers: [{ name: 'wait', image: 'busybox', command: ['sleep', '3'] }] }));
     f.h.advance(1000);
     const pending = f.pod('web')!.status!;
-    assert.deepEqual(pending.conditions!.find((c) => c.type === 'Initialized'), condition('Initialized', 'False', T0, 'ContainersNotInitialized', 'containers with incomplete status: [wait]'));
+    assert.deepEqual(
+      pending.conditions!.find((c) => c.type === 'Initialized'),
+      condition('Initialized', 'False', T0, 'ContainersNotInitialized', 'containers with incomplete status: [wait]'),
+    );
     assert.equal(pending.containerStatuses![0].state!.waiting!.reason, 'PodInitializing');
     f.h.settle();
     // busybox pulled 0.5–1.5 s, runs 3 s; nginx pulled 4.5–5.5 s.
-    assert.deepEqual(steps.map((s) => [s.at, s.phase, s.containers]), [
-      [0, 'Pending', 'PodInitializing'],
-      [500, 'Pending', 'PodInitializing'],
-      [1500, 'Pending', 'PodInitializing'],
-      [4500, 'Pending', 'PodInitializing'],
-      [5500, 'Running', 'running'],
-    ]);
+    assert.deepEqual(
+      steps.map((s) => [s.at, s.phase, s.containers]),
+      [
+        [0, 'Pending', 'PodInitializing'],
+        [500, 'Pending', 'PodInitializing'],
+        [1500, 'Pending', 'PodInitializing'],
+        [4500, 'Pending', 'PodInitializing'],
+        [5500, 'Running', 'running'],
+      ],
+    );
     const init = f.pod('web')!.status!.initContainerStatuses![0];
     assert.deepEqual([init.ready, init.state!.terminated!.reason], [true, 'Completed']);
   });
@@ -250,18 +404,24 @@ describe('images', () => {
     f.create(newPod('web', { containers: [{ name: 'app', image: 'nginx:missing' }] }));
     f.h.advance(40_000);
     // fails at 1.5 s, retried 10 s later (11.5 s), fails at 12.5 s, retried 20 s later (32.5 s).
-    assert.deepEqual(steps.map((s) => [s.at, s.containers]), [
-      [0, 'ContainerCreating'],
-      [500, 'ContainerCreating'],
-      [1500, 'ErrImagePull'],
-      [2500, 'ImagePullBackOff'],
-      [12_500, 'ErrImagePull'],
-      [13_500, 'ImagePullBackOff'],
-      [33_500, 'ErrImagePull'],
-      [34_500, 'ImagePullBackOff'],
-    ]);
-    const err = 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:missing": failed to resolve reference "docker.io/library/nginx:missing": docker.io/library/nginx:missing: not found';
-    assert.deepEqual(f.pod('web')!.status!.containerStatuses![0].state, { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "nginx:missing": ErrImagePull: ${err}` } });
+    assert.deepEqual(
+      steps.map((s) => [s.at, s.containers]),
+      [
+        [0, 'ContainerCreating'],
+        [500, 'ContainerCreating'],
+        [1500, 'ErrImagePull'],
+        [2500, 'ImagePullBackOff'],
+        [12_500, 'ErrImagePull'],
+        [13_500, 'ImagePullBackOff'],
+        [33_500, 'ErrImagePull'],
+        [34_500, 'ImagePullBackOff'],
+      ],
+    );
+    const err =
+      'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:missing": failed to resolve reference "docker.io/library/nginx:missing": docker.io/library/nginx:missing: not found';
+    assert.deepEqual(f.pod('web')!.status!.containerStatuses![0].state, {
+      waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "nginx:missing": ErrImagePull: ${err}` },
+    });
     assert.deepEqual(f.events('web'), [
       'Normal Pulling: Pulling image "nginx:missing" (x3)',
       `Warning Failed: Failed to pull image "nginx:missing": ${err} (x3)`,
@@ -276,7 +436,10 @@ describe('images', () => {
     f.create(newPod('web', { containers: [{ name: 'app', image: 'Nginx' }] }));
     f.h.settle();
     assert.deepEqual(f.pod('web')!.status!.containerStatuses![0].state, {
-      waiting: { reason: 'InvalidImageName', message: `Failed to apply default image tag "Nginx": couldn't parse image name "Nginx": invalid reference format: repository name (library/Nginx) must be lowercase` },
+      waiting: {
+        reason: 'InvalidImageName',
+        message: `Failed to apply default image tag "Nginx": couldn't parse image name "Nginx": invalid reference format: repository name (library/Nginx) must be lowercase`,
+      },
     });
     assert.equal(f.h.clock.pendingForegroundTimers, 0);
   });
@@ -285,7 +448,10 @@ describe('images', () => {
     const f = setupKubelet();
     f.create(newPod('web', {}, { [BEHAVIOR_ANNOTATION]: 'image-missing crash-after=soon' }));
     f.h.advance(3000);
-    assert.equal(f.events('web')[0], `Warning InvalidBehavior: ${BEHAVIOR_ANNOTATION}: invalid duration "soon" for crash-after (use e.g. 30s, 2m, 1m30s, 500ms)`);
+    assert.equal(
+      f.events('web')[0],
+      `Warning InvalidBehavior: ${BEHAVIOR_ANNOTATION}: invalid duration "soon" for crash-after (use e.g. 30s, 2m, 1m30s, 500ms)`,
+    );
     assert.equal(f.pod('web')!.status!.containerStatuses![0].state!.waiting!.reason, 'ImagePullBackOff');
   });
 });
@@ -304,24 +470,30 @@ describe('termination', () => {
   test('SIGTERM: the container stops within a second, the pod is Succeeded, then deleted', () => {
     const { f, steps } = runAndDelete();
     // The API's deletionTimestamp, then the kubelet: SIGTERM sent, the container no longer ready.
-    assert.deepEqual(steps.map((s) => [s.at, s.phase, s.containers, s.ready]), [
-      [10_000, 'Running', 'running', 'True'],
-      [10_000, 'Running', 'running', 'False'],
-      [10_300, 'Succeeded', 'terminated:Completed:0', 'False'],
-      [10_300, 'DELETED', 'terminated:Completed:0', 'False'],
-    ]);
+    assert.deepEqual(
+      steps.map((s) => [s.at, s.phase, s.containers, s.ready]),
+      [
+        [10_000, 'Running', 'running', 'True'],
+        [10_000, 'Running', 'running', 'False'],
+        [10_300, 'Succeeded', 'terminated:Completed:0', 'False'],
+        [10_300, 'DELETED', 'terminated:Completed:0', 'False'],
+      ],
+    );
     assert.equal(f.events('web').at(-1), 'Normal Killing: Stopping container app');
     assert.deepEqual(f.kubelet.podKeys(), []);
   });
 
   test('ignore-sigterm: killed at the end of the grace period (exit 137), then deleted', () => {
     const { steps } = runAndDelete({ [BEHAVIOR_ANNOTATION]: 'ignore-sigterm' });
-    assert.deepEqual(steps.map((s) => [s.at, s.phase, s.containers, s.ready]), [
-      [10_000, 'Running', 'running', 'True'],
-      [10_000, 'Running', 'running', 'False'],
-      [30_000, 'Failed', 'terminated:Error:137', 'False'],
-      [30_000, 'DELETED', 'terminated:Error:137', 'False'],
-    ]);
+    assert.deepEqual(
+      steps.map((s) => [s.at, s.phase, s.containers, s.ready]),
+      [
+        [10_000, 'Running', 'running', 'True'],
+        [10_000, 'Running', 'running', 'False'],
+        [30_000, 'Failed', 'terminated:Error:137', 'False'],
+        [30_000, 'DELETED', 'terminated:Error:137', 'False'],
+      ],
+    );
   });
 
   test('a terminal pod is deleted at once', () => {
@@ -336,7 +508,9 @@ describe('termination', () => {
 describe('admission', () => {
   test('a pod bound past the node capacity is rejected OutOfcpu', () => {
     const f = setupKubelet();
-    const req = (cpu: string) => ({ containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu } } }] });
+    const req = (cpu: string) => ({
+      containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu } } }],
+    });
     f.create(newPod('big', req('3')));
     f.create(newPod('more', req('2')));
     f.h.advance(0);
@@ -347,7 +521,9 @@ describe('admission', () => {
       startTime: T0,
       qosClass: 'Burstable',
     });
-    assert.deepEqual(f.events('more'), ["Warning OutOfcpu: Node didn't have enough resource: cpu, requested: 2000, used: 3000, capacity: 4000"]);
+    assert.deepEqual(f.events('more'), [
+      "Warning OutOfcpu: Node didn't have enough resource: cpu, requested: 2000, used: 3000, capacity: 4000",
+    ]);
     assert.equal(f.pod('big')!.status!.phase, 'Pending');
   });
 
@@ -356,7 +532,10 @@ describe('admission', () => {
     f.create(newPod('a'));
     f.create(newPod('b'));
     f.h.advance(0);
-    assert.deepEqual([f.pod('b')!.status!.reason, f.pod('b')!.status!.message], ['OutOfpods', "Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1"]);
+    assert.deepEqual(
+      [f.pod('b')!.status!.reason, f.pod('b')!.status!.message],
+      ['OutOfpods', "Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1"],
+    );
   });
 });
 

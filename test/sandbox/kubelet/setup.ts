@@ -57,7 +57,11 @@ export function setupKubelet(config: Partial<NodeConfig> = {}, seed = 1): Kubele
   };
 }
 
-export function newPod(name: string, spec: Partial<NonNullable<Pod['spec']>> = {}, annotations?: Record<string, string>): Pod {
+export function newPod(
+  name: string,
+  spec: Partial<NonNullable<Pod['spec']>> = {},
+  annotations?: Record<string, string>,
+): Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',

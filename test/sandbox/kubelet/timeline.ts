@@ -16,7 +16,13 @@ export function summarize(pod: Pod): Omit<Step, 'at'> {
   return {
     phase: pod.status?.phase ?? '',
     containers: statuses
-      .map((s) => (s.state?.running ? 'running' : s.state?.terminated ? `terminated:${s.state.terminated.reason}:${s.state.terminated.exitCode}` : (s.state?.waiting?.reason ?? '?')))
+      .map((s) =>
+        s.state?.running
+          ? 'running'
+          : s.state?.terminated
+            ? `terminated:${s.state.terminated.reason}:${s.state.terminated.exitCode}`
+            : (s.state?.waiting?.reason ?? '?'),
+      )
       .join(','),
     ready: pod.status?.conditions?.find((c) => c.type === 'Ready')?.status ?? '',
     restarts: statuses.reduce((n, s) => n + (s.restartCount ?? 0), 0),

@@ -24,10 +24,13 @@ describe('applyPatch', () => {
   const target = { metadata: { name: 'web', labels: { app: 'web' } }, spec: { replicas: 1 } };
 
   test('merge', () => {
-    assert.deepEqual(applyPatch('merge', target, { metadata: { labels: { app: null, tier: 'fe' } }, spec: { replicas: 3 } }), {
-      metadata: { name: 'web', labels: { tier: 'fe' } },
-      spec: { replicas: 3 },
-    });
+    assert.deepEqual(
+      applyPatch('merge', target, { metadata: { labels: { app: null, tier: 'fe' } }, spec: { replicas: 3 } }),
+      {
+        metadata: { name: 'web', labels: { tier: 'fe' } },
+        spec: { replicas: 3 },
+      },
+    );
   });
 
   test('json', () => {

@@ -6,7 +6,12 @@ import { applyMergePatch, createMergePatch } from '../../../sandbox/api/patch/js
 
 describe('applyMergePatch: RFC 7386', () => {
   test('section 3 example', () => {
-    const target = { title: 'Goodbye!', author: { givenName: 'John', familyName: 'Doe' }, tags: ['example', 'sample'], content: 'This will be unchanged' };
+    const target = {
+      title: 'Goodbye!',
+      author: { givenName: 'John', familyName: 'Doe' },
+      tags: ['example', 'sample'],
+      content: 'This will be unchanged',
+    };
     const patch = { title: 'Hello!', phoneNumber: '+01-123-456-7890', author: { familyName: null }, tags: ['example'] };
     assert.deepEqual(applyMergePatch(target, patch), {
       title: 'Hello!',
@@ -27,7 +32,11 @@ describe('applyMergePatch: RFC 7386', () => {
     [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
     [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
     [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
-    [['a', 'b'], ['c', 'd'], ['c', 'd']],
+    [
+      ['a', 'b'],
+      ['c', 'd'],
+      ['c', 'd'],
+    ],
     [{ a: 'b' }, ['c'], ['c']],
     [{ a: 'foo' }, null, null],
     [{ a: 'foo' }, 'bar', 'bar'],
@@ -37,14 +46,20 @@ describe('applyMergePatch: RFC 7386', () => {
   ];
   appendix.forEach(([original, patch, result], i) => {
     test(`appendix A #${i + 1}: ${JSON.stringify(original)} + ${JSON.stringify(patch)}`, () => {
-      assert.deepEqual(applyMergePatch(deepFreeze(structuredClone(original)), deepFreeze(structuredClone(patch))), result);
+      assert.deepEqual(
+        applyMergePatch(deepFreeze(structuredClone(original)), deepFreeze(structuredClone(patch))),
+        result,
+      );
     });
   });
 
   test('never mutates or shares its inputs', () => {
     const target = deepFreeze({ metadata: { labels: { a: '1' } }, spec: { list: [{ x: 1 }] } });
     const patch = deepFreeze({ metadata: { labels: { b: '2' } }, spec: { extra: { y: [1] } } });
-    const out = applyMergePatch(target, patch) as { metadata: { labels: Record<string, string> }; spec: { list: { x: number }[]; extra: { y: number[] } } };
+    const out = applyMergePatch(target, patch) as {
+      metadata: { labels: Record<string, string> };
+      spec: { list: { x: number }[]; extra: { y: number[] } };
+    };
     out.metadata.labels.c = '3';
     out.spec.list[0].x = 9;
     out.spec.extra.y.push(2);
@@ -65,7 +80,12 @@ describe('createMergePatch', () => {
     ['equal objects give an empty patch', { a: 1, b: { c: [1] } }, { a: 1, b: { c: [1] } }, {}],
     ['changed scalar', { a: 1, b: 2 }, { a: 1, b: 3 }, { b: 3 }],
     ['removed member becomes null', { a: 1, b: 2 }, { a: 1 }, { b: null }],
-    ['nested change only', { m: { l: { x: '1', y: '2' } } }, { m: { l: { x: '1', y: '3', z: '4' } } }, { m: { l: { y: '3', z: '4' } } }],
+    [
+      'nested change only',
+      { m: { l: { x: '1', y: '2' } } },
+      { m: { l: { x: '1', y: '3', z: '4' } } },
+      { m: { l: { y: '3', z: '4' } } },
+    ],
     ['arrays are replaced whole', { a: [1, 2, 3] }, { a: [1, 3] }, { a: [1, 3] }],
     ['object replaced by scalar', { a: { b: 1 } }, { a: 'x' }, { a: 'x' }],
     ['non-object target gives the new value', [1], { a: 1 }, { a: 1 }],

@@ -5,7 +5,8 @@ import { NOW, ago, clusterObj, deployment, obj, pods, replicaSet } from './fixtu
 
 /** Lines joined with newlines, plus the final newline kubectl writes. */
 const text = (...lines: string[]) => lines.map((l) => `${l}\n`).join('');
-const print = (kind: string, objects: Parameters<typeof tableFor>[1], options: Parameters<typeof tableFor>[3] = {}) => formatTable(tableFor(kind, objects, NOW, options));
+const print = (kind: string, objects: Parameters<typeof tableFor>[1], options: Parameters<typeof tableFor>[3] = {}) =>
+  formatTable(tableFor(kind, objects, NOW, options));
 
 describe('tableFor: column definitions as upstream declares them', () => {
   test('pods: names, types and priorities', () => {
@@ -26,7 +27,18 @@ describe('tableFor: column definitions as upstream declares them', () => {
   test('events: wide columns interleave with the plain ones', () => {
     assert.deepEqual(
       tableFor('events', [], NOW, { wide: true }).columns.map((c) => `${c.name}/${c.priority}`),
-      ['Last Seen/0', 'Type/0', 'Reason/0', 'Object/0', 'Subobject/1', 'Source/1', 'Message/0', 'First Seen/1', 'Count/1', 'Name/1'],
+      [
+        'Last Seen/0',
+        'Type/0',
+        'Reason/0',
+        'Object/0',
+        'Subobject/1',
+        'Source/1',
+        'Message/0',
+        'First Seen/1',
+        'Count/1',
+        'Name/1',
+      ],
     );
   });
 
@@ -83,8 +95,17 @@ describe('formatTable: kubectl get output', () => {
     const sts = obj('apps/v1', 'StatefulSet', 'db', { spec: { replicas: 2 }, status: { readyReplicas: 1 } });
     assert.equal(print('sts', [sts]), text('NAME   READY   AGE', 'db     1/2     5m'));
     const ds = obj('apps/v1', 'DaemonSet', 'agent', {
-      spec: { selector: { matchLabels: { app: 'agent' } }, template: { spec: { nodeSelector: { 'kubernetes.io/os': 'linux' }, containers: [] } } },
-      status: { desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 2, updatedNumberScheduled: 3, numberAvailable: 2 },
+      spec: {
+        selector: { matchLabels: { app: 'agent' } },
+        template: { spec: { nodeSelector: { 'kubernetes.io/os': 'linux' }, containers: [] } },
+      },
+      status: {
+        desiredNumberScheduled: 3,
+        currentNumberScheduled: 3,
+        numberReady: 2,
+        updatedNumberScheduled: 3,
+        numberAvailable: 2,
+      },
     });
     assert.equal(
       print('ds', [ds]),
@@ -98,9 +119,17 @@ describe('formatTable: kubectl get output', () => {
   test('jobs and cronjobs', () => {
     const done = obj('batch/v1', 'Job', 'pi', {
       spec: { completions: 3, parallelism: 1 },
-      status: { succeeded: 3, startTime: ago(250), completionTime: ago(100), conditions: [{ type: 'Complete', status: 'True' }] },
+      status: {
+        succeeded: 3,
+        startTime: ago(250),
+        completionTime: ago(100),
+        conditions: [{ type: 'Complete', status: 'True' }],
+      },
     });
-    const running = obj('batch/v1', 'Job', 'batch', { spec: { parallelism: 2 }, status: { succeeded: 0, startTime: ago(45), active: 2 } });
+    const running = obj('batch/v1', 'Job', 'batch', {
+      spec: { parallelism: 2 },
+      status: { succeeded: 0, startTime: ago(45), active: 2 },
+    });
     assert.equal(
       print('jobs', [done, running]),
       text(
@@ -109,7 +138,10 @@ describe('formatTable: kubectl get output', () => {
         'batch   Running    0/1 of 2      45s        5m',
       ),
     );
-    const cj = obj('batch/v1', 'CronJob', 'backup', { spec: { schedule: '*/5 * * * *', suspend: false }, status: { active: [{ name: 'backup-1' }], lastScheduleTime: ago(60) } });
+    const cj = obj('batch/v1', 'CronJob', 'backup', {
+      spec: { schedule: '*/5 * * * *', suspend: false },
+      status: { active: [{ name: 'backup-1' }], lastScheduleTime: ago(60) },
+    });
     assert.equal(
       print('cronjobs', [cj]),
       text(
@@ -120,11 +152,31 @@ describe('formatTable: kubectl get output', () => {
   });
 
   test('services: ClusterIP, NodePort, LoadBalancer pending, headless', () => {
-    const svc = (name: string, spec: Record<string, unknown>, status: Record<string, unknown> = {}) => obj('v1', 'Service', name, { spec, status });
+    const svc = (name: string, spec: Record<string, unknown>, status: Record<string, unknown> = {}) =>
+      obj('v1', 'Service', name, { spec, status });
     const list = [
-      svc('web', { type: 'ClusterIP', clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.10'], ports: [{ port: 80, protocol: 'TCP' }], selector: { app: 'web' } }),
-      svc('np', { type: 'NodePort', clusterIP: '10.96.0.11', clusterIPs: ['10.96.0.11'], ports: [{ port: 80, nodePort: 30080, protocol: 'TCP' }, { port: 53, protocol: 'UDP' }] }),
-      svc('lb', { type: 'LoadBalancer', clusterIP: '10.96.0.12', clusterIPs: ['10.96.0.12'], ports: [{ port: 443, nodePort: 31443, protocol: 'TCP' }] }),
+      svc('web', {
+        type: 'ClusterIP',
+        clusterIP: '10.96.0.10',
+        clusterIPs: ['10.96.0.10'],
+        ports: [{ port: 80, protocol: 'TCP' }],
+        selector: { app: 'web' },
+      }),
+      svc('np', {
+        type: 'NodePort',
+        clusterIP: '10.96.0.11',
+        clusterIPs: ['10.96.0.11'],
+        ports: [
+          { port: 80, nodePort: 30080, protocol: 'TCP' },
+          { port: 53, protocol: 'UDP' },
+        ],
+      }),
+      svc('lb', {
+        type: 'LoadBalancer',
+        clusterIP: '10.96.0.12',
+        clusterIPs: ['10.96.0.12'],
+        ports: [{ port: 443, nodePort: 31443, protocol: 'TCP' }],
+      }),
       svc('db', { type: 'ClusterIP', clusterIP: 'None', clusterIPs: ['None'] }),
     ];
     assert.equal(
@@ -140,7 +192,11 @@ describe('formatTable: kubectl get output', () => {
   });
 
   test('nodes: Ready, NotReady for Unknown, SchedulingDisabled, roles; wide', () => {
-    const node = (name: string, ready: string | undefined, extra: { labels?: Record<string, string>; unschedulable?: boolean } = {}) =>
+    const node = (
+      name: string,
+      ready: string | undefined,
+      extra: { labels?: Record<string, string>; unschedulable?: boolean } = {},
+    ) =>
       clusterObj(
         'v1',
         'Node',
@@ -149,14 +205,24 @@ describe('formatTable: kubectl get output', () => {
           spec: extra.unschedulable ? { unschedulable: true } : {},
           status: {
             conditions: ready ? [{ type: 'Ready', status: ready }] : [],
-            addresses: [{ type: 'InternalIP', address: '172.18.0.2' }, { type: 'Hostname', address: name }],
-            nodeInfo: { kubeletVersion: 'v1.33.1', osImage: 'Debian GNU/Linux 12 (bookworm)', kernelVersion: '6.8.0', containerRuntimeVersion: 'containerd://2.1.1' },
+            addresses: [
+              { type: 'InternalIP', address: '172.18.0.2' },
+              { type: 'Hostname', address: name },
+            ],
+            nodeInfo: {
+              kubeletVersion: 'v1.33.1',
+              osImage: 'Debian GNU/Linux 12 (bookworm)',
+              kernelVersion: '6.8.0',
+              containerRuntimeVersion: 'containerd://2.1.1',
+            },
           },
         },
         extra.labels ? { labels: extra.labels } : {},
       );
     const list = [
-      node('node-1', 'True', { labels: { 'node-role.kubernetes.io/control-plane': '', 'kubernetes.io/role': 'master' } }),
+      node('node-1', 'True', {
+        labels: { 'node-role.kubernetes.io/control-plane': '', 'kubernetes.io/role': 'master' },
+      }),
       node('node-2', 'Unknown', { unschedulable: true }),
       node('node-3', undefined),
     ];
@@ -179,12 +245,45 @@ describe('formatTable: kubectl get output', () => {
   });
 
   test('events', () => {
-    const ev = (name: string, type: string, reason: string, kind: string, involved: string, message: string, last: number) =>
-      obj('v1', 'Event', name, { type, reason, message, involvedObject: { kind, name: involved, namespace: 'default' }, firstTimestamp: ago(last + 10), lastTimestamp: ago(last), count: 1, source: { component: 'kubelet', host: 'node-1' } });
+    const ev = (
+      name: string,
+      type: string,
+      reason: string,
+      kind: string,
+      involved: string,
+      message: string,
+      last: number,
+    ) =>
+      obj('v1', 'Event', name, {
+        type,
+        reason,
+        message,
+        involvedObject: { kind, name: involved, namespace: 'default' },
+        firstTimestamp: ago(last + 10),
+        lastTimestamp: ago(last),
+        count: 1,
+        source: { component: 'kubelet', host: 'node-1' },
+      });
     const list = [
       ev('web-1.1', 'Normal', 'Scheduled', 'Pod', 'web-1', 'Successfully assigned default/web-1 to node-1', 290),
-      ev('web.2', 'Normal', 'ScalingReplicaSet', 'Deployment', 'web', 'Scaled up replica set web-5d9c7b8f6c from 0 to 3', 295),
-      ev('web-2.3', 'Warning', 'BackOff', 'Pod', 'web-2', 'Back-off restarting failed container web in pod web-2_default(uid)', 5),
+      ev(
+        'web.2',
+        'Normal',
+        'ScalingReplicaSet',
+        'Deployment',
+        'web',
+        'Scaled up replica set web-5d9c7b8f6c from 0 to 3',
+        295,
+      ),
+      ev(
+        'web-2.3',
+        'Warning',
+        'BackOff',
+        'Pod',
+        'web-2',
+        'Back-off restarting failed container web in pod web-2_default(uid)',
+        5,
+      ),
     ];
     assert.equal(
       print('events', list),
@@ -205,20 +304,38 @@ describe('formatTable: kubectl get output', () => {
   });
 
   test('config: configmaps, secrets, serviceaccounts', () => {
-    assert.equal(print('cm', [obj('v1', 'ConfigMap', 'settings', { data: { a: '1', b: '2' }, binaryData: { c: 'AA==' } })]), text('NAME       DATA   AGE', 'settings   3      5m'));
     assert.equal(
-      print('secrets', [obj('v1', 'Secret', 'tls', { type: 'kubernetes.io/tls', data: { 'tls.crt': 'x', 'tls.key': 'y' } })]),
+      print('cm', [obj('v1', 'ConfigMap', 'settings', { data: { a: '1', b: '2' }, binaryData: { c: 'AA==' } })]),
+      text('NAME       DATA   AGE', 'settings   3      5m'),
+    );
+    assert.equal(
+      print('secrets', [
+        obj('v1', 'Secret', 'tls', { type: 'kubernetes.io/tls', data: { 'tls.crt': 'x', 'tls.key': 'y' } }),
+      ]),
       text('NAME   TYPE                DATA   AGE', 'tls    kubernetes.io/tls   2      5m'),
     );
-    assert.equal(print('sa', [obj('v1', 'ServiceAccount', 'default')]), text('NAME      SECRETS   AGE', 'default   0         5m'));
+    assert.equal(
+      print('sa', [obj('v1', 'ServiceAccount', 'default')]),
+      text('NAME      SECRETS   AGE', 'default   0         5m'),
+    );
   });
 
   test('endpoints and endpointslices, with "+ N more..."', () => {
     const ep = obj('v1', 'Endpoints', 'web', {
       subsets: [{ addresses: [{ ip: '10.244.1.5' }, { ip: '10.244.2.6' }], ports: [{ port: 80 }, { port: 443 }] }],
     });
-    assert.equal(print('ep', [ep]), text('NAME   ENDPOINTS                                                AGE', 'web    10.244.1.5:80,10.244.2.6:80,10.244.1.5:443 + 1 more...   5m'));
-    const slice = obj('discovery.k8s.io/v1', 'EndpointSlice', 'web-abcde', { addressType: 'IPv4', ports: [{ port: 80 }], endpoints: [{ addresses: ['10.244.1.5'] }] });
+    assert.equal(
+      print('ep', [ep]),
+      text(
+        'NAME   ENDPOINTS                                                AGE',
+        'web    10.244.1.5:80,10.244.2.6:80,10.244.1.5:443 + 1 more...   5m',
+      ),
+    );
+    const slice = obj('discovery.k8s.io/v1', 'EndpointSlice', 'web-abcde', {
+      addressType: 'IPv4',
+      ports: [{ port: 80 }],
+      endpoints: [{ addresses: ['10.244.1.5'] }],
+    });
     const empty = obj('discovery.k8s.io/v1', 'EndpointSlice', 'db-xyz12', { addressType: 'IPv4', endpoints: [] });
     assert.equal(
       print('endpointslices', [slice, empty]),
@@ -231,28 +348,71 @@ describe('formatTable: kubectl get output', () => {
   });
 
   test('namespaces, leases, ingresses, hpa, pvc', () => {
-    assert.equal(print('ns', [clusterObj('v1', 'Namespace', 'default', { status: { phase: 'Active' } })]), text('NAME      STATUS   AGE', 'default   Active   3d4h'));
-    const lease = obj('coordination.k8s.io/v1', 'Lease', 'node-1', { spec: { holderIdentity: 'node-1', leaseDurationSeconds: 40 } }, { namespace: 'kube-node-lease' });
+    assert.equal(
+      print('ns', [clusterObj('v1', 'Namespace', 'default', { status: { phase: 'Active' } })]),
+      text('NAME      STATUS   AGE', 'default   Active   3d4h'),
+    );
+    const lease = obj(
+      'coordination.k8s.io/v1',
+      'Lease',
+      'node-1',
+      { spec: { holderIdentity: 'node-1', leaseDurationSeconds: 40 } },
+      { namespace: 'kube-node-lease' },
+    );
     assert.equal(print('leases', [lease]), text('NAME     HOLDER   AGE', 'node-1   node-1   5m'));
-    const ing = obj('networking.k8s.io/v1', 'Ingress', 'web', { spec: { ingressClassName: 'nginx', rules: [{ host: 'a.example.com' }, { host: 'b.example.com' }], tls: [{ hosts: ['a.example.com'] }] } });
-    assert.equal(print('ing', [ing]), text('NAME   CLASS   HOSTS                         ADDRESS   PORTS     AGE', 'web    nginx   a.example.com,b.example.com             80, 443   5m'));
-    const hpa = obj('autoscaling/v2', 'HorizontalPodAutoscaler', 'web', {
-      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 10, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }] },
-      status: { currentReplicas: 3, currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 45 } } }] },
+    const ing = obj('networking.k8s.io/v1', 'Ingress', 'web', {
+      spec: {
+        ingressClassName: 'nginx',
+        rules: [{ host: 'a.example.com' }, { host: 'b.example.com' }],
+        tls: [{ hosts: ['a.example.com'] }],
+      },
     });
-    assert.equal(print('hpa', [hpa]), text('NAME   REFERENCE        TARGETS        MINPODS   MAXPODS   REPLICAS   AGE', 'web    Deployment/web   cpu: 45%/80%   1         10        3          5m'));
+    assert.equal(
+      print('ing', [ing]),
+      text(
+        'NAME   CLASS   HOSTS                         ADDRESS   PORTS     AGE',
+        'web    nginx   a.example.com,b.example.com             80, 443   5m',
+      ),
+    );
+    const hpa = obj('autoscaling/v2', 'HorizontalPodAutoscaler', 'web', {
+      spec: {
+        scaleTargetRef: { kind: 'Deployment', name: 'web' },
+        minReplicas: 1,
+        maxReplicas: 10,
+        metrics: [
+          { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
+        ],
+      },
+      status: {
+        currentReplicas: 3,
+        currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 45 } } }],
+      },
+    });
+    assert.equal(
+      print('hpa', [hpa]),
+      text(
+        'NAME   REFERENCE        TARGETS        MINPODS   MAXPODS   REPLICAS   AGE',
+        'web    Deployment/web   cpu: 45%/80%   1         10        3          5m',
+      ),
+    );
     const pvc = obj('v1', 'PersistentVolumeClaim', 'data', {
       spec: { volumeName: 'pv-1', storageClassName: 'standard', accessModes: ['ReadWriteOnce'] },
       status: { phase: 'Bound', capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce', 'ReadWriteMany'] },
     });
     assert.equal(
       print('pvc', [pvc]),
-      text('NAME   STATUS   VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   VOLUMEATTRIBUTESCLASS   AGE', 'data   Bound    pv-1     1Gi        RWO,RWX        standard       <unset>                 5m'),
+      text(
+        'NAME   STATUS   VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   VOLUMEATTRIBUTESCLASS   AGE',
+        'data   Bound    pv-1     1Gi        RWO,RWX        standard       <unset>                 5m',
+      ),
     );
   });
 
   test('a kind without printer columns gets NAME and AGE', () => {
-    assert.equal(print('roles', [obj('rbac.authorization.k8s.io/v1', 'Role', 'reader')]), text('NAME     AGE', 'reader   5m'));
+    assert.equal(
+      print('roles', [obj('rbac.authorization.k8s.io/v1', 'Role', 'reader')]),
+      text('NAME     AGE', 'reader   5m'),
+    );
   });
 
   test('short cells still get the minimum column width of 6', () => {
@@ -261,7 +421,13 @@ describe('formatTable: kubectl get output', () => {
 
   test('-A adds NAMESPACE first; --no-headers drops the header; no rows prints nothing', () => {
     const t = tableFor('pods', [pods[0]], NOW, { showNamespace: true });
-    assert.equal(formatTable(t), text('NAMESPACE   NAME    READY   STATUS    RESTARTS   AGE', 'default     web-1   1/1     Running   0          5m'));
+    assert.equal(
+      formatTable(t),
+      text(
+        'NAMESPACE   NAME    READY   STATUS    RESTARTS   AGE',
+        'default     web-1   1/1     Running   0          5m',
+      ),
+    );
     assert.equal(formatTable(t, { noHeaders: true }), text('default   web-1   1/1   Running   0     5m'));
     assert.equal(formatTable(tableFor('pods', [], NOW)), '');
   });

@@ -9,7 +9,16 @@ import { node, pod } from './fixtures';
 function conflict(name: string, why: string) {
   return (e: unknown) => {
     assert.ok(e instanceof ApiError);
-    assert.deepEqual(e.status, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Conflict', code: 409, message: `Operation cannot be fulfilled on pods/binding "${name}": ${why}`, details: { name, group: '', kind: 'pods/binding' } });
+    assert.deepEqual(e.status, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      reason: 'Conflict',
+      code: 409,
+      message: `Operation cannot be fulfilled on pods/binding "${name}": ${why}`,
+      details: { name, group: '', kind: 'pods/binding' },
+    });
     return true;
   };
 }
@@ -18,11 +27,28 @@ describe('bindPod (the pods/binding subresource)', () => {
   test('sets spec.nodeName and PodScheduled=True, replacing a False condition with a new transition time', () => {
     const h = newHarness();
     const created = h.api.create(pod('p'));
-    h.api.updateStatus({ ...created, status: { ...(created.status as object), conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: 'm', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:00Z' }] } });
+    h.api.updateStatus({
+      ...created,
+      status: {
+        ...(created.status as object),
+        conditions: [
+          {
+            type: 'PodScheduled',
+            status: 'False',
+            reason: 'Unschedulable',
+            message: 'm',
+            lastProbeTime: null,
+            lastTransitionTime: '2026-01-01T00:00:00Z',
+          },
+        ],
+      },
+    });
     h.advance(5000);
     const bound = bindPod(h.api, created, 'n1');
     assert.equal((bound.spec as { nodeName?: string }).nodeName, 'n1');
-    assert.deepEqual((bound.status as { conditions: unknown[] }).conditions, [{ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:05Z' }]);
+    assert.deepEqual((bound.status as { conditions: unknown[] }).conditions, [
+      { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:05Z' },
+    ]);
     assert.deepEqual(h.api.get('pods', 'default', 'p'), bound);
   });
 
@@ -38,7 +64,10 @@ describe('bindPod (the pods/binding subresource)', () => {
     h.api.create({ ...pod('p'), metadata: { name: 'p', namespace: 'default', finalizers: ['example.com/hold'] } });
     const deleting = h.api.delete('pods', 'default', 'p');
     assert.ok(deleting.metadata.deletionTimestamp);
-    assert.throws(() => bindPod(h.api, deleting, 'n1'), conflict('p', 'pod p is being deleted, cannot be assigned to a host'));
+    assert.throws(
+      () => bindPod(h.api, deleting, 'n1'),
+      conflict('p', 'pod p is being deleted, cannot be assigned to a host'),
+    );
   });
 
   test('409 when the pod was replaced by another of the same name', () => {
@@ -46,12 +75,21 @@ describe('bindPod (the pods/binding subresource)', () => {
     const first = h.api.create(pod('p'));
     h.api.delete('pods', 'default', 'p');
     const second = h.api.create(pod('p'));
-    assert.throws(() => bindPod(h.api, first, 'n1'), conflict('p', `Precondition failed: UID in precondition: ${first.metadata.uid}, UID in object meta: ${second.metadata.uid}`));
+    assert.throws(
+      () => bindPod(h.api, first, 'n1'),
+      conflict(
+        'p',
+        `Precondition failed: UID in precondition: ${first.metadata.uid}, UID in object meta: ${second.metadata.uid}`,
+      ),
+    );
   });
 
   test('404 when the pod is gone', () => {
     const h = newHarness();
-    assert.throws(() => bindPod(h.api, pod('p'), 'n1'), (e: unknown) => e instanceof ApiError && e.code === 404);
+    assert.throws(
+      () => bindPod(h.api, pod('p'), 'n1'),
+      (e: unknown) => e instanceof ApiError && e.code === 404,
+    );
   });
 
   test('the scheduler leaves alone a pod someone else bound first', () => {

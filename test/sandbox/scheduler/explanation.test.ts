@@ -18,7 +18,8 @@ describe('explanations', () => {
     s.start();
     const created = h.api.create(pod('web', { cpu: '1', memory: '1Gi' }));
     h.settle();
-    // w1: LeastAllocated (50 + 87) / 2 = 68, Balanced |0.5 − 0.125| / 2 → 81; w2: (75 + 87) / 2 = 81, |0.25 − 0.125| / 2 → 93.
+    // w1: LeastAllocated (50 + 87) / 2 = 68, Balanced |0.5 − 0.125| / 2 → 81; w2: (75 + 87) / 2 = 81, |0.25 − 0.125| /
+    // 2 → 93.
     assert.deepEqual(s.explain('default', 'web'), {
       pod: 'default/web',
       uid: created.metadata.uid,
@@ -32,9 +33,22 @@ describe('explanations', () => {
       scored: true,
       weights: WEIGHTS,
       nodes: [
-        { node: 'cp', rejectedBy: 'TaintToleration', reasons: ['node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }'] },
-        { node: 'w1', scores: { TaintToleration: 100, NodeAffinity: 0, NodeResourcesFit: 68, NodeResourcesBalancedAllocation: 81 }, total: 449 },
-        { node: 'w2', scores: { TaintToleration: 100, NodeAffinity: 0, NodeResourcesFit: 81, NodeResourcesBalancedAllocation: 93 }, total: 474, chosen: true },
+        {
+          node: 'cp',
+          rejectedBy: 'TaintToleration',
+          reasons: ['node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }'],
+        },
+        {
+          node: 'w1',
+          scores: { TaintToleration: 100, NodeAffinity: 0, NodeResourcesFit: 68, NodeResourcesBalancedAllocation: 81 },
+          total: 449,
+        },
+        {
+          node: 'w2',
+          scores: { TaintToleration: 100, NodeAffinity: 0, NodeResourcesFit: 81, NodeResourcesBalancedAllocation: 93 },
+          total: 474,
+          chosen: true,
+        },
       ],
     });
     h.api.delete('pods', 'default', 'web', { gracePeriodSeconds: 0 });
@@ -54,7 +68,8 @@ describe('explanations', () => {
       { outcome: e.outcome, message: e.message, node: e.node, scored: e.scored, nodes: e.nodes },
       {
         outcome: 'Unschedulable',
-        message: '0/2 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 node(s) were unschedulable. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
+        message:
+          '0/2 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 node(s) were unschedulable. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
         node: undefined,
         scored: false,
         nodes: [
@@ -73,13 +88,25 @@ describe('explanations', () => {
     s.start();
     h.api.create(pod('p'));
     h.settle();
-    assert.deepEqual(s.explain('default', 'p')?.nodes, [{ node: 'a', rejectedBy: 'NodeUnschedulable', reasons: ['node(s) were unschedulable'] }, { node: 'b', chosen: true }]);
+    assert.deepEqual(s.explain('default', 'p')?.nodes, [
+      { node: 'a', rejectedBy: 'NodeUnschedulable', reasons: ['node(s) were unschedulable'] },
+      { node: 'b', chosen: true },
+    ]);
   });
 
   test('memory is bounded: past the budget the oldest keep only their summary', () => {
     const store = new ExplanationStore(5);
-    const rec: CycleRecord = { totalNodes: 3, names: ['a', 'b', 'c'], verdicts: Int32Array.from([0, 0, 0]), taintReasons: undefined, feasible: Int32Array.from([0, 1, 2]), scores: undefined, chosen: 1 };
-    for (const k of ['ns/p1', 'ns/p2']) store.record(k, { uid: k, time: 't', attempts: 1, outcome: 'Scheduled', record: rec });
+    const rec: CycleRecord = {
+      totalNodes: 3,
+      names: ['a', 'b', 'c'],
+      verdicts: Int32Array.from([0, 0, 0]),
+      taintReasons: undefined,
+      feasible: Int32Array.from([0, 1, 2]),
+      scores: undefined,
+      chosen: 1,
+    };
+    for (const k of ['ns/p1', 'ns/p2'])
+      store.record(k, { uid: k, time: 't', attempts: 1, outcome: 'Scheduled', record: rec });
     assert.equal(store.explain('ns/p1')?.nodes, undefined);
     assert.equal(store.explain('ns/p1')?.node, 'b');
     assert.equal(store.explain('ns/p2')?.nodes?.length, 3);

@@ -1,18 +1,38 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FIT_CPU, FIT_MEMORY, FIT_PODS, FIT_UNRESOLVABLE, NODE_AFFINITY, NODE_PORTS, NODE_RESOURCES_FIT, NODE_UNSCHEDULABLE, TAINT_TOLERATION } from '../../../sandbox/scheduler/filters';
+import {
+  FIT_CPU,
+  FIT_MEMORY,
+  FIT_PODS,
+  FIT_UNRESOLVABLE,
+  NODE_AFFINITY,
+  NODE_PORTS,
+  NODE_RESOURCES_FIT,
+  NODE_UNSCHEDULABLE,
+  TAINT_TOLERATION,
+} from '../../../sandbox/scheduler/filters';
 import { fitErrorMessage } from '../../../sandbox/scheduler/fitError';
 
 const fit = (mask: number) => NODE_RESOURCES_FIT | (mask << 3);
 const taint = '{node-role.kubernetes.io/control-plane: }';
 
 function message(verdicts: number[], preemptNever = false, tooSmallIsUnresolvable = false): string {
-  return fitErrorMessage(verdicts.length, verdicts, verdicts.length, () => `node(s) had untolerated taint ${taint}`, preemptNever, tooSmallIsUnresolvable);
+  return fitErrorMessage(
+    verdicts.length,
+    verdicts,
+    verdicts.length,
+    () => `node(s) had untolerated taint ${taint}`,
+    preemptNever,
+    tooSmallIsUnresolvable,
+  );
 }
 
 describe('FitError message (FitError.Error + DefaultPreemption PostFilter)', () => {
   test('3 nodes short of cpu', () => {
-    assert.equal(message([fit(FIT_CPU), fit(FIT_CPU), fit(FIT_CPU)]), '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.');
+    assert.equal(
+      message([fit(FIT_CPU), fit(FIT_CPU), fit(FIT_CPU)]),
+      '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+    );
   });
 
   test('a tainted control plane and two full workers', () => {
@@ -45,6 +65,9 @@ describe('FitError message (FitError.Error + DefaultPreemption PostFilter)', () 
   });
 
   test('preemptionPolicy Never', () => {
-    assert.equal(message([fit(FIT_CPU)], true), '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.');
+    assert.equal(
+      message([fit(FIT_CPU)], true),
+      '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.',
+    );
   });
 });

@@ -15,7 +15,10 @@ interface Cond {
   lastTransitionTime?: string;
 }
 
-function setup(seed: number | string = 1, nodes: KubeObject[] = [node('n1'), node('n2'), node('n3')]): { h: Harness; s: Scheduler } {
+function setup(
+  seed: number | string = 1,
+  nodes: KubeObject[] = [node('n1'), node('n2'), node('n3')],
+): { h: Harness; s: Scheduler } {
   const h = newHarness(seed);
   for (const n of nodes) h.api.create(n);
   const s = new Scheduler(h.ctx);
@@ -23,19 +26,32 @@ function setup(seed: number | string = 1, nodes: KubeObject[] = [node('n1'), nod
   return { h, s };
 }
 
-const nodeOf = (h: Harness, name: string) => (h.api.get('pods', 'default', name).spec as { nodeName?: string }).nodeName;
-const conditions = (h: Harness, name: string) => (h.api.get('pods', 'default', name).status as { conditions?: Cond[] }).conditions;
+const nodeOf = (h: Harness, name: string) =>
+  (h.api.get('pods', 'default', name).spec as { nodeName?: string }).nodeName;
+const conditions = (h: Harness, name: string) =>
+  (h.api.get('pods', 'default', name).status as { conditions?: Cond[] }).conditions;
 const events = (h: Harness) =>
   h.api.list('events', { namespace: 'default' }).items.map((e) => {
-    const ev = e as unknown as { type: string; reason: string; message: string; count: number; involvedObject: { name: string } };
+    const ev = e as unknown as {
+      type: string;
+      reason: string;
+      message: string;
+      count: number;
+      involvedObject: { name: string };
+    };
     return `${ev.involvedObject.name} ${ev.type} ${ev.reason} x${ev.count}: ${ev.message}`;
   });
 
-const CPU_FULL = '0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.';
+const CPU_FULL =
+  '0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.';
 
 /** A control plane and two workers whose cpu is taken by bound pods. */
 function fullCluster(seed = 1): { h: Harness; s: Scheduler } {
-  const r = setup(seed, [node('cp', { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] }), node('w1', { cpu: '1' }), node('w2', { cpu: '1' })]);
+  const r = setup(seed, [
+    node('cp', { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] }),
+    node('w1', { cpu: '1' }),
+    node('w2', { cpu: '1' }),
+  ]);
   r.h.api.create(pod('hog-1', { cpu: '900m', spec: { nodeName: 'w1' } }));
   r.h.api.create(pod('hog-2', { cpu: '900m', spec: { nodeName: 'w2' } }));
   return r;
@@ -50,10 +66,17 @@ describe('Scheduler', () => {
     h.settle();
     const chosen = nodeOf(h, 'web')!;
     assert.ok(['n1', 'n2', 'n3'].includes(chosen));
-    assert.deepEqual(h.actions().map((a) => a.replace(/web\.[0-9a-f]+$/, 'web.<id>')), ['MODIFIED pods default/web', 'ADDED events default/web.<id>']);
-    assert.deepEqual(conditions(h, 'web'), [{ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:00Z' }]);
+    assert.deepEqual(
+      h.actions().map((a) => a.replace(/web\.[0-9a-f]+$/, 'web.<id>')),
+      ['MODIFIED pods default/web', 'ADDED events default/web.<id>'],
+    );
+    assert.deepEqual(conditions(h, 'web'), [
+      { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:00Z' },
+    ]);
     assert.deepEqual(events(h), [`web Normal Scheduled x1: Successfully assigned default/web to ${chosen}`]);
-    assert.deepEqual(h.logLines(), [`00:00:00.000 default-scheduler Normal Scheduled default/web: Successfully assigned default/web to ${chosen}`]);
+    assert.deepEqual(h.logLines(), [
+      `00:00:00.000 default-scheduler Normal Scheduled default/web: Successfully assigned default/web to ${chosen}`,
+    ]);
     assert.equal(s.explain('default', 'web')?.outcome, 'Scheduled');
   });
 
@@ -71,12 +94,24 @@ describe('Scheduler', () => {
     h.api.create(pod('big', { cpu: '500m' }));
     h.clearActions();
     h.settle();
-    assert.deepEqual(conditions(h, 'big'), [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Unschedulable', message: CPU_FULL }]);
+    assert.deepEqual(conditions(h, 'big'), [
+      {
+        type: 'PodScheduled',
+        status: 'False',
+        lastProbeTime: null,
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+        reason: 'Unschedulable',
+        message: CPU_FULL,
+      },
+    ]);
     assert.deepEqual(events(h), [`big Warning FailedScheduling x1: ${CPU_FULL}`]);
     assert.equal(h.clock.pendingForegroundTimers, 0, 'waiting for a cluster event is not pending work');
     // A label change on a node is an event NodeResourcesFit does not care about: no retry.
     h.clearActions();
-    h.api.update({ ...h.api.get('nodes', undefined, 'w1'), metadata: { ...h.api.get('nodes', undefined, 'w1').metadata, labels: { extra: 'x' } } });
+    h.api.update({
+      ...h.api.get('nodes', undefined, 'w1'),
+      metadata: { ...h.api.get('nodes', undefined, 'w1').metadata, labels: { extra: 'x' } },
+    });
     h.settle();
     assert.deepEqual(h.actions(), []);
     // A new node that is also too small: retried, a new message, so a new event and a status write.
@@ -84,17 +119,31 @@ describe('Scheduler', () => {
     h.api.create(node('w3', { cpu: '100m' }));
     h.clearActions();
     h.settle();
-    const again = '0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 3 Insufficient cpu. preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.';
+    const again =
+      '0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 3 Insufficient cpu. preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.';
     assert.equal(conditions(h, 'big')?.[0].message, again);
-    assert.deepEqual(h.actions().map((a) => a.split(' ').slice(0, 2).join(' ')), ['ADDED events', 'MODIFIED pods']);
-    // w3 grows a little (still too small): retried after back-off with the same message: the event's count goes up, the status is not rewritten.
+    assert.deepEqual(
+      h.actions().map((a) => a.split(' ').slice(0, 2).join(' ')),
+      ['ADDED events', 'MODIFIED pods'],
+    );
+    // w3 grows a little (still too small): retried after back-off with the same message: the event's count goes up, the
+    // status is not rewritten.
     h.advance(2000);
     const w3 = h.api.get('nodes', undefined, 'w3');
-    h.api.updateStatus({ ...w3, status: { capacity: { cpu: '200m', memory: '8Gi' }, allocatable: { cpu: '200m', memory: '8Gi' } } });
+    h.api.updateStatus({
+      ...w3,
+      status: { capacity: { cpu: '200m', memory: '8Gi' }, allocatable: { cpu: '200m', memory: '8Gi' } },
+    });
     h.clearActions();
     h.settle();
-    assert.deepEqual(h.actions().map((a) => a.split(' ').slice(0, 2).join(' ')), ['MODIFIED events']);
-    assert.deepEqual(events(h), [`big Warning FailedScheduling x1: ${CPU_FULL}`, `big Warning FailedScheduling x2: ${again}`]);
+    assert.deepEqual(
+      h.actions().map((a) => a.split(' ').slice(0, 2).join(' ')),
+      ['MODIFIED events'],
+    );
+    assert.deepEqual(events(h), [
+      `big Warning FailedScheduling x1: ${CPU_FULL}`,
+      `big Warning FailedScheduling x2: ${again}`,
+    ]);
   });
 
   test('the pending pod is scheduled when a node with room is added (after its 1 s back-off)', () => {

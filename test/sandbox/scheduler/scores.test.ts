@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import type { Node } from 'kubernetes-types/core/v1';
 import { NodeState } from '../../../sandbox/scheduler/nodeState';
 import { newPodInfo } from '../../../sandbox/scheduler/podInfo';
-import { balancedAllocationScore, leastAllocatedScore, scoreNodes, totalScore } from '../../../sandbox/scheduler/scores';
+import {
+  balancedAllocationScore,
+  leastAllocatedScore,
+  scoreNodes,
+  totalScore,
+} from '../../../sandbox/scheduler/scores';
 import { selectHost } from '../../../sandbox/scheduler/schedulePod';
 import { SeededRandom } from '../../../sandbox/clock/random';
 import type { KubeObject } from '../../../sandbox/api/types';
@@ -14,7 +19,18 @@ const GI = 1024 ** 3;
 function state(obj: KubeObject, used?: { cpu: number; memory: number }): NodeState {
   const s = new NodeState(obj.metadata.name!);
   s.setNode(obj as unknown as Node);
-  if (used) s.addPod({ cpu: used.cpu, memory: used.memory, ephemeral: 0, nonZeroCpu: used.cpu, nonZeroMemory: used.memory, hostPorts: [] }, 1);
+  if (used)
+    s.addPod(
+      {
+        cpu: used.cpu,
+        memory: used.memory,
+        ephemeral: 0,
+        nonZeroCpu: used.cpu,
+        nonZeroMemory: used.memory,
+        hostPorts: [],
+      },
+      1,
+    );
   return s;
 }
 
@@ -35,7 +51,13 @@ describe('score plugins against the upstream formulas', () => {
     const n = state(node('n', { cpu: '4', memory: '8Gi' }), { cpu: 1000, memory: 2 * GI });
     assert.equal(balancedAllocationScore(newPodInfo(pod('p', { cpu: '1', memory: '1Gi' })), n), 93);
     // fractions cap at 1: f_cpu = min(1, 6000/4000) = 1, f_mem = 0.125 → std 0.4375 → 56.25 → 56
-    assert.equal(balancedAllocationScore(newPodInfo(pod('p', { cpu: '5', memory: '1Gi' })), state(node('n', { cpu: '4', memory: '8Gi' }), { cpu: 1000, memory: 0 })), 56);
+    assert.equal(
+      balancedAllocationScore(
+        newPodInfo(pod('p', { cpu: '5', memory: '1Gi' })),
+        state(node('n', { cpu: '4', memory: '8Gi' }), { cpu: 1000, memory: 0 }),
+      ),
+      56,
+    );
   });
 
   test('BalancedAllocation skips a pod that requests nothing', () => {
@@ -47,7 +69,16 @@ describe('score plugins against the upstream formulas', () => {
       { weight: 30, preference: { matchExpressions: [{ key: 'disk', operator: 'In', values: ['ssd'] }] } },
       { weight: 40, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] } },
     ];
-    const p = newPodInfo(pod('p', { cpu: '1', memory: '2Gi', spec: { affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: preferred } }, tolerations: [{ key: 'tolerated', operator: 'Exists' }] } }));
+    const p = newPodInfo(
+      pod('p', {
+        cpu: '1',
+        memory: '2Gi',
+        spec: {
+          affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: preferred } },
+          tolerations: [{ key: 'tolerated', operator: 'Exists' }],
+        },
+      }),
+    );
     const soft = (key: string) => ({ key, effect: 'PreferNoSchedule' });
     const nodes = [
       state(node('a', { taints: [soft('tolerated')] })),
@@ -58,7 +89,10 @@ describe('score plugins against the upstream formulas', () => {
     // LeastAllocated on 4 cpu / 8Gi: cpu 75, memory 75 → 75; Balanced: f = 0.25 both → 100.
     assert.deepEqual([...scoreNodes(p, nodes)], [100, 0, 75, 100, 50, 42, 75, 100, 0, 100, 75, 100]);
     const scores = scoreNodes(p, nodes);
-    assert.deepEqual([0, 1, 2].map((i) => totalScore(scores, i)), [3 * 100 + 0 + 75 + 100, 3 * 50 + 2 * 42 + 75 + 100, 0 + 2 * 100 + 75 + 100]);
+    assert.deepEqual(
+      [0, 1, 2].map((i) => totalScore(scores, i)),
+      [3 * 100 + 0 + 75 + 100, 3 * 50 + 2 * 42 + 75 + 100, 0 + 2 * 100 + 75 + 100],
+    );
   });
 
   test('all-zero raw scores normalize to 100 (reversed) and 0', () => {
@@ -77,7 +111,10 @@ describe('selectHost', () => {
     const tied = Int32Array.from([100, 0, 50, 50, 100, 0, 50, 50, 100, 0, 50, 50]);
     const pick = (seed: number) => selectHost(tied, 3, new SeededRandom(seed));
     const picks = Array.from({ length: 60 }, (_, s) => pick(s));
-    assert.deepEqual(picks, Array.from({ length: 60 }, (_, s) => pick(s)));
+    assert.deepEqual(
+      picks,
+      Array.from({ length: 60 }, (_, s) => pick(s)),
+    );
     assert.deepEqual([...new Set(picks)].sort(), [0, 1, 2]);
   });
 });

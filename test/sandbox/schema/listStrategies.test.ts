@@ -8,7 +8,12 @@ const CORE = 'io.k8s.api.core.v1.';
 
 describe('listStrategy: upstream struct tags and list markers', () => {
   test('pod containers merge by name and are a list-map keyed by name', () => {
-    assert.deepEqual(listStrategy(`${CORE}PodSpec`, 'containers'), { patchStrategy: 'merge', patchMergeKey: 'name', listType: 'map', listMapKeys: ['name'] });
+    assert.deepEqual(listStrategy(`${CORE}PodSpec`, 'containers'), {
+      patchStrategy: 'merge',
+      patchMergeKey: 'name',
+      listType: 'map',
+      listMapKeys: ['name'],
+    });
     for (const p of ['initContainers', 'ephemeralContainers', 'imagePullSecrets', 'schedulingGates']) {
       assert.equal(listStrategy(`${CORE}PodSpec`, p)?.patchMergeKey, 'name', p);
     }
@@ -53,13 +58,29 @@ describe('listStrategy: upstream struct tags and list markers', () => {
 
 describe('listStrategyAtPath', () => {
   test('walks from the kind through templates and lists (no indices)', () => {
-    assert.equal(listStrategyAtPath('apps/v1', 'Deployment', ['spec', 'template', 'spec', 'containers', 'env'])?.patchMergeKey, 'name');
-    assert.equal(listStrategyAtPath('batch/v1', 'CronJob', ['spec', 'jobTemplate', 'spec', 'template', 'spec', 'containers', 'ports'])?.patchMergeKey, 'containerPort');
+    assert.equal(
+      listStrategyAtPath('apps/v1', 'Deployment', ['spec', 'template', 'spec', 'containers', 'env'])?.patchMergeKey,
+      'name',
+    );
+    assert.equal(
+      listStrategyAtPath('batch/v1', 'CronJob', [
+        'spec',
+        'jobTemplate',
+        'spec',
+        'template',
+        'spec',
+        'containers',
+        'ports',
+      ])?.patchMergeKey,
+      'containerPort',
+    );
     assert.equal(listStrategyAtPath('v1', 'Pod', ['spec', 'containers', 'volumeMounts'])?.patchMergeKey, 'mountPath');
   });
 
   test('the Deployment strategy retains keys', () => {
-    assert.deepEqual(listStrategyAtPath('apps/v1', 'Deployment', ['spec', 'strategy']), { patchStrategy: 'retainKeys' });
+    assert.deepEqual(listStrategyAtPath('apps/v1', 'Deployment', ['spec', 'strategy']), {
+      patchStrategy: 'retainKeys',
+    });
     assert.equal(listStrategyAtPath('apps/v1', 'DaemonSet', ['spec', 'updateStrategy']), undefined);
   });
 
@@ -78,7 +99,8 @@ describe('listStrategyAtPath', () => {
       ['autoscaling/v2', 'HorizontalPodAutoscaler'],
       ['policy/v1', 'PodDisruptionBudget'],
     ];
-    for (const [v, k] of kinds) assert.equal(listStrategyAtPath(v, k, ['status', 'conditions'])?.patchMergeKey, 'type', `${v} ${k}`);
+    for (const [v, k] of kinds)
+      assert.equal(listStrategyAtPath(v, k, ['status', 'conditions'])?.patchMergeKey, 'type', `${v} ${k}`);
     // Job conditions merge by type but are atomic for server-side apply.
     assert.equal(listStrategyAtPath('batch/v1', 'Job', ['status', 'conditions'])?.listType, 'atomic');
   });
@@ -105,7 +127,8 @@ describe('listStrategyAtPath', () => {
 });
 
 describe('the table agrees with the schema', () => {
-  const elementDefinition = (t: SchemaType) => (t.kind === 'array' && t.items.kind === 'ref' ? definition(t.items.name) : undefined);
+  const elementDefinition = (t: SchemaType) =>
+    t.kind === 'array' && t.items.kind === 'ref' ? definition(t.items.name) : undefined;
 
   for (const [defName, prop, s] of listStrategyEntries()) {
     test(`${defName.slice(defName.lastIndexOf('.') + 1)}.${prop}`, () => {
@@ -123,7 +146,8 @@ describe('the table agrees with the schema', () => {
         assert.ok(item && Object.hasOwn(item.properties, key), `element has no ${key}`);
       }
       if (s.listType === 'map') assert.ok(item && (s.listMapKeys ?? []).length > 0, 'a list-map of structs with keys');
-      if (s.patchStrategy?.startsWith('merge') && item !== undefined) assert.ok(s.patchMergeKey, 'merging structs needs a merge key');
+      if (s.patchStrategy?.startsWith('merge') && item !== undefined)
+        assert.ok(s.patchMergeKey, 'merging structs needs a merge key');
     });
   }
 });

@@ -16,7 +16,15 @@ function statusOf(fn: () => unknown): Status {
 }
 
 function badRequest(message: string): Status {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason: 'BadRequest',
+    code: 400,
+  };
 }
 
 function obj(kind: string, name: string, rest: Record<string, unknown> = {}, namespace?: string): KubeObject {
@@ -43,14 +51,21 @@ describe('parsing', () => {
       'metadata.name=web,status.phase!=Running',
     ],
     ['spec.nodeName=', [{ field: 'spec.nodeName', op: '=', value: '' }], 'spec.nodeName='],
-    ['metadata.name=a\\,b\\=c\\\\d', [{ field: 'metadata.name', op: '=', value: 'a,b=c\\d' }], 'metadata.name=a\\,b\\=c\\\\d'],
+    [
+      'metadata.name=a\\,b\\=c\\\\d',
+      [{ field: 'metadata.name', op: '=', value: 'a,b=c\\d' }],
+      'metadata.name=a\\,b\\=c\\\\d',
+    ],
     ['spec.host=node-1', [{ field: 'spec.nodeName', op: '=', value: 'node-1' }], 'spec.nodeName=node-1'],
     [',metadata.name=web,', [{ field: 'metadata.name', op: '=', value: 'web' }], 'metadata.name=web'],
   ];
   for (const [text, requirements, shown] of cases) {
     test(JSON.stringify(text), () => {
       const sel = parseFieldSelector(text, 'Pod');
-      assert.deepEqual({ requirements: sel.requirements, empty: sel.empty, shown: sel.toString() }, { requirements, empty: requirements.length === 0, shown });
+      assert.deepEqual(
+        { requirements: sel.requirements, empty: sel.empty, shown: sel.toString() },
+        { requirements, empty: requirements.length === 0, shown },
+      );
     });
   }
 
@@ -58,7 +73,11 @@ describe('parsing', () => {
     ['Pod', 'spec.foo=x', 'field label not supported: spec.foo'],
     ['Pod', 'metadata.name=a,spec.zzz=1,spec.aaa=2', 'field label not supported: spec.aaa'],
     ['Pod', 'metadata.name', "invalid selector: 'metadata.name'; can't understand 'metadata.name'"],
-    ['Pod', 'metadata.name in (a)', "invalid selector: 'metadata.name in (a)'; can't understand 'metadata.name in (a)'"],
+    [
+      'Pod',
+      'metadata.name in (a)',
+      "invalid selector: 'metadata.name in (a)'; can't understand 'metadata.name in (a)'",
+    ],
     ['Pod', 'metadata.name=a=b', 'invalid field selector: unescaped character in value: 61'],
     ['Pod', 'metadata.name=a\\x', 'invalid field selector: invalid escape sequence: \\x'],
     ['Pod', 'metadata.name=a\\', 'invalid field selector: invalid escape sequence: \\'],
@@ -67,8 +86,16 @@ describe('parsing', () => {
     ['Event', 'involvedObject.foo=x', 'field label not supported: involvedObject.foo'],
     ['Secret', 'data=x', 'field label not supported: data'],
     ['Job', 'status.active=1', 'field label "status.active" not supported for Job'],
-    ['Deployment', 'spec.replicas=1', '"spec.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"'],
-    ['ConfigMap', 'metadata.labels=x', '"metadata.labels" is not a known field selector: only "metadata.name", "metadata.namespace"'],
+    [
+      'Deployment',
+      'spec.replicas=1',
+      '"spec.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    ],
+    [
+      'ConfigMap',
+      'metadata.labels=x',
+      '"metadata.labels" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    ],
   ];
   for (const [kind, text, message] of errors) {
     test(`${kind} ${JSON.stringify(text)} → 400`, () => {
@@ -87,12 +114,23 @@ describe('matching per kind', () => {
       'Pod',
       'running',
       {
-        spec: { nodeName: 'node-1', restartPolicy: 'Always', schedulerName: 'default-scheduler', serviceAccountName: 'default', hostNetwork: true },
+        spec: {
+          nodeName: 'node-1',
+          restartPolicy: 'Always',
+          schedulerName: 'default-scheduler',
+          serviceAccountName: 'default',
+          hostNetwork: true,
+        },
         status: { phase: 'Running', podIPs: [{ ip: '10.0.0.5' }, { ip: 'fd00::5' }], nominatedNodeName: 'node-2' },
       },
       'default',
     ),
-    obj('Pod', 'other-ns', { spec: { nodeName: 'node-2', restartPolicy: 'Never' }, status: { phase: 'Succeeded', podIP: '10.0.0.9' } }, 'kube-system'),
+    obj(
+      'Pod',
+      'other-ns',
+      { spec: { nodeName: 'node-2', restartPolicy: 'Never' }, status: { phase: 'Succeeded', podIP: '10.0.0.9' } },
+      'kube-system',
+    ),
   ];
   const podCases: [string, string[]][] = [
     ['', ['pending', 'running', 'other-ns']],
@@ -125,15 +163,38 @@ describe('matching per kind', () => {
       'Event',
       'e1',
       {
-        involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-1', uid: 'u1', apiVersion: 'v1', resourceVersion: '42', fieldPath: 'spec.containers{web}' },
+        involvedObject: {
+          kind: 'Pod',
+          namespace: 'default',
+          name: 'web-1',
+          uid: 'u1',
+          apiVersion: 'v1',
+          resourceVersion: '42',
+          fieldPath: 'spec.containers{web}',
+        },
         reason: 'Scheduled',
         source: { component: 'default-scheduler' },
         type: 'Normal',
       },
       'default',
     ),
-    obj('Event', 'e2', { involvedObject: { kind: 'ReplicaSet', name: 'web-abc' }, reason: 'SuccessfulCreate', reportingComponent: 'replicaset-controller', type: 'Normal' }, 'default'),
-    obj('Event', 'e3', { involvedObject: { kind: 'Pod', name: 'web-2' }, reason: 'BackOff', source: {}, type: 'Warning' }, 'default'),
+    obj(
+      'Event',
+      'e2',
+      {
+        involvedObject: { kind: 'ReplicaSet', name: 'web-abc' },
+        reason: 'SuccessfulCreate',
+        reportingComponent: 'replicaset-controller',
+        type: 'Normal',
+      },
+      'default',
+    ),
+    obj(
+      'Event',
+      'e3',
+      { involvedObject: { kind: 'Pod', name: 'web-2' }, reason: 'BackOff', source: {}, type: 'Warning' },
+      'default',
+    ),
   ];
   const eventCases: [string, string[]][] = [
     ['involvedObject.kind=Pod', ['e1', 'e3']],
@@ -156,15 +217,61 @@ describe('matching per kind', () => {
   }
 
   const others: [string, string, KubeObject[], string[]][] = [
-    ['Node', 'spec.unschedulable=true', [obj('Node', 'n1', { spec: { unschedulable: true } }), obj('Node', 'n2', { spec: {} })], ['n1']],
-    ['Node', 'spec.unschedulable=false', [obj('Node', 'n1', { spec: { unschedulable: true } }), obj('Node', 'n2', {})], ['n2']],
+    [
+      'Node',
+      'spec.unschedulable=true',
+      [obj('Node', 'n1', { spec: { unschedulable: true } }), obj('Node', 'n2', { spec: {} })],
+      ['n1'],
+    ],
+    [
+      'Node',
+      'spec.unschedulable=false',
+      [obj('Node', 'n1', { spec: { unschedulable: true } }), obj('Node', 'n2', {})],
+      ['n2'],
+    ],
     ['Node', 'metadata.name=n2', [obj('Node', 'n1'), obj('Node', 'n2')], ['n2']],
-    ['Namespace', 'status.phase=Terminating', [obj('Namespace', 'a', { status: { phase: 'Active' } }), obj('Namespace', 'b', { status: { phase: 'Terminating' } })], ['b']],
-    ['Secret', 'type=kubernetes.io/tls', [obj('Secret', 's1', { type: 'Opaque' }, 'd'), obj('Secret', 's2', { type: 'kubernetes.io/tls' }, 'd')], ['s2']],
-    ['Service', 'spec.type=NodePort', [obj('Service', 'a', { spec: { type: 'ClusterIP' } }, 'd'), obj('Service', 'b', { spec: { type: 'NodePort' } }, 'd')], ['b']],
-    ['ReplicaSet', 'status.replicas=0', [obj('ReplicaSet', 'old', { status: {} }, 'd'), obj('ReplicaSet', 'new', { status: { replicas: 3 } }, 'd')], ['old']],
-    ['ReplicaSet', 'status.replicas=3', [obj('ReplicaSet', 'old', { status: {} }, 'd'), obj('ReplicaSet', 'new', { status: { replicas: 3 } }, 'd')], ['new']],
-    ['Job', 'status.successful=1', [obj('Job', 'j1', { status: { succeeded: 1 } }, 'd'), obj('Job', 'j2', {}, 'd')], ['j1']],
+    [
+      'Namespace',
+      'status.phase=Terminating',
+      [
+        obj('Namespace', 'a', { status: { phase: 'Active' } }),
+        obj('Namespace', 'b', { status: { phase: 'Terminating' } }),
+      ],
+      ['b'],
+    ],
+    [
+      'Secret',
+      'type=kubernetes.io/tls',
+      [obj('Secret', 's1', { type: 'Opaque' }, 'd'), obj('Secret', 's2', { type: 'kubernetes.io/tls' }, 'd')],
+      ['s2'],
+    ],
+    [
+      'Service',
+      'spec.type=NodePort',
+      [
+        obj('Service', 'a', { spec: { type: 'ClusterIP' } }, 'd'),
+        obj('Service', 'b', { spec: { type: 'NodePort' } }, 'd'),
+      ],
+      ['b'],
+    ],
+    [
+      'ReplicaSet',
+      'status.replicas=0',
+      [obj('ReplicaSet', 'old', { status: {} }, 'd'), obj('ReplicaSet', 'new', { status: { replicas: 3 } }, 'd')],
+      ['old'],
+    ],
+    [
+      'ReplicaSet',
+      'status.replicas=3',
+      [obj('ReplicaSet', 'old', { status: {} }, 'd'), obj('ReplicaSet', 'new', { status: { replicas: 3 } }, 'd')],
+      ['new'],
+    ],
+    [
+      'Job',
+      'status.successful=1',
+      [obj('Job', 'j1', { status: { succeeded: 1 } }, 'd'), obj('Job', 'j2', {}, 'd')],
+      ['j1'],
+    ],
     ['Deployment', 'metadata.namespace=d', [obj('Deployment', 'a', {}, 'd'), obj('Deployment', 'b', {}, 'e')], ['a']],
     ['ClusterRole', 'metadata.namespace=', [obj('ClusterRole', 'admin')], ['admin']],
   ];

@@ -22,7 +22,15 @@ function statusOf(fn: () => unknown): Status {
 }
 
 function badRequest(message: string): Status {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason: 'BadRequest',
+    code: 400,
+  };
 }
 
 const KEY_NAME_RULE =
@@ -68,7 +76,11 @@ describe('parseLabelSelector: requirements and canonical form', () => {
       const sel = parseLabelSelector(text);
       assert.deepEqual(
         { text: sel.toString(), empty: sel.empty, reqs: sel.requirements },
-        { text: canonical, empty: reqs.length === 0, reqs: reqs.map(([key, operator, values]) => ({ key, operator, values })) },
+        {
+          text: canonical,
+          empty: reqs.length === 0,
+          reqs: reqs.map(([key, operator, values]) => ({ key, operator, values })),
+        },
       );
     });
   }
@@ -90,7 +102,10 @@ describe('parseLabelSelector: syntax errors are 400 with upstream messages', () 
     ['a=(', "unable to parse requirement: found '(', expected: identifier"],
     ['Foo_', `unable to parse requirement: <nil>: Invalid value: "Foo_": ${KEY_NAME_RULE}`],
     ['a=$$', `unable to parse requirement: values[0][a]: Invalid value: "$$": ${VALUE_RULE}`],
-    ['x>a', `unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer`],
+    [
+      'x>a',
+      `unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer`,
+    ],
     [
       'a/b/c',
       `unable to parse requirement: <nil>: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
@@ -149,18 +164,32 @@ describe('labelSelectorFromObject', () => {
   const labels = { app: 'web', env: 'prod' };
 
   test('undefined and null select nothing; {} selects everything', () => {
-    const seen = (s: Selector) => ({ empty: s.empty, text: s.toString(), some: s.matches(labels), none: s.matches(undefined) });
+    const seen = (s: Selector) => ({
+      empty: s.empty,
+      text: s.toString(),
+      some: s.matches(labels),
+      none: s.matches(undefined),
+    });
     assert.deepEqual(seen(labelSelectorFromObject(undefined)), { empty: false, text: '', some: false, none: false });
     assert.deepEqual(seen(labelSelectorFromObject(null)), { empty: false, text: '', some: false, none: false });
     assert.deepEqual(seen(labelSelectorFromObject({})), { empty: true, text: '', some: true, none: true });
-    assert.deepEqual(seen(labelSelectorFromObject({ matchLabels: {}, matchExpressions: [] })), { empty: true, text: '', some: true, none: true });
+    assert.deepEqual(seen(labelSelectorFromObject({ matchLabels: {}, matchExpressions: [] })), {
+      empty: true,
+      text: '',
+      some: true,
+      none: true,
+    });
   });
 
   const cases: [LabelSelector, string, boolean][] = [
     [{ matchLabels: { app: 'web' } }, 'app=web', true],
     [{ matchLabels: { env: 'prod', app: 'web' } }, 'app=web,env=prod', true],
     [{ matchLabels: { app: 'db' } }, 'app=db', false],
-    [{ matchExpressions: [{ key: 'env', operator: 'In', values: ['staging', 'prod'] }] }, 'env in (prod,staging)', true],
+    [
+      { matchExpressions: [{ key: 'env', operator: 'In', values: ['staging', 'prod'] }] },
+      'env in (prod,staging)',
+      true,
+    ],
     [{ matchExpressions: [{ key: 'env', operator: 'In', values: ['dev'] }] }, 'env in (dev)', false],
     [{ matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['dev'] }] }, 'env notin (dev)', true],
     [{ matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['prod'] }] }, 'env notin (prod)', false],
@@ -169,7 +198,13 @@ describe('labelSelectorFromObject', () => {
     [{ matchExpressions: [{ key: 'tier', operator: 'DoesNotExist' }] }, '!tier', true],
     [{ matchExpressions: [{ key: 'app', operator: 'DoesNotExist', values: [] }] }, '!app', false],
     [
-      { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }, { key: 'canary', operator: 'DoesNotExist' }] },
+      {
+        matchLabels: { app: 'web' },
+        matchExpressions: [
+          { key: 'env', operator: 'In', values: ['prod'] },
+          { key: 'canary', operator: 'DoesNotExist' },
+        ],
+      },
       'app=web,!canary,env in (prod)',
       true,
     ],
@@ -185,9 +220,21 @@ describe('labelSelectorFromObject', () => {
   }
 
   const errors: [string, LabelSelector, string][] = [
-    ['unknown operator', { matchExpressions: [{ key: 'a', operator: 'Gt' as 'In', values: ['1'] }] }, '"Gt" is not a valid label selector operator'],
-    ['In without values', { matchExpressions: [{ key: 'a', operator: 'In' }] }, "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"],
-    ['NotIn with empty values', { matchExpressions: [{ key: 'a', operator: 'NotIn', values: [] }] }, "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"],
+    [
+      'unknown operator',
+      { matchExpressions: [{ key: 'a', operator: 'Gt' as 'In', values: ['1'] }] },
+      '"Gt" is not a valid label selector operator',
+    ],
+    [
+      'In without values',
+      { matchExpressions: [{ key: 'a', operator: 'In' }] },
+      "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty",
+    ],
+    [
+      'NotIn with empty values',
+      { matchExpressions: [{ key: 'a', operator: 'NotIn', values: [] }] },
+      "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty",
+    ],
     [
       'Exists with values',
       { matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x', 'y'] }] },
@@ -214,17 +261,27 @@ describe('labelSelectorFromObject', () => {
 
 describe('formatLabelSelector', () => {
   test('prints <none> when the selector is empty or absent', () => {
-    assert.deepEqual([formatLabelSelector({}), formatLabelSelector(undefined), formatLabelSelector({ matchLabels: {} })], ['<none>', '<none>', '<none>']);
+    assert.deepEqual(
+      [formatLabelSelector({}), formatLabelSelector(undefined), formatLabelSelector({ matchLabels: {} })],
+      ['<none>', '<none>', '<none>'],
+    );
   });
 });
 
 describe('properties', () => {
   const token = fc.stringMatching(/^[a-z]([a-z0-9]{0,4})$/);
   const expr = fc.oneof(
-    fc.record({ key: token, operator: fc.constantFrom('In' as const, 'NotIn' as const), values: fc.array(token, { minLength: 1, maxLength: 3 }) }),
+    fc.record({
+      key: token,
+      operator: fc.constantFrom('In' as const, 'NotIn' as const),
+      values: fc.array(token, { minLength: 1, maxLength: 3 }),
+    }),
     fc.record({ key: token, operator: fc.constantFrom('Exists' as const, 'DoesNotExist' as const) }),
   );
-  const selector = fc.record({ matchLabels: fc.dictionary(token, token, { maxKeys: 3 }), matchExpressions: fc.array(expr, { maxLength: 3 }) });
+  const selector = fc.record({
+    matchLabels: fc.dictionary(token, token, { maxKeys: 3 }),
+    matchExpressions: fc.array(expr, { maxLength: 3 }),
+  });
   const labelSet = fc.dictionary(token, token, { maxKeys: 5 });
 
   test('the printed form parses back to a selector that matches the same label sets', () => {

@@ -14,10 +14,34 @@ function newText(item: CompletionItem): string {
   return (item.textEdit as TextEdit).newText;
 }
 
-const POD = (...spec: string[]): string => lines('apiVersion: v1', 'kind: Pod', 'metadata:', '  name: web', 'spec:', ...spec);
+const POD = (...spec: string[]): string =>
+  lines('apiVersion: v1', 'kind: Pod', 'metadata:', '  name: web', 'spec:', ...spec);
 const CONTAINER_FIELDS = [
-  'name', 'args', 'command', 'env', 'envFrom', 'image', 'imagePullPolicy', 'lifecycle', 'livenessProbe', 'ports', 'readinessProbe', 'resizePolicy', 'resources',
-  'restartPolicy', 'restartPolicyRules', 'securityContext', 'startupProbe', 'stdin', 'stdinOnce', 'terminationMessagePath', 'terminationMessagePolicy', 'tty', 'volumeDevices', 'volumeMounts', 'workingDir',
+  'name',
+  'args',
+  'command',
+  'env',
+  'envFrom',
+  'image',
+  'imagePullPolicy',
+  'lifecycle',
+  'livenessProbe',
+  'ports',
+  'readinessProbe',
+  'resizePolicy',
+  'resources',
+  'restartPolicy',
+  'restartPolicyRules',
+  'securityContext',
+  'startupProbe',
+  'stdin',
+  'stdinOnce',
+  'terminationMessagePath',
+  'terminationMessagePolicy',
+  'tty',
+  'volumeDevices',
+  'volumeMounts',
+  'workingDir',
 ];
 
 describe('completion: labels offered at the cursor', () => {
@@ -74,11 +98,19 @@ describe('completion: labels offered at the cursor', () => {
     },
   ];
   for (const c of cases) {
-    test(c.name, () => assert.deepEqual(complete(c.src).map((i) => i.label), c.labels));
+    test(c.name, () =>
+      assert.deepEqual(
+        complete(c.src).map((i) => i.label),
+        c.labels,
+      ),
+    );
   }
 
   test('root keys of a Deployment, without status and the keys present', () => {
-    assert.deepEqual(complete(lines('apiVersion: apps/v1', 'kind: Deployment', '|')).map((i) => i.label), ['metadata', 'spec']);
+    assert.deepEqual(
+      complete(lines('apiVersion: apps/v1', 'kind: Deployment', '|')).map((i) => i.label),
+      ['metadata', 'spec'],
+    );
   });
 });
 
@@ -104,7 +136,10 @@ describe('completion: inserted text', () => {
     assert.equal(pick('ports').detail, '[]ContainerPort');
     assert.match(String((pick('image').documentation as { value: string }).value), /Container image name/);
     const required = complete(POD('  containers:', '    - |'))[0];
-    assert.deepEqual([required.label, required.labelDetails, newText(required)], ['name', { description: 'required' }, 'name: $0']);
+    assert.deepEqual(
+      [required.label, required.labelDetails, newText(required)],
+      ['name', { description: 'required' }, 'name: $0'],
+    );
   });
 
   test('right after a dash: a space, and nested lines indented from the key', () => {
@@ -133,26 +168,41 @@ describe('completion: kind and apiVersion', () => {
   test('typing a kind proposes served kinds, and sets a missing apiVersion', () => {
     const { doc, position } = withCursor(lines('kind: Deploy|', 'metadata:', '  name: web'));
     const items = completeAt(doc, position);
-    assert.ok(!items.some((i) => i.label === 'DeploymentList'), 'List kinds of kinds that exist on their own are left out');
+    assert.ok(
+      !items.some((i) => i.label === 'DeploymentList'),
+      'List kinds of kinds that exist on their own are left out',
+    );
     const deployment = items.find((i) => i.label === 'Deployment')!;
     assert.equal(deployment.detail, 'apps/v1');
-    assert.equal(applyEdits(doc.getText(), [deployment.textEdit as TextEdit, ...deployment.additionalTextEdits!]), lines('apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web'));
+    assert.equal(
+      applyEdits(doc.getText(), [deployment.textEdit as TextEdit, ...deployment.additionalTextEdits!]),
+      lines('apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web'),
+    );
   });
 
   test('a wrong apiVersion is replaced; a right one is left alone', () => {
     const wrong = withCursor(lines('apiVersion: v1', 'kind: |'));
     const job = completeAt(wrong.doc, wrong.position).find((i) => i.label === 'Job')!;
-    assert.equal(applyEdits(wrong.doc.getText(), [job.textEdit as TextEdit, ...job.additionalTextEdits!]), lines('apiVersion: batch/v1', 'kind: Job'));
+    assert.equal(
+      applyEdits(wrong.doc.getText(), [job.textEdit as TextEdit, ...job.additionalTextEdits!]),
+      lines('apiVersion: batch/v1', 'kind: Job'),
+    );
     const right = withCursor(lines('apiVersion: v1', 'kind: Con|'));
     const configMap = completeAt(right.doc, right.position).find((i) => i.label === 'ConfigMap')!;
     assert.equal(configMap.additionalTextEdits, undefined);
-    assert.equal(applyEdits(right.doc.getText(), [configMap.textEdit as TextEdit]), lines('apiVersion: v1', 'kind: ConfigMap'));
+    assert.equal(
+      applyEdits(right.doc.getText(), [configMap.textEdit as TextEdit]),
+      lines('apiVersion: v1', 'kind: ConfigMap'),
+    );
   });
 
   test('an empty apiVersion value is filled after its colon', () => {
     const { doc, position } = withCursor(lines('apiVersion:', 'kind: |'));
     const ingress = completeAt(doc, position).find((i) => i.label === 'Ingress')!;
-    assert.equal(applyEdits(doc.getText(), [ingress.textEdit as TextEdit, ...ingress.additionalTextEdits!]), lines('apiVersion: networking.k8s.io/v1', 'kind: Ingress'));
+    assert.equal(
+      applyEdits(doc.getText(), [ingress.textEdit as TextEdit, ...ingress.additionalTextEdits!]),
+      lines('apiVersion: networking.k8s.io/v1', 'kind: Ingress'),
+    );
   });
 
   test('removed versions are never offered', () => {
@@ -167,23 +217,55 @@ describe('completion: selector labels', () => {
     ['tier', new Set(['frontend'])],
   ]);
   test('matchLabels: pairs from the workspace and the document, minus the keys present', () => {
-    const text = lines('apiVersion: apps/v1', 'kind: Deployment', 'spec:', '  selector:', '    matchLabels:', '      app: web', '      |', '  template:', '    metadata:', '      labels:', '        track: stable');
-    assert.deepEqual(complete(text, WORKSPACE).map((i) => [i.label, newText(i)]), [
-      ['tier: frontend', 'tier: frontend'],
-      ['track: stable', 'track: stable'],
-    ]);
+    const text = lines(
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'spec:',
+      '  selector:',
+      '    matchLabels:',
+      '      app: web',
+      '      |',
+      '  template:',
+      '    metadata:',
+      '      labels:',
+      '        track: stable',
+    );
+    assert.deepEqual(
+      complete(text, WORKSPACE).map((i) => [i.label, newText(i)]),
+      [
+        ['tier: frontend', 'tier: frontend'],
+        ['track: stable', 'track: stable'],
+      ],
+    );
   });
 
   test('Service selector values of a known key', () => {
-    const text = lines('apiVersion: v1', 'kind: Service', 'metadata:', '  name: web', 'spec:', '  selector:', '    app: |');
-    assert.deepEqual(complete(text, WORKSPACE).map((i) => i.label), ['api', 'web']);
+    const text = lines(
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  name: web',
+      'spec:',
+      '  selector:',
+      '    app: |',
+    );
+    assert.deepEqual(
+      complete(text, WORKSPACE).map((i) => i.label),
+      ['api', 'web'],
+    );
   });
 
   test('nodeSelector: the labels every node has', () => {
-    assert.deepEqual(complete(POD('  nodeSelector:', '    |')).map((i) => i.label), ['kubernetes.io/arch: amd64', 'kubernetes.io/os: linux']);
+    assert.deepEqual(
+      complete(POD('  nodeSelector:', '    |')).map((i) => i.label),
+      ['kubernetes.io/arch: amd64', 'kubernetes.io/os: linux'],
+    );
   });
 
   test('labels of other maps are not proposed', () => {
-    assert.deepEqual(complete(lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  labels:', '    |'), WORKSPACE), []);
+    assert.deepEqual(
+      complete(lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  labels:', '    |'), WORKSPACE),
+      [],
+    );
   });
 });

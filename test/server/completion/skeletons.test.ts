@@ -17,11 +17,16 @@ describe('skeletons', () => {
   }
 
   test('fillDefaults: placeholders, choices and mirrors', () => {
-    assert.equal(fillDefaults('name: ${1:web}\napp: $1\npolicy: ${2|Never,OnFailure|}\nport: ${3:80}$0'), 'name: web\napp: web\npolicy: Never\nport: 80');
+    assert.equal(
+      fillDefaults('name: ${1:web}\napp: $1\npolicy: ${2|Never,OnFailure|}\nport: ${3:80}$0'),
+      'name: web\napp: web\npolicy: Never\nport: 80',
+    );
   });
 
   test('offered in an empty document after ---, replacing the word typed', () => {
-    const { doc, position } = withCursor(lines('apiVersion: v1', 'kind: Namespace', 'metadata:', '  name: a', '---', '# a comment', 'Dep|'));
+    const { doc, position } = withCursor(
+      lines('apiVersion: v1', 'kind: Namespace', 'metadata:', '  name: a', '---', '# a comment', 'Dep|'),
+    );
     const items = completeAt(doc, position);
     assert.deepEqual(
       items.map((i) => i.label),
@@ -29,14 +34,30 @@ describe('skeletons', () => {
     );
     const deployment = items[0];
     assert.equal(deployment.filterText, 'Deployment');
-    const inserted = applyEdits(doc.getText(), [{ ...(deployment.textEdit as TextEdit), newText: fillDefaults((deployment.textEdit as TextEdit).newText) }]);
-    assert.equal(inserted, lines('apiVersion: v1', 'kind: Namespace', 'metadata:', '  name: a', '---', '# a comment', fillDefaults(SKELETONS[0].snippet)));
+    const inserted = applyEdits(doc.getText(), [
+      { ...(deployment.textEdit as TextEdit), newText: fillDefaults((deployment.textEdit as TextEdit).newText) },
+    ]);
+    assert.equal(
+      inserted,
+      lines(
+        'apiVersion: v1',
+        'kind: Namespace',
+        'metadata:',
+        '  name: a',
+        '---',
+        '# a comment',
+        fillDefaults(SKELETONS[0].snippet),
+      ),
+    );
     assert.deepEqual(validateManifestText(inserted), []);
   });
 
   test('offered in an empty file, not in a document with content', () => {
     assert.equal(completeAt(withCursor('|').doc, { line: 0, character: 0 }).length, SKELETONS.length);
-    const labels = completeAt(withCursor(lines('apiVersion: v1', 'kind: ConfigMap', '|')).doc, { line: 2, character: 0 }).map((i) => i.label);
+    const labels = completeAt(withCursor(lines('apiVersion: v1', 'kind: ConfigMap', '|')).doc, {
+      line: 2,
+      character: 0,
+    }).map((i) => i.label);
     assert.deepEqual(labels, ['binaryData', 'data', 'immutable', 'metadata']);
   });
 });

@@ -11,8 +11,26 @@ describe('duplicate-object', () => {
   test('the same object in two files: each copy is marked on its name, naming the other file and line', () => {
     const a = `${cm('one')}---\n${cm('web')}`;
     assert.deepEqual(checkFolder({ 'a.yaml': a, 'b.yaml': cm('web', 'default') }), {
-      'a.yaml': [expected(9, 8, 11, 'duplicate-object', `ConfigMap "web" in namespace "default" is defined more than once: also at b.yaml:4; ${OVERWRITES}`, 'error')],
-      'b.yaml': [expected(3, 8, 11, 'duplicate-object', `ConfigMap "web" in namespace "default" is defined more than once: also at a.yaml:10; ${OVERWRITES}`, 'error')],
+      'a.yaml': [
+        expected(
+          9,
+          8,
+          11,
+          'duplicate-object',
+          `ConfigMap "web" in namespace "default" is defined more than once: also at b.yaml:4; ${OVERWRITES}`,
+          'error',
+        ),
+      ],
+      'b.yaml': [
+        expected(
+          3,
+          8,
+          11,
+          'duplicate-object',
+          `ConfigMap "web" in namespace "default" is defined more than once: also at a.yaml:10; ${OVERWRITES}`,
+          'error',
+        ),
+      ],
     });
   });
 
@@ -32,22 +50,54 @@ describe('duplicate-object', () => {
   });
 
   test('different namespaces, kinds or groups are different objects; versions of one group are the same object', () => {
-    assert.deepEqual(checkFolder({ 'a.yaml': cm('web', 'a'), 'b.yaml': cm('web', 'b'), 'c.yaml': cm('web').replace('ConfigMap', 'Secret') }), {});
-    const hpa = (v: string): string => `apiVersion: autoscaling/${v}\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\nspec: {scaleTargetRef: {kind: Deployment, name: h}, maxReplicas: 2}\n`;
+    assert.deepEqual(
+      checkFolder({
+        'a.yaml': cm('web', 'a'),
+        'b.yaml': cm('web', 'b'),
+        'c.yaml': cm('web').replace('ConfigMap', 'Secret'),
+      }),
+      {},
+    );
+    const hpa = (v: string): string =>
+      `apiVersion: autoscaling/${v}\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\nspec: {scaleTargetRef: {kind: Deployment, name: h}, maxReplicas: 2}\n`;
     const dup = checkFolder({ 'v1.yaml': hpa('v1'), 'v2.yaml': hpa('v2') });
     assert.deepEqual(Object.keys(dup), ['v1.yaml', 'v2.yaml']);
-    assert.deepEqual(dup['v1.yaml'].map((d) => d.code), ['duplicate-object', 'hpa-target-missing']);
+    assert.deepEqual(
+      dup['v1.yaml'].map((d) => d.code),
+      ['duplicate-object', 'hpa-target-missing'],
+    );
   });
 
   test('cluster-scoped kinds ignore metadata.namespace', () => {
-    const ns = (namespace: string): string => `apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: reader\n  namespace: ${namespace}\nrules: []\n`;
+    const ns = (namespace: string): string =>
+      `apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: reader\n  namespace: ${namespace}\nrules: []\n`;
     assert.deepEqual(checkFolder({ 'a.yaml': ns('a'), 'b.yaml': ns('b') }), {
-      'a.yaml': [expected(3, 8, 14, 'duplicate-object', `ClusterRole "reader" is defined more than once: also at b.yaml:4; ${OVERWRITES}`, 'error')],
-      'b.yaml': [expected(3, 8, 14, 'duplicate-object', `ClusterRole "reader" is defined more than once: also at a.yaml:4; ${OVERWRITES}`, 'error')],
+      'a.yaml': [
+        expected(
+          3,
+          8,
+          14,
+          'duplicate-object',
+          `ClusterRole "reader" is defined more than once: also at b.yaml:4; ${OVERWRITES}`,
+          'error',
+        ),
+      ],
+      'b.yaml': [
+        expected(
+          3,
+          8,
+          14,
+          'duplicate-object',
+          `ClusterRole "reader" is defined more than once: also at a.yaml:4; ${OVERWRITES}`,
+          'error',
+        ),
+      ],
     });
-    const crd = (namespace: string): string => `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a.b.c, namespace: ${namespace}}\n`;
+    const crd = (namespace: string): string =>
+      `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a.b.c, namespace: ${namespace}}\n`;
     assert.equal(Object.keys(checkFolder({ 'a.yaml': crd('x'), 'b.yaml': crd('y') })).length, 2);
-    const custom = (namespace: string): string => `apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ${namespace}}\n`;
+    const custom = (namespace: string): string =>
+      `apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ${namespace}}\n`;
     assert.deepEqual(checkFolder({ 'a.yaml': custom('x'), 'b.yaml': custom('y') }), {});
   });
 
@@ -58,12 +108,27 @@ describe('duplicate-object', () => {
 });
 
 describe('hpa-target-missing', () => {
-  const hpa = 'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 3\n';
+  const hpa =
+    'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 3\n';
   test('a scale target defined in the folder is fine; a missing one is marked on its name', () => {
     const deploy = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {}\n';
     assert.deepEqual(checkFolder({ 'hpa.yaml': hpa, 'd.yaml': deploy }), {});
-    assert.deepEqual(checkFolder({ 'hpa.yaml': hpa, 'd.yaml': deploy.replace('apps/v1\nkind: Deployment', 'apps/v1\nkind: StatefulSet') }), {
-      'hpa.yaml': [expected(4, 64, 67, 'hpa-target-missing', 'The scale target Deployment "web" is not defined in namespace "default" in this workspace folder; the autoscaler would scale nothing')],
-    });
+    assert.deepEqual(
+      checkFolder({
+        'hpa.yaml': hpa,
+        'd.yaml': deploy.replace('apps/v1\nkind: Deployment', 'apps/v1\nkind: StatefulSet'),
+      }),
+      {
+        'hpa.yaml': [
+          expected(
+            4,
+            64,
+            67,
+            'hpa-target-missing',
+            'The scale target Deployment "web" is not defined in namespace "default" in this workspace folder; the autoscaler would scale nothing',
+          ),
+        ],
+      },
+    );
   });
 });

@@ -41,8 +41,20 @@ spec:
 `;
 
 const STARTS = 'its pods cannot start until it exists (mark the reference `optional: true` if it may be absent)';
-const missing = (line: number, start: number, end: number, what: string, consequence = STARTS): ReturnType<typeof expected> =>
-  expected(line, start, end, 'missing-reference', `${what} is not defined in namespace "default" in this workspace folder; ${consequence}`);
+const missing = (
+  line: number,
+  start: number,
+  end: number,
+  what: string,
+  consequence = STARTS,
+): ReturnType<typeof expected> =>
+  expected(
+    line,
+    start,
+    end,
+    'missing-reference',
+    `${what} is not defined in namespace "default" in this workspace folder; ${consequence}`,
+  );
 
 const DEFINITIONS = `apiVersion: v1
 kind: ServiceAccount
@@ -106,7 +118,8 @@ describe('missing-reference', () => {
   });
 
   test('the default ServiceAccount and the kube-root-ca.crt ConfigMap exist in every namespace', () => {
-    const pod = 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  serviceAccountName: default\n  containers: [{name: c, image: x}]\n  volumes: [{name: ca, configMap: {name: kube-root-ca.crt}}]\n';
+    const pod =
+      'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  serviceAccountName: default\n  containers: [{name: c, image: x}]\n  volumes: [{name: ca, configMap: {name: kube-root-ca.crt}}]\n';
     assert.deepEqual(checkFolder({ 'pod.yaml': pod }), {});
   });
 
@@ -127,7 +140,15 @@ items:
             containers: [{name: c, image: x, envFrom: [{secretRef: {name: s}}]}]
 `;
     assert.deepEqual(checkFolder({ 'list.yaml': list }), {
-      'list.yaml': [expected(13, 74, 75, 'missing-reference', `Secret "s" is not defined in namespace "jobs" in this workspace folder; ${STARTS}`)],
+      'list.yaml': [
+        expected(
+          13,
+          74,
+          75,
+          'missing-reference',
+          `Secret "s" is not defined in namespace "jobs" in this workspace folder; ${STARTS}`,
+        ),
+      ],
     });
   });
 });

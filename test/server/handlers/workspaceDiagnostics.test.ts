@@ -8,8 +8,10 @@ import { relativePath } from '../../../server/src/services/workspace/folders';
 import { largeManifest } from '../workspace/largeManifest';
 
 const FOLDER = 'file:///w';
-const SERVICE = 'apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80}]\n';
-const pod = (app: string): string => `apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {app: ${app}}}\nspec: {containers: [{name: c, image: nginx}]}\n`;
+const SERVICE =
+  'apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80}]\n';
+const pod = (app: string): string =>
+  `apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {app: ${app}}}\nspec: {containers: [{name: c, image: nginx}]}\n`;
 
 /** An in-memory workspace: files by URI, and every publishDiagnostics the coordinator sends. */
 function fixture(files: Record<string, string>) {
@@ -36,7 +38,9 @@ function fixture(files: Record<string, string>) {
     const last = new Map<string, PublishDiagnosticsParams>();
     for (const p of sent) last.set(p.uri, p);
     const out: Record<string, string[]> = {};
-    for (const [uri, p] of last) if (p.diagnostics.length > 0) out[uri.slice(FOLDER.length + 1)] = p.diagnostics.map((d) => `${d.range.start.line}:${String(d.code)}`);
+    for (const [uri, p] of last)
+      if (p.diagnostics.length > 0)
+        out[uri.slice(FOLDER.length + 1)] = p.diagnostics.map((d) => `${d.range.start.line}:${String(d.code)}`);
     return out;
   };
   const publishOf = (uri: string, version: number): Promise<PublishDiagnosticsParams> =>
@@ -46,12 +50,20 @@ function fixture(files: Record<string, string>) {
 
 describe('WorkspaceDiagnostics', () => {
   test('indexes the folder and publishes for files never opened, cross-document checks included, excludes honoured', async () => {
-    const f = fixture({ 'svc.yaml': SERVICE, 'pod.yaml': pod('api'), 'node_modules/x.yaml': 'kind: [', 'notes.txt': 'kind: [' });
+    const f = fixture({
+      'svc.yaml': SERVICE,
+      'pod.yaml': pod('api'),
+      'node_modules/x.yaml': 'kind: [',
+      'notes.txt': 'kind: [',
+    });
     f.work.index.addFolder(FOLDER);
     f.work.setSettings(DEFAULT_SETTINGS);
     await f.work.idle();
     assert.deepEqual(f.shown(), { 'svc.yaml': ['4:service-selector-matches-nothing'] });
-    assert.deepEqual([...f.work.index.labelsInWorkspace(FOLDER)].map(([k, v]) => [k, [...v]]), [['app', ['api']]]);
+    assert.deepEqual(
+      [...f.work.index.labelsInWorkspace(FOLDER)].map(([k, v]) => [k, [...v]]),
+      [['app', ['api']]],
+    );
   });
 
   test('unsaved text of an open document wins; closing it falls back to the disk', async () => {
@@ -68,23 +80,32 @@ describe('WorkspaceDiagnostics', () => {
     assert.deepEqual(f.shown(), { 'svc.yaml': ['4:service-selector-matches-nothing'] });
   });
 
-  test('files changed and deleted on disk update the folder, a deleted file\'s diagnostics are cleared', async () => {
+  test("files changed and deleted on disk update the folder, a deleted file's diagnostics are cleared", async () => {
     const f = fixture({ 'svc.yaml': SERVICE, 'pod.yaml': pod('api'), 'bad.yaml': 'apiVersion: v1\nkind: Podd\n' });
     f.work.index.addFolder(FOLDER);
     f.work.setSettings(DEFAULT_SETTINGS);
     await f.work.idle();
     assert.deepEqual(f.shown(), { 'bad.yaml': ['1:unknown-kind'], 'svc.yaml': ['4:service-selector-matches-nothing'] });
     // A file whose own diagnostics change while the folder's cross-document result stays the same is republished.
-    f.disk.set(`${FOLDER}/bad.yaml`, 'apiVersion: v1\nkind: Pod\nmetadata: {name: X}\nspec: {containers: [{name: c, image: x}]}\n');
+    f.disk.set(
+      `${FOLDER}/bad.yaml`,
+      'apiVersion: v1\nkind: Pod\nmetadata: {name: X}\nspec: {containers: [{name: c, image: x}]}\n',
+    );
     f.work.filesChanged([`${FOLDER}/bad.yaml`], []);
     await f.work.idle();
-    assert.deepEqual(f.shown(), { 'bad.yaml': ['2:metadata-name'], 'svc.yaml': ['4:service-selector-matches-nothing'] });
+    assert.deepEqual(f.shown(), {
+      'bad.yaml': ['2:metadata-name'],
+      'svc.yaml': ['4:service-selector-matches-nothing'],
+    });
     f.disk.set(`${FOLDER}/pod.yaml`, pod('web'));
     f.disk.delete(`${FOLDER}/bad.yaml`);
     f.work.filesChanged([`${FOLDER}/pod.yaml`], [`${FOLDER}/bad.yaml`]);
     await f.work.idle();
     assert.deepEqual(f.shown(), {});
-    assert.deepEqual(f.sent.filter((p) => p.uri.endsWith('bad.yaml')).at(-1), { uri: `${FOLDER}/bad.yaml`, diagnostics: [] });
+    assert.deepEqual(f.sent.filter((p) => p.uri.endsWith('bad.yaml')).at(-1), {
+      uri: `${FOLDER}/bad.yaml`,
+      diagnostics: [],
+    });
   });
 
   test('a newer version cancels the run validating an older one: only the newest is published', async () => {
@@ -97,8 +118,14 @@ describe('WorkspaceDiagnostics', () => {
     });
     f.work.documentChanged({ uri, version: 1, languageId: 'yaml', text: largeManifest(50_000) });
     const published = await done;
-    assert.deepEqual(published.diagnostics.map((d) => d.code), ['service-selector-matches-nothing']);
-    assert.deepEqual(f.sent.map((p) => p.version), [2]);
+    assert.deepEqual(
+      published.diagnostics.map((d) => d.code),
+      ['service-selector-matches-nothing'],
+    );
+    assert.deepEqual(
+      f.sent.map((p) => p.version),
+      [2],
+    );
     assert.ok(yields < 10, `the superseded run stopped after ${yields} yields`);
   });
 

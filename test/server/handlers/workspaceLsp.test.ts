@@ -19,7 +19,8 @@ function within<T>(promise: Promise<T>, what: string): Promise<T> {
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
-const SERVICE = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: web\n  ports:\n  - port: 80\n';
+const SERVICE =
+  'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: web\n  ports:\n  - port: 80\n';
 const DEPLOYMENT = (app: string): string =>
   `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: ${app}}\n  template:\n    metadata:\n      labels: {app: ${app}}\n    spec:\n      containers:\n      - name: web\n        image: nginx\n`;
 
@@ -35,7 +36,10 @@ test('over stdio: diagnostics for an unopened workspace file, updated by an open
   const deployUri = `${folder}/deploy.yaml`;
   const badUri = `${folder}/bad.yaml`;
 
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts', '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts', '--stdio'], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -47,7 +51,10 @@ test('over stdio: diagnostics for an unopened workspace file, updated by an open
     for (const w of waiting.splice(0)) w();
   });
   /** Resolves when the latest publish for `uri` satisfies `ok`. */
-  const until = async (uri: string, ok: (p: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams> => {
+  const until = async (
+    uri: string,
+    ok: (p: PublishDiagnosticsParams) => boolean,
+  ): Promise<PublishDiagnosticsParams> => {
     for (;;) {
       const last = published.filter((p) => p.uri === uri).at(-1);
       if (last !== undefined && ok(last)) return last;
@@ -56,7 +63,9 @@ test('over stdio: diagnostics for an unopened workspace file, updated by an open
   };
   const registrations: RegistrationParams[] = [];
   conn.onRequest('client/registerCapability', (p: RegistrationParams) => void registrations.push(p));
-  conn.onRequest('workspace/configuration', (p: ConfigurationParams) => p.items.map(() => ({ validation: { exclude: ['skipped/**'] } })));
+  conn.onRequest('workspace/configuration', (p: ConfigurationParams) =>
+    p.items.map(() => ({ validation: { exclude: ['skipped/**'] } })),
+  );
   conn.listen();
   try {
     await within(
@@ -64,13 +73,23 @@ test('over stdio: diagnostics for an unopened workspace file, updated by an open
         processId: process.pid,
         rootUri: folder,
         workspaceFolders: [{ uri: folder, name: 'w' }],
-        capabilities: { workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: true }, didChangeConfiguration: { dynamicRegistration: true } } },
+        capabilities: {
+          workspace: {
+            configuration: true,
+            workspaceFolders: true,
+            didChangeWatchedFiles: { dynamicRegistration: true },
+            didChangeConfiguration: { dynamicRegistration: true },
+          },
+        },
       }),
       'initialize',
     );
     await conn.sendNotification('initialized', {});
 
-    const warned = await within(until(serviceUri, (p) => p.diagnostics.length > 0), 'workspace diagnostics for the unopened service.yaml');
+    const warned = await within(
+      until(serviceUri, (p) => p.diagnostics.length > 0),
+      'workspace diagnostics for the unopened service.yaml',
+    );
     assert.deepEqual(warned, {
       uri: serviceUri,
       diagnostics: [
@@ -79,7 +98,8 @@ test('over stdio: diagnostics for an unopened workspace file, updated by an open
           severity: 2,
           code: 'service-selector-matches-nothing',
           source: 'kube-reconcile',
-          message: 'Service selector app=web matches no pod template in namespace "default" in this workspace folder; the Service would have no endpoints',
+          message:
+            'Service selector app=web matches no pod template in namespace "default" in this workspace folder; the Service would have no endpoints',
         },
       ],
     });
@@ -92,19 +112,47 @@ test('over stdio: diagnostics for an unopened workspace file, updated by an open
     );
 
     // Unsaved text of the open deploy.yaml now matches the selector: the unopened service.yaml is cleared.
-    await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: deployUri, languageId: 'yaml', version: 1, text: DEPLOYMENT('web') } });
-    await within(until(serviceUri, (p) => p.diagnostics.length === 0), 'service.yaml cleared by the open deployment');
-    assert.deepEqual(await within(until(deployUri, (p) => p.version === 1), 'deploy.yaml diagnostics'), { uri: deployUri, version: 1, diagnostics: [] });
+    await conn.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: deployUri, languageId: 'yaml', version: 1, text: DEPLOYMENT('web') },
+    });
+    await within(
+      until(serviceUri, (p) => p.diagnostics.length === 0),
+      'service.yaml cleared by the open deployment',
+    );
+    assert.deepEqual(
+      await within(
+        until(deployUri, (p) => p.version === 1),
+        'deploy.yaml diagnostics',
+      ),
+      { uri: deployUri, version: 1, diagnostics: [] },
+    );
 
     // Close it: the disk still says app: api, so the warning returns.
     await conn.sendNotification('textDocument/didClose', { textDocument: { uri: deployUri } });
-    await within(until(serviceUri, (p) => p.diagnostics.length === 1), 'warning back after close');
+    await within(
+      until(serviceUri, (p) => p.diagnostics.length === 1),
+      'warning back after close',
+    );
     // A file deleted on disk loses its diagnostics.
-    assert.deepEqual((await within(until(badUri, (p) => p.diagnostics.length > 0), 'bad.yaml diagnostics')).diagnostics.map((d) => d.code), ['unknown-kind']);
+    assert.deepEqual(
+      (
+        await within(
+          until(badUri, (p) => p.diagnostics.length > 0),
+          'bad.yaml diagnostics',
+        )
+      ).diagnostics.map((d) => d.code),
+      ['unknown-kind'],
+    );
     rmSync(join(dir, 'bad.yaml'));
     await conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: badUri, type: 3 }] });
-    await within(until(badUri, (p) => p.diagnostics.length === 0), 'bad.yaml cleared after delete');
-    assert.equal(published.some((p) => p.uri.includes('skipped')), false);
+    await within(
+      until(badUri, (p) => p.diagnostics.length === 0),
+      'bad.yaml cleared after delete',
+    );
+    assert.equal(
+      published.some((p) => p.uri.includes('skipped')),
+      false,
+    );
 
     await within(conn.sendRequest('shutdown'), 'shutdown');
     await conn.sendNotification('exit');

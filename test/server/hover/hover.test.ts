@@ -10,7 +10,17 @@ function hover(src: string): Hover | null {
 }
 
 const DEPLOYMENT = (...containers: string[]): string =>
-  lines('apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web', 'spec:', '  template:', '    spec:', '      containers:', ...containers);
+  lines(
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata:',
+    '  name: web',
+    'spec:',
+    '  template:',
+    '    spec:',
+    '      containers:',
+    ...containers,
+  );
 
 describe('hover', () => {
   test('a required field deep in a pod template: type, required-ness, description, path', () => {
@@ -47,7 +57,7 @@ describe('hover', () => {
         kind: 'markdown',
         value: [
           '**HorizontalPodAutoscaler** `autoscaling/v2`',
-          "HorizontalPodAutoscaler is the configuration for a horizontal pod autoscaler, which automatically manages the replica count of any resource implementing the scale subresource based on the metrics specified.",
+          'HorizontalPodAutoscaler is the configuration for a horizontal pod autoscaler, which automatically manages the replica count of any resource implementing the scale subresource based on the metrics specified.',
           'Served as: `autoscaling/v1`, `autoscaling/v2`',
         ].join('\n\n'),
       },

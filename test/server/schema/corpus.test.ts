@@ -16,10 +16,33 @@ const FILES = [...yamlIn('test/server/corpus'), ...yamlIn('examples')];
 
 /** Kinds the corpus must cover, so that no file can quietly drop out. */
 const COVERED = [
-  'Deployment', 'Service', 'Ingress', 'IngressClass', 'ConfigMap', 'Secret', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob',
-  'HorizontalPodAutoscaler', 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'Role', 'RoleBinding', 'ClusterRole',
-  'ClusterRoleBinding', 'ServiceAccount', 'NetworkPolicy', 'PodDisruptionBudget', 'Namespace', 'LimitRange', 'ResourceQuota',
-  'PriorityClass', 'Pod', 'CustomResourceDefinition',
+  'Deployment',
+  'Service',
+  'Ingress',
+  'IngressClass',
+  'ConfigMap',
+  'Secret',
+  'StatefulSet',
+  'DaemonSet',
+  'Job',
+  'CronJob',
+  'HorizontalPodAutoscaler',
+  'PersistentVolumeClaim',
+  'PersistentVolume',
+  'StorageClass',
+  'Role',
+  'RoleBinding',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'ServiceAccount',
+  'NetworkPolicy',
+  'PodDisruptionBudget',
+  'Namespace',
+  'LimitRange',
+  'ResourceQuota',
+  'PriorityClass',
+  'Pod',
+  'CustomResourceDefinition',
 ];
 
 describe('no false positives: correct manifests have no diagnostics', () => {
@@ -32,7 +55,12 @@ describe('no false positives: correct manifests have no diagnostics', () => {
   }
 
   test('the corpus covers every common kind', () => {
-    const kinds = new Set(FILES.flatMap((f) => [...readFileSync(join(root, f), 'utf8').matchAll(/^\s*kind: (\w+)$/gm)].map((m) => m[1])));
-    assert.deepEqual(COVERED.filter((k) => !kinds.has(k)), []);
+    const kinds = new Set(
+      FILES.flatMap((f) => [...readFileSync(join(root, f), 'utf8').matchAll(/^\s*kind: (\w+)$/gm)].map((m) => m[1])),
+    );
+    assert.deepEqual(
+      COVERED.filter((k) => !kinds.has(k)),
+      [],
+    );
   });
 });

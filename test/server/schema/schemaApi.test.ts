@@ -1,6 +1,14 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { definition, describeType, fieldPathText, kindEntry, kindsFor, resolveRef, typeAtPath } from '../../../server/src/schema/schema';
+import {
+  definition,
+  describeType,
+  fieldPathText,
+  kindEntry,
+  kindsFor,
+  resolveRef,
+  typeAtPath,
+} from '../../../server/src/schema/schema';
 import type { Definition } from '../../../server/src/schema/types';
 
 function def(name: string): Definition {
@@ -15,12 +23,17 @@ describe('schema API', () => {
   test('typeAtPath: a property deep in a pod template, with its schema and declaring definition', () => {
     const container = def('io.k8s.api.core.v1.Container');
     const port = def('io.k8s.api.core.v1.ContainerPort');
-    assert.deepEqual(typeAtPath(deployment, ['spec', 'template', 'spec', 'containers', 0, 'ports', 1, 'containerPort']), {
-      type: { kind: 'integer' },
-      property: port.properties.containerPort,
-      parent: port,
+    assert.deepEqual(
+      typeAtPath(deployment, ['spec', 'template', 'spec', 'containers', 0, 'ports', 1, 'containerPort']),
+      {
+        type: { kind: 'integer' },
+        property: port.properties.containerPort,
+        parent: port,
+      },
+    );
+    assert.deepEqual(typeAtPath(deployment, ['spec', 'template', 'spec', 'containers', 0]), {
+      type: { kind: 'ref', name: container.name },
     });
-    assert.deepEqual(typeAtPath(deployment, ['spec', 'template', 'spec', 'containers', 0]), { type: { kind: 'ref', name: container.name } });
     assert.deepEqual(typeAtPath(deployment, []), { type: { kind: 'ref', name: deployment.name } });
   });
 
@@ -47,12 +60,25 @@ describe('schema API', () => {
         describeType(def('io.k8s.api.apps.v1.ControllerRevision').properties.data.type),
         describeType({ kind: 'number' }),
       ],
-      ['[]Container', 'map[string]string', 'map[string]Quantity', 'boolean', 'integer', 'PodSecurityContext', 'IntOrString', 'Object', 'number'],
+      [
+        '[]Container',
+        'map[string]string',
+        'map[string]Quantity',
+        'boolean',
+        'integer',
+        'PodSecurityContext',
+        'IntOrString',
+        'Object',
+        'number',
+      ],
     );
   });
 
   test('fieldPathText', () => {
-    assert.equal(fieldPathText(['spec', 'template', 'spec', 'containers', 0, 'ports', 2, 'containerPort']), 'spec.template.spec.containers[].ports[].containerPort');
+    assert.equal(
+      fieldPathText(['spec', 'template', 'spec', 'containers', 0, 'ports', 2, 'containerPort']),
+      'spec.template.spec.containers[].ports[].containerPort',
+    );
     assert.equal(fieldPathText([]), '');
     assert.equal(fieldPathText(['items', 0]), 'items[]');
   });
@@ -66,7 +92,10 @@ describe('schema API', () => {
     );
     assert.deepEqual(kindsFor('NoSuchKind'), []);
     assert.equal(resolveRef({ kind: 'ref', name: 'io.k8s.api.core.v1.Container' })?.title, 'Container');
-    assert.equal(resolveRef({ kind: 'array', items: { kind: 'ref', name: 'io.k8s.api.core.v1.Container' } }), undefined);
+    assert.equal(
+      resolveRef({ kind: 'array', items: { kind: 'ref', name: 'io.k8s.api.core.v1.Container' } }),
+      undefined,
+    );
     assert.equal(definition('toString'), undefined);
   });
 });

@@ -4,9 +4,25 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { validateManifestText } from '../../../server/src/services/validateDocument';
 import type { SchemaDiagnosticData } from '../../../server/src/services/schemaRules';
 
-/** An expected diagnostic: 0-based range, Error unless `severity` is 2 (Warning), with the schema payload when given. */
-function d(line: number, from: number, to: number, code: string, message: string, data?: SchemaDiagnosticData, severity: 1 | 2 = 1): Diagnostic {
-  const out: Diagnostic = { range: { start: { line, character: from }, end: { line, character: to } }, severity, code, source: 'kube-reconcile', message };
+/**
+ * An expected diagnostic: 0-based range, Error unless `severity` is 2 (Warning), with the schema payload when given.
+ */
+function d(
+  line: number,
+  from: number,
+  to: number,
+  code: string,
+  message: string,
+  data?: SchemaDiagnosticData,
+  severity: 1 | 2 = 1,
+): Diagnostic {
+  const out: Diagnostic = {
+    range: { start: { line, character: from }, end: { line, character: to } },
+    severity,
+    code,
+    source: 'kube-reconcile',
+    message,
+  };
   return data === undefined ? out : { ...out, data };
 }
 
@@ -51,7 +67,15 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
   },
   {
     name: 'unknown-field: wrong case is suggested, a far-off name is not; at the root and in metadata too',
-    text: lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: a', '  Labels: {}', 'dataa: {}', 'frobnicate: true'),
+    text: lines(
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: a',
+      '  Labels: {}',
+      'dataa: {}',
+      'frobnicate: true',
+    ),
     expected: [
       d(4, 2, 8, 'unknown-field', 'Unknown field `Labels` in `ObjectMeta`; did you mean `labels`?', {
         rule: 'unknown-field',
@@ -60,8 +84,19 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
         parent: 'ObjectMeta',
         replacement: 'labels',
       }),
-      d(5, 0, 5, 'unknown-field', 'Unknown field `dataa` in `ConfigMap`; did you mean `data`?', { rule: 'unknown-field', path: ['dataa'], field: 'dataa', parent: 'ConfigMap', replacement: 'data' }),
-      d(6, 0, 10, 'unknown-field', 'Unknown field `frobnicate` in `ConfigMap`', { rule: 'unknown-field', path: ['frobnicate'], field: 'frobnicate', parent: 'ConfigMap' }),
+      d(5, 0, 5, 'unknown-field', 'Unknown field `dataa` in `ConfigMap`; did you mean `data`?', {
+        rule: 'unknown-field',
+        path: ['dataa'],
+        field: 'dataa',
+        parent: 'ConfigMap',
+        replacement: 'data',
+      }),
+      d(6, 0, 10, 'unknown-field', 'Unknown field `frobnicate` in `ConfigMap`', {
+        rule: 'unknown-field',
+        path: ['frobnicate'],
+        field: 'frobnicate',
+        parent: 'ConfigMap',
+      }),
     ],
   },
   {
@@ -79,38 +114,77 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
   },
   {
     name: 'wrong-type: unquoted numbers and YAML 1.1 booleans where a string is required, with the quoted replacement',
-    text: lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: a', '  labels:', '    version: 1.0', 'data:', '  port: 8080', '  debug: yes', '  ok: "8080"'),
+    text: lines(
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: a',
+      '  labels:',
+      '    version: 1.0',
+      'data:',
+      '  port: 8080',
+      '  debug: yes',
+      '  ok: "8080"',
+    ),
     expected: [
-      d(5, 13, 16, 'wrong-type', 'Expected string, got number 1.0; quote it: "1.0" (the API server answers: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string)', {
-        rule: 'wrong-type',
-        path: ['metadata', 'labels', 'version'],
-        expected: 'string',
-        replacement: '"1.0"',
-      }),
-      d(7, 8, 12, 'wrong-type', 'Expected string, got integer 8080; quote it: "8080" (the API server answers: json: cannot unmarshal number into Go struct field ConfigMap.data of type string)', {
-        rule: 'wrong-type',
-        path: ['data', 'port'],
-        expected: 'string',
-        replacement: '"8080"',
-      }),
-      d(8, 9, 12, 'wrong-type', 'Expected string, got boolean yes; quote it: "yes" (the API server answers: json: cannot unmarshal bool into Go struct field ConfigMap.data of type string)', {
-        rule: 'wrong-type',
-        path: ['data', 'debug'],
-        expected: 'string',
-        replacement: '"yes"',
-      }),
+      d(
+        5,
+        13,
+        16,
+        'wrong-type',
+        'Expected string, got number 1.0; quote it: "1.0" (the API server answers: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string)',
+        {
+          rule: 'wrong-type',
+          path: ['metadata', 'labels', 'version'],
+          expected: 'string',
+          replacement: '"1.0"',
+        },
+      ),
+      d(
+        7,
+        8,
+        12,
+        'wrong-type',
+        'Expected string, got integer 8080; quote it: "8080" (the API server answers: json: cannot unmarshal number into Go struct field ConfigMap.data of type string)',
+        {
+          rule: 'wrong-type',
+          path: ['data', 'port'],
+          expected: 'string',
+          replacement: '"8080"',
+        },
+      ),
+      d(
+        8,
+        9,
+        12,
+        'wrong-type',
+        'Expected string, got boolean yes; quote it: "yes" (the API server answers: json: cannot unmarshal bool into Go struct field ConfigMap.data of type string)',
+        {
+          rule: 'wrong-type',
+          path: ['data', 'debug'],
+          expected: 'string',
+          replacement: '"yes"',
+        },
+      ),
     ],
   },
   {
     name: 'wrong-type: env value 1 in a pod template names the Go struct field',
     text: deployment('env:', '  - name: WORKERS', '    value: 1'),
     expected: [
-      d(16, 21, 22, 'wrong-type', 'Expected string, got integer 1; quote it: "1" (the API server answers: json: cannot unmarshal number into Go struct field EnvVar.spec.template.spec.containers.env.value of type string)', {
-        rule: 'wrong-type',
-        path: [...CONTAINER, 'env', 0, 'value'],
-        expected: 'string',
-        replacement: '"1"',
-      }),
+      d(
+        16,
+        21,
+        22,
+        'wrong-type',
+        'Expected string, got integer 1; quote it: "1" (the API server answers: json: cannot unmarshal number into Go struct field EnvVar.spec.template.spec.containers.env.value of type string)',
+        {
+          rule: 'wrong-type',
+          path: [...CONTAINER, 'env', 0, 'value'],
+          expected: 'string',
+          replacement: '"1"',
+        },
+      ),
     ],
   },
   {
@@ -140,10 +214,26 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
       '            requests: {cpu: 0.5, memory: 128974848}',
     ),
     expected: [
-      d(4, 15, 21, 'wrong-type', 'Expected map[string]string, got a list', { rule: 'wrong-type', path: ['metadata', 'annotations'], expected: 'map[string]string' }),
-      d(6, 12, 15, 'wrong-type', 'Expected integer, got string "3"', { rule: 'wrong-type', path: ['spec', 'replicas'], expected: 'integer' }),
-      d(8, 30, 33, 'wrong-type', 'Expected IntOrString, got number 1.5', { rule: 'wrong-type', path: ['spec', 'strategy', 'rollingUpdate', 'maxSurge'], expected: 'IntOrString' }),
-      d(18, 16, 31, 'wrong-type', 'Expected []string, got a map', { rule: 'wrong-type', path: [...CONTAINER, 'args'], expected: '[]string' }),
+      d(4, 15, 21, 'wrong-type', 'Expected map[string]string, got a list', {
+        rule: 'wrong-type',
+        path: ['metadata', 'annotations'],
+        expected: 'map[string]string',
+      }),
+      d(6, 12, 15, 'wrong-type', 'Expected integer, got string "3"', {
+        rule: 'wrong-type',
+        path: ['spec', 'replicas'],
+        expected: 'integer',
+      }),
+      d(8, 30, 33, 'wrong-type', 'Expected IntOrString, got number 1.5', {
+        rule: 'wrong-type',
+        path: ['spec', 'strategy', 'rollingUpdate', 'maxSurge'],
+        expected: 'IntOrString',
+      }),
+      d(18, 16, 31, 'wrong-type', 'Expected []string, got a map', {
+        rule: 'wrong-type',
+        path: [...CONTAINER, 'args'],
+        expected: '[]string',
+      }),
       d(20, 26, 33, 'wrong-type', `Expected Quantity, got string "2 cores": ${QUANTITY_ERROR}`, {
         rule: 'wrong-type',
         path: [...CONTAINER, 'resources', 'limits', 'cpu'],
@@ -153,7 +243,16 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
   },
   {
     name: 'wrong-type: null means unset anywhere; yes is a boolean where a boolean belongs; 3.0 is an integer',
-    text: lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: a', '  creationTimestamp: null', '  labels: ~', 'immutable: yes', 'data:'),
+    text: lines(
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: a',
+      '  creationTimestamp: null',
+      '  labels: ~',
+      'immutable: yes',
+      'data:',
+    ),
     expected: [],
   },
   {
@@ -169,13 +268,30 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
       '  kind: Role',
     ),
     expected: [
-      d(5, 4, 8, 'missing-required', 'subjects[0].kind: Required value', { rule: 'missing-required', path: ['subjects', 0, 'kind'], field: 'kind', type: 'string' }),
-      d(6, 0, 7, 'missing-required', 'roleRef.name: Required value', { rule: 'missing-required', path: ['roleRef', 'name'], field: 'name', type: 'string' }),
+      d(5, 4, 8, 'missing-required', 'subjects[0].kind: Required value', {
+        rule: 'missing-required',
+        path: ['subjects', 0, 'kind'],
+        field: 'kind',
+        type: 'string',
+      }),
+      d(6, 0, 7, 'missing-required', 'roleRef.name: Required value', {
+        rule: 'missing-required',
+        path: ['roleRef', 'name'],
+        field: 'name',
+        type: 'string',
+      }),
     ],
   },
   {
     name: 'missing-required: admission reports a missing struct by its own fields; the first of them carries the payload',
-    text: lines('apiVersion: autoscaling/v2', 'kind: HorizontalPodAutoscaler', 'metadata:', '  name: h', 'spec:', '  maxReplicas: 3'),
+    text: lines(
+      'apiVersion: autoscaling/v2',
+      'kind: HorizontalPodAutoscaler',
+      'metadata:',
+      '  name: h',
+      'spec:',
+      '  maxReplicas: 3',
+    ),
     expected: [
       d(4, 0, 4, 'hpa-scale-target-ref', 'spec.scaleTargetRef.kind: Required value', {
         rule: 'missing-required',
@@ -188,9 +304,24 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
   },
   {
     name: 'missing-required: admission reports the same field, so its diagnostic stays and carries the payload',
-    text: lines('apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web', 'spec:', '  template:', '    metadata: {labels: {app: web}}', '    spec:', '      containers: [{name: web, image: nginx, ports: [{name: http}]}]'),
+    text: lines(
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      '  name: web',
+      'spec:',
+      '  template:',
+      '    metadata: {labels: {app: web}}',
+      '    spec:',
+      '      containers: [{name: web, image: nginx, ports: [{name: http}]}]',
+    ),
     expected: [
-      d(4, 0, 4, 'workload-selector', 'spec.selector: Required value', { rule: 'missing-required', path: ['spec', 'selector'], field: 'selector', type: 'LabelSelector' }),
+      d(4, 0, 4, 'workload-selector', 'spec.selector: Required value', {
+        rule: 'missing-required',
+        path: ['spec', 'selector'],
+        field: 'selector',
+        type: 'LabelSelector',
+      }),
       d(8, 54, 58, 'container-port-number', 'spec.template.spec.containers[0].ports[0].containerPort: Required value', {
         rule: 'missing-required',
         path: [...CONTAINER, 'ports', 0, 'containerPort'],
@@ -217,41 +348,81 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
   },
   {
     name: 'invalid-enum where admission checks the enum too: its diagnostic, with the payload',
-    text: lines('apiVersion: v1', 'kind: Service', 'metadata:', '  name: s', 'spec:', '  type: nodeport', '  ports: [{port: 80, protocol: HTTP}]'),
+    text: lines(
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  name: s',
+      'spec:',
+      '  type: nodeport',
+      '  ports: [{port: 80, protocol: HTTP}]',
+    ),
     expected: [
-      d(5, 8, 16, 'service-type', 'spec.type: Unsupported value: "nodeport": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"', {
-        rule: 'invalid-enum',
-        path: ['spec', 'type'],
-        value: 'nodeport',
-        allowed: ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'],
-        replacement: 'NodePort',
-      }),
-      d(6, 31, 35, 'service-ports', 'spec.ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"', {
-        rule: 'invalid-enum',
-        path: ['spec', 'ports', 0, 'protocol'],
-        value: 'HTTP',
-        allowed: ['SCTP', 'TCP', 'UDP'],
-      }),
+      d(
+        5,
+        8,
+        16,
+        'service-type',
+        'spec.type: Unsupported value: "nodeport": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"',
+        {
+          rule: 'invalid-enum',
+          path: ['spec', 'type'],
+          value: 'nodeport',
+          allowed: ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'],
+          replacement: 'NodePort',
+        },
+      ),
+      d(
+        6,
+        31,
+        35,
+        'service-ports',
+        'spec.ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"',
+        {
+          rule: 'invalid-enum',
+          path: ['spec', 'ports', 0, 'protocol'],
+          value: 'HTTP',
+          allowed: ['SCTP', 'TCP', 'UDP'],
+        },
+      ),
     ],
   },
   {
     name: 'invalid-enum: admission checks imagePullPolicy too; one diagnostic, the admission one with the payload',
     text: deployment('imagePullPolicy: always'),
     expected: [
-      d(14, 27, 33, 'container-image-pull-policy', 'spec.template.spec.containers[0].imagePullPolicy: Unsupported value: "always": supported values: "Always", "IfNotPresent", "Never"', {
-        rule: 'invalid-enum',
-        path: [...CONTAINER, 'imagePullPolicy'],
-        value: 'always',
-        allowed: ['Always', 'IfNotPresent', 'Never'],
-        replacement: 'Always',
-      }),
+      d(
+        14,
+        27,
+        33,
+        'container-image-pull-policy',
+        'spec.template.spec.containers[0].imagePullPolicy: Unsupported value: "always": supported values: "Always", "IfNotPresent", "Never"',
+        {
+          rule: 'invalid-enum',
+          path: [...CONTAINER, 'imagePullPolicy'],
+          value: 'always',
+          allowed: ['Always', 'IfNotPresent', 'Never'],
+          replacement: 'Always',
+        },
+      ),
     ],
   },
   {
     name: 'kinds the sandbox does not serve are validated against the schema alone',
-    text: lines('apiVersion: storage.k8s.io/v1', 'kind: StorageClass', 'metadata: {name: fast}', 'provisoner: ebs.csi.aws.com', 'reclaimPolicy: Keep'),
+    text: lines(
+      'apiVersion: storage.k8s.io/v1',
+      'kind: StorageClass',
+      'metadata: {name: fast}',
+      'provisoner: ebs.csi.aws.com',
+      'reclaimPolicy: Keep',
+    ),
     expected: [
-      d(1, 0, 4, 'missing-required', 'provisioner: Required value', { rule: 'missing-required', path: ['provisioner'], field: 'provisioner', type: 'string' }),
+      d(1, 0, 4, 'missing-required', 'provisioner: Required value', {
+        rule: 'missing-required',
+        path: ['provisioner'],
+        field: 'provisioner',
+        type: 'string',
+      }),
       d(3, 0, 10, 'unknown-field', 'Unknown field `provisoner` in `StorageClass`; did you mean `provisioner`?', {
         rule: 'unknown-field',
         path: ['provisoner'],
@@ -259,25 +430,60 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
         parent: 'StorageClass',
         replacement: 'provisioner',
       }),
-      d(4, 15, 19, 'invalid-enum', 'reclaimPolicy: Unsupported value: "Keep": supported values: "Delete", "Recycle", "Retain"', {
-        rule: 'invalid-enum',
-        path: ['reclaimPolicy'],
-        value: 'Keep',
-        allowed: ['Delete', 'Recycle', 'Retain'],
-      }),
+      d(
+        4,
+        15,
+        19,
+        'invalid-enum',
+        'reclaimPolicy: Unsupported value: "Keep": supported values: "Delete", "Recycle", "Retain"',
+        {
+          rule: 'invalid-enum',
+          path: ['reclaimPolicy'],
+          value: 'Keep',
+          allowed: ['Delete', 'Recycle', 'Retain'],
+        },
+      ),
     ],
   },
   {
     name: 'removed versions the schema still knows: pointed at the current version',
     text: lines('apiVersion: flowcontrol.apiserver.k8s.io/v1beta3', 'kind: FlowSchema', 'metadata: {name: f}'),
-    expected: [d(0, 12, 48, 'removed-api-version', 'flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is no longer served by Kubernetes; use flowcontrol.apiserver.k8s.io/v1')],
+    expected: [
+      d(
+        0,
+        12,
+        48,
+        'removed-api-version',
+        'flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is no longer served by Kubernetes; use flowcontrol.apiserver.k8s.io/v1',
+      ),
+    ],
   },
   {
     name: 'unknown kind: the hint comes from the schema, which knows more kinds than the sandbox serves',
-    text: lines('apiVersion: v1', 'kind: StorageClass', 'metadata: {name: s}', '---', 'apiVersion: storage.k8s.io/v1', 'kind: storageclass', 'metadata: {name: s}'),
+    text: lines(
+      'apiVersion: v1',
+      'kind: StorageClass',
+      'metadata: {name: s}',
+      '---',
+      'apiVersion: storage.k8s.io/v1',
+      'kind: storageclass',
+      'metadata: {name: s}',
+    ),
     expected: [
-      d(1, 6, 18, 'unknown-kind', 'Unknown kind "StorageClass" for apiVersion "v1"; StorageClass is served as apiVersion "storage.k8s.io/v1"'),
-      d(5, 6, 18, 'unknown-kind', 'Unknown kind "storageclass" for apiVersion "storage.k8s.io/v1"; did you mean "StorageClass"?'),
+      d(
+        1,
+        6,
+        18,
+        'unknown-kind',
+        'Unknown kind "StorageClass" for apiVersion "v1"; StorageClass is served as apiVersion "storage.k8s.io/v1"',
+      ),
+      d(
+        5,
+        6,
+        18,
+        'unknown-kind',
+        'Unknown kind "storageclass" for apiVersion "storage.k8s.io/v1"; did you mean "StorageClass"?',
+      ),
     ],
   },
 ];

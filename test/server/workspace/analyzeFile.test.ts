@@ -52,7 +52,10 @@ describe('analyzeFile', () => {
     const whole = validateManifestText(text);
     const pieces = analyzeFile(text).diagnostics;
     assert.deepEqual(pieces.slice(1), whole.slice(1));
-    assert.deepEqual(pieces[0], { ...whole[0], range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } } });
+    assert.deepEqual(pieces[0], {
+      ...whole[0],
+      range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } },
+    });
     assert.deepEqual(whole[0].range, { start: { line: 1, character: 0 }, end: { line: 1, character: 1 } });
   });
 

@@ -8,7 +8,9 @@ import { largeManifest } from './largeManifest';
 const TEXT = largeManifest(50_000);
 const DOCS = 2000;
 
-/** A clock that advances one millisecond each time it is read: a slice's "duration" is the number of pieces it analyzed. */
+/**
+ * A clock that advances one millisecond each time it is read: a slice's "duration" is the number of pieces it analyzed.
+ */
 function countingClock(): () => number {
   let t = 0;
   return () => t++;
@@ -31,7 +33,10 @@ describe('analyzeInSlices', () => {
     assert.equal(result?.diagnostics.length, DOCS / 10);
     // Each slice reads the clock once at its start and once after each piece, so 25 ms of budget is 25 pieces.
     assert.equal(Math.max(...slices), 25);
-    assert.equal(slices.reduce((a, b) => a + b, 0), DOCS);
+    assert.equal(
+      slices.reduce((a, b) => a + b, 0),
+      DOCS,
+    );
     assert.equal(slices.length, DOCS / 25);
     assert.equal(yields, slices.length - 1);
   });
@@ -52,7 +57,11 @@ describe('analyzeInSlices', () => {
 
   test('a run cancelled before it starts does no work; a one-piece text needs no yield', async () => {
     let sliced = 0;
-    const opts = { now: countingClock(), yieldToEventLoop: async () => assert.fail('no yield expected'), onSlice: () => void sliced++ };
+    const opts = {
+      now: countingClock(),
+      yieldToEventLoop: async () => assert.fail('no yield expected'),
+      onSlice: () => void sliced++,
+    };
     assert.equal(await analyzeInSlices(TEXT, { ...opts, isCancelled: () => true }), undefined);
     assert.equal(sliced, 0);
     const small = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n';
@@ -64,7 +73,10 @@ describe('analyzeInSlices', () => {
     const opts = { now: countingClock(), yieldToEventLoop: async () => undefined, isCancelled: () => false, cache };
     await analyzeInSlices(TEXT, opts);
     assert.equal(cache.computed, DOCS);
-    const edited = TEXT.replace('  replicas: 2\n  selector:\n    matchLabels:\n      app: app-7\n', '  replicas: -1\n  selector:\n    matchLabels:\n      app: app-7\n');
+    const edited = TEXT.replace(
+      '  replicas: 2\n  selector:\n    matchLabels:\n      app: app-7\n',
+      '  replicas: -1\n  selector:\n    matchLabels:\n      app: app-7\n',
+    );
     assert.notEqual(edited, TEXT);
     const result = await analyzeInSlices(edited, opts);
     assert.equal(cache.computed, DOCS + 1);

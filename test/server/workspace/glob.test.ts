@@ -8,11 +8,29 @@ function matched(pattern: string, paths: readonly string[]): string[] {
   return paths.filter((p) => m(p));
 }
 
-const PATHS = ['a.yaml', 'a.yml', 'dir/a.yaml', 'dir/sub/b.yml', 'node_modules/x/a.yaml', 'dir/node_modules/a.yaml', '.git/config.yaml', 'a.yaml.bak', 'ab.json', 'dir/a.b.yaml'];
+const PATHS = [
+  'a.yaml',
+  'a.yml',
+  'dir/a.yaml',
+  'dir/sub/b.yml',
+  'node_modules/x/a.yaml',
+  'dir/node_modules/a.yaml',
+  '.git/config.yaml',
+  'a.yaml.bak',
+  'ab.json',
+  'dir/a.b.yaml',
+];
 
 describe('compileGlob', () => {
   test('**/ matches any number of leading segments, including none', () => {
-    assert.deepEqual(matched('**/*.yaml', PATHS), ['a.yaml', 'dir/a.yaml', 'node_modules/x/a.yaml', 'dir/node_modules/a.yaml', '.git/config.yaml', 'dir/a.b.yaml']);
+    assert.deepEqual(matched('**/*.yaml', PATHS), [
+      'a.yaml',
+      'dir/a.yaml',
+      'node_modules/x/a.yaml',
+      'dir/node_modules/a.yaml',
+      '.git/config.yaml',
+      'dir/a.b.yaml',
+    ]);
   });
 
   test('* and ? stay within one segment', () => {
@@ -25,11 +43,25 @@ describe('compileGlob', () => {
   test('/** at the end matches everything below a folder', () => {
     assert.deepEqual(matched('**/node_modules/**', PATHS), ['node_modules/x/a.yaml', 'dir/node_modules/a.yaml']);
     assert.deepEqual(matched('**/.git/**', PATHS), ['.git/config.yaml']);
-    assert.deepEqual(matched('dir/**', PATHS), ['dir/a.yaml', 'dir/sub/b.yml', 'dir/node_modules/a.yaml', 'dir/a.b.yaml']);
+    assert.deepEqual(matched('dir/**', PATHS), [
+      'dir/a.yaml',
+      'dir/sub/b.yml',
+      'dir/node_modules/a.yaml',
+      'dir/a.b.yaml',
+    ]);
   });
 
   test('{a,b} alternatives, nested, and an unbalanced brace taken literally', () => {
-    assert.deepEqual(matched('**/*.{yaml,yml}', PATHS), ['a.yaml', 'a.yml', 'dir/a.yaml', 'dir/sub/b.yml', 'node_modules/x/a.yaml', 'dir/node_modules/a.yaml', '.git/config.yaml', 'dir/a.b.yaml']);
+    assert.deepEqual(matched('**/*.{yaml,yml}', PATHS), [
+      'a.yaml',
+      'a.yml',
+      'dir/a.yaml',
+      'dir/sub/b.yml',
+      'node_modules/x/a.yaml',
+      'dir/node_modules/a.yaml',
+      '.git/config.yaml',
+      'dir/a.b.yaml',
+    ]);
     assert.deepEqual(matched('{dir/{sub,x}/*,a}.yml', PATHS), ['a.yml', 'dir/sub/b.yml']);
     assert.deepEqual(matched('a{.yaml', ['a{.yaml', 'a.yaml']), ['a{.yaml']);
   });
@@ -45,7 +77,10 @@ describe('compileGlob', () => {
 
   test('matchesAny is true when one of the patterns matches', () => {
     const ms = ['**/*.yaml', '**/*.yml'].map(compileGlob);
-    assert.deepEqual(['a.yaml', 'b.yml', 'c.json'].map((p) => matchesAny(ms, p)), [true, true, false]);
+    assert.deepEqual(
+      ['a.yaml', 'b.yml', 'c.json'].map((p) => matchesAny(ms, p)),
+      [true, true, false],
+    );
     assert.equal(matchesAny([], 'a.yaml'), false);
   });
 });

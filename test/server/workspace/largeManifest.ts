@@ -1,4 +1,7 @@
-/** A deterministic multi-document manifest of about `lines` lines: Deployments of 24 lines and a `---` line each, every tenth with an invalid port. */
+/**
+ * A deterministic multi-document manifest of about `lines` lines: Deployments of 24 lines and a `---` line each, every
+ * tenth with an invalid port.
+ */
 export function largeManifest(lines: number): string {
   const docs: string[] = [];
   for (let i = 0; docs.length * 25 < lines; i++) {

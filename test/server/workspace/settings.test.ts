@@ -7,9 +7,12 @@ import { folderFor, relativePath } from '../../../server/src/services/workspace/
 describe('settings', () => {
   test('missing or mistyped values take their defaults; given ones are kept', () => {
     assert.deepEqual(normalizeSettings(undefined), DEFAULT_SETTINGS);
-    assert.deepEqual(normalizeSettings({ validation: { enable: 'no', include: '**/*.yaml', exclude: [1, 'gen/**', ' '] } }), {
-      validation: { enable: true, include: ['**/*.yaml', '**/*.yml'], exclude: ['gen/**'] },
-    });
+    assert.deepEqual(
+      normalizeSettings({ validation: { enable: 'no', include: '**/*.yaml', exclude: [1, 'gen/**', ' '] } }),
+      {
+        validation: { enable: true, include: ['**/*.yaml', '**/*.yml'], exclude: ['gen/**'] },
+      },
+    );
     assert.deepEqual(normalizeSettings({ validation: { enable: false, include: ['k8s/**/*.yaml'] } }), {
       validation: { enable: false, include: ['k8s/**/*.yaml'], exclude: ['**/node_modules/**', '**/.git/**'] },
     });

@@ -21,13 +21,15 @@ export function base64DecodedLength(text: string): number | { badByte: number } 
 
 function keyErrors(code: string, map: Record<string, unknown> | undefined, field: string): FieldError[] {
   const errs: FieldError[] = [];
-  for (const k of Object.keys(map ?? {})) for (const msg of isConfigMapKey(k)) errs.push(invalid(code, `${field}[${k}]`, k, msg));
+  for (const k of Object.keys(map ?? {}))
+    for (const msg of isConfigMapKey(k)) errs.push(invalid(code, `${field}[${k}]`, k, msg));
   return errs;
 }
 
 export const configMapData: ValidationRule = {
   code: 'configmap-data',
-  description: 'Keys are valid config keys, not repeated across data and binaryData, and all data totals at most 1 MiB.',
+  description:
+    'Keys are valid config keys, not repeated across data and binaryData, and all data totals at most 1 MiB.',
   kinds: ['ConfigMap'],
   validate(o) {
     const code = this.code;
@@ -60,7 +62,8 @@ const REQUIRED_SECRET_KEYS: Record<string, readonly string[]> = {
 
 export const secretData: ValidationRule = {
   code: 'secret-data',
-  description: 'Keys are valid config keys, data values are base64, the total is at most 1 MiB, and typed Secrets carry their keys.',
+  description:
+    'Keys are valid config keys, data values are base64, the total is at most 1 MiB, and typed Secrets carry their keys.',
   kinds: ['Secret'],
   validate(o) {
     const code = this.code;
@@ -99,7 +102,8 @@ function immutableChanges(code: string, now: KubeObject, old: KubeObject, fields
   const errs: FieldError[] = [];
   if (now.immutable !== true) errs.push(forbidden(code, 'immutable', 'field is immutable when `immutable` is set'));
   for (const f of fields) {
-    if (!jsonEqual(now[f] ?? null, old[f] ?? null)) errs.push(forbidden(code, f, 'field is immutable when `immutable` is set'));
+    if (!jsonEqual(now[f] ?? null, old[f] ?? null))
+      errs.push(forbidden(code, f, 'field is immutable when `immutable` is set'));
   }
   return errs;
 }

@@ -5,7 +5,11 @@ import { invalid, required, type FieldError } from '../fieldError';
 import { isRelaxedEnvVarName } from '../../../api/names';
 import { podSpecRule } from '../podSpecRule';
 
-function eachEnv(spec: Record<string, unknown>, path: string, fn: (env: Record<string, unknown>, envPath: string) => void): void {
+function eachEnv(
+  spec: Record<string, unknown>,
+  path: string,
+  fn: (env: Record<string, unknown>, envPath: string) => void,
+): void {
   for (const c of containersOf(spec, path)) {
     arr(c.container, 'env').forEach((e, i) => {
       if (isObj(e)) fn(e, `${c.path}.env[${i}]`);
@@ -13,16 +17,20 @@ function eachEnv(spec: Record<string, unknown>, path: string, fn: (env: Record<s
   }
 }
 
-export const containerEnvName = podSpecRule('container-env-name', 'Environment variable names are required and printable ASCII without "=".', ({ spec, path }) => {
-  const code = 'container-env-name';
-  const errs: FieldError[] = [];
-  eachEnv(spec, path, (e, ep) => {
-    const name = str(e, 'name') ?? '';
-    if (name === '') errs.push(required(code, `${ep}.name`));
-    for (const msg of isRelaxedEnvVarName(name)) errs.push(invalid(code, `${ep}.name`, name, msg));
-  });
-  return errs;
-});
+export const containerEnvName = podSpecRule(
+  'container-env-name',
+  'Environment variable names are required and printable ASCII without "=".',
+  ({ spec, path }) => {
+    const code = 'container-env-name';
+    const errs: FieldError[] = [];
+    eachEnv(spec, path, (e, ep) => {
+      const name = str(e, 'name') ?? '';
+      if (name === '') errs.push(required(code, `${ep}.name`));
+      for (const msg of isRelaxedEnvVarName(name)) errs.push(invalid(code, `${ep}.name`, name, msg));
+    });
+    return errs;
+  },
+);
 
 const SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'] as const;
 
@@ -38,7 +46,14 @@ export const containerEnvValueFrom = podSpecRule(
       const vp = `${ep}.valueFrom`;
       const present = SOURCES.filter((s) => isObj(from[s]));
       if (present.length === 0) {
-        errs.push(invalid(code, vp, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
+        errs.push(
+          invalid(
+            code,
+            vp,
+            '',
+            'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
+          ),
+        );
       } else if ((str(e, 'value') ?? '') !== '') {
         errs.push(invalid(code, vp, '', 'may not be specified when `value` is not empty'));
       } else if (present.length > 1) {

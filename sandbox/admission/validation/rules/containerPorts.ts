@@ -8,7 +8,11 @@ import { podSpecRule } from '../podSpecRule';
 export const PORT_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
 /** Calls `fn` for each port of each container with its path. */
-function eachPort(spec: Record<string, unknown>, path: string, fn: (port: Record<string, unknown>, portPath: string) => void): void {
+function eachPort(
+  spec: Record<string, unknown>,
+  path: string,
+  fn: (port: Record<string, unknown>, portPath: string) => void,
+): void {
   for (const c of containersOf(spec, path)) {
     arr(c.container, 'ports').forEach((p, i) => {
       if (isObj(p)) fn(p, `${c.path}.ports[${i}]`);
@@ -25,7 +29,8 @@ export const containerPortNumber = podSpecRule(
     eachPort(spec, path, (p, pp) => {
       const cp = p.containerPort;
       if (cp === undefined || cp === 0) errs.push(required(code, `${pp}.containerPort`));
-      else if (typeof cp !== 'number' || isValidPortNum(cp).length > 0) errs.push(invalid(code, `${pp}.containerPort`, cp, isValidPortNum(Number(cp))[0]));
+      else if (typeof cp !== 'number' || isValidPortNum(cp).length > 0)
+        errs.push(invalid(code, `${pp}.containerPort`, cp, isValidPortNum(Number(cp))[0]));
       const hp = p.hostPort;
       if (hp !== undefined && hp !== 0 && (typeof hp !== 'number' || isValidPortNum(hp).length > 0)) {
         errs.push(invalid(code, `${pp}.hostPort`, hp, isValidPortNum(Number(hp))[0]));
@@ -35,15 +40,20 @@ export const containerPortNumber = podSpecRule(
   },
 );
 
-export const containerPortProtocol = podSpecRule('container-port-protocol', 'Port protocol is TCP, UDP or SCTP.', ({ spec, path }) => {
-  const errs: FieldError[] = [];
-  eachPort(spec, path, (p, pp) => {
-    const proto = p.protocol;
-    if (proto === undefined || proto === '') errs.push(required('container-port-protocol', `${pp}.protocol`));
-    else if (typeof proto !== 'string' || !PORT_PROTOCOLS.includes(proto)) errs.push(notSupported('container-port-protocol', `${pp}.protocol`, proto, PORT_PROTOCOLS));
-  });
-  return errs;
-});
+export const containerPortProtocol = podSpecRule(
+  'container-port-protocol',
+  'Port protocol is TCP, UDP or SCTP.',
+  ({ spec, path }) => {
+    const errs: FieldError[] = [];
+    eachPort(spec, path, (p, pp) => {
+      const proto = p.protocol;
+      if (proto === undefined || proto === '') errs.push(required('container-port-protocol', `${pp}.protocol`));
+      else if (typeof proto !== 'string' || !PORT_PROTOCOLS.includes(proto))
+        errs.push(notSupported('container-port-protocol', `${pp}.protocol`, proto, PORT_PROTOCOLS));
+    });
+    return errs;
+  },
+);
 
 export const containerPortName = podSpecRule(
   'container-port-name',

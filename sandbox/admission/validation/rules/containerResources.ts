@@ -1,5 +1,11 @@
 /** Container resource requests and limits (core validation `ValidateResourceRequirements`). */
-import { compareQuantity, formatQuantity, parseQuantity, QUANTITY_FORMAT_ERROR, type Quantity } from '../../../api/quantity';
+import {
+  compareQuantity,
+  formatQuantity,
+  parseQuantity,
+  QUANTITY_FORMAT_ERROR,
+  type Quantity,
+} from '../../../api/quantity';
 import { containersOf } from '../../podSpecs';
 import { obj } from '../access';
 import { invalid, type FieldError } from '../fieldError';
@@ -40,18 +46,29 @@ export const containerResources = podSpecRule(
       const rp = `${c.path}.resources`;
       const limits = readQuantities(obj(res, 'limits'), `${rp}.limits`, code, errs);
       const requests = readQuantities(obj(res, 'requests'), `${rp}.requests`, code, errs);
-      for (const [which, map] of [['limits', limits], ['requests', requests]] as const) {
+      for (const [which, map] of [
+        ['limits', limits],
+        ['requests', requests],
+      ] as const) {
         for (const [name, q] of map) {
           const field = `${rp}.${which}[${name}]`;
           for (const msg of isQualifiedName(name)) errs.push(invalid(code, field, name, msg));
-          if (!name.includes('/') && !isStandardContainerResource(name)) errs.push(invalid(code, field, name, 'must be a standard resource for containers'));
+          if (!name.includes('/') && !isStandardContainerResource(name))
+            errs.push(invalid(code, field, name, 'must be a standard resource for containers'));
           if (q.nanos < 0n) errs.push(invalid(code, field, formatQuantity(q), 'must be greater than or equal to 0'));
         }
       }
       for (const [name, req] of requests) {
         const lim = limits.get(name);
         if (lim && compareQuantity(req, lim) > 0) {
-          errs.push(invalid(code, `${rp}.requests[${name}]`, formatQuantity(req), `must be less than or equal to ${name} limit of ${formatQuantity(lim)}`));
+          errs.push(
+            invalid(
+              code,
+              `${rp}.requests[${name}]`,
+              formatQuantity(req),
+              `must be less than or equal to ${name} limit of ${formatQuantity(lim)}`,
+            ),
+          );
         }
       }
     }
@@ -71,7 +88,15 @@ export const memoryFractionalBytes = podSpecRule(
         const raw = obj(res, which)?.memory;
         const q = typeof raw === 'string' || typeof raw === 'number' ? parseQuantity(raw) : undefined;
         if (q && q.nanos % 1_000_000_000n !== 0n) {
-          errs.push({ ...invalid('memory-fractional-bytes', `${c.path}.resources.${which}[memory]`, formatQuantity(q), 'fractional byte value is invalid, must be an integer'), warning: true });
+          errs.push({
+            ...invalid(
+              'memory-fractional-bytes',
+              `${c.path}.resources.${which}[memory]`,
+              formatQuantity(q),
+              'fractional byte value is invalid, must be an integer',
+            ),
+            warning: true,
+          });
         }
       }
     }

@@ -16,7 +16,8 @@ export const podContainersRequired: ValidationRule = {
     let path: string;
     if (at) path = `${at.path}.containers`;
     else if (obj.kind === 'Pod') path = 'spec.containers';
-    else path = `${podTemplateOf(obj)?.path ?? (obj.kind === 'CronJob' ? 'spec.jobTemplate.spec.template' : 'spec.template')}.spec.containers`;
+    else
+      path = `${podTemplateOf(obj)?.path ?? (obj.kind === 'CronJob' ? 'spec.jobTemplate.spec.template' : 'spec.template')}.spec.containers`;
     const list = at?.spec.containers;
     return Array.isArray(list) && list.length > 0 ? [] : [required(code, path)];
   },
@@ -41,10 +42,13 @@ export const containerName = podSpecRule(
   },
 );
 
-export const containerImageRequired = podSpecRule('container-image-required', 'Every container needs an image.', ({ spec, path }) =>
-  containersOf(spec, path)
-    .filter((c) => (str(c.container, 'image') ?? '').trim() === '')
-    .map((c) => required('container-image-required', `${c.path}.image`)),
+export const containerImageRequired = podSpecRule(
+  'container-image-required',
+  'Every container needs an image.',
+  ({ spec, path }) =>
+    containersOf(spec, path)
+      .filter((c) => (str(c.container, 'image') ?? '').trim() === '')
+      .map((c) => required('container-image-required', `${c.path}.image`)),
 );
 
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
@@ -58,7 +62,8 @@ export const containerImagePullPolicy = podSpecRule(
       const p = c.container.imagePullPolicy;
       const field = `${c.path}.imagePullPolicy`;
       if (p === undefined || p === '') errs.push(required('container-image-pull-policy', field));
-      else if (typeof p !== 'string' || !PULL_POLICIES.includes(p)) errs.push(notSupported('container-image-pull-policy', field, p, PULL_POLICIES));
+      else if (typeof p !== 'string' || !PULL_POLICIES.includes(p))
+        errs.push(notSupported('container-image-pull-policy', field, p, PULL_POLICIES));
     }
     return errs;
   },

@@ -14,7 +14,15 @@ export const cronJobSchedule: ValidationRule = {
     const errs: FieldError[] = [];
     const err = cronScheduleError(schedule);
     if (err) errs.push(invalid(this.code, 'spec.schedule', schedule, err));
-    if (schedule.includes('TZ')) errs.push(invalid(this.code, 'spec.schedule', schedule, 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead'));
+    if (schedule.includes('TZ'))
+      errs.push(
+        invalid(
+          this.code,
+          'spec.schedule',
+          schedule,
+          'cannot use TZ or CRON_TZ in schedule, use timeZone field instead',
+        ),
+      );
     return errs;
   },
 };
@@ -28,7 +36,9 @@ export const cronJobConcurrencyPolicy: ValidationRule = {
   validate(o) {
     const v = obj(o, 'spec')?.concurrencyPolicy;
     if (v === undefined || v === '') return [required(this.code, 'spec.concurrencyPolicy')];
-    return typeof v === 'string' && CONCURRENCY.includes(v) ? [] : [notSupported(this.code, 'spec.concurrencyPolicy', v, CONCURRENCY)];
+    return typeof v === 'string' && CONCURRENCY.includes(v)
+      ? []
+      : [notSupported(this.code, 'spec.concurrencyPolicy', v, CONCURRENCY)];
   },
 };
 

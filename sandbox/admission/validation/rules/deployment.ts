@@ -6,7 +6,8 @@ import { intOrPercentValue, notMoreThan100Percent, validateIntOrPercent } from '
 
 export const deploymentStrategy: ValidationRule = {
   code: 'deployment-strategy',
-  description: 'strategy.type is Recreate or RollingUpdate; rollingUpdate is only for RollingUpdate and cannot have maxSurge and maxUnavailable both 0.',
+  description:
+    'strategy.type is Recreate or RollingUpdate; rollingUpdate is only for RollingUpdate and cannot have maxSurge and maxUnavailable both 0.',
   kinds: ['Deployment'],
   validate(o) {
     const code = this.code;
@@ -14,9 +15,12 @@ export const deploymentStrategy: ValidationRule = {
     const type = strategy.type;
     const ru = strategy.rollingUpdate;
     if (type === 'Recreate') {
-      return ru !== undefined && ru !== null ? [forbidden(code, 'spec.strategy.rollingUpdate', "may not be specified when strategy `type` is 'Recreate'")] : [];
+      return ru !== undefined && ru !== null
+        ? [forbidden(code, 'spec.strategy.rollingUpdate', "may not be specified when strategy `type` is 'Recreate'")]
+        : [];
     }
-    if (type !== 'RollingUpdate') return [notSupported(code, 'spec.strategy.type', type ?? '', ['Recreate', 'RollingUpdate'])];
+    if (type !== 'RollingUpdate')
+      return [notSupported(code, 'spec.strategy.type', type ?? '', ['Recreate', 'RollingUpdate'])];
     if (!isObj(ru)) return [required(code, 'spec.strategy.rollingUpdate', 'this should be defaulted and never be nil')];
     const p = 'spec.strategy.rollingUpdate';
     const errs: FieldError[] = [
@@ -39,6 +43,8 @@ export const deploymentProgressDeadline: ValidationRule = {
     const deadline = num(o.spec, 'progressDeadlineSeconds');
     if (deadline === undefined) return [];
     const minReady = num(o.spec, 'minReadySeconds') ?? 0;
-    return deadline <= minReady ? [invalid(this.code, 'spec.progressDeadlineSeconds', deadline, 'must be greater than minReadySeconds')] : [];
+    return deadline <= minReady
+      ? [invalid(this.code, 'spec.progressDeadlineSeconds', deadline, 'must be greater than minReadySeconds')]
+      : [];
   },
 };

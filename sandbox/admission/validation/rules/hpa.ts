@@ -12,9 +12,11 @@ export const hpaReplicas: ValidationRule = {
     const errs: FieldError[] = [];
     const min = num(o.spec, 'minReplicas');
     const max = num(o.spec, 'maxReplicas') ?? 0;
-    if (min !== undefined && min < 1) errs.push(invalid(code, 'spec.minReplicas', min, 'must be greater than or equal to 1'));
+    if (min !== undefined && min < 1)
+      errs.push(invalid(code, 'spec.minReplicas', min, 'must be greater than or equal to 1'));
     if (max < 1) errs.push(invalid(code, 'spec.maxReplicas', max, 'must be greater than 0'));
-    if (min !== undefined && max < min) errs.push(invalid(code, 'spec.maxReplicas', max, 'must be greater than or equal to `minReplicas`'));
+    if (min !== undefined && max < min)
+      errs.push(invalid(code, 'spec.maxReplicas', max, 'must be greater than or equal to `minReplicas`'));
     return errs;
   },
 };
@@ -31,7 +33,9 @@ export const hpaScaleTargetRef: ValidationRule = {
       const path = `spec.scaleTargetRef.${f}`;
       if (v === '') errs.push(required(this.code, path));
       else if (v === '.' || v === '..') errs.push(invalid(this.code, path, v, `may not be '${v}'`));
-      else for (const bad of ['/', '%']) if (v.includes(bad)) errs.push(invalid(this.code, path, v, `may not contain '${bad}'`));
+      else
+        for (const bad of ['/', '%'])
+          if (v.includes(bad)) errs.push(invalid(this.code, path, v, `may not contain '${bad}'`));
     }
     return errs;
   },

@@ -20,8 +20,10 @@ function validateBackend(code: string, backend: Record<string, unknown>, bp: str
   const portName = str(port, 'name') ?? '';
   const portNumber = num(port, 'number') ?? 0;
   if (portName !== '' && portNumber !== 0) errs.push(invalid(code, bp, '', 'cannot set both port name & port number'));
-  else if (portName !== '') for (const m of isValidPortName(portName)) errs.push(invalid(code, `${bp}.service.port.name`, portName, m));
-  else if (portNumber !== 0) for (const m of isValidPortNum(portNumber)) errs.push(invalid(code, `${bp}.service.port.number`, portNumber, m));
+  else if (portName !== '')
+    for (const m of isValidPortName(portName)) errs.push(invalid(code, `${bp}.service.port.name`, portName, m));
+  else if (portNumber !== 0)
+    for (const m of isValidPortNum(portNumber)) errs.push(invalid(code, `${bp}.service.port.number`, portNumber, m));
   else errs.push(required(code, bp, 'port name or number is required'));
   return errs;
 }
@@ -31,8 +33,10 @@ function validatePath(code: string, p: Record<string, unknown>, pp: string): Fie
   const type = p.pathType;
   const path = str(p, 'path') ?? '';
   if (type === undefined || type === null) errs.push(required(code, `${pp}.pathType`, 'pathType must be specified'));
-  else if (typeof type !== 'string' || !PATH_TYPES.includes(type)) errs.push(notSupported(code, `${pp}.pathType`, type, PATH_TYPES));
-  else if ((type === 'Exact' || type === 'Prefix') && !path.startsWith('/')) errs.push(invalid(code, `${pp}.path`, path, 'must be an absolute path'));
+  else if (typeof type !== 'string' || !PATH_TYPES.includes(type))
+    errs.push(notSupported(code, `${pp}.pathType`, type, PATH_TYPES));
+  else if ((type === 'Exact' || type === 'Prefix') && !path.startsWith('/'))
+    errs.push(invalid(code, `${pp}.path`, path, 'must be an absolute path'));
   const backend = obj(p, 'backend');
   if (backend) errs.push(...validateBackend(code, backend, `${pp}.backend`));
   else errs.push(invalid(code, `${pp}.backend`, '', 'resource or service backend is required'));
@@ -66,7 +70,8 @@ export const ingressSpec: ValidationRule = {
     const rules = arr(spec, 'rules');
     const def = obj(spec, 'defaultBackend');
     const errs: FieldError[] = [];
-    if (rules.length === 0 && !def) errs.push(invalid(code, 'spec', rules, 'either `defaultBackend` or `rules` must be specified'));
+    if (rules.length === 0 && !def)
+      errs.push(invalid(code, 'spec', rules, 'either `defaultBackend` or `rules` must be specified'));
     if (def) errs.push(...validateBackend(code, def, 'spec.defaultBackend'));
     rules.forEach((r, i) => {
       if (isObj(r)) errs.push(...validateRule(code, r, `spec.rules[${i}]`));

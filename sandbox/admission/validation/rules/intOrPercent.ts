@@ -6,7 +6,8 @@ import { isValidPercent } from '../../../api/names';
 export function validateIntOrPercent(code: string, value: unknown, path: string): FieldError[] {
   if (value === undefined || value === null) return [];
   if (typeof value === 'string') return isValidPercent(value).map((m) => invalid(code, path, value, m));
-  if (typeof value === 'number') return value < 0 ? [invalid(code, path, value, 'must be greater than or equal to 0')] : [];
+  if (typeof value === 'number')
+    return value < 0 ? [invalid(code, path, value, 'must be greater than or equal to 0')] : [];
   return [invalid(code, path, value, "must be an integer or percentage (e.g '5%')")];
 }
 

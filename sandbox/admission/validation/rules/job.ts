@@ -13,7 +13,8 @@ export const jobCompletionMode: ValidationRule = {
     const mode = spec?.completionMode;
     if (mode === undefined || mode === null) return [];
     const errs: FieldError[] = [];
-    if (mode !== 'NonIndexed' && mode !== 'Indexed') errs.push(notSupported(this.code, 'spec.completionMode', mode, ['NonIndexed', 'Indexed']));
+    if (mode !== 'NonIndexed' && mode !== 'Indexed')
+      errs.push(notSupported(this.code, 'spec.completionMode', mode, ['NonIndexed', 'Indexed']));
     if (mode === 'Indexed' && (spec?.completions === undefined || spec.completions === null)) {
       errs.push(required(this.code, 'spec.completions', 'when completion mode is Indexed'));
     }

@@ -10,16 +10,19 @@ function validateRequirement(code: string, req: Record<string, unknown>, rp: str
   const op = req.operator;
   const values = arr(req, 'values');
   if (op === 'In' || op === 'NotIn') {
-    if (values.length === 0) errs.push(required(code, `${rp}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
+    if (values.length === 0)
+      errs.push(required(code, `${rp}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
   } else if (op === 'Exists' || op === 'DoesNotExist') {
-    if (values.length > 0) errs.push(forbidden(code, `${rp}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+    if (values.length > 0)
+      errs.push(forbidden(code, `${rp}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
   } else {
     errs.push(invalid(code, `${rp}.operator`, op ?? '', 'not a valid selector operator'));
   }
   const key = str(req, 'key') ?? '';
   for (const msg of isQualifiedName(key)) errs.push(invalid(code, `${rp}.key`, key, msg));
   values.forEach((v, i) => {
-    if (typeof v === 'string') for (const msg of isValidLabelValue(v)) errs.push(invalid(code, `${rp}.values[${i}]`, v, msg));
+    if (typeof v === 'string')
+      for (const msg of isValidLabelValue(v)) errs.push(invalid(code, `${rp}.values[${i}]`, v, msg));
   });
   return errs;
 }
@@ -39,7 +42,9 @@ export function isEmptySelector(selector: Record<string, unknown>): boolean {
   return Object.keys(obj(selector, 'matchLabels') ?? {}).length + arr(selector, 'matchExpressions').length === 0;
 }
 
-/** `&v1.LabelSelector{MatchLabels:map[string]string{"app":"web"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}` */
+/**
+ * `&v1.LabelSelector{MatchLabels:map[string]string{"app":"web"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}`
+ */
 export function goLabelSelector(selector: unknown): GoLiteral {
   if (!isObj(selector)) return goLiteral('(*v1.LabelSelector)(nil)');
   const labels = strMap(selector, 'matchLabels');
@@ -48,7 +53,10 @@ export function goLabelSelector(selector: unknown): GoLiteral {
     exprs.length === 0
       ? '[]v1.LabelSelectorRequirement(nil)'
       : `[]v1.LabelSelectorRequirement{${exprs
-          .map((e) => `v1.LabelSelectorRequirement{Key:${goValue(str(e, 'key') ?? '')}, Operator:${goValue(str(e, 'operator') ?? '')}, Values:${goValue(arr(e, 'values'))}}`)
+          .map(
+            (e) =>
+              `v1.LabelSelectorRequirement{Key:${goValue(str(e, 'key') ?? '')}, Operator:${goValue(str(e, 'operator') ?? '')}, Values:${goValue(arr(e, 'values'))}}`,
+          )
           .join(', ')}}`;
   return goLiteral(`&v1.LabelSelector{MatchLabels:${goStringMap(labels)}, MatchExpressions:${exprText}}`);
 }

@@ -16,7 +16,11 @@ export function validateLabels(code: string, labels: Record<string, string> | un
 export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
 /** Errors for an annotation map: qualified-name keys and a 256 KiB total. */
-export function validateAnnotations(code: string, annotations: Record<string, string> | undefined, path: string): FieldError[] {
+export function validateAnnotations(
+  code: string,
+  annotations: Record<string, string> | undefined,
+  path: string,
+): FieldError[] {
   const errs: FieldError[] = [];
   let total = 0;
   for (const [k, v] of Object.entries(annotations ?? {})) {

@@ -39,7 +39,8 @@ export const metadataName: ValidationRule = {
     const errs: FieldError[] = [];
     const generateName = str(m, 'generateName') ?? '';
     const name = str(m, 'name') ?? '';
-    if (generateName !== '') for (const msg of check(generateName, true)) errs.push(invalid(code, 'metadata.generateName', generateName, msg));
+    if (generateName !== '')
+      for (const msg of check(generateName, true)) errs.push(invalid(code, 'metadata.generateName', generateName, msg));
     if (name === '') {
       if (generateName === '') errs.push(required(code, 'metadata.name', 'name or generateName is required'));
     } else {
@@ -81,7 +82,8 @@ const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion
 
 export const metadataFinalizers: ValidationRule = {
   code: 'metadata-finalizers',
-  description: 'Finalizers are qualified names; unprefixed ones must be standard (kubernetes, orphan, foregroundDeletion).',
+  description:
+    'Finalizers are qualified names; unprefixed ones must be standard (kubernetes, orphan, foregroundDeletion).',
   kinds: '*',
   validate(obj) {
     const errs: FieldError[] = [];
@@ -90,7 +92,14 @@ export const metadataFinalizers: ValidationRule = {
       const msgs = isQualifiedName(f);
       for (const msg of msgs) errs.push(invalid(this.code, 'metadata.finalizers', f, msg));
       if (msgs.length === 0 && !f.includes('/') && !STANDARD_FINALIZERS.has(f)) {
-        errs.push(invalid(this.code, 'metadata.finalizers', f, 'name is neither a standard finalizer name nor is it fully qualified'));
+        errs.push(
+          invalid(
+            this.code,
+            'metadata.finalizers',
+            f,
+            'name is neither a standard finalizer name nor is it fully qualified',
+          ),
+        );
       }
     }
     return errs;
@@ -111,7 +120,11 @@ export const metadataOwnerReferences: ValidationRule = {
       const apiVersion = str(ref, 'apiVersion') ?? '';
       const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
       if (version === '') errs.push(invalid(code, `${p}.apiVersion`, apiVersion, 'version must not be empty'));
-      for (const [f, what] of [['kind', 'kind'], ['name', 'name'], ['uid', 'uid']] as const) {
+      for (const [f, what] of [
+        ['kind', 'kind'],
+        ['name', 'name'],
+        ['uid', 'uid'],
+      ] as const) {
         const v = str(ref, f) ?? '';
         if (v === '') errs.push(invalid(code, `${p}.${f}`, v, `${what} must not be empty`));
       }
@@ -120,8 +133,12 @@ export const metadataOwnerReferences: ValidationRule = {
         if (firstController === '') firstController = current;
         else {
           errs.push(
-            invalid(code, 'metadata.ownerReferences', `${firstController}, ${current}`,
-              `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`),
+            invalid(
+              code,
+              'metadata.ownerReferences',
+              `${firstController}, ${current}`,
+              `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`,
+            ),
           );
         }
       }

@@ -9,7 +9,8 @@ const EVICTION_POLICIES = ['AlwaysAllow', 'IfHealthyBudget'];
 
 export const pdbSpec: ValidationRule = {
   code: 'pdb-spec',
-  description: 'At most one of minAvailable and maxUnavailable, each an int ≥ 0 or a percent ≤ 100%; the selector is valid.',
+  description:
+    'At most one of minAvailable and maxUnavailable, each an int ≥ 0 or a percent ≤ 100%; the selector is valid.',
   kinds: ['PodDisruptionBudget'],
   validate(o) {
     const code = this.code;
@@ -17,14 +18,23 @@ export const pdbSpec: ValidationRule = {
     const errs: FieldError[] = [];
     const has = (k: string): boolean => spec[k] !== undefined && spec[k] !== null;
     if (has('minAvailable') && has('maxUnavailable')) {
-      errs.push(invalid(code, 'spec.minAvailable', spec.minAvailable, 'minAvailable and maxUnavailable cannot be both set'));
+      errs.push(
+        invalid(code, 'spec.minAvailable', spec.minAvailable, 'minAvailable and maxUnavailable cannot be both set'),
+      );
     }
     for (const f of ['minAvailable', 'maxUnavailable']) {
-      errs.push(...validateIntOrPercent(code, spec[f], `spec.${f}`), ...notMoreThan100Percent(code, spec[f], `spec.${f}`));
+      errs.push(
+        ...validateIntOrPercent(code, spec[f], `spec.${f}`),
+        ...notMoreThan100Percent(code, spec[f], `spec.${f}`),
+      );
     }
     errs.push(...validateLabelSelector(code, spec.selector, 'spec.selector'));
     const policy = spec.unhealthyPodEvictionPolicy;
-    if (policy !== undefined && policy !== null && (typeof policy !== 'string' || !EVICTION_POLICIES.includes(policy))) {
+    if (
+      policy !== undefined &&
+      policy !== null &&
+      (typeof policy !== 'string' || !EVICTION_POLICIES.includes(policy))
+    ) {
       errs.push(notSupported(code, 'spec.unhealthyPodEvictionPolicy', policy, EVICTION_POLICIES));
     }
     return errs;

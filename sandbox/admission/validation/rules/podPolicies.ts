@@ -14,12 +14,16 @@ function enumField(code: string, field: string, value: unknown, allowed: readonl
   return [];
 }
 
-export const podRestartPolicy = podSpecRule('pod-restart-policy', 'restartPolicy is Always, OnFailure or Never.', ({ spec, path }) =>
-  enumField('pod-restart-policy', `${path}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES),
+export const podRestartPolicy = podSpecRule(
+  'pod-restart-policy',
+  'restartPolicy is Always, OnFailure or Never.',
+  ({ spec, path }) => enumField('pod-restart-policy', `${path}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES),
 );
 
-export const podDnsPolicy = podSpecRule('pod-dns-policy', 'dnsPolicy is ClusterFirstWithHostNet, ClusterFirst, Default or None.', ({ spec, path }) =>
-  enumField('pod-dns-policy', `${path}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES),
+export const podDnsPolicy = podSpecRule(
+  'pod-dns-policy',
+  'dnsPolicy is ClusterFirstWithHostNet, ClusterFirst, Default or None.',
+  ({ spec, path }) => enumField('pod-dns-policy', `${path}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES),
 );
 
 export const podTerminationGracePeriod = podSpecRule(
@@ -28,7 +32,15 @@ export const podTerminationGracePeriod = podSpecRule(
   ({ spec, path }) => {
     const v = spec.terminationGracePeriodSeconds;
     if (v === undefined || v === null) return [];
-    if (typeof v !== 'number' || v < 0) return [invalid('pod-termination-grace-period', `${path}.terminationGracePeriodSeconds`, v, 'must be greater than or equal to 0')];
+    if (typeof v !== 'number' || v < 0)
+      return [
+        invalid(
+          'pod-termination-grace-period',
+          `${path}.terminationGracePeriodSeconds`,
+          v,
+          'must be greater than or equal to 0',
+        ),
+      ];
     return [];
   },
 );
@@ -43,14 +55,19 @@ export const podActiveDeadlineSeconds = podSpecRule(
     const v = spec.activeDeadlineSeconds;
     if (v === undefined || v === null) return [];
     const field = `${path}.activeDeadlineSeconds`;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_INT32) return [invalid(code, field, v, inclusiveRangeError(1, MAX_INT32))];
-    if (owner.kind === 'Deployment' || owner.kind === 'ReplicaSet') return [forbidden(code, field, 'activeDeadlineSeconds in ReplicaSet is not Supported')];
-    if (owner.kind === 'DaemonSet') return [invalid(code, field, v, 'activeDeadlineSeconds in DaemonSet is not Supported')];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_INT32)
+      return [invalid(code, field, v, inclusiveRangeError(1, MAX_INT32))];
+    if (owner.kind === 'Deployment' || owner.kind === 'ReplicaSet')
+      return [forbidden(code, field, 'activeDeadlineSeconds in ReplicaSet is not Supported')];
+    if (owner.kind === 'DaemonSet')
+      return [invalid(code, field, v, 'activeDeadlineSeconds in DaemonSet is not Supported')];
     if (owner.kind === 'StatefulSet') return [invalid(code, field, v, 'must not be specified')];
     return [];
   },
 );
 
-export const podNodeSelector = podSpecRule('pod-node-selector', 'nodeSelector keys and values are valid labels.', ({ spec, path }) =>
-  validateLabels('pod-node-selector', strMap(spec, 'nodeSelector'), `${path}.nodeSelector`),
+export const podNodeSelector = podSpecRule(
+  'pod-node-selector',
+  'nodeSelector keys and values are valid labels.',
+  ({ spec, path }) => validateLabels('pod-node-selector', strMap(spec, 'nodeSelector'), `${path}.nodeSelector`),
 );

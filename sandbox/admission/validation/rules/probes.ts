@@ -15,11 +15,17 @@ function validatePort(code: string, port: unknown, path: string): FieldError[] {
   return [required(code, path)];
 }
 
-function validateProbe(code: string, probe: Record<string, unknown>, pp: string, kind: (typeof PROBES)[number]): FieldError[] {
+function validateProbe(
+  code: string,
+  probe: Record<string, unknown>,
+  pp: string,
+  kind: (typeof PROBES)[number],
+): FieldError[] {
   const errs: FieldError[] = [];
   const present = HANDLERS.filter((h) => isObj(probe[h]));
   if (present.length === 0) errs.push(required(code, pp, 'must specify a handler type'));
-  for (const extra of present.slice(1)) errs.push(forbidden(code, `${pp}.${extra}`, 'may not specify more than 1 handler type'));
+  for (const extra of present.slice(1))
+    errs.push(forbidden(code, `${pp}.${extra}`, 'may not specify more than 1 handler type'));
   for (const h of ['httpGet', 'tcpSocket'] as const) {
     const handler = obj(probe, h);
     if (handler) errs.push(...validatePort(code, handler.port, `${pp}.${h}.port`));
@@ -29,7 +35,8 @@ function validateProbe(code: string, probe: Record<string, unknown>, pp: string,
     if (typeof v === 'number' && v < 0) errs.push(invalid(code, `${pp}.${n}`, v, 'must be greater than or equal to 0'));
   }
   const st = probe.successThreshold;
-  if (kind !== 'readinessProbe' && typeof st === 'number' && st !== 1) errs.push(invalid(code, `${pp}.successThreshold`, st, 'must be 1'));
+  if (kind !== 'readinessProbe' && typeof st === 'number' && st !== 1)
+    errs.push(invalid(code, `${pp}.successThreshold`, st, 'must be 1'));
   return errs;
 }
 

@@ -9,7 +9,8 @@ const VOLUME_MODES = ['Block', 'Filesystem'];
 
 export const pvcSpec: ValidationRule = {
   code: 'pvc-spec',
-  description: 'accessModes lists at least one known mode, resources.requests.storage is a positive quantity, volumeMode is Block or Filesystem.',
+  description:
+    'accessModes lists at least one known mode, resources.requests.storage is a positive quantity, volumeMode is Block or Filesystem.',
   kinds: ['PersistentVolumeClaim'],
   validate(o) {
     const code = this.code;
@@ -17,7 +18,9 @@ export const pvcSpec: ValidationRule = {
     const errs: FieldError[] = [];
     const modes = arr(spec, 'accessModes');
     if (modes.length === 0) errs.push(required(code, 'spec.accessModes', 'at least 1 access mode is required'));
-    for (const m of modes) if (typeof m !== 'string' || !ACCESS_MODES.includes(m)) errs.push(notSupported(code, 'spec.accessModes', m, ACCESS_MODES));
+    for (const m of modes)
+      if (typeof m !== 'string' || !ACCESS_MODES.includes(m))
+        errs.push(notSupported(code, 'spec.accessModes', m, ACCESS_MODES));
     const storage = obj(obj(spec, 'resources'), 'requests')?.storage;
     const path = 'spec.resources.requests[storage]';
     if (storage === undefined || storage === null) errs.push(required(code, path));
@@ -27,7 +30,8 @@ export const pvcSpec: ValidationRule = {
       else if (q.nanos <= 0n) errs.push(invalid(code, path, q.toString(), 'must be greater than zero'));
     }
     const vm = spec?.volumeMode;
-    if (vm !== undefined && vm !== null && (typeof vm !== 'string' || !VOLUME_MODES.includes(vm))) errs.push(notSupported(code, 'spec.volumeMode', vm, VOLUME_MODES));
+    if (vm !== undefined && vm !== null && (typeof vm !== 'string' || !VOLUME_MODES.includes(vm)))
+      errs.push(notSupported(code, 'spec.volumeMode', vm, VOLUME_MODES));
     return errs;
   },
 };

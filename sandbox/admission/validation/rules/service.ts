@@ -17,7 +17,8 @@ function isHeadless(spec: Record<string, unknown> | undefined): boolean {
 
 export const serviceType: ValidationRule = {
   code: 'service-type',
-  description: 'type is ClusterIP, NodePort, LoadBalancer or ExternalName; ExternalName needs externalName; sessionAffinity is None or ClientIP.',
+  description:
+    'type is ClusterIP, NodePort, LoadBalancer or ExternalName; ExternalName needs externalName; sessionAffinity is None or ClientIP.',
   kinds: ['Service'],
   validate(o) {
     const code = this.code;
@@ -25,7 +26,8 @@ export const serviceType: ValidationRule = {
     const errs: FieldError[] = [];
     const type = spec?.type;
     if (type === undefined || type === '') errs.push(required(code, 'spec.type'));
-    else if (typeof type !== 'string' || !SERVICE_TYPES.includes(type)) errs.push(notSupported(code, 'spec.type', type, SERVICE_TYPES));
+    else if (typeof type !== 'string' || !SERVICE_TYPES.includes(type))
+      errs.push(notSupported(code, 'spec.type', type, SERVICE_TYPES));
     if (type === 'ExternalName') {
       const cname = (str(spec, 'externalName') ?? '').replace(/\.$/, '');
       if (cname === '') errs.push(required(code, 'spec.externalName'));
@@ -33,7 +35,8 @@ export const serviceType: ValidationRule = {
     }
     const affinity = spec?.sessionAffinity;
     if (affinity === undefined || affinity === '') errs.push(required(code, 'spec.sessionAffinity'));
-    else if (typeof affinity !== 'string' || !AFFINITIES.includes(affinity)) errs.push(notSupported(code, 'spec.sessionAffinity', affinity, AFFINITIES));
+    else if (typeof affinity !== 'string' || !AFFINITIES.includes(affinity))
+      errs.push(notSupported(code, 'spec.sessionAffinity', affinity, AFFINITIES));
     return errs;
   },
 };
@@ -57,7 +60,13 @@ function servicePortLiteral(protocol: string, port: unknown): string {
   return `core.ServicePort{Name:"", Protocol:${goValue(protocol)}, AppProtocol:(*string)(nil), Port:${goValue(port)}, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`;
 }
 
-function validatePort(code: string, p: Record<string, unknown>, pp: string, requireName: boolean, names: Set<string>): FieldError[] {
+function validatePort(
+  code: string,
+  p: Record<string, unknown>,
+  pp: string,
+  requireName: boolean,
+  names: Set<string>,
+): FieldError[] {
   const errs: FieldError[] = [];
   const name = str(p, 'name') ?? '';
   if (requireName && name === '') errs.push(required(code, `${pp}.name`));
@@ -67,24 +76,28 @@ function validatePort(code: string, p: Record<string, unknown>, pp: string, requ
     names.add(name);
   }
   const port = p.port;
-  if (typeof port !== 'number' || isValidPortNum(port).length > 0) errs.push(invalid(code, `${pp}.port`, port ?? 0, isValidPortNum(Number(port ?? 0))[0]));
+  if (typeof port !== 'number' || isValidPortNum(port).length > 0)
+    errs.push(invalid(code, `${pp}.port`, port ?? 0, isValidPortNum(Number(port ?? 0))[0]));
   const proto = p.protocol;
   if (proto === undefined || proto === '') errs.push(required(code, `${pp}.protocol`));
-  else if (typeof proto !== 'string' || !PORT_PROTOCOLS.includes(proto)) errs.push(notSupported(code, `${pp}.protocol`, proto, PORT_PROTOCOLS));
+  else if (typeof proto !== 'string' || !PORT_PROTOCOLS.includes(proto))
+    errs.push(notSupported(code, `${pp}.protocol`, proto, PORT_PROTOCOLS));
   errs.push(...validateTargetPort(code, p.targetPort, `${pp}.targetPort`));
   return errs;
 }
 
 export const servicePorts: ValidationRule = {
   code: 'service-ports',
-  description: 'Ports are required (unless headless or ExternalName), named when several, unique, 1-65535, TCP/UDP/SCTP.',
+  description:
+    'Ports are required (unless headless or ExternalName), named when several, unique, 1-65535, TCP/UDP/SCTP.',
   kinds: ['Service'],
   validate(o) {
     const code = this.code;
     const spec = obj(o, 'spec');
     const ports = arr(spec, 'ports');
     const errs: FieldError[] = [];
-    if (ports.length === 0 && !isHeadless(spec) && spec?.type !== 'ExternalName') errs.push(required(code, 'spec.ports'));
+    if (ports.length === 0 && !isHeadless(spec) && spec?.type !== 'ExternalName')
+      errs.push(required(code, 'spec.ports'));
     const names = new Set<string>();
     const seen = new Set<string>();
     ports.forEach((p, i) => {
@@ -92,7 +105,8 @@ export const servicePorts: ValidationRule = {
       const pp = `spec.ports[${i}]`;
       errs.push(...validatePort(code, p, pp, ports.length > 1, names));
       const key = `${String(p.protocol)}/${String(p.port)}`;
-      if (seen.has(key)) errs.push(duplicate(code, pp, goLiteral(servicePortLiteral(String(p.protocol ?? ''), p.port))));
+      if (seen.has(key))
+        errs.push(duplicate(code, pp, goLiteral(servicePortLiteral(String(p.protocol ?? ''), p.port))));
       seen.add(key);
     });
     return errs;
@@ -117,7 +131,14 @@ export const serviceNodePorts: ValidationRule = {
         return;
       }
       if (typeof np !== 'number' || np < NODE_PORT_RANGE.min || np > NODE_PORT_RANGE.max) {
-        errs.push(invalid(code, field, np, `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_RANGE.min}-${NODE_PORT_RANGE.max}`));
+        errs.push(
+          invalid(
+            code,
+            field,
+            np,
+            `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_RANGE.min}-${NODE_PORT_RANGE.max}`,
+          ),
+        );
       }
       const key = `${String(isObj(p) ? p.protocol : '')}/${String(np)}`;
       if (seen.has(key)) errs.push(duplicate(code, field, np));
@@ -138,6 +159,8 @@ export const serviceClusterIPImmutable: ValidationRule = {
     if (spec?.type === 'ExternalName' || oldSpec?.type === 'ExternalName') return [];
     const now = str(spec, 'clusterIP') ?? '';
     const before = str(oldSpec, 'clusterIP') ?? '';
-    return now !== '' && before !== '' && now !== before ? [invalid(this.code, 'spec.clusterIP', now, 'field is immutable')] : [];
+    return now !== '' && before !== '' && now !== before
+      ? [invalid(this.code, 'spec.clusterIP', now, 'field is immutable')]
+      : [];
   },
 };

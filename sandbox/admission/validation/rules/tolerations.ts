@@ -21,7 +21,14 @@ function validateToleration(code: string, t: Record<string, unknown>, tp: string
   const effect = str(t, 'effect') ?? '';
   if (key !== '') for (const msg of isQualifiedName(key)) errs.push(invalid(code, `${tp}.key`, key, msg));
   if (key === '' && op !== 'Exists') {
-    errs.push(invalid(code, `${tp}.operator`, op, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+    errs.push(
+      invalid(
+        code,
+        `${tp}.operator`,
+        op,
+        'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+      ),
+    );
   }
   if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && effect !== 'NoExecute') {
     errs.push(invalid(code, `${tp}.effect`, effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
@@ -30,11 +37,20 @@ function validateToleration(code: string, t: Record<string, unknown>, tp: string
     const msgs = isValidLabelValue(value);
     if (msgs.length > 0) errs.push(invalid(code, `${tp}.operator`, value, msgs.join(';')));
   } else if (op === 'Exists') {
-    if (value !== '') errs.push(invalid(code, `${tp}.operator`, goLiteral(tolerationLiteral(t)), "value must be empty when `operator` is 'Exists'"));
+    if (value !== '')
+      errs.push(
+        invalid(
+          code,
+          `${tp}.operator`,
+          goLiteral(tolerationLiteral(t)),
+          "value must be empty when `operator` is 'Exists'",
+        ),
+      );
   } else {
     errs.push(notSupported(code, `${tp}.operator`, op, OPERATORS));
   }
-  if (effect !== '' && !TAINT_EFFECTS.includes(effect)) errs.push(notSupported(code, `${tp}.effect`, effect, TAINT_EFFECTS));
+  if (effect !== '' && !TAINT_EFFECTS.includes(effect))
+    errs.push(notSupported(code, `${tp}.effect`, effect, TAINT_EFFECTS));
   return errs;
 }
 

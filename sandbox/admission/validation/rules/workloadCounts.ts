@@ -22,7 +22,8 @@ export const workloadCounts: ValidationRule = {
     const errs: FieldError[] = [];
     for (const f of FIELDS[o.kind] ?? []) {
       const v = spec[f];
-      if (typeof v === 'number' && v < 0) errs.push(invalid(this.code, `spec.${f}`, v, 'must be greater than or equal to 0'));
+      if (typeof v === 'number' && v < 0)
+        errs.push(invalid(this.code, `spec.${f}`, v, 'must be greater than or equal to 0'));
       else if (v !== undefined && v !== null && (typeof v !== 'number' || !Number.isInteger(v))) {
         errs.push(invalid(this.code, `spec.${f}`, v, 'must be an integer'));
       }

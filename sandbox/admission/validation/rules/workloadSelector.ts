@@ -32,7 +32,8 @@ export const workloadSelector: ValidationRule = {
     const selector = obj(o.spec, 'selector');
     if (!selector) return [required(code, 'spec.selector')];
     const errs = validateLabelSelector(code, selector, 'spec.selector');
-    if (isEmptySelector(selector)) errs.push(invalid(code, 'spec.selector', goLabelSelector(selector), EMPTY_SELECTOR_MESSAGE[o.kind]));
+    if (isEmptySelector(selector))
+      errs.push(invalid(code, 'spec.selector', goLabelSelector(selector), EMPTY_SELECTOR_MESSAGE[o.kind]));
     return errs;
   },
 };
@@ -51,7 +52,8 @@ export const jobSelector: ValidationRule = {
     const selector = obj(o.spec, 'selector');
     if (!selector) return [];
     const errs = validateLabelSelector(this.code, selector, 'spec.selector');
-    if (ctx.operation === 'CREATE' && !isManualJobSelector(o) && !isGeneratedJobSelector(o, selector)) errs.push(invalid(this.code, 'spec.selector', goLabelSelector(selector), '`selector` not auto-generated'));
+    if (ctx.operation === 'CREATE' && !isManualJobSelector(o) && !isGeneratedJobSelector(o, selector))
+      errs.push(invalid(this.code, 'spec.selector', goLabelSelector(selector), '`selector` not auto-generated'));
     return errs;
   },
 };
@@ -67,7 +69,9 @@ export const workloadSelectorMatchesTemplate: ValidationRule = {
     if (validateLabelSelector(this.code, selector, 'spec.selector').length > 0) return [];
     const labels = strMap(obj(obj(o.spec, 'template'), 'metadata'), 'labels');
     if (labelSelectorMatches(selector as LabelSelector, labels ?? {})) return [];
-    return [invalid(this.code, 'spec.template.metadata.labels', labels ?? {}, '`selector` does not match template `labels`')];
+    return [
+      invalid(this.code, 'spec.template.metadata.labels', labels ?? {}, '`selector` does not match template `labels`'),
+    ];
   },
 };
 

@@ -13,7 +13,6 @@ export const APPS: MessageTable = {
     DeploymentStatus:
       'observedGeneration=1:i64 replicas=2:i32 updatedReplicas=3:i32 readyReplicas=7:i32 availableReplicas=4:i32 ' +
       'unavailableReplicas=5:i32 terminatingReplicas=9:i32? conditions=6:[]DeploymentCondition collisionCount=8:i32?',
-    DeploymentCondition:
-      'type=1:s! status=2:s! lastUpdateTime=6:Time lastTransitionTime=7:Time reason=4:s message=5:s',
+    DeploymentCondition: 'type=1:s! status=2:s! lastUpdateTime=6:Time lastTransitionTime=7:Time reason=4:s message=5:s',
   },
 };

@@ -59,8 +59,7 @@ export const POD_SPEC: MessageTable = {
     TCPSocketAction: 'port=1:IntOrString host=2:s',
     GRPCAction: 'port=1:i32! service=2:s?',
     Lifecycle: 'postStart=1:LifecycleHandler? preStop=2:LifecycleHandler?',
-    LifecycleHandler:
-      'exec=1:ExecAction? httpGet=2:HTTPGetAction? tcpSocket=3:TCPSocketAction? sleep=4:SleepAction?',
+    LifecycleHandler: 'exec=1:ExecAction? httpGet=2:HTTPGetAction? tcpSocket=3:TCPSocketAction? sleep=4:SleepAction?',
     SleepAction: 'seconds=1:i64!',
     SecurityContext:
       'capabilities=1:Capabilities? privileged=2:b? seLinuxOptions=3:SELinuxOptions? ' +

@@ -39,8 +39,7 @@ export const VOLUMES: MessageTable = {
     ConfigMapProjection: '...=1:LocalObjectReference items=2:[]KeyToPath optional=4:b?',
     DownwardAPIProjection: 'items=1:[]DownwardAPIVolumeFile',
     ServiceAccountTokenProjection: 'audience=1:s expirationSeconds=2:i64? path=3:s!',
-    ClusterTrustBundleProjection:
-      'name=1:s? signerName=2:s? labelSelector=3:LabelSelector? optional=5:b? path=4:s!',
+    ClusterTrustBundleProjection: 'name=1:s? signerName=2:s? labelSelector=3:LabelSelector? optional=5:b? path=4:s!',
     CSIVolumeSource:
       'driver=1:s! readOnly=2:b? fsType=3:s? volumeAttributes=4:{}s nodePublishSecretRef=5:LocalObjectReference?',
     EphemeralVolumeSource: 'volumeClaimTemplate=1:PersistentVolumeClaimTemplate?',

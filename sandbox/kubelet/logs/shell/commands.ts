@@ -26,7 +26,17 @@ const say = (sh: Shell, text: string): Flow => {
   return ok(sh);
 };
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', a: '\x07', b: '\b', f: '\f', v: '\v', e: '\x1b' };
+const ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '\\': '\\',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  e: '\x1b',
+};
 
 /** Backslash escapes as `echo -e` and `printf` read them; `\c` stops the output. */
 function unescape(text: string): { text: string; stop: boolean } {
@@ -69,7 +79,16 @@ function printf(sh: Shell, args: readonly string[]): Flow {
       if (conv === '%') return '%';
       const v = values[used++] ?? '';
       const n = Number.parseInt(v, 10) || 0;
-      const text = conv === 's' ? v : conv === 'c' ? v.slice(0, 1) : conv === 'x' ? n.toString(16) : conv === 'X' ? n.toString(16).toUpperCase() : String(n);
+      const text =
+        conv === 's'
+          ? v
+          : conv === 'c'
+            ? v.slice(0, 1)
+            : conv === 'x'
+              ? n.toString(16)
+              : conv === 'X'
+                ? n.toString(16).toUpperCase()
+                : String(n);
       const width = Number.parseInt(flags.replace('-', ''), 10) || 0;
       return flags.startsWith('-') ? text.padEnd(width) : text.padStart(width, flags.startsWith('0') ? '0' : ' ');
     });
@@ -85,7 +104,9 @@ function sleep(sh: Shell, args: readonly string[]): Flow {
   let ms = 0;
   for (const a of args) {
     const m = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(a);
-    const d = m ? Number(m[1]) * { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as '' | 's' | 'm' | 'h' | 'd'] : parseDuration(a);
+    const d = m
+      ? Number(m[1]) * { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as '' | 's' | 'm' | 'h' | 'd']
+      : parseDuration(a);
     if (d === undefined || !Number.isFinite(d)) return 'block';
     ms += d;
   }
@@ -100,7 +121,8 @@ function date(sh: Shell, args: readonly string[]): Flow {
 
 function uname(sh: Shell, args: readonly string[]): Flow {
   const flags = args.join('');
-  if (flags.includes('a')) return say(sh, `Linux ${sh.host.hostname} 6.8.0-sandbox #1 SMP PREEMPT_DYNAMIC x86_64 GNU/Linux`);
+  if (flags.includes('a'))
+    return say(sh, `Linux ${sh.host.hostname} 6.8.0-sandbox #1 SMP PREEMPT_DYNAMIC x86_64 GNU/Linux`);
   if (flags.includes('r')) return say(sh, '6.8.0-sandbox');
   if (flags.includes('m')) return say(sh, 'x86_64');
   if (flags.includes('n')) return say(sh, sh.host.hostname);
@@ -121,7 +143,8 @@ function seq(sh: Shell, args: readonly string[]): Flow {
   const n = args.map(Number);
   const [first, step, last] = n.length === 1 ? [1, 1, n[0]] : n.length === 2 ? [n[0], 1, n[1]] : [n[0], n[1], n[2]];
   if (![first, step, last].every(Number.isFinite) || step === 0) return ok(sh, 1);
-  for (let v = first, count = 0; (step > 0 ? v <= last : v >= last) && count < 1000; v += step, count++) sh.print(`${v}\n`);
+  for (let v = first, count = 0; (step > 0 ? v <= last : v >= last) && count < 1000; v += step, count++)
+    sh.print(`${v}\n`);
   return ok(sh);
 }
 
@@ -137,13 +160,26 @@ function test(sh: Shell, raw: readonly string[]): Flow {
   else if (a.length === 2) result = a[0] === '-n' ? a[1] !== '' : a[0] === '-z' ? a[1] === '' : false;
   else {
     const [x, y] = ints(a[0], a[2]);
-    const ops: Record<string, boolean> = { '=': a[0] === a[2], '==': a[0] === a[2], '!=': a[0] !== a[2], '-eq': x === y, '-ne': x !== y, '-lt': x < y, '-le': x <= y, '-gt': x > y, '-ge': x >= y };
+    const ops: Record<string, boolean> = {
+      '=': a[0] === a[2],
+      '==': a[0] === a[2],
+      '!=': a[0] !== a[2],
+      '-eq': x === y,
+      '-ne': x !== y,
+      '-lt': x < y,
+      '-le': x <= y,
+      '-gt': x > y,
+      '-ge': x >= y,
+    };
     result = ops[a[1]] ?? false;
   }
   return ok(sh, result !== negate ? 0 : 1);
 }
 
-/** A nested shell: `sh -c 'script'` (or `-ec`, `-xc`) runs the script with a copy of the variables; `sh` alone reads an empty stdin and returns. */
+/**
+ * A nested shell: `sh -c 'script'` (or `-ec`, `-xc`) runs the script with a copy of the variables; `sh` alone reads an
+ * empty stdin and returns.
+ */
 function shell(sh: Shell, args: readonly string[]): Flow {
   const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a));
   if (c < 0 || c + 1 >= args.length) return ok(sh);
@@ -210,7 +246,9 @@ export const COMMANDS: Record<string, Command | undefined> = {
     return ok(sh);
   },
   ls: (sh, args) => {
-    if (args.filter((a) => !a.startsWith('-')).every((a) => a === '/')) for (const d of ['bin', 'dev', 'etc', 'home', 'lib', 'proc', 'root', 'sys', 'tmp', 'usr', 'var']) sh.print(`${d}\n`);
+    if (args.filter((a) => !a.startsWith('-')).every((a) => a === '/'))
+      for (const d of ['bin', 'dev', 'etc', 'home', 'lib', 'proc', 'root', 'sys', 'tmp', 'usr', 'var'])
+        sh.print(`${d}\n`);
     return ok(sh);
   },
   set: quiet,

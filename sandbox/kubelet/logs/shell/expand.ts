@@ -111,7 +111,9 @@ function braced(inner: string, scope: ExpandScope): string {
   if (inner.startsWith('#')) return String(variable(inner.slice(1), scope).length);
   const m = /^([A-Za-z_][A-Za-z0-9_]*|[?$#0-9])(:?[-=+?])?(.*)$/s.exec(inner);
   if (!m) return '';
-  const value = /^[A-Za-z_]/.test(m[1]) ? scope.get(m[1]) ?? (m[1] === 'RANDOM' ? String(scope.random()) : undefined) : special(m[1], scope);
+  const value = /^[A-Za-z_]/.test(m[1])
+    ? (scope.get(m[1]) ?? (m[1] === 'RANDOM' ? String(scope.random()) : undefined))
+    : special(m[1], scope);
   const op = m[2];
   if (!op) return value ?? '';
   const unset = op.startsWith(':') ? !value : value === undefined;
@@ -124,23 +126,43 @@ function braced(inner: string, scope: ExpandScope): string {
 // ---- $(( … )) ---------------------------------------------------------------
 
 /** Binary operators by precedence, loosest first. */
-const PRECEDENCE: readonly string[][] = [['||'], ['&&'], ['==', '!='], ['<=', '>=', '<', '>'], ['+', '-'], ['*', '/', '%']];
+const PRECEDENCE: readonly string[][] = [
+  ['||'],
+  ['&&'],
+  ['==', '!='],
+  ['<=', '>=', '<', '>'],
+  ['+', '-'],
+  ['*', '/', '%'],
+];
 
 function apply(op: string, a: number, b: number): number {
   switch (op) {
-    case '||': return +(a !== 0 || b !== 0);
-    case '&&': return +(a !== 0 && b !== 0);
-    case '==': return +(a === b);
-    case '!=': return +(a !== b);
-    case '<=': return +(a <= b);
-    case '>=': return +(a >= b);
-    case '<': return +(a < b);
-    case '>': return +(a > b);
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
-    case '/': return b === 0 ? 0 : Math.trunc(a / b);
-    default: return b === 0 ? 0 : a % b;
+    case '||':
+      return +(a !== 0 || b !== 0);
+    case '&&':
+      return +(a !== 0 && b !== 0);
+    case '==':
+      return +(a === b);
+    case '!=':
+      return +(a !== b);
+    case '<=':
+      return +(a <= b);
+    case '>=':
+      return +(a >= b);
+    case '<':
+      return +(a < b);
+    case '>':
+      return +(a > b);
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '/':
+      return b === 0 ? 0 : Math.trunc(a / b);
+    default:
+      return b === 0 ? 0 : a % b;
   }
 }
 

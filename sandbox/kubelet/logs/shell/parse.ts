@@ -6,7 +6,10 @@
  * becomes an `unsupported` node, where interpretation stops.
  */
 
-/** A piece of a word: unquoted or double-quoted text still holds its `$…` and backslashes; single-quoted text is literal. */
+/**
+ * A piece of a word: unquoted or double-quoted text still holds its `$…` and backslashes; single-quoted text is
+ * literal.
+ */
 export interface WordPart {
   text: string;
   quote: 'none' | 'single' | 'double';
@@ -95,7 +98,8 @@ function readWord(src: string, start: number): { parts: WordPart[]; end: number 
       let j = i + 1;
       while (j < src.length && src[j] !== '"') {
         if (src[j] === '\\') j += 2;
-        else if (src[j] === '`' || (src[j] === '$' && (src[j + 1] === '(' || src[j + 1] === '{'))) j = skipExpansion(src, j);
+        else if (src[j] === '`' || (src[j] === '$' && (src[j + 1] === '(' || src[j + 1] === '{')))
+          j = skipExpansion(src, j);
         else j++;
       }
       parts.push({ text: src.slice(i + 1, Math.min(j, src.length)), quote: 'double' });
@@ -127,21 +131,34 @@ export function tokenize(src: string): Token[] {
     else {
       const rest = src.slice(i, i + 8);
       const redirect = REDIRECT.exec(rest);
-      const op = redirect ? redirect[0] : ['&&', '||', ';;'].find((o) => rest.startsWith(o)) ?? (OPERATOR_START.has(c) ? c : undefined);
+      const op = redirect
+        ? redirect[0]
+        : (['&&', '||', ';;'].find((o) => rest.startsWith(o)) ?? (OPERATOR_START.has(c) ? c : undefined));
       if (op !== undefined) {
         tokens.push({ type: 'op', op });
         i += op.length;
         continue;
       }
       const { parts, end } = readWord(src, i);
-      tokens.push({ type: 'word', word: parts, plain: parts.every((p) => p.quote === 'none') ? parts.map((p) => p.text).join('') : '' });
+      tokens.push({
+        type: 'word',
+        word: parts,
+        plain: parts.every((p) => p.quote === 'none') ? parts.map((p) => p.text).join('') : '',
+      });
       i = end;
     }
   }
   return tokens;
 }
 
-const STDOUT_FILES = new Set(['/dev/stdout', '/dev/stderr', '/proc/1/fd/1', '/proc/1/fd/2', '/proc/self/fd/1', '/proc/self/fd/2']);
+const STDOUT_FILES = new Set([
+  '/dev/stdout',
+  '/dev/stderr',
+  '/proc/1/fd/1',
+  '/proc/1/fd/2',
+  '/proc/self/fd/1',
+  '/proc/self/fd/2',
+]);
 const UNSUPPORTED_WORDS = new Set(['if', 'case', 'function', 'select', '{', '[[']);
 
 class Parser {
@@ -178,7 +195,8 @@ class Parser {
       if (next?.type !== 'op') continue;
       if (next.op === '&&' || next.op === '||') after = next.op;
       else if (next.op === '&') statement.background = true;
-      else if (next.op !== ';' && next.op !== '\n') return [...out, { node: { kind: 'unsupported', what: next.op }, after: ';', background: false }];
+      else if (next.op !== ';' && next.op !== '\n')
+        return [...out, { node: { kind: 'unsupported', what: next.op }, after: ';', background: false }];
       this.i++;
     }
   }

@@ -21,7 +21,10 @@ export interface ShellHost {
   readonly hostname: string;
   /** A file's text, for the files the sandbox projects (ConfigMap and Secret volumes); undefined for anything else. */
   readFile?(path: string): string | undefined;
-  /** What a program the interpreter does not know prints as it starts, before it runs until stopped (e.g. the image's server). */
+  /**
+   * What a program the interpreter does not know prints as it starts, before it runs until stopped (e.g. the image's
+   * server).
+   */
   onProgram?(argv: readonly string[], at: number): LogLine[];
 }
 
@@ -64,7 +67,10 @@ export class Shell implements ExpandScope {
     sub.run(parseScript(script));
     sub.flush();
     this.t = sub.t;
-    return sub.out.map((l) => l.text).join('\n').replace(/\n+$/, '');
+    return sub.out
+      .map((l) => l.text)
+      .join('\n')
+      .replace(/\n+$/, '');
   }
 
   /** Text on stdout: complete lines go to the log at the current time. */
@@ -190,7 +196,13 @@ const isInt = (v: string | undefined): v is string => v !== undefined && /^-?\d+
  * variable that moves by the same step each time is a counter; one that
  * settles keeps its value; anything else is simulated iteration by iteration.
  */
-function variablesAt(host: ShellHost, loop: WhileLoop, v0: ReadonlyMap<string, string>, v1: Map<string, string>, v2: Map<string, string>): (k: number) => Map<string, string> {
+function variablesAt(
+  host: ShellHost,
+  loop: WhileLoop,
+  v0: ReadonlyMap<string, string>,
+  v1: Map<string, string>,
+  v2: Map<string, string>,
+): (k: number) => Map<string, string> {
   const names = new Set([...v0.keys(), ...v1.keys(), ...v2.keys()]);
   const irregular = [...names].some((n) => {
     const [a, b, c] = [v0.get(n), v1.get(n), v2.get(n)];

@@ -17,7 +17,9 @@ import { quickFix } from './action';
 export function removedApiFix(doc: TextDocument, d: Diagnostic): CodeAction[] {
   const replacement = fromData(d.data) ?? fromDocument(doc, d.range.start.line);
   if (replacement === undefined) return [];
-  return [quickFix(`Change apiVersion to \`${replacement}\``, doc.uri, d, [{ range: d.range, newText: replacement }], true)];
+  return [
+    quickFix(`Change apiVersion to \`${replacement}\``, doc.uri, d, [{ range: d.range, newText: replacement }], true),
+  ];
 }
 
 function fromData(data: unknown): string | undefined {

@@ -22,19 +22,47 @@ export function schemaFixes(doc: TextDocument, d: Diagnostic, data: SchemaDiagno
   switch (data.rule) {
     case 'unknown-field':
       if (data.replacement === undefined || unquote(at) !== data.field) return [];
-      return [quickFix(`Change \`${data.field}\` to \`${data.replacement}\``, doc.uri, d, [{ range: d.range, newText: data.replacement }], true)];
+      return [
+        quickFix(
+          `Change \`${data.field}\` to \`${data.replacement}\``,
+          doc.uri,
+          d,
+          [{ range: d.range, newText: data.replacement }],
+          true,
+        ),
+      ];
     case 'invalid-enum':
       if (data.replacement === undefined || unquote(at) !== data.value) return [];
-      return [quickFix(`Change to \`${data.replacement}\``, doc.uri, d, [{ range: d.range, newText: data.replacement }], true)];
+      return [
+        quickFix(
+          `Change to \`${data.replacement}\``,
+          doc.uri,
+          d,
+          [{ range: d.range, newText: data.replacement }],
+          true,
+        ),
+      ];
     case 'wrong-type':
       if (data.replacement === undefined || at === '') return [];
-      return [quickFix(`Quote as a string: ${data.replacement}`, doc.uri, d, [{ range: d.range, newText: data.replacement }], true)];
+      return [
+        quickFix(
+          `Quote as a string: ${data.replacement}`,
+          doc.uri,
+          d,
+          [{ range: d.range, newText: data.replacement }],
+          true,
+        ),
+      ];
     case 'missing-required':
       return addMissingField(doc, d, data);
   }
 }
 
-function addMissingField(doc: TextDocument, d: Diagnostic, data: Extract<SchemaDiagnosticData, { rule: 'missing-required' }>): CodeAction[] {
+function addMissingField(
+  doc: TextDocument,
+  d: Diagnostic,
+  data: Extract<SchemaDiagnosticData, { rule: 'missing-required' }>,
+): CodeAction[] {
   const pd = parseDocumentAt(doc, d.range.start.line);
   const map = pd.root === undefined ? undefined : nodeAtPath(pd.root, data.path.slice(0, -1));
   if (!isMap(map)) return [];

@@ -32,22 +32,30 @@ export function selectorFixes(doc: TextDocument, d: Diagnostic): CodeAction[] {
   const out: CodeAction[] = [];
   if (Object.keys(matchLabels).length > 0) {
     const edit = setLabels(pd, template, ['metadata', 'labels'], { ...templateLabels, ...matchLabels });
-    if (edit !== undefined) out.push(quickFix("Add the selector's labels to the pod template", doc.uri, d, [edit], false));
+    if (edit !== undefined)
+      out.push(quickFix("Add the selector's labels to the pod template", doc.uri, d, [edit], false));
   }
   if (Object.keys(templateLabels).length > 0 && !selector.has('matchExpressions')) {
     const edit = setLabels(pd, selector, ['matchLabels'], templateLabels);
-    if (edit !== undefined) out.push(quickFix("Set the selector's matchLabels to the pod template's labels", doc.uri, d, [edit], false));
+    if (edit !== undefined)
+      out.push(quickFix("Set the selector's matchLabels to the pod template's labels", doc.uri, d, [edit], false));
   }
   return out;
 }
 
 /** The edit that makes `holder.<keys…>` the map `labels`, adding the missing maps on the way. */
-function setLabels(pd: ParsedDocument, holder: YAMLMap, keys: readonly string[], labels: Readonly<Record<string, string>>): TextEdit | undefined {
+function setLabels(
+  pd: ParsedDocument,
+  holder: YAMLMap,
+  keys: readonly string[],
+  labels: Readonly<Record<string, string>>,
+): TextEdit | undefined {
   const [key, ...rest] = keys;
   const pair: Pair | undefined = pairOf(holder, key);
   const value = nested(rest, labels);
   if (pair === undefined) return insertPairEdit(pd, holder, key, value);
-  if (rest.length > 0 && isMap(pair.value) && pair.value.flow !== true && pair.value.items.length > 0) return setLabels(pd, pair.value, rest, labels);
+  if (rest.length > 0 && isMap(pair.value) && pair.value.flow !== true && pair.value.items.length > 0)
+    return setLabels(pd, pair.value, rest, labels);
   return replacePairEdit(pd, pair, value);
 }
 

@@ -36,11 +36,14 @@ export function pairOf(map: YAMLMap, name: string): Pair | undefined {
   return isPair(pair) ? (pair as Pair) : undefined;
 }
 
-/** The offset just past the last character that belongs to a node or pair (not its trailing comments or line breaks). */
+/**
+ * The offset just past the last character that belongs to a node or pair (not its trailing comments or line breaks).
+ */
 function contentEnd(pd: ParsedDocument, node: Node | Pair): number {
   if (isPair(node)) {
     const value = node.value as Node | null;
-    if (value !== null && value.range !== undefined && value.range !== null && value.range[1] > value.range[0]) return contentEnd(pd, value);
+    if (value !== null && value.range !== undefined && value.range !== null && value.range[1] > value.range[0])
+      return contentEnd(pd, value);
     return afterColon(pd, (node.key as Node).range?.[1] ?? 0);
   }
   if (isCollection(node) && node.flow !== true && node.items.length > 0) {

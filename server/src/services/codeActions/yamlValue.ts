@@ -4,7 +4,10 @@
  */
 
 /** A scalar's source text, or a map / list of values. */
-export type YamlValue = string | { readonly map: ReadonlyArray<readonly [string, YamlValue]> } | { readonly list: readonly YamlValue[] };
+export type YamlValue =
+  | string
+  | { readonly map: ReadonlyArray<readonly [string, YamlValue]> }
+  | { readonly list: readonly YamlValue[] };
 
 /** Spaces per nesting level. */
 const STEP = 2;

@@ -38,8 +38,10 @@ export function completeAt(doc: TextDocument, position: Position, options: Compl
   const lines = documentLines(doc);
   const ctx = cursorContext(lines, position);
   if (ctx === undefined) return [];
-  if (ctx.at === 'key' && ctx.path.length === 0 && ctx.column === 0 && isEmptyDocument(lines, ctx.bounds, ctx.line)) return skeletonItems(ctx);
-  if (ctx.at === 'value' && ctx.path.length === 1 && (ctx.path[0] === 'kind' || ctx.path[0] === 'apiVersion')) return kindFieldItems(lines, ctx);
+  if (ctx.at === 'key' && ctx.path.length === 0 && ctx.column === 0 && isEmptyDocument(lines, ctx.bounds, ctx.line))
+    return skeletonItems(ctx);
+  if (ctx.at === 'value' && ctx.path.length === 1 && (ctx.path[0] === 'kind' || ctx.path[0] === 'apiVersion'))
+    return kindFieldItems(lines, ctx);
   const schema = documentSchema(lines, ctx.bounds);
   if (schema === undefined) return ctx.at === 'key' && ctx.path.length === 0 ? kindKeyItems(ctx) : [];
   const found = typeAtPath(schema.definition, ctx.path);
@@ -64,10 +66,17 @@ function atKey(type: SchemaType, ctx: CursorContext, lines: Lines, options: Comp
   return labelPairItems(labelsFor(selects, lines, ctx, options), ctx);
 }
 
-function atValue(type: SchemaType, ctx: CursorContext, lines: Lines, schema: DocumentSchema, options: CompletionOptions): CompletionItem[] {
+function atValue(
+  type: SchemaType,
+  ctx: CursorContext,
+  lines: Lines,
+  schema: DocumentSchema,
+  options: CompletionOptions,
+): CompletionItem[] {
   const holder = typeAtPath(schema.definition, ctx.path.slice(0, -1));
   const selects = holder === undefined ? undefined : selectorTarget(ctx.path.slice(0, -1), holder.type);
-  if (selects !== undefined) return labelValueItems(labelsFor(selects, lines, ctx, options), String(ctx.path.at(-1)), ctx);
+  if (selects !== undefined)
+    return labelValueItems(labelsFor(selects, lines, ctx, options), String(ctx.path.at(-1)), ctx);
   return valueItems(type, ctx);
 }
 

@@ -21,7 +21,10 @@ export function preferredEntry(kind: string): KindEntry | undefined {
     .at(-1);
 }
 
-/** The kind entry for a document's apiVersion/kind: the exact pair if the schema has it, else the kind's preferred version. */
+/**
+ * The kind entry for a document's apiVersion/kind: the exact pair if the schema has it, else the kind's preferred
+ * version.
+ */
 export function entryFor(apiVersion: string | undefined, kind: string | undefined): KindEntry | undefined {
   if (kind === undefined || kind === '') return undefined;
   return (apiVersion === undefined ? undefined : kindEntry(apiVersion, kind)) ?? preferredEntry(kind);

@@ -61,7 +61,9 @@ export function keyInsert(name: string, type: SchemaType, ctx: CursorContext, da
     case 'boolean':
       return `${head} \${1|true,false|}`;
     case 'string':
-      return type.enum === undefined || type.enum.length === 0 ? `${head} $0` : `${head} \${1|${type.enum.map(choiceText).join(',')}|}`;
+      return type.enum === undefined || type.enum.length === 0
+        ? `${head} $0`
+        : `${head} \${1|${type.enum.map(choiceText).join(',')}|}`;
     default:
       return `${head} $0`;
   }

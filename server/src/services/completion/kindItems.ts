@@ -18,7 +18,11 @@ let servedKinds: string[] | undefined;
 
 function kindNames(): string[] {
   if (servedKinds === undefined) {
-    const served = new Set(getSchema().kinds.filter((k) => k.removed !== true).map((k) => k.kind));
+    const served = new Set(
+      getSchema()
+        .kinds.filter((k) => k.removed !== true)
+        .map((k) => k.kind),
+    );
     servedKinds = [...served].filter((k) => !(k.endsWith('List') && served.has(k.slice(0, -'List'.length)))).sort();
   }
   return servedKinds;
@@ -45,8 +49,22 @@ export function kindItems(ctx: CursorContext, apiVersion: RootScalar | undefined
 /** `apiVersion: |` — the versions serving `kind` when it is known, else every served apiVersion. */
 export function apiVersionItems(ctx: CursorContext, kind: string | undefined): CompletionItem[] {
   // The preferred (last in the schema's order) version first when the kind is known.
-  const serving = kind === undefined ? [] : kindsFor(kind).filter((k) => k.removed !== true).reverse();
-  const versions = serving.length > 0 ? serving.map((k) => k.apiVersion) : [...new Set(getSchema().kinds.filter((k) => k.removed !== true).map((k) => k.apiVersion))].sort();
+  const serving =
+    kind === undefined
+      ? []
+      : kindsFor(kind)
+          .filter((k) => k.removed !== true)
+          .reverse();
+  const versions =
+    serving.length > 0
+      ? serving.map((k) => k.apiVersion)
+      : [
+          ...new Set(
+            getSchema()
+              .kinds.filter((k) => k.removed !== true)
+              .map((k) => k.apiVersion),
+          ),
+        ].sort();
   return versions.map((v, i) => ({
     label: v,
     kind: CompletionItemKind.Module,
@@ -58,8 +76,15 @@ export function apiVersionItems(ctx: CursorContext, kind: string | undefined): C
 }
 
 function apiVersionEdit(version: string, current: RootScalar | undefined, kindLine: number): TextEdit {
-  if (current === undefined) return { range: { start: { line: kindLine, character: 0 }, end: { line: kindLine, character: 0 } }, newText: `apiVersion: ${version}\n` };
-  const range = { start: { line: current.line, character: current.start }, end: { line: current.line, character: current.end } };
+  if (current === undefined)
+    return {
+      range: { start: { line: kindLine, character: 0 }, end: { line: kindLine, character: 0 } },
+      newText: `apiVersion: ${version}\n`,
+    };
+  const range = {
+    start: { line: current.line, character: current.start },
+    end: { line: current.line, character: current.end },
+  };
   return { range, newText: current.value === '' ? ` ${version}` : version };
 }
 

@@ -24,7 +24,10 @@ const NODE_LABELS: LabelIndex = new Map([
   ['kubernetes.io/os', new Set(['linux'])],
 ]);
 
-/** Which labels a map at `path` of type `type` selects: pods' (`matchLabels`, a map-typed `selector`), nodes' (`nodeSelector`), or none. */
+/**
+ * Which labels a map at `path` of type `type` selects: pods' (`matchLabels`, a map-typed `selector`), nodes'
+ * (`nodeSelector`), or none.
+ */
 export function selectorTarget(path: YamlPath, type: SchemaType): 'pods' | 'nodes' | undefined {
   if (type.kind !== 'map') return undefined;
   const last = path.at(-1);
@@ -40,7 +43,13 @@ export function labelPairItems(labels: LabelIndex, ctx: CursorContext): Completi
     if (present.has(key)) continue;
     for (const value of [...values].sort()) {
       const pair = `${yamlScalar(key)}: ${yamlScalar(value)}`;
-      out.push({ label: pair, kind: CompletionItemKind.Value, detail: 'label', filterText: pair, textEdit: { range: replaceRange(ctx), newText: `${ctx.needsSpace ? ' ' : ''}${pair}` } });
+      out.push({
+        label: pair,
+        kind: CompletionItemKind.Value,
+        detail: 'label',
+        filterText: pair,
+        textEdit: { range: replaceRange(ctx), newText: `${ctx.needsSpace ? ' ' : ''}${pair}` },
+      });
     }
   }
   return out;

@@ -27,10 +27,13 @@ export function skeletonItems(ctx: CursorContext): CompletionItem[] {
  */
 export function fillDefaults(snippet: string): string {
   const defaults = new Map<string, string>();
-  const filled = snippet.replace(/\$\{(\d+)(?::([^}]*)|\|([^|]*)\|)\}/g, (_m, n: string, text: string | undefined, choices: string | undefined) => {
-    const value = text ?? choices!.split(',')[0];
-    defaults.set(n, value);
-    return value;
-  });
+  const filled = snippet.replace(
+    /\$\{(\d+)(?::([^}]*)|\|([^|]*)\|)\}/g,
+    (_m, n: string, text: string | undefined, choices: string | undefined) => {
+      const value = text ?? choices!.split(',')[0];
+      defaults.set(n, value);
+      return value;
+    },
+  );
   return filled.replace(/\$(\d+)/g, (_m, n: string) => defaults.get(n) ?? '');
 }

@@ -13,7 +13,12 @@ import { missingReference } from './rules/missingReference';
 import { serviceSelectorMatchesNothing } from './rules/serviceSelectorMatchesNothing';
 
 /** Every cross-document rule, in the order their diagnostics are reported at one position. */
-export const CROSS_DOCUMENT_RULES: readonly CrossDocumentRule[] = [duplicateObject, serviceSelectorMatchesNothing, missingReference, hpaTargetMissing];
+export const CROSS_DOCUMENT_RULES: readonly CrossDocumentRule[] = [
+  duplicateObject,
+  serviceSelectorMatchesNothing,
+  missingReference,
+  hpaTargetMissing,
+];
 
 /** How messages name the scope. */
 export const FOLDER_SCOPE = 'this workspace folder';
@@ -33,6 +38,7 @@ export function crossDocumentDiagnostics(
   for (const rule of rules) {
     for (const { uri, diagnostic } of rule.check(ctx)) out.get(uri)?.push(diagnostic);
   }
-  for (const list of out.values()) list.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  for (const list of out.values())
+    list.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   return out;
 }

@@ -30,7 +30,9 @@ export function extractFacts(m: ManifestDocument, lc: LineCounter): ObjectFacts[
       labels: stringMap(metadata.labels),
       podTemplateLabels: templates.map((t) => t.labels),
       serviceSelector: group === '' && kind === 'Service' ? serviceSelector(m, lc) : undefined,
-      references: templates.flatMap((t) => podReferences(t.spec, t.specPath)).map((r) => ({ ...r, range: fieldRange(m.root, r.field, lc) })),
+      references: templates
+        .flatMap((t) => podReferences(t.spec, t.specPath))
+        .map((r) => ({ ...r, range: fieldRange(m.root, r.field, lc) })),
       scaleTarget: kind === 'HorizontalPodAutoscaler' && group === 'autoscaling' ? scaleTarget(m, lc) : undefined,
     },
   ];
@@ -50,7 +52,12 @@ function scaleTarget(m: ManifestDocument, lc: LineCounter): ScaleTargetReference
   if (ref === undefined) return undefined;
   const { apiVersion, kind, name } = ref;
   if (typeof kind !== 'string' || typeof name !== 'string' || name === '') return undefined;
-  return { apiVersion: typeof apiVersion === 'string' ? apiVersion : '', kind, name, range: fieldRange(m.root, 'spec.scaleTargetRef.name', lc) };
+  return {
+    apiVersion: typeof apiVersion === 'string' ? apiVersion : '',
+    kind,
+    name,
+    range: fieldRange(m.root, 'spec.scaleTargetRef.name', lc),
+  };
 }
 
 function nonEmptyString(value: unknown): string | undefined {

@@ -68,7 +68,10 @@ function volumeReferences(v: Record<string, unknown>, path: string, add: Add): v
   });
 }
 
-/** Calls `fn` for each plain-object item of a list with its index (anything else is the single-document validators' business). */
+/**
+ * Calls `fn` for each plain-object item of a list with its index (anything else is the single-document validators'
+ * business).
+ */
 function eachItem(value: unknown, fn: (item: Record<string, unknown>, index: number) => void): void {
   if (!Array.isArray(value)) return;
   value.forEach((item: unknown, i) => {

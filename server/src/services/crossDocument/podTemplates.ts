@@ -27,7 +27,9 @@ export function podTemplates(group: string, kind: string, object: Record<string,
   if (kind === 'Pod' && group === '') return [template(object, 'spec')];
   if (kind === 'CronJob' && group === 'batch') {
     const jobSpec = at(object, 'spec', 'jobTemplate', 'spec');
-    return jobSpec === undefined ? [] : [template(at(jobSpec, 'template') ?? {}, 'spec.jobTemplate.spec.template.spec')];
+    return jobSpec === undefined
+      ? []
+      : [template(at(jobSpec, 'template') ?? {}, 'spec.jobTemplate.spec.template.spec')];
   }
   if (TEMPLATE_KINDS[kind]?.includes(group) === true) {
     const t = at(object, 'spec', 'template');

@@ -38,7 +38,11 @@ export function buildContext(files: readonly FileFacts[], scopeName: string): Cr
   const objects: LocatedObject[] = [];
   for (const file of files) {
     for (const facts of file.objects) {
-      objects.push({ file, facts, namespace: effectiveNamespace(facts.apiVersion, facts.group, facts.kind, facts.namespace) });
+      objects.push({
+        file,
+        facts,
+        namespace: effectiveNamespace(facts.apiVersion, facts.group, facts.kind, facts.namespace),
+      });
     }
   }
   return { objects, scopeName };

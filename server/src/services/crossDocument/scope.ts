@@ -32,8 +32,13 @@ const CLUSTER_SCOPED: ReadonlySet<string> = new Set([
   '/ComponentStatus',
 ]);
 
-/** Served cluster-scoped kinds by group and kind, for other versions of the same group (`rbac.authorization.k8s.io/v1beta1`). */
-const SERVED_CLUSTER_SCOPED: ReadonlySet<string> = new Set(RESOURCES.filter((r) => !r.namespaced).map((r) => `${r.group}/${r.kind}`));
+/**
+ * Served cluster-scoped kinds by group and kind, for other versions of the same group
+ * (`rbac.authorization.k8s.io/v1beta1`).
+ */
+const SERVED_CLUSTER_SCOPED: ReadonlySet<string> = new Set(
+  RESOURCES.filter((r) => !r.namespaced).map((r) => `${r.group}/${r.kind}`),
+);
 
 /** False for kinds that live outside namespaces (Namespace, Node, ClusterRole, StorageClass, CRDs…). */
 export function isNamespaced(apiVersion: string, group: string, kind: string): boolean {
@@ -43,7 +48,12 @@ export function isNamespaced(apiVersion: string, group: string, kind: string): b
 }
 
 /** The namespace an object is created in, or `` for cluster-scoped kinds. */
-export function effectiveNamespace(apiVersion: string, group: string, kind: string, namespace: string | undefined): string {
+export function effectiveNamespace(
+  apiVersion: string,
+  group: string,
+  kind: string,
+  namespace: string | undefined,
+): string {
   if (!isNamespaced(apiVersion, group, kind)) return '';
   return namespace === undefined || namespace === '' ? DEFAULT_NAMESPACE : namespace;
 }

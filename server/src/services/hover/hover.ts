@@ -20,7 +20,10 @@ export function hoverAt(doc: TextDocument, position: Position): Hover | null {
   const lines = documentLines(doc);
   const node = nodeAt(lines, position);
   if (node === undefined) return null;
-  const range: Range = { start: { line: node.line, character: node.start }, end: { line: node.line, character: node.end } };
+  const range: Range = {
+    start: { line: node.line, character: node.start },
+    end: { line: node.line, character: node.end },
+  };
   const markdown = node.at === 'key' ? fieldMarkdown(lines, node) : kindMarkdown(lines, node);
   return markdown === undefined ? null : { contents: { kind: 'markdown', value: markdown }, range };
 }
@@ -57,6 +60,7 @@ function kindMarkdown(lines: Lines, node: NodeAt): string | undefined {
 
 function notServed(apiVersion: string, kind: string): string {
   const removed = removedApi(apiVersion, kind);
-  if (removed !== undefined) return `\`${apiVersion}\` no longer serves ${kind}: it was removed in Kubernetes ${removed.removedIn}.`;
+  if (removed !== undefined)
+    return `\`${apiVersion}\` no longer serves ${kind}: it was removed in Kubernetes ${removed.removedIn}.`;
   return `\`${apiVersion}\` does not serve ${kind}.`;
 }

@@ -13,13 +13,22 @@
 export type YamlPath = (string | number)[];
 
 export type SchemaDiagnosticData =
-  /** `field` is not a field of the definition titled `parent`; `replacement` is the closest field name, when one is close. */
+  /**
+   * `field` is not a field of the definition titled `parent`; `replacement` is the closest field name, when one is
+   * close.
+   */
   | { rule: 'unknown-field'; path: YamlPath; field: string; parent: string; replacement?: string }
-  /** `field`, of kubectl-explain type `type` (`integer`, `[]Container`, `LabelSelector`), is missing from the map at `path` minus its last element. */
+  /**
+   * `field`, of kubectl-explain type `type` (`integer`, `[]Container`, `LabelSelector`), is missing from the map at
+   * `path` minus its last element.
+   */
   | { rule: 'missing-required'; path: YamlPath; field: string; type: string }
   /** `value` is not one of `allowed`; `replacement` is the allowed value equal to it ignoring case, if any. */
   | { rule: 'invalid-enum'; path: YamlPath; value: string; allowed: string[]; replacement?: string }
-  /** The value is not a(n) `expected`; `replacement` is source text to put instead (a quoted scalar), when there is an obvious one. */
+  /**
+   * The value is not a(n) `expected`; `replacement` is source text to put instead (a quoted scalar), when there is an
+   * obvious one.
+   */
   | { rule: 'wrong-type'; path: YamlPath; expected: string; replacement?: string };
 
 /** The payload of a diagnostic made by a schema rule, if it has one. */

@@ -14,7 +14,12 @@ export type { SchemaRule, SchemaRuleContext } from './rule';
 export type { SchemaDiagnosticData, YamlPath } from './diagnosticData';
 
 /** Every schema rule. */
-export const SCHEMA_RULES: readonly SchemaRule[] = [unknownFieldRule, wrongTypeRule, missingRequiredRule, invalidEnumRule];
+export const SCHEMA_RULES: readonly SchemaRule[] = [
+  unknownFieldRule,
+  wrongTypeRule,
+  missingRequiredRule,
+  invalidEnumRule,
+];
 
 /** The diagnostics of every schema rule for one document. */
 export function runSchemaRules(doc: ManifestDocument, ctx: SchemaRuleContext): Diagnostic[] {

@@ -22,14 +22,26 @@ export const invalidEnumRule: SchemaRule = {
     const out: Diagnostic[] = [];
     walkSchema(doc.root, ctx.definition, {
       value(node, type, _key, path) {
-        if (type.kind !== 'string' || type.enum === undefined || !isScalar(node) || scalarKind(node) !== 'string') return;
+        if (type.kind !== 'string' || type.enum === undefined || !isScalar(node) || scalarKind(node) !== 'string')
+          return;
         const value = node.value;
         if (typeof value !== 'string' || value === '' || type.enum.includes(value)) return;
-        const message = formatFieldError(notSupported('invalid-enum', upstreamFieldPath(ctx.definition, path), value, type.enum));
+        const message = formatFieldError(
+          notSupported('invalid-enum', upstreamFieldPath(ctx.definition, path), value, type.enum),
+        );
         const lower = value.toLowerCase();
         const replacement = type.enum.find((e) => e.toLowerCase() === lower);
-        const data: SchemaDiagnosticData = { rule: 'invalid-enum', path: [...path], value, allowed: [...type.enum], ...(replacement === undefined ? {} : { replacement }) };
-        out.push({ ...makeDiagnostic(nodeRange(node, ctx.lineCounter), 'invalid-enum', message, path[0] === 'status'), data });
+        const data: SchemaDiagnosticData = {
+          rule: 'invalid-enum',
+          path: [...path],
+          value,
+          allowed: [...type.enum],
+          ...(replacement === undefined ? {} : { replacement }),
+        };
+        out.push({
+          ...makeDiagnostic(nodeRange(node, ctx.lineCounter), 'invalid-enum', message, path[0] === 'status'),
+          data,
+        });
       },
     });
     return out;

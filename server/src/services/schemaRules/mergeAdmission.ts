@@ -23,7 +23,11 @@ export interface AdmissionFinding {
 }
 
 /** The union of both lists, without duplicates (order: admission, then schema). */
-export function mergeAdmission(root: Definition, admission: readonly AdmissionFinding[], schema: readonly Diagnostic[]): Diagnostic[] {
+export function mergeAdmission(
+  root: Definition,
+  admission: readonly AdmissionFinding[],
+  schema: readonly Diagnostic[],
+): Diagnostic[] {
   if (schema.length === 0) return admission.map((a) => a.diagnostic);
   const undecodable: string[] = [];
   const missing: Array<{ field: string; diagnostic: Diagnostic }> = [];
@@ -41,7 +45,8 @@ export function mergeAdmission(root: Definition, admission: readonly AdmissionFi
   for (const { error, diagnostic } of admission) {
     if (undecodable.some((p) => within(error.field, p))) continue;
     const twin = twinOf(error, missing, unsupported);
-    // Upstream may report a missing struct by its own required fields (`spec.scaleTargetRef.kind`): the first takes the payload.
+    // Upstream may report a missing struct by its own required fields (`spec.scaleTargetRef.kind`): the first takes the
+    // payload.
     if (twin !== undefined && !merged.has(twin)) {
       merged.add(twin);
       out.push({ ...diagnostic, data: twin.data });
@@ -54,7 +59,11 @@ export function mergeAdmission(root: Definition, admission: readonly AdmissionFi
 }
 
 /** The schema diagnostic about the same problem as an admission error, if any. */
-function twinOf(error: FieldError, missing: ReadonlyArray<{ field: string; diagnostic: Diagnostic }>, unsupported: ReadonlyMap<string, Diagnostic>): Diagnostic | undefined {
+function twinOf(
+  error: FieldError,
+  missing: ReadonlyArray<{ field: string; diagnostic: Diagnostic }>,
+  unsupported: ReadonlyMap<string, Diagnostic>,
+): Diagnostic | undefined {
   if (error.type === 'FieldValueNotSupported') return unsupported.get(error.field);
   if (error.type === 'FieldValueRequired') return missing.find((m) => within(error.field, m.field))?.diagnostic;
   return undefined;

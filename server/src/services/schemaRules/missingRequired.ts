@@ -31,8 +31,20 @@ export const missingRequiredRule: SchemaRule = {
           if (map.items.some((p) => keyText(p) === field)) continue;
           const fieldPath = [...path, field];
           const message = formatFieldError(required('missing-required', upstreamFieldPath(ctx.definition, fieldPath)));
-          const data: SchemaDiagnosticData = { rule: 'missing-required', path: fieldPath, field, type: describeType(def.properties[field].type) };
-          out.push({ ...makeDiagnostic(nodeRange(anchor(map, key, path.length === 0), ctx.lineCounter), 'missing-required', message), data });
+          const data: SchemaDiagnosticData = {
+            rule: 'missing-required',
+            path: fieldPath,
+            field,
+            type: describeType(def.properties[field].type),
+          };
+          out.push({
+            ...makeDiagnostic(
+              nodeRange(anchor(map, key, path.length === 0), ctx.lineCounter),
+              'missing-required',
+              message,
+            ),
+            data,
+          });
         }
       },
     });

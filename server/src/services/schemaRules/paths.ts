@@ -41,5 +41,7 @@ function next(type: SchemaType | undefined, seg: string | number): SchemaType | 
   if (type.kind === 'array') return typeof seg === 'number' ? type.items : undefined;
   if (type.kind === 'map') return type.values;
   const def = resolveRef(type);
-  return def !== undefined && typeof seg === 'string' && Object.hasOwn(def.properties, seg) ? def.properties[seg].type : undefined;
+  return def !== undefined && typeof seg === 'string' && Object.hasOwn(def.properties, seg)
+    ? def.properties[seg].type
+    : undefined;
 }

@@ -14,7 +14,11 @@ import type { Range } from 'vscode-languageserver-types';
 export type ScalarKind = 'null' | 'string' | 'integer' | 'number' | 'boolean';
 
 const YAML11_BOOLEANS = new Set(
-  ['y', 'yes', 'on', 'true', 'n', 'no', 'off', 'false'].flatMap((w) => [w, w.toUpperCase(), w[0].toUpperCase() + w.slice(1)]),
+  ['y', 'yes', 'on', 'true', 'n', 'no', 'off', 'false'].flatMap((w) => [
+    w,
+    w.toUpperCase(),
+    w[0].toUpperCase() + w.slice(1),
+  ]),
 );
 
 /** The JSON type kubectl sends for this scalar. */

@@ -20,10 +20,17 @@ export const unknownFieldRule: SchemaRule = {
       object(map, def, _key, path) {
         for (const pair of map.items) {
           const name = keyText(pair);
-          if (name === undefined || isMergeKey(pair) || Object.hasOwn(def.properties, name) || !isScalar(pair.key)) continue;
+          if (name === undefined || isMergeKey(pair) || Object.hasOwn(def.properties, name) || !isScalar(pair.key))
+            continue;
           const replacement = closestName(name, Object.keys(def.properties));
           const hint = replacement === undefined ? '' : `; did you mean \`${replacement}\`?`;
-          const data: SchemaDiagnosticData = { rule: 'unknown-field', path: [...path, name], field: name, parent: def.title, ...(replacement === undefined ? {} : { replacement }) };
+          const data: SchemaDiagnosticData = {
+            rule: 'unknown-field',
+            path: [...path, name],
+            field: name,
+            parent: def.title,
+            ...(replacement === undefined ? {} : { replacement }),
+          };
           const message = `Unknown field \`${name}\` in \`${def.title}\`${hint}`;
           out.push({ ...makeDiagnostic(nodeRange(pair.key, ctx.lineCounter), 'unknown-field', message), data });
         }

@@ -38,7 +38,9 @@ export function keyText(pair: Pair): string | undefined {
 
 /** True for a YAML merge key (`<<: *defaults`; with merging on, the parser gives it a symbol value). */
 export function isMergeKey(pair: Pair): boolean {
-  return isScalar(pair.key) && (typeof pair.key.value === 'symbol' || (pair.key.value === '<<' && pair.key.type === 'PLAIN'));
+  return (
+    isScalar(pair.key) && (typeof pair.key.value === 'symbol' || (pair.key.value === '<<' && pair.key.type === 'PLAIN'))
+  );
 }
 
 /** Visits `root` (the document's root map) as an instance of `def`. */
@@ -47,7 +49,13 @@ export function walkSchema(root: YAMLMap, def: Definition, visitor: SchemaVisito
   walkNode(root, { kind: 'ref', name: def.name }, undefined, path, visitor);
 }
 
-function walkNode(node: unknown, type: SchemaType, key: Scalar | undefined, path: (string | number)[], v: SchemaVisitor): void {
+function walkNode(
+  node: unknown,
+  type: SchemaType,
+  key: Scalar | undefined,
+  path: (string | number)[],
+  v: SchemaVisitor,
+): void {
   if (!isMap(node) && !isSeq(node) && !isScalar(node)) return;
   v.value?.(node, type, key, path);
   if (type.kind === 'ref' && isMap(node)) {
@@ -70,7 +78,13 @@ function walkNode(node: unknown, type: SchemaType, key: Scalar | undefined, path
   }
 }
 
-function walkObject(node: YAMLMap, def: Definition, key: Scalar | undefined, path: (string | number)[], v: SchemaVisitor): void {
+function walkObject(
+  node: YAMLMap,
+  def: Definition,
+  key: Scalar | undefined,
+  path: (string | number)[],
+  v: SchemaVisitor,
+): void {
   v.object?.(node, def, key, path);
   for (const pair of node.items) {
     const k = keyText(pair);

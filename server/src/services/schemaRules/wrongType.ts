@@ -22,7 +22,12 @@ import type { ScalarKind } from './scalars';
 import { walkSchema } from './walkSchema';
 
 /** Go's encoding/json names for the JSON types in "cannot unmarshal X" errors. */
-const JSON_TYPE: Record<Exclude<ScalarKind, 'null'>, string> = { string: 'string', integer: 'number', number: 'number', boolean: 'bool' };
+const JSON_TYPE: Record<Exclude<ScalarKind, 'null'>, string> = {
+  string: 'string',
+  integer: 'number',
+  number: 'number',
+  boolean: 'bool',
+};
 
 export const wrongTypeRule: SchemaRule = {
   code: 'wrong-type',
@@ -39,7 +44,12 @@ export const wrongTypeRule: SchemaRule = {
         } else if (problem.detail !== undefined) {
           message += `: ${problem.detail}`;
         }
-        const data: SchemaDiagnosticData = { rule: 'wrong-type', path: [...path], expected: describeType(type), ...(problem.quoted === undefined ? {} : { replacement: problem.quoted }) };
+        const data: SchemaDiagnosticData = {
+          rule: 'wrong-type',
+          path: [...path],
+          expected: describeType(type),
+          ...(problem.quoted === undefined ? {} : { replacement: problem.quoted }),
+        };
         out.push({ ...makeDiagnostic(nodeRange(node, ctx.lineCounter), 'wrong-type', message), data });
       },
     });

@@ -93,7 +93,10 @@ export function analyzeFile(text: string): FileAnalysis {
 }
 
 function shiftRange(r: Range, lines: number): Range {
-  return { start: { line: r.start.line + lines, character: r.start.character }, end: { line: r.end.line + lines, character: r.end.character } };
+  return {
+    start: { line: r.start.line + lines, character: r.start.character },
+    end: { line: r.end.line + lines, character: r.end.character },
+  };
 }
 
 /** Shifts every range in a diagnostic: its own, its related information's, and any a rule put in `data`. */
@@ -116,7 +119,12 @@ function isRange(value: object): value is Range {
 }
 
 function isPosition(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && typeof (value as { line?: unknown }).line === 'number' && typeof (value as { character?: unknown }).character === 'number';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { line?: unknown }).line === 'number' &&
+    typeof (value as { character?: unknown }).character === 'number'
+  );
 }
 
 function shiftFacts(o: ObjectFacts, lines: number): ObjectFacts {

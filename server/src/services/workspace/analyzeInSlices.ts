@@ -40,7 +40,11 @@ export async function analyzeInSlices(text: string, options: SliceOptions): Prom
     const first = next;
     do {
       const piece = plan[next++];
-      builder.add(options.cache === undefined ? analyzePiece(piece) : shiftPiece(options.cache.analyze(piece.text), piece.startLine));
+      builder.add(
+        options.cache === undefined
+          ? analyzePiece(piece)
+          : shiftPiece(options.cache.analyze(piece.text), piece.startLine),
+      );
     } while (next < plan.length && options.now() - start < budget);
     options.onSlice?.(next - first);
     if (next < plan.length) {

@@ -42,7 +42,9 @@ function translate(pattern: string): string {
         i++;
         continue;
       }
-      out += `(?:${splitAlternatives(pattern.slice(i + 1, close)).map(translate).join('|')})`;
+      out += `(?:${splitAlternatives(pattern.slice(i + 1, close))
+        .map(translate)
+        .join('|')})`;
       i = close + 1;
     } else {
       out += escape(c);

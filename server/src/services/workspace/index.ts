@@ -39,11 +39,15 @@ export class WorkspaceIndex {
     this.reassignFolders();
   }
 
-  /** Removes a folder; returns the disk files that were in it and are now forgotten (open files stay, as loose files). */
+  /**
+   * Removes a folder; returns the disk files that were in it and are now forgotten (open files stay, as loose files).
+   */
   removeFolder(uri: string): string[] {
     const folder = normalizeFolderUri(uri);
     this.folderUris.delete(folder);
-    const dropped = [...this.files.values()].filter((f) => f.folder === folder && f.origin === 'disk').map((f) => f.uri);
+    const dropped = [...this.files.values()]
+      .filter((f) => f.folder === folder && f.origin === 'disk')
+      .map((f) => f.uri);
     for (const u of dropped) this.files.delete(u);
     this.reassignFolders();
     return dropped;
@@ -58,7 +62,14 @@ export class WorkspaceIndex {
   set(uri: string, analysis: FileAnalysis, origin: FileOrigin, version?: number): IndexedFile {
     const folder = this.folderFor(uri);
     const display = folder === undefined ? baseName(uri) : (relativePath(folder, uri) ?? baseName(uri));
-    const file: IndexedFile = { uri, folder, origin, version, diagnostics: analysis.diagnostics, facts: { uri, display, objects: analysis.objects } };
+    const file: IndexedFile = {
+      uri,
+      folder,
+      origin,
+      version,
+      diagnostics: analysis.diagnostics,
+      facts: { uri, display, objects: analysis.objects },
+    };
     this.files.set(uri, file);
     return file;
   }
@@ -81,7 +92,9 @@ export class WorkspaceIndex {
   /** The files of a folder (or, for `undefined`, every file outside all folders), in URI order. */
   filesIn(folder: string | undefined): IndexedFile[] {
     const f = folder === undefined ? undefined : normalizeFolderUri(folder);
-    return [...this.files.values()].filter((file) => file.folder === f).sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+    return [...this.files.values()]
+      .filter((file) => file.folder === f)
+      .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
   }
 
   /** Every known file. */
@@ -115,7 +128,8 @@ export class WorkspaceIndex {
     for (const file of [...this.files.values()]) {
       const folder = this.folderFor(file.uri);
       if (folder === file.folder) continue;
-      const display = folder === undefined ? baseName(file.uri) : (relativePath(folder, file.uri) ?? baseName(file.uri));
+      const display =
+        folder === undefined ? baseName(file.uri) : (relativePath(folder, file.uri) ?? baseName(file.uri));
       this.files.set(file.uri, { ...file, folder, facts: { ...file.facts, display } });
     }
   }

@@ -2,14 +2,29 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FieldSet } from '../../../../sandbox/apply/serverSide/fieldSet';
 import { FieldsV1Error, fromFieldsV1, toFieldsV1 } from '../../../../sandbox/apply/serverSide/fieldsV1';
-import { canonicalElement, compareElements, keyElement, pathText, valueElement } from '../../../../sandbox/apply/serverSide/pathElement';
+import {
+  canonicalElement,
+  compareElements,
+  keyElement,
+  pathText,
+  valueElement,
+} from '../../../../sandbox/apply/serverSide/pathElement';
 
 const set = (...paths: string[][]) => FieldSet.of(...paths);
 
 describe('path elements', () => {
   test('keys are spelled canonically: fields sorted by name, JSON as Go writes it', () => {
-    assert.equal(keyElement([['protocol', 'TCP'], ['containerPort', 80]]), 'k:{"containerPort":80,"protocol":"TCP"}');
-    assert.equal(canonicalElement('k:{"protocol":"TCP","containerPort":80}'), 'k:{"containerPort":80,"protocol":"TCP"}');
+    assert.equal(
+      keyElement([
+        ['protocol', 'TCP'],
+        ['containerPort', 80],
+      ]),
+      'k:{"containerPort":80,"protocol":"TCP"}',
+    );
+    assert.equal(
+      canonicalElement('k:{"protocol":"TCP","containerPort":80}'),
+      'k:{"containerPort":80,"protocol":"TCP"}',
+    );
     assert.equal(valueElement('a<b'), 'v:"a\\u003cb"');
     assert.equal(canonicalElement('i:007'), 'i:7');
     assert.throws(() => canonicalElement('x:oops'), /unknown path element type/);
@@ -21,8 +36,14 @@ describe('path elements', () => {
   });
 
   test('paths print as conflict messages print them', () => {
-    assert.equal(pathText(['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"web"}', 'f:image']), '.spec.template.spec.containers[name="web"].image');
-    assert.equal(pathText(['f:spec', 'f:ports', 'k:{"port":80,"protocol":"TCP"}']), '.spec.ports[port=80,protocol="TCP"]');
+    assert.equal(
+      pathText(['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"web"}', 'f:image']),
+      '.spec.template.spec.containers[name="web"].image',
+    );
+    assert.equal(
+      pathText(['f:spec', 'f:ports', 'k:{"port":80,"protocol":"TCP"}']),
+      '.spec.ports[port=80,protocol="TCP"]',
+    );
     assert.equal(pathText(['f:metadata', 'f:finalizers', 'v:"a"']), '.metadata.finalizers[="a"]');
   });
 });
@@ -41,12 +62,23 @@ describe('FieldSet', () => {
     const a = set(['f:spec', 'f:replicas'], ['f:status', 'f:replicas'], ['f:status', 'f:conditions']);
     const status = set(['f:status']);
     assert.deepEqual(a.withoutSubtrees(status).paths(), [['f:spec', 'f:replicas']]);
-    assert.deepEqual(a.onlySubtrees(status).paths(), [['f:status', 'f:conditions'], ['f:status', 'f:replicas']]);
+    assert.deepEqual(a.onlySubtrees(status).paths(), [
+      ['f:status', 'f:conditions'],
+      ['f:status', 'f:replicas'],
+    ]);
   });
 
   test('paths() lists a node’s members before descending, as upstream iterates', () => {
-    const a = set(['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"web"}', 'f:image'], ['f:spec', 'f:replicas'], ['f:metadata', 'f:labels', 'f:app']);
-    assert.deepEqual(a.paths().map(pathText), ['.metadata.labels.app', '.spec.replicas', '.spec.template.spec.containers[name="web"].image']);
+    const a = set(
+      ['f:spec', 'f:template', 'f:spec', 'f:containers', 'k:{"name":"web"}', 'f:image'],
+      ['f:spec', 'f:replicas'],
+      ['f:metadata', 'f:labels', 'f:app'],
+    );
+    assert.deepEqual(a.paths().map(pathText), [
+      '.metadata.labels.app',
+      '.spec.replicas',
+      '.spec.template.spec.containers[name="web"].image',
+    ]);
   });
 });
 
@@ -60,11 +92,16 @@ describe('FieldsV1', () => {
       ['f:metadata', 'f:finalizers', 'v:"x"'],
     );
     const json = JSON.stringify(toFieldsV1(s));
-    assert.equal(json, '{"f:metadata":{"f:finalizers":{"v:\\"x\\"":{}}},"f:spec":{"f:containers":{"k:{\\"name\\":\\"web\\"}":{".":{},"f:image":{},"f:name":{}}},"f:replicas":{}}}');
+    assert.equal(
+      json,
+      '{"f:metadata":{"f:finalizers":{"v:\\"x\\"":{}}},"f:spec":{"f:containers":{"k:{\\"name\\":\\"web\\"}":{".":{},"f:image":{},"f:name":{}}},"f:replicas":{}}}',
+    );
   });
 
   test('reads back what it writes, canonicalizing keys', () => {
-    const read = fromFieldsV1({ 'f:spec': { 'f:ports': { 'k:{"protocol":"TCP","port":80}': { '.': {}, 'f:port': {} } } } });
+    const read = fromFieldsV1({
+      'f:spec': { 'f:ports': { 'k:{"protocol":"TCP","port":80}': { '.': {}, 'f:port': {} } } },
+    });
     assert.ok(read.has(['f:spec', 'f:ports', 'k:{"port":80,"protocol":"TCP"}']));
     assert.ok(read.has(['f:spec', 'f:ports', 'k:{"port":80,"protocol":"TCP"}', 'f:port']));
     assert.ok(!read.has(['f:spec', 'f:ports']));

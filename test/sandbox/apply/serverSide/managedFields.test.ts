@@ -27,10 +27,16 @@ describe('managedFields on writes with a fieldManager (operation Update)', () =>
     clock.advance(5_000);
     const out = api.create(deployment('web', 2), { fieldManager: 'kubectl-create' });
     const e = entry(out, 'kubectl-create')!;
-    assert.deepEqual([e.operation, e.apiVersion, e.time, e.fieldsType, e.subresource], ['Update', 'apps/v1', '2026-01-01T00:00:05Z', 'FieldsV1', undefined]);
+    assert.deepEqual(
+      [e.operation, e.apiVersion, e.time, e.fieldsType, e.subresource],
+      ['Update', 'apps/v1', '2026-01-01T00:00:05Z', 'FieldsV1', undefined],
+    );
     const spec = e.fieldsV1['f:spec'] as Record<string, Record<string, unknown>>;
     assert.equal('.' in spec, false, 'spec exists in the empty object: not owned as a whole');
-    assert.deepEqual(spec['f:strategy'], { 'f:rollingUpdate': { '.': {}, 'f:maxSurge': {}, 'f:maxUnavailable': {} }, 'f:type': {} });
+    assert.deepEqual(spec['f:strategy'], {
+      'f:rollingUpdate': { '.': {}, 'f:maxSurge': {}, 'f:maxUnavailable': {} },
+      'f:type': {},
+    });
     assert.deepEqual(spec['f:selector'], {});
     const podSpec = (spec['f:template'] as Record<string, Record<string, Record<string, unknown>>>)['f:spec'];
     assert.deepEqual(Object.keys(podSpec['f:containers']), ['k:{"name":"app"}']);
@@ -43,10 +49,27 @@ describe('managedFields on writes with a fieldManager (operation Update)', () =>
     const { api, clock } = newApi();
     const created = api.create(configMap('c', { a: '1', b: '2' }), { fieldManager: 'kubectl-create' });
     clock.advance(10_000);
-    const out = api.update(edit(created, (c) => ((c.data as Record<string, string>) = { a: '9', c: '3' })), { fieldManager: 'kubectl-edit' });
+    const out = api.update(
+      edit(created, (c) => ((c.data as Record<string, string>) = { a: '9', c: '3' })),
+      { fieldManager: 'kubectl-edit' },
+    );
     assert.deepEqual(out.metadata.managedFields, [
-      { manager: 'kubectl-create', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': {} } },
-      { manager: 'kubectl-edit', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T00:00:10Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {}, 'f:c': {} } } },
+      {
+        manager: 'kubectl-create',
+        operation: 'Update',
+        apiVersion: 'v1',
+        time: '2026-01-01T00:00:00Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': {} },
+      },
+      {
+        manager: 'kubectl-edit',
+        operation: 'Update',
+        apiVersion: 'v1',
+        time: '2026-01-01T00:00:10Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { 'f:a': {}, 'f:c': {} } },
+      },
     ]);
   });
 
@@ -54,7 +77,9 @@ describe('managedFields on writes with a fieldManager (operation Update)', () =>
     const { api } = newApi();
     api.create(configMap('c', { a: '1' }), { fieldManager: 'kubectl-create' });
     api.patch('configmaps', 'default', 'c', 'merge', { data: { m: '1' } }, { fieldManager: 'merger' });
-    api.patch('configmaps', 'default', 'c', 'json', [{ op: 'add', path: '/data/j', value: '1' }], { fieldManager: 'jsonpatcher' });
+    api.patch('configmaps', 'default', 'c', 'json', [{ op: 'add', path: '/data/j', value: '1' }], {
+      fieldManager: 'jsonpatcher',
+    });
     const out = api.get('configmaps', 'default', 'c');
     assert.deepEqual(entry(out, 'merger')?.fieldsV1, { 'f:data': { 'f:m': {} } });
     assert.deepEqual(entry(out, 'jsonpatcher')?.fieldsV1, { 'f:data': { 'f:j': {} } });
@@ -80,7 +105,14 @@ describe('managedFields on writes with a fieldManager (operation Update)', () =>
       fieldsV1: { 'f:status': { 'f:readyReplicas': {}, 'f:replicas': {} } },
       subresource: 'status',
     });
-    const viaPatch = api.patch('deployments', 'default', 'web', 'merge', { status: { availableReplicas: 1 } }, { fieldManager: 'other', subresource: 'status' });
+    const viaPatch = api.patch(
+      'deployments',
+      'default',
+      'web',
+      'merge',
+      { status: { availableReplicas: 1 } },
+      { fieldManager: 'other', subresource: 'status' },
+    );
     assert.deepEqual(entry(viaPatch, 'other')?.subresource, 'status');
     assert.deepEqual(entry(viaPatch, 'other')?.fieldsV1, { 'f:status': { 'f:availableReplicas': {} } });
   });
@@ -105,7 +137,10 @@ describe('managedFields on writes with a fieldManager (operation Update)', () =>
   test('an existing object without managedFields stays untracked by updates (upstream tracks from create or the first apply)', () => {
     const { api } = newApi();
     const created = api.create(configMap('c', { a: '1' }));
-    const out = api.update(edit(created, (c) => ((c.data as Record<string, string>).a = '2')), { fieldManager: 'kubectl-edit' });
+    const out = api.update(
+      edit(created, (c) => ((c.data as Record<string, string>).a = '2')),
+      { fieldManager: 'kubectl-edit' },
+    );
     assert.equal(out.metadata.managedFields, undefined);
   });
 
@@ -125,7 +160,14 @@ describe('managedFields on writes with a fieldManager (operation Update)', () =>
     let cm = api.create(configMap('c', { k0: '0' }), { fieldManager: 'm00' });
     for (let i = 1; i <= 11; i++) {
       clock.advance(1_000);
-      cm = api.patch('configmaps', 'default', 'c', 'merge', { data: { [`k${i}`]: String(i) } }, { fieldManager: `m${String(i).padStart(2, '0')}` });
+      cm = api.patch(
+        'configmaps',
+        'default',
+        'c',
+        'merge',
+        { data: { [`k${i}`]: String(i) } },
+        { fieldManager: `m${String(i).padStart(2, '0')}` },
+      );
     }
     const names = entries(cm).map((e) => e.manager);
     assert.equal(names.length, 10);
@@ -137,16 +179,39 @@ describe('managedFields on writes with a fieldManager (operation Update)', () =>
 
 describe('managedFields set explicitly in a body', () => {
   const valid: JsonValue[] = [
-    { manager: 'kubectl', operation: 'Apply', apiVersion: 'v1', time: '2025-12-31T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } },
+    {
+      manager: 'kubectl',
+      operation: 'Apply',
+      apiVersion: 'v1',
+      time: '2025-12-31T00:00:00Z',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:data': { 'f:a': {} } },
+    },
   ];
 
   test('are taken as given (kubectl’s client-side to server-side upgrade replaces them with a JSON patch)', () => {
     const { api } = newApi();
     api.create(configMap('c', { a: '1' }), { fieldManager: 'kubectl-client-side-apply' });
-    const out = api.patch('configmaps', 'default', 'c', 'json', [{ op: 'replace', path: '/metadata/managedFields', value: valid }], { fieldManager: 'kubectl' });
+    const out = api.patch(
+      'configmaps',
+      'default',
+      'c',
+      'json',
+      [{ op: 'replace', path: '/metadata/managedFields', value: valid }],
+      { fieldManager: 'kubectl' },
+    );
     assert.deepEqual(out.metadata.managedFields, valid);
     // ... and the next apply by kubectl is a no-conflict re-apply.
-    assert.deepEqual(api.apply('configmaps', 'default', 'c', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '2' } }, { fieldManager: 'kubectl' }).object.data, { a: '2' });
+    assert.deepEqual(
+      api.apply(
+        'configmaps',
+        'default',
+        'c',
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '2' } },
+        { fieldManager: 'kubectl' },
+      ).object.data,
+      { a: '2' },
+    );
   });
 
   test('[] clears them, with or without a manager', () => {
@@ -155,7 +220,14 @@ describe('managedFields set explicitly in a body', () => {
     const cleared = api.update(edit(created, (c) => (c.metadata.managedFields = [])));
     assert.equal(cleared.metadata.managedFields, undefined);
     const again = api.create(configMap('d', { a: '1' }), { fieldManager: 'kubectl-create' });
-    const viaPatch = api.patch('configmaps', 'default', 'd', 'merge', { metadata: { managedFields: [] } }, { fieldManager: 'kubectl-patch' });
+    const viaPatch = api.patch(
+      'configmaps',
+      'default',
+      'd',
+      'merge',
+      { metadata: { managedFields: [] } },
+      { fieldManager: 'kubectl-patch' },
+    );
     assert.ok(again.metadata.managedFields);
     assert.equal(viaPatch.metadata.managedFields, undefined);
   });
@@ -164,11 +236,23 @@ describe('managedFields set explicitly in a body', () => {
     const { api } = newApi();
     const created = api.create(configMap('c', { a: '1' }), { fieldManager: 'kubectl-create' });
     const bad = [{ manager: 'x', operation: 'Replace', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} }];
-    const out = api.update(edit(created, (c) => ((c.metadata.managedFields = bad), ((c.data as Record<string, string>).a = '2'))));
+    const out = api.update(
+      edit(created, (c) => ((c.metadata.managedFields = bad), ((c.data as Record<string, string>).a = '2'))),
+    );
     assert.deepEqual(out.metadata.managedFields, created.metadata.managedFields);
-    const wrongType = statusOf(() => api.update(edit(created, (c) => (c.metadata.managedFields = 'x' as unknown as JsonValue[]))));
-    assert.deepEqual([wrongType.code, wrongType.message], [400, 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.managedFields of type []v1.ManagedFieldsEntry']);
-    const badTime = [{ manager: 'x', operation: 'Update', apiVersion: 'v1', time: 'yesterday', fieldsType: 'FieldsV1' }];
+    const wrongType = statusOf(() =>
+      api.update(edit(created, (c) => (c.metadata.managedFields = 'x' as unknown as JsonValue[]))),
+    );
+    assert.deepEqual(
+      [wrongType.code, wrongType.message],
+      [
+        400,
+        'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.managedFields of type []v1.ManagedFieldsEntry',
+      ],
+    );
+    const badTime = [
+      { manager: 'x', operation: 'Update', apiVersion: 'v1', time: 'yesterday', fieldsType: 'FieldsV1' },
+    ];
     assert.equal(statusOf(() => api.create(edit(pod('p'), (p) => (p.metadata.managedFields = badTime)))).code, 400);
   });
 });

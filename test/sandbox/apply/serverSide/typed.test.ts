@@ -11,16 +11,38 @@ const texts = (s: FieldSet) => s.paths().map(pathText);
 
 describe('merge by list type', () => {
   test('list-maps merge items by key: shared items in the applied order, others where they were', () => {
-    const live = { spec: { containers: [{ name: 'a', image: 'a:1' }, { name: 'side', image: 's:1' }, { name: 'b', image: 'b:1' }] } };
-    const applied = { spec: { containers: [{ name: 'b', image: 'b:2' }, { name: 'new', image: 'n:1' }, { name: 'a', image: 'a:2' }] } };
+    const live = {
+      spec: {
+        containers: [
+          { name: 'a', image: 'a:1' },
+          { name: 'side', image: 's:1' },
+          { name: 'b', image: 'b:1' },
+        ],
+      },
+    };
+    const applied = {
+      spec: {
+        containers: [
+          { name: 'b', image: 'b:2' },
+          { name: 'new', image: 'n:1' },
+          { name: 'a', image: 'a:2' },
+        ],
+      },
+    };
     const out = merge(live, applied, pod) as typeof live;
-    assert.deepEqual(out.spec.containers.map((c) => `${c.name}=${c.image}`), ['side=s:1', 'b=b:2', 'new=n:1', 'a=a:2']);
+    assert.deepEqual(
+      out.spec.containers.map((c) => `${c.name}=${c.image}`),
+      ['side=s:1', 'b=b:2', 'new=n:1', 'a=a:2'],
+    );
   });
 
   test('sets merge by value; atomic lists are replaced whole', () => {
     const live = { metadata: { finalizers: ['x', 'y'] }, spec: { containers: [{ name: 'a', args: ['1', '2'] }] } };
     const applied = { metadata: { finalizers: ['z', 'x'] }, spec: { containers: [{ name: 'a', args: ['3'] }] } };
-    const out = merge(live, applied, pod) as { metadata: { finalizers: string[] }; spec: { containers: { args: string[] }[] } };
+    const out = merge(live, applied, pod) as {
+      metadata: { finalizers: string[] };
+      spec: { containers: { args: string[] }[] };
+    };
     // Applied order for what is applied (z before x); y stays after x, where it was.
     assert.deepEqual(out.metadata.finalizers, ['z', 'x', 'y']);
     assert.deepEqual(out.spec.containers[0].args, ['3']);
@@ -34,10 +56,14 @@ describe('merge by list type', () => {
   });
 
   test('list-map keys with an upstream default (protocol TCP) may be omitted', () => {
-    const live = { spec: { containers: [{ name: 'a', ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }] }] } };
+    const live = {
+      spec: { containers: [{ name: 'a', ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }] }] },
+    };
     const applied = { spec: { containers: [{ name: 'a', ports: [{ containerPort: 80, hostPort: 8080 }] }] } };
     const out = merge(live, applied, pod) as typeof live;
-    assert.deepEqual(out.spec.containers[0].ports, [{ containerPort: 80, protocol: 'TCP', name: 'http', hostPort: 8080 }]);
+    assert.deepEqual(out.spec.containers[0].ports, [
+      { containerPort: 80, protocol: 'TCP', name: 'http', hostPort: 8080 },
+    ]);
   });
 });
 
@@ -45,7 +71,12 @@ describe('field sets of an applied configuration', () => {
   test('leaves, list items and map entries; struct fields only when null or {}; atomic structs whole', () => {
     const config = {
       metadata: { labels: { app: 'web' } },
-      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, strategy: {}, template: { spec: { containers: [{ name: 'web', image: 'nginx' }] } } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        strategy: {},
+        template: { spec: { containers: [{ name: 'web', image: 'nginx' }] } },
+      },
     };
     assert.deepEqual(texts(fieldSetOf(config, deployment)), [
       '.metadata.labels.app',
@@ -61,12 +92,38 @@ describe('field sets of an applied configuration', () => {
 
 describe('compare', () => {
   test('an added subtree is added node by node; changed leaves are modified; list items removed by key', () => {
-    const before = { spec: { replicas: 1, template: { spec: { containers: [{ name: 'a', image: 'x' }, { name: 'b', image: 'y' }] } } } };
-    const after = { spec: { replicas: 2, strategy: { rollingUpdate: { maxSurge: 1 } }, template: { spec: { containers: [{ name: 'a', image: 'x' }] } } } };
+    const before = {
+      spec: {
+        replicas: 1,
+        template: {
+          spec: {
+            containers: [
+              { name: 'a', image: 'x' },
+              { name: 'b', image: 'y' },
+            ],
+          },
+        },
+      },
+    };
+    const after = {
+      spec: {
+        replicas: 2,
+        strategy: { rollingUpdate: { maxSurge: 1 } },
+        template: { spec: { containers: [{ name: 'a', image: 'x' }] } },
+      },
+    };
     const c = compare(before, after, deployment);
     assert.deepEqual(texts(c.modified), ['.spec.replicas']);
-    assert.deepEqual(texts(c.added), ['.spec.strategy', '.spec.strategy.rollingUpdate', '.spec.strategy.rollingUpdate.maxSurge']);
-    assert.deepEqual(texts(c.removed), ['.spec.template.spec.containers[name="b"]', '.spec.template.spec.containers[name="b"].image', '.spec.template.spec.containers[name="b"].name']);
+    assert.deepEqual(texts(c.added), [
+      '.spec.strategy',
+      '.spec.strategy.rollingUpdate',
+      '.spec.strategy.rollingUpdate.maxSurge',
+    ]);
+    assert.deepEqual(texts(c.removed), [
+      '.spec.template.spec.containers[name="b"]',
+      '.spec.template.spec.containers[name="b"].image',
+      '.spec.template.spec.containers[name="b"].name',
+    ]);
   });
 
   test('reordering a list-map is no change; changing an atomic list is a change of the whole list', () => {
@@ -80,8 +137,20 @@ describe('compare', () => {
 
 describe('removeFields', () => {
   test('removes members with everything below them; a map left empty goes', () => {
-    const obj = { metadata: { labels: { a: '1' } }, spec: { containers: [{ name: 'a', image: 'x' }, { name: 'b', image: 'y' }] } };
-    const out = removeFields(obj, FieldSet.of(['f:metadata', 'f:labels', 'f:a'], ['f:spec', 'f:containers', 'k:{"name":"b"}']), pod);
+    const obj = {
+      metadata: { labels: { a: '1' } },
+      spec: {
+        containers: [
+          { name: 'a', image: 'x' },
+          { name: 'b', image: 'y' },
+        ],
+      },
+    };
+    const out = removeFields(
+      obj,
+      FieldSet.of(['f:metadata', 'f:labels', 'f:a'], ['f:spec', 'f:containers', 'k:{"name":"b"}']),
+      pod,
+    );
     assert.deepEqual(out, { metadata: {}, spec: { containers: [{ name: 'a', image: 'x' }] } });
     assert.equal(removeFields(obj, FieldSet.of(['f:spec', 'f:nodeName']), pod), obj);
   });
@@ -90,13 +159,23 @@ describe('removeFields', () => {
 describe('validateApplied', () => {
   test('reports unknown fields, wrong types, missing keys and duplicates with their paths', () => {
     const problems = validateApplied(
-      { spec: { replicas: '3', replicass: 1, template: { spec: { containers: [{ image: 'x' }, { name: 'a' }, { name: 'a' }] } } } },
+      {
+        spec: {
+          replicas: '3',
+          replicass: 1,
+          template: { spec: { containers: [{ image: 'x' }, { name: 'a' }, { name: 'a' }] } },
+        },
+      },
       deployment,
     );
     assert.deepEqual(problems, [
       { path: '.spec.replicas', message: 'expected numeric (int or float), got string' },
       { path: '.spec.replicass', message: 'field not declared in schema' },
-      { path: '.spec.template.spec.containers', message: 'element 0: associative list with keys has an element that omits key field "name" (and doesn\'t have default value)' },
+      {
+        path: '.spec.template.spec.containers',
+        message:
+          'element 0: associative list with keys has an element that omits key field "name" (and doesn\'t have default value)',
+      },
       { path: '.spec.template.spec.containers', message: 'duplicate entries for key [name="a"]' },
     ]);
   });

@@ -35,15 +35,23 @@ function setup(manifest: KubeObject): Harness & { cj: KubeObject } {
   return { ...h, cj };
 }
 
-const cjStatus = (h: Harness, name: string): CronJob['status'] => (h.api.get('cronjobs', 'default', name) as unknown as CronJob).status;
-const jobNames = (h: Harness): string[] => h.api.list('jobs').items.map((j) => j.metadata.name!).sort();
+const cjStatus = (h: Harness, name: string): CronJob['status'] =>
+  (h.api.get('cronjobs', 'default', name) as unknown as CronJob).status;
+const jobNames = (h: Harness): string[] =>
+  h.api
+    .list('jobs')
+    .items.map((j) => j.metadata.name!)
+    .sort();
 const lines = (h: Harness): string[] => h.logLines().filter((l) => !l.includes('SyncError'));
 
 /** Plays the Job controller: marks the Job Complete or Failed at the current time. */
 function finish(h: Harness, name: string, type: 'Complete' | 'Failed'): void {
   const job = h.api.get('jobs', 'default', name);
   const now = formatTimestamp(h.clock.now());
-  const status: Job['status'] = { startTime: job.metadata.creationTimestamp, conditions: [{ type, status: 'True', lastProbeTime: now, lastTransitionTime: now }] };
+  const status: Job['status'] = {
+    startTime: job.metadata.creationTimestamp,
+    conditions: [{ type, status: 'True', lastProbeTime: now, lastTransitionTime: now }],
+  };
   if (type === 'Complete') status.completionTime = now;
   h.api.updateStatus({ ...job, status });
 }
@@ -58,13 +66,36 @@ describe('CronJob controller', () => {
     assert.deepEqual(jobNames(h), [name]);
     const job = h.api.get('jobs', 'default', name);
     assert.deepEqual(job.metadata.labels, { app: 'report' });
-    assert.deepEqual(job.metadata.annotations, { team: 'data', 'batch.kubernetes.io/cronjob-scheduled-timestamp': at(5 * MIN) });
-    assert.deepEqual(job.metadata.ownerReferences, [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'report', uid: h.cj.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    assert.deepEqual(job.metadata.annotations, {
+      team: 'data',
+      'batch.kubernetes.io/cronjob-scheduled-timestamp': at(5 * MIN),
+    });
+    assert.deepEqual(job.metadata.ownerReferences, [
+      {
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        name: 'report',
+        uid: h.cj.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ]);
     assert.deepEqual(cjStatus(h, 'report'), {
       lastScheduleTime: at(5 * MIN),
-      active: [{ kind: 'Job', namespace: 'default', name, uid: job.metadata.uid, apiVersion: 'batch/v1', resourceVersion: job.metadata.resourceVersion }],
+      active: [
+        {
+          kind: 'Job',
+          namespace: 'default',
+          name,
+          uid: job.metadata.uid,
+          apiVersion: 'batch/v1',
+          resourceVersion: job.metadata.resourceVersion,
+        },
+      ],
     });
-    assert.deepEqual(lines(h), [`00:05:00.100 cronjob-controller Normal SuccessfulCreate default/report: Created job ${name}`]);
+    assert.deepEqual(lines(h), [
+      `00:05:00.100 cronjob-controller Normal SuccessfulCreate default/report: Created job ${name}`,
+    ]);
   });
 
   test('a finished Job leaves status.active with SawCompletedJob and sets lastSuccessfulTime', () => {
@@ -75,7 +106,10 @@ describe('CronJob controller', () => {
     finish(h, name, 'Complete');
     h.advance(0);
     assert.deepEqual(cjStatus(h, 'report'), { lastScheduleTime: at(5 * MIN), lastSuccessfulTime: at(6 * MIN + 100) });
-    assert.equal(lines(h)[1], `00:06:00.100 cronjob-controller Normal SawCompletedJob default/report: Saw completed job: ${name}, condition: Complete`);
+    assert.equal(
+      lines(h)[1],
+      `00:06:00.100 cronjob-controller Normal SawCompletedJob default/report: Saw completed job: ${name}, condition: Complete`,
+    );
   });
 
   test('Allow runs overlapping Jobs; Forbid skips a run while one is active', () => {
@@ -85,7 +119,11 @@ describe('CronJob controller', () => {
     const forbid = setup(cronJob('f', { concurrencyPolicy: 'Forbid' }));
     forbid.advance(10 * MIN + 100);
     assert.deepEqual(jobNames(forbid), [`f-${T0 / MIN + 5}`]);
-    assert.ok(lines(forbid).includes('00:10:00.100 cronjob-controller Normal JobAlreadyActive default/f: Not starting job because prior execution is running and concurrency policy is Forbid'));
+    assert.ok(
+      lines(forbid).includes(
+        '00:10:00.100 cronjob-controller Normal JobAlreadyActive default/f: Not starting job because prior execution is running and concurrency policy is Forbid',
+      ),
+    );
   });
 
   test('Replace deletes the active Job (Background) and starts the new one', () => {
@@ -99,7 +137,10 @@ describe('CronJob controller', () => {
       `00:10:00.100 cronjob-controller Normal SuccessfulDelete default/r: Deleted job ${first}`,
       `00:10:00.100 cronjob-controller Normal SuccessfulCreate default/r: Created job ${second}`,
     ]);
-    assert.deepEqual(cjStatus(h, 'r')?.active?.map((r) => r.name), [second]);
+    assert.deepEqual(
+      cjStatus(h, 'r')?.active?.map((r) => r.name),
+      [second],
+    );
   });
 
   test('keeps 3 successful and 1 failed finished Jobs by default, deleting the oldest', () => {
@@ -117,7 +158,10 @@ describe('CronJob controller', () => {
     assert.deepEqual(jobNames(h), [made[1], made[3], made[4], made[5]].sort());
     assert.deepEqual(
       lines(h).filter((l) => l.includes('SuccessfulDelete')),
-      [`00:25:00.100 cronjob-controller Normal SuccessfulDelete default/h: Deleted job ${made[0]}`, `00:30:00.100 cronjob-controller Normal SuccessfulDelete default/h: Deleted job ${made[2]}`],
+      [
+        `00:25:00.100 cronjob-controller Normal SuccessfulDelete default/h: Deleted job ${made[0]}`,
+        `00:30:00.100 cronjob-controller Normal SuccessfulDelete default/h: Deleted job ${made[2]}`,
+      ],
     );
   });
 
@@ -141,7 +185,10 @@ describe('CronJob controller', () => {
   });
 
   test('startingDeadlineSeconds: a run later than the deadline is skipped, one within it starts', () => {
-    for (const [deadline, want] of [[30, []], [120, [`d-${T0 / MIN + 60}`]]] as const) {
+    for (const [deadline, want] of [
+      [30, []],
+      [120, [`d-${T0 / MIN + 60}`]],
+    ] as const) {
       const h = newHarness(1);
       h.api.create(cronJob('d', { schedule: '0 * * * *', startingDeadlineSeconds: deadline }));
       h.advance(61 * MIN);

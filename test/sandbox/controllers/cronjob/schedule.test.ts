@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSchedule } from '../../../../sandbox/controllers/cronjob/schedule';
 
-const iso = (ms: number | undefined): string | undefined => (ms === undefined ? undefined : new Date(ms).toISOString().replace('.000Z', 'Z'));
+const iso = (ms: number | undefined): string | undefined =>
+  ms === undefined ? undefined : new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /** The next `n` activations after `from`. */
 function nextN(spec: string, from: string, n = 3): (string | undefined)[] {

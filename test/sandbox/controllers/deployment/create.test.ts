@@ -7,7 +7,13 @@ import { asKube, deploymentManifest, newDeploymentHarness, reportReplicaSets } f
 test('a new Deployment gets its ReplicaSet: hash name and labels, controller ref, annotations, full size at once', () => {
   const h = newDeploymentHarness();
   h.record(['replicasets']);
-  h.api.create(deploymentManifest('web', { replicas: 3, annotations: { team: 'blue', 'kubectl.kubernetes.io/last-applied-configuration': '{}' }, extra: { minReadySeconds: 5 } }));
+  h.api.create(
+    deploymentManifest('web', {
+      replicas: 3,
+      annotations: { team: 'blue', 'kubectl.kubernetes.io/last-applied-configuration': '{}' },
+      extra: { minReadySeconds: 5 },
+    }),
+  );
   h.advance(0);
   const d = h.deployment();
   const hash = computeHash(d.spec!.template);
@@ -21,8 +27,22 @@ test('a new Deployment gets its ReplicaSet: hash name and labels, controller ref
       name: `web-${hash}`,
       namespace: 'default',
       labels,
-      annotations: { team: 'blue', 'deployment.kubernetes.io/revision': '1', 'deployment.kubernetes.io/desired-replicas': '3', 'deployment.kubernetes.io/max-replicas': '4' },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: d.metadata!.uid!, controller: true, blockOwnerDeletion: true }],
+      annotations: {
+        team: 'blue',
+        'deployment.kubernetes.io/revision': '1',
+        'deployment.kubernetes.io/desired-replicas': '3',
+        'deployment.kubernetes.io/max-replicas': '4',
+      },
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          name: 'web',
+          uid: d.metadata!.uid!,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: {
       replicas: 3,
@@ -34,8 +54,12 @@ test('a new Deployment gets its ReplicaSet: hash name and labels, controller ref
   const { uid: _u, resourceVersion: _r, creationTimestamp: _c, generation: _g, ...meta } = rs.metadata!;
   assert.deepEqual({ apiVersion: rs.apiVersion, kind: rs.kind, metadata: meta, spec: rs.spec }, want);
   assert.equal(d.metadata!.annotations!['deployment.kubernetes.io/revision'], '1');
-  assert.deepEqual(h.logLines(), [`00:00:00.000 deployment-controller Normal ScalingReplicaSet default/web: Scaled up replica set web-${hash} from 0 to 3`]);
-  const events = h.api.list('events', { namespace: 'default' }).items.map((e) => `${e.reason as string}: ${e.message as string}`);
+  assert.deepEqual(h.logLines(), [
+    `00:00:00.000 deployment-controller Normal ScalingReplicaSet default/web: Scaled up replica set web-${hash} from 0 to 3`,
+  ]);
+  const events = h.api
+    .list('events', { namespace: 'default' })
+    .items.map((e) => `${e.reason as string}: ${e.message as string}`);
   assert.deepEqual(events, [`ScalingReplicaSet: Scaled up replica set web-${hash} from 0 to 3`]);
 });
 
@@ -50,8 +74,22 @@ test('status and conditions follow the ReplicaSets: created, then available and 
     observedGeneration: d.metadata!.generation,
     unavailableReplicas: 3,
     conditions: [
-      { type: 'Progressing', status: 'True', lastUpdateTime: t0, lastTransitionTime: t0, reason: 'NewReplicaSetCreated', message: `Created new replica set "${name}"` },
-      { type: 'Available', status: 'False', lastUpdateTime: t0, lastTransitionTime: t0, reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' },
+      {
+        type: 'Progressing',
+        status: 'True',
+        lastUpdateTime: t0,
+        lastTransitionTime: t0,
+        reason: 'NewReplicaSetCreated',
+        message: `Created new replica set "${name}"`,
+      },
+      {
+        type: 'Available',
+        status: 'False',
+        lastUpdateTime: t0,
+        lastTransitionTime: t0,
+        reason: 'MinimumReplicasUnavailable',
+        message: 'Deployment does not have minimum availability.',
+      },
     ],
   });
   h.advance(7000);
@@ -66,8 +104,22 @@ test('status and conditions follow the ReplicaSets: created, then available and 
     readyReplicas: 3,
     availableReplicas: 3,
     conditions: [
-      { type: 'Available', status: 'True', lastUpdateTime: t7, lastTransitionTime: t7, reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' },
-      { type: 'Progressing', status: 'True', lastUpdateTime: t7, lastTransitionTime: t0, reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${name}" has successfully progressed.` },
+      {
+        type: 'Available',
+        status: 'True',
+        lastUpdateTime: t7,
+        lastTransitionTime: t7,
+        reason: 'MinimumReplicasAvailable',
+        message: 'Deployment has minimum availability.',
+      },
+      {
+        type: 'Progressing',
+        status: 'True',
+        lastUpdateTime: t7,
+        lastTransitionTime: t0,
+        reason: 'NewReplicaSetAvailable',
+        message: `ReplicaSet "${name}" has successfully progressed.`,
+      },
     ],
   });
   assert.equal(h.clock.pendingForegroundTimers, 0, 'a complete rollout is not requeued');
@@ -82,19 +134,39 @@ test('a ReplicaSet scaled by hand is scaled back by the Deployment', () => {
   const rs = h.replicaSets()[0];
   h.api.update(asKube({ ...rs, spec: { ...rs.spec!, replicas: 5 } }));
   h.settle();
-  assert.deepEqual(h.replicaSets().map((r) => r.spec!.replicas), [3]);
+  assert.deepEqual(
+    h.replicaSets().map((r) => r.spec!.replicas),
+    [3],
+  );
   assert.match(h.logLines().at(-1)!, /Scaled down replica set web-\w+ from 5 to 3$/);
 });
 
 test('orphan ReplicaSets matching the selector are adopted; owned ones that stop matching are released', () => {
   const h = newDeploymentHarness();
-  const template = { metadata: { labels: { app: 'web', v: 'x' } }, spec: { containers: [{ name: 'app', image: 'busybox' }] } };
-  h.api.create({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'stray', namespace: 'default', labels: { app: 'web', v: 'x' } }, spec: { replicas: 0, selector: { matchLabels: { app: 'web', v: 'x' } }, template } });
+  const template = {
+    metadata: { labels: { app: 'web', v: 'x' } },
+    spec: { containers: [{ name: 'app', image: 'busybox' }] },
+  };
+  h.api.create({
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'stray', namespace: 'default', labels: { app: 'web', v: 'x' } },
+    spec: { replicas: 0, selector: { matchLabels: { app: 'web', v: 'x' } }, template },
+  });
   h.api.create(deploymentManifest('web', { replicas: 2 }));
   h.settle();
   const d = h.deployment();
   const stray = () => h.replicaSets().find((r) => r.metadata!.name === 'stray')!;
-  assert.deepEqual(stray().metadata!.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: d.metadata!.uid!, controller: true, blockOwnerDeletion: true }]);
+  assert.deepEqual(stray().metadata!.ownerReferences, [
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: 'web',
+      uid: d.metadata!.uid!,
+      controller: true,
+      blockOwnerDeletion: true,
+    },
+  ]);
   const s = stray();
   h.api.update(asKube({ ...s, metadata: { ...s.metadata, labels: { app: 'other', v: 'x' } } }));
   h.settle();

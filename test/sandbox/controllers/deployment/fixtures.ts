@@ -22,7 +22,9 @@ export function newDeploymentHarness(seed = 1): DeploymentHarness {
   controller.start();
   const replicaSets = (): ReplicaSet[] =>
     (h.api.list('replicasets', { namespace: 'default' }).items as unknown as ReplicaSet[]).sort(
-      (a, b) => a.metadata!.creationTimestamp!.localeCompare(b.metadata!.creationTimestamp!) || a.metadata!.name!.localeCompare(b.metadata!.name!),
+      (a, b) =>
+        a.metadata!.creationTimestamp!.localeCompare(b.metadata!.creationTimestamp!) ||
+        a.metadata!.name!.localeCompare(b.metadata!.name!),
     );
   return {
     ...h,
@@ -67,7 +69,10 @@ export function deploymentManifest(name: string, o: DeploymentOptions = {}): Kub
  * `spec.replicas` pods, all ready and available — except the RSs named in
  * `unavailable` (none available) and those given explicit counts in `pods`.
  */
-export function reportReplicaSets(h: DeploymentHarness, opts: { unavailable?: readonly string[]; pods?: Record<string, { replicas: number; available: number }> } = {}): void {
+export function reportReplicaSets(
+  h: DeploymentHarness,
+  opts: { unavailable?: readonly string[]; pods?: Record<string, { replicas: number; available: number }> } = {},
+): void {
   for (const rs of h.replicaSets()) {
     const name = rs.metadata!.name!;
     const spec = rs.spec!.replicas ?? 1;
@@ -78,10 +83,20 @@ export function reportReplicaSets(h: DeploymentHarness, opts: { unavailable?: re
   }
 }
 
-export function setReplicaSetStatus(h: Harness, name: string, counts: { replicas: number; readyReplicas: number; availableReplicas: number }): void {
+export function setReplicaSetStatus(
+  h: Harness,
+  name: string,
+  counts: { replicas: number; readyReplicas: number; availableReplicas: number },
+): void {
   const rs = h.api.get('replicasets', 'default', name) as unknown as ReplicaSet;
   const status: Record<string, number> = { observedGeneration: rs.metadata!.generation ?? 1 };
-  for (const [k, v] of Object.entries({ replicas: counts.replicas, fullyLabeledReplicas: counts.replicas, readyReplicas: counts.readyReplicas, availableReplicas: counts.availableReplicas })) if (v) status[k] = v;
+  for (const [k, v] of Object.entries({
+    replicas: counts.replicas,
+    fullyLabeledReplicas: counts.replicas,
+    readyReplicas: counts.readyReplicas,
+    availableReplicas: counts.availableReplicas,
+  }))
+    if (v) status[k] = v;
   h.api.updateStatus({ ...(rs as unknown as KubeObject), status });
 }
 
@@ -90,7 +105,18 @@ export function setImage(h: DeploymentHarness, image: string, name = 'web'): voi
   h.advance(1000);
   const d = h.deployment(name);
   const template = d.spec!.template;
-  h.api.update(asKube({ ...d, spec: { ...d.spec!, template: { ...template, spec: { ...template.spec!, containers: [{ ...template.spec!.containers[0], image }] } } } }));
+  h.api.update(
+    asKube({
+      ...d,
+      spec: {
+        ...d.spec!,
+        template: {
+          ...template,
+          spec: { ...template.spec!, containers: [{ ...template.spec!.containers[0], image }] },
+        },
+      },
+    }),
+  );
 }
 
 export function patchSpec(h: DeploymentHarness, spec: Record<string, unknown>, name = 'web'): void {

@@ -2,7 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import { computeHash } from '../../../../sandbox/controllers/deployment/hash';
-import { asKube, deploymentManifest, newDeploymentHarness, reportReplicaSets, setImage, type DeploymentHarness } from './fixtures';
+import {
+  asKube,
+  deploymentManifest,
+  newDeploymentHarness,
+  reportReplicaSets,
+  setImage,
+  type DeploymentHarness,
+} from './fixtures';
 
 function rollOut(h: DeploymentHarness): void {
   for (let i = 0; i < 8; i++) {
@@ -59,14 +66,28 @@ test('an RS already named after the hash with another template is a collision: c
   h.settle();
   const d = h.deployment();
   const hash = computeHash(d.spec!.template);
-  const template = { metadata: { labels: { app: 'squatter' } }, spec: { containers: [{ name: 'x', image: 'busybox' }] } };
-  h.api.create({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: `web-${hash}`, namespace: 'default', labels: { app: 'squatter' } }, spec: { replicas: 0, selector: { matchLabels: { app: 'squatter' } }, template } });
+  const template = {
+    metadata: { labels: { app: 'squatter' } },
+    spec: { containers: [{ name: 'x', image: 'busybox' }] },
+  };
+  h.api.create({
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: `web-${hash}`, namespace: 'default', labels: { app: 'squatter' } },
+    spec: { replicas: 0, selector: { matchLabels: { app: 'squatter' } }, template },
+  });
   h.api.patch('deployments', 'default', 'web', 'merge', { spec: { paused: false } });
   h.settle();
   const after = h.deployment();
   assert.equal(after.status!.collisionCount, 1);
   const second = computeHash(d.spec!.template, 1);
   assert.notEqual(second, hash);
-  assert.deepEqual(h.replicaSets().map((rs: ReplicaSet) => `${rs.metadata!.name}=${rs.spec!.replicas}`).sort(), [`web-${hash}=0`, `web-${second}=1`].sort());
+  assert.deepEqual(
+    h
+      .replicaSets()
+      .map((rs: ReplicaSet) => `${rs.metadata!.name}=${rs.spec!.replicas}`)
+      .sort(),
+    [`web-${hash}=0`, `web-${second}=1`].sort(),
+  );
   assert.equal(h.api.get('replicasets', 'default', `web-${hash}`).metadata.ownerReferences, undefined);
 });

@@ -1,7 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DeploymentCondition } from 'kubernetes-types/apps/v1';
-import { asKube, deploymentManifest, newDeploymentHarness, reportReplicaSets, setImage, type DeploymentHarness } from './fixtures';
+import {
+  asKube,
+  deploymentManifest,
+  newDeploymentHarness,
+  reportReplicaSets,
+  setImage,
+  type DeploymentHarness,
+} from './fixtures';
 
 function progressing(h: DeploymentHarness): DeploymentCondition {
   return h.deployment().status!.conditions!.find((c) => c.type === 'Progressing')!;
@@ -41,7 +48,11 @@ test('ProgressDeadlineExceeded one second after lastUpdateTime + progressDeadlin
     message: `ReplicaSet "${v2}" has timed out progressing.`,
   });
   assert.equal(h.clock.pendingForegroundTimers, 0);
-  assert.deepEqual(h.replicaSets().map((r) => r.spec!.replicas), [2, 1], 'the rollout itself goes on');
+  assert.deepEqual(
+    h.replicaSets().map((r) => r.spec!.replicas),
+    [2, 1],
+    'the rollout itself goes on',
+  );
 });
 
 test('progress refreshes lastUpdateTime and pushes the deadline back; completion withdraws the check', () => {
@@ -74,7 +85,13 @@ test('a ReplicaFailure condition on the new ReplicaSet is copied to the Deployme
   h.api.create(deploymentManifest('web', { replicas: 1 }));
   h.advance(0);
   const rs = h.replicaSets()[0];
-  const condition = { type: 'ReplicaFailure', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'FailedCreate', message: 'pods "web-x" is forbidden: exceeded quota' };
+  const condition = {
+    type: 'ReplicaFailure',
+    status: 'True',
+    lastTransitionTime: '2026-01-01T00:00:00Z',
+    reason: 'FailedCreate',
+    message: 'pods "web-x" is forbidden: exceeded quota',
+  };
   h.api.updateStatus(asKube({ ...rs, status: { replicas: 0, observedGeneration: 1, conditions: [condition] } }));
   h.advance(0);
   const got = h.deployment().status!.conditions!.find((c) => c.type === 'ReplicaFailure');

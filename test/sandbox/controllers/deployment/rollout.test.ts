@@ -2,7 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { KubeObject } from '../../../../sandbox/api/types';
-import { deploymentManifest, newDeploymentHarness, patchSpec, reportReplicaSets, setImage, type DeploymentHarness } from './fixtures';
+import {
+  deploymentManifest,
+  newDeploymentHarness,
+  patchSpec,
+  reportReplicaSets,
+  setImage,
+  type DeploymentHarness,
+} from './fixtures';
 
 /** Records every change of an RS's `spec.replicas` as `name=replicas`, checking `check` at each. */
 function watchSizes(h: DeploymentHarness, check: () => void): string[] {
@@ -38,16 +45,33 @@ test('rolling update, 3 replicas at 25%/25%: one surge pod at a time, never belo
     reportReplicaSets(h);
   }
   h.settle();
-  const v2 = h.replicaSets().map((r) => r.metadata!.name!).find((n) => n !== v1)!;
+  const v2 = h
+    .replicaSets()
+    .map((r) => r.metadata!.name!)
+    .find((n) => n !== v1)!;
   assert.deepEqual(steps, [`${v2}=1`, `${v1}=2`, `${v2}=2`, `${v1}=1`, `${v2}=3`, `${v1}=0`]);
   assert.deepEqual(violations, []);
   const d = h.deployment();
-  assert.deepEqual([d.status!.replicas, d.status!.updatedReplicas, d.status!.availableReplicas, d.status!.unavailableReplicas], [3, 3, 3, undefined]);
+  assert.deepEqual(
+    [d.status!.replicas, d.status!.updatedReplicas, d.status!.availableReplicas, d.status!.unavailableReplicas],
+    [3, 3, 3, undefined],
+  );
   assert.equal(d.status!.conditions!.find((c) => c.type === 'Progressing')!.reason, 'NewReplicaSetAvailable');
   assert.equal(d.metadata!.annotations!['deployment.kubernetes.io/revision'], '2');
   assert.deepEqual(
-    h.logLines().filter((l) => l.includes('ScalingReplicaSet')).map((l) => l.replace(/^.* default\/web: /, '')),
-    [`Scaled up replica set ${v1} from 0 to 3`, `Scaled up replica set ${v2} from 0 to 1`, `Scaled down replica set ${v1} from 3 to 2`, `Scaled up replica set ${v2} from 1 to 2`, `Scaled down replica set ${v1} from 2 to 1`, `Scaled up replica set ${v2} from 2 to 3`, `Scaled down replica set ${v1} from 1 to 0`],
+    h
+      .logLines()
+      .filter((l) => l.includes('ScalingReplicaSet'))
+      .map((l) => l.replace(/^.* default\/web: /, '')),
+    [
+      `Scaled up replica set ${v1} from 0 to 3`,
+      `Scaled up replica set ${v2} from 0 to 1`,
+      `Scaled down replica set ${v1} from 3 to 2`,
+      `Scaled up replica set ${v2} from 1 to 2`,
+      `Scaled down replica set ${v1} from 2 to 1`,
+      `Scaled up replica set ${v2} from 2 to 3`,
+      `Scaled down replica set ${v1} from 1 to 0`,
+    ],
   );
 });
 
@@ -65,7 +89,10 @@ test('a broken new template never costs old pods: the rollout stalls at the surg
     h.advance(1000);
   }
   // 4 replicas at 25%/25%: surge 1, unavailable 1 → the new RS gets 2, the old keeps 3.
-  assert.deepEqual(h.replicaSets().map((r) => r.spec!.replicas), [3, 2]);
+  assert.deepEqual(
+    h.replicaSets().map((r) => r.spec!.replicas),
+    [3, 2],
+  );
 });
 
 test('Recreate: old ReplicaSets go to zero and their pods away before the new one is created', () => {
@@ -78,7 +105,20 @@ test('Recreate: old ReplicaSets go to zero and their pods away before the new on
   const pod: KubeObject = {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: 'web-old-pod', namespace: 'default', labels: v1.spec!.template!.metadata!.labels, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: v1.metadata!.name!, uid: v1.metadata!.uid!, controller: true }] },
+    metadata: {
+      name: 'web-old-pod',
+      namespace: 'default',
+      labels: v1.spec!.template!.metadata!.labels,
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: v1.metadata!.name!,
+          uid: v1.metadata!.uid!,
+          controller: true,
+        },
+      ],
+    },
     spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
   };
   h.api.create(pod);
@@ -93,7 +133,10 @@ test('Recreate: old ReplicaSets go to zero and their pods away before the new on
   h.settle();
   const rss = h.replicaSets();
   assert.equal(rss.length, 2);
-  assert.deepEqual(rss.map((r) => r.spec!.replicas), [0, 2]);
+  assert.deepEqual(
+    rss.map((r) => r.spec!.replicas),
+    [0, 2],
+  );
   const d = h.deployment();
   assert.equal(d.status!.conditions!.find((c) => c.type === 'Available')!.reason, 'MinimumReplicasUnavailable');
 });
@@ -116,7 +159,10 @@ test('paused: scaling still applies, no new ReplicaSet; the Progressing conditio
   patchSpec(h, { replicas: 5 });
   h.settle();
   assert.equal(h.replicaSets().length, 1);
-  assert.deepEqual(h.replicaSets().map((r) => r.spec!.replicas), [5]);
+  assert.deepEqual(
+    h.replicaSets().map((r) => r.spec!.replicas),
+    [5],
+  );
   assert.equal(h.clock.pendingForegroundTimers, 0);
   patchSpec(h, { paused: false });
   h.settle();
@@ -131,7 +177,12 @@ test('paused: scaling still applies, no new ReplicaSet; the Progressing conditio
 
 test('scaling mid-rollout is proportional, leftovers to the largest ReplicaSet', () => {
   const h = newDeploymentHarness();
-  h.api.create(deploymentManifest('web', { replicas: 10, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 3, maxUnavailable: 2 } } }));
+  h.api.create(
+    deploymentManifest('web', {
+      replicas: 10,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 3, maxUnavailable: 2 } },
+    }),
+  );
   h.advance(0);
   reportReplicaSets(h);
   h.settle();
@@ -140,10 +191,19 @@ test('scaling mid-rollout is proportional, leftovers to the largest ReplicaSet',
   const v2 = h.replicaSets()[1].metadata!.name!;
   reportReplicaSets(h, { unavailable: [v2] });
   h.advance(0);
-  assert.deepEqual(h.replicaSets().map((r) => r.spec!.replicas), [8, 5]);
+  assert.deepEqual(
+    h.replicaSets().map((r) => r.spec!.replicas),
+    [8, 5],
+  );
   patchSpec(h, { replicas: 20 });
   h.advance(0);
   // allowed 20 + 3 = 23, 10 to add: old 8 → 8·23/13 = 14 (+6), new 5 → 5·23/13 = 9 (+4).
-  assert.deepEqual(h.replicaSets().map((r) => r.spec!.replicas), [14, 9]);
-  assert.deepEqual(h.replicaSets().map((r) => r.metadata!.annotations!['deployment.kubernetes.io/desired-replicas']), ['20', '20']);
+  assert.deepEqual(
+    h.replicaSets().map((r) => r.spec!.replicas),
+    [14, 9],
+  );
+  assert.deepEqual(
+    h.replicaSets().map((r) => r.metadata!.annotations!['deployment.kubernetes.io/desired-replicas']),
+    ['20', '20'],
+  );
 });

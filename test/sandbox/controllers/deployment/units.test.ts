@@ -39,8 +39,14 @@ describe('computeHash', () => {
   });
 
   test('hashes have the upstream form, ignore key order, and change with the template and the collision count', () => {
-    const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } };
-    const reordered = { spec: { containers: [{ image: 'nginx:1.27', name: 'app' }] }, metadata: { labels: { app: 'web' } } };
+    const template = {
+      metadata: { labels: { app: 'web' } },
+      spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+    };
+    const reordered = {
+      spec: { containers: [{ image: 'nginx:1.27', name: 'app' }] },
+      metadata: { labels: { app: 'web' } },
+    };
     const h = computeHash(template);
     assert.match(h, /^[456789bcdf]{1,10}$/);
     assert.equal(computeHash(reordered), h);

@@ -6,7 +6,14 @@ import { newHarness } from '../harness';
 import type { Harness } from '../harness';
 
 function ref(owner: KubeObject, block = true): OwnerReference {
-  return { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: block };
+  return {
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    name: owner.metadata.name!,
+    uid: owner.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion: block,
+  };
 }
 
 function rs(name: string, owner?: KubeObject): KubeObject {
@@ -14,7 +21,11 @@ function rs(name: string, owner?: KubeObject): KubeObject {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { name, namespace: 'default', ...(owner ? { ownerReferences: [ref(owner)] } : {}) },
-    spec: { replicas: 0, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } },
+    spec: {
+      replicas: 0,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
+    },
   };
 }
 
@@ -49,7 +60,11 @@ describe('garbage collector', () => {
     h.record(['pods', 'replicasets']);
     h.api.delete('replicasets', 'default', 'web');
     h.settle();
-    assert.deepEqual(h.actions(), ['DELETED replicasets default/web', 'DELETED pods default/web-a', 'DELETED pods default/web-b']);
+    assert.deepEqual(h.actions(), [
+      'DELETED replicasets default/web',
+      'DELETED pods default/web-a',
+      'DELETED pods default/web-b',
+    ]);
     assert.deepEqual(names(h, 'pods'), ['other']);
   });
 
@@ -59,7 +74,13 @@ describe('garbage collector', () => {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web', namespace: 'default' },
-      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+        },
+      },
     });
     const owner = h.api.create(rs('web-1', deploy));
     h.api.create(pod('web-1-a', [ref(owner)], 'node-1'));
@@ -84,7 +105,11 @@ describe('garbage collector', () => {
     // The kubelet finishes the pod.
     h.api.delete('pods', 'default', 'web-1-a', { gracePeriodSeconds: 0 });
     h.settle();
-    assert.deepEqual(h.actions(), ['DELETED pods default/web-1-a', 'DELETED replicasets default/web-1', 'DELETED deployments default/web']);
+    assert.deepEqual(h.actions(), [
+      'DELETED pods default/web-1-a',
+      'DELETED replicasets default/web-1',
+      'DELETED deployments default/web',
+    ]);
   });
 
   test('foreground: dependents without blockOwnerDeletion are deleted but do not hold the owner', () => {
@@ -95,22 +120,37 @@ describe('garbage collector', () => {
     h.record(['pods', 'replicasets']);
     h.api.delete('replicasets', 'default', 'web', { propagationPolicy: 'Foreground' });
     h.settle();
-    assert.deepEqual(h.actions(), ['MODIFIED replicasets default/web', 'MODIFIED pods default/web-a', 'DELETED replicasets default/web']);
+    assert.deepEqual(h.actions(), [
+      'MODIFIED replicasets default/web',
+      'MODIFIED pods default/web-a',
+      'DELETED replicasets default/web',
+    ]);
   });
 
   test('orphan: the dependents lose their references and live on; then the owner goes', () => {
     const h = newHarness(4);
     const owner = h.api.create(rs('web'));
-    const other = h.api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'default' } });
+    const other = h.api.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cfg', namespace: 'default' },
+    });
     h.api.create(pod('web-a', [ref(owner)]));
     h.api.create(pod('web-b', [ref(owner), { ...ref(other), controller: false }]));
     startGc(h);
     h.record(['pods', 'replicasets']);
     h.api.delete('replicasets', 'default', 'web', { propagationPolicy: 'Orphan' });
     h.settle();
-    assert.deepEqual(h.actions(), ['MODIFIED replicasets default/web', 'MODIFIED pods default/web-a', 'MODIFIED pods default/web-b', 'DELETED replicasets default/web']);
+    assert.deepEqual(h.actions(), [
+      'MODIFIED replicasets default/web',
+      'MODIFIED pods default/web-a',
+      'MODIFIED pods default/web-b',
+      'DELETED replicasets default/web',
+    ]);
     assert.equal(h.api.get('pods', 'default', 'web-a').metadata.ownerReferences, undefined);
-    assert.deepEqual(h.api.get('pods', 'default', 'web-b').metadata.ownerReferences, [{ ...ref(other), controller: false }]);
+    assert.deepEqual(h.api.get('pods', 'default', 'web-b').metadata.ownerReferences, [
+      { ...ref(other), controller: false },
+    ]);
   });
 
   test('partial owners: only the absent owner’s reference is removed', () => {
@@ -142,7 +182,16 @@ describe('garbage collector', () => {
   test('a cluster-scoped owner may own namespaced dependents', () => {
     const h = newHarness(7);
     const node = h.api.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1' } });
-    h.api.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'node-1', namespace: 'kube-node-lease', ownerReferences: [{ ...ref(node), controller: false, blockOwnerDeletion: false }] }, spec: {} });
+    h.api.create({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: {
+        name: 'node-1',
+        namespace: 'kube-node-lease',
+        ownerReferences: [{ ...ref(node), controller: false, blockOwnerDeletion: false }],
+      },
+      spec: {},
+    });
     startGc(h);
     h.record(['leases']);
     h.api.delete('nodes', undefined, 'node-1');

@@ -26,7 +26,14 @@ function created(h: Harness): string[] {
 }
 
 function cond(type: string, s: number, reason?: string, message?: string, status = 'True'): Record<string, string> {
-  return { type, status, lastProbeTime: at(s), lastTransitionTime: at(s), ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+  return {
+    type,
+    status,
+    lastProbeTime: at(s),
+    lastTransitionTime: at(s),
+    ...(reason ? { reason } : {}),
+    ...(message ? { message } : {}),
+  };
 }
 
 describe('Job controller: running pods', () => {
@@ -37,21 +44,47 @@ describe('Job controller: running pods', () => {
     h.advance(0);
     const names = created(h);
     assert.equal(names.length, 2);
-    assert.deepEqual(h.actions(), ['ADDED jobs default/pi', ...names.map((n) => `ADDED pods default/${n}`), 'MODIFIED jobs default/pi']);
-    assert.deepEqual(h.logLines(), names.map((n) => `00:00:00.000 job-controller Normal SuccessfulCreate default/pi: Created pod: ${n}`));
+    assert.deepEqual(h.actions(), [
+      'ADDED jobs default/pi',
+      ...names.map((n) => `ADDED pods default/${n}`),
+      'MODIFIED jobs default/pi',
+    ]);
+    assert.deepEqual(
+      h.logLines(),
+      names.map((n) => `00:00:00.000 job-controller Normal SuccessfulCreate default/pi: Created pod: ${n}`),
+    );
     const pod = podsOf(h.api, 'pi')[0];
     const uid = job.metadata.uid!;
     assert.deepEqual(
-      { generateName: pod.metadata!.generateName, labels: pod.metadata!.labels, finalizers: pod.metadata!.finalizers, ownerReferences: pod.metadata!.ownerReferences },
+      {
+        generateName: pod.metadata!.generateName,
+        labels: pod.metadata!.labels,
+        finalizers: pod.metadata!.finalizers,
+        ownerReferences: pod.metadata!.ownerReferences,
+      },
       {
         generateName: 'pi-',
-        labels: { app: 'pi', 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': 'pi', 'controller-uid': uid, 'job-name': 'pi' },
+        labels: {
+          app: 'pi',
+          'batch.kubernetes.io/controller-uid': uid,
+          'batch.kubernetes.io/job-name': 'pi',
+          'controller-uid': uid,
+          'job-name': 'pi',
+        },
         finalizers: ['batch.kubernetes.io/job-tracking'],
-        ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'pi', uid, controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [
+          { apiVersion: 'batch/v1', kind: 'Job', name: 'pi', uid, controller: true, blockOwnerDeletion: true },
+        ],
       },
     );
     assert.match(pod.metadata!.name!, /^pi-[a-z0-9]{5}$/);
-    assert.deepEqual(jobStatus(h, 'pi'), { startTime: at(0), active: 2, ready: 0, terminating: 0, uncountedTerminatedPods: {} });
+    assert.deepEqual(jobStatus(h, 'pi'), {
+      startTime: at(0),
+      active: 2,
+      ready: 0,
+      terminating: 0,
+      uncountedTerminatedPods: {},
+    });
   });
 
   test('counts ready pods and keeps parallelism pods until completions are reached', () => {
@@ -61,14 +94,31 @@ describe('Job controller: running pods', () => {
     const [a, b] = created(h);
     setPodPhase(h.api, a, 'Running', h.clock.now());
     h.advance(1000);
-    assert.deepEqual(jobStatus(h, 'pi'), { startTime: at(0), active: 2, ready: 1, terminating: 0, uncountedTerminatedPods: {} });
+    assert.deepEqual(jobStatus(h, 'pi'), {
+      startTime: at(0),
+      active: 2,
+      ready: 1,
+      terminating: 0,
+      uncountedTerminatedPods: {},
+    });
     setPodPhase(h.api, a, 'Succeeded', h.clock.now());
     h.advance(1000);
     const third = created(h)[2];
     assert.ok(third, 'a third pod replaces the succeeded one');
     assert.deepEqual(podNames(h.api, 'pi'), [a, b, third].sort());
-    assert.deepEqual(jobStatus(h, 'pi'), { startTime: at(0), active: 2, ready: 0, terminating: 0, succeeded: 1, uncountedTerminatedPods: {} });
-    assert.deepEqual(podsOf(h.api, 'pi').find((p) => p.metadata!.name === a)!.metadata!.finalizers, undefined, 'counted pods lose the tracking finalizer');
+    assert.deepEqual(jobStatus(h, 'pi'), {
+      startTime: at(0),
+      active: 2,
+      ready: 0,
+      terminating: 0,
+      succeeded: 1,
+      uncountedTerminatedPods: {},
+    });
+    assert.deepEqual(
+      podsOf(h.api, 'pi').find((p) => p.metadata!.name === a)!.metadata!.finalizers,
+      undefined,
+      'counted pods lose the tracking finalizer',
+    );
     setPodPhase(h.api, b, 'Succeeded', h.clock.now());
     h.advance(1000);
     assert.equal(created(h).length, 3, 'only one completion is left and one pod runs it');
@@ -83,7 +133,11 @@ describe('Job controller: running pods', () => {
     h.clearActions();
     h.settle();
     const names = created(h);
-    assert.deepEqual(h.actions(), ['MODIFIED jobs default/pi', ...names.map((n) => `MODIFIED pods default/${n}`), 'MODIFIED jobs default/pi']);
+    assert.deepEqual(h.actions(), [
+      'MODIFIED jobs default/pi',
+      ...names.map((n) => `MODIFIED pods default/${n}`),
+      'MODIFIED jobs default/pi',
+    ]);
     const done = cond('SuccessCriteriaMet', 1, 'CompletionsReached', 'Reached expected number of succeeded pods');
     assert.deepEqual(jobStatus(h, 'pi'), {
       startTime: at(0),
@@ -109,7 +163,10 @@ describe('Job controller: running pods', () => {
     assert.equal(jobStatus(h, 'q')?.conditions, undefined);
     setPodPhase(h.api, b, 'Failed', h.clock.now());
     h.settle();
-    assert.deepEqual(jobStatus(h, 'q')?.conditions?.map((c) => c.type), ['SuccessCriteriaMet', 'Complete']);
+    assert.deepEqual(
+      jobStatus(h, 'q')?.conditions?.map((c) => c.type),
+      ['SuccessCriteriaMet', 'Complete'],
+    );
     assert.equal(jobStatus(h, 'q')?.failed, 1);
   });
 
@@ -124,7 +181,10 @@ describe('Job controller: running pods', () => {
     h.settle();
     assert.equal(h.api.tryGet('pods', 'default', a), undefined, 'gone once counted');
     assert.equal(jobStatus(h, 'pi')?.succeeded, 1);
-    assert.deepEqual(jobStatus(h, 'pi')?.conditions?.map((c) => c.type), ['SuccessCriteriaMet', 'Complete']);
+    assert.deepEqual(
+      jobStatus(h, 'pi')?.conditions?.map((c) => c.type),
+      ['SuccessCriteriaMet', 'Complete'],
+    );
   });
 });
 
@@ -139,13 +199,19 @@ describe('Job controller: failures', () => {
       h.advance(5000);
       setPodPhase(h.api, pod, 'Failed', h.clock.now());
       const before = created(h).length;
-      while (created(h).length === before && h.clock.pendingForegroundTimers > 0) h.clock.advanceTo(h.clock.nextForegroundTimerAt()!);
+      while (created(h).length === before && h.clock.pendingForegroundTimers > 0)
+        h.clock.advanceTo(h.clock.nextForegroundTimerAt()!);
       if (created(h).length > before) createdAt.push(h.clock.now() - T0);
     }
     // Each pod fails 5 s after it starts; the replacement waits 10 s, 20 s, 40 s from that failure.
     assert.deepEqual(createdAt, [0, 15_000, 40_000, 85_000]);
     const failedAt = 85 + 5 + 1;
-    const target = cond('FailureTarget', failedAt, 'BackoffLimitExceeded', 'Job has reached the specified backoff limit');
+    const target = cond(
+      'FailureTarget',
+      failedAt,
+      'BackoffLimitExceeded',
+      'Job has reached the specified backoff limit',
+    );
     assert.deepEqual(jobStatus(h, 'flaky'), {
       startTime: at(0),
       active: 0,
@@ -155,7 +221,9 @@ describe('Job controller: failures', () => {
       uncountedTerminatedPods: {},
       conditions: [target, { ...target, type: 'Failed' }],
     });
-    assert.deepEqual(h.logLines().slice(-1), [`00:01:${failedAt - 60}.000 job-controller Warning BackoffLimitExceeded default/flaky: Job has reached the specified backoff limit`]);
+    assert.deepEqual(h.logLines().slice(-1), [
+      `00:01:${failedAt - 60}.000 job-controller Warning BackoffLimitExceeded default/flaky: Job has reached the specified backoff limit`,
+    ]);
   });
 
   test('reaching the back-off limit deletes the active pods and waits for them before Failed', () => {
@@ -167,11 +235,22 @@ describe('Job controller: failures', () => {
     setPodPhase(h.api, a, 'Failed', h.clock.now());
     h.advance(1000);
     const status = jobStatus(h, 'two')!;
-    assert.deepEqual(status.conditions?.map((c) => c.type), ['FailureTarget']);
-    assert.ok(h.logLines().includes(`00:00:01.000 job-controller Normal SuccessfulDelete default/two: Deleted pod: ${b}`));
+    assert.deepEqual(
+      status.conditions?.map((c) => c.type),
+      ['FailureTarget'],
+    );
+    assert.ok(
+      h.logLines().includes(`00:00:01.000 job-controller Normal SuccessfulDelete default/two: Deleted pod: ${b}`),
+    );
     h.settle();
     const final = jobStatus(h, 'two')!;
-    assert.deepEqual(final.conditions?.map((c) => [c.type, c.reason]), [['FailureTarget', 'BackoffLimitExceeded'], ['Failed', 'BackoffLimitExceeded']]);
+    assert.deepEqual(
+      final.conditions?.map((c) => [c.type, c.reason]),
+      [
+        ['FailureTarget', 'BackoffLimitExceeded'],
+        ['Failed', 'BackoffLimitExceeded'],
+      ],
+    );
     assert.equal(final.failed, 2, 'the pod deleted because the Job failed counts as failed');
     assert.deepEqual(podNames(h.api, 'two'), [a]);
   });
@@ -186,7 +265,13 @@ describe('Job controller: failures', () => {
     assert.equal(jobStatus(h, 'retry')?.conditions, undefined);
     setPodPhase(h.api, a, 'Running', h.clock.now(), { restartCount: 2 });
     h.settle();
-    assert.deepEqual(jobStatus(h, 'retry')?.conditions?.map((c) => [c.type, c.reason]), [['FailureTarget', 'BackoffLimitExceeded'], ['Failed', 'BackoffLimitExceeded']]);
+    assert.deepEqual(
+      jobStatus(h, 'retry')?.conditions?.map((c) => [c.type, c.reason]),
+      [
+        ['FailureTarget', 'BackoffLimitExceeded'],
+        ['Failed', 'BackoffLimitExceeded'],
+      ],
+    );
     assert.equal(h.api.tryGet('pods', 'default', a), undefined);
   });
 
@@ -202,8 +287,17 @@ describe('Job controller: failures', () => {
     const target = cond('FailureTarget', 30, 'DeadlineExceeded', 'Job was active longer than specified deadline');
     assert.deepEqual(jobStatus(h, 'slow')?.conditions, [target]);
     h.settle();
-    assert.deepEqual(jobStatus(h, 'slow')?.conditions, [target, { ...target, type: 'Failed', lastProbeTime: at(31), lastTransitionTime: at(31) }]);
-    assert.ok(h.logLines().includes('00:00:31.000 job-controller Warning DeadlineExceeded default/slow: Job was active longer than specified deadline'));
+    assert.deepEqual(jobStatus(h, 'slow')?.conditions, [
+      target,
+      { ...target, type: 'Failed', lastProbeTime: at(31), lastTransitionTime: at(31) },
+    ]);
+    assert.ok(
+      h
+        .logLines()
+        .includes(
+          '00:00:31.000 job-controller Warning DeadlineExceeded default/slow: Job was active longer than specified deadline',
+        ),
+    );
   });
 });
 
@@ -226,7 +320,10 @@ describe('Job controller: suspend and TTL', () => {
       uncountedTerminatedPods: {},
       conditions: [cond('Suspended', 5, 'JobSuspended', 'Job suspended')],
     });
-    const deletes = h.logLines().filter((l) => l.includes('SuccessfulDelete')).map((l) => l.slice(l.lastIndexOf(' ') + 1));
+    const deletes = h
+      .logLines()
+      .filter((l) => l.includes('SuccessfulDelete'))
+      .map((l) => l.slice(l.lastIndexOf(' ') + 1));
     assert.deepEqual(deletes.sort(), [...first].sort());
     assert.ok(h.logLines().includes('00:00:05.000 job-controller Normal Suspended default/batch: Job suspended'));
     h.advance(5000);
@@ -268,7 +365,14 @@ describe('Job controller: Indexed completion mode', () => {
       p.spec!.hostname,
       p.spec!.containers[0].env,
     ];
-    const env = [{ name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } } }]; // apiVersion: the API server's defaulting
+    const env = [
+      {
+        name: 'JOB_COMPLETION_INDEX',
+        valueFrom: {
+          fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" },
+        },
+      },
+    ]; // apiVersion: the API server's defaulting
     assert.deepEqual(pods.map(view).sort(), [
       ['ix-0-', '0', '0', 'ix-0', env],
       ['ix-1-', '1', '1', 'ix-1', env],
@@ -278,10 +382,14 @@ describe('Job controller: Indexed completion mode', () => {
     h.advance(1000);
     assert.deepEqual(jobStatus(h, 'ix')?.completedIndexes, '1');
     assert.match(created(h)[2], /^ix-2-[a-z0-9]{5}$/);
-    for (const p of podsOf(h.api, 'ix')) if (p.status?.phase !== 'Succeeded') setPodPhase(h.api, p.metadata!.name!, 'Succeeded', h.clock.now());
+    for (const p of podsOf(h.api, 'ix'))
+      if (p.status?.phase !== 'Succeeded') setPodPhase(h.api, p.metadata!.name!, 'Succeeded', h.clock.now());
     h.settle();
     const status = jobStatus(h, 'ix')!;
-    assert.deepEqual([status.completedIndexes, status.succeeded, status.conditions?.map((c) => c.type)], ['0-2', 3, ['SuccessCriteriaMet', 'Complete']]);
+    assert.deepEqual(
+      [status.completedIndexes, status.succeeded, status.conditions?.map((c) => c.type)],
+      ['0-2', 3, ['SuccessCriteriaMet', 'Complete']],
+    );
   });
 });
 
@@ -291,9 +399,17 @@ describe('Job controller: tracking finalizer clean-up', () => {
     h.api.create(jobManifest('gone', { parallelism: 2, completions: 2 }));
     h.advance(0);
     const names = created(h);
-    assert.deepEqual(podsOf(h.api, 'gone').map((p) => p.metadata!.finalizers), [['batch.kubernetes.io/job-tracking'], ['batch.kubernetes.io/job-tracking']]);
+    assert.deepEqual(
+      podsOf(h.api, 'gone').map((p) => p.metadata!.finalizers),
+      [['batch.kubernetes.io/job-tracking'], ['batch.kubernetes.io/job-tracking']],
+    );
     h.api.delete('jobs', 'default', 'gone', { propagationPolicy: 'Background' });
     h.settle();
-    assert.deepEqual(podsOf(h.api, 'gone').map((p) => [p.metadata!.name, p.metadata!.finalizers]).sort(), names.map((n) => [n, undefined]).sort());
+    assert.deepEqual(
+      podsOf(h.api, 'gone')
+        .map((p) => [p.metadata!.name, p.metadata!.finalizers])
+        .sort(),
+      names.map((n) => [n, undefined]).sort(),
+    );
   });
 });

@@ -11,33 +11,60 @@ import type { Harness } from '../harness';
 function seedShop(h: Harness): void {
   h.api.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
   h.api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'shop' }, data: { a: '1' } });
-  h.api.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'running', namespace: 'shop' }, spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'nginx:1.27' }] } });
-  h.api.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pending', namespace: 'shop' }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } });
+  h.api.create({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'running', namespace: 'shop' },
+    spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'nginx:1.27' }] },
+  });
+  h.api.create({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'pending', namespace: 'shop' },
+    spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+  });
   h.api.create({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: 'web', namespace: 'shop' },
-    spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } },
+    spec: {
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
+    },
   });
   h.api.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'keep' } });
   h.api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'keep' } });
 }
 
-function conditions(h: Harness): { type: string; status: string; reason: string; message: string; lastTransitionTime: string }[] {
-  return ((h.api.get('namespaces', undefined, 'shop').status as { conditions?: never[] }).conditions ?? []);
+function conditions(
+  h: Harness,
+): { type: string; status: string; reason: string; message: string; lastTransitionTime: string }[] {
+  return (h.api.get('namespaces', undefined, 'shop').status as { conditions?: never[] }).conditions ?? [];
 }
 
 function okConditions(at: string, overrides: Record<string, [string, string, string]> = {}): unknown[] {
   const ok: [string, string, string, string][] = [
     ['NamespaceDeletionDiscoveryFailure', 'False', 'ResourcesDiscovered', 'All resources successfully discovered'],
-    ['NamespaceDeletionGroupVersionParsingFailure', 'False', 'ParsedGroupVersions', 'All legacy kube types successfully parsed'],
-    ['NamespaceDeletionContentFailure', 'False', 'ContentDeleted', 'All content successfully deleted, may be waiting on finalization'],
+    [
+      'NamespaceDeletionGroupVersionParsingFailure',
+      'False',
+      'ParsedGroupVersions',
+      'All legacy kube types successfully parsed',
+    ],
+    [
+      'NamespaceDeletionContentFailure',
+      'False',
+      'ContentDeleted',
+      'All content successfully deleted, may be waiting on finalization',
+    ],
     ['NamespaceContentRemaining', 'False', 'ContentRemoved', 'All content successfully removed'],
     ['NamespaceFinalizersRemaining', 'False', 'ContentHasNoFinalizers', 'All content-preserving finalizers finished'],
   ];
   return ok.map(([type, status, reason, message]) => {
     const o = overrides[type];
-    return o ? { type, status: o[0], lastTransitionTime: at, reason: o[1], message: o[2] } : { type, status, lastTransitionTime: at, reason, message };
+    return o
+      ? { type, status: o[0], lastTransitionTime: at, reason: o[1], message: o[2] }
+      : { type, status, lastTransitionTime: at, reason, message };
   });
 }
 
@@ -59,7 +86,16 @@ describe('namespace controller', () => {
       'DELETED deployments shop/web',
       'MODIFIED namespaces shop',
     ]);
-    assert.deepEqual(conditions(h), okConditions(formatTimestamp(t0), { NamespaceContentRemaining: ['True', 'SomeResourcesRemain', 'Some resources are remaining: pods. has 1 resource instances'] }));
+    assert.deepEqual(
+      conditions(h),
+      okConditions(formatTimestamp(t0), {
+        NamespaceContentRemaining: [
+          'True',
+          'SomeResourcesRemain',
+          'Some resources are remaining: pods. has 1 resource instances',
+        ],
+      }),
+    );
     // Looked at again after grace/2 + 1 = 16 s.
     assert.equal(h.clock.nextForegroundTimerAt(), t0 + 16_000);
     h.clearActions();
@@ -68,13 +104,20 @@ describe('namespace controller', () => {
     h.settle();
     assert.deepEqual(h.actions(), ['DELETED pods shop/running', 'MODIFIED namespaces shop', 'DELETED namespaces shop']);
     assert.equal(h.api.tryGet('namespaces', undefined, 'shop'), undefined);
-    assert.deepEqual(h.api.list('configmaps', { namespace: 'keep' }).items.map((o: KubeObject) => o.metadata.name), ['cfg']);
+    assert.deepEqual(
+      h.api.list('configmaps', { namespace: 'keep' }).items.map((o: KubeObject) => o.metadata.name),
+      ['cfg'],
+    );
   });
 
   test('content held by a finalizer keeps the namespace until the finalizer is removed', () => {
     const h = newHarness(2);
     h.api.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
-    h.api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', namespace: 'shop', finalizers: ['example.com/hold'] } });
+    h.api.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'held', namespace: 'shop', finalizers: ['example.com/hold'] },
+    });
     new NamespaceController(h.ctx).start();
     const t0 = h.clock.now();
     h.api.delete('namespaces', undefined, 'shop');
@@ -82,8 +125,16 @@ describe('namespace controller', () => {
     assert.deepEqual(
       conditions(h),
       okConditions(formatTimestamp(t0), {
-        NamespaceContentRemaining: ['True', 'SomeResourcesRemain', 'Some resources are remaining: configmaps. has 1 resource instances'],
-        NamespaceFinalizersRemaining: ['True', 'SomeFinalizersRemain', 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances'],
+        NamespaceContentRemaining: [
+          'True',
+          'SomeResourcesRemain',
+          'Some resources are remaining: configmaps. has 1 resource instances',
+        ],
+        NamespaceFinalizersRemaining: [
+          'True',
+          'SomeFinalizersRemain',
+          'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
+        ],
       }),
     );
     // 15 s estimate for finalizers: looked at again after 15/2 + 1 = 8 s, and again while it stays.
@@ -114,9 +165,17 @@ describe('namespace deletion with the workload controllers running', () => {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
       metadata: { name: 'web', namespace: 'shop' },
-      spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+        },
+      },
     });
-    for (const c of [new ReplicaSetController(h.ctx), new GarbageCollector(h.ctx), new NamespaceController(h.ctx)]) c.start();
+    for (const c of [new ReplicaSetController(h.ctx), new GarbageCollector(h.ctx), new NamespaceController(h.ctx)])
+      c.start();
     h.settle();
     assert.equal(h.api.list('pods', { namespace: 'shop' }).items.length, 3);
     h.api.delete('namespaces', undefined, 'shop');
@@ -124,6 +183,9 @@ describe('namespace deletion with the workload controllers running', () => {
     assert.equal(h.api.tryGet('namespaces', undefined, 'shop'), undefined);
     assert.equal(h.api.list('pods', { namespace: 'shop' }).items.length, 0);
     assert.equal(h.clock.pendingForegroundTimers, 0);
-    assert.ok(!h.logLines().some((l) => l.includes('FailedCreate')), 'creates refused by the terminating namespace are not failures');
+    assert.ok(
+      !h.logLines().some((l) => l.includes('FailedCreate')),
+      'creates refused by the terminating namespace are not failures',
+    );
   });
 });

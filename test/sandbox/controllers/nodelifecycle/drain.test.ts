@@ -5,7 +5,9 @@ import { newHarness } from '../harness';
 import type { Harness } from '../harness';
 import { addNode, addPod } from './fixtures';
 
-const owner = (kind: string, name: string) => [{ apiVersion: 'apps/v1', kind, name, uid: `uid-${name}`, controller: true }];
+const owner = (kind: string, name: string) => [
+  { apiVersion: 'apps/v1', kind, name, uid: `uid-${name}`, controller: true },
+];
 
 function setup(): Harness {
   const h = newHarness('drain');
@@ -15,7 +17,10 @@ function setup(): Harness {
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',
     metadata: { name: 'agent', namespace: 'default' },
-    spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'a', image: 'agent' }] } } },
+    spec: {
+      selector: { matchLabels: { app: 'agent' } },
+      template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'a', image: 'agent' }] } },
+    },
   });
   addPod(h, 'web-1', 'node-1', { ownerReferences: owner('ReplicaSet', 'web') });
   addPod(h, 'agent-x', 'node-1', { ownerReferences: owner('DaemonSet', 'agent') });
@@ -24,7 +29,8 @@ function setup(): Harness {
   return h;
 }
 
-const unschedulable = (h: Harness, n: string) => (h.api.get('nodes', undefined, n).spec as { unschedulable?: boolean }).unschedulable;
+const unschedulable = (h: Harness, n: string) =>
+  (h.api.get('nodes', undefined, n).spec as { unschedulable?: boolean }).unschedulable;
 
 describe('cordon, uncordon, drain', () => {
   test('cordon and uncordon toggle spec.unschedulable and are idempotent', () => {
@@ -41,11 +47,14 @@ describe('cordon, uncordon, drain', () => {
     const h = setup();
     h.record(['pods']);
     const result = drain(h.api, 'node-1', { ignoreDaemonSets: true });
-    assert.deepEqual({ evicted: result.evicted, warnings: result.warnings, unschedulable: unschedulable(h, 'node-1') }, {
-      evicted: ['default/web-1'],
-      warnings: ['ignoring DaemonSet-managed Pods: default/agent-x'],
-      unschedulable: true,
-    });
+    assert.deepEqual(
+      { evicted: result.evicted, warnings: result.warnings, unschedulable: unschedulable(h, 'node-1') },
+      {
+        evicted: ['default/web-1'],
+        warnings: ['ignoring DaemonSet-managed Pods: default/agent-x'],
+        unschedulable: true,
+      },
+    );
     assert.deepEqual(h.actions(), ['MODIFIED pods default/web-1']);
     assert.ok(h.api.get('pods', 'default', 'web-1').metadata.deletionTimestamp);
   });
@@ -53,7 +62,10 @@ describe('cordon, uncordon, drain', () => {
   test('pods kubectl refuses stop the whole drain, with its messages; the node stays cordoned', () => {
     const h = setup();
     addPod(h, 'bare', 'node-1');
-    addPod(h, 'cache', 'node-1', { ownerReferences: owner('ReplicaSet', 'cache'), volumes: [{ name: 'tmp', emptyDir: {} }] });
+    addPod(h, 'cache', 'node-1', {
+      ownerReferences: owner('ReplicaSet', 'cache'),
+      volumes: [{ name: 'tmp', emptyDir: {} }],
+    });
     h.record(['pods']);
     assert.throws(
       () => drain(h.api, 'node-1'),
@@ -69,13 +81,22 @@ describe('cordon, uncordon, drain', () => {
     );
     assert.deepEqual(h.actions(), []);
     assert.equal(unschedulable(h, 'node-1'), true);
-    const forced = drain(h.api, 'node-1', { ignoreDaemonSets: true, deleteEmptyDirData: true, force: true, gracePeriodSeconds: 0 });
+    const forced = drain(h.api, 'node-1', {
+      ignoreDaemonSets: true,
+      deleteEmptyDirData: true,
+      force: true,
+      gracePeriodSeconds: 0,
+    });
     assert.deepEqual(forced.evicted, ['default/bare', 'default/cache', 'default/web-1']);
     assert.deepEqual(forced.warnings, [
       'ignoring DaemonSet-managed Pods: default/agent-x',
       'deleting Pods that declare no controller: default/bare',
       'deleting Pods with local storage: default/cache',
     ]);
-    assert.deepEqual(h.actions(), ['DELETED pods default/bare', 'DELETED pods default/cache', 'DELETED pods default/web-1']);
+    assert.deepEqual(h.actions(), [
+      'DELETED pods default/bare',
+      'DELETED pods default/cache',
+      'DELETED pods default/web-1',
+    ]);
   });
 });

@@ -11,22 +11,58 @@ export const LEASE_NS = 'kube-node-lease';
 
 export function readyCondition(at: number, status = 'True'): Record<string, string> {
   const t = formatTimestamp(at);
-  return { type: 'Ready', status, reason: status === 'True' ? 'KubeletReady' : 'KubeletNotReady', message: status === 'True' ? 'kubelet is posting ready status' : 'container runtime is down', lastHeartbeatTime: t, lastTransitionTime: t };
+  return {
+    type: 'Ready',
+    status,
+    reason: status === 'True' ? 'KubeletReady' : 'KubeletNotReady',
+    message: status === 'True' ? 'kubelet is posting ready status' : 'container runtime is down',
+    lastHeartbeatTime: t,
+    lastTransitionTime: t,
+  };
 }
 
 export function pressureConditions(at: number): Record<string, string>[] {
   const t = formatTimestamp(at);
   return [
-    { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available', lastHeartbeatTime: t, lastTransitionTime: t },
-    { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure', lastHeartbeatTime: t, lastTransitionTime: t },
-    { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available', lastHeartbeatTime: t, lastTransitionTime: t },
+    {
+      type: 'MemoryPressure',
+      status: 'False',
+      reason: 'KubeletHasSufficientMemory',
+      message: 'kubelet has sufficient memory available',
+      lastHeartbeatTime: t,
+      lastTransitionTime: t,
+    },
+    {
+      type: 'DiskPressure',
+      status: 'False',
+      reason: 'KubeletHasNoDiskPressure',
+      message: 'kubelet has no disk pressure',
+      lastHeartbeatTime: t,
+      lastTransitionTime: t,
+    },
+    {
+      type: 'PIDPressure',
+      status: 'False',
+      reason: 'KubeletHasSufficientPID',
+      message: 'kubelet has sufficient PID available',
+      lastHeartbeatTime: t,
+      lastTransitionTime: t,
+    },
   ];
 }
 
-/** A registered node: the pressure conditions and Ready=True (unless `posted` is false), and its Lease, all as of now. */
+/**
+ * A registered node: the pressure conditions and Ready=True (unless `posted` is false), and its Lease, all as of now.
+ */
 export function addNode(h: Harness, name: string, posted = true): void {
   const now = h.clock.now();
-  h.api.create({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: {}, status: posted ? { conditions: [...pressureConditions(now), readyCondition(now)] } : {} });
+  h.api.create({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name },
+    spec: {},
+    status: posted ? { conditions: [...pressureConditions(now), readyCondition(now)] } : {},
+  });
   h.api.create({
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
@@ -77,16 +113,39 @@ export class Heartbeats {
 export function postReady(h: Harness, name: string, status: 'True' | 'False'): void {
   const node = h.api.get('nodes', undefined, name);
   const now = h.clock.now();
-  h.api.updateStatus({ ...node, status: { ...(node.status as object), conditions: [...pressureConditions(now), readyCondition(now, status)] } });
+  h.api.updateStatus({
+    ...node,
+    status: { ...(node.status as object), conditions: [...pressureConditions(now), readyCondition(now, status)] },
+  });
 }
 
 /** A running, ready pod bound to `node`. */
-export function addPod(h: Harness, name: string, node: string, extra: { tolerations?: unknown[]; ownerReferences?: OwnerReference[]; volumes?: unknown[]; annotations?: Record<string, string> } = {}): KubeObject {
+export function addPod(
+  h: Harness,
+  name: string,
+  node: string,
+  extra: {
+    tolerations?: unknown[];
+    ownerReferences?: OwnerReference[];
+    volumes?: unknown[];
+    annotations?: Record<string, string>;
+  } = {},
+): KubeObject {
   const created = h.api.create({
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, namespace: 'default', ...(extra.ownerReferences ? { ownerReferences: extra.ownerReferences } : {}), ...(extra.annotations ? { annotations: extra.annotations } : {}) },
-    spec: { nodeName: node, containers: [{ name: 'app', image: 'nginx' }], ...(extra.tolerations ? { tolerations: extra.tolerations } : {}), ...(extra.volumes ? { volumes: extra.volumes } : {}) },
+    metadata: {
+      name,
+      namespace: 'default',
+      ...(extra.ownerReferences ? { ownerReferences: extra.ownerReferences } : {}),
+      ...(extra.annotations ? { annotations: extra.annotations } : {}),
+    },
+    spec: {
+      nodeName: node,
+      containers: [{ name: 'app', image: 'nginx' }],
+      ...(extra.tolerations ? { tolerations: extra.tolerations } : {}),
+      ...(extra.volumes ? { volumes: extra.volumes } : {}),
+    },
   });
   const t = formatTimestamp(h.clock.now());
   return h.api.updateStatus({
@@ -108,8 +167,19 @@ export interface EventLine {
 
 /** Events recorded so far, oldest first, as `{type, reason, object, message}`. */
 export function events(h: Harness): EventLine[] {
-  const items = h.api.list('events').items as unknown as { type: string; reason: string; message: string; involvedObject: { kind: string; name: string }; metadata: { resourceVersion: string } }[];
+  const items = h.api.list('events').items as unknown as {
+    type: string;
+    reason: string;
+    message: string;
+    involvedObject: { kind: string; name: string };
+    metadata: { resourceVersion: string };
+  }[];
   return items
     .sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion))
-    .map((e) => ({ type: e.type, reason: e.reason, object: `${e.involvedObject.kind.toLowerCase()}/${e.involvedObject.name}`, message: e.message }));
+    .map((e) => ({
+      type: e.type,
+      reason: e.reason,
+      object: `${e.involvedObject.kind.toLowerCase()}/${e.involvedObject.name}`,
+      message: e.message,
+    }));
 }

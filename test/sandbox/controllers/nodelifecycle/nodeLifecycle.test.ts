@@ -20,13 +20,24 @@ function setup(nodes = ['node-1', 'node-2']): { h: Harness; beats: Heartbeats; s
   return { h, beats, start };
 }
 
-const node = (h: Harness, name: string) => h.api.get('nodes', undefined, name) as unknown as { spec: { taints?: unknown[]; unschedulable?: boolean }; status: { conditions: unknown[] } };
-const podConditions = (h: Harness, name: string) => (h.api.get('pods', 'default', name).status as { conditions: unknown[] }).conditions;
+const node = (h: Harness, name: string) =>
+  h.api.get('nodes', undefined, name) as unknown as {
+    spec: { taints?: unknown[]; unschedulable?: boolean };
+    status: { conditions: unknown[] };
+  };
+const podConditions = (h: Harness, name: string) =>
+  (h.api.get('pods', 'default', name).status as { conditions: unknown[] }).conditions;
 const at = (start: number, seconds: number) => formatTimestamp(start + seconds * S);
 
 function unknownConditions(start: number, silentAt: number): unknown[] {
   // Kubelet-posted conditions keep their heartbeat (registration) and get status Unknown at `silentAt`.
-  return [...pressureConditions(start), readyCondition(start)].map((c) => ({ ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: at(start, silentAt) }));
+  return [...pressureConditions(start), readyCondition(start)].map((c) => ({
+    ...c,
+    status: 'Unknown',
+    reason: 'NodeStatusUnknown',
+    message: 'Kubelet stopped posting node status.',
+    lastTransitionTime: at(start, silentAt),
+  }));
 }
 
 describe('NodeLifecycleController', () => {
@@ -47,13 +58,32 @@ describe('NodeLifecycleController', () => {
       { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: at(start, 80) },
       { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: at(start, 80) },
     ]);
-    assert.deepEqual(podConditions(h, 'a'), [{ type: 'Ready', status: 'False', lastProbeTime: null, lastTransitionTime: at(start, 80) }]);
-    assert.deepEqual(podConditions(h, 'b'), [{ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: at(start, 0) }]);
+    assert.deepEqual(podConditions(h, 'a'), [
+      { type: 'Ready', status: 'False', lastProbeTime: null, lastTransitionTime: at(start, 80) },
+    ]);
+    assert.deepEqual(podConditions(h, 'b'), [
+      { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: at(start, 0) },
+    ]);
     assert.equal(node(h, 'node-2').spec.taints, undefined);
     assert.deepEqual(events(h), [
-      { type: 'Normal', reason: 'RegisteredNode', object: 'node/node-1', message: 'Node node-1 event: Registered Node node-1 in Controller' },
-      { type: 'Normal', reason: 'RegisteredNode', object: 'node/node-2', message: 'Node node-2 event: Registered Node node-2 in Controller' },
-      { type: 'Normal', reason: 'NodeNotReady', object: 'node/node-1', message: 'Node node-1 status is now: NodeNotReady' },
+      {
+        type: 'Normal',
+        reason: 'RegisteredNode',
+        object: 'node/node-1',
+        message: 'Node node-1 event: Registered Node node-1 in Controller',
+      },
+      {
+        type: 'Normal',
+        reason: 'RegisteredNode',
+        object: 'node/node-2',
+        message: 'Node node-2 event: Registered Node node-2 in Controller',
+      },
+      {
+        type: 'Normal',
+        reason: 'NodeNotReady',
+        object: 'node/node-1',
+        message: 'Node node-1 status is now: NodeNotReady',
+      },
       { type: 'Warning', reason: 'NodeNotReady', object: 'pod/a', message: 'Node is not ready' },
     ]);
   });
@@ -119,14 +149,29 @@ describe('NodeLifecycleController', () => {
     assert.equal(h.api.get('nodes', undefined, 'ghost').status, undefined);
     h.advance(5 * S);
     const created = at(start, 0);
-    const never = (type: string) => ({ type, status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.', lastHeartbeatTime: created, lastTransitionTime: at(start, 60) });
-    assert.deepEqual(node(h, 'ghost').status.conditions, [never('Ready'), never('MemoryPressure'), never('DiskPressure'), never('PIDPressure')]);
+    const never = (type: string) => ({
+      type,
+      status: 'Unknown',
+      reason: 'NodeStatusNeverUpdated',
+      message: 'Kubelet never posted node status.',
+      lastHeartbeatTime: created,
+      lastTransitionTime: at(start, 60),
+    });
+    assert.deepEqual(node(h, 'ghost').status.conditions, [
+      never('Ready'),
+      never('MemoryPressure'),
+      never('DiskPressure'),
+      never('PIDPressure'),
+    ]);
     assert.deepEqual(node(h, 'ghost').spec.taints, [
       { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: at(start, 60) },
       { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: at(start, 60) },
     ]);
     // Never Ready, so no NodeNotReady transition event.
-    assert.deepEqual(events(h).map((e) => `${e.reason} ${e.object}`), ['RegisteredNode node/ghost', 'RegisteredNode node/node-1']);
+    assert.deepEqual(
+      events(h).map((e) => `${e.reason} ${e.object}`),
+      ['RegisteredNode node/ghost', 'RegisteredNode node/node-1'],
+    );
   });
 
   test('cordon adds the unschedulable taint, uncordon removes it; other taints are left alone', () => {
@@ -154,7 +199,9 @@ describe('NodeLifecycleController', () => {
     h.advance(50 * S);
     addPod(h, 'late', 'node-1');
     h.advance(0);
-    assert.deepEqual(podConditions(h, 'late'), [{ type: 'Ready', status: 'False', lastProbeTime: null, lastTransitionTime: at(start, 82) }]);
+    assert.deepEqual(podConditions(h, 'late'), [
+      { type: 'Ready', status: 'False', lastProbeTime: null, lastTransitionTime: at(start, 82) },
+    ]);
   });
 
   test('when every node is down (full disruption) nodes get NoSchedule taints only, so nothing is evicted', () => {
@@ -164,7 +211,11 @@ describe('NodeLifecycleController', () => {
     beats.stop('node-2');
     h.advance(50 * S);
     for (const name of ['node-1', 'node-2']) {
-      assert.deepEqual(node(h, name).spec.taints, [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: at(start, 80) }], name);
+      assert.deepEqual(
+        node(h, name).spec.taints,
+        [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: at(start, 80) }],
+        name,
+      );
     }
     assert.ok(h.logLines().some((l) => l.includes('Entering master disruption mode')));
     // One node back: the other gets its NoExecute taint.

@@ -21,7 +21,10 @@ function setup(): { h: Harness; start: number } {
 
 function taint(h: Harness, node: string, taints: { key: string; effect: string }[]): void {
   const n = h.api.get('nodes', undefined, node);
-  h.api.update({ ...n, spec: { ...(n.spec as object), taints: taints.map((t) => ({ ...t, timeAdded: formatTimestamp(h.clock.now()) })) } });
+  h.api.update({
+    ...n,
+    spec: { ...(n.spec as object), taints: taints.map((t) => ({ ...t, timeAdded: formatTimestamp(h.clock.now()) })) },
+  });
 }
 
 const deleting = (h: Harness, name: string) => h.api.tryGet('pods', 'default', name)?.metadata.deletionTimestamp;
@@ -37,17 +40,32 @@ describe('TaintEvictionController', () => {
     const pod = h.api.get('pods', 'default', 'a');
     assert.deepEqual((pod.status as { conditions: unknown[] }).conditions, [
       { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: formatTimestamp(start) },
-      { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint', lastTransitionTime: formatTimestamp(start) },
+      {
+        type: 'DisruptionTarget',
+        status: 'True',
+        reason: 'DeletionByTaintManager',
+        message: 'Taint manager: deleting due to NoExecute taint',
+        lastTransitionTime: formatTimestamp(start),
+      },
     ]);
     assert.equal(pod.metadata.deletionTimestamp, formatTimestamp(start + 30 * S)); // default grace period: Terminating
-    assert.deepEqual(events(h), [{ type: 'Normal', reason: 'TaintManagerEviction', object: 'pod/a', message: 'Marking for deletion Pod default/a' }]);
+    assert.deepEqual(events(h), [
+      {
+        type: 'Normal',
+        reason: 'TaintManagerEviction',
+        object: 'pod/a',
+        message: 'Marking for deletion Pod default/a',
+      },
+    ]);
   });
 
   test('default tolerations (300 s) delete the pod exactly 300 s after the taint; tolerating forever never; other nodes untouched', () => {
     const { h, start } = setup();
     addPod(h, 'default-tol', 'node-1');
     addPod(h, 'forever', 'node-1', { tolerations: [{ key: UNREACHABLE, operator: 'Exists', effect: 'NoExecute' }] });
-    addPod(h, 'short', 'node-1', { tolerations: [{ key: UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }] });
+    addPod(h, 'short', 'node-1', {
+      tolerations: [{ key: UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }],
+    });
     addPod(h, 'elsewhere', 'node-2');
     h.advance(10 * S);
     taint(h, 'node-1', [{ key: UNREACHABLE, effect: 'NoExecute' }]);
@@ -62,7 +80,10 @@ describe('TaintEvictionController', () => {
     h.advance(3600 * S);
     assert.equal(deleting(h, 'forever'), undefined);
     assert.equal(deleting(h, 'elsewhere'), undefined);
-    assert.deepEqual(events(h).map((e) => e.message), ['Marking for deletion Pod default/short', 'Marking for deletion Pod default/default-tol']);
+    assert.deepEqual(
+      events(h).map((e) => e.message),
+      ['Marking for deletion Pod default/short', 'Marking for deletion Pod default/default-tol'],
+    );
   });
 
   test('the eviction is cancelled when the taint goes, and when the pod goes', () => {
@@ -76,7 +97,10 @@ describe('TaintEvictionController', () => {
     taint(h, 'node-1', []);
     h.advance(600 * S);
     assert.equal(deleting(h, 'a'), undefined);
-    assert.deepEqual(events(h).map((e) => e.message), ['Cancelling deletion of Pod default/b', 'Cancelling deletion of Pod default/a']);
+    assert.deepEqual(
+      events(h).map((e) => e.message),
+      ['Cancelling deletion of Pod default/b', 'Cancelling deletion of Pod default/a'],
+    );
     assert.equal(h.clock.pendingForegroundTimers, 0);
   });
 
@@ -92,7 +116,7 @@ describe('TaintEvictionController', () => {
     assert.equal(deleting(h, 'a'), formatTimestamp(start + 330 * S));
   });
 
-  test('with the node lifecycle controller: a failed node\'s pods are deleted 300 s after it goes Unknown, reached through foreground timers alone', () => {
+  test("with the node lifecycle controller: a failed node's pods are deleted 300 s after it goes Unknown, reached through foreground timers alone", () => {
     const h = newHarness('e2e');
     addNode(h, 'node-1');
     addNode(h, 'node-2');
@@ -113,7 +137,14 @@ describe('TaintEvictionController', () => {
     assert.equal(deleting(h, 'db-0'), undefined);
     assert.deepEqual(
       events(h).map((e) => `${e.reason} ${e.object}`),
-      ['RegisteredNode node/node-1', 'RegisteredNode node/node-2', 'NodeNotReady node/node-1', 'NodeNotReady pod/db-0', 'NodeNotReady pod/web-1', 'TaintManagerEviction pod/web-1'],
+      [
+        'RegisteredNode node/node-1',
+        'RegisteredNode node/node-2',
+        'NodeNotReady node/node-1',
+        'NodeNotReady pod/db-0',
+        'NodeNotReady pod/web-1',
+        'TaintManagerEviction pod/web-1',
+      ],
     );
   });
 });

@@ -29,8 +29,14 @@ function pod(name: string, s: Spec): Pod {
     spec: { containers: [{ name: 'app' }], ...(s.node === '' ? {} : { nodeName: s.node ?? 'n1' }) },
     status: {
       phase: s.phase ?? 'Running',
-      conditions: [ready === undefined ? { type: 'Ready', status: 'False' } : { type: 'Ready', status: 'True', lastTransitionTime: formatTimestamp(NOW - ready) }],
-      containerStatuses: [{ name: 'app', image: 'x', imageID: '', ready: ready !== undefined, restartCount: s.restarts ?? 0 }],
+      conditions: [
+        ready === undefined
+          ? { type: 'Ready', status: 'False' }
+          : { type: 'Ready', status: 'True', lastTransitionTime: formatTimestamp(NOW - ready) },
+      ],
+      containerStatuses: [
+        { name: 'app', image: 'x', imageID: '', ready: ready !== undefined, restartCount: s.restarts ?? 0 },
+      ],
     },
   };
 }
@@ -46,10 +52,18 @@ const rows: [rule: string, first: Spec, second: Spec, ranks?: [number, number]][
   ['lower deletion cost first', { ...base, cost: '-5' }, { ...base, cost: '10' }],
   ['higher rank (more related pods on the node) first', base, base, [3, 1]],
   ['ready more recently first (different log2 buckets)', { readyAgo: 60_000 }, { readyAgo: HOUR }],
-  ['same log2 bucket of ready age: lower uid first', { uid: 'a', readyAgo: 40 * 60_000 }, { uid: 'b', readyAgo: 50 * 60_000 }],
+  [
+    'same log2 bucket of ready age: lower uid first',
+    { uid: 'a', readyAgo: 40 * 60_000 },
+    { uid: 'b', readyAgo: 50 * 60_000 },
+  ],
   ['more restarts first', { ...base, restarts: 4 }, { ...base, restarts: 1 }],
   ['newer first', { ...base, createdAgo: 2 * HOUR }, { ...base, createdAgo: 30 * HOUR }],
-  ['same log2 bucket of age: lower uid first', { ...base, uid: 'a', createdAgo: 20 * HOUR }, { ...base, uid: 'b', createdAgo: 24 * HOUR }],
+  [
+    'same log2 bucket of age: lower uid first',
+    { ...base, uid: 'a', createdAgo: 20 * HOUR },
+    { ...base, uid: 'b', createdAgo: 24 * HOUR },
+  ],
   ['cost beats rank', { ...base, cost: '1' }, { ...base, cost: '2' }, [1, 5]],
   ['readiness beats cost', { readyAgo: 'not-ready', cost: '100' }, { ...base, cost: '0' }],
 ];
@@ -70,8 +84,13 @@ test('scale-down order: pods no rule separates compare equal', () => {
 });
 
 test('podDeletionCost: int32 annotation, anything else is 0', () => {
-  const withCost = (v: string): Pod => ({ metadata: { annotations: { 'controller.kubernetes.io/pod-deletion-cost': v } } });
-  assert.deepEqual(['7', '-3', ' 12 ', 'x', '1.5', '2147483648', ''].map((v) => podDeletionCost(withCost(v))), [7, -3, 12, 0, 0, 0, 0]);
+  const withCost = (v: string): Pod => ({
+    metadata: { annotations: { 'controller.kubernetes.io/pod-deletion-cost': v } },
+  });
+  assert.deepEqual(
+    ['7', '-3', ' 12 ', 'x', '1.5', '2147483648', ''].map((v) => podDeletionCost(withCost(v))),
+    [7, -3, 12, 0, 0, 0, 0],
+  );
   assert.equal(podDeletionCost({ metadata: {} }), 0);
 });
 
@@ -80,6 +99,12 @@ test('podsToDelete ranks by active related pods on the same node', () => {
   const p2 = pod('p2', { ...base, node: 'quiet' });
   const sibling = pod('s1', { ...base, node: 'crowded' });
   const terminated = { ...pod('s2', { ...base, node: 'quiet' }), status: { phase: 'Succeeded' } };
-  assert.deepEqual(podsToDelete([p2, p1], [p1, p2, sibling, terminated], 1, NOW).map((p) => p.metadata?.name), ['p1']);
-  assert.deepEqual(podsToDelete([p2, p1], [], 2, NOW).map((p) => p.metadata?.name), ['p2', 'p1']);
+  assert.deepEqual(
+    podsToDelete([p2, p1], [p1, p2, sibling, terminated], 1, NOW).map((p) => p.metadata?.name),
+    ['p1'],
+  );
+  assert.deepEqual(
+    podsToDelete([p2, p1], [], 2, NOW).map((p) => p.metadata?.name),
+    ['p2', 'p1'],
+  );
 });

@@ -30,7 +30,12 @@ function failPodCreatesAfter(h: Harness, okCount: number): { attempts: number; r
   h.api.create = <T extends KubeObject>(obj: KubeObject, opts?: object): T => {
     if (obj.kind === 'Pod') {
       state.attempts++;
-      if (state.attempts > okCount) throw forbidden(resourceByName('pods')!, '', 'exceeded quota: compute, requested: pods=1, used: pods=2, limited: pods=2');
+      if (state.attempts > okCount)
+        throw forbidden(
+          resourceByName('pods')!,
+          '',
+          'exceeded quota: compute, requested: pods=1, used: pods=2, limited: pods=2',
+        );
     }
     return original<T>(obj, opts);
   };
@@ -46,7 +51,16 @@ describe('ReplicaSet controller: creating', () => {
     h.settle();
     // As upstream, the first status is computed from the pods claimed before the creates (0);
     // the pod events wake a second sync that reports them.
-    assert.deepEqual(h.actions().map((l) => normalize(l, 'web')), ['ADDED pods default/web-*', 'ADDED pods default/web-*', 'ADDED pods default/web-*', 'MODIFIED replicasets default/web', 'MODIFIED replicasets default/web']);
+    assert.deepEqual(
+      h.actions().map((l) => normalize(l, 'web')),
+      [
+        'ADDED pods default/web-*',
+        'ADDED pods default/web-*',
+        'ADDED pods default/web-*',
+        'MODIFIED replicasets default/web',
+        'MODIFIED replicasets default/web',
+      ],
+    );
     const pods = podsOf(h);
     assert.equal(pods.length, 3);
     for (const p of pods) {
@@ -54,10 +68,23 @@ describe('ReplicaSet controller: creating', () => {
       assert.equal(p.metadata.generateName, 'web-');
       assert.deepEqual(p.metadata.labels, { app: 'web' });
       assert.deepEqual(p.metadata.annotations, { team: 'blue' });
-      assert.deepEqual(p.metadata.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: rs.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+      assert.deepEqual(p.metadata.ownerReferences, [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: 'web',
+          uid: rs.metadata.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ]);
     }
     assert.deepEqual(status(h, 'web'), { replicas: 3, fullyLabeledReplicas: 3, observedGeneration: 1 });
-    assert.deepEqual(eventsFor(h.api, 'web'), ['Normal SuccessfulCreate Created pod: web-*', 'Normal SuccessfulCreate Created pod: web-*', 'Normal SuccessfulCreate Created pod: web-*']);
+    assert.deepEqual(eventsFor(h.api, 'web'), [
+      'Normal SuccessfulCreate Created pod: web-*',
+      'Normal SuccessfulCreate Created pod: web-*',
+      'Normal SuccessfulCreate Created pod: web-*',
+    ]);
   });
 
   test('creates in slow-start batches: a failing batch stops the rest, and the failure is reported', () => {
@@ -80,12 +107,24 @@ describe('ReplicaSet controller: creating', () => {
     ]);
     assert.equal(podsOf(h).length, 2);
     assert.equal(c.expectations.satisfied('default/web'), true);
-    assert.deepEqual(eventsFor(h.api, 'web'), ['Normal SuccessfulCreate Created pod: web-*', 'Normal SuccessfulCreate Created pod: web-*', `Warning FailedCreate Error creating: ${message}`]);
+    assert.deepEqual(eventsFor(h.api, 'web'), [
+      'Normal SuccessfulCreate Created pod: web-*',
+      'Normal SuccessfulCreate Created pod: web-*',
+      `Warning FailedCreate Error creating: ${message}`,
+    ]);
     assert.deepEqual(status(h, 'web'), {
       replicas: 2,
       fullyLabeledReplicas: 2,
       observedGeneration: 1,
-      conditions: [{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: formatTimestamp(h.clock.now()), reason: 'FailedCreate', message }],
+      conditions: [
+        {
+          type: 'ReplicaFailure',
+          status: 'True',
+          lastTransitionTime: formatTimestamp(h.clock.now()),
+          reason: 'FailedCreate',
+          message,
+        },
+      ],
     });
     // Every retry still fails, at its first batch of 1: no more pods.
     const attempts = stub.attempts;
@@ -123,7 +162,10 @@ describe('ReplicaSet controller: creating', () => {
 
   test('a ReplicaSet being deleted does not manage replicas, but still reports status', () => {
     const h = newHarness(5);
-    h.api.create({ ...replicaSet('web', 2), metadata: { name: 'web', namespace: 'default', finalizers: ['example.com/hold'] } });
+    h.api.create({
+      ...replicaSet('web', 2),
+      metadata: { name: 'web', namespace: 'default', finalizers: ['example.com/hold'] },
+    });
     h.api.delete('replicasets', 'default', 'web');
     start(h);
     h.settle();
@@ -204,10 +246,17 @@ describe('ReplicaSet controller: scale down', () => {
     }
     assert.ok(cur);
     assert.deepEqual(
-      podsOf(h).filter((p) => !p.metadata.deletionTimestamp).map((p) => p.metadata.name),
+      podsOf(h)
+        .filter((p) => !p.metadata.deletionTimestamp)
+        .map((p) => p.metadata.name),
       ['running-old'],
     );
-    assert.deepEqual(eventsFor(h.api, 'web'), ['Normal SuccessfulDelete Deleted pod: unassigned', 'Normal SuccessfulDelete Deleted pod: pending', 'Normal SuccessfulDelete Deleted pod: not-ready', 'Normal SuccessfulDelete Deleted pod: running-new']);
+    assert.deepEqual(eventsFor(h.api, 'web'), [
+      'Normal SuccessfulDelete Deleted pod: unassigned',
+      'Normal SuccessfulDelete Deleted pod: pending',
+      'Normal SuccessfulDelete Deleted pod: not-ready',
+      'Normal SuccessfulDelete Deleted pod: running-new',
+    ]);
   });
 });
 
@@ -223,13 +272,19 @@ describe('ReplicaSet controller: adoption and release', () => {
     start(h);
     h.settle();
     const orphan = h.api.get('pods', 'default', 'orphan');
-    assert.deepEqual(orphan.metadata.ownerReferences?.map((r) => r.uid), [rs.metadata.uid]);
+    assert.deepEqual(
+      orphan.metadata.ownerReferences?.map((r) => r.uid),
+      [rs.metadata.uid],
+    );
     assert.deepEqual(h.api.get('pods', 'default', 'unrelated').metadata.ownerReferences, undefined);
     const webPods = podsOf(h).filter((p) => p.metadata.ownerReferences?.[0]?.uid === rs.metadata.uid);
     assert.equal(webPods.length, 2, 'adopted one, created one');
     const created = webPods.find((p) => p.metadata.name !== 'orphan')!;
     assert.deepEqual(h.actions(), ['MODIFIED pods default/orphan', `ADDED pods default/${created.metadata.name}`]);
-    assert.deepEqual(h.api.get('pods', 'default', 'owned-by-other').metadata.ownerReferences?.map((r) => r.uid), [other.metadata.uid]);
+    assert.deepEqual(
+      h.api.get('pods', 'default', 'owned-by-other').metadata.ownerReferences?.map((r) => r.uid),
+      [other.metadata.uid],
+    );
   });
 
   test('releases an owned pod whose labels stop matching, and replaces it', () => {
@@ -246,7 +301,11 @@ describe('ReplicaSet controller: adoption and release', () => {
     const owned = podsOf(h).filter((p) => p.metadata.ownerReferences?.[0]?.uid === rs.metadata.uid);
     assert.equal(owned.length, 1);
     assert.notEqual(owned[0].metadata.name, pod.metadata.name);
-    assert.deepEqual(h.actions(), [`MODIFIED pods default/${pod.metadata.name}`, `MODIFIED pods default/${pod.metadata.name}`, `ADDED pods default/${owned[0].metadata.name}`]);
+    assert.deepEqual(h.actions(), [
+      `MODIFIED pods default/${pod.metadata.name}`,
+      `MODIFIED pods default/${pod.metadata.name}`,
+      `ADDED pods default/${owned[0].metadata.name}`,
+    ]);
   });
 });
 
@@ -260,18 +319,39 @@ describe('ReplicaSet controller: status', () => {
     const readyAt = h.clock.now();
     setPodStatus(h.api, 'default', pod.metadata.name!, 'Running', readyAt);
     h.advance(0);
-    assert.deepEqual(status(h, 'web'), { replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, observedGeneration: 1 });
+    assert.deepEqual(status(h, 'web'), {
+      replicas: 1,
+      fullyLabeledReplicas: 1,
+      readyReplicas: 1,
+      observedGeneration: 1,
+    });
     assert.equal(h.clock.nextForegroundTimerAt(), readyAt + 10_000);
     h.advance(9_999);
     assert.equal((status(h, 'web') as { availableReplicas?: number }).availableReplicas, undefined);
     h.advance(1);
-    assert.deepEqual(status(h, 'web'), { replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1 });
+    assert.deepEqual(status(h, 'web'), {
+      replicas: 1,
+      fullyLabeledReplicas: 1,
+      readyReplicas: 1,
+      availableReplicas: 1,
+      observedGeneration: 1,
+    });
     assert.equal(h.clock.pendingForegroundTimers, 0);
   });
 
   test('fullyLabeledReplicas counts only pods carrying every template label', () => {
     const h = newHarness(12);
-    const rs = h.api.create({ ...replicaSet('web', 2), spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web', tier: 'front' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } } });
+    const rs = h.api.create({
+      ...replicaSet('web', 2),
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web', tier: 'front' } },
+          spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+        },
+      },
+    });
     h.api.create(podBody('partial', { app: 'web' }, { owner: rs }));
     start(h);
     h.settle();

@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { slowStartBatch } from '../../../../sandbox/controllers/replicaset/slowStart';
 
-function run(count: number, failOn: ReadonlySet<number>): { calls: number[]; result: ReturnType<typeof slowStartBatch> } {
+function run(
+  count: number,
+  failOn: ReadonlySet<number>,
+): { calls: number[]; result: ReturnType<typeof slowStartBatch> } {
   const calls: number[] = [];
   const result = slowStartBatch(count, 1, () => {
     calls.push(calls.length + 1);

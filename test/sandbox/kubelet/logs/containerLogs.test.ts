@@ -23,7 +23,13 @@ function logs(f: KubeletFixture, pod: string, options: PodLogOptions & { contain
   }
 }
 
-function start(f: KubeletFixture, name: string, container: Partial<Container>, annotations?: Record<string, string>, spec: Partial<NonNullable<Pod['spec']>> = {}): void {
+function start(
+  f: KubeletFixture,
+  name: string,
+  container: Partial<Container>,
+  annotations?: Record<string, string>,
+  spec: Partial<NonNullable<Pod['spec']>> = {},
+): void {
   f.create(newPod(name, { containers: [{ name: 'app', image: 'busybox', ...container }], ...spec }, annotations));
   f.h.advance(0);
 }
@@ -42,17 +48,33 @@ describe('lines appear as containers start', () => {
     assert.equal(logs(f, 'hello', { timestamps: true }), `${at(1500)} hello\n`);
   });
 
-  test('a script prints as it goes; the env and the kubelet\'s $(VAR) expansion apply', () => {
+  test("a script prints as it goes; the env and the kubelet's $(VAR) expansion apply", () => {
     const f = setupKubelet();
-    const env = [{ name: 'WHO', value: 'world' }, { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }];
-    start(f, 'greet', { env, command: ['sh', '-c', 'echo "hello $WHO from $POD ($HOSTNAME)"; sleep 5; echo "$(WHO) again"; sleep 3600'] });
+    const env = [
+      { name: 'WHO', value: 'world' },
+      { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+    ];
+    start(f, 'greet', {
+      env,
+      command: ['sh', '-c', 'echo "hello $WHO from $POD ($HOSTNAME)"; sleep 5; echo "$(WHO) again"; sleep 3600'],
+    });
     f.h.advance(10_000);
-    assert.equal(logs(f, 'greet', { timestamps: true }), `${at(1500)} hello world from greet (greet)\n${at(6500)} world again\n`);
+    assert.equal(
+      logs(f, 'greet', { timestamps: true }),
+      `${at(1500)} hello world from greet (greet)\n${at(6500)} world again\n`,
+    );
   });
 
   test('init containers first; a regular container waits PodInitializing meanwhile', () => {
     const f = setupKubelet();
-    f.create(newPod('init', { initContainers: [{ name: 'setup', image: 'busybox', command: ['sh', '-c', 'echo migrating; sleep 2; echo done'] }], containers: [{ name: 'app', image: 'busybox', command: ['sh', '-c', 'echo serving; sleep 3600'] }] }));
+    f.create(
+      newPod('init', {
+        initContainers: [
+          { name: 'setup', image: 'busybox', command: ['sh', '-c', 'echo migrating; sleep 2; echo done'] },
+        ],
+        containers: [{ name: 'app', image: 'busybox', command: ['sh', '-c', 'echo serving; sleep 3600'] }],
+      }),
+    );
     f.h.advance(1500);
     assert.equal(logs(f, 'init', { container: 'setup' }), 'migrating\n');
     assert.equal(logs(f, 'init'), 'ERR container "app" in pod "init" is waiting to start: PodInitializing');
@@ -63,7 +85,10 @@ describe('lines appear as containers start', () => {
 
   test('nginx starts in its own words and logs each readiness probe', () => {
     const f = setupKubelet();
-    start(f, 'web', { image: 'nginx:1.27', readinessProbe: { httpGet: { path: '/ready', port: 80 }, periodSeconds: 5 } });
+    start(f, 'web', {
+      image: 'nginx:1.27',
+      readinessProbe: { httpGet: { path: '/ready', port: 80 }, periodSeconds: 5 },
+    });
     f.h.advance(11_500);
     assert.equal(
       logs(f, 'web'),
@@ -72,7 +97,10 @@ describe('lines appear as containers start', () => {
         '/docker-entrypoint.sh: Configuration complete; ready for start up',
         '2026/01/01 00:00:01 [notice] 1#1: nginx/1.27.0',
         '2026/01/01 00:00:01 [notice] 1#1: start worker processes',
-        ...[1, 6, 11].map((s) => `10.244.1.1 - - [01/Jan/2026:00:00:${String(s).padStart(2, '0')} +0000] "GET /ready HTTP/1.1" 200 615 "-" "kube-probe/1.32" "-"`),
+        ...[1, 6, 11].map(
+          (s) =>
+            `10.244.1.1 - - [01/Jan/2026:00:00:${String(s).padStart(2, '0')} +0000] "GET /ready HTTP/1.1" 200 615 "-" "kube-probe/1.32" "-"`,
+        ),
         '',
       ].join('\n'),
     );
@@ -80,7 +108,12 @@ describe('lines appear as containers start', () => {
 
   test('an image it does not know: one line naming the image and its behaviour, and the port it listens on', () => {
     const f = setupKubelet();
-    start(f, 'api', { image: 'example.com/team/api:2.1', ports: [{ containerPort: 8080 }] }, { [BEHAVIOR_ANNOTATION]: 'crash-after=1m never-ready' });
+    start(
+      f,
+      'api',
+      { image: 'example.com/team/api:2.1', ports: [{ containerPort: 8080 }] },
+      { [BEHAVIOR_ANNOTATION]: 'crash-after=1m never-ready' },
+    );
     f.h.advance(1500);
     assert.equal(
       logs(f, 'api'),
@@ -95,7 +128,10 @@ describe('crashes, restarts and --previous', () => {
     const f = setupKubelet();
     start(f, 'redis', { image: 'redis:7.4.1' }, { [BEHAVIOR_ANNOTATION]: 'crash-after=10s exit=2' });
     f.h.advance(1500);
-    assert.equal(logs(f, 'redis', { previous: true }), 'ERR previous terminated container "app" in pod "redis" not found');
+    assert.equal(
+      logs(f, 'redis', { previous: true }),
+      'ERR previous terminated container "app" in pod "redis" not found',
+    );
     f.h.advance(10_000);
     const first = [
       '1:C 01 Jan 2026 00:00:01.500 * oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo',
@@ -114,7 +150,7 @@ describe('crashes, restarts and --previous', () => {
     assert.doesNotMatch(logs(f, 'redis'), /fatal/);
   });
 
-  test('in CrashLoopBackOff, the log is the last crashed instance\'s; only one previous instance is kept', () => {
+  test("in CrashLoopBackOff, the log is the last crashed instance's; only one previous instance is kept", () => {
     const f = setupKubelet();
     start(f, 'boom', { command: ['sh', '-c', 'echo "run at $(date +%T)"; exit 3'] });
     f.h.advance(20_000);
@@ -129,13 +165,24 @@ describe('crashes, restarts and --previous', () => {
 
   test('the crash action and OOM kills say what happened', () => {
     const f = setupKubelet();
-    start(f, 'mem', { command: ['sleep', '3600'], resources: { limits: { memory: '64Mi' } } }, { [BEHAVIOR_ANNOTATION]: 'oom-after=5s' });
+    start(
+      f,
+      'mem',
+      { command: ['sleep', '3600'], resources: { limits: { memory: '64Mi' } } },
+      { [BEHAVIOR_ANNOTATION]: 'oom-after=5s' },
+    );
     f.h.advance(6500);
-    assert.equal(logs(f, 'mem'), '[sandbox] out of memory: killed by the kernel OOM killer (exit code 137, reason OOMKilled, memory limit 64Mi) [oom-after=5s]\n');
+    assert.equal(
+      logs(f, 'mem'),
+      '[sandbox] out of memory: killed by the kernel OOM killer (exit code 137, reason OOMKilled, memory limit 64Mi) [oom-after=5s]\n',
+    );
     start(f, 'victim', { image: 'postgres:17' });
     f.h.advance(2000);
     assert.equal(f.kubelet.crashContainer('default', 'victim'), true);
-    assert.match(logs(f, 'victim'), /\n2026-01-01 00:00:08\.500 UTC \[1\] FATAL: {2}killed by the sandbox crash action \(exit code 137\)\n$/);
+    assert.match(
+      logs(f, 'victim'),
+      /\n2026-01-01 00:00:08\.500 UTC \[1\] FATAL: {2}killed by the sandbox crash action \(exit code 137\)\n$/,
+    );
   });
 
   test('a failing liveness probe: the app answers 500, then gets SIGTERM; the restart reads it as previous', () => {
@@ -156,10 +203,21 @@ describe('crashes, restarts and --previous', () => {
 
   test('a readiness probe that never passes: 503 on every period', () => {
     const f = setupKubelet();
-    start(f, 'nr', { image: 'httpd:2.4', readinessProbe: { httpGet: { path: '/', port: 80 }, periodSeconds: 10 } }, { [BEHAVIOR_ANNOTATION]: 'never-ready' });
+    start(
+      f,
+      'nr',
+      { image: 'httpd:2.4', readinessProbe: { httpGet: { path: '/', port: 80 }, periodSeconds: 10 } },
+      { [BEHAVIOR_ANNOTATION]: 'never-ready' },
+    );
     f.h.advance(25_000);
-    const probes = logs(f, 'nr').split('\n').filter((l) => l.includes('kube-probe') || l.includes('GET'));
-    assert.deepEqual(probes, ['10.244.1.1 - - [01/Jan/2026:00:00:01 +0000] "GET / HTTP/1.1" 503 197', '10.244.1.1 - - [01/Jan/2026:00:00:11 +0000] "GET / HTTP/1.1" 503 197', '10.244.1.1 - - [01/Jan/2026:00:00:21 +0000] "GET / HTTP/1.1" 503 197']);
+    const probes = logs(f, 'nr')
+      .split('\n')
+      .filter((l) => l.includes('kube-probe') || l.includes('GET'));
+    assert.deepEqual(probes, [
+      '10.244.1.1 - - [01/Jan/2026:00:00:01 +0000] "GET / HTTP/1.1" 503 197',
+      '10.244.1.1 - - [01/Jan/2026:00:00:11 +0000] "GET / HTTP/1.1" 503 197',
+      '10.244.1.1 - - [01/Jan/2026:00:00:21 +0000] "GET / HTTP/1.1" 503 197',
+    ]);
   });
 });
 
@@ -170,23 +228,51 @@ describe('termination', () => {
     f.h.advance(5000);
     const got: string[] = [];
     const pod = f.pod('web')!;
-    f.kubelet.followContainerLogs(pod, 'app', { tailLines: 0, timestamps: true }, (t) => got.push(t), () => got.push('<end>'));
+    f.kubelet.followContainerLogs(
+      pod,
+      'app',
+      { tailLines: 0, timestamps: true },
+      (t) => got.push(t),
+      () => got.push('<end>'),
+    );
     f.h.api.delete('pods', 'default', 'web');
     f.h.advance(5000);
-    assert.deepEqual(got, [`${at(5000)} 2026/01/01 00:00:05 [notice] 1#1: signal 3 (SIGQUIT) received, shutting down\n`, `${at(5300)} 2026/01/01 00:00:05 [notice] 1#1: exit\n`, '<end>']);
+    assert.deepEqual(got, [
+      `${at(5000)} 2026/01/01 00:00:05 [notice] 1#1: signal 3 (SIGQUIT) received, shutting down\n`,
+      `${at(5300)} 2026/01/01 00:00:05 [notice] 1#1: exit\n`,
+      '<end>',
+    ]);
     assert.equal(f.pod('web'), undefined);
     assert.equal(logs({ ...f, pod: () => pod }, 'web'), '');
   });
 
   test('ignore-sigterm: said once, then SIGKILL at the end of the grace period prints nothing', () => {
     const f = setupKubelet();
-    start(f, 'stubborn', { command: ['sh', '-c', 'while true; do echo tick; sleep 1; done'] }, { [BEHAVIOR_ANNOTATION]: 'ignore-sigterm' }, { terminationGracePeriodSeconds: 3 });
+    start(
+      f,
+      'stubborn',
+      { command: ['sh', '-c', 'while true; do echo tick; sleep 1; done'] },
+      { [BEHAVIOR_ANNOTATION]: 'ignore-sigterm' },
+      { terminationGracePeriodSeconds: 3 },
+    );
     f.h.advance(2000);
     const got: string[] = [];
-    f.kubelet.followContainerLogs(f.pod('stubborn')!, 'app', { tailLines: 0 }, (t) => got.push(t), () => got.push('<end>'));
+    f.kubelet.followContainerLogs(
+      f.pod('stubborn')!,
+      'app',
+      { tailLines: 0 },
+      (t) => got.push(t),
+      () => got.push('<end>'),
+    );
     f.h.api.delete('pods', 'default', 'stubborn');
     f.h.advance(5000);
-    assert.deepEqual(got, ['[sandbox] SIGTERM ignored (ignore-sigterm): the kubelet kills the container when the grace period ends\n', 'tick\n', 'tick\n', 'tick\n', '<end>']);
+    assert.deepEqual(got, [
+      '[sandbox] SIGTERM ignored (ignore-sigterm): the kubelet kills the container when the grace period ends\n',
+      'tick\n',
+      'tick\n',
+      'tick\n',
+      '<end>',
+    ]);
   });
 
   test('a stopped kubelet ends every follow', () => {
@@ -194,7 +280,13 @@ describe('termination', () => {
     start(f, 'loop', { command: ['sh', '-c', 'while true; do echo tick; sleep 1; done'] });
     f.h.advance(2000);
     const got: string[] = [];
-    f.kubelet.followContainerLogs(f.pod('loop')!, 'app', {}, (t) => got.push(t), () => got.push('<end>'));
+    f.kubelet.followContainerLogs(
+      f.pod('loop')!,
+      'app',
+      {},
+      (t) => got.push(t),
+      () => got.push('<end>'),
+    );
     f.kubelet.stop();
     f.h.advance(3000);
     assert.deepEqual(got, ['tick\n', '<end>']);
@@ -208,16 +300,40 @@ describe('image pull failures', () => {
     f.h.advance(1500);
     assert.equal(logs(f, 'bad'), 'ERR container "app" in pod "bad" is waiting to start: image can\'t be pulled');
     f.h.advance(1000);
-    assert.equal(logs(f, 'bad'), 'ERR container "app" in pod "bad" is waiting to start: trying and failing to pull image');
+    assert.equal(
+      logs(f, 'bad'),
+      'ERR container "app" in pod "bad" is waiting to start: trying and failing to pull image',
+    );
   });
 });
 
 describe('custom lines: the logs annotation', () => {
   test('at start, later, and periodically; the container annotation replaces the pod-wide one', () => {
     const f = setupKubelet();
-    f.create(newPod('custom', { containers: [{ name: 'app', image: 'example.com/app' }, { name: 'side', image: 'example.com/side' }] }, { [LOGS_ANNOTATION]: 'connected to db\n@5s cache warm\n@every 4s heartbeat\n@@home', [`${LOGS_ANNOTATION}.side`]: 'side only' }));
+    f.create(
+      newPod(
+        'custom',
+        {
+          containers: [
+            { name: 'app', image: 'example.com/app' },
+            { name: 'side', image: 'example.com/side' },
+          ],
+        },
+        {
+          [LOGS_ANNOTATION]: 'connected to db\n@5s cache warm\n@every 4s heartbeat\n@@home',
+          [`${LOGS_ANNOTATION}.side`]: 'side only',
+        },
+      ),
+    );
     f.h.advance(10_000);
-    assert.deepEqual(logs(f, 'custom').split('\n').slice(1), ['connected to db', '@home', 'heartbeat', 'cache warm', 'heartbeat', '']);
+    assert.deepEqual(logs(f, 'custom').split('\n').slice(1), [
+      'connected to db',
+      '@home',
+      'heartbeat',
+      'cache warm',
+      'heartbeat',
+      '',
+    ]);
     assert.deepEqual(logs(f, 'custom', { container: 'side' }).split('\n').slice(1), ['side only', '']);
   });
 
@@ -226,8 +342,11 @@ describe('custom lines: the logs annotation', () => {
     start(f, 'oops', { command: ['sleep', '60'] }, { [LOGS_ANNOTATION]: 'fine\n@soon nope\n@every 0s never' });
     f.h.advance(1500);
     assert.equal(logs(f, 'oops'), 'fine\n');
-    assert.deepEqual(f.events('oops').filter((e) => e.includes('InvalidBehavior')), [
-      `Warning InvalidBehavior: ${LOGS_ANNOTATION}: invalid time "soon" in "@soon nope" (use e.g. @30s, @every 1m, or @@ for a line starting with @); ${LOGS_ANNOTATION}: invalid period "0s" in "@every 0s never" (use e.g. @every 30s)`,
-    ]);
+    assert.deepEqual(
+      f.events('oops').filter((e) => e.includes('InvalidBehavior')),
+      [
+        `Warning InvalidBehavior: ${LOGS_ANNOTATION}: invalid time "soon" in "@soon nope" (use e.g. @30s, @every 1m, or @@ for a line starting with @); ${LOGS_ANNOTATION}: invalid period "0s" in "@every 0s never" (use e.g. @every 30s)`,
+      ],
+    );
   });
 });

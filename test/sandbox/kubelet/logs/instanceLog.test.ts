@@ -27,7 +27,12 @@ describe('line sources', () => {
 describe('InstanceLog', () => {
   test('reads its program lazily up to now, with appended lines in time order', () => {
     const clock = new VirtualClock(0);
-    const log = new InstanceLog('id', clock, [fixedLines([{ at: 0, text: 'start' }, { at: 50, text: 'later' }])]);
+    const log = new InstanceLog('id', clock, [
+      fixedLines([
+        { at: 0, text: 'start' },
+        { at: 50, text: 'later' },
+      ]),
+    ]);
     assert.deepEqual(texts(log.read()), ['start']);
     clock.advance(20);
     log.append(['event']);
@@ -40,7 +45,9 @@ describe('InstanceLog', () => {
 
   test('nothing the program would print after the end appears', () => {
     const clock = new VirtualClock(0);
-    const log = new InstanceLog('id', clock, [periodicLines({ first: 0, period: 10, render: (k, at) => [{ at, text: `t${k}` }] })]);
+    const log = new InstanceLog('id', clock, [
+      periodicLines({ first: 0, period: 10, render: (k, at) => [{ at, text: `t${k}` }] }),
+    ]);
     clock.advance(25);
     log.end();
     clock.advance(1000);
@@ -49,7 +56,9 @@ describe('InstanceLog', () => {
 
   test(`keeps the last ${LOG_CAPACITY} lines`, () => {
     const clock = new VirtualClock(0);
-    const log = new InstanceLog('id', clock, [periodicLines({ first: 0, period: 1, render: (k, at) => [{ at, text: String(k) }] })]);
+    const log = new InstanceLog('id', clock, [
+      periodicLines({ first: 0, period: 1, render: (k, at) => [{ at, text: String(k) }] }),
+    ]);
     clock.advance(5000);
     const lines = log.read();
     assert.equal(lines.length, LOG_CAPACITY);
@@ -63,9 +72,14 @@ describe('InstanceLog', () => {
 
   test('followers get new lines from a background timer at each next line, and nothing after unsubscribing', () => {
     const clock = new VirtualClock(0);
-    const log = new InstanceLog('id', clock, [periodicLines({ first: 0, period: 1000, render: (k, at) => [{ at, text: `t${k}` }] })]);
+    const log = new InstanceLog('id', clock, [
+      periodicLines({ first: 0, period: 1000, render: (k, at) => [{ at, text: `t${k}` }] }),
+    ]);
     const got: string[] = [];
-    const unsubscribe = log.listen({ lines: (ls) => got.push(...ls.map((l) => `${clock.now()} ${l.text}`)), end: () => got.push('end') });
+    const unsubscribe = log.listen({
+      lines: (ls) => got.push(...ls.map((l) => `${clock.now()} ${l.text}`)),
+      end: () => got.push('end'),
+    });
     assert.equal(clock.pendingTimers, 1);
     assert.equal(clock.pendingForegroundTimers, 0);
     clock.advance(2500);

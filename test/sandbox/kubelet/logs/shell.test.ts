@@ -28,13 +28,18 @@ describe('shell scripts print what they echo, when they echo it', () => {
   test('echo then a long sleep', () => assert.deepEqual(output('echo hello; sleep 3600'), ['0 hello']));
 
   test('sleeps move the clock between lines; exit stops the script', () => {
-    assert.deepEqual(output('echo one; sleep 2; echo two && sleep 1.5; echo three; exit 3; echo never'), ['0 one', '2000 two', '3500 three']);
+    assert.deepEqual(output('echo one; sleep 2; echo two && sleep 1.5; echo three; exit 3; echo never'), [
+      '0 one',
+      '2000 two',
+      '3500 three',
+    ]);
   });
 
   test('quoting, variables, defaults, arithmetic and command substitution', () => {
-    assert.deepEqual(output(`echo "a;  b" '$GREETING' "$GREETING \${NOPE:-dflt} \${#GREETING}" $((2*3+1)) $(hostname) \`echo x\``), [
-      '0 a;  b $GREETING hello dflt 5 7 web-abc x',
-    ]);
+    assert.deepEqual(
+      output(`echo "a;  b" '$GREETING' "$GREETING \${NOPE:-dflt} \${#GREETING}" $((2*3+1)) $(hostname) \`echo x\``),
+      ['0 a;  b $GREETING hello dflt 5 7 web-abc x'],
+    );
   });
 
   test('exec form is not a shell: no expansion, arguments joined by echo', () => {
@@ -47,19 +52,38 @@ describe('shell scripts print what they echo, when they echo it', () => {
   });
 
   test('stdout sent to a file prints nothing; stderr and /dev/stdout do', () => {
-    assert.deepEqual(output('echo a > /tmp/x; echo b >> /tmp/x; echo c >&2; echo d 2>/dev/null; echo e > /dev/stdout; echo f &> /dev/null; echo g | tee /tmp/y; echo h | grep h'), ['0 c', '0 d', '0 e', '0 g']);
+    assert.deepEqual(
+      output(
+        'echo a > /tmp/x; echo b >> /tmp/x; echo c >&2; echo d 2>/dev/null; echo e > /dev/stdout; echo f &> /dev/null; echo g | tee /tmp/y; echo h | grep h',
+      ),
+      ['0 c', '0 d', '0 e', '0 g'],
+    );
   });
 
   test('echo -n / -e, printf repeats its format', () => {
-    assert.deepEqual(output("echo -n part; echo rest; echo -e 'x\\ty\\nz'; printf '%s=%d\\n' a 1 b 2"), ['0 partrest', '0 x\ty', '0 z', '0 a=1', '0 b=2']);
+    assert.deepEqual(output("echo -n part; echo rest; echo -e 'x\\ty\\nz'; printf '%s=%d\\n' a 1 b 2"), [
+      '0 partrest',
+      '0 x\ty',
+      '0 z',
+      '0 a=1',
+      '0 b=2',
+    ]);
   });
 
   test('&& and || follow the last status', () => {
-    assert.deepEqual(output('false || echo recovered; false && echo no; echo "status $?"; [ "$GREETING" = hello ] && echo yes'), ['0 recovered', '0 status 1', '0 yes']);
+    assert.deepEqual(
+      output('false || echo recovered; false && echo no; echo "status $?"; [ "$GREETING" = hello ] && echo yes'),
+      ['0 recovered', '0 status 1', '0 yes'],
+    );
   });
 
   test('a for loop runs its items, seq included', () => {
-    assert.deepEqual(output('for i in 1 2; do echo item $i; sleep 1; done; for n in $(seq 3 4); do echo n=$n; done'), ['0 item 1', '1000 item 2', '2000 n=3', '2000 n=4']);
+    assert.deepEqual(output('for i in 1 2; do echo item $i; sleep 1; done; for n in $(seq 3 4); do echo n=$n; done'), [
+      '0 item 1',
+      '1000 item 2',
+      '2000 n=3',
+      '2000 n=4',
+    ]);
   });
 
   test('the counter loop from the Kubernetes logging docs', () => {
@@ -76,12 +100,20 @@ describe('shell scripts print what they echo, when they echo it', () => {
     const lines = loop.between(T0 + year - 25_000, T0 + year, 1000);
     // Iterations start every 10 s; iteration k adds 2 before printing.
     const k = year / 10_000;
-    assert.deepEqual(lines.map((l) => `${l.at - T0} ${l.text}`), [k - 2, k - 1, k].map((n) => `${n * 10_000} tick ${5 + 2 * (n + 1)}`));
+    assert.deepEqual(
+      lines.map((l) => `${l.at - T0} ${l.text}`),
+      [k - 2, k - 1, k].map((n) => `${n * 10_000} tick ${5 + 2 * (n + 1)}`),
+    );
     assert.equal(loop.nextAfter(T0 + year), T0 + year + 10_000);
   });
 
   test('a loop that does not count is simulated iteration by iteration', () => {
-    assert.deepEqual(output('x=1; while true; do x=$((x*3)); echo $x; sleep 1; done', 3000), ['0 3', '1000 9', '2000 27', '3000 81']);
+    assert.deepEqual(output('x=1; while true; do x=$((x*3)); echo $x; sleep 1; done', 3000), [
+      '0 3',
+      '1000 9',
+      '2000 27',
+      '3000 81',
+    ]);
   });
 
   test('a loop that never sleeps prints once a second here', () => {
@@ -89,17 +121,27 @@ describe('shell scripts print what they echo, when they echo it', () => {
   });
 
   test('the init-container wait loop', () => {
-    assert.deepEqual(output('until nslookup db; do echo waiting for db; sleep 2; done; echo never', 4000), ['0 waiting for db', '2000 waiting for db', '4000 waiting for db']);
+    assert.deepEqual(output('until nslookup db; do echo waiting for db; sleep 2; done; echo never', 4000), [
+      '0 waiting for db',
+      '2000 waiting for db',
+      '4000 waiting for db',
+    ]);
   });
 
   test('an unknown program blocks the script; the image may say what it prints', () => {
-    assert.deepEqual(output('echo starting; exec nginx -g "daemon off;"; echo never'), ['0 starting', '0 <nginx -g daemon off; starts>']);
+    assert.deepEqual(output('echo starting; exec nginx -g "daemon off;"; echo never'), [
+      '0 starting',
+      '0 <nginx -g daemon off; starts>',
+    ]);
     assert.deepEqual(output('echo a; python app.py; echo never'), ['0 a', '0 <python app.py starts>']);
   });
 
   test('constructs it does not read stop the output there', () => {
     assert.deepEqual(output('echo before; if true; then echo inside; fi; echo after'), ['0 before']);
-    assert.deepEqual(parseScript('cat <<EOF').map((s) => s.node.kind), ['unsupported']);
+    assert.deepEqual(
+      parseScript('cat <<EOF').map((s) => s.node.kind),
+      ['unsupported'],
+    );
   });
 });
 

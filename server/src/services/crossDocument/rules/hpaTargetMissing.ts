@@ -20,7 +20,8 @@ export const hpaTargetMissing: CrossDocumentRule = {
     for (const o of ctx.objects) {
       const target = o.facts.scaleTarget;
       if (target === undefined) continue;
-      if (defined.has(objectKey(parseApiVersion(target.apiVersion).group, target.kind, o.namespace, target.name))) continue;
+      if (defined.has(objectKey(parseApiVersion(target.apiVersion).group, target.kind, o.namespace, target.name)))
+        continue;
       const message = `The scale target ${target.kind} "${target.name}" is not defined${inNamespace(o.namespace)} in ${ctx.scopeName}; the autoscaler would scale nothing`;
       out.push({ uri: o.file.uri, diagnostic: makeDiagnostic(target.range, hpaTargetMissing.code, message, true) });
     }

@@ -24,7 +24,8 @@ export const missingReference: CrossDocumentRule = {
   check(ctx: CrossDocumentContext): FileDiagnostic[] {
     const defined = new Set<string>();
     for (const o of ctx.objects) {
-      if (o.facts.group === '' && o.facts.name !== undefined) defined.add(objectKey('', o.facts.kind, o.namespace, o.facts.name));
+      if (o.facts.group === '' && o.facts.name !== undefined)
+        defined.add(objectKey('', o.facts.kind, o.namespace, o.facts.name));
     }
     const out: FileDiagnostic[] = [];
     for (const o of ctx.objects) {

@@ -26,7 +26,10 @@ export const serviceSelectorMatchesNothing: CrossDocumentRule = {
       const candidates = podLabels.get(o.namespace) ?? [];
       if (candidates.some((labels) => selects(selector.labels, labels))) continue;
       const message = `Service selector ${formatSelector(selector.labels)} matches no pod template${inNamespace(o.namespace)} in ${ctx.scopeName}; the Service would have no endpoints`;
-      out.push({ uri: o.file.uri, diagnostic: makeDiagnostic(selector.range, serviceSelectorMatchesNothing.code, message, true) });
+      out.push({
+        uri: o.file.uri,
+        diagnostic: makeDiagnostic(selector.range, serviceSelectorMatchesNothing.code, message, true),
+      });
     }
     return out;
   },
