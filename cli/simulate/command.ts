@@ -10,7 +10,7 @@ import { isApiError } from '../../sandbox/api/errors';
 import { Cluster } from '../../sandbox/cluster/cluster';
 import { ACTION_HELP, ActionSyntaxError, parseTimedAction, runAction } from '../../sandbox/cluster/actions';
 import type { TimedAction } from '../../sandbox/cluster/actions';
-import { formatLogEntry } from '../../sandbox/cluster/reconcileLog';
+import { formatLogEntry } from '../../sandbox/client/reconcileLog';
 import { RESOURCES } from '../../sandbox/api/resources';
 import { formatGoDuration, parseDuration } from '../../sandbox/kubelet/duration';
 import { UsageError, parseArgs } from '../args';

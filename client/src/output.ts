@@ -5,7 +5,7 @@
  */
 import { window } from 'vscode';
 import type { ExtensionContext, OutputChannel } from 'vscode';
-import { formatLogEntry } from '../../sandbox/cluster/reconcileLog';
+import { formatLogEntry } from '../../sandbox/client/reconcileLog';
 import { describeApi } from './commands/apiCommands';
 import { LogBuffer } from './model/logBuffer';
 import type { SandboxConnection } from './sandbox/connection';

@@ -32,7 +32,7 @@ import {
   checkManagedFieldsShape,
   sameExceptTimes,
   updateManagedFields,
-} from '../apply/serverSide/index';
+} from './serverSideApply/index';
 import { ObjectStore } from '../store/objectStore';
 import type { WatchHandle } from '../store/watchHub';
 import { WatchHub } from '../store/watchHub';

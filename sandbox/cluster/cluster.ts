@@ -5,8 +5,8 @@
  */
 import { ApiServer } from '../apiserver/apiServer';
 import type { ApiServerOptions } from '../apiserver/apiServer';
-import { applyManifest } from '../apply/apply';
-import type { ApplyResult } from '../apply/apply';
+import { applyManifest } from '../operations/apply/apply';
+import type { ApplyResult } from '../operations/apply/apply';
 import type { Clock } from '../clock/clock';
 import { SeededRandom } from '../clock/random';
 import { VirtualClock } from '../clock/virtualClock';
@@ -25,9 +25,9 @@ import { Scheduler } from '../scheduler/scheduler';
 import type { SchedulingExplanation } from '../scheduler/scheduler';
 import { cordon, drain, uncordon } from '../controllers/nodelifecycle/drain';
 import type { DrainOptions, DrainResult } from '../controllers/nodelifecycle/drain';
-import type { Component, ComponentContext } from './context';
+import type { Component, ComponentContext } from '../client/component';
 import { controllerComponents } from './components';
-import { ReconcileLog } from './reconcileLog';
+import { ReconcileLog } from '../client/reconcileLog';
 import { runUntilSettled } from './settle';
 import type { SettleReport } from './settle';
 import { describeUnsettled } from './describe';

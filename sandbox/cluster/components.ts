@@ -2,7 +2,7 @@
  * The kube-controller-manager of the sandbox: every controller, in the order
  * they start. The scheduler and kubelets are created by the Cluster itself.
  */
-import type { Component, ComponentContext } from './context';
+import type { Component, ComponentContext } from '../client/component';
 import { ReplicaSetController } from '../controllers/replicaset/replicaSetController';
 import { DeploymentController } from '../controllers/deployment/deploymentController';
 import { GarbageCollector } from '../controllers/garbagecollector/garbageCollector';

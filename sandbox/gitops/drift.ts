@@ -7,7 +7,7 @@
  */
 import type { ApiServer } from '../apiserver/apiServer';
 import type { KubeObject } from '../api/types';
-import { applyManifest, LAST_APPLIED } from '../apply/apply';
+import { applyManifest, LAST_APPLIED } from '../operations/apply/apply';
 import { isPlainObject, jsonEqual } from '../util/json';
 
 /** One field the apply would put back: its path and the live and desired values. */

@@ -5,8 +5,8 @@
  * drift and leave the object alone.
  */
 import type { ApiServer } from '../apiserver/apiServer';
-import { applyManifest } from '../apply/apply';
-import type { Recorder } from '../cluster/context';
+import { applyManifest } from '../operations/apply/apply';
+import type { Recorder } from '../client/component';
 import { withSourceAnnotation } from './desiredState';
 import type { TrackedObject } from './desiredState';
 import { describeChanges, detectDrift } from './drift';

@@ -9,7 +9,7 @@ import { isApiError } from '../api/errors';
 import type { KubeObject } from '../api/types';
 import type { TimerHandle } from '../clock/clock';
 import { formatMicroTime } from '../clock/clock';
-import type { ComponentContext, Recorder } from '../cluster/context';
+import type { ComponentContext, Recorder } from '../client/component';
 import type { KubeletDelays } from './delays';
 import type { NodeConfig } from './nodeConfig';
 import { NODE_LEASE_NAMESPACE, conditionsKey, newLease, newNode, nodeStatus } from './nodeObject';

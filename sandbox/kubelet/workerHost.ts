@@ -2,7 +2,7 @@
 import type { Pod, PodStatus } from 'kubernetes-types/core/v1';
 import type { Clock } from '../clock/clock';
 import type { SeededRandom } from '../clock/random';
-import type { Recorder } from '../cluster/context';
+import type { Recorder } from '../client/component';
 import type { Backoff } from './backoff';
 import type { KubeletDelays, Range } from './delays';
 import type { ReadConfig } from './logs/mountedFiles';

@@ -4,7 +4,7 @@
  * (already coalesced by the worker to at most 10 batches a second).
  * Implemented by `SandboxHost` (worker thread); tests may provide a fake.
  */
-import type { LogEntry } from '../../../sandbox/cluster/reconcileLog';
+import type { LogEntry } from '../../../sandbox/client/reconcileLog';
 import type { MirrorCache } from './mirror';
 import type { Method, Requests, SandboxStatus, WatchChange } from './protocol';
 

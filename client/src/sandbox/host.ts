@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import type { WorkerOptions } from 'node:worker_threads';
 import type { Status } from '../../../sandbox/api/errors';
-import type { LogEntry } from '../../../sandbox/cluster/reconcileLog';
+import type { LogEntry } from '../../../sandbox/client/reconcileLog';
 import type { Disposable, SandboxConnection } from './connection';
 import { MirrorCache } from './mirror';
 import type {

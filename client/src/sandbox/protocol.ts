@@ -10,7 +10,7 @@
  */
 import type { KubeObject, WatchEventType } from '../../../sandbox/api/types';
 import type { Status } from '../../../sandbox/api/errors';
-import type { LogEntry } from '../../../sandbox/cluster/reconcileLog';
+import type { LogEntry } from '../../../sandbox/client/reconcileLog';
 import type { SchedulingExplanation } from '../../../sandbox/scheduler/explanation';
 
 /** One Kubernetes document of a saved file, with the 0-based line it starts on. */

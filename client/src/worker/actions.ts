@@ -6,7 +6,7 @@
 import type { Cluster } from '../../../sandbox/cluster/cluster';
 import { formatTimestamp } from '../../../sandbox/clock/clock';
 import { qualifiedResource } from '../../../sandbox/api/resources';
-import { objectRef } from '../../../sandbox/apply/apply';
+import { objectRef } from '../../../sandbox/operations/apply/apply';
 import type { FaultAction } from '../sandbox/protocol';
 import { rollBack } from './rollBack';
 

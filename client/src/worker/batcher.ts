@@ -4,7 +4,7 @@
  * at most 10 batches a second). Changes keep resourceVersion order; repeated
  * changes to one object within a batch collapse into its latest state.
  */
-import type { LogEntry } from '../../../sandbox/cluster/reconcileLog';
+import type { LogEntry } from '../../../sandbox/client/reconcileLog';
 import type { Notification, WatchChange } from '../sandbox/protocol';
 
 export const BATCH_INTERVAL_MS = 100;

@@ -8,7 +8,7 @@ import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
 import type { KubeObject } from '../../api/types';
 import { parseTimestamp } from '../../clock/clock';
-import type { Recorder } from '../../cluster/context';
+import type { Recorder } from '../../client/component';
 
 export function finishedType(job: Job): 'Complete' | 'Failed' | undefined {
   const c = (job.status?.conditions ?? []).find(

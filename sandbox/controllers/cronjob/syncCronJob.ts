@@ -10,7 +10,7 @@ import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
 import type { KubeObject } from '../../api/types';
 import { formatTimestamp, parseTimestamp } from '../../clock/clock';
-import type { Recorder } from '../../cluster/context';
+import type { Recorder } from '../../client/component';
 import { deleteJob, finishedType } from './history';
 import { jobFromTemplate, jobName } from './jobFromTemplate';
 import { parseSchedule } from './schedule';

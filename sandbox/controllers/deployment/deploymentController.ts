@@ -9,7 +9,7 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { KubeObject } from '../../api/types';
 import { objectKey } from '../../client/cache';
 import type { Informer } from '../../client/informer';
-import { type Component, type ComponentContext, Recorder } from '../../cluster/context';
+import { type Component, type ComponentContext, Recorder } from '../../client/component';
 import { cloneJson } from '../../util/json';
 import { WorkQueue } from '../framework/workQueue';
 import { CONTROLLER_UID_INDEX, ensureControllerIndex, orphanKey } from '../util/controllerIndex';

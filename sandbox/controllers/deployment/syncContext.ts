@@ -9,7 +9,7 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiServer } from '../../apiserver/apiServer';
 import type { Clock } from '../../clock/clock';
 import type { KubeObject } from '../../api/types';
-import type { Recorder } from '../../cluster/context';
+import type { Recorder } from '../../client/component';
 import { jsonEqual } from '../../util/json';
 
 /** The controller's long-lived dependencies. */

@@ -8,7 +8,7 @@ import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../../apiserver/apiServe
 import type { PropagationPolicy } from '../../apiserver/options';
 import type { ResourceType } from '../../api/resources';
 import type { KubeObject } from '../../api/types';
-import type { Recorder } from '../../cluster/context';
+import type { Recorder } from '../../client/component';
 import { classifyReferences, hasFinalizer, isDeletingDependents } from './references';
 import { deleteObject, removeFinalizer, removeOwnerReferences } from './writes';
 

@@ -7,8 +7,8 @@
  */
 import type { Namespace } from 'kubernetes-types/core/v1';
 import type { KubeObject } from '../../api/types';
-import type { Component, ComponentContext } from '../../cluster/context';
-import { Recorder } from '../../cluster/context';
+import type { Component, ComponentContext } from '../../client/component';
+import { Recorder } from '../../client/component';
 import { jsonEqual } from '../../util/json';
 import type { ReconcileResult } from '../framework/workQueue';
 import { WorkQueue } from '../framework/workQueue';

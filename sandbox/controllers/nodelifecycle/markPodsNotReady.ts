@@ -8,7 +8,7 @@ import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
 import type { KubeObject } from '../../api/types';
 import { formatTimestamp } from '../../clock/clock';
-import type { Recorder } from '../../cluster/context';
+import type { Recorder } from '../../client/component';
 import { cloneJson } from '../../util/json';
 
 /**

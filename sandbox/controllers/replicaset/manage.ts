@@ -9,7 +9,7 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
 import type { KubeObject } from '../../api/types';
-import type { Recorder } from '../../cluster/context';
+import type { Recorder } from '../../client/component';
 import type { Expectations } from '../framework/expectations';
 import { isNamespaceTerminatingError } from '../util/namespaceTerminating';
 import { newControllerRef } from '../util/owners';

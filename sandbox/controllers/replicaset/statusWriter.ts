@@ -8,7 +8,7 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
 import type { KubeObject } from '../../api/types';
-import type { Recorder } from '../../cluster/context';
+import type { Recorder } from '../../client/component';
 import { calculateStatus, nextAvailableIn, rsReplicasOf, statusNeedsUpdate } from './status';
 
 /** Returns ms until a Ready pod becomes available (the requeue), or undefined. Throws when the write fails twice. */

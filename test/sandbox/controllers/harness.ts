@@ -7,8 +7,8 @@ import { ApiServer } from '../../../sandbox/apiserver/apiServer';
 import { VirtualClock } from '../../../sandbox/clock/virtualClock';
 import { SeededRandom } from '../../../sandbox/clock/random';
 import { InformerFactory } from '../../../sandbox/client/informerFactory';
-import type { ComponentContext } from '../../../sandbox/cluster/context';
-import { ReconcileLog, formatLogEntry } from '../../../sandbox/cluster/reconcileLog';
+import type { ComponentContext } from '../../../sandbox/client/component';
+import { ReconcileLog, formatLogEntry } from '../../../sandbox/client/reconcileLog';
 import type { KubeObject, WatchEvent } from '../../../sandbox/api/types';
 import type { WatchHandle } from '../../../sandbox/store/watchHub';
 

@@ -1,14 +1,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FieldSet } from '../../../../sandbox/apply/serverSide/fieldSet';
-import { FieldsV1Error, fromFieldsV1, toFieldsV1 } from '../../../../sandbox/apply/serverSide/fieldsV1';
+import { FieldSet } from '../../../../sandbox/apiserver/serverSideApply/fieldSet';
+import { FieldsV1Error, fromFieldsV1, toFieldsV1 } from '../../../../sandbox/apiserver/serverSideApply/fieldsV1';
 import {
   canonicalElement,
   compareElements,
   keyElement,
   pathText,
   valueElement,
-} from '../../../../sandbox/apply/serverSide/pathElement';
+} from '../../../../sandbox/apiserver/serverSideApply/pathElement';
 
 const set = (...paths: string[][]) => FieldSet.of(...paths);
 

@@ -5,7 +5,7 @@
  * other writers added (controllers, defaults, `kubectl scale`…) and the
  * manifest never mentioned are left alone.
  */
-import { isPlainObject, jsonEqual } from '../util/json';
+import { isPlainObject, jsonEqual } from '../../util/json';
 
 type Obj = Record<string, unknown>;
 

@@ -7,9 +7,9 @@ import type { ApiServer } from '../apiserver/apiServer';
 import type { Clock } from '../clock/clock';
 import type { SeededRandom } from '../clock/random';
 import type { KubeObject } from '../api/types';
-import { EventRecorder } from '../client/eventRecorder';
-import type { EventType } from '../client/eventRecorder';
-import type { InformerFactory } from '../client/informerFactory';
+import { EventRecorder } from './eventRecorder';
+import type { EventType } from './eventRecorder';
+import type { InformerFactory } from './informerFactory';
 import type { ReconcileLog } from './reconcileLog';
 
 export interface ComponentContext {

@@ -21,7 +21,7 @@ import { apiVersionOf } from '../../api/resources';
 import type { JsonValue, KubeObject } from '../../api/types';
 import { parseApiVersion } from '../../api/types';
 import { isPlainObject, jsonEqual } from '../../util/json';
-import { LAST_APPLIED } from '../apply';
+import { LAST_APPLIED } from '../../operations/apply/apply';
 import { ApplyConflicts, conflictError } from './conflicts';
 import type { Conflict } from './conflicts';
 import { FieldSet } from './fieldSet';

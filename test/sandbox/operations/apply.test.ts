@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyManifest, LAST_APPLIED } from '../../sandbox/apply/apply';
-import { canonicalJson, threeWayMergePatch } from '../../sandbox/apply/threeWayMerge';
-import { cloneJson } from '../../sandbox/util/json';
-import { configMap, deployment, newApi, statusOf } from './fixtures';
+import { applyManifest, LAST_APPLIED } from '../../../sandbox/operations/apply/apply';
+import { canonicalJson, threeWayMergePatch } from '../../../sandbox/operations/apply/threeWayMerge';
+import { cloneJson } from '../../../sandbox/util/json';
+import { configMap, deployment, newApi, statusOf } from '../fixtures';
 
 describe('threeWayMergePatch', () => {
   test('deletes what the manifest dropped, sets what it changed, keeps what others added', () => {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../../sandbox/api/types';
-import { LAST_APPLIED, applyManifest } from '../../../../sandbox/apply/apply';
+import { LAST_APPLIED, applyManifest } from '../../../../sandbox/operations/apply/apply';
 import { eventLog, newApi, statusOf } from '../../fixtures';
 
 type Spec = {

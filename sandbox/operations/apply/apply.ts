@@ -4,10 +4,10 @@
  * `kubectl.kubernetes.io/last-applied-configuration` annotation. The extension's
  * save-to-apply and `simulate` use this.
  */
-import type { ApiServer } from '../apiserver/apiServer';
-import type { KubeObject } from '../api/types';
-import { qualifiedKind } from '../api/resources';
-import { cloneJson, isPlainObject } from '../util/json';
+import type { ApiServer } from '../../apiserver/apiServer';
+import type { KubeObject } from '../../api/types';
+import { qualifiedKind } from '../../api/resources';
+import { cloneJson, isPlainObject } from '../../util/json';
 import { canonicalJson, threeWayMergePatch } from './threeWayMerge';
 
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';

@@ -1,9 +1,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rootShape } from '../../../../sandbox/apply/serverSide/shape';
-import { compare, fieldSetOf, merge, removeFields, validateApplied } from '../../../../sandbox/apply/serverSide/typed';
-import { FieldSet } from '../../../../sandbox/apply/serverSide/fieldSet';
-import { pathText } from '../../../../sandbox/apply/serverSide/pathElement';
+import { rootShape } from '../../../../sandbox/apiserver/serverSideApply/shape';
+import {
+  compare,
+  fieldSetOf,
+  merge,
+  removeFields,
+  validateApplied,
+} from '../../../../sandbox/apiserver/serverSideApply/typed';
+import { FieldSet } from '../../../../sandbox/apiserver/serverSideApply/fieldSet';
+import { pathText } from '../../../../sandbox/apiserver/serverSideApply/pathElement';
 
 const deployment = rootShape('apps/v1', 'Deployment');
 const pod = rootShape('v1', 'Pod');
