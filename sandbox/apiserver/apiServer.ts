@@ -172,7 +172,9 @@ export class ApiServer {
     if (rv !== undefined && rv !== '' && rv !== '0') {
       from = Number(rv);
       if (!Number.isInteger(from) || from < 0) throw badRequest(`invalid resource version: ${JSON.stringify(rv)}`);
-      if (from < this.store.compactedRevision) throw expired(from, this.store.compactedRevision + 1);
+      // upstream: apiserver/pkg/storage/cacher/watch_cache.go: getAllEventsSinceLocked names the oldest
+      // resourceVersion still watchable (oldest kept change - 1), here the compacted revision itself.
+      if (from < this.store.compactedRevision) throw expired(from, this.store.compactedRevision);
       if (from > this.store.revision)
         throw timeout(`Timeout: Too large resource version: ${from}, current: ${this.store.revision}`);
     }

@@ -1,6 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../sandbox/api/types';
+import { ApiServer } from '../../../sandbox/apiserver/apiServer';
+import { VirtualClock } from '../../../sandbox/clock/virtualClock';
 import { cloneJson } from '../../../sandbox/util/json';
 import { configMap, eventLog, newApi, pod, statusOf } from '../fixtures';
 
@@ -56,16 +58,32 @@ describe('watch', () => {
     const s = statusOf(() => api.watch('configmaps', { resourceVersion: String(Number(old) - 1) }, () => undefined));
     assert.equal(s.code, 410);
     assert.equal(s.reason, 'Expired');
-    assert.equal(s.message, `too old resource version: ${Number(old) - 1} (${Number(api.resourceVersion) + 1})`);
+    assert.equal(s.message, `too old resource version: ${Number(old) - 1} (${api.resourceVersion})`);
     api.watch('configmaps', { resourceVersion: api.resourceVersion }, () => undefined);
   });
 
-  test('history capacity compacts too', () => {
-    const { api: small } = newApi();
-    const clockless = small;
-    const first = clockless.resourceVersion;
-    for (let i = 0; i < 5; i++) clockless.create(configMap(`c${i}`));
-    clockless.watch('configmaps', { resourceVersion: first }, () => undefined);
+  test('history capacity compacts too: an old watch is 410 Expired, a recent one replays', () => {
+    // Three changes of history: bootstrap's writes are already beyond it, then five creates push out two more.
+    const small = new ApiServer({ clock: new VirtualClock(), historyCapacity: 3 });
+    const first = small.resourceVersion;
+    const rvs = [0, 1, 2, 3, 4].map((i) => small.create(configMap(`c${i}`)).metadata.resourceVersion!);
+    // Kept: the changes of c2, c3, c4; so a watch may start from c1's revision, and nothing older.
+    const oldestAllowed = rvs[1];
+    const s = statusOf(() => small.watch('configmaps', { resourceVersion: first }, () => undefined));
+    assert.equal(s.code, 410);
+    assert.equal(s.reason, 'Expired');
+    assert.equal(s.message, `too old resource version: ${first} (${oldestAllowed})`);
+    assert.equal(
+      statusOf(() => small.watch('configmaps', { resourceVersion: rvs[0] }, () => undefined)).message,
+      `too old resource version: ${rvs[0]} (${oldestAllowed})`,
+    );
+    const log = eventLog();
+    small.watch('configmaps', { resourceVersion: oldestAllowed }, log.handler);
+    small.create(configMap('c5'));
+    assert.deepEqual(
+      log.events.map((e) => `${e.type} ${e.object.metadata.name} ${e.object.metadata.resourceVersion}`),
+      [`ADDED c2 ${rvs[2]}`, `ADDED c3 ${rvs[3]}`, `ADDED c4 ${rvs[4]}`, `ADDED c5 ${small.resourceVersion}`],
+    );
   });
 
   test('selector-filtered watch: starts matching → ADDED, stops matching → DELETED', () => {
