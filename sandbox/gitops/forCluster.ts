@@ -3,12 +3,18 @@
  * randomness and reconciliation log, its own informers.
  */
 import { InformerFactory } from '../client/informerFactory';
-import type { Cluster } from '../cluster/cluster';
+import type { ComponentContext } from '../client/component';
 import { GitOpsSync } from './gitOpsSync';
 import type { GitOpsOptions } from './gitOpsSync';
 
-/** A GitOpsSync for `cluster`, not yet started. */
-export function gitOpsFor(cluster: Cluster, options: GitOpsOptions = {}): GitOpsSync {
+/**
+ * A GitOpsSync for `cluster` (a `Cluster`, or anything with its API server, clock, randomness and log), not yet
+ * started.
+ */
+export function gitOpsFor(
+  cluster: Pick<ComponentContext, 'api' | 'clock' | 'random' | 'log'>,
+  options: GitOpsOptions = {},
+): GitOpsSync {
   const ctx = {
     api: cluster.api,
     clock: cluster.clock,

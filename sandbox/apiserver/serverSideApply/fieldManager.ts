@@ -14,6 +14,7 @@
  * main resource of kinds with a status subresource, and everything but
  * `status` on `/status`.
  */
+import { LAST_APPLIED } from '../../api/annotations';
 import type { ApiError } from '../../api/errors';
 import { statusFailure } from '../../api/errors';
 import type { ResourceType } from '../../api/resources';
@@ -21,7 +22,6 @@ import { apiVersionOf } from '../../api/resources';
 import type { JsonValue, KubeObject } from '../../api/types';
 import { parseApiVersion } from '../../api/types';
 import { isPlainObject, jsonEqual } from '../../util/json';
-import { LAST_APPLIED } from '../../operations/apply/apply';
 import { ApplyConflicts, conflictError } from './conflicts';
 import type { Conflict } from './conflicts';
 import { FieldSet } from './fieldSet';

@@ -6,11 +6,12 @@
  */
 import type { ApiServer } from '../../apiserver/apiServer';
 import type { KubeObject } from '../../api/types';
+import { LAST_APPLIED } from '../../api/annotations';
 import { qualifiedKind } from '../../api/resources';
 import { cloneJson, isPlainObject } from '../../util/json';
 import { canonicalJson, threeWayMergePatch } from './threeWayMerge';
 
-export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+export { LAST_APPLIED };
 
 export type ApplyAction = 'created' | 'configured' | 'unchanged';
 
