@@ -9,19 +9,9 @@
 import type { Container, Pod } from 'kubernetes-types/core/v1';
 import { parseDuration } from './duration';
 import { commandExit } from './commandBehavior';
+import type { ExitSpec } from './commandBehavior';
 
 export const BEHAVIOR_ANNOTATION = 'sandbox.kube-reconcile.dev/behavior';
-
-/**
- * When a container exits on its own: `after` ms after it starts, `'quick'`
- * (a command that returns at once) or `'work'` (an init container's default
- * run); `oom` means reason OOMKilled.
- */
-export interface ExitSpec {
-  after: number | 'quick' | 'work';
-  code: number;
-  oom?: boolean;
-}
 
 export interface ContainerBehavior {
   exit?: ExitSpec;

@@ -5,8 +5,18 @@
  * (no TTY), and anything else — a server — runs until stopped.
  */
 import type { Container } from 'kubernetes-types/core/v1';
-import type { ExitSpec } from './behaviors';
 import { parseDuration } from './duration';
+
+/**
+ * When a container exits on its own: `after` ms after it starts, `'quick'`
+ * (a command that returns at once) or `'work'` (an init container's default
+ * run); `oom` means reason OOMKilled.
+ */
+export interface ExitSpec {
+  after: number | 'quick' | 'work';
+  code: number;
+  oom?: boolean;
+}
 
 export const SHELL_IMAGES = new Set(['busybox', 'alpine', 'ubuntu', 'debian', 'centos', 'fedora']);
 const SHELLS = new Set(['sh', 'bash', 'ash', 'dash', 'zsh']);

@@ -8,7 +8,7 @@
 import { parseDuration } from '../../duration';
 import { dateCommandOutput, strftime } from '../logTime';
 import { parseScript } from './parse';
-import type { Flow, Shell } from './run';
+import type { CommandShell as Shell, Flow } from './types';
 
 type Command = (sh: Shell, args: readonly string[]) => Flow;
 

@@ -14,22 +14,9 @@ import type { ExpandScope } from './expand';
 import type { Node, Pipeline, SimpleCommand, Statement, WhileLoop } from './parse';
 import { parseScript } from './parse';
 import { COMMANDS, basename } from './commands';
+import type { CommandShell, Flow, ShellHost } from './types';
 
-export interface ShellHost {
-  /** The environment the script starts with, in order. */
-  readonly env: ReadonlyMap<string, string>;
-  readonly hostname: string;
-  /** A file's text, for the files the sandbox projects (ConfigMap and Secret volumes); undefined for anything else. */
-  readFile?(path: string): string | undefined;
-  /**
-   * What a program the interpreter does not know prints as it starts, before it runs until stopped (e.g. the image's
-   * server).
-   */
-  onProgram?(argv: readonly string[], at: number): LogLine[];
-}
-
-/** How a run of statements ended. */
-export type Flow = 'ok' | 'exit' | 'block' | 'loop';
+export type { Flow, ShellHost };
 
 /** Iterations a `for` loop runs at most, and how many loop iterations are simulated to find a counter's value. */
 const MAX_ITEMS = 1000;
@@ -37,7 +24,7 @@ const MAX_SIMULATED = 10_000;
 /** A loop that never sleeps prints once a second here (a real one would flood its log). */
 const BUSY_LOOP_PERIOD = 1000;
 
-export class Shell implements ExpandScope {
+export class Shell implements ExpandScope, CommandShell {
   readonly out: LogLine[] = [];
   status = 0;
   /** The endless loop that ended a top-level run, with the time and variables it started with. */
