@@ -6,8 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { KubeObject } from '../../sandbox/api/types';
-import { parseManifests } from '../../server/src/services/parseManifests';
-import { positionAt } from '../../server/src/services/ranges';
+import { manifestObjects } from '../../sandbox/manifests/parseManifests';
 import { collectFiles } from '../collectFiles';
 
 export interface LoadedManifest {
@@ -36,13 +35,9 @@ export async function loadManifests(paths: readonly string[], cwd: string): Prom
       problems.push(`${f.display}: cannot read file: ${(e as Error).message}`);
       continue;
     }
-    const parsed = parseManifests(text);
-    for (const d of parsed.diagnostics)
-      if (d.severity === 1) problems.push(`${f.display}:${d.range.start.line + 1}: ${d.message}`);
-    for (const m of parsed.manifests) {
-      const line = positionAt(parsed.lineCounter, m.root.range?.[0] ?? 0).line + 1;
-      manifests.push({ file: f.display, line, object: m.object as unknown as KubeObject });
-    }
+    const parsed = manifestObjects(text);
+    for (const e of parsed.errors) problems.push(`${f.display}:${e.line + 1}: ${e.message}`);
+    for (const m of parsed.manifests) manifests.push({ file: f.display, line: m.line + 1, object: m.object });
   }
   return { manifests, problems, files: files.length };
 }

@@ -1,37 +1,23 @@
 /**
- * Text → YAML documents → the Kubernetes manifests among them. Everything the
- * parser complains about becomes a diagnostic here; later services only see
- * documents that parsed cleanly and convert to plain JSON.
+ * Text → the Kubernetes manifests in it, and the parser's problems as
+ * diagnostics. The parsing itself lives in core (sandbox/manifests/), shared
+ * with save-to-apply and `simulate`; this turns its problems into LSP
+ * diagnostics with the language server's source and codes.
  */
-import { isMap, isScalar, parseAllDocuments } from 'yaml';
-import type { Document, LineCounter, YAMLError, YAMLMap } from 'yaml';
+import type { LineCounter } from 'yaml';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { copyJson, isPlainObject } from '../../../sandbox/util/json';
+import { parseManifestText } from '../../../sandbox/manifests/parseManifests';
+import type { ManifestDocument } from '../../../sandbox/manifests/parseManifests';
 import { makeDiagnostic } from './diagnostic';
 import type { ServerDiagnosticCode } from './diagnostic';
-import { nestingDepth } from './nestingDepth';
-import { lineCounterFor, rangeAt } from './ranges';
 
-/** Texts longer than this (in UTF-16 code units) are declined rather than parsed. */
-export const MAX_TEXT_LENGTH = 10 * 1024 * 1024;
-/** Texts nesting deeper than this are declined: the recursive composer could exhaust the stack. */
-export const MAX_NESTING_DEPTH = 200;
-/** Parser complaints reported per text; hostile input can produce thousands. */
-export const MAX_PARSE_DIAGNOSTICS = 100;
-/** Alias expansions allowed per document when converting to JS (the yaml package's default). */
-export const MAX_ALIAS_COUNT = 100;
-
-/** One YAML document that is a Kubernetes object: a map with string `apiVersion` and `kind`. */
-export interface ManifestDocument {
-  /** 0-based position of the document in the stream. */
-  readonly index: number;
-  /** The map at the document root, with source ranges. */
-  readonly root: YAMLMap;
-  readonly apiVersion: string;
-  readonly kind: string;
-  /** A private plain-JSON copy of the document; callers may change it. */
-  readonly object: Record<string, unknown>;
-}
+export {
+  MAX_ALIAS_COUNT,
+  MAX_NESTING_DEPTH,
+  MAX_PARSE_DIAGNOSTICS,
+  MAX_TEXT_LENGTH,
+} from '../../../sandbox/manifests/parseManifests';
+export type { ManifestDocument } from '../../../sandbox/manifests/parseManifests';
 
 export interface ParsedManifests {
   /** Offsets → lines for every range in this text. */
@@ -47,124 +33,10 @@ export interface ParsedManifests {
  * document with syntax errors is reported but not offered as a manifest.
  */
 export function parseManifests(text: string): ParsedManifests {
-  const declined = declineReason(text);
-  if (declined) {
-    const lc = lineCounterFor(text);
-    const range = rangeAt(lc, declined.offset, declined.offset + 1);
-    return { lineCounter: lc, diagnostics: [makeDiagnostic(range, declined.code, declined.message)], manifests: [] };
-  }
-  // Counted from the text itself: the parser's own LineCounter misses newlines inside some malformed tokens.
-  const lineCounter = lineCounterFor(text);
-  const diagnostics: Diagnostic[] = [];
-  const manifests: ManifestDocument[] = [];
-  let docs: Document.Parsed[];
-  try {
-    docs = parseAllDocuments(text, { prettyErrors: false, merge: true, uniqueKeys: true }) as Document.Parsed[];
-  } catch (e) {
-    const message = `YAML could not be parsed: ${e instanceof Error ? e.message : String(e)}`;
-    return {
-      lineCounter,
-      diagnostics: [makeDiagnostic(rangeAt(lineCounter, 0, 0), 'yaml-syntax', message)],
-      manifests: [],
-    };
-  }
-  docs.forEach((doc, index) => {
-    for (const e of doc.errors) diagnostics.push(yamlErrorDiagnostic(e, text, lineCounter, false));
-    for (const w of doc.warnings) diagnostics.push(yamlErrorDiagnostic(w, text, lineCounter, true));
-    if (doc.errors.length > 0) return;
-    const found = toManifest(doc, index, text, lineCounter);
-    if (found === undefined) return;
-    if ('diagnostic' in found) diagnostics.push(found.diagnostic);
-    else manifests.push(found);
+  const parsed = parseManifestText(text);
+  const diagnostics = parsed.problems.map((p) => {
+    const code: ServerDiagnosticCode = p.code; // the parser's codes are the language server's
+    return makeDiagnostic(p.range, code, p.message, p.severity === 'warning');
   });
-  return { lineCounter, diagnostics: distinct(diagnostics).slice(0, MAX_PARSE_DIAGNOSTICS), manifests };
-}
-
-/** Drops repeats of the same message at the same place (the parser repeats itself on runaway nesting). */
-function distinct(ds: Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  return ds.filter((d) => {
-    const key = JSON.stringify([d.range, d.code, d.message]);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-function declineReason(text: string): { offset: number; code: ServerDiagnosticCode; message: string } | undefined {
-  if (text.length > MAX_TEXT_LENGTH) {
-    return {
-      offset: 0,
-      code: 'manifest-too-large',
-      message: `File is larger than ${MAX_TEXT_LENGTH} characters; not validated`,
-    };
-  }
-  const bad = firstOf(text, '\u0000', '\uFFFD');
-  if (bad >= 0) {
-    return {
-      offset: bad,
-      code: 'binary-content',
-      message: 'File contains binary data (a NUL byte or invalid UTF-8); not validated',
-    };
-  }
-  if (nestingDepth(text) > MAX_NESTING_DEPTH) {
-    return {
-      offset: 0,
-      code: 'yaml-too-deep',
-      message: `YAML nests deeper than ${MAX_NESTING_DEPTH} levels; not validated`,
-    };
-  }
-  return undefined;
-}
-
-/** The first offset of any of `chars`, or -1. */
-function firstOf(text: string, ...chars: string[]): number {
-  const found = chars.map((c) => text.indexOf(c)).filter((i) => i >= 0);
-  return found.length === 0 ? -1 : Math.min(...found);
-}
-
-function yamlErrorDiagnostic(e: YAMLError, text: string, lc: LineCounter, warning: boolean): Diagnostic {
-  const start = Math.min(e.pos[0], text.length);
-  let end = Math.min(e.pos[1], text.length);
-  if (e.code !== 'DUPLICATE_KEY') return makeDiagnostic(rangeAt(lc, start, end), 'yaml-syntax', e.message, warning);
-  // The parser marks the key's first character; widen to the whole key so the squiggle reads as "this key".
-  const stop = text.slice(start).search(/:(\s|$)|\n/);
-  if (stop > 0) end = start + text.slice(start, start + stop).trimEnd().length;
-  return makeDiagnostic(rangeAt(lc, start, end), 'yaml-duplicate-key', e.message, warning);
-}
-
-function stringField(root: YAMLMap, key: string): string | undefined {
-  const node = root.get(key, true);
-  return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
-}
-
-function toManifest(
-  doc: Document.Parsed,
-  index: number,
-  text: string,
-  lc: LineCounter,
-): ManifestDocument | { diagnostic: Diagnostic } | undefined {
-  const root = doc.contents;
-  if (!isMap(root)) return undefined;
-  const apiVersion = stringField(root, 'apiVersion');
-  const kind = stringField(root, 'kind');
-  if (apiVersion === undefined || kind === undefined) return undefined;
-  const start = root.range[0];
-  const lineEnd = text.indexOf('\n', start);
-  const firstLine = rangeAt(lc, start, lineEnd < 0 ? text.length : lineEnd);
-  let js: unknown;
-  try {
-    js = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch {
-    const message = `Document expands more than ${MAX_ALIAS_COUNT} aliases; not validated (resource exhaustion guard)`;
-    return { diagnostic: makeDiagnostic(firstLine, 'yaml-alias-limit', message) };
-  }
-  try {
-    const object = copyJson(js);
-    if (!isPlainObject(object)) return undefined;
-    return { index, root, apiVersion, kind, object };
-  } catch (e) {
-    const message = `Document has no JSON form: ${e instanceof Error ? e.message : String(e)}`;
-    return { diagnostic: makeDiagnostic(firstLine, 'yaml-not-json', message) };
-  }
+  return { lineCounter: parsed.lineCounter, diagnostics, manifests: parsed.manifests };
 }

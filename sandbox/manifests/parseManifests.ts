@@ -1,0 +1,217 @@
+/**
+ * Text → YAML documents → the Kubernetes manifests among them, with their
+ * source ranges. Everything the parser complains about becomes a problem here;
+ * later steps only see documents that parsed cleanly and convert to plain
+ * JSON. The language server (its diagnostics), save-to-apply and `simulate`
+ * all read manifests through this, so "what is a manifest" means the same in
+ * squiggles and in the sandbox.
+ */
+import { isMap, isScalar, parseAllDocuments } from 'yaml';
+import type { Document, LineCounter, YAMLError, YAMLMap } from 'yaml';
+import type { KubeObject } from '../api/types';
+import { copyJson, isPlainObject } from '../util/json';
+import { nestingDepth } from './nestingDepth';
+import { lineCounterFor, positionAt, rangeAt } from './ranges';
+import type { Range } from './ranges';
+
+/** Texts longer than this (in UTF-16 code units) are declined rather than parsed. */
+export const MAX_TEXT_LENGTH = 10 * 1024 * 1024;
+/** Texts nesting deeper than this are declined: the recursive composer could exhaust the stack. */
+export const MAX_NESTING_DEPTH = 200;
+/** Parser complaints reported per text; hostile input can produce thousands. */
+export const MAX_PARSE_DIAGNOSTICS = 100;
+/** Alias expansions allowed per document when converting to JS (the yaml package's default). */
+export const MAX_ALIAS_COUNT = 100;
+
+/** One YAML document that is a Kubernetes object: a map with string `apiVersion` and `kind`. */
+export interface ManifestDocument {
+  /** 0-based position of the document in the stream. */
+  readonly index: number;
+  /** The map at the document root, with source ranges. */
+  readonly root: YAMLMap;
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** A private plain-JSON copy of the document; callers may change it. */
+  readonly object: Record<string, unknown>;
+}
+
+/** What the parser reports; the language server shows these as its diagnostic codes. */
+export type ManifestProblemCode =
+  /** The YAML parser rejected the text (its own message, at its position). */
+  | 'yaml-syntax'
+  /** The same key twice in one mapping. */
+  | 'yaml-duplicate-key'
+  /** Too many alias expansions (a "billion laughs" document): not validated. */
+  | 'yaml-alias-limit'
+  /** Parses as YAML but has no JSON form (`.inf`, `!!binary`, nesting or size over the API server's limits). */
+  | 'yaml-not-json'
+  /** Nested deeper than the parser can safely handle: not validated. */
+  | 'yaml-too-deep'
+  /** NUL bytes or invalid UTF-8: not YAML text at all. */
+  | 'binary-content'
+  /** Larger than we are willing to parse. */
+  | 'manifest-too-large';
+
+export interface ManifestProblem {
+  readonly range: Range;
+  readonly code: ManifestProblemCode;
+  readonly message: string;
+  /** An error keeps its document (or the whole text) from being a manifest; a warning (the parser's) does not. */
+  readonly severity: 'error' | 'warning';
+}
+
+export interface ParsedManifestText {
+  /** Offsets → lines for every range in this text. */
+  readonly lineCounter: LineCounter;
+  /** Problems found while reading the text, in source order. */
+  readonly problems: ManifestProblem[];
+  readonly manifests: ManifestDocument[];
+}
+
+function problem(range: Range, code: ManifestProblemCode, message: string, warning = false): ManifestProblem {
+  return { range, code, message, severity: warning ? 'warning' : 'error' };
+}
+
+/**
+ * Parses a (multi-document) YAML text. Never throws: hostile input (binary
+ * data, alias bombs, huge or deeply nested text) becomes a problem, and a
+ * document with syntax errors is reported but not offered as a manifest.
+ */
+export function parseManifestText(text: string): ParsedManifestText {
+  const declined = declineReason(text);
+  if (declined) {
+    const lc = lineCounterFor(text);
+    const range = rangeAt(lc, declined.offset, declined.offset + 1);
+    return { lineCounter: lc, problems: [problem(range, declined.code, declined.message)], manifests: [] };
+  }
+  // Counted from the text itself: the parser's own LineCounter misses newlines inside some malformed tokens.
+  const lineCounter = lineCounterFor(text);
+  const problems: ManifestProblem[] = [];
+  const manifests: ManifestDocument[] = [];
+  let docs: Document.Parsed[];
+  try {
+    docs = parseAllDocuments(text, { prettyErrors: false, merge: true, uniqueKeys: true }) as Document.Parsed[];
+  } catch (e) {
+    const message = `YAML could not be parsed: ${e instanceof Error ? e.message : String(e)}`;
+    return { lineCounter, problems: [problem(rangeAt(lineCounter, 0, 0), 'yaml-syntax', message)], manifests: [] };
+  }
+  docs.forEach((doc, index) => {
+    for (const e of doc.errors) problems.push(yamlProblem(e, text, lineCounter, false));
+    for (const w of doc.warnings) problems.push(yamlProblem(w, text, lineCounter, true));
+    if (doc.errors.length > 0) return;
+    const found = toManifest(doc, index, text, lineCounter);
+    if (found === undefined) return;
+    if ('problem' in found) problems.push(found.problem);
+    else manifests.push(found);
+  });
+  return { lineCounter, problems: distinct(problems).slice(0, MAX_PARSE_DIAGNOSTICS), manifests };
+}
+
+/**
+ * A text's manifests as objects to apply, each with the 0-based line its document starts on, and the errors (not
+ * warnings) that kept documents out, with their 0-based lines, in source order.
+ */
+export function manifestObjects(text: string): {
+  manifests: { line: number; object: KubeObject }[];
+  errors: { line: number; message: string }[];
+} {
+  const parsed = parseManifestText(text);
+  return {
+    manifests: parsed.manifests.map((m) => ({
+      line: positionAt(parsed.lineCounter, m.root.range?.[0] ?? 0).line,
+      object: m.object as unknown as KubeObject,
+    })),
+    errors: parsed.problems
+      .filter((p) => p.severity === 'error')
+      .map((p) => ({ line: p.range.start.line, message: p.message })),
+  };
+}
+
+/** Drops repeats of the same message at the same place (the parser repeats itself on runaway nesting). */
+function distinct(ds: ManifestProblem[]): ManifestProblem[] {
+  const seen = new Set<string>();
+  return ds.filter((d) => {
+    const key = JSON.stringify([d.range, d.code, d.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function declineReason(text: string): { offset: number; code: ManifestProblemCode; message: string } | undefined {
+  if (text.length > MAX_TEXT_LENGTH) {
+    return {
+      offset: 0,
+      code: 'manifest-too-large',
+      message: `File is larger than ${MAX_TEXT_LENGTH} characters; not validated`,
+    };
+  }
+  const bad = firstOf(text, '\u0000', '\uFFFD');
+  if (bad >= 0) {
+    return {
+      offset: bad,
+      code: 'binary-content',
+      message: 'File contains binary data (a NUL byte or invalid UTF-8); not validated',
+    };
+  }
+  if (nestingDepth(text) > MAX_NESTING_DEPTH) {
+    return {
+      offset: 0,
+      code: 'yaml-too-deep',
+      message: `YAML nests deeper than ${MAX_NESTING_DEPTH} levels; not validated`,
+    };
+  }
+  return undefined;
+}
+
+/** The first offset of any of `chars`, or -1. */
+function firstOf(text: string, ...chars: string[]): number {
+  const found = chars.map((c) => text.indexOf(c)).filter((i) => i >= 0);
+  return found.length === 0 ? -1 : Math.min(...found);
+}
+
+function yamlProblem(e: YAMLError, text: string, lc: LineCounter, warning: boolean): ManifestProblem {
+  const start = Math.min(e.pos[0], text.length);
+  let end = Math.min(e.pos[1], text.length);
+  if (e.code !== 'DUPLICATE_KEY') return problem(rangeAt(lc, start, end), 'yaml-syntax', e.message, warning);
+  // The parser marks the key's first character; widen to the whole key so the squiggle reads as "this key".
+  const stop = text.slice(start).search(/:(\s|$)|\n/);
+  if (stop > 0) end = start + text.slice(start, start + stop).trimEnd().length;
+  return problem(rangeAt(lc, start, end), 'yaml-duplicate-key', e.message, warning);
+}
+
+function stringField(root: YAMLMap, key: string): string | undefined {
+  const node = root.get(key, true);
+  return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
+}
+
+function toManifest(
+  doc: Document.Parsed,
+  index: number,
+  text: string,
+  lc: LineCounter,
+): ManifestDocument | { problem: ManifestProblem } | undefined {
+  const root = doc.contents;
+  if (!isMap(root)) return undefined;
+  const apiVersion = stringField(root, 'apiVersion');
+  const kind = stringField(root, 'kind');
+  if (apiVersion === undefined || kind === undefined) return undefined;
+  const start = root.range[0];
+  const lineEnd = text.indexOf('\n', start);
+  const firstLine = rangeAt(lc, start, lineEnd < 0 ? text.length : lineEnd);
+  let js: unknown;
+  try {
+    js = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch {
+    const message = `Document expands more than ${MAX_ALIAS_COUNT} aliases; not validated (resource exhaustion guard)`;
+    return { problem: problem(firstLine, 'yaml-alias-limit', message) };
+  }
+  try {
+    const object = copyJson(js);
+    if (!isPlainObject(object)) return undefined;
+    return { index, root, apiVersion, kind, object };
+  } catch (e) {
+    const message = `Document has no JSON form: ${e instanceof Error ? e.message : String(e)}`;
+    return { problem: problem(firstLine, 'yaml-not-json', message) };
+  }
+}
