@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * A tiny element builder: text always goes in as text nodes, never as HTML,
  * so nothing the sandbox or a manifest contains can become markup.

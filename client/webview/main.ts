@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The webview page: says `ready`, then renders every `state` the host posts.
  * Everything from the host is validated (protocol.ts) before it is rendered.

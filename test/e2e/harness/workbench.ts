@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The VS Code 1.100 workbench as a user sees it, through the selectors of
  * shared/reference/vscode-host.md: the activity bar, the side bar's tree, context
