@@ -24,7 +24,8 @@
  */
 import { isPlainObject } from '../../util/json';
 import { cloneValue, deleteMember, getMember, hasMember, setMember } from './jsonMember';
-import { goAtoi, splitPointer } from './jsonPointer';
+import { goAtoi } from '../../util/goText';
+import { splitPointer } from './jsonPointer';
 import {
   MAX_JSON_PATCH_OPERATIONS,
   PatchOperationError,

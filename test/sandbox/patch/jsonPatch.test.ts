@@ -16,7 +16,7 @@ import { deepFreeze } from '../../../sandbox/util/json';
 import { applyJsonPatch } from '../../../sandbox/api/patch/jsonPatch';
 import type { JsonPatchOptions } from '../../../sandbox/api/patch/jsonPatch';
 import { patchFailureDetail } from '../../../sandbox/api/patch/patchErrors';
-import { goAtoi, goQuote } from '../../../sandbox/api/patch/jsonPointer';
+import { goAtoi, goQuote } from '../../../sandbox/util/goText';
 
 /** Applies with both inputs deep-frozen, as stored objects are. */
 function apply(doc: unknown, patch: unknown, options?: JsonPatchOptions): unknown {
