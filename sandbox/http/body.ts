@@ -2,13 +2,18 @@
  * Request bodies: read with a size limit (413 past it, as upstream's
  * limitedReadBody), then decoded by Content-Type — JSON, or YAML for objects
  * and server-side apply — into plain JSON values. A body that does not decode
- * is 400 with the parser's reason; an unknown Content-Type is 415.
+ * is 400 with the parser's reason, and so is one nested too deeply (past
+ * upstream's limit in upstream's words, past the sandbox's in its own); an
+ * unknown Content-Type is 415.
  */
 import type { IncomingMessage } from 'node:http';
-import { parseAllDocuments } from 'yaml';
+import { Lexer, Parser, parseAllDocuments } from 'yaml';
+import type { CST } from 'yaml';
 import { badRequest, tooLarge, unsupportedMediaType } from '../api/errors';
+import type { ApiError } from '../api/errors';
 import { patchTypeFromContentType } from '../api/patch/index';
 import type { PatchType } from '../apiserver/options';
+import { DEFAULT_COPY_LIMITS, GO_JSON_MAX_DEPTH, jsonNesting, nestsDeeperThan } from '../util/json';
 import { mediaTypeOf } from './negotiate';
 import { PROTOBUF_MEDIA_TYPE, decodeProtobufBody } from './protobuf/index';
 
@@ -61,28 +66,141 @@ function summary(text: string): string {
   return text.length > 30 ? `${text.slice(0, 30)} ...` : text;
 }
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (e) {
-    return { ok: false, message: (e as Error).message };
-  }
+/** go-yaml's limits on flow nesting and on block indentation (scannerc.go: `max_flow_level`, `max_indents`). */
+const GO_YAML_MAX_DEPTH = 10_000;
+
+/**
+ * The deepest a body may nest here: the store's own limit. kube-apiserver
+ * decodes up to 10000 levels, but no built-in kind nests anywhere near 100,
+ * so deeper data can only sit in fields a real server drops; the sandbox's
+ * recursive walks (defaults, validation, patches) are not made for it, so the
+ * body is refused, saying so, rather than answered with a stack overflow.
+ */
+export const MAX_BODY_DEPTH = DEFAULT_COPY_LIMITS.maxDepth;
+
+const SANDBOX_TOO_DEEP = `the body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep, which this sandbox does not decode (kube-apiserver decodes up to ${GO_JSON_MAX_DEPTH})`;
+
+/**
+ * Why a body did not decode: a syntax error in the parser's words, upstream's
+ * own nesting limit in Go's words (`json` from encoding/json, `yaml` from
+ * go-yaml), or the sandbox's nesting limit.
+ */
+type Parsed =
+  | { ok: true; value: unknown }
+  | { ok: false; reason: 'syntax' | 'json-depth' | 'yaml-depth'; message: string }
+  | { ok: false; reason: 'sandbox-depth'; message: string };
+
+function tooDeepHere(): Parsed {
+  return { ok: false, reason: 'sandbox-depth', message: SANDBOX_TOO_DEEP };
 }
 
-function parseYaml(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+function parseJson(text: string): Parsed {
+  // Measured before parsing, as Go's scanner meets the limit before anything else.
+  const nesting = jsonNesting(text, GO_JSON_MAX_DEPTH);
+  if (nesting.overflow)
+    return {
+      ok: false,
+      reason: 'json-depth',
+      message: `invalid character '${nesting.overflow.bracket}' exceeded max depth`,
+    };
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (e) {
+    return { ok: false, reason: 'syntax', message: (e as Error).message };
+  }
+  return nesting.deepest > MAX_BODY_DEPTH ? tooDeepHere() : { ok: true, value };
+}
+
+/** go-yaml's message for a scanner error at 0-based `line` (parser.fail: the first line has no prefix). */
+function goYamlTooDeep(line: number): Parsed {
+  const where = line > 0 ? `line ${line + 1}: ` : '';
+  return { ok: false, reason: 'yaml-depth', message: `yaml: ${where}exceeded max depth of ${GO_YAML_MAX_DEPTH}` };
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+/**
+ * Refuses YAML nested too deeply before the yaml package composes it (which
+ * recurses, and overflows the stack a few hundred levels down), in upstream's
+ * order: go-yaml's scanner refuses more than 10000 flow levels (counted by the
+ * lexer, which stops there) or block indentation levels (counted on the CST,
+ * one level per block collection); then the JSON that YAMLToJSON writes meets
+ * encoding/json's limit; then the sandbox's own. Nothing here recurses.
+ */
+function yamlNesting(text: string): Parsed | undefined {
+  let flow = 0;
+  let line = 0;
+  for (const lexeme of new Lexer().lex(text)) {
+    if (lexeme === '[' || lexeme === '{') {
+      if (++flow > GO_YAML_MAX_DEPTH) return goYamlTooDeep(line);
+    } else if (lexeme === ']' || lexeme === '}') {
+      if (flow > 0) flow--;
+    } else {
+      for (let i = lexeme.indexOf('\n'); i >= 0; i = lexeme.indexOf('\n', i + 1)) line++;
+    }
+  }
+  let deepest = 0;
+  let blockOverflow: number | undefined;
+  let jsonOverflow: '[' | '{' | undefined;
+  const stack: Array<[CST.Token | null | undefined, number, number]> = [];
+  const documents = [...new Parser().parse(text)];
+  for (let i = documents.length - 1; i >= 0; i--) stack.push([documents[i], 0, 0]);
+  // Depth first in document order, as the text is read.
+  while (stack.length > 0) {
+    const [token, depth, block] = stack.pop()!;
+    if (!token) continue;
+    if (token.type === 'document') stack.push([token.value, depth, block]);
+    else if (token.type === 'block-map' || token.type === 'block-seq' || token.type === 'flow-collection') {
+      const level = depth + 1;
+      const blockLevel = token.type === 'flow-collection' ? block : block + 1;
+      if (blockLevel > GO_YAML_MAX_DEPTH && blockOverflow === undefined) blockOverflow = token.offset;
+      if (level > GO_JSON_MAX_DEPTH && jsonOverflow === undefined) {
+        const seq = token.type === 'block-seq' || (token.type === 'flow-collection' && token.start.source === '[');
+        jsonOverflow = seq ? '[' : '{';
+      }
+      if (level > deepest) deepest = level;
+      for (let i = token.items.length - 1; i >= 0; i--) {
+        const item = token.items[i];
+        stack.push([item.value, level, blockLevel]);
+        if ('key' in item) stack.push([item.key, level, blockLevel]);
+      }
+    }
+  }
+  if (blockOverflow !== undefined) return goYamlTooDeep(lineAt(text, blockOverflow));
+  if (jsonOverflow !== undefined)
+    return { ok: false, reason: 'json-depth', message: `invalid character '${jsonOverflow}' exceeded max depth` };
+  return deepest > MAX_BODY_DEPTH ? tooDeepHere() : undefined;
+}
+
+function parseYaml(text: string): Parsed {
+  const tooDeep = yamlNesting(text);
+  if (tooDeep) return tooDeep;
   const docs = parseAllDocuments(text);
   if (!Array.isArray(docs)) return { ok: true, value: null };
   const real = docs.filter((d) => d.contents !== null || d.errors.length > 0);
   if (real.length > 1)
-    return { ok: false, message: 'the body holds more than one YAML document; send one object per request' };
+    return {
+      ok: false,
+      reason: 'syntax',
+      message: 'the body holds more than one YAML document; send one object per request',
+    };
   const doc = real[0] ?? docs[0];
   if (!doc) return { ok: true, value: null };
-  if (doc.errors.length > 0) return { ok: false, message: `error converting YAML to JSON: ${doc.errors[0].message}` };
+  if (doc.errors.length > 0)
+    return { ok: false, reason: 'syntax', message: `error converting YAML to JSON: ${doc.errors[0].message}` };
+  let value: unknown;
   try {
-    return { ok: true, value: doc.toJS({ maxAliasCount: 100 }) as unknown };
+    value = doc.toJS({ maxAliasCount: 100 }) as unknown;
   } catch (e) {
-    return { ok: false, message: `error converting YAML to JSON: ${(e as Error).message}` };
+    return { ok: false, reason: 'syntax', message: `error converting YAML to JSON: ${(e as Error).message}` };
   }
+  // Aliases can nest an anchored collection inside another (or inside itself).
+  return nestsDeeperThan(value, MAX_BODY_DEPTH) ? tooDeepHere() : { ok: true, value };
 }
 
 /**
@@ -94,34 +212,65 @@ function parseYaml(text: string): { ok: true; value: unknown } | { ok: false; me
  */
 export function decodeObjectBody(body: Buffer, contentType: string | undefined, expectedKind: string): unknown {
   const mediaType = mediaTypeOf(contentType);
-  if (mediaType === PROTOBUF_MEDIA_TYPE) return decodeProtobufBody(body, expectedKind);
+  const unrecognized = (why: string, text: string): ApiError =>
+    badRequest(`the object provided is unrecognized (must be of type ${expectedKind}): ${why} (${summary(text)})`);
+  if (mediaType === PROTOBUF_MEDIA_TYPE) {
+    const value = decodeProtobufBody(body, expectedKind);
+    // Messages nest only as deep as their types; FieldsV1 carries JSON of its own.
+    if (nestsDeeperThan(value, MAX_BODY_DEPTH)) {
+      const version = value.apiVersion.slice(value.apiVersion.indexOf('/') + 1);
+      throw badRequest(
+        `${value.kind} in version "${version}" cannot be handled as a ${expectedKind}: ${SANDBOX_TOO_DEEP}`,
+      );
+    }
+    return value;
+  }
   const text = body.toString('utf8');
   let parsed;
   if (mediaType === '' || mediaType === 'application/json') parsed = parseJson(text);
   else if (mediaType === 'application/yaml') parsed = parseYaml(text);
   else throw unsupportedMediaType(OBJECT_MEDIA_TYPES);
   if (!parsed.ok) {
-    const what = mediaType === 'application/yaml' ? 'yaml parse error' : 'json parse error';
-    throw badRequest(
-      `the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; ${what}: ${parsed.message} (${summary(text)})`,
-    );
+    // upstream: runtime/serializer/json: Serializer.Decode (YAMLToJSON, then SimpleMetaFactory.Interpret),
+    // then handlers: transformDecodeError.
+    if (parsed.reason === 'yaml-depth' || parsed.reason === 'sandbox-depth') throw unrecognized(parsed.message, text);
+    const what =
+      mediaType === 'application/yaml' && parsed.reason === 'syntax' ? 'yaml parse error' : 'json parse error';
+    throw unrecognized(`couldn't get version/kind; ${what}: ${parsed.message}`, text);
   }
   if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) {
-    throw badRequest(
-      `the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; json parse error: the body is not a JSON object (${summary(text)})`,
-    );
+    throw unrecognized("couldn't get version/kind; json parse error: the body is not a JSON object", text);
   }
   return parsed.value;
 }
 
-/** Decodes a PATCH body by its Content-Type; 415 for anything but the four patch types. */
+/**
+ * Decodes a PATCH body by its Content-Type; 415 for anything but the four
+ * patch types. 400 when it does not decode, worded as upstream's patch
+ * handler words it (handlers/patch.go: `error decoding patch: …` for JSON and
+ * merge patches, the decoder's error alone for strategic merge patches,
+ * `error decoding YAML: …` for apply).
+ */
 export function decodePatchBody(body: Buffer, contentType: string | undefined): { type: PatchType; patch: unknown } {
   const type = patchTypeFromContentType(contentType ?? '');
   if (type === undefined || mediaTypeOf(contentType) === 'application/apply-patch+cbor')
     throw unsupportedMediaType(PATCH_MEDIA_TYPES);
   const text = body.toString('utf8');
   const parsed = type === 'apply' ? parseYaml(text) : parseJson(text);
-  if (!parsed.ok) throw badRequest(type === 'apply' ? parsed.message : `error decoding patch: ${parsed.message}`);
+  if (!parsed.ok) {
+    if (type === 'apply') {
+      // upstream: util/yaml.Unmarshal → sigs.k8s.io/yaml.Unmarshal, which wraps go-yaml's errors and then
+      // encoding/json's (yaml.go: unmarshal, jsonUnmarshal).
+      const why =
+        parsed.reason === 'yaml-depth'
+          ? `error converting YAML to JSON: ${parsed.message}`
+          : parsed.reason === 'json-depth'
+            ? `error unmarshaling JSON: while decoding JSON: ${parsed.message}`
+            : parsed.message;
+      throw badRequest(`error decoding YAML: ${why}`);
+    }
+    throw badRequest(type === 'strategic' ? parsed.message : `error decoding patch: ${parsed.message}`);
+  }
   return { type, patch: parsed.value };
 }
 

@@ -44,9 +44,18 @@ function oid(dotted: string): Buffer {
   return tlv(0x06, Buffer.from(bytes));
 }
 
-/** A positive INTEGER from unsigned big-endian bytes. */
-function integer(bytes: Buffer): Buffer {
-  return tlv(0x02, bytes[0] & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+/**
+ * A non-negative INTEGER from unsigned big-endian bytes, in DER's minimal form
+ * (X.690 8.3.2): redundant leading zero bytes are dropped, and one zero byte is
+ * put back in front when the top bit is set, so the value is not read as
+ * negative. OpenSSL refuses anything else ("illegal padding").
+ */
+export function derInteger(bytes: Uint8Array): Buffer {
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const value = Buffer.from(bytes.subarray(start));
+  if (value.length === 0) return tlv(0x02, Buffer.from([0]));
+  return tlv(0x02, value[0] & 0x80 ? Buffer.concat([Buffer.from([0]), value]) : value);
 }
 
 function name(commonName: string): Buffer {
@@ -64,11 +73,31 @@ function pem(label: string, der: Buffer): string {
 
 const ECDSA_WITH_SHA256 = seq(oid('1.2.840.10045.4.3.2'));
 
+export interface CertificateOptions {
+  commonName?: string;
+  /**
+   * The serial number as unsigned big-endian bytes (tests force edge cases);
+   * by default 127 random bits. RFC 5280 4.1.2.2: positive, at most 20 octets.
+   */
+  serial?: Uint8Array;
+}
+
+/** 127 random bits: positive, and at most 16 octets once encoded. */
+function randomSerial(): Buffer {
+  for (;;) {
+    const serial = randomBytes(16);
+    serial[0] &= 0x7f;
+    if (serial.some((b) => b !== 0)) return serial;
+  }
+}
+
 /** A fresh key and self-signed certificate for 127.0.0.1 / localhost, valid 2000–2100 (no wall clock needed). */
-export function selfSignedCertificate(commonName = 'kube-reconcile'): ServerCertificate {
+export function selfSignedCertificate(options: CertificateOptions = {}): ServerCertificate {
+  const commonName = options.commonName ?? 'kube-reconcile';
+  const serial = options.serial ?? randomSerial();
+  if (!serial.some((b) => b !== 0)) throw new Error('certificate serial number must be positive');
+  if (derInteger(serial).length - 2 > 20) throw new Error('certificate serial number must fit in 20 octets');
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const serial = randomBytes(16);
-  serial[0] &= 0x7f;
   const validity = seq(tlv(0x17, Buffer.from('000101000000Z')), tlv(0x18, Buffer.from('21000101000000Z')));
   const altNames = seq(tlv(0x87, Buffer.from([127, 0, 0, 1])), tlv(0x82, Buffer.from('localhost')));
   const extensions = seq(
@@ -79,8 +108,8 @@ export function selfSignedCertificate(commonName = 'kube-reconcile'): ServerCert
     extension('2.5.29.37', false, seq(oid('1.3.6.1.5.5.7.3.1'))),
   );
   const tbs = seq(
-    tlv(0xa0, integer(Buffer.from([2]))),
-    integer(serial),
+    tlv(0xa0, derInteger(Buffer.from([2]))),
+    derInteger(serial),
     ECDSA_WITH_SHA256,
     name(commonName),
     validity,
@@ -88,6 +117,7 @@ export function selfSignedCertificate(commonName = 'kube-reconcile'): ServerCert
     publicKey.export({ type: 'spki', format: 'der' }),
     tlv(0xa3, extensions),
   );
+  // The other INTEGERs (the signature's r and s, the key's) are DER from OpenSSL itself.
   const signature = sign('sha256', tbs, privateKey);
   const cert = seq(tbs, ECDSA_WITH_SHA256, tlv(0x03, Buffer.from([0]), signature));
   return { key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), cert: pem('CERTIFICATE', cert) };

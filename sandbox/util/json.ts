@@ -139,3 +139,60 @@ export function deepFreeze<T>(value: T): T {
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * How deeply encoding/json lets JSON nest: `maxNestingDepth` in Go's
+ * encoding/json/scanner.go, shared by every decoder kube-apiserver uses
+ * (sigs.k8s.io/json is a fork of it). Past it Go's scanner stops with
+ * `invalid character '[' exceeded max depth`.
+ */
+export const GO_JSON_MAX_DEPTH = 10_000;
+
+/** How a JSON text nests: its deepest level, and the first bracket that opens a level past `limit`. */
+export interface JsonNesting {
+  deepest: number;
+  overflow?: { offset: number; bracket: '{' | '[' };
+}
+
+/**
+ * Measures the nesting of JSON text in one pass without recursion (string
+ * contents are skipped), so a body can be refused before anything walks it.
+ * Stops at the first bracket past `limit`. Invalid JSON is measured as far as
+ * its brackets go; parsing it reports the rest.
+ */
+export function jsonNesting(text: string, limit: number = GO_JSON_MAX_DEPTH): JsonNesting {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c /* \ */) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+      if (depth > limit) return { deepest, overflow: { offset: i, bracket: c === 0x7b ? '{' : '[' } };
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
+  }
+  return { deepest };
+}
+
+/**
+ * Whether a value holds objects or arrays nested more than `limit` levels
+ * (the outermost one is level 1), walked without recursion; a cycle counts as
+ * endlessly deep.
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, level] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (level > limit) return true;
+    const children: unknown[] = Array.isArray(v) ? v : Object.values(v);
+    for (const child of children) if (typeof child === 'object' && child !== null) stack.push([child, level + 1]);
+  }
+  return false;
+}

@@ -1,33 +1,26 @@
 /**
- * RFC 6901 JSON Pointers: `""` is the whole document, `/a/0/b~1c` the member
- * `b/c` of the first element of `a`. `~1` decodes to `/` and `~0` to `~`.
+ * JSON Pointers as kube-apiserver's JSON patch library reads them
+ * (gopkg.in/evanphx/json-patch.v4 v4.12.0, patch.go), which is looser than
+ * RFC 6901: the pointer is split on `/` and its first segment dropped whatever
+ * it holds (`a/b` names the member `b` of the root; `a` and `""` name no
+ * member at all); `~1` and `~0` are decoded and any other `~` is kept as
+ * written; array indices are read by Go's `strconv.Atoi`, so `01`, `+1` and
+ * `-1` (from the end) are indices.
  */
 
-/** Splits a pointer into unescaped reference tokens; `undefined` when it is not a valid pointer. */
-export function parsePointer(pointer: string): string[] | undefined {
-  if (pointer === '') return [];
-  if (!pointer.startsWith('/')) return undefined;
-  const tokens = pointer.slice(1).split('/');
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (!t.includes('~')) continue;
-    if (/~(?![01])/.test(t)) return undefined;
-    tokens[i] = t.replace(/~1/g, '/').replace(/~0/g, '~');
-  }
-  return tokens;
+/** A pointer split as `findObject` splits it: the parent's tokens and the last one, or undefined without a `/`. */
+export function splitPointer(pointer: string): { parents: string[]; key: string } | undefined {
+  const split = pointer.split('/');
+  if (split.length < 2) return undefined;
+  return { parents: split.slice(1, -1).map(decodePointerToken), key: decodePointerToken(split[split.length - 1]) };
+}
+
+/** upstream: decodePatchKey — `~1` → `/` then `~0` → `~`, in one left-to-right pass (strings.NewReplacer). */
+export function decodePointerToken(token: string): string {
+  return token.replace(/~[01]/g, (m) => (m === '~1' ? '/' : '~'));
 }
 
 /** Encodes one reference token (`a/b` → `a~1b`). */
 export function escapePointerToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/**
- * An array index token: digits without leading zeros (RFC 6901 §4). Returns
- * `undefined` for anything else, including `-`.
- */
-export function arrayIndex(token: string): number | undefined {
-  if (!/^(0|[1-9]\d*)$/.test(token)) return undefined;
-  const n = Number(token);
-  return Number.isSafeInteger(n) ? n : undefined;
 }

@@ -26,14 +26,31 @@ export function invalidMergePatch(): ApiError {
 }
 
 /**
- * 422 Invalid, as upstream. Upstream drops the reason; we keep it as the one
- * cause (e.g. `testing value /spec/replicas failed: test failed`) so the UI
- * can show why.
+ * 422 Invalid exactly as kube-apiserver sends it for a JSON patch that does not
+ * apply, and for strategic merge patch's list-of-lists and `$retainKeys`
+ * errors: `errors.NewGenericServerResponse(422, …, isUnexpectedResponse=false)`
+ * (handlers/patch.go: applyJSPatch, interpretStrategicMergePatchError), a
+ * generic message and empty details; the library's reason is dropped. It is
+ * kept on the error's `cause` (never sent) for logs and tests.
  */
-export function patchFailed(detail: string, causeReason = 'FieldValueInvalid'): ApiError {
-  return statusFailure(422, 'Invalid', 'the server rejected our request due to an error in our request', {
-    causes: [{ reason: causeReason, message: detail }],
-  });
+export function patchFailed(detail: string): ApiError {
+  const error = statusFailure(422, 'Invalid', 'the server rejected our request due to an error in our request', {});
+  error.cause = detail;
+  return error;
+}
+
+/** The reason a `patchFailed` error carries, if it is one. */
+export function patchFailureDetail(e: unknown): string | undefined {
+  return e instanceof Error && typeof e.cause === 'string' ? e.cause : undefined;
+}
+
+/**
+ * Where the JSON patch library dereferences a nil node it panics, and
+ * kube-apiserver's panic recovery (filters.WithPanicRecovery) answers 500 with
+ * this text (as text/plain there; as a Status here).
+ */
+export function patchPanicked(): ApiError {
+  return statusFailure(500, 'InternalError', 'This request caused apiserver to panic. Look in the logs for details.');
 }
 
 /** 413 for more than `MAX_JSON_PATCH_OPERATIONS` operations. */

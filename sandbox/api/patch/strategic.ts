@@ -47,7 +47,7 @@ const BAD_SET_ELEMENT_ORDER = 'invalid patch format of setElementOrder list';
 
 /** 422 as kube-apiserver answers the errors it treats as invalid content (lists of lists, `$retainKeys` mismatch). */
 function unprocessable(message: string): ApiError {
-  return patchFailed(message, 'UnexpectedServerResponse');
+  return patchFailed(message);
 }
 
 function noMergeKey(m: JsonMap, key: string): ApiError {

@@ -1,118 +1,126 @@
 /**
- * Cron schedules as robfig/cron's `ParseStandard` reads them (what the
- * CronJob controller uses): five fields (minute hour day-of-month month
- * day-of-week) with `*`, `?`, ranges, steps, lists and JAN–DEC / SUN–SAT
- * names, the `@yearly`-style descriptors and `@every <duration>`. Times are
- * computed in UTC.
+ * Cron schedules as the CronJob controller runs them: parsed by robfig/cron v3
+ * `ParseStandard` (admission/validation/cron.ts), next activations by its
+ * `SpecSchedule.Next` (spec.go) and `ConstantDelaySchedule.Next`
+ * (constantdelay.go). Times are computed in UTC: the sandbox's controller
+ * manager runs in UTC, and a schedule naming another zone (`TZ=…`) is refused
+ * saying so rather than shifted silently.
  */
-import { CRON_FIELDS, MONTHS, cronScheduleError } from '../../admission/validation/cron';
-import type { CronField } from '../../admission/validation/cron';
+import { parseCron } from '../../admission/validation/cron';
+import type { CronField, CronSchedule } from '../../admission/validation/cron';
 
 export interface Schedule {
-  /** The first activation strictly after `afterMs` (epoch ms); undefined if none within five years. */
+  /** The first activation strictly after `afterMs` (epoch ms); undefined for Go's zero time (none in five years). */
   next(afterMs: number): number | undefined;
 }
 
-type FieldSpec = CronField;
-const FIELDS = CRON_FIELDS;
-const DESCRIPTORS: Record<string, string> = {
-  '@yearly': '0 0 1 1 *',
-  '@annually': '0 0 1 1 *',
-  '@monthly': '0 0 1 * *',
-  '@weekly': '0 0 * * 0',
-  '@daily': '0 0 * * *',
-  '@midnight': '0 0 * * *',
-  '@hourly': '0 * * * *',
-};
-const GO_DURATION_UNITS: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
-
-/** A parsed field: the allowed values, and whether it was written as `*`/`?` (robfig's star bit). */
-interface Field {
-  values: Set<number>;
-  star: boolean;
+/** Zones the sandbox computes in: UTC and its aliases. */
+function isUtc(location: string): boolean {
+  if (location === '' || location === 'UTC' || location === 'Local') return true;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: location }).resolvedOptions().timeZone === 'UTC';
+  } catch {
+    return false;
+  }
 }
 
 /** Parses `spec`; throws an Error with robfig's message when it is not a schedule. */
 export function parseSchedule(spec: string): Schedule {
-  const err = cronScheduleError(spec);
-  if (err) throw new Error(err);
-  const text = spec.trim();
-  if (text.startsWith('@every ')) return everySchedule(parseGoDuration(text.slice(7).trim()));
-  const fields = (DESCRIPTORS[text] ?? text).split(/\s+/).map((f, i) => parseField(f, FIELDS[i]));
-  return { next: (after) => nextMatch(fields, after) };
+  const parsed = parseCron(spec);
+  if ('error' in parsed) throw new Error(parsed.error);
+  return scheduleOf(parsed.ok);
 }
 
-function parseField(expr: string, spec: FieldSpec): Field {
-  const values = new Set<number>();
-  let star = false;
-  for (const part of expr.split(',')) {
-    const [range, stepText] = part.split('/');
-    const step = stepText === undefined ? 1 : Number(stepText);
-    let start = spec.min;
-    let end = spec.max;
-    let partStar = false;
-    if (range === '*' || range === '?') partStar = true;
-    else {
-      const [a, b] = range.split('-');
-      start = value(a, spec);
-      end = b === undefined ? (stepText === undefined ? start : spec.max) : value(b, spec);
+export function scheduleOf(s: CronSchedule): Schedule {
+  if (s.kind === 'every') {
+    // upstream: ConstantDelaySchedule.Next — t + delay, rounded down to the second.
+    return { next: (after) => after - mod(after, 1000) + s.delayMs };
+  }
+  if (!isUtc(s.location))
+    throw new Error(`the sandbox computes schedules in UTC only; TZ=${s.location} is not supported`);
+  return { next: (after) => specNext(s, after) };
+}
+
+function mod(a: number, n: number): number {
+  return ((a % n) + n) % n;
+}
+
+const has = (f: CronField, v: number): boolean => f.values.has(v);
+
+/** upstream: dayMatches — both day fields must match when either is starred, else either may. */
+function dayMatches(s: Extract<CronSchedule, { kind: 'spec' }>, t: Date): boolean {
+  const domMatch = has(s.dom, t.getUTCDate());
+  const dowMatch = has(s.dow, t.getUTCDay());
+  return s.dom.star || s.dow.star ? domMatch && dowMatch : domMatch || dowMatch;
+}
+
+/** upstream: SpecSchedule.Next, in UTC (no daylight saving adjustments to make). */
+function specNext(s: Extract<CronSchedule, { kind: 'spec' }>, afterMs: number): number | undefined {
+  // Start at the earliest possible time (the upcoming second).
+  let t = new Date(afterMs - mod(afterMs, 1000) + 1000);
+  const at = (y: number, mo: number, d: number, h = 0, mi = 0, sec = 0) => new Date(Date.UTC(y, mo, d, h, mi, sec));
+  // This flag indicates whether a field has been incremented.
+  let added = false;
+  // If no time is found within five years, return zero.
+  const yearLimit = t.getUTCFullYear() + 5;
+  wrap: for (;;) {
+    if (t.getUTCFullYear() > yearLimit) return undefined;
+    // Find the first applicable month.
+    while (!has(s.month, t.getUTCMonth() + 1)) {
+      if (!added) {
+        added = true;
+        t = at(t.getUTCFullYear(), t.getUTCMonth(), 1);
+      }
+      t = at(
+        t.getUTCFullYear(),
+        t.getUTCMonth() + 1,
+        t.getUTCDate(),
+        t.getUTCHours(),
+        t.getUTCMinutes(),
+        t.getUTCSeconds(),
+      );
+      if (t.getUTCMonth() === 0) continue wrap;
     }
-    // `*/n` with n > 1 is a restriction, not a wildcard.
-    if (partStar && step === 1) star = true;
-    for (let v = start; v <= end; v += step) values.add(v);
+    // Now get a day in that month.
+    while (!dayMatches(s, t)) {
+      if (!added) {
+        added = true;
+        t = at(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate());
+      }
+      t = at(
+        t.getUTCFullYear(),
+        t.getUTCMonth(),
+        t.getUTCDate() + 1,
+        t.getUTCHours(),
+        t.getUTCMinutes(),
+        t.getUTCSeconds(),
+      );
+      if (t.getUTCDate() === 1) continue wrap;
+    }
+    while (!has(s.hour, t.getUTCHours())) {
+      if (!added) {
+        added = true;
+        t = at(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate(), t.getUTCHours());
+      }
+      t = new Date(t.getTime() + 3_600_000);
+      if (t.getUTCHours() === 0) continue wrap;
+    }
+    while (!has(s.minute, t.getUTCMinutes())) {
+      if (!added) {
+        added = true;
+        t = new Date(t.getTime() - mod(t.getTime(), 60_000));
+      }
+      t = new Date(t.getTime() + 60_000);
+      if (t.getUTCMinutes() === 0) continue wrap;
+    }
+    while (!has(s.second, t.getUTCSeconds())) {
+      if (!added) {
+        added = true;
+        t = new Date(t.getTime() - mod(t.getTime(), 1000));
+      }
+      t = new Date(t.getTime() + 1000);
+      if (t.getUTCSeconds() === 0) continue wrap;
+    }
+    return t.getTime();
   }
-  return { values, star };
-}
-
-function value(text: string, spec: FieldSpec): number {
-  const named = spec.names?.indexOf(text.toLowerCase()) ?? -1;
-  if (named >= 0) return named + (spec.names === MONTHS ? 1 : 0);
-  return Number(text);
-}
-
-/** Day-of-month and day-of-week: both must match when either is `*`, else either may (robfig's rule). */
-function dayMatches(fields: Field[], d: Date): boolean {
-  const dom = fields[2].values.has(d.getUTCDate());
-  const dow = fields[4].values.has(d.getUTCDay());
-  return fields[2].star || fields[4].star ? dom && dow : dom || dow;
-}
-
-function nextMatch(fields: Field[], after: number): number | undefined {
-  const d = new Date(Math.floor(after / 60_000) * 60_000 + 60_000);
-  const limit = after + 5 * 366 * 86_400_000;
-  while (d.getTime() <= limit) {
-    if (!fields[3].values.has(d.getUTCMonth() + 1)) {
-      d.setUTCMonth(d.getUTCMonth() + 1, 1);
-      d.setUTCHours(0, 0, 0, 0);
-    } else if (!dayMatches(fields, d)) {
-      d.setUTCDate(d.getUTCDate() + 1);
-      d.setUTCHours(0, 0, 0, 0);
-    } else if (!fields[1].values.has(d.getUTCHours())) {
-      d.setUTCHours(d.getUTCHours() + 1, 0, 0, 0);
-    } else if (!fields[0].values.has(d.getUTCMinutes())) {
-      d.setUTCMinutes(d.getUTCMinutes() + 1, 0, 0);
-    } else return d.getTime();
-  }
-  return undefined;
-}
-
-/** `@every d`: `d` after the given time, rounded down to whole seconds (at least one second). */
-function everySchedule(delayMs: number): Schedule {
-  const delay = Math.max(1000, Math.floor(delayMs / 1000) * 1000);
-  return { next: (after) => Math.floor(after / 1000) * 1000 + delay };
-}
-
-function parseGoDuration(text: string): number {
-  let total = 0;
-  for (const m of text.matchAll(/([0-9]+(?:\.[0-9]+)?)(ns|us|µs|ms|s|m|h)/g))
-    total += Number(m[1]) * GO_DURATION_UNITS[m[2]];
-  return total;
 }

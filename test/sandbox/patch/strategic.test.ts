@@ -4,6 +4,7 @@ import { isApiError } from '../../../sandbox/api/errors';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { applyPatch } from '../../../sandbox/api/patch/index';
 import { applyStrategicMergePatch } from '../../../sandbox/api/patch/strategic';
+import { patchFailureDetail } from '../../../sandbox/api/patch/patchErrors';
 import { cloneJson, deepFreeze } from '../../../sandbox/util/json';
 import { deployment, newApi, statusOf } from '../fixtures';
 
@@ -81,7 +82,9 @@ function web(): Json {
 function rejects(fn: () => unknown, code: number, message: RegExp | string): void {
   assert.throws(fn, (e: unknown) => {
     assert.ok(isApiError(e, code), `expected ${code}, got ${String(e)}`);
-    const text = code === 422 ? (e.status.details?.causes?.[0]?.message ?? '') : e.status.message;
+    // A 422 is upstream's bare "the server rejected our request…": the reason rides on the error's cause.
+    if (code === 422) assert.deepEqual(e.status.details, {});
+    const text = code === 422 ? (patchFailureDetail(e) ?? '') : e.status.message;
     if (typeof message === 'string') assert.equal(text, message);
     else assert.match(text, message);
     return true;

@@ -62,3 +62,151 @@ describe('cron schedule', () => {
     assert.throws(() => parseSchedule('@fortnightly'), { message: 'unrecognized descriptor: @fortnightly' });
   });
 });
+
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** upstream getTime's layouts ("Mon Jan 2 15:04 2006", with seconds and fractions too), read in UTC. */
+function goTime(value: string): number | undefined {
+  if (value === '') return undefined;
+  const [, month, day, clock, year] = value.split(' ');
+  const [h, m, s = '0'] = clock.split(':');
+  return Date.UTC(Number(year), MONTH_NAMES.indexOf(month), Number(day), Number(h), Number(m)) + Number(s) * 1000;
+}
+
+describe('robfig/cron v3 spec_test.go: TestActivation (ParseStandard)', () => {
+  const cases: Array<[time: string, spec: string, expected: boolean]> = [
+    // Every fifteen minutes.
+    ['Mon Jul 9 15:00 2012', '0/15 * * * *', true],
+    ['Mon Jul 9 15:45 2012', '0/15 * * * *', true],
+    ['Mon Jul 9 15:40 2012', '0/15 * * * *', false],
+    // Every fifteen minutes, starting at 5 minutes.
+    ['Mon Jul 9 15:05 2012', '5/15 * * * *', true],
+    ['Mon Jul 9 15:20 2012', '5/15 * * * *', true],
+    ['Mon Jul 9 15:50 2012', '5/15 * * * *', true],
+    // Named months
+    ['Sun Jul 15 15:00 2012', '0/15 * * Jul *', true],
+    ['Sun Jul 15 15:00 2012', '0/15 * * Jun *', false],
+    // Everything set.
+    ['Sun Jul 15 08:30 2012', '30 08 ? Jul Sun', true],
+    ['Sun Jul 15 08:30 2012', '30 08 15 Jul ?', true],
+    ['Mon Jul 16 08:30 2012', '30 08 ? Jul Sun', false],
+    ['Mon Jul 16 08:30 2012', '30 08 15 Jul ?', false],
+    // Predefined schedules
+    ['Mon Jul 9 15:00 2012', '@hourly', true],
+    ['Mon Jul 9 15:04 2012', '@hourly', false],
+    ['Mon Jul 9 15:00 2012', '@daily', false],
+    ['Mon Jul 9 00:00 2012', '@daily', true],
+    ['Mon Jul 9 00:00 2012', '@weekly', false],
+    ['Sun Jul 8 00:00 2012', '@weekly', true],
+    ['Sun Jul 8 01:00 2012', '@weekly', false],
+    ['Sun Jul 8 00:00 2012', '@monthly', false],
+    ['Sun Jul 1 00:00 2012', '@monthly', true],
+    // Test interaction of DOW and DOM. If both are restricted, then only one needs to match.
+    ['Sun Jul 15 00:00 2012', '* * 1,15 * Sun', true],
+    ['Fri Jun 15 00:00 2012', '* * 1,15 * Sun', true],
+    ['Wed Aug 1 00:00 2012', '* * 1,15 * Sun', true],
+    ['Sun Jul 15 00:00 2012', '* * */10 * Sun', true],
+    // However, if one has a star, then both need to match.
+    ['Sun Jul 15 00:00 2012', '* * * * Mon', false],
+    ['Mon Jul 9 00:00 2012', '* * 1,15 * *', false],
+    ['Sun Jul 15 00:00 2012', '* * 1,15 * *', true],
+    ['Sun Jul 15 00:00 2012', '* * */2 * Sun', true],
+  ];
+  for (const [time, spec, expected] of cases) {
+    test(`${spec} ${expected ? 'fires' : 'does not fire'} at ${time}`, () => {
+      const at = goTime(time)!;
+      assert.equal(parseSchedule(spec).next(at - 1000) === at, expected);
+    });
+  }
+});
+
+describe('robfig/cron v3 spec_test.go: TestNext and TestErrors', () => {
+  // Upstream's cases in its seconds parser with a 0 seconds field, given in five fields; its TZ and
+  // daylight-saving cases are left out (the sandbox computes in UTC), as are non-zero seconds fields.
+  const cases: Array<[time: string, spec: string, expected: string]> = [
+    // Simple cases
+    ['Mon Jul 9 14:45 2012', '0/15 * * * *', 'Mon Jul 9 15:00 2012'],
+    ['Mon Jul 9 14:59 2012', '0/15 * * * *', 'Mon Jul 9 15:00 2012'],
+    ['Mon Jul 9 14:59:59 2012', '0/15 * * * *', 'Mon Jul 9 15:00 2012'],
+    // Wrap around hours
+    ['Mon Jul 9 15:45 2012', '20-35/15 * * * *', 'Mon Jul 9 16:20 2012'],
+    // Wrap around days
+    ['Mon Jul 9 23:46 2012', '*/15 * * * *', 'Tue Jul 10 00:00 2012'],
+    ['Mon Jul 9 23:45 2012', '20-35/15 * * * *', 'Tue Jul 10 00:20 2012'],
+    // Wrap around months
+    ['Mon Jul 9 23:35 2012', '0 0 9 Apr-Oct ?', 'Thu Aug 9 00:00 2012'],
+    ['Mon Jul 9 23:35 2012', '0 0 */5 Apr,Aug,Oct Mon', 'Tue Aug 1 00:00 2012'],
+    ['Mon Jul 9 23:35 2012', '0 0 */5 Oct Mon', 'Mon Oct 1 00:00 2012'],
+    // Wrap around years
+    ['Mon Jul 9 23:35 2012', '0 0 * Feb Mon', 'Mon Feb 4 00:00 2013'],
+    ['Mon Jul 9 23:35 2012', '0 0 * Feb Mon/2', 'Fri Feb 1 00:00 2013'],
+    // Wrap around minute, hour, day, month, and year
+    ['Mon Dec 31 23:59:45 2012', '* * * * *', 'Tue Jan 1 00:00:00 2013'],
+    // Leap year
+    ['Mon Jul 9 23:35 2012', '0 0 29 Feb ?', 'Mon Feb 29 00:00 2016'],
+    // Unsatisfiable: Go's zero time.
+    ['Mon Jul 9 23:35 2012', '0 0 30 Feb ?', ''],
+    ['Mon Jul 9 23:35 2012', '0 0 31 Apr ?', ''],
+  ];
+  for (const [time, spec, expected] of cases) {
+    test(`${spec} after ${time}`, () => assert.equal(parseSchedule(spec).next(goTime(time)!), goTime(expected)));
+  }
+
+  const invalid: Array<[spec: string, message: string]> = [
+    ['xyz', 'expected exactly 5 fields, found 1: [xyz]'],
+    ['60 0 * * *', 'end of range (60) above maximum (59): 60'],
+    ['0 60 * * *', 'end of range (60) above maximum (23): 60'],
+    ['0 0 * * XYZ', 'failed to parse int from XYZ: strconv.Atoi: parsing "XYZ": invalid syntax'],
+  ];
+  for (const [spec, message] of invalid)
+    test(`TestErrors ${spec}`, () => assert.throws(() => parseSchedule(spec), { message }));
+
+  test('a field that matches nothing never fires (Go zero time after five years)', () => {
+    assert.equal(parseSchedule('0 , * * *').next(Date.parse('2026-01-01T00:00:00Z')), undefined);
+  });
+
+  test('a named zone other than UTC is refused, saying so', () => {
+    assert.throws(() => parseSchedule('TZ=Asia/Tokyo 0 * * * *'), {
+      message: 'the sandbox computes schedules in UTC only; TZ=Asia/Tokyo is not supported',
+    });
+    assert.equal(iso(parseSchedule('TZ=Etc/UTC 0 * * * *').next(Date.parse(FROM))), '2026-01-01T01:00:00Z');
+  });
+});
+
+describe('robfig/cron v3 constantdelay_test.go: TestConstantDelayNext (@every)', () => {
+  const cases: Array<[time: string, delay: string, expected: string]> = [
+    // Simple cases
+    ['Mon Jul 9 14:45 2012', '15m50ns', 'Mon Jul 9 15:00 2012'],
+    ['Mon Jul 9 14:59 2012', '15m', 'Mon Jul 9 15:14 2012'],
+    ['Mon Jul 9 14:59:59 2012', '15m', 'Mon Jul 9 15:14:59 2012'],
+    // Wrap around hours
+    ['Mon Jul 9 15:45 2012', '35m', 'Mon Jul 9 16:20 2012'],
+    // Wrap around days
+    ['Mon Jul 9 23:46 2012', '14m', 'Tue Jul 10 00:00 2012'],
+    ['Mon Jul 9 23:45 2012', '35m', 'Tue Jul 10 00:20 2012'],
+    ['Mon Jul 9 23:35:51 2012', '44m24s', 'Tue Jul 10 00:20:15 2012'],
+    ['Mon Jul 9 23:35:51 2012', '25h44m24s', 'Thu Jul 11 01:20:15 2012'],
+    // Wrap around months
+    ['Mon Jul 9 23:35 2012', '2184h25m', 'Thu Oct 9 00:00 2012'],
+    // Wrap around minute, hour, day, month, and year
+    ['Mon Dec 31 23:59:45 2012', '15s', 'Tue Jan 1 00:00:00 2013'],
+    // Round up to 1 second if the duration is less.
+    ['Mon Jul 9 14:45:00 2012', '15ms', 'Mon Jul 9 14:45:01 2012'],
+    // Round to nearest second when calculating the next time.
+    ['Mon Jul 9 14:45:00.005 2012', '15m', 'Mon Jul 9 15:00 2012'],
+    // Round to nearest second for both.
+    ['Mon Jul 9 14:45:00.005 2012', '15m50ns', 'Mon Jul 9 15:00 2012'],
+  ];
+  for (const [time, delay, expected] of cases) {
+    test(`@every ${delay} after ${time}`, () =>
+      assert.equal(parseSchedule(`@every ${delay}`).next(goTime(time)!), goTime(expected)));
+  }
+
+  test('@every .5s, 0 and -1s are every second', () => {
+    for (const d of ['.5s', '0', '-1s'])
+      assert.equal(
+        iso(parseSchedule(`@every ${d}`).next(Date.parse('2026-01-01T00:00:00.250Z'))),
+        '2026-01-01T00:00:01Z',
+      );
+  });
+});
