@@ -274,6 +274,13 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
         field: 'kind',
         type: 'string',
       }),
+      // Upstream's RoleRef requires apiGroup too (json:"apiGroup", no omitempty).
+      d(6, 0, 7, 'missing-required', 'roleRef.apiGroup: Required value', {
+        rule: 'missing-required',
+        path: ['roleRef', 'apiGroup'],
+        field: 'apiGroup',
+        type: 'string',
+      }),
       d(6, 0, 7, 'missing-required', 'roleRef.name: Required value', {
         rule: 'missing-required',
         path: ['roleRef', 'name'],
@@ -446,7 +453,7 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
     ],
   },
   {
-    name: 'removed versions the schema still knows: pointed at the current version',
+    name: 'an API a supported release removed: the release is computed from the schemas, with the current version',
     text: lines('apiVersion: flowcontrol.apiserver.k8s.io/v1beta3', 'kind: FlowSchema', 'metadata: {name: f}'),
     expected: [
       d(
@@ -454,7 +461,7 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
         12,
         48,
         'removed-api-version',
-        'flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is no longer served by Kubernetes; use flowcontrol.apiserver.k8s.io/v1',
+        'flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema was removed in Kubernetes 1.32; use flowcontrol.apiserver.k8s.io/v1',
       ),
     ],
   },
