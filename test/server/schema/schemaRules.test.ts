@@ -290,6 +290,33 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
     ],
   },
   {
+    name: 'wrong-type: an int32 field refuses what does not fit 32 bits, as the API server decoding it does',
+    text: lines(
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata: {name: d}',
+      'spec:',
+      '  replicas: 3000000000',
+      '  progressDeadlineSeconds: 2147483647',
+      '  selector: {matchLabels: {a: b}}',
+      '  template:',
+      '    metadata: {labels: {a: b}}',
+      '    spec:',
+      '      terminationGracePeriodSeconds: 3000000000',
+      '      containers: [{name: c, image: nginx}]',
+    ),
+    expected: [
+      d(
+        4,
+        12,
+        22,
+        'wrong-type',
+        '3000000000 does not fit an int32 (-2147483648 to 2147483647); the API server answers: json: cannot unmarshal number 3000000000 into Go struct field DeploymentSpec.spec.replicas of type int32',
+        { rule: 'wrong-type', path: ['spec', 'replicas'], expected: 'integer' },
+      ),
+    ],
+  },
+  {
     name: 'missing-required: admission reports a missing struct by its own fields; the first of them carries the payload',
     text: lines(
       'apiVersion: autoscaling/v2',
