@@ -86,7 +86,7 @@ async function main(): Promise<void> {
 }
 
 function prepareSchema(): string {
-  const generated = join(ROOT, 'server/generated/kubernetes-schema.json');
+  const generated = join(ROOT, 'sandbox/schema/generated/kubernetes-1.32.json');
   if (!existsSync(generated))
     spawnSync(process.execPath, [join(ROOT, 'scripts/generate-schema.mjs')], { stdio: 'inherit', cwd: ROOT });
   const schema = JSON.parse(readFileSync(generated, 'utf8')) as KubeSchema;

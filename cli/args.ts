@@ -4,6 +4,14 @@
  * the options it accepts; anything else is a usage error (exit code 2).
  */
 
+import { DEFAULT_KUBERNETES_VERSION, setKubernetesVersion } from '../sandbox/schema/schema';
+import {
+  KUBERNETES_VERSIONS,
+  isSupportedKubernetesVersion,
+  normalizeKubernetesVersion,
+  unsupportedVersionMessage,
+} from '../sandbox/schema/versions';
+
 export type OptionSpec =
   | { readonly type: 'boolean'; readonly short?: string }
   | { readonly type: 'string'; readonly short?: string; readonly choices?: readonly string[] }
@@ -71,4 +79,24 @@ function optionName(written: string, specs: OptionSpecs): string {
     if (found) return found[0];
   }
   throw new UsageError(`unknown option ${written}`);
+}
+
+/** `--kubernetes-version`, shared by validate, simulate and serve. */
+export const KUBERNETES_VERSION_OPTION: OptionSpec = { type: 'string' };
+
+/** Help text of `--kubernetes-version`, aligned for the commands' option lists. */
+export const KUBERNETES_VERSION_HELP = `--kubernetes-version V  the Kubernetes release to check against and serve
+                        (${KUBERNETES_VERSIONS.join(', ')}; default ${DEFAULT_KUBERNETES_VERSION})`;
+
+/**
+ * Makes the `--kubernetes-version` value (default 1.32) the release the schema, `/version` and the nodes
+ * follow; returns it (`1.33` for `v1.33.2`). A release without a schema is a usage error.
+ */
+export function useKubernetesVersion(value: string | boolean | readonly string[] | undefined): string {
+  const text = typeof value === 'string' ? value : DEFAULT_KUBERNETES_VERSION;
+  const version = normalizeKubernetesVersion(text);
+  if (version === undefined || !isSupportedKubernetesVersion(version))
+    throw new UsageError(`--kubernetes-version: ${unsupportedVersionMessage(text)}`);
+  setKubernetesVersion(version);
+  return version;
 }

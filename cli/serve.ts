@@ -18,7 +18,13 @@ import { exportKubeconfig, renderKubeconfig, writePrivateFile } from '../sandbox
 import { generateToken, startKubeHttpServer } from '../sandbox/http/server';
 import type { KubeHttpServer } from '../sandbox/http/server';
 import { isPlainObject } from '../sandbox/util/json';
-import { UsageError, parseArgs } from './args';
+import {
+  KUBERNETES_VERSION_HELP,
+  KUBERNETES_VERSION_OPTION,
+  UsageError,
+  parseArgs,
+  useKubernetesVersion,
+} from './args';
 import type { OptionSpecs } from './args';
 import { EXIT_ERRORS, EXIT_OK } from './io';
 import type { CliIo } from './io';
@@ -34,6 +40,7 @@ export const SERVE_OPTIONS: OptionSpecs = {
   nodes: { type: 'string' },
   seed: { type: 'string' },
   speed: { type: 'string' },
+  'kubernetes-version': KUBERNETES_VERSION_OPTION,
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -54,6 +61,7 @@ Options:
   --seed S              seed for every random choice (default 1)
   --speed X             how fast the cluster's clock runs against real time
                         (default 1; at most ${MAX_SPEED})
+  ${KUBERNETES_VERSION_HELP}
   -h, --help            show this help
 
 Then, in another terminal:
@@ -97,6 +105,7 @@ interface Plan {
 function plan(args: readonly string[], cwd: string, home: string): Plan | 'help' {
   const { options: o, positionals } = parseArgs(args, SERVE_OPTIONS);
   if (o.help === true) return 'help';
+  useKubernetesVersion(o['kubernetes-version']);
   const port = o.port === undefined ? 0 : Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port needs a whole number from 0 to 65535, got "${String(o.port)}"`);

@@ -3,7 +3,13 @@
  * language server's diagnostics for files on disk, for CI and pre-commit.
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError, parseArgs } from './args';
+import {
+  KUBERNETES_VERSION_HELP,
+  KUBERNETES_VERSION_OPTION,
+  UsageError,
+  parseArgs,
+  useKubernetesVersion,
+} from './args';
 import type { OptionSpecs } from './args';
 import { collectFiles } from './collectFiles';
 import type { FoundFile } from './collectFiles';
@@ -17,6 +23,7 @@ import { analyzeFile } from '../server/src/services/workspace/analyzeFile';
 
 export const VALIDATE_OPTIONS: OptionSpecs = {
   format: { type: 'string', choices: ['text', 'json'] },
+  'kubernetes-version': KUBERNETES_VERSION_OPTION,
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -24,14 +31,19 @@ export const VALIDATE_HELP = `Usage: kube-reconcile validate <files or folders..
 
 Checks Kubernetes manifests the way the sandbox API server admits them
 (defaults, then validation) and reports what it would reject.
-Folders are searched recursively for *.yaml and *.yml files.
+Folders are searched recursively for *.yaml and *.yml files; files of
+Kubernetes' tools that are not manifests (kustomization.yaml, kubeconfig)
+are skipped, and custom resources get a warning (their definitions are not
+checked).
 
 Options:
   --format text|json  text (default): file:line:col severity code message,
                       and a summary on stderr; json: an array on stdout
+  ${KUBERNETES_VERSION_HELP}
   -h, --help          Show this help
 
-Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
+Exit codes: 0 no errors (warnings allowed), 1 errors found (an API server of
+that release would refuse something), 2 usage error.
 `;
 
 /** Runs `validate` with the arguments after the command name; returns the exit code. Throws UsageError. */
@@ -42,6 +54,7 @@ export async function runValidate(args: readonly string[], io: CliIo): Promise<n
     return EXIT_OK;
   }
   if (positionals.length === 0) throw new UsageError('no files or folders given');
+  useKubernetesVersion(options['kubernetes-version']);
   const files = await collectFiles(positionals, io.cwd);
   const problems: Problem[] = [];
   let resources = 0;

@@ -8,7 +8,7 @@
 // A required entry whose source file is missing fails the build before anything is
 // written, so that a half-built dist/ can never pass for a complete one.
 import * as esbuild from 'esbuild';
-import { chmodSync, existsSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -92,6 +92,21 @@ const entries = [
 
 const sourceOf = (entry) => entry.options.entryPoints[0];
 
+/**
+ * The Kubernetes schemas of the releases other than the default one (which the bundles embed): copied to
+ * dist/schemas/, where sandbox/schema/schema.ts reads one when that release is chosen.
+ */
+function copySchemas() {
+  const from = join(root, 'sandbox', 'schema', 'generated');
+  const { defaultVersion } = JSON.parse(readFileSync(join(from, 'kubernetes-releases.json'), 'utf8'));
+  const to = join(root, 'dist', 'schemas');
+  mkdirSync(to, { recursive: true });
+  for (const f of readdirSync(from)) {
+    if (/^kubernetes-\d+\.\d+\.json$/.test(f) && f !== `kubernetes-${defaultVersion}.json`)
+      copyFileSync(join(from, f), join(to, f));
+  }
+}
+
 function fail(message) {
   console.error(`build: ${message}`);
   process.exit(1);
@@ -146,6 +161,7 @@ async function buildOnce(chosen) {
   const results = await Promise.allSettled(chosen.map((e) => esbuild.build(optionsFor(e))));
   const failed = chosen.filter((_, i) => results[i].status === 'rejected');
   if (failed.length > 0) fail(`failed: ${failed.map((e) => e.name).join(', ')}`);
+  if (chosen.some((e) => e.options.platform !== 'browser')) copySchemas();
   console.log(
     `build: ${chosen.length} bundle(s)${production ? ' (production)' : ''} in ${Math.round(performance.now() - started)} ms`,
   );
@@ -153,6 +169,7 @@ async function buildOnce(chosen) {
 }
 
 async function watchAll(chosen) {
+  copySchemas();
   const contexts = await Promise.all(chosen.map((e) => esbuild.context({ ...optionsFor(e), logLevel: 'info' })));
   await Promise.all(contexts.map((c) => c.watch()));
   console.log(`build: watching ${chosen.map((e) => e.name).join(', ')}`);

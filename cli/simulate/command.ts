@@ -13,7 +13,13 @@ import type { TimedAction } from '../../sandbox/cluster/actions';
 import { formatLogEntry } from '../../sandbox/client/reconcileLog';
 import { RESOURCES } from '../../sandbox/api/resources';
 import { formatGoDuration, parseDuration } from '../../sandbox/kubelet/duration';
-import { UsageError, parseArgs } from '../args';
+import {
+  KUBERNETES_VERSION_HELP,
+  KUBERNETES_VERSION_OPTION,
+  UsageError,
+  parseArgs,
+  useKubernetesVersion,
+} from '../args';
 import type { OptionSpecs } from '../args';
 import { EXIT_ERRORS, EXIT_OK } from '../io';
 import type { CliIo } from '../io';
@@ -32,6 +38,7 @@ export const SIMULATE_OPTIONS: OptionSpecs = {
   record: { type: 'string' },
   log: { type: 'boolean' },
   namespace: { type: 'string', short: 'n' },
+  'kubernetes-version': KUBERNETES_VERSION_OPTION,
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -56,6 +63,7 @@ Options:
   --log                 also print the reconciliation log
   -n, --namespace NS    namespace for manifests without one, and for actions
                         (default "default")
+  ${KUBERNETES_VERSION_HELP}
   -h, --help            show this help
 
 Exit codes: 0 every object applied, 1 something was rejected or unreadable,
@@ -87,6 +95,7 @@ function plan(args: readonly string[]): Plan | 'help' {
   const { options: o, positionals } = parseArgs(args, SIMULATE_OPTIONS);
   if (o.help === true) return 'help';
   if (positionals.length === 0) throw new UsageError('no files or folders given');
+  useKubernetesVersion(o['kubernetes-version']);
   const nodes = o.nodes === undefined ? 3 : Number(o.nodes);
   if (!Number.isInteger(nodes) || nodes < 1 || nodes > 5000)
     throw new UsageError(`--nodes needs a whole number from 1 to 5000, got "${String(o.nodes)}"`);

@@ -10,12 +10,9 @@
 import { createHash } from 'node:crypto';
 import { notAcceptable } from '../api/errors';
 import { RESOURCES } from '../api/resources';
+import { kubernetesVersion } from '../schema/schema';
 import { deepFreeze } from '../util/json';
 import type { ResourceType } from '../api/resources';
-
-/** The Kubernetes release whose API the sandbox serves (kubectl warns beyond ±1 minor). */
-export const KUBERNETES_MAJOR = '1';
-export const KUBERNETES_MINOR = '32';
 
 /** The `/version` document (k8s.io/apimachinery/pkg/version.Info). */
 export interface VersionInfo {
@@ -30,12 +27,16 @@ export interface VersionInfo {
   platform: string;
 }
 
-/** `GET /version`: a v1.32 server, marked as kube-reconcile in the semver build metadata. */
+/**
+ * `GET /version`: a server of the active Kubernetes release (`kubeReconcile.kubernetesVersion`,
+ * `--kubernetes-version`; v1.32 by default), marked as kube-reconcile in the semver build metadata.
+ */
 export function versionInfo(): VersionInfo {
+  const [major, minor] = kubernetesVersion().split('.');
   return {
-    major: KUBERNETES_MAJOR,
-    minor: KUBERNETES_MINOR,
-    gitVersion: `v${KUBERNETES_MAJOR}.${KUBERNETES_MINOR}.0+kube-reconcile`,
+    major,
+    minor,
+    gitVersion: `v${major}.${minor}.0+kube-reconcile`,
     gitCommit: '',
     gitTreeState: 'clean',
     // Upstream's value when a build does not stamp one.

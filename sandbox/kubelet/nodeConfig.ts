@@ -4,6 +4,7 @@
  * its index in the cluster so every run gives the same addresses.
  */
 import type { Taint } from 'kubernetes-types/core/v1';
+import { kubernetesVersion } from '../schema/schema';
 import type { KubeletDelays } from './delays';
 
 export interface NodeCapacity {
@@ -30,7 +31,13 @@ export interface NodeConfig {
 
 export const DEFAULT_NODE_CAPACITY = { cpu: '4', memory: '16Gi', pods: 110, 'ephemeral-storage': '100Gi' } as const;
 
+/** The default release's kubelet version; a node reports {@link kubeletVersion}. */
 export const KUBELET_VERSION = 'v1.32.0';
+
+/** The kubelet version a node reports: the active Kubernetes release's (`v1.32.0` by default). */
+export function kubeletVersion(): string {
+  return `v${kubernetesVersion()}.0`;
+}
 
 /** The node's capacity as the API reports it (strings), defaults filled in. */
 export function nodeCapacity(config: NodeConfig): Record<string, string> {

@@ -6,7 +6,7 @@ import type { NodeCondition } from 'kubernetes-types/core/v1';
 import { formatMicroTime, formatTimestamp } from '../clock/clock';
 import type { KubeObject } from '../api/types';
 import type { NodeConfig } from './nodeConfig';
-import { KUBELET_VERSION, nodeCapacity, nodeIndex, nodeInternalIP, nodePodCIDR } from './nodeConfig';
+import { kubeletVersion, nodeCapacity, nodeIndex, nodeInternalIP, nodePodCIDR } from './nodeConfig';
 
 /** The four conditions a healthy kubelet posts, in upstream order. */
 const HEALTHY: readonly [string, string, string, string][] = [
@@ -65,8 +65,8 @@ export function nodeStatus(
       bootID: '',
       containerRuntimeVersion: 'containerd://1.7.24',
       kernelVersion: '6.8.0-sandbox',
-      kubeProxyVersion: KUBELET_VERSION,
-      kubeletVersion: KUBELET_VERSION,
+      kubeProxyVersion: kubeletVersion(),
+      kubeletVersion: kubeletVersion(),
       machineID: '',
       operatingSystem: 'linux',
       osImage: 'Kube Reconcile sandbox',

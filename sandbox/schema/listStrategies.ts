@@ -3,12 +3,18 @@
  * `patchMergeKey` struct tags (strategic merge patch) and `+listType` /
  * `+listMapKey` markers (server-side apply), published in OpenAPI as
  * `x-kubernetes-patch-strategy`, `x-kubernetes-patch-merge-key`,
- * `x-kubernetes-list-type` and `x-kubernetes-list-map-keys`. The generated
- * schema has field types only, so this table adds what the Go types say
- * (k8s.io/api/<group>/<version>/types.go). A field not listed has no strategy:
- * its list is replaced whole by a strategic merge patch.
+ * `x-kubernetes-list-type` and `x-kubernetes-list-map-keys`.
+ *
+ * Written from the Go types (k8s.io/api/<group>/<version>/types.go) because
+ * no package the schema can be generated from keeps these extensions (see
+ * scripts/generate-schema.mjs): client-node's, Pulumi's and kubernetes-models'
+ * generators drop them. An entry applies in a release only where its field
+ * exists (the lookups below walk the active release's schema), and
+ * test/sandbox/schema/listStrategies.test.ts checks every entry against the
+ * generated fields. A field not listed has no strategy: its list is replaced
+ * whole by a strategic merge patch.
  */
-import { definition, kindEntry } from './schema';
+import { definition, kindEntry, onKubernetesVersionChange } from './schema';
 import type { Definition, SchemaType } from './types';
 
 export interface ListStrategy {
@@ -170,7 +176,8 @@ const TABLE: Record<string, Record<string, ListStrategy>> = {
   'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus': { conditions, currentMetrics: atomic },
   'io.k8s.api.autoscaling.v2.HPAScalingRules': { policies: atomic },
 
-  // policy/v1 (metav1.Condition)
+  // policy/v1: the selector is replaced whole, never merged (patchStrategy:"replace"); conditions are metav1.Condition.
+  'io.k8s.api.policy.v1.PodDisruptionBudgetSpec': { selector: { patchStrategy: 'replace' } },
   'io.k8s.api.policy.v1.PodDisruptionBudgetStatus': { conditions },
 
   // networking.k8s.io/v1
@@ -261,6 +268,8 @@ export function schemaStep(type: SchemaType, name: string): { parent?: Definitio
 
 const MEMO_LIMIT = 4096;
 const memo = new Map<string, ListStrategy | undefined>();
+// Paths walk the active release's schema.
+onKubernetesVersionChange(() => memo.clear());
 
 /**
  * The strategy of the field at `path` (property names and map keys, no list

@@ -1,54 +1,168 @@
 /**
- * The Kubernetes schema, generated at build time (scripts/generate-schema.mjs)
- * and bundled into the server, the CLI and the sandbox worker (OpenAPI, strategic merge), with the lookups every
- * schema-based service needs. Loaded once; every answer is shared and must be
- * treated as read-only.
+ * The Kubernetes schema of each supported release, generated at build time (scripts/generate-schema.mjs)
+ * into `generated/`, with the lookups every schema-based service needs. The default release's schema is
+ * bundled; the others are JSON files read on first use (next to the bundle in `schemas/`, or from
+ * `generated/` when running from source). Every answer is shared and must be treated as read-only.
+ *
+ * One release is active per process (the language server's, the CLI's or the sandbox worker's setting):
+ * the lookups answer for it unless given a `version`.
  */
-import generated from '../../server/generated/kubernetes-schema.json';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import defaultGenerated from './generated/kubernetes-1.32.json';
+import versionsGenerated from './generated/kubernetes-versions.json';
 import type { Definition, KindEntry, KubeSchema, PropertySchema, SchemaType } from './types';
+import {
+  DEFAULT_KUBERNETES_VERSION,
+  KUBERNETES_VERSIONS,
+  isSupportedKubernetesVersion,
+  normalizeKubernetesVersion,
+  unsupportedVersionMessage,
+} from './versions';
 
-const SCHEMA = generated as unknown as KubeSchema;
+export * from './versions';
 
-let byKind: Map<string, KindEntry[]> | undefined;
-let byPair: Map<string, KindEntry> | undefined;
-
-/** The whole schema. */
-export function getSchema(): KubeSchema {
-  return SCHEMA;
+/** What differs between the supported releases (scripts/generate-schema.mjs: versionIndex). */
+interface VersionIndex {
+  readonly versions: readonly string[];
+  readonly defaultVersion: string;
+  /** `apiVersion|kind` → the releases serving it, for kinds not served by all of them. */
+  readonly kinds: Readonly<Record<string, readonly string[]>>;
+  /** definition → field → the releases having it, for fields not in all of them. */
+  readonly fields: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
 }
 
-function index(): { byKind: Map<string, KindEntry[]>; byPair: Map<string, KindEntry> } {
-  if (byKind === undefined || byPair === undefined) {
-    byKind = new Map();
-    byPair = new Map();
-    for (const k of SCHEMA.kinds) {
+const INDEX = versionsGenerated as unknown as VersionIndex;
+
+interface Loaded {
+  readonly schema: KubeSchema;
+  byKind?: Map<string, KindEntry[]>;
+  byPair?: Map<string, KindEntry>;
+  groups?: ReadonlySet<string>;
+}
+
+const loaded = new Map<string, Loaded>([
+  [DEFAULT_KUBERNETES_VERSION, { schema: defaultGenerated as unknown as KubeSchema }],
+]);
+let active = DEFAULT_KUBERNETES_VERSION;
+const listeners: (() => void)[] = [];
+
+/**
+ * Makes `version` the release the lookups answer for (loading its schema now, so that a missing file fails
+ * here and not in the middle of a request). Throws for an unsupported release.
+ */
+export function setKubernetesVersion(version: string): void {
+  const v = normalizeKubernetesVersion(version);
+  if (v === undefined || !isSupportedKubernetesVersion(v)) throw new Error(unsupportedVersionMessage(version));
+  load(v);
+  if (v === active) return;
+  active = v;
+  for (const l of listeners) l();
+}
+
+/** The active release: `1.32` unless set. */
+export function kubernetesVersion(): string {
+  return active;
+}
+
+/** Called after the active release changes (memos keyed by schema answers reset themselves). */
+export function onKubernetesVersionChange(listener: () => void): void {
+  listeners.push(listener);
+}
+
+/** Where the schema files of the other releases are: next to the bundle, or generated next to this file. */
+function schemaFile(version: string): string {
+  const name = `kubernetes-${version}.json`;
+  const candidates = [join(__dirname, 'schemas', name), join(__dirname, 'generated', name)];
+  const file = candidates.find((f) => existsSync(f));
+  if (file !== undefined) return file;
+  throw new Error(`the Kubernetes ${version} schema is missing (looked for ${candidates.join(', ')})`);
+}
+
+function load(version: string): Loaded {
+  const found = loaded.get(version);
+  if (found !== undefined) return found;
+  if (!isSupportedKubernetesVersion(version)) throw new Error(unsupportedVersionMessage(version));
+  const schema = JSON.parse(readFileSync(schemaFile(version), 'utf8')) as KubeSchema;
+  const entry: Loaded = { schema };
+  loaded.set(version, entry);
+  return entry;
+}
+
+/** The whole schema of a release (the active one by default). */
+export function getSchema(version: string = active): KubeSchema {
+  return load(version).schema;
+}
+
+function index(version: string): { byKind: Map<string, KindEntry[]>; byPair: Map<string, KindEntry> } {
+  const l = load(version);
+  if (l.byKind === undefined || l.byPair === undefined) {
+    const byKind = new Map<string, KindEntry[]>();
+    const byPair = new Map<string, KindEntry>();
+    for (const k of l.schema.kinds) {
       byPair.set(`${k.apiVersion}|${k.kind}`, k);
       const list = byKind.get(k.kind);
       if (list === undefined) byKind.set(k.kind, [k]);
       else list.push(k);
     }
+    l.byKind = byKind;
+    l.byPair = byPair;
   }
-  return { byKind, byPair };
+  return { byKind: l.byKind, byPair: l.byPair };
 }
 
 /** The kind served as exactly this apiVersion/kind pair (case-sensitive), or undefined. */
-export function kindEntry(apiVersion: string, kind: string): KindEntry | undefined {
-  return index().byPair.get(`${apiVersion}|${kind}`);
+export function kindEntry(apiVersion: string, kind: string, version: string = active): KindEntry | undefined {
+  return index(version).byPair.get(`${apiVersion}|${kind}`);
 }
 
 /** Every apiVersion serving a kind name (case-sensitive), in the schema's order; empty when none does. */
-export function kindsFor(kind: string): KindEntry[] {
-  return index().byKind.get(kind) ?? [];
+export function kindsFor(kind: string, version: string = active): KindEntry[] {
+  return index(version).byKind.get(kind) ?? [];
 }
 
 /** The definition with this fully qualified name (`io.k8s.api.core.v1.Container`), or undefined. */
-export function definition(name: string): Definition | undefined {
-  return Object.hasOwn(SCHEMA.definitions, name) ? SCHEMA.definitions[name] : undefined;
+export function definition(name: string, version: string = active): Definition | undefined {
+  const defs = load(version).schema.definitions;
+  return Object.hasOwn(defs, name) ? defs[name] : undefined;
 }
 
 /** The definition a `ref` type points at; undefined for every other type (arrays and maps of refs included). */
-export function resolveRef(t: SchemaType): Definition | undefined {
-  return t.kind === 'ref' ? definition(t.name) : undefined;
+export function resolveRef(t: SchemaType, version: string = active): Definition | undefined {
+  return t.kind === 'ref' ? definition(t.name, version) : undefined;
+}
+
+/**
+ * The API groups a release serves (`''` for the core group, `apps`, `networking.k8s.io`…): what is built
+ * into its API server. A kind of any other group is a custom resource.
+ */
+export function builtInGroups(version: string = active): ReadonlySet<string> {
+  const l = load(version);
+  if (l.groups === undefined) {
+    l.groups = new Set(l.schema.kinds.map((k) => (k.apiVersion.includes('/') ? k.apiVersion.split('/')[0] : '')));
+  }
+  return l.groups;
+}
+
+/**
+ * The supported releases that serve this apiVersion/kind, oldest first (every release when all of them do;
+ * none when none does).
+ */
+export function kindVersions(apiVersion: string, kind: string): readonly string[] {
+  const key = `${apiVersion}|${kind}`;
+  if (Object.hasOwn(INDEX.kinds, key)) return INDEX.kinds[key];
+  return kindEntry(apiVersion, kind, DEFAULT_KUBERNETES_VERSION) === undefined ? [] : KUBERNETES_VERSIONS;
+}
+
+/**
+ * The supported releases whose definition has this field, oldest first (every release when all of them do;
+ * none when none does): `fieldVersions('io.k8s.api.core.v1.PodSpec', 'hostnameOverride')` is `['1.34']`.
+ */
+export function fieldVersions(definitionName: string, property: string): readonly string[] {
+  const byDef = Object.hasOwn(INDEX.fields, definitionName) ? INDEX.fields[definitionName] : undefined;
+  if (byDef !== undefined && Object.hasOwn(byDef, property)) return byDef[property];
+  const def = definition(definitionName, DEFAULT_KUBERNETES_VERSION);
+  return def !== undefined && Object.hasOwn(def.properties, property) ? KUBERNETES_VERSIONS : [];
 }
 
 /**
@@ -61,6 +175,7 @@ export function resolveRef(t: SchemaType): Definition | undefined {
 export function typeAtPath(
   root: Definition,
   path: readonly (string | number)[],
+  version: string = active,
 ): { type: SchemaType; property?: PropertySchema; parent?: Definition } | undefined {
   let type: SchemaType = { kind: 'ref', name: root.name };
   let property: PropertySchema | undefined;
@@ -75,7 +190,7 @@ export function typeAtPath(
     } else if (type.kind === 'map') {
       type = type.values;
     } else {
-      const def = resolveRef(type);
+      const def = resolveRef(type, version);
       if (def === undefined || !Object.hasOwn(def.properties, seg)) return undefined;
       property = def.properties[seg];
       parent = def;
@@ -107,7 +222,7 @@ export function describeType(t: SchemaType): string {
     case 'map':
       return `map[string]${describeType(t.values)}`;
     case 'ref':
-      return definition(t.name)?.title ?? t.name.slice(t.name.lastIndexOf('.') + 1);
+      return t.name.slice(t.name.lastIndexOf('.') + 1);
   }
 }
 

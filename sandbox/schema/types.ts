@@ -1,15 +1,15 @@
 /**
- * The shape of the Kubernetes schema the language server works from. It is
- * generated at build time (scripts/generate-schema.mjs) from the
- * `kubernetes-models` package's type declarations — every built-in kind, with
- * each field's type, required-ness, enum values and description — and never
- * written by hand.
+ * The shape of the Kubernetes schema of one release. It is generated at build
+ * time (scripts/generate-schema.mjs, which says where each piece comes from) —
+ * every kind the release serves, with each field's type and format,
+ * required-ness, enum values and description — and never written by hand.
  */
 
 /** A field's type. `ref` points at a named definition; `intOrString` and `quantity` follow Kubernetes' own rules. */
 export type SchemaType =
   | { kind: 'string'; enum?: readonly string[]; format?: 'date-time' | 'byte' }
-  | { kind: 'integer' }
+  /** `int32` or `int64` (a Go int32 refuses 2147483648). */
+  | { kind: 'integer'; format?: 'int32' | 'int64' }
   | { kind: 'number' }
   | { kind: 'boolean' }
   | { kind: 'intOrString' }
@@ -44,16 +44,18 @@ export interface KindEntry {
   definition: string;
   namespaced?: boolean;
   /**
-   * A pre-release version that older Kubernetes releases served and current
-   * ones no longer do (`extensions/v1beta1 Deployment`): kept so that old
-   * manifests are recognised and pointed at the replacement, never offered.
+   * Not served by this release (older releases did): never set by the
+   * generator, which lists only what each release serves; kept for callers
+   * that filter on it.
    */
   removed?: boolean;
 }
 
 export interface KubeSchema {
-  /** Where it was generated from, e.g. `kubernetes-models 5.1.0`. */
+  /** Where it was generated from, e.g. `@kubernetes/client-node@1.1.2, kubernetes-models 5.1.0`. */
   source: string;
+  /** The Kubernetes minor release it describes: `1.32`. */
+  version: string;
   definitions: Readonly<Record<string, Definition>>;
   /** Every apiVersion/kind pair, in a stable order. */
   kinds: readonly KindEntry[];

@@ -4,6 +4,8 @@
  * well-typed settings object. Fetching them is the handlers' job.
  */
 
+import { DEFAULT_KUBERNETES_VERSION, isSupportedKubernetesVersion, normalizeKubernetesVersion } from './schema/schema';
+
 /** The configuration section the server asks the client for. */
 export const SETTINGS_SECTION = 'kubeReconcile';
 
@@ -18,6 +20,8 @@ export interface ValidationSettings {
 
 export interface KubeReconcileSettings {
   readonly validation: ValidationSettings;
+  /** The Kubernetes minor release manifests are checked against (`kubeReconcile.kubernetesVersion`). */
+  readonly kubernetesVersion: string;
 }
 
 export const DEFAULT_SETTINGS: KubeReconcileSettings = Object.freeze({
@@ -26,6 +30,7 @@ export const DEFAULT_SETTINGS: KubeReconcileSettings = Object.freeze({
     include: Object.freeze(['**/*.yaml', '**/*.yml']),
     exclude: Object.freeze(['**/node_modules/**', '**/.git/**']),
   }),
+  kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
 });
 
 /**
@@ -45,6 +50,7 @@ export function normalizeSettings(raw: unknown): KubeReconcileSettings {
       include: stringList(field(validation, 'include')) ?? DEFAULT_SETTINGS.validation.include,
       exclude: stringList(field(validation, 'exclude')) ?? DEFAULT_SETTINGS.validation.exclude,
     },
+    kubernetesVersion: release(field(raw, 'kubernetesVersion')),
   };
 }
 
@@ -56,6 +62,11 @@ export function normalizeSettings(raw: unknown): KubeReconcileSettings {
 export function settingsSection(payload: unknown): unknown {
   const nested = field(payload, SETTINGS_SECTION);
   return nested === undefined ? payload : nested;
+}
+
+function release(value: unknown): string {
+  const v = typeof value === 'string' ? normalizeKubernetesVersion(value) : undefined;
+  return v !== undefined && isSupportedKubernetesVersion(v) ? v : DEFAULT_SETTINGS.kubernetesVersion;
 }
 
 function field(value: unknown, key: string): unknown {

@@ -31,6 +31,34 @@ const FILES: Record<string, string> = {
   ),
   'manifests/notes.txt': 'kind: not yaml we look at\n',
   'manifests/.hidden/skip.yaml': lines('apiVersion: apps/v1', 'kind: Nope'),
+  'versions/pod.yaml': lines(
+    'apiVersion: v1',
+    'kind: Pod',
+    'metadata:',
+    '  name: p',
+    'spec:',
+    '  hostnameOverride: web-0',
+    '  containers:',
+    '    - name: c',
+    '      image: nginx',
+  ),
+  'crds/route.yaml': lines(
+    'apiVersion: gateway.networking.k8s.io/v1',
+    'kind: HTTPRoute',
+    'metadata:',
+    '  name: r',
+    '---',
+    'apiVersion: snapshot.storage.k8s.io/v1',
+    'kind: VolumeSnapshot',
+    'metadata:',
+    '  name: s',
+  ),
+  'crds/kustomization.yaml': lines(
+    'apiVersion: kustomize.config.k8s.io/v1beta1',
+    'kind: Kustomization',
+    'resources: [route.yaml]',
+  ),
+  'crds/typo.yaml': lines('apiVersion: networking.k8s.io/v1', 'kind: HTTPRoute', 'metadata:', '  name: t'),
 };
 
 describe('kube-reconcile validate', () => {
@@ -49,12 +77,54 @@ describe('kube-reconcile validate', () => {
       code: 1,
       stdout: lines(
         'manifests/b-old.yml:1:13 error removed-api-version extensions/v1beta1 Ingress was removed in Kubernetes 1.22; use networking.k8s.io/v1',
-        'manifests/nested/cert.yaml:2:7 warning unknown-kind Unknown kind "Certificate" for apiVersion "cert-manager.io/v1"',
+        'manifests/nested/cert.yaml:2:7 warning unknown-kind No CustomResourceDefinition for `cert-manager.io/v1 Certificate` in the workspace: it is not checked',
         'manifests/web.yaml:2:7 error unknown-kind Unknown kind "Deploymnt" for apiVersion "apps/v1"',
         'manifests/web.yaml:14:31 error container-port-number spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive',
       ),
       stderr: '4 files, 5 resources: 3 errors, 1 warning\n',
     });
+  });
+
+  test('--kubernetes-version: a field 1.34 added is refused under 1.32 (the default) and accepted under 1.34', async () => {
+    assert.deepEqual(await run('validate', 'versions'), {
+      code: 1,
+      stdout: lines(
+        'versions/pod.yaml:6:3 error unknown-field `hostnameOverride` is not in Kubernetes 1.32 (added in 1.34): unknown field in `PodSpec`',
+      ),
+      stderr: '1 file, 1 resource: 1 error, 0 warnings\n',
+    });
+    assert.deepEqual(await run('validate', '--kubernetes-version', '1.34', 'versions'), {
+      code: 0,
+      stdout: '',
+      stderr: '1 file, 1 resource: 0 errors, 0 warnings\n',
+    });
+    const bad = await run('validate', '--kubernetes-version', '1.29', 'versions');
+    assert.equal(bad.code, 2);
+    assert.match(
+      bad.stderr,
+      /--kubernetes-version: unsupported Kubernetes version "1\.29": use one of 1\.30, 1\.31, 1\.32/,
+    );
+  });
+
+  test('custom resources of *.k8s.io groups that are not built in are warnings (exit 0); kustomization.yaml is skipped', async () => {
+    const r = await run('validate', 'crds/route.yaml', 'crds/kustomization.yaml');
+    assert.equal(r.code, 0);
+    assert.equal(
+      r.stdout,
+      lines(
+        'crds/route.yaml:2:7 warning unknown-kind No CustomResourceDefinition for `gateway.networking.k8s.io/v1 HTTPRoute` in the workspace: it is not checked',
+        'crds/route.yaml:7:7 warning unknown-kind No CustomResourceDefinition for `snapshot.storage.k8s.io/v1 VolumeSnapshot` in the workspace: it is not checked',
+      ),
+    );
+  });
+
+  test('an unknown kind in a built-in group is an error', async () => {
+    const r = await run('validate', 'crds/typo.yaml');
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stdout,
+      lines('crds/typo.yaml:2:7 error unknown-kind Unknown kind "HTTPRoute" for apiVersion "networking.k8s.io/v1"'),
+    );
   });
 
   test('json: an array of problems with 1-based, end-exclusive positions', async () => {
@@ -104,7 +174,7 @@ describe('kube-reconcile validate', () => {
     assert.deepEqual(await run('validate', 'manifests/nested'), {
       code: 0,
       stdout:
-        'manifests/nested/cert.yaml:2:7 warning unknown-kind Unknown kind "Certificate" for apiVersion "cert-manager.io/v1"\n',
+        'manifests/nested/cert.yaml:2:7 warning unknown-kind No CustomResourceDefinition for `cert-manager.io/v1 Certificate` in the workspace: it is not checked\n',
       stderr: '1 file, 1 resource: 0 errors, 1 warning\n',
     });
   });

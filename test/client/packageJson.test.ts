@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../../client/src/commands/table';
 import { NAMESPACED_KINDS, NAMESPACE_KIND, NODE_KIND } from '../../client/src/model/kinds';
 import { DEFAULT_SETTINGS, SETTING_KEYS, SPEEDS } from '../../client/src/model/settings';
+import { KUBERNETES_VERSIONS } from '../../sandbox/schema/versions';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -146,7 +147,9 @@ describe('package.json contributions', () => {
       'sandbox.seed': DEFAULT_SETTINGS.seed,
       applyOnSave: DEFAULT_SETTINGS.applyOnSave,
       selfHeal: DEFAULT_SETTINGS.selfHeal,
+      kubernetesVersion: DEFAULT_SETTINGS.kubernetesVersion,
     });
+    assert.deepEqual(props['kubeReconcile.kubernetesVersion'].enum, KUBERNETES_VERSIONS);
     assert.deepEqual(props['kubeReconcile.sandbox.speed'].enum, SPEEDS);
     assert.deepEqual(props['kubeReconcile.validation.include'].default, ['**/*.yaml', '**/*.yml']);
     assert.deepEqual(props['kubeReconcile.validation.exclude'].default, ['**/node_modules/**', '**/.git/**']);

@@ -107,7 +107,17 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
   {
     name: 'custom resources are only a warning',
     text: lines('apiVersion: cert-manager.io/v1', 'kind: Certificate', 'metadata:', '  name: tls'),
-    expected: [d(1, 6, 1, 17, 'unknown-kind', 'Unknown kind "Certificate" for apiVersion "cert-manager.io/v1"', 2)],
+    expected: [
+      d(
+        1,
+        6,
+        1,
+        17,
+        'unknown-kind',
+        'No CustomResourceDefinition for `cert-manager.io/v1 Certificate` in the workspace: it is not checked',
+        2,
+      ),
+    ],
   },
   {
     name: 'removed apiVersion on the apiVersion value',

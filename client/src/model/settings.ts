@@ -3,10 +3,21 @@
  * the rules (defaults, ranges, which changes need a sandbox reset) are
  * tested without VS Code. `client/src/config.ts` supplies the getter.
  */
+import {
+  DEFAULT_KUBERNETES_VERSION,
+  isSupportedKubernetesVersion,
+  normalizeKubernetesVersion,
+} from '../../../sandbox/schema/versions';
 import type { SandboxSettings } from '../sandbox/protocol';
 
 /** Keys under `kubeReconcile.` that this module reads. */
-export type SettingKey = 'sandbox.nodes' | 'sandbox.speed' | 'sandbox.seed' | 'applyOnSave' | 'selfHeal';
+export type SettingKey =
+  | 'sandbox.nodes'
+  | 'sandbox.speed'
+  | 'sandbox.seed'
+  | 'applyOnSave'
+  | 'selfHeal'
+  | 'kubernetesVersion';
 
 export const SETTING_KEYS: readonly SettingKey[] = [
   'sandbox.nodes',
@@ -14,19 +25,28 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'sandbox.seed',
   'applyOnSave',
   'selfHeal',
+  'kubernetesVersion',
 ];
 
 /** Settings that only take effect when the sandbox is reset (a new cluster is built). */
-export const RESET_SETTINGS: readonly SettingKey[] = ['sandbox.nodes', 'sandbox.seed'];
+export const RESET_SETTINGS: readonly SettingKey[] = ['sandbox.nodes', 'sandbox.seed', 'kubernetesVersion'];
 
 export const SPEEDS: readonly number[] = [1, 5, 20];
 export const MAX_NODES = 20;
 
 export interface Settings extends SandboxSettings {
   applyOnSave: boolean;
+  kubernetesVersion: string;
 }
 
-export const DEFAULT_SETTINGS: Readonly<Settings> = { nodes: 3, speed: 1, seed: 1, selfHeal: true, applyOnSave: true };
+export const DEFAULT_SETTINGS: Readonly<Settings> = {
+  nodes: 3,
+  speed: 1,
+  seed: 1,
+  selfHeal: true,
+  applyOnSave: true,
+  kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
+};
 
 function integer(value: unknown, fallback: number, min: number, max: number): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : fallback;
@@ -34,6 +54,11 @@ function integer(value: unknown, fallback: number, min: number, max: number): nu
 
 function bool(value: unknown, fallback: boolean): boolean {
   return typeof value === 'boolean' ? value : fallback;
+}
+
+function release(value: unknown): string {
+  const v = typeof value === 'string' ? normalizeKubernetesVersion(value) : undefined;
+  return v !== undefined && isSupportedKubernetesVersion(v) ? v : DEFAULT_SETTINGS.kubernetesVersion;
 }
 
 /** The settings from `get(key)`; a missing or out-of-range value falls back to its default. */
@@ -45,10 +70,11 @@ export function readSettings(get: (key: SettingKey) => unknown): Settings {
     seed: integer(get('sandbox.seed'), DEFAULT_SETTINGS.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
     selfHeal: bool(get('selfHeal'), DEFAULT_SETTINGS.selfHeal),
     applyOnSave: bool(get('applyOnSave'), DEFAULT_SETTINGS.applyOnSave),
+    kubernetesVersion: release(get('kubernetesVersion')),
   };
 }
 
 /** The sandbox part of the settings, as the worker's `init` takes it. */
 export function sandboxSettings(s: Settings): SandboxSettings {
-  return { nodes: s.nodes, speed: s.speed, seed: s.seed, selfHeal: s.selfHeal };
+  return { nodes: s.nodes, speed: s.speed, seed: s.seed, selfHeal: s.selfHeal, kubernetesVersion: s.kubernetesVersion };
 }

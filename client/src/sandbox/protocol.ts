@@ -101,6 +101,8 @@ export interface SandboxSettings {
   seed: number;
   /** GitOps self-heal: revert hand-made drift from the saved manifests. */
   selfHeal: boolean;
+  /** The Kubernetes minor release the sandbox serves (`1.32`); its default when absent. */
+  kubernetesVersion?: string;
 }
 
 /** Requests, by method: `params` in, `result` out. */

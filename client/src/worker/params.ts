@@ -5,6 +5,7 @@
 import { isAbsolute } from 'node:path';
 import { isPlainObject } from '../../../sandbox/util/json';
 import type { ApiSettings, ManifestInput, ObjectRef, SandboxSettings } from '../sandbox/protocol';
+import { isSupportedKubernetesVersion, unsupportedVersionMessage } from '../../../sandbox/schema/versions';
 
 export class BadRequest extends Error {
   constructor(message: string) {
@@ -25,14 +26,17 @@ export function text(value: unknown, what: string): string {
 
 export function settingsOf(value: unknown): SandboxSettings {
   const s = record(value, 'settings');
-  const { nodes, speed, seed, selfHeal } = s;
+  const { nodes, speed, seed, selfHeal, kubernetesVersion } = s;
   if (typeof nodes !== 'number' || !Number.isInteger(nodes) || nodes < 0 || nodes > 100)
     throw new BadRequest('settings.nodes must be an integer from 0 to 100');
   if (typeof speed !== 'number' || !Number.isFinite(speed) || speed <= 0)
     throw new BadRequest('settings.speed must be a positive number');
   if (typeof seed !== 'number' || !Number.isFinite(seed)) throw new BadRequest('settings.seed must be a number');
   if (typeof selfHeal !== 'boolean') throw new BadRequest('settings.selfHeal must be true or false');
-  return { nodes, speed, seed, selfHeal };
+  if (kubernetesVersion === undefined) return { nodes, speed, seed, selfHeal };
+  if (typeof kubernetesVersion !== 'string' || !isSupportedKubernetesVersion(kubernetesVersion))
+    throw new BadRequest(unsupportedVersionMessage(String(kubernetesVersion)));
+  return { nodes, speed, seed, selfHeal, kubernetesVersion };
 }
 
 export function manifestsOf(value: unknown): ManifestInput[] {

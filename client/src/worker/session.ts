@@ -16,6 +16,7 @@ import type { HostTimers } from './batcher';
 import { ChangeFeed } from './changeFeed';
 import { restoreState, savedTime } from './savedState';
 import type { RestoredState } from './savedState';
+import { DEFAULT_KUBERNETES_VERSION, setKubernetesVersion } from '../../../sandbox/schema/schema';
 
 export interface SessionOptions {
   settings: SandboxSettings;
@@ -42,6 +43,8 @@ export class SandboxSession {
 
   constructor(private readonly options: SessionOptions) {
     const { settings } = options;
+    // One release per worker: the schema, /version and the nodes' kubeletVersion follow it.
+    setKubernetesVersion(settings.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION);
     const onWatchError = (e: unknown) =>
       this.cluster.log.append({
         time: this.clock.now(),

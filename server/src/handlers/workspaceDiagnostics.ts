@@ -27,6 +27,7 @@ import { DiskQueue } from './diskQueue';
 import type { SendDiagnostics } from './publisher';
 import { DiagnosticsPublisher } from './publisher';
 import { ValidationScheduler } from './validationScheduler';
+import { setKubernetesVersion } from '../schema/schema';
 
 /** An open document as seen at one version. */
 export interface DocumentSnapshot {
@@ -99,6 +100,8 @@ export class WorkspaceDiagnostics {
 
   /** Replaces the settings (global, and per folder where they differ) and re-indexes everything. */
   setSettings(global: KubeReconcileSettings, perFolder: ReadonlyMap<string, KubeReconcileSettings> = new Map()): void {
+    // One release for the whole server: the window's setting (a folder's own value is not used).
+    setKubernetesVersion(global.kubernetesVersion);
     this.global = selection(global);
     this.perFolder = new Map([...perFolder].map(([f, s]) => [normalizeFolderUri(f), selection(s)]));
     this.reindex();

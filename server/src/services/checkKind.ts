@@ -1,8 +1,8 @@
 /**
- * Is this apiVersion/kind a Kubernetes kind? Every kind of the generated
- * schema is (the sandbox serves fewer: a kind it does not serve is still
- * valid in the editor, it is just not simulated), and so is every kind the
- * sandbox serves. The answer carries the sandbox resource and the schema
+ * Is this apiVersion/kind a Kubernetes kind of the active release? Every kind
+ * of its generated schema is (the sandbox serves fewer: a kind it does not
+ * serve is still valid in the editor, it is just not simulated), and so is
+ * every kind the sandbox serves. The answer carries the sandbox resource and the schema
  * entry when there are any, or the diagnostic explaining why not.
  */
 import type { Diagnostic } from 'vscode-languageserver-types';
@@ -10,7 +10,15 @@ import type { LineCounter, YAMLMap } from 'yaml';
 import { resourceFor } from '../../../sandbox/api/resources';
 import type { ResourceType } from '../../../sandbox/api/resources';
 import { parseApiVersion } from '../../../sandbox/api/types';
-import { getSchema, kindEntry } from '../schema/schema';
+import {
+  KUBERNETES_VERSIONS,
+  builtInGroups,
+  compareKubernetesVersions,
+  getSchema,
+  kindEntry,
+  kindVersions,
+  kubernetesVersion,
+} from '../schema/schema';
 import type { KindEntry } from '../schema/types';
 import { makeDiagnostic } from './diagnostic';
 import { fieldRange } from './pathToRange';
@@ -25,12 +33,16 @@ export interface KnownKind {
 }
 
 /**
- * The kind of the manifest's apiVersion/kind, or a diagnostic:
- * `removed-api-version` on the apiVersion value for a removed API (with the
- * replacement: from the removed-API table, else the kind's current version),
- * otherwise `unknown-kind` on the kind value. Unknown kinds in groups that are
- * not Kubernetes' own (custom resources such as `cert-manager.io/v1`) are only
- * warnings: a real cluster may have their CRD installed.
+ * The kind of the manifest's apiVersion/kind, or a diagnostic, for the active Kubernetes release:
+ * - `removed-api-version` on the apiVersion value for an API the release no longer serves (with the
+ *   replacement): older releases' removals from the removed-API table, the supported releases' own from
+ *   their schemas (`flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema was removed in Kubernetes 1.32`);
+ * - `unknown-kind` (error) for a kind the release does not serve yet (`… is not in Kubernetes 1.32 (added
+ *   in 1.34)`) or does not have in one of its own API groups;
+ * - `unknown-kind` (warning) for a kind of any other group: a custom resource, whose CustomResourceDefinition
+ *   is not in the workspace (a real cluster may have it installed).
+ * Configuration files of Kubernetes' tools that share the apiVersion/kind shape (kustomization.yaml,
+ * kubeconfig, kubeadm and component configs) are not manifests: `{}`, nothing to check.
  */
 export function checkKind(
   root: YAMLMap,
@@ -38,6 +50,8 @@ export function checkKind(
   kind: string,
   lc: LineCounter,
 ): KnownKind | { diagnostic: Diagnostic } {
+  if (isToolConfiguration(apiVersion, kind)) return {};
+  const version = kubernetesVersion();
   const removed = removedApi(apiVersion, kind);
   if (removed !== undefined) {
     return {
@@ -46,21 +60,47 @@ export function checkKind(
   }
   const resource = resourceFor(apiVersion, kind);
   const entry = kindEntry(apiVersion, kind);
-  if (entry?.removed === true && resource === undefined) {
-    const current = currentEntry(kind);
-    const message = `${apiVersion} ${kind} is no longer served by Kubernetes${current === undefined ? '' : `; use ${current.apiVersion}`}`;
-    return { diagnostic: makeDiagnostic(fieldRange(root, 'apiVersion', lc), 'removed-api-version', message) };
-  }
   if (resource !== undefined || entry !== undefined)
     return { ...(resource === undefined ? {} : { resource }), ...(entry === undefined ? {} : { entry }) };
+  const served = kindVersions(apiVersion, kind);
+  if (served.length > 0) {
+    const later = served.filter((v) => compareKubernetesVersions(v, version) > 0);
+    if (later.length === 0) {
+      const last = served[served.length - 1];
+      const removedIn = KUBERNETES_VERSIONS[KUBERNETES_VERSIONS.indexOf(last) + 1];
+      const current = currentEntry(kind);
+      const message = removedApiMessage({
+        apiVersion,
+        kind,
+        removedIn,
+        replacement: current?.apiVersion ?? '',
+      });
+      return { diagnostic: makeDiagnostic(fieldRange(root, 'apiVersion', lc), 'removed-api-version', message) };
+    }
+    const message = `${apiVersion} ${kind} is not in Kubernetes ${version} (added in ${later[0]})`;
+    return { diagnostic: makeDiagnostic(fieldRange(root, 'apiVersion', lc), 'unknown-kind', message) };
+  }
+  const group = parseApiVersion(apiVersion).group;
+  if (!builtInGroups().has(group)) {
+    const message = `No CustomResourceDefinition for \`${apiVersion} ${kind}\` in the workspace: it is not checked`;
+    return { diagnostic: makeDiagnostic(fieldRange(root, 'kind', lc), 'unknown-kind', message, true) };
+  }
   const message = `Unknown kind "${kind}" for apiVersion "${apiVersion}"${hint(apiVersion, kind)}`;
-  const warning = !isKubernetesGroup(parseApiVersion(apiVersion).group);
-  return { diagnostic: makeDiagnostic(fieldRange(root, 'kind', lc), 'unknown-kind', message, warning) };
+  return { diagnostic: makeDiagnostic(fieldRange(root, 'kind', lc), 'unknown-kind', message) };
 }
 
-/** Core, the dot-less built-in groups (`apps`, `batch`, …) and `*.k8s.io` belong to Kubernetes itself. */
-function isKubernetesGroup(group: string): boolean {
-  return !group.includes('.') || group.endsWith('.k8s.io');
+/**
+ * Files of Kubernetes' own tools that look like manifests but are never sent to an API server: kustomize's
+ * kustomization.yaml (`kustomize.config.k8s.io`), component configurations (`kubelet.config.k8s.io`,
+ * `kubescheduler.config.k8s.io`…), kubeadm's, audit policies, exec credentials and kubeconfig (`v1 Config`).
+ */
+export function isToolConfiguration(apiVersion: string, kind: string): boolean {
+  const group = parseApiVersion(apiVersion).group;
+  if (group === '') return kind === 'Config' && apiVersion === 'v1';
+  return (
+    group.endsWith('.config.k8s.io') ||
+    ['kubeadm.k8s.io', 'audit.k8s.io', 'client.authentication.k8s.io', 'apiserver.k8s.io'].includes(group)
+  );
 }
 
 /**
@@ -73,9 +113,15 @@ function currentEntry(kind: string, apiVersion?: string): KindEntry | undefined 
   for (const k of getSchema().kinds) {
     if (k.removed === true || k.kind.toLowerCase() !== lower) continue;
     if (apiVersion !== undefined && k.apiVersion === apiVersion) return k;
+    // A GA version over pre-release ones.
+    if (found !== undefined && isPreRelease(k.apiVersion) && !isPreRelease(found.apiVersion)) continue;
     found = k;
   }
   return found;
+}
+
+function isPreRelease(apiVersion: string): boolean {
+  return /^v\d+(alpha|beta)\d+$/.test(apiVersion.slice(apiVersion.indexOf('/') + 1));
 }
 
 function hint(apiVersion: string, kind: string): string {

@@ -130,7 +130,7 @@ describe('the API settings and the worker', () => {
       {
         method: 'init',
         params: {
-          settings: { nodes: 3, speed: 1, seed: 1, selfHeal: true },
+          settings: { nodes: 3, speed: 1, seed: 1, selfHeal: true, kubernetesVersion: '1.32' },
           api: { enabled: true, port: 0, kubeconfig: KUBECONFIG },
         },
       },

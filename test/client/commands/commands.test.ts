@@ -222,7 +222,10 @@ describe('settings changes', () => {
     assert.deepEqual(connection.sent, [
       { method: 'setSelfHeal', params: { selfHeal: false } },
       { method: 'control', params: { type: 'speed', speed: 5 } },
-      { method: 'init', params: { settings: { nodes: 4, speed: 5, seed: 1, selfHeal: false } } },
+      {
+        method: 'init',
+        params: { settings: { nodes: 4, speed: 5, seed: 1, selfHeal: false, kubernetesVersion: '1.32' } },
+      },
     ]);
     assert.deepEqual(steps, ['init', 'forget', 'apply']);
     assert.deepEqual(ui.shown, [
@@ -249,7 +252,13 @@ describe('start-up', () => {
     const ui = new FakeUi();
     assert.equal(await startSandbox(contextOf(connection, ui), async () => ({ v: 1 })), true);
     assert.deepEqual(connection.sent, [
-      { method: 'init', params: { settings: { nodes: 3, speed: 1, seed: 1, selfHeal: true }, snapshot: { v: 1 } } },
+      {
+        method: 'init',
+        params: {
+          settings: { nodes: 3, speed: 1, seed: 1, selfHeal: true, kubernetesVersion: '1.32' },
+          snapshot: { v: 1 },
+        },
+      },
     ]);
     assert.deepEqual(ui.shown, [
       'info: Kube Reconcile: the saved sandbox was from another version; started a fresh one',
@@ -264,7 +273,10 @@ describe('start-up', () => {
     const ui = new FakeUi();
     assert.equal(await startSandbox(contextOf(connection, ui), async () => undefined), false);
     assert.deepEqual(connection.sent, [
-      { method: 'init', params: { settings: { nodes: 3, speed: 1, seed: 1, selfHeal: true } } },
+      {
+        method: 'init',
+        params: { settings: { nodes: 3, speed: 1, seed: 1, selfHeal: true, kubernetesVersion: '1.32' } },
+      },
     ]);
     assert.deepEqual(ui.shown, [
       "error: Kube Reconcile: the sandbox could not start: the sandbox did not answer 'init' within 10 s",

@@ -73,10 +73,11 @@ describe('settings', () => {
       'sandbox.seed': 42,
       applyOnSave: false,
       selfHeal: false,
+      kubernetesVersion: '1.33',
     };
     assert.deepEqual(
       readSettings((k) => values[k]),
-      { nodes: 5, speed: 20, seed: 42, applyOnSave: false, selfHeal: false },
+      { nodes: 5, speed: 20, seed: 42, applyOnSave: false, selfHeal: false, kubernetesVersion: '1.33' },
     );
     assert.deepEqual(
       readSettings(() => undefined),
@@ -88,11 +89,13 @@ describe('settings', () => {
       'sandbox.seed': 1.5,
       applyOnSave: 'yes',
       selfHeal: 1,
+      kubernetesVersion: '1.29',
     };
     assert.deepEqual(
       readSettings((k) => bad[k]),
-      { nodes: 3, speed: 1, seed: 1, applyOnSave: true, selfHeal: true },
+      { nodes: 3, speed: 1, seed: 1, applyOnSave: true, selfHeal: true, kubernetesVersion: '1.32' },
     );
+    assert.equal(readSettings((k) => (k === 'kubernetesVersion' ? '1.34' : undefined)).kubernetesVersion, '1.34');
   });
 
   test('the sandbox part is what init takes', () => {
@@ -101,6 +104,7 @@ describe('settings', () => {
       speed: 1,
       seed: 1,
       selfHeal: true,
+      kubernetesVersion: '1.32',
     });
   });
 });

@@ -478,3 +478,29 @@ describe('strategic merge patch through ApiServer.patch', () => {
     assert.equal(api.get('deployments', 'default', 'web').metadata.resourceVersion, created.metadata.resourceVersion);
   });
 });
+
+describe('strategic merge patch: PodDisruptionBudget selector (patchStrategy:"replace")', () => {
+  const pdb = deepFreeze({
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: 'web' },
+    spec: { minAvailable: 1, selector: { matchLabels: { app: 'web', tier: 'front' } } },
+  });
+
+  test('the selector is replaced whole, as upstream does, not merged', () => {
+    const patched = smp(pdb, '{"spec":{"selector":{"matchLabels":{"app":"api"}}}}');
+    assert.deepEqual(at(patched, 'spec.selector'), { matchLabels: { app: 'api' } });
+    assert.equal(at(patched, 'spec.minAvailable'), 1);
+  });
+
+  test('a map without that strategy still merges (a Deployment selector)', () => {
+    const d = deepFreeze({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: { selector: { matchLabels: { app: 'web', tier: 'front' } } },
+    });
+    const patched = smp(d, '{"spec":{"selector":{"matchLabels":{"app":"api"}}}}');
+    assert.deepEqual(at(patched, 'spec.selector'), { matchLabels: { app: 'api', tier: 'front' } });
+  });
+});

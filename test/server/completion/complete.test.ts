@@ -31,7 +31,6 @@ const CONTAINER_FIELDS = [
   'resizePolicy',
   'resources',
   'restartPolicy',
-  'restartPolicyRules',
   'securityContext',
   'startupProbe',
   'stdin',

@@ -26,7 +26,7 @@ describe('schema API', () => {
     assert.deepEqual(
       typeAtPath(deployment, ['spec', 'template', 'spec', 'containers', 0, 'ports', 1, 'containerPort']),
       {
-        type: { kind: 'integer' },
+        type: { kind: 'integer', format: 'int32' },
         property: port.properties.containerPort,
         parent: port,
       },
@@ -88,7 +88,7 @@ describe('schema API', () => {
     assert.equal(kindEntry('v1', 'Deployment'), undefined);
     assert.deepEqual(
       kindsFor('HorizontalPodAutoscaler').map((k) => k.apiVersion),
-      ['autoscaling/v1', 'autoscaling/v2', 'autoscaling/v2beta1', 'autoscaling/v2beta2'],
+      ['autoscaling/v1', 'autoscaling/v2'],
     );
     assert.deepEqual(kindsFor('NoSuchKind'), []);
     assert.equal(resolveRef({ kind: 'ref', name: 'io.k8s.api.core.v1.Container' })?.title, 'Container');

@@ -274,12 +274,46 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
         field: 'kind',
         type: 'string',
       }),
+      // Upstream's RoleRef requires apiGroup too (json:"apiGroup", no omitempty).
+      d(6, 0, 7, 'missing-required', 'roleRef.apiGroup: Required value', {
+        rule: 'missing-required',
+        path: ['roleRef', 'apiGroup'],
+        field: 'apiGroup',
+        type: 'string',
+      }),
       d(6, 0, 7, 'missing-required', 'roleRef.name: Required value', {
         rule: 'missing-required',
         path: ['roleRef', 'name'],
         field: 'name',
         type: 'string',
       }),
+    ],
+  },
+  {
+    name: 'wrong-type: an int32 field refuses what does not fit 32 bits, as the API server decoding it does',
+    text: lines(
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata: {name: d}',
+      'spec:',
+      '  replicas: 3000000000',
+      '  progressDeadlineSeconds: 2147483647',
+      '  selector: {matchLabels: {a: b}}',
+      '  template:',
+      '    metadata: {labels: {a: b}}',
+      '    spec:',
+      '      terminationGracePeriodSeconds: 3000000000',
+      '      containers: [{name: c, image: nginx}]',
+    ),
+    expected: [
+      d(
+        4,
+        12,
+        22,
+        'wrong-type',
+        '3000000000 does not fit an int32 (-2147483648 to 2147483647); the API server answers: json: cannot unmarshal number 3000000000 into Go struct field DeploymentSpec.spec.replicas of type int32',
+        { rule: 'wrong-type', path: ['spec', 'replicas'], expected: 'integer' },
+      ),
     ],
   },
   {
@@ -446,7 +480,7 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
     ],
   },
   {
-    name: 'removed versions the schema still knows: pointed at the current version',
+    name: 'an API a supported release removed: the release is computed from the schemas, with the current version',
     text: lines('apiVersion: flowcontrol.apiserver.k8s.io/v1beta3', 'kind: FlowSchema', 'metadata: {name: f}'),
     expected: [
       d(
@@ -454,7 +488,7 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
         12,
         48,
         'removed-api-version',
-        'flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is no longer served by Kubernetes; use flowcontrol.apiserver.k8s.io/v1',
+        'flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema was removed in Kubernetes 1.32; use flowcontrol.apiserver.k8s.io/v1',
       ),
     ],
   },

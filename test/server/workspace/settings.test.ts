@@ -11,11 +11,20 @@ describe('settings', () => {
       normalizeSettings({ validation: { enable: 'no', include: '**/*.yaml', exclude: [1, 'gen/**', ' '] } }),
       {
         validation: { enable: true, include: ['**/*.yaml', '**/*.yml'], exclude: ['gen/**'] },
+        kubernetesVersion: '1.32',
       },
     );
     assert.deepEqual(normalizeSettings({ validation: { enable: false, include: ['k8s/**/*.yaml'] } }), {
       validation: { enable: false, include: ['k8s/**/*.yaml'], exclude: ['**/node_modules/**', '**/.git/**'] },
+      kubernetesVersion: '1.32',
     });
+  });
+
+  test('kubernetesVersion: a supported release (written 1.33, v1.33 or 1.33.2), else the default 1.32', () => {
+    assert.equal(normalizeSettings({ kubernetesVersion: '1.33' }).kubernetesVersion, '1.33');
+    assert.equal(normalizeSettings({ kubernetesVersion: 'v1.34.1' }).kubernetesVersion, '1.34');
+    assert.equal(normalizeSettings({ kubernetesVersion: '1.29' }).kubernetesVersion, '1.32');
+    assert.equal(normalizeSettings({ kubernetesVersion: 33 }).kubernetesVersion, '1.32');
   });
 
   test('pushed payloads may or may not be wrapped in the kubeReconcile section', () => {

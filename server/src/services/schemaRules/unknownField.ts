@@ -5,12 +5,28 @@
  */
 import { isScalar } from 'yaml';
 import type { Diagnostic } from 'vscode-languageserver-types';
+import { compareKubernetesVersions, fieldVersions, kubernetesVersion } from '../../schema/schema';
 import { makeDiagnostic } from '../diagnostic';
 import type { SchemaDiagnosticData } from './diagnosticData';
 import type { SchemaRule } from './rule';
 import { nodeRange } from './scalars';
 import { closestName } from './suggest';
 import { isMergeKey, keyText, walkSchema } from './walkSchema';
+
+/**
+ * For a field another supported release has: `added in 1.34` (the first later release with it) or `removed
+ * in 1.33` (the first release after the last one with it). Undefined for a field no release has.
+ */
+function otherReleases(definitionName: string, field: string): string | undefined {
+  const versions = fieldVersions(definitionName, field);
+  if (versions.length === 0) return undefined;
+  const active = kubernetesVersion();
+  const later = versions.find((v) => compareKubernetesVersions(v, active) > 0);
+  if (later !== undefined) return `added in ${later}`;
+  const last = versions[versions.length - 1];
+  const [major, minor] = last.split('.').map(Number);
+  return `removed in ${major}.${minor + 1}`;
+}
 
 export const unknownFieldRule: SchemaRule = {
   code: 'unknown-field',
@@ -22,7 +38,8 @@ export const unknownFieldRule: SchemaRule = {
           const name = keyText(pair);
           if (name === undefined || isMergeKey(pair) || Object.hasOwn(def.properties, name) || !isScalar(pair.key))
             continue;
-          const replacement = closestName(name, Object.keys(def.properties));
+          const elsewhere = otherReleases(def.name, name);
+          const replacement = elsewhere === undefined ? closestName(name, Object.keys(def.properties)) : undefined;
           const hint = replacement === undefined ? '' : `; did you mean \`${replacement}\`?`;
           const data: SchemaDiagnosticData = {
             rule: 'unknown-field',
@@ -31,7 +48,10 @@ export const unknownFieldRule: SchemaRule = {
             parent: def.title,
             ...(replacement === undefined ? {} : { replacement }),
           };
-          const message = `Unknown field \`${name}\` in \`${def.title}\`${hint}`;
+          const message =
+            elsewhere === undefined
+              ? `Unknown field \`${name}\` in \`${def.title}\`${hint}`
+              : `\`${name}\` is not in Kubernetes ${kubernetesVersion()} (${elsewhere}): unknown field in \`${def.title}\``;
           out.push({ ...makeDiagnostic(nodeRange(pair.key, ctx.lineCounter), 'unknown-field', message), data });
         }
       },

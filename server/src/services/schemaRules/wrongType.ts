@@ -38,7 +38,11 @@ export const wrongTypeRule: SchemaRule = {
         const problem = mismatch(node, type);
         if (problem === undefined) return;
         let message = `Expected ${describeType(type)}, got ${problem.actual}`;
-        if (problem.quoted !== undefined) {
+        if (problem.int32 !== undefined) {
+          // upstream: encoding/json (sigs.k8s.io/json) refuses a number that overflows the Go field.
+          const go = `json: cannot unmarshal number ${problem.int32} into Go struct field ${goStructField(ctx.definition, path)} of type int32`;
+          message = `${problem.int32} does not fit an int32 (${INT32_MIN} to ${INT32_MAX}); the API server answers: ${go}`;
+        } else if (problem.quoted !== undefined) {
           const go = `json: cannot unmarshal ${problem.jsonType} into Go struct field ${goStructField(ctx.definition, path)} of type string`;
           message += `; quote it: ${problem.quoted} (the API server answers: ${go})`;
         } else if (problem.detail !== undefined) {
@@ -64,7 +68,12 @@ interface Mismatch {
   quoted?: string;
   jsonType?: string;
   detail?: string;
+  /** An integer out of range for an int32 field: its source text. */
+  int32?: string;
 }
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
 
 function mismatch(node: Node, type: SchemaType): Mismatch | undefined {
   if (type.kind === 'any') return undefined;
@@ -82,8 +91,13 @@ function scalarMismatch(node: Scalar, type: SchemaType): Mismatch | undefined {
     case 'string':
       if (kind === 'string') return undefined;
       return { actual: `${label(kind, source)} ${source}`, quoted: JSON.stringify(source), jsonType: JSON_TYPE[kind] };
-    case 'integer':
-      return kind === 'integer' ? undefined : { actual: described(kind, source) };
+    case 'integer': {
+      if (kind !== 'integer') return { actual: described(kind, source) };
+      const n = Number(node.value);
+      if (type.format === 'int32' && (n < INT32_MIN || n > INT32_MAX))
+        return { actual: `integer ${source}`, int32: source };
+      return undefined;
+    }
     case 'number':
       return kind === 'integer' || kind === 'number' ? undefined : { actual: described(kind, source) };
     case 'boolean':
