@@ -19,8 +19,6 @@ import type { LabelSelector as PdbSelector } from 'kubernetes-types/meta/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import { isApiError } from '../../api/errors';
 import { resourceByName } from '../../api/resources';
-import { labelSelectorMatches } from '../../api/selectors/labelSelector';
-import type { LabelSelector } from '../../api/selectors/labelSelector';
 import type { KubeObject } from '../../api/types';
 import type { TimerHandle } from '../../clock/clock';
 import { formatTimestamp, parseTimestamp } from '../../clock/clock';
@@ -33,6 +31,7 @@ import type { ReconcileResult } from '../framework/workQueue';
 import { WorkQueue } from '../framework/workQueue';
 import { isPodTerminal } from '../util/pods';
 import { ExpectedPodCounter } from './expectedPods';
+import { budgetsFor, ensureSelectorIndexes, podsFor } from './selectorIndex';
 import { buildDisruptedPodMap, countHealthyPods, failSafeStatus, nextStatus } from './status';
 
 /** `stalePodDisruptionTimeout`. */
@@ -51,10 +50,6 @@ export function goLabelSelector(sel: PdbSelector | undefined): string {
     )
     .join('');
   return `&LabelSelector{MatchLabels:map[string]string{${labels}},MatchExpressions:[]LabelSelectorRequirement{${exprs}},}`;
-}
-
-function selectorOf(pdb: PodDisruptionBudget): LabelSelector | undefined {
-  return pdb.spec?.selector as LabelSelector | undefined;
 }
 
 export class DisruptionController implements Component {
@@ -89,6 +84,7 @@ export class DisruptionController implements Component {
     const { informers } = this.ctx;
     const pods = (this.pods = informers.get('pods'));
     const pdbs = (this.pdbs = informers.get('poddisruptionbudgets'));
+    ensureSelectorIndexes(pdbs.cache, pods.cache);
     const replicaSets = informers.get('replicasets');
     const deployments = informers.get('deployments');
     const statefulSets = informers.get('statefulsets');
@@ -131,28 +127,16 @@ export class DisruptionController implements Component {
 
   /** `getPdbForPod`: the first budget selecting the pod; several → a `MultiplePodDisruptionBudgets` warning. */
   private pdbForPod(pod: Pod): PodDisruptionBudget | undefined {
-    const ns = pod.metadata?.namespace ?? '';
-    const labels = pod.metadata?.labels ?? {};
-    const matching = (this.pdbs!.cache.list(ns) as PodDisruptionBudget[])
-      .filter((pdb) => labelSelectorMatches(selectorOf(pdb), labels))
-      .sort((a, b) => (a.metadata!.name! < b.metadata!.name! ? -1 : 1));
+    const matching = budgetsFor(this.pdbs!.cache, pod);
     if (matching.length > 1) {
       this.recorder.event(
         pod as KubeObject,
         'Warning',
         'MultiplePodDisruptionBudgets',
-        `Pod "${ns}"/"${pod.metadata?.name}" matches multiple PodDisruptionBudgets.  Chose "${matching[0].metadata?.name}" arbitrarily.`,
+        `Pod "${pod.metadata?.namespace}"/"${pod.metadata?.name}" matches multiple PodDisruptionBudgets.  Chose "${matching[0].metadata?.name}" arbitrarily.`,
       );
     }
     return matching[0];
-  }
-
-  /** `getPodsForPdb`. */
-  private podsFor(pdb: PodDisruptionBudget): Pod[] {
-    const sel = selectorOf(pdb);
-    return (this.pods!.cache.list(pdb.metadata?.namespace ?? '') as Pod[]).filter((p) =>
-      labelSelectorMatches(sel, p.metadata?.labels ?? {}),
-    );
   }
 
   /** `sync`: a failure other than a conflict leaves the budget allowing nothing, with the reason (`failSafe`). */
@@ -172,7 +156,7 @@ export class DisruptionController implements Component {
 
   private trySync(pdb: PodDisruptionBudget): ReconcileResult {
     const obj = pdb as KubeObject;
-    const pods = this.podsFor(pdb);
+    const pods = podsFor(this.pods!.cache, pdb);
     if (pods.length === 0) this.recorder.event(obj, 'Normal', 'NoPods', 'No matching pods found');
     let expected;
     try {

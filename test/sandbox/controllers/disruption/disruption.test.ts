@@ -306,6 +306,28 @@ describe('disruption controller', () => {
     );
   });
 
+  test('selectors without a single required label (In with two values, Exists) find their pods too', () => {
+    const { h } = setup();
+    const rs = deployment(h, 3);
+    for (const n of ['a', 'b', 'c']) addPod(h, n, rs);
+    h.api.create({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        minAvailable: 1,
+        selector: {
+          matchExpressions: [
+            { key: 'app', operator: 'In', values: ['web', 'api'] },
+            { key: 'app', operator: 'Exists' },
+          ],
+        },
+      },
+    });
+    h.settle();
+    assert.deepEqual(numbers(h), [3, 1, 3, 2, 'True SufficientPods']);
+  });
+
   test('the selector prints as Go prints a *metav1.LabelSelector', () => {
     assert.equal(
       goLabelSelector({
