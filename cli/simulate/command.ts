@@ -10,6 +10,7 @@ import { isApiError } from '../../sandbox/api/errors';
 import { Cluster } from '../../sandbox/cluster/cluster';
 import { ACTION_HELP, ActionSyntaxError, parseTimedAction, runAction } from '../../sandbox/cluster/actions';
 import type { TimedAction } from '../../sandbox/cluster/actions';
+import type { DrainHandle } from '../../sandbox/operations/drain';
 import { formatLogEntry } from '../../sandbox/client/reconcileLog';
 import { RESOURCES } from '../../sandbox/api/resources';
 import { formatGoDuration, parseDuration } from '../../sandbox/kubelet/duration';
@@ -175,12 +176,24 @@ export async function runSimulate(args: readonly string[], io: CliIo): Promise<n
     failures += files.problems.length;
     later.set(a.action.file, files.manifests);
   }
+  const drains: { action: TimedAction; handle: DrainHandle }[] = [];
   for (const a of p.actions) {
     cluster.clock.setTimer(a.atMs, () => {
-      failures += performAction(cluster, a, later, p.namespace, io);
+      const handle = performAction(cluster, a, later, p.namespace, io, start, () => failures++);
+      if (handle) drains.push({ action: a, handle });
     });
   }
   const summary = run(cluster, p);
+  for (const { action, handle } of drains) {
+    if (handle.outcome) continue;
+    // kubectl drain waits for as long as it takes; the run ended first.
+    const waiting =
+      handle.blocked.length > 0 ? ` (a PodDisruptionBudget allows no disruption: ${handle.blocked.join(', ')})` : '';
+    io.stderr.write(
+      `[${formatGoDuration(cluster.clock.now() - start)}] ${action.text}: still draining when the run ended, waiting for ${handle.pending.join(', ')}${waiting}\n`,
+    );
+    handle.cancel(); // its end counts as a failure
+  }
   unsubscribe?.();
   stopRecording?.();
   if (p.output === 'json') io.stdout.write(formatJsonList(cluster.api));
@@ -208,24 +221,38 @@ function run(cluster: Cluster, p: Plan): string {
   return [head, ...result.pending.map((l) => `  ${l}`)].join('\n');
 }
 
-/** Carries out a timed action; returns 1 when it failed (reported on stderr), else 0. */
+/**
+ * Carries out a timed action, calling `failed` when it fails (reported on stderr). A drain prints kubectl's lines as
+ * they come, each with its own time, and may fail later; its handle is returned.
+ */
 function performAction(
   cluster: Cluster,
   a: TimedAction,
   files: ReadonlyMap<string, LoadedManifest[]>,
   namespace: string,
   io: CliIo,
-): number {
+  start: number,
+  failed: () => void,
+): DrainHandle | undefined {
   const at = `[${formatGoDuration(a.atMs)}] ${a.text}`;
   if (a.action.type === 'apply') {
     io.stdout.write(`${at}\n`);
-    return applyAll(cluster, files.get(a.action.file) ?? [], namespace, io) > 0 ? 1 : 0;
+    if (applyAll(cluster, files.get(a.action.file) ?? [], namespace, io) > 0) failed();
+    return undefined;
   }
   try {
-    for (const line of runAction(cluster, a.action)) io.stdout.write(`${at}: ${line}\n`);
-    return 0;
+    return runAction(cluster, a.action, {
+      line: (text, stream) => {
+        const when = `[${formatGoDuration(cluster.clock.now() - start)}] ${a.text}`;
+        (stream === 'stderr' ? io.stderr : io.stdout).write(`${when}: ${text}\n`);
+      },
+      done: (ok) => {
+        if (!ok) failed();
+      },
+    });
   } catch (e) {
     io.stderr.write(`${at}: ${(e as Error).message}\n`);
-    return 1;
+    failed();
+    return undefined;
   }
 }

@@ -41,6 +41,9 @@ import { ServiceAllocators } from './allocators';
 import { defaultObject, invalidIfAny, validateOrThrow } from './admit';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
 import { boundPod, checkBindable } from './binding';
+import { evictPod } from './eviction';
+import type { Eviction, EvictionOptions } from './eviction';
+import { scaledParent, scaleOf } from './scale';
 import { generateJobSelector } from './jobSelector';
 import { kindKey } from './kindKey';
 import { listObjects, watchPredicate, watchRoute } from './listing';
@@ -445,6 +448,48 @@ export class ApiServer {
     return options.dryRun ? next : this.store.put(kindKey(r), next);
   }
 
+  /**
+   * POST `pods/<name>/eviction`: deletes the pod unless its PodDisruptionBudget's status allows no disruption (429
+   * TooManyRequests), taking one disruption from the budget (see ./eviction.ts, upstream's EvictionREST).
+   */
+  evict(namespace: string, name: string, eviction: Eviction, options: EvictionOptions = {}): void {
+    evictPod(this, namespace, name, eviction, options, this.clock.now());
+  }
+
+  /** GET `/scale`: the parent's `autoscaling/v1` Scale; 404 for a kind without the subresource. */
+  getScale(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject {
+    return scaleOf(this.get(this.scalable(ref), namespace, name));
+  }
+
+  /**
+   * PUT `/scale`: sets the parent's `spec.replicas` from the Scale (its resourceVersion, when set, is the
+   * precondition); returns the new Scale.
+   */
+  updateScale(
+    ref: ResourceRef,
+    namespace: string | undefined,
+    name: string,
+    scale: KubeObject,
+    options: WriteOptions = {},
+  ): KubeObject {
+    const parent = this.get(this.scalable(ref), namespace, name);
+    return this.writeScale(parent, scale, options);
+  }
+
+  /** PATCH `/scale` (an apply of a Scale can own only `spec.replicas`: it merges like a merge patch). */
+  patchScale(
+    ref: ResourceRef,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    options: WriteOptions = {},
+  ): KubeObject {
+    const parent = this.get(this.scalable(ref), namespace, name);
+    const patched = applyPatch(type === 'apply' ? 'merge' : type, scaleOf(parent), patch) as KubeObject;
+    return this.writeScale(parent, patched, options);
+  }
+
   /** `/finalize` on a Namespace: sets `spec.finalizers`; a terminating namespace with none left is removed. */
   finalizeNamespace(name: string, finalizers: string[]): KubeObject {
     const r = this.resolve('namespaces');
@@ -462,6 +507,17 @@ export class ApiServer {
   }
 
   // ---- internals --------------------------------------------------------
+
+  private scalable(ref: ResourceRef): ResourceType {
+    const r = this.resolve(ref);
+    if (!r.scaleSubresource) throw resourceNotFound();
+    return r;
+  }
+
+  private writeScale(parent: KubeObject, scale: KubeObject, options: WriteOptions): KubeObject {
+    const updated = this.update(scaledParent(parent, scale), { ...options, namespace: parent.metadata.namespace });
+    return scaleOf(updated);
+  }
 
   /**
    * Copies and shape-checks a request body (400 on a malformed one); `withManagedFields`: also managedFields' entries.

@@ -29,6 +29,10 @@ export function initialStatus(obj: KubeObject, r: ResourceType, qosClass: (pod: 
     case 'PersistentVolume':
       obj.status = { phase: 'Pending' };
       break;
+    case 'PodDisruptionBudget':
+      // PodDisruptionBudgetStatus{}: its four counters have no omitempty, so they read 0 until the controller syncs.
+      obj.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
+      break;
     default:
       if (r.statusSubresource && r.kind !== 'Node') obj.status = {};
   }

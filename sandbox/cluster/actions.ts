@@ -4,6 +4,9 @@
  * text and carried out against a Cluster.
  */
 import { parseDuration } from '../kubelet/duration';
+import { cordon, uncordon } from '../operations/cordon';
+import { drainNode } from '../operations/drain';
+import type { DrainHandle, DrainOptions } from '../operations/drain';
 import type { Cluster } from './cluster';
 
 export type ClusterAction =
@@ -82,50 +85,71 @@ export function parseTimedAction(text: string, defaultNamespace = 'default'): Ti
   return { atMs, action: parseAction(text.slice(colon + 1), defaultNamespace), text };
 }
 
+/** Where an action says what it did: kubectl's lines, at the cluster's current time, and the end of a drain. */
+export interface ActionReporter {
+  /** One line of output; `stderr` for kubectl's error stream (a drain's retries and failure). */
+  line(text: string, stream?: 'stdout' | 'stderr'): void;
+  /** A drain ended (later, on the cluster's clock); `ok` false when it failed. */
+  done?(ok: boolean): void;
+}
+
+/** The options `--at drain=NODE` runs `kubectl drain` with: every pod goes, PodDisruptionBudgets permitting. */
+export const SIMULATE_DRAIN_OPTIONS: DrainOptions = { ignoreDaemonSets: true, deleteEmptyDirData: true, force: true };
+
 /**
- * Carries out an action (except `apply`, which needs files: the caller does
- * it). Returns what happened, one line each. Throws ApiError or Error when the
- * target does not exist.
+ * Carries out an action (except `apply`, which needs files: the caller does it) through the API verbs and the
+ * operations kubectl performs (sandbox/operations). Lines come through `reporter`; a drain goes on on the cluster's
+ * clock and returns its handle. Throws ApiError or Error when the target does not exist.
  */
-export function runAction(cluster: Cluster, action: Exclude<ClusterAction, { type: 'apply' }>): string[] {
+export function runAction(
+  cluster: Cluster,
+  action: Exclude<ClusterAction, { type: 'apply' }>,
+  reporter: ActionReporter,
+): DrainHandle | undefined {
+  const api = cluster.api;
   switch (action.type) {
     case 'delete':
-      cluster.api.delete(action.resource, action.namespace, action.name);
-      return [`${action.resource} ${action.namespace}/${action.name} deleted`];
+      api.delete(action.resource, action.namespace, action.name);
+      reporter.line(`${action.resource} ${action.namespace}/${action.name} deleted`);
+      return;
     case 'kill-pods':
-      return cluster.api
-        .list('pods', { namespace: action.namespace, labelSelector: action.selector })
-        .items.filter((p) => !p.metadata.deletionTimestamp)
-        .map((p) => {
-          cluster.killPod(action.namespace, p.metadata.name!);
-          return `pod ${action.namespace}/${p.metadata.name} killed`;
-        });
+      for (const p of api.list('pods', { namespace: action.namespace, labelSelector: action.selector }).items) {
+        if (p.metadata.deletionTimestamp) continue;
+        cluster.killPod(action.namespace, p.metadata.name!);
+        reporter.line(`pod ${action.namespace}/${p.metadata.name} killed`);
+      }
+      return;
     case 'crash':
-      return cluster.api
-        .list('pods', { namespace: action.namespace, labelSelector: action.selector })
-        .items.filter((p) => (p.spec as { nodeName?: string }).nodeName)
-        .map((p) => {
-          cluster.crashContainer(action.namespace, p.metadata.name!);
-          return `pod ${action.namespace}/${p.metadata.name}: container crashed`;
-        });
+      for (const p of api.list('pods', { namespace: action.namespace, labelSelector: action.selector }).items) {
+        if (!(p.spec as { nodeName?: string }).nodeName) continue;
+        cluster.crashContainer(action.namespace, p.metadata.name!);
+        reporter.line(`pod ${action.namespace}/${p.metadata.name}: container crashed`);
+      }
+      return;
     case 'scale':
       cluster.scale(action.resource, action.namespace, action.name, action.replicas);
-      return [`${action.resource} ${action.namespace}/${action.name} scaled to ${action.replicas}`];
+      reporter.line(`${action.resource} ${action.namespace}/${action.name} scaled to ${action.replicas}`);
+      return;
     case 'fail-node':
       cluster.failNode(action.node);
-      return [`node ${action.node} failed (its kubelet stopped)`];
+      reporter.line(`node ${action.node} failed (its kubelet stopped)`);
+      return;
     case 'recover-node':
       cluster.recoverNode(action.node);
-      return [`node ${action.node} recovered`];
+      reporter.line(`node ${action.node} recovered`);
+      return;
     case 'cordon':
-      cluster.cordon(action.node);
-      return [`node ${action.node} cordoned`];
+      cordon(api, action.node);
+      reporter.line(`node ${action.node} cordoned`);
+      return;
     case 'uncordon':
-      cluster.uncordon(action.node);
-      return [`node ${action.node} uncordoned`];
-    case 'drain': {
-      const result = cluster.drain(action.node, { ignoreDaemonSets: true, deleteEmptyDirData: true, force: true });
-      return [`node ${action.node} drained`, ...result.evicted.map((p) => `  evicted pod ${p}`)];
-    }
+      uncordon(api, action.node);
+      reporter.line(`node ${action.node} uncordoned`);
+      return;
+    case 'drain':
+      return drainNode(api, cluster.clock, action.node, SIMULATE_DRAIN_OPTIONS, {
+        onLine: (line) => reporter.line(line.text, line.stream),
+        onDone: (outcome) => reporter.done?.(outcome.ok),
+      });
   }
 }

@@ -7,6 +7,8 @@ import { ApiServer } from '../apiserver/apiServer';
 import type { ApiServerOptions } from '../apiserver/apiServer';
 import { applyManifest } from '../operations/apply/apply';
 import type { ApplyResult } from '../operations/apply/apply';
+import { scale } from '../operations/scale';
+import type { ScaleResult } from '../operations/scale';
 import type { Clock } from '../clock/clock';
 import { SeededRandom } from '../clock/random';
 import { VirtualClock } from '../clock/virtualClock';
@@ -23,8 +25,6 @@ import { backendUnreachable, streamContainer } from '../kubelet/exec';
 import type { ExecResult } from '../kubelet/exec';
 import { Scheduler } from '../scheduler/scheduler';
 import type { SchedulingExplanation } from '../scheduler/scheduler';
-import { cordon, drain, uncordon } from '../controllers/nodelifecycle/drain';
-import type { DrainOptions, DrainResult } from '../controllers/nodelifecycle/drain';
 import type { Component, ComponentContext } from '../client/component';
 import { controllerComponents } from './components';
 import { ReconcileLog } from '../client/reconcileLog';
@@ -128,6 +128,7 @@ export class Cluster {
   }
 
   // ---- fault actions: what the extension's context menus and `simulate --at` call ----
+  // (what kubectl does — cordon, drain, scale, rollout restart/undo — is in sandbox/operations, on the API verbs)
 
   /** Deletes a pod as `kubectl delete pod` does (graceful); its owner replaces it. */
   killPod(namespace: string, name: string): KubeObject {
@@ -151,23 +152,9 @@ export class Cluster {
     this.kubelet(name).start();
   }
 
-  cordon(name: string): KubeObject {
-    return cordon(this.api, name);
-  }
-
-  uncordon(name: string): KubeObject {
-    return uncordon(this.api, name);
-  }
-
-  drain(name: string, options: DrainOptions = {}): DrainResult {
-    return drain(this.api, name, options);
-  }
-
-  /** Sets `spec.replicas` of a Deployment, ReplicaSet or StatefulSet (like `kubectl scale`). */
-  scale(resource: string, namespace: string, name: string, replicas: number): KubeObject {
-    if (!Number.isInteger(replicas) || replicas < 0)
-      throw new RangeError(`replicas must be a non-negative integer, got ${replicas}`);
-    return this.api.patch(resource, namespace, name, 'merge', { spec: { replicas } });
+  /** `kubectl scale` through the `/scale` subresource (sandbox/operations/scale.ts). */
+  scale(resource: string, namespace: string, name: string, replicas: number): ScaleResult {
+    return scale(this.api, resource, namespace, name, replicas);
   }
 
   /** Why the scheduler placed (or could not place) a pod. */

@@ -13,6 +13,7 @@ import { JobController } from '../controllers/job/jobController';
 import { CronJobController } from '../controllers/cronjob/cronJobController';
 import { EndpointSliceController } from '../controllers/endpointslice/endpointSliceController';
 import { EndpointsController } from '../controllers/endpointslice/endpointsController';
+import { DisruptionController } from '../controllers/disruption/disruptionController';
 
 export function controllerComponents(ctx: ComponentContext): Component[] {
   return [
@@ -26,5 +27,6 @@ export function controllerComponents(ctx: ComponentContext): Component[] {
     new NamespaceController(ctx),
     new NodeLifecycleController(ctx),
     new TaintEvictionController(ctx),
+    new DisruptionController(ctx),
   ];
 }

@@ -14,6 +14,7 @@ import { eventPrinter } from './kinds/events';
 import { hpaPrinter } from './kinds/hpa';
 import { endpointSlicePrinter, endpointsPrinter, ingressPrinter, servicePrinter } from './kinds/network';
 import { podPrinter } from './kinds/pods';
+import { podDisruptionBudgetPrinter } from './kinds/policy';
 import type { KindPrinter, Table, TableCell, TableColumn } from './table';
 import { AGE_COLUMN, NAME_COLUMN, age } from './table';
 
@@ -39,6 +40,7 @@ const PRINTERS: ReadonlyMap<string, KindPrinter> = new Map([
   ['ServiceAccount', serviceAccountPrinter],
   ['PersistentVolumeClaim', pvcPrinter],
   ['HorizontalPodAutoscaler', hpaPrinter],
+  ['PodDisruptionBudget', podDisruptionBudgetPrinter],
 ]);
 
 const GENERIC: KindPrinter = {

@@ -38,6 +38,28 @@ const FILES: Record<string, string> = {
   ),
   'bad/syntax.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x\n',
   'later/scale.yaml': DEPLOYMENT.replace('replicas: 2', 'replicas: 4'),
+  'pdb/web.yaml': DEPLOYMENT.replace('replicas: 2', 'replicas: 4'),
+  'pdb/budget.yaml': lines(
+    'apiVersion: policy/v1',
+    'kind: PodDisruptionBudget',
+    'metadata:',
+    '  name: web',
+    'spec:',
+    '  maxUnavailable: 1',
+    '  selector:',
+    '    matchLabels: {app: web}',
+  ),
+  'stuck/web.yaml': DEPLOYMENT,
+  'stuck/budget.yaml': lines(
+    'apiVersion: policy/v1',
+    'kind: PodDisruptionBudget',
+    'metadata:',
+    '  name: web',
+    'spec:',
+    '  minAvailable: 2',
+    '  selector:',
+    '    matchLabels: {app: web}',
+  ),
 };
 
 describe('kube-reconcile simulate', () => {
@@ -122,6 +144,37 @@ describe('kube-reconcile simulate', () => {
     assert.ok(recorded.every((e, i) => i === 0 || e.time >= recorded[i - 1].time));
     assert.ok(recorded.some((e) => e.type === 'DELETED' && e.object.kind === 'Pod'));
     assert.ok(recorded.every((e) => ['ADDED', 'MODIFIED', 'DELETED'].includes(e.type)));
+  });
+
+  test('--at drain= evicts through the API as kubectl drain does: a PodDisruptionBudget makes it wait and retry', async () => {
+    const r = await run('simulate', 'pdb', '--nodes', '2', '--at', '1m:drain=node-1');
+    assert.equal(r.code, 0, r.stderr);
+    const pod = 'web-[a-z0-9]+-[a-z0-9]{5}';
+    assert.match(r.stdout, /\[1m0s\] 1m:drain=node-1: node\/node-1 cordoned\n/);
+    assert.match(r.stdout, new RegExp(`\\[1m0s\\] 1m:drain=node-1: evicting pod default/${pod}\\n`));
+    // kubectl's retry line, on standard error, at the time it happened.
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^\\[1m0s\\] 1m:drain=node-1: error when evicting pods/"${pod}" -n "default" \\(will retry after 5s\\): Cannot evict pod as it would violate the pod's disruption budget\\.\\n`,
+      ),
+    );
+    assert.match(r.stdout, new RegExp(`\\[1m5s\\] 1m:drain=node-1: evicting pod default/${pod}\\n`));
+    assert.match(r.stdout, /\[1m\d+s\] 1m:drain=node-1: node\/node-1 drained\n/);
+    assert.match(
+      r.stdout,
+      /\nNAME\s+MIN AVAILABLE\s+MAX UNAVAILABLE\s+ALLOWED DISRUPTIONS\s+AGE\npoddisruptionbudget\.policy\/web\s+N\/A\s+1\s+1\s/,
+    );
+  });
+
+  test('a drain a budget never allows is still waiting when the run ends: said on stderr, exit 1', async () => {
+    const r = await run('simulate', 'stuck', '--nodes', '1', '--limit', '2m', '--at', '30s:drain=node-1');
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /Not settled after 2m0s of virtual time/);
+    assert.match(
+      r.stderr,
+      /\[2m0s\] 30s:drain=node-1: still draining when the run ended, waiting for default\/web-\S+, default\/web-\S+ \(a PodDisruptionBudget allows no disruption: default\/web-\S+, default\/web-\S+\)\n$/,
+    );
   });
 
   test('usage errors exit 2', async () => {

@@ -11,6 +11,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeObject } from '../../sandbox/api/types';
+import { isApiError } from '../../sandbox/api/errors';
+import type { SwitchableClock } from '../../sandbox/clock/switchableClock';
 import { KUBECTL_MISSING, findKubectl, startKubectlSandbox, tableRows } from './harness';
 import type { KubectlSandbox } from './harness';
 
@@ -275,6 +277,67 @@ describe('kubectl against the sandbox', { skip }, () => {
 
     const uncordon = await sb.kubectl('uncordon', 'node-1');
     assert.equal(uncordon.stdout.trim(), 'node/node-1 uncordoned');
+  });
+
+  it('drain waits on a PodDisruptionBudget (429, retried after 5s) and completes once a replacement is Ready', async () => {
+    const created = await sb.kubectl(
+      'create',
+      'poddisruptionbudget',
+      'web',
+      '--selector=app=web',
+      '--max-unavailable=1',
+    );
+    assert.equal(created.code, 0, created.stderr);
+    assert.equal(created.stdout.trim(), 'poddisruptionbudget.policy/web created');
+    await sb.until(
+      'poddisruptionbudgets',
+      (pdbs) => (pdbs[0]?.status as { disruptionsAllowed?: number } | undefined)?.disruptionsAllowed === 1,
+      'the disruption controller to allow one disruption',
+    );
+    const [header, ...rows] = tableRows((await sb.kubectl('get', 'pdb')).stdout);
+    assert.deepEqual(header, ['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE']);
+    assert.deepEqual(rows[0].slice(0, 4), ['web', 'N/A', '1', '1']);
+
+    // The node with the most web pods (5 on 3 nodes: at least 2), so the second eviction must wait.
+    const counts = new Map<string, number>();
+    for (const p of webPods(sb.cluster.api.list('pods').items)) {
+      const n = (p.spec as { nodeName: string }).nodeName;
+      counts.set(n, (counts.get(n) ?? 0) + 1);
+    }
+    const [node] = [...counts].sort((a, b) => b[1] - a[1])[0];
+    // Time stands still until an eviction has been refused: no replacement can become Ready before it.
+    const clock = sb.cluster.clock as SwitchableClock;
+    const api = sb.cluster.api;
+    const evict = api.evict.bind(api);
+    let refusedOnce: () => void = () => undefined;
+    const refused = new Promise<void>((resolve) => (refusedOnce = resolve));
+    api.evict = (...args) => {
+      try {
+        evict(...args);
+      } catch (e) {
+        if (isApiError(e, 429)) refusedOnce();
+        throw e;
+      }
+    };
+    clock.pause();
+    try {
+      const drain = sb.kubectl('drain', node, '--ignore-daemonsets', '--delete-emptydir-data', '--timeout=120s');
+      await refused;
+      clock.resume();
+      const r = await drain;
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stderr,
+        /error when evicting pods\/"web-[a-z0-9]+-[a-z0-9]{5}" -n "default" \(will retry after 5s\): Cannot evict pod as it would violate the pod's disruption budget\./,
+      );
+      assert.match(r.stdout, new RegExp(`node/${node} drained`));
+    } finally {
+      clock.resume();
+      api.evict = evict;
+    }
+    await sb.until('pods', (pods) => webPods(pods).filter(ready).length === 5, 'the evicted web pods to be replaced');
+    assert.equal((await sb.kubectl('delete', 'pdb', 'web')).code, 0);
+    assert.equal((await sb.kubectl('uncordon', node)).code, 0);
   });
 
   it('explain reads the OpenAPI schema', async () => {

@@ -22,14 +22,29 @@ export function targetOf(
   return undefined;
 }
 
-/** Sends a fault action; shows the sandbox's reply, or the API server's message when it fails. */
+/**
+ * Sends a fault action; shows the sandbox's reply, or the API server's message when it fails. An action that goes on
+ * (a drain) shows its further lines as they come — which pods wait on a PodDisruptionBudget — and its end.
+ */
 export async function sendAction(ctx: CommandContext, title: string, action: FaultAction): Promise<void> {
   try {
     const reply = await ctx.connection.request('action', action);
     ctx.ui.notify(reply.message);
+    if (reply.operation !== undefined) follow(ctx, title, reply.operation);
   } catch (e) {
     ctx.ui.error(`${title} failed: ${errorMessage(e)}`);
   }
+}
+
+function follow(ctx: CommandContext, title: string, id: number): void {
+  const subscription = ctx.connection.onDidOperation((n) => {
+    if (n.id !== id) return;
+    if (n.line !== undefined) ctx.ui.notify(n.line);
+    if (!n.done) return;
+    subscription.dispose();
+    if (n.done.ok) ctx.ui.info(n.done.message);
+    else ctx.ui.error(`${title} failed: ${n.done.message}`);
+  });
 }
 
 /** The namespace of a namespaced object's ref (`default` when absent, as kubectl assumes). */

@@ -6,7 +6,10 @@
  */
 import type { LogEntry } from '../../../sandbox/client/reconcileLog';
 import type { MirrorCache } from './mirror';
-import type { Method, Requests, SandboxStatus, WatchChange } from './protocol';
+import type { Method, Notification, Requests, SandboxStatus, WatchChange } from './protocol';
+
+/** A line or the end of an operation that outlived its request (a drain). */
+export type OperationNotification = Extract<Notification, { kind: 'operation' }>;
 
 export interface Disposable {
   dispose(): void;
@@ -20,5 +23,6 @@ export interface SandboxConnection {
   onDidChange(listener: (changes: WatchChange[]) => void): Disposable;
   onDidLog(listener: (entries: LogEntry[]) => void): Disposable;
   onDidStatus(listener: (status: SandboxStatus) => void): Disposable;
+  onDidOperation(listener: (operation: OperationNotification) => void): Disposable;
   dispose(): void;
 }

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { WorkerOptions } from 'node:worker_threads';
 import type { Status } from '../../../sandbox/api/errors';
 import type { LogEntry } from '../../../sandbox/client/reconcileLog';
-import type { Disposable, SandboxConnection } from './connection';
+import type { Disposable, OperationNotification, SandboxConnection } from './connection';
 import { MirrorCache } from './mirror';
 import type {
   Method,
@@ -74,6 +74,7 @@ export class SandboxHost implements SandboxConnection {
   private readonly changes = new Emitter<WatchChange[]>();
   private readonly logs = new Emitter<LogEntry[]>();
   private readonly statuses = new Emitter<SandboxStatus>();
+  private readonly operations = new Emitter<OperationNotification>();
   private readonly crashed = new Emitter<Error>();
 
   constructor(private readonly options: SandboxHostOptions) {
@@ -114,6 +115,10 @@ export class SandboxHost implements SandboxConnection {
 
   onDidStatus(listener: (status: SandboxStatus) => void): Disposable {
     return this.statuses.on(listener);
+  }
+
+  onDidOperation(listener: (operation: OperationNotification) => void): Disposable {
+    return this.operations.on(listener);
   }
 
   /** The worker died (it is restarted, unless it keeps dying). */
@@ -199,6 +204,7 @@ export class SandboxHost implements SandboxConnection {
   private notify(n: Notification): void {
     if (n.kind === 'status') return this.setStatus(n.status);
     if (n.kind === 'log') return this.logs.fire(n.entries);
+    if (n.kind === 'operation') return this.operations.fire(n);
     const changes = this.cache.apply(n);
     if (changes.length > 0 || n.kind === 'list') this.changes.fire(changes);
   }

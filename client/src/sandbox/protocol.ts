@@ -54,6 +54,14 @@ export interface SandboxStatus {
   nodes: number;
   /** The HTTP API for kubectl, once the host has configured it (init or setApi). */
   api?: ApiStatus;
+  /** kubectl operations still running (a drain waiting for its pods), with what each waits for. */
+  operations?: OperationStatus[];
+}
+
+/** A running operation: `Drain node-2`, `waiting: a PodDisruptionBudget allows no disruption for default/web-x …`. */
+export interface OperationStatus {
+  title: string;
+  detail: string;
 }
 
 /**
@@ -122,7 +130,11 @@ export interface Requests {
    */
   applyFile: { params: { file: string; manifests: ManifestInput[]; prune?: boolean }; result: ApplyReply };
   removeFile: { params: { file: string }; result: { pruned: string[] } };
-  action: { params: FaultAction; result: { message: string } };
+  /**
+   * Runs a fault action; `message` says what it did. A drain goes on after the answer: `operation` is its id, and
+   * `operation` notifications with that id carry its further lines and its end.
+   */
+  action: { params: FaultAction; result: { message: string; operation?: number } };
   control: { params: ControlAction; result: SandboxStatus };
   setSelfHeal: { params: { selfHeal: boolean }; result: { selfHeal: boolean } };
   snapshot: { params: Record<string, never>; result: { snapshot: unknown } };
@@ -163,7 +175,9 @@ export type Notification =
   /** Changes since the last batch, in resourceVersion order. */
   | { kind: 'changes'; changes: WatchChange[] }
   | { kind: 'log'; entries: LogEntry[] }
-  | { kind: 'status'; status: SandboxStatus };
+  | { kind: 'status'; status: SandboxStatus }
+  /** A line printed by a running operation (`line`), or its end (`done`): kubectl's words. */
+  | { kind: 'operation'; id: number; title: string; line?: string; done?: { ok: boolean; message: string } };
 
 export type WorkerMessage = ReplyMessage | ({ kind: 'notification' } & { notification: Notification });
 export type HostMessage = RequestMessage;

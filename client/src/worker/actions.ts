@@ -1,79 +1,70 @@
 /**
  * The fault actions of the tree's context menus, run against the cluster.
+ * What kubectl does — scale, rollout restart and undo, cordon, uncordon,
+ * drain — goes through sandbox/operations, on the API verbs, as kubectl would.
  * Each returns kubectl's wording of what it did; failures throw (the API
- * server's ApiError, or an Error with a message for the user).
+ * server's ApiError, or an Error with a message for the user). A drain goes on
+ * after the answer: its id comes back with it.
  */
 import type { Cluster } from '../../../sandbox/cluster/cluster';
-import { formatTimestamp } from '../../../sandbox/clock/clock';
 import { qualifiedResource } from '../../../sandbox/api/resources';
 import { objectRef } from '../../../sandbox/operations/apply/apply';
+import { cordon, uncordon } from '../../../sandbox/operations/cordon';
+import { rolloutRestart, rolloutUndo } from '../../../sandbox/operations/rollout';
 import type { FaultAction } from '../sandbox/protocol';
-import { rollBack } from './rollBack';
-
-export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
-
-function drain(cluster: Cluster, name: string): string {
-  const result = cluster.drain(name, { ignoreDaemonSets: true, deleteEmptyDirData: true });
-  const evicted = result.evicted.map((p) => `evicting pod ${p}`);
-  return [...result.warnings, ...evicted, `node/${name} drained`].join('\n');
-}
+import type { Operations, Started } from './operations';
 
 function nodeAction(
   cluster: Cluster,
+  operations: Operations,
   type: 'failNode' | 'recoverNode' | 'cordon' | 'uncordon' | 'drain',
   name: string,
-): string {
+): Started {
   switch (type) {
     case 'failNode':
       cluster.failNode(name);
-      return `node/${name} failed: its kubelet stopped`;
+      return { message: `node/${name} failed: its kubelet stopped` };
     case 'recoverNode':
       cluster.recoverNode(name);
-      return `node/${name} recovered: its kubelet started`;
+      return { message: `node/${name} recovered: its kubelet started` };
     case 'cordon':
-      cluster.cordon(name);
-      return `node/${name} cordoned`;
+      return { message: cordon(cluster.api, name).message };
     case 'uncordon':
-      cluster.uncordon(name);
-      return `node/${name} uncordoned`;
+      return { message: uncordon(cluster.api, name).message };
     case 'drain':
-      return drain(cluster, name);
+      return operations.drain(cluster.api, cluster.clock, name);
   }
 }
 
-/** Runs one fault action; returns the message to show. */
-export function runAction(cluster: Cluster, action: FaultAction): string {
+/** Runs one fault action; returns the message to show (and the id of a drain that goes on). */
+export function runAction(cluster: Cluster, action: FaultAction, operations: Operations): Started {
   const api = cluster.api;
   switch (action.type) {
     case 'killPod':
       cluster.killPod(action.namespace, action.name);
-      return `pod "${action.name}" deleted`;
+      return { message: `pod "${action.name}" deleted` };
     case 'crashContainer':
       cluster.crashContainer(action.namespace, action.name, action.container);
-      return `pod/${action.name}: container ${action.container ? `"${action.container}" ` : ''}crashed`;
+      return { message: `pod/${action.name}: container ${action.container ? `"${action.container}" ` : ''}crashed` };
     case 'scale':
-      return `${objectRef(cluster.scale(action.resource, action.namespace, action.name, action.replicas), api)} scaled`;
-    case 'restartRollout': {
-      const patch = {
-        spec: { template: { metadata: { annotations: { [RESTARTED_AT]: formatTimestamp(api.clock.now()) } } } },
-      };
-      return `${objectRef(api.patch(action.resource, action.namespace, action.name, 'merge', patch), api)} restarted`;
-    }
+      return { message: cluster.scale(action.resource, action.namespace, action.name, action.replicas).message };
+    case 'restartRollout':
+      return { message: rolloutRestart(api, action.resource, action.namespace, action.name).message };
     case 'rollBack':
-      return rollBack(api, action.namespace, action.name);
+      return { message: rolloutUndo(api, 'deployments', action.namespace, action.name).message };
     case 'delete': {
       const r = api.resolve(action.resource);
       api.delete(r, action.namespace, action.name, { propagationPolicy: 'Background' });
-      return `${qualifiedResource(r)} "${action.name}" deleted`;
+      return { message: `${qualifiedResource(r)} "${action.name}" deleted` };
     }
     case 'replaceLive':
-      return `${objectRef(api.update(action.object), api)} replaced`;
+      return { message: `${objectRef(api.update(action.object), api)} replaced` };
     case 'failNode':
     case 'recoverNode':
     case 'cordon':
     case 'uncordon':
     case 'drain':
-      return nodeAction(cluster, action.type, action.name);
+      return nodeAction(cluster, operations, action.type, action.name);
     default:
       throw new Error(`unknown action ${JSON.stringify((action as { type?: unknown }).type)}`);
   }

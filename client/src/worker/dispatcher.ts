@@ -97,7 +97,10 @@ export class Dispatcher {
         return this.live().gitops.setSource(text(params.file, 'file'), manifestsOf(params.manifests), { prune });
       },
       removeFile: (p) => this.live().gitops.removeSource(text(record(p, 'params').file, 'file')),
-      action: (p) => ({ message: runAction(this.live().cluster, record(p, 'params') as unknown as FaultAction) }),
+      action: (p) => {
+        const s = this.live();
+        return runAction(s.cluster, record(p, 'params') as unknown as FaultAction, s.operations);
+      },
       control: (p) => this.control(record(p, 'params') as unknown as ControlAction),
       setSelfHeal: (p) => {
         const on = record(p, 'params').selfHeal;

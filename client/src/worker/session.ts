@@ -14,6 +14,7 @@ import type { ControlAction, Notification, SandboxSettings, SandboxStatus } from
 import { Batcher } from './batcher';
 import type { HostTimers } from './batcher';
 import { ChangeFeed } from './changeFeed';
+import { Operations } from './operations';
 import { restoreState, savedTime } from './savedState';
 import type { RestoredState } from './savedState';
 import { DEFAULT_KUBERNETES_VERSION, setKubernetesVersion } from '../../../sandbox/schema/schema';
@@ -35,6 +36,8 @@ export class SandboxSession {
   readonly clock: SwitchableClock;
   readonly cluster: Cluster;
   readonly gitops: GitOpsSync;
+  /** Drains and other kubectl operations still running on the sandbox's clock. */
+  readonly operations: Operations;
   /** Why a snapshot given to init was not used, if it was not. */
   readonly warning: string | undefined;
   private readonly batcher: Batcher;
@@ -70,6 +73,11 @@ export class SandboxSession {
     this.cluster = new Cluster({ clock: this.clock, seed: settings.seed, nodes: settings.nodes, api });
     this.gitops = gitOpsFor(this.cluster, { selfHeal: settings.selfHeal });
     this.batcher = new Batcher(options.send, undefined, options.timers);
+    this.operations = new Operations((n) => {
+      // Pending changes first, so the views have seen what an operation's line talks about.
+      this.batcher.flush();
+      options.send(n);
+    });
     this.unsubscribeLog = this.cluster.log.subscribe((e) => this.batcher.log(e));
     this.feed = new ChangeFeed(
       api,
@@ -96,6 +104,7 @@ export class SandboxSession {
       time: this.clock.now(),
       pods: api.list('pods').items.length,
       nodes: api.list('nodes').items.length,
+      ...(this.operations.status().length > 0 ? { operations: this.operations.status() } : {}),
     };
   }
 
@@ -130,6 +139,7 @@ export class SandboxSession {
   }
 
   dispose(): void {
+    this.operations.dispose();
     this.feed.stop();
     this.unsubscribeLog();
     this.gitops.stop();

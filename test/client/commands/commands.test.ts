@@ -111,6 +111,38 @@ describe('object commands', () => {
     );
   });
 
+  test('a drain that waits shows its lines as they come (which pods wait on a budget), then how it ended', async () => {
+    const connection = new FakeConnection();
+    connection.replies.action = () => ({ message: 'node/node-2 cordoned\nevicting pod default/web-1', operation: 4 });
+    const ui = new FakeUi();
+    const nodeArg = { ref: { resource: 'nodes', name: 'node-2' } };
+    await run('kubeReconcile.drain', connection, ui, nodeArg);
+    const refused = `error when evicting pods/"web-2" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`;
+    connection.fireOperation({ kind: 'operation', id: 4, title: 'Drain node-2', line: refused });
+    connection.fireOperation({ kind: 'operation', id: 9, title: 'Drain node-3', line: 'not this one' });
+    connection.fireOperation({
+      kind: 'operation',
+      id: 4,
+      title: 'Drain node-2',
+      done: { ok: true, message: 'node/node-2 drained' },
+    });
+    connection.fireOperation({ kind: 'operation', id: 4, title: 'Drain node-2', line: 'after the end: ignored' });
+    await run('kubeReconcile.drain', connection, ui, nodeArg);
+    connection.fireOperation({
+      kind: 'operation',
+      id: 4,
+      title: 'Drain node-2',
+      done: { ok: false, message: 'drain cancelled' },
+    });
+    assert.deepEqual(ui.shown, [
+      'notify: node/node-2 cordoned\nevicting pod default/web-1',
+      `notify: ${refused}`,
+      'info: node/node-2 drained',
+      'notify: node/node-2 cordoned\nevicting pod default/web-1',
+      'error: Drain failed: drain cancelled',
+    ]);
+  });
+
   test('Copy as YAML copies the live object; Show Events opens the events table', async () => {
     const connection = new FakeConnection(webCache());
     const ui = new FakeUi();

@@ -3,7 +3,7 @@ import type { CommandContext } from '../../../client/src/commands/context';
 import type { InputOptions, PickItem, TerminalRequest, Ui, WorkspaceFiles } from '../../../client/src/commands/ui';
 import { DEFAULT_SETTINGS } from '../../../client/src/model/settings';
 import type { Settings } from '../../../client/src/model/settings';
-import type { Disposable, SandboxConnection } from '../../../client/src/sandbox/connection';
+import type { Disposable, OperationNotification, SandboxConnection } from '../../../client/src/sandbox/connection';
 import type { MirrorCache } from '../../../client/src/sandbox/mirror';
 import type { Method, Requests, SandboxStatus } from '../../../client/src/sandbox/protocol';
 import { cacheOf } from '../model/fixtures';
@@ -43,6 +43,18 @@ export class FakeConnection implements SandboxConnection {
   onDidStatus(listener: (status: SandboxStatus) => void): Disposable {
     this.statusListeners.add(listener);
     return { dispose: () => this.statusListeners.delete(listener) };
+  }
+
+  private readonly operationListeners = new Set<(n: OperationNotification) => void>();
+
+  onDidOperation(listener: (n: OperationNotification) => void): Disposable {
+    this.operationListeners.add(listener);
+    return { dispose: () => this.operationListeners.delete(listener) };
+  }
+
+  /** An operation notification from the worker (a drain's line or end). */
+  fireOperation(n: OperationNotification): void {
+    for (const l of [...this.operationListeners]) l(n);
   }
 
   /** A status notification from the worker. */

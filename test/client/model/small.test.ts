@@ -50,6 +50,21 @@ describe('status bar text', () => {
     });
     assert.equal(statusBarText({ ...status, running: false }).text, '$(circle-slash) Sandbox stopped · 12 pods');
     assert.equal(statusBarText(undefined).text, '$(loading~spin) Sandbox starting');
+    const draining = statusBarText({
+      ...status,
+      operations: [
+        {
+          title: 'Drain node-2',
+          detail: 'waiting: a PodDisruptionBudget allows no disruption for default/web-1 (retrying every 5s)',
+        },
+      ],
+    });
+    assert.deepEqual(draining, {
+      text: '$(pulse) Sandbox 5× · 12 pods · $(sync~spin) Drain node-2',
+      tooltip:
+        'Kube Reconcile sandbox running at 5× (3 nodes, 12 pods, clock 00:10:00). Click for sandbox controls.\n' +
+        'Drain node-2: waiting: a PodDisruptionBudget allows no disruption for default/web-1 (retrying every 5s)',
+    });
   });
 });
 

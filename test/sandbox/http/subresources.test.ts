@@ -141,8 +141,27 @@ describe('HTTP API: subresources', () => {
   });
 });
 
+/**
+ * The wire of `pods/eviction`: the Eviction is decoded and handed to the API server's `evict` verb, whose answers
+ * become the response (the budget decisions are tested in test/sandbox/apiserver/eviction.test.ts). Budgets' statuses
+ * are written here as the disruption controller would write them (the cluster is not started).
+ */
 describe('HTTP API: eviction', () => {
   let s: Served;
+  /** Writes the budget's status as the disruption controller would. */
+  function budgetAllows(name: string, allowed: number, current: number, desired: number): void {
+    const pdbObj = s.cluster.api.get('poddisruptionbudgets', 'default', name);
+    s.cluster.api.updateStatus({
+      ...pdbObj,
+      status: {
+        observedGeneration: pdbObj.metadata.generation,
+        disruptionsAllowed: allowed,
+        currentHealthy: current,
+        desiredHealthy: desired,
+        expectedPods: current,
+      },
+    });
+  }
   before(async () => {
     s = await serve();
     readyPod(s, 'db-1', { app: 'db' });
@@ -160,8 +179,19 @@ describe('HTTP API: eviction', () => {
     assert.equal(s.cluster.api.tryGet('pods', 'default', 'lonely'), undefined);
   });
 
-  it('refuses with 429 when the budget allows no disruption, naming the budget', async () => {
+  it('a budget the controller has not processed yet: 429 with Retry-After 10', async () => {
     await s.request('POST', PDBS, { body: pdb('db-pdb', { minAvailable: 2 }) });
+    const r = await s.request('POST', `${PODS}/db-1/eviction`, { body: eviction('db-1') });
+    assert.equal(r.status, 429);
+    assert.equal(r.headers['retry-after'], '10');
+    assert.match(
+      JSON.stringify(r.json.details),
+      /The disruption budget db-pdb is still being processed by the server\./,
+    );
+  });
+
+  it('refuses with 429 when the budget allows no disruption, naming the budget; nothing changes', async () => {
+    budgetAllows('db-pdb', 0, 2, 2);
     const rv = s.cluster.api.resourceVersion;
     const r = await s.request('POST', `${PODS}/db-1/eviction`, { body: eviction('db-1') });
     assert.equal(r.status, 429);
@@ -173,17 +203,20 @@ describe('HTTP API: eviction', () => {
     assert.equal(s.cluster.api.resourceVersion, rv);
   });
 
-  it('allows disruptions within the budget, then refuses the next (maxUnavailable: 1)', async () => {
-    const current = s.cluster.api.get('poddisruptionbudgets', 'default', 'db-pdb');
-    await s.request('PUT', `${PDBS}/db-pdb`, {
-      body: { ...current, spec: { selector: { matchLabels: { app: 'db' } }, maxUnavailable: 1 } },
-    });
+  it('?dryRun=All evicts nothing; an allowed eviction takes the disruption and deletes gracefully', async () => {
+    budgetAllows('db-pdb', 1, 2, 1);
+    const rv = s.cluster.api.resourceVersion;
+    const dry = await s.request('POST', `${PODS}/db-1/eviction?dryRun=All`, { body: eviction('db-1') });
+    assert.equal(dry.status, 201);
+    assert.equal(s.cluster.api.resourceVersion, rv);
     const first = await s.request('POST', `${PODS}/db-1/eviction`, { body: eviction('db-1') });
     assert.equal(first.status, 201);
     assert.ok(s.cluster.api.get('pods', 'default', 'db-1').metadata.deletionTimestamp, 'graceful: terminating');
+    const status = s.cluster.api.get('poddisruptionbudgets', 'default', 'db-pdb').status as Record<string, unknown>;
+    assert.equal(status.disruptionsAllowed, 0);
+    assert.deepEqual(Object.keys(status.disruptedPods as object), ['db-1']);
     const second = await s.request('POST', `${PODS}/db-2/eviction`, { body: eviction('db-2') });
     assert.equal(second.status, 429);
-    assert.match(JSON.stringify(second.json.details), /needs 1 healthy pods and has 1 currently/);
   });
 
   it('ignores budgets for pods that are not running yet, and refuses two budgets with 500', async () => {
@@ -193,13 +226,22 @@ describe('HTTP API: eviction', () => {
     await s.request('POST', PDBS, { body: pdb('second-pdb', { minAvailable: 0 }) });
     const two = await s.request('POST', `${PODS}/db-2/eviction`, { body: eviction('db-2') });
     assert.equal(two.status, 500);
-    assert.match(String(two.json.message), /more than one PodDisruptionBudget/);
+    assert.deepEqual(two.json, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+      reason: '',
+      code: 500,
+    });
     assert.ok(s.cluster.api.tryGet('pods', 'default', 'db-2'));
   });
 
   it('refuses an Eviction for another pod (400) and a missing pod (404)', async () => {
     const other = await s.request('POST', `${PODS}/db-2/eviction`, { body: eviction('db-1') });
     assert.equal(other.status, 400);
+    assert.equal(other.json.message, 'name in URL does not match name in Eviction object');
     const missing = await s.request('POST', `${PODS}/ghost/eviction`, { body: eviction('ghost') });
     assert.equal(missing.status, 404);
   });

@@ -408,6 +408,22 @@ describe('formatTable: kubectl get output', () => {
     );
   });
 
+  test('pdb: MIN AVAILABLE and MAX UNAVAILABLE (N/A when unset), ALLOWED DISRUPTIONS from the status', () => {
+    const min = obj('policy/v1', 'PodDisruptionBudget', 'web', {
+      spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } },
+      status: { disruptionsAllowed: 1, currentHealthy: 3, desiredHealthy: 2, expectedPods: 3 },
+    });
+    const max = obj('policy/v1', 'PodDisruptionBudget', 'db', { spec: { maxUnavailable: '25%' }, status: {} });
+    assert.equal(
+      print('pdb', [min, max]),
+      text(
+        'NAME   MIN AVAILABLE   MAX UNAVAILABLE   ALLOWED DISRUPTIONS   AGE',
+        'web    2               N/A               1                     5m',
+        'db     N/A             25%               0                     5m',
+      ),
+    );
+  });
+
   test('a kind without printer columns gets NAME and AGE', () => {
     assert.equal(
       print('roles', [obj('rbac.authorization.k8s.io/v1', 'Role', 'reader')]),

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatTimestamp } from '../../../../sandbox/clock/clock';
 import { NodeLifecycleController } from '../../../../sandbox/controllers/nodelifecycle/nodeLifecycleController';
-import { cordon, uncordon } from '../../../../sandbox/controllers/nodelifecycle/drain';
+import { cordon, uncordon } from '../../../../sandbox/operations/cordon';
 import { newHarness } from '../harness';
 import type { Harness } from '../harness';
 import { Heartbeats, addNode, addPod, events, postReady, pressureConditions, readyCondition } from './fixtures';
