@@ -9,6 +9,7 @@ import { parseAllDocuments } from 'yaml';
 import { badRequest, tooLarge, unsupportedMediaType } from '../api/errors';
 import { patchTypeFromContentType } from '../api/patch/index';
 import type { PatchType } from '../apiserver/options';
+import { recordDuplicateKeys } from './duplicateKeys';
 import { mediaTypeOf } from './negotiate';
 import { PROTOBUF_MEDIA_TYPE, decodeProtobufBody } from './protobuf/index';
 
@@ -61,12 +62,16 @@ function summary(text: string): string {
   return text.length > 30 ? `${text.slice(0, 30)} ...` : text;
 }
 
+/** JSON, with the keys of objects that repeat one recorded for field validation's `duplicate field` errors. */
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch (e) {
     return { ok: false, message: (e as Error).message };
   }
+  recordDuplicateKeys(text, value);
+  return { ok: true, value };
 }
 
 function parseYaml(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
