@@ -97,7 +97,7 @@ function admit(
   return errors.map((error) => ({
     error,
     diagnostic: makeDiagnostic(
-      fieldRange(m.root, error.field, lc),
+      fieldRange(m.root, error.field, lc, error.source),
       error.code,
       formatFieldError(error),
       error.warning === true,
