@@ -5,8 +5,10 @@
  * form.
  */
 import { readFile } from 'node:fs/promises';
+import type { ApiError } from '../../sandbox/api/errors';
 import type { KubeObject } from '../../sandbox/api/types';
 import { parseManifests } from '../../server/src/services/parseManifests';
+import { fieldRange } from '../../server/src/services/pathToRange';
 import { positionAt } from '../../server/src/services/ranges';
 import { collectFiles } from '../collectFiles';
 
@@ -15,6 +17,17 @@ export interface LoadedManifest {
   /** 1-based line of the document's first key. */
   line: number;
   object: KubeObject;
+  /** 1-based line of a field (an upstream path) of the document, or of its nearest key the text has. */
+  lineOf(field: string): number;
+}
+
+/**
+ * `file:line` of a rejection: the line of the first field it names (an unknown field, or a 422's first cause), else
+ * of the document.
+ */
+export function rejectionAt(m: LoadedManifest, e: ApiError): string {
+  const fields = e.fields ?? (e.status.details?.causes ?? []).flatMap((c) => (c.field ? [c.field] : []));
+  return `${m.file}:${fields.length > 0 ? m.lineOf(fields[0]) : m.line}`;
 }
 
 export interface LoadResult {
@@ -41,7 +54,8 @@ export async function loadManifests(paths: readonly string[], cwd: string): Prom
       if (d.severity === 1) problems.push(`${f.display}:${d.range.start.line + 1}: ${d.message}`);
     for (const m of parsed.manifests) {
       const line = positionAt(parsed.lineCounter, m.root.range?.[0] ?? 0).line + 1;
-      manifests.push({ file: f.display, line, object: m.object as unknown as KubeObject });
+      const lineOf = (field: string) => fieldRange(m.root, field, parsed.lineCounter, { part: 'key' }).start.line + 1;
+      manifests.push({ file: f.display, line, object: m.object as unknown as KubeObject, lineOf });
     }
   }
   return { manifests, problems, files: files.length };
