@@ -31,7 +31,7 @@ export function extractFacts(m: ManifestDocument, lc: LineCounter): ObjectFacts[
       podTemplateLabels: templates.map((t) => t.labels),
       serviceSelector: group === '' && kind === 'Service' ? serviceSelector(m, lc) : undefined,
       references: templates
-        .flatMap((t) => podReferences(t.spec, t.specPath))
+        .flatMap((t) => podReferences(t.spec, t.specPath, t.replacedVolumes))
         .map((r) => ({ ...r, range: fieldRange(m.root, r.field, lc) })),
       scaleTarget: kind === 'HorizontalPodAutoscaler' && group === 'autoscaling' ? scaleTarget(m, lc) : undefined,
     },
