@@ -29,16 +29,17 @@ function dropNullMembers(value: unknown): void {
     return;
   }
   if (!isPlainObject(value)) return;
-  for (const [k, v] of Object.entries(value)) {
-    if (v === null) Reflect.deleteProperty(value, k);
-    else dropNullMembers(v);
+  for (const k of Object.keys(value)) {
+    if (value[k] === null) Reflect.deleteProperty(value, k);
+    else dropNullMembers(value[k]);
   }
 }
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
 function struct(obj: Record<string, unknown>, def: Definition): void {
-  for (const [k, v] of Object.entries(obj)) {
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
     const type = Object.hasOwn(def.properties, k) ? def.properties[k].type : undefined;
     if (v !== null) {
       if (type !== undefined) visit(v, type);
@@ -58,9 +59,9 @@ function visit(value: unknown, type: SchemaType): void {
   }
   if (!isPlainObject(value)) return;
   if (type.kind === 'map') {
-    for (const [k, v] of Object.entries(value)) {
-      if (v === null) value[k] = zeroValue(type.values);
-      else visit(v, type.values);
+    for (const k of Object.keys(value)) {
+      if (value[k] === null) value[k] = zeroValue(type.values);
+      else visit(value[k], type.values);
     }
     return;
   }

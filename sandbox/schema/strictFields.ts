@@ -14,7 +14,7 @@
  * (decoding reports its type instead).
  */
 import { isPlainObject } from '../util/json';
-import { keysAsWritten } from '../util/keyOrder';
+import { repeatedKeyOrder } from '../util/keyOrder';
 import { definition, kindEntry } from './schema';
 import type { Definition, SchemaType } from './types';
 
@@ -42,8 +42,8 @@ export function strictErrorText(e: Pick<StrictFieldError, 'kind' | 'path'>): str
  */
 export function strictFieldErrors(value: unknown, root: Definition | 'any'): StrictFieldError[] {
   const walk = new Walk();
-  if (root === 'any') walk.visit(value, { kind: 'any' }, []);
-  else if (isPlainObject(value)) walk.struct(value, root, []);
+  if (root === 'any') walk.visit(value, { kind: 'any' });
+  else if (isPlainObject(value)) walk.struct(value, root);
   return walk.found;
 }
 
@@ -66,63 +66,78 @@ function pathText(segments: readonly (string | number)[]): string {
   return out;
 }
 
+/** One walk: the errors found, and the path to where it is (one shared stack, copied only into an error). */
 class Walk {
   readonly found: StrictFieldError[] = [];
   private readonly seen = new Set<string>();
+  private readonly at: (string | number)[] = [];
 
-  private save(e: StrictFieldError): void {
+  private error(kind: StrictFieldError['kind'], key: string, parent?: Definition): void {
     if (this.found.length >= MAX_STRICT_ERRORS) return;
+    const segments = [...this.at, key];
+    const e: StrictFieldError = { kind, path: pathText(segments), segments };
     const text = strictErrorText(e);
     if (this.seen.has(text)) return;
     this.seen.add(text);
-    this.found.push(e);
+    this.found.push(parent === undefined ? e : { ...e, parent });
   }
 
-  private error(kind: StrictFieldError['kind'], segments: (string | number)[], parent?: Definition): void {
-    const e: StrictFieldError = { kind, path: pathText(segments), segments };
-    this.save(parent === undefined ? e : { ...e, parent });
-  }
-
-  visit(value: unknown, type: SchemaType, at: (string | number)[]): void {
+  visit(value: unknown, type: SchemaType): void {
     if (Array.isArray(value)) {
       const items = type.kind === 'array' ? type.items : type.kind === 'any' ? type : undefined;
-      if (items !== undefined) value.forEach((item, i) => this.visit(item, items, [...at, i]));
+      if (items === undefined) return;
+      for (let i = 0; i < value.length; i++) {
+        this.at.push(i);
+        this.visit(value[i], items);
+        this.at.pop();
+      }
       return;
     }
-    if (!isPlainObject(value)) return;
+    if (value === null || typeof value !== 'object') return;
     const def = type.kind === 'ref' ? definition(type.name) : undefined;
-    if (def !== undefined) return this.struct(value, def, at);
-    if (type.kind === 'map' || type.kind === 'any') this.map(value, type.kind === 'map' ? type.values : type, at);
+    if (def !== undefined) return this.struct(value as Readonly<Record<string, unknown>>, def);
+    if (type.kind === 'map' || type.kind === 'any')
+      this.map(value as Readonly<Record<string, unknown>>, type.kind === 'map' ? type.values : type);
   }
 
-  struct(value: Readonly<Record<string, unknown>>, def: Definition, at: (string | number)[]): void {
-    const taken = new Set<string>();
-    for (const key of keysAsWritten(value)) {
-      const next = [...at, key];
+  struct(value: Readonly<Record<string, unknown>>, def: Definition): void {
+    const repeated = repeatedKeyOrder(value);
+    const keys = repeated ?? Object.keys(value);
+    const taken = repeated === undefined ? undefined : new Set<string>();
+    for (const key of keys) {
       if (!Object.hasOwn(def.properties, key)) {
-        this.error('unknown', next, def);
+        this.error('unknown', key, def);
         continue;
       }
-      if (taken.has(key)) {
-        this.error('duplicate', next);
-        continue;
+      if (taken !== undefined) {
+        if (taken.has(key)) {
+          this.error('duplicate', key);
+          continue;
+        }
+        taken.add(key);
       }
-      taken.add(key);
-      this.visit(value[key], def.properties[key].type, next);
+      this.at.push(key);
+      this.visit(value[key], def.properties[key].type);
+      this.at.pop();
     }
   }
 
   /** A map or free-form object: any key, each value of `values`. */
-  private map(value: Readonly<Record<string, unknown>>, values: SchemaType, at: (string | number)[]): void {
-    const taken = new Set<string>();
-    for (const key of keysAsWritten(value)) {
-      const next = [...at, key];
-      if (taken.has(key)) {
-        this.error('duplicate', next);
-        continue;
+  private map(value: Readonly<Record<string, unknown>>, values: SchemaType): void {
+    const repeated = repeatedKeyOrder(value);
+    const keys = repeated ?? Object.keys(value);
+    const taken = repeated === undefined ? undefined : new Set<string>();
+    for (const key of keys) {
+      if (taken !== undefined) {
+        if (taken.has(key)) {
+          this.error('duplicate', key);
+          continue;
+        }
+        taken.add(key);
       }
-      taken.add(key);
-      this.visit(value[key], values, next);
+      this.at.push(key);
+      this.visit(value[key], values);
+      this.at.pop();
     }
   }
 }

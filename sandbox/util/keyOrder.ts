@@ -14,14 +14,18 @@ export function recordKeyOrder(obj: object, keys: readonly string[]): void {
   written.set(obj, keys);
 }
 
-/**
- * The keys of `obj` in written order, repeats included: the recorded order when it names exactly the object's keys,
- * otherwise `Object.keys(obj)`.
- */
-export function keysAsWritten(obj: Readonly<Record<string, unknown>>): readonly string[] {
-  const keys = Object.keys(obj);
+/** The recorded written order of `obj`'s keys when it repeats one and names exactly the object's keys. */
+export function repeatedKeyOrder(obj: Readonly<Record<string, unknown>>): readonly string[] | undefined {
   const recorded = written.get(obj);
-  if (recorded === undefined) return keys;
+  if (recorded === undefined) return undefined;
+  const keys = Object.keys(obj);
   const distinct = new Set(recorded);
-  return distinct.size === keys.length && keys.every((k) => distinct.has(k)) ? recorded : keys;
+  return recorded.length > keys.length && distinct.size === keys.length && keys.every((k) => distinct.has(k))
+    ? recorded
+    : undefined;
+}
+
+/** The keys of `obj` in written order, repeats included (or its own keys when no repeat was recorded). */
+export function keysAsWritten(obj: Readonly<Record<string, unknown>>): readonly string[] {
+  return repeatedKeyOrder(obj) ?? Object.keys(obj);
 }
