@@ -28,7 +28,8 @@ import {
 import type { OptionSpecs } from './args';
 import { EXIT_ERRORS, EXIT_OK } from './io';
 import type { CliIo } from './io';
-import { loadManifests } from './simulate/loadManifests';
+import { loadManifests, rejectionAt } from './simulate/loadManifests';
+import type { LoadedManifest } from './simulate/loadManifests';
 
 /** The fastest clock `--speed` accepts: beyond it, timers fire in bursts too large to serve requests between. */
 export const MAX_SPEED = 100;
@@ -68,9 +69,9 @@ Then, in another terminal:
   export KUBECONFIG=~/.kube/kube-reconcile.yaml
   kubectl get pods -A
 
-Exit codes: 0 stopped cleanly, 1 could not start (port in use, unreadable
---state file, kubeconfig not writable) or could not save the state,
-2 usage error.
+Exit codes: 0 stopped cleanly, 1 could not start (a manifest unreadable or
+refused by the API server, port in use, unreadable --state file, kubeconfig
+not writable) or could not save the state, 2 usage error.
 `;
 
 /** Where the API listens, for a caller that runs `serve` in-process. */
@@ -166,19 +167,22 @@ async function prepare(p: Plan, now: () => number): Promise<{ clock: SwitchableC
   }
 }
 
-function applyFiles(
-  cluster: Cluster,
-  manifests: Awaited<ReturnType<typeof loadManifests>>['manifests'],
-  io: CliIo,
-): void {
+/**
+ * Applies the manifests as `kubectl apply` does (strict field validation); each rejection is printed as
+ * `file:line: message`. Returns how many were rejected.
+ */
+function applyFiles(cluster: Cluster, manifests: readonly LoadedManifest[], io: CliIo): number {
+  let rejected = 0;
   for (const m of manifests) {
     try {
       io.stdout.write(`${cluster.apply(m.object).message}\n`);
     } catch (e) {
       if (!isApiError(e)) throw e;
-      io.stderr.write(`${m.file}:${m.line}: ${e.message}\n`);
+      rejected++;
+      io.stderr.write(`${rejectionAt(m, e)}: ${e.message}\n`);
     }
   }
+  return rejected;
 }
 
 async function listen(cluster: Cluster, port: number, token: string): Promise<KubeHttpServer> {
@@ -262,7 +266,14 @@ export async function runServe(args: readonly string[], io: CliIo, hooks: ServeH
   for (const line of loaded.problems) io.stderr.write(`${line}\n`);
   const cluster = new Cluster({ clock, seed: p.seed, nodes: p.nodes, api });
   cluster.start();
-  applyFiles(cluster, loaded.manifests, io);
+  const failed = loaded.problems.length + applyFiles(cluster, loaded.manifests, io);
+  if (failed > 0) {
+    cluster.stop();
+    clock.dispose();
+    return fail(
+      `${failed} manifest${failed === 1 ? ' was' : 's were'} not applied (see above); fix ${failed === 1 ? 'it' : 'them'} and start again${p.state ? `. ${p.state} was left unchanged` : ''}`,
+    );
+  }
 
   const token = generateToken();
   let server: KubeHttpServer;

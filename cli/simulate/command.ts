@@ -24,9 +24,9 @@ import {
 import type { OptionSpecs } from '../args';
 import { EXIT_ERRORS, EXIT_OK } from '../io';
 import type { CliIo } from '../io';
-import { loadManifests } from './loadManifests';
+import { loadManifests, rejectionAt } from './loadManifests';
 import type { LoadedManifest } from './loadManifests';
-import { formatJsonList, formatReport } from './report';
+import { formatJsonList, formatReport, formatYamlList } from './report';
 
 export const SIMULATE_OPTIONS: OptionSpecs = {
   nodes: { type: 'string' },
@@ -35,7 +35,7 @@ export const SIMULATE_OPTIONS: OptionSpecs = {
   'until-settled': { type: 'boolean' },
   limit: { type: 'string' },
   at: { type: 'list' },
-  output: { type: 'string', short: 'o', choices: ['table', 'json'] },
+  output: { type: 'string', short: 'o', choices: ['table', 'json', 'yaml'] },
   record: { type: 'string' },
   log: { type: 'boolean' },
   namespace: { type: 'string', short: 'n' },
@@ -58,7 +58,10 @@ Options:
   --at TIME:ACTION      at TIME after the start (e.g. 30s, 2m) do ACTION;
                         repeatable. Actions:
                           ${ACTION_HELP.replace(/\n/g, '\n                          ')}
-  -o, --output table|json  tables and events (default), or every object as a v1 List
+  -o, --output table|json|yaml
+                        tables and events (default), or every object as a v1
+                        List in JSON or YAML: then stdout holds the List alone
+                        and what happens on the way goes to stderr
   --record FILE         write every watch event as a JSON line:
                         {"time": <virtual ms since start>, "type", "object"}
   --log                 also print the reconciliation log
@@ -78,7 +81,7 @@ interface Plan {
   forMs?: number;
   limitMs: number;
   actions: TimedAction[];
-  output: 'table' | 'json';
+  output: 'table' | 'json' | 'yaml';
   record?: string;
   log: boolean;
   namespace: string;
@@ -118,23 +121,33 @@ function plan(args: readonly string[]): Plan | 'help' {
     forMs,
     limitMs: durationOption(o.limit, 'limit') ?? 10 * 60_000,
     actions: actions.sort((a, b) => a.atMs - b.atMs),
-    output: o.output === 'json' ? 'json' : 'table',
+    output: o.output === 'json' || o.output === 'yaml' ? o.output : 'table',
     record: typeof o.record === 'string' ? o.record : undefined,
     log: o.log === true,
     namespace,
   };
 }
 
-/** Applies manifests, reporting each result or rejection; returns how many were rejected. */
-function applyAll(cluster: Cluster, manifests: readonly LoadedManifest[], namespace: string, io: CliIo): number {
+/** Where output goes: the report on stdout; progress there too, or on stderr when stdout holds a document. */
+interface Out {
+  report: CliIo['stdout'];
+  progress: CliIo['stdout'];
+  errors: CliIo['stderr'];
+}
+
+/**
+ * Applies manifests as `kubectl apply` does (strict field validation), reporting each result, or each rejection as
+ * `file:line: message` at the line of the first field it names; returns how many were rejected.
+ */
+function applyAll(cluster: Cluster, manifests: readonly LoadedManifest[], namespace: string, out: Out): number {
   let rejected = 0;
   for (const m of manifests) {
     try {
-      io.stdout.write(`${cluster.apply(m.object, { namespace }).message}\n`);
+      out.progress.write(`${cluster.apply(m.object, { namespace }).message}\n`);
     } catch (e) {
       if (!isApiError(e)) throw e;
       rejected++;
-      io.stderr.write(`${m.file}:${m.line}: ${e.message}\n`);
+      out.errors.write(`${rejectionAt(m, e)}: ${e.message}\n`);
     }
   }
   return rejected;
@@ -159,6 +172,7 @@ export async function runSimulate(args: readonly string[], io: CliIo): Promise<n
     io.stdout.write(SIMULATE_HELP);
     return EXIT_OK;
   }
+  const out: Out = { report: io.stdout, progress: p.output === 'table' ? io.stdout : io.stderr, errors: io.stderr };
   const loaded = await loadManifests(p.files, io.cwd);
   let failures = loaded.problems.length;
   for (const line of loaded.problems) io.stderr.write(`${line}\n`);
@@ -166,8 +180,8 @@ export async function runSimulate(args: readonly string[], io: CliIo): Promise<n
   cluster.start();
   const start = cluster.clock.now();
   const stopRecording = p.record ? startRecording(cluster, resolve(io.cwd, p.record), start) : undefined;
-  const unsubscribe = p.log ? cluster.log.subscribe((e) => io.stdout.write(`${formatLogEntry(e)}\n`)) : undefined;
-  failures += applyAll(cluster, loaded.manifests, p.namespace, io);
+  const unsubscribe = p.log ? cluster.log.subscribe((e) => out.progress.write(`${formatLogEntry(e)}\n`)) : undefined;
+  failures += applyAll(cluster, loaded.manifests, p.namespace, out);
   const later = new Map<string, LoadedManifest[]>();
   for (const a of p.actions) {
     if (a.action.type !== 'apply' || later.has(a.action.file)) continue;
@@ -179,7 +193,7 @@ export async function runSimulate(args: readonly string[], io: CliIo): Promise<n
   const drains: { action: TimedAction; handle: DrainHandle }[] = [];
   for (const a of p.actions) {
     cluster.clock.setTimer(a.atMs, () => {
-      const handle = performAction(cluster, a, later, p.namespace, io, start, () => failures++);
+      const handle = performAction(cluster, a, later, p.namespace, out, start, () => failures++);
       if (handle) drains.push({ action: a, handle });
     });
   }
@@ -189,15 +203,17 @@ export async function runSimulate(args: readonly string[], io: CliIo): Promise<n
     // kubectl drain waits for as long as it takes; the run ended first.
     const waiting =
       handle.blocked.length > 0 ? ` (a PodDisruptionBudget allows no disruption: ${handle.blocked.join(', ')})` : '';
-    io.stderr.write(
+    out.errors.write(
       `[${formatGoDuration(cluster.clock.now() - start)}] ${action.text}: still draining when the run ended, waiting for ${handle.pending.join(', ')}${waiting}\n`,
     );
     handle.cancel(); // its end counts as a failure
   }
   unsubscribe?.();
   stopRecording?.();
-  if (p.output === 'json') io.stdout.write(formatJsonList(cluster.api));
-  else io.stdout.write(`\n${summary}\n\n${formatReport(cluster.api, cluster.clock.now())}`);
+  if (p.output === 'json') out.report.write(formatJsonList(cluster.api));
+  else if (p.output === 'yaml') out.report.write(formatYamlList(cluster.api));
+  else out.report.write(`\n${summary}\n\n${formatReport(cluster.api, cluster.clock.now())}`);
+  if (p.output !== 'table') out.progress.write(`${summary}\n`);
   cluster.stop();
   return failures > 0 ? EXIT_ERRORS : EXIT_OK;
 }
@@ -230,28 +246,28 @@ function performAction(
   a: TimedAction,
   files: ReadonlyMap<string, LoadedManifest[]>,
   namespace: string,
-  io: CliIo,
+  out: Out,
   start: number,
   failed: () => void,
 ): DrainHandle | undefined {
   const at = `[${formatGoDuration(a.atMs)}] ${a.text}`;
   if (a.action.type === 'apply') {
-    io.stdout.write(`${at}\n`);
-    if (applyAll(cluster, files.get(a.action.file) ?? [], namespace, io) > 0) failed();
+    out.progress.write(`${at}\n`);
+    if (applyAll(cluster, files.get(a.action.file) ?? [], namespace, out) > 0) failed();
     return undefined;
   }
   try {
     return runAction(cluster, a.action, {
       line: (text, stream) => {
         const when = `[${formatGoDuration(cluster.clock.now() - start)}] ${a.text}`;
-        (stream === 'stderr' ? io.stderr : io.stdout).write(`${when}: ${text}\n`);
+        (stream === 'stderr' ? out.errors : out.progress).write(`${when}: ${text}\n`);
       },
       done: (ok) => {
         if (!ok) failed();
       },
     });
   } catch (e) {
-    io.stderr.write(`${at}: ${(e as Error).message}\n`);
+    out.errors.write(`${at}: ${(e as Error).message}\n`);
     failed();
     return undefined;
   }

@@ -5,6 +5,7 @@
  * form.
  */
 import { readFile } from 'node:fs/promises';
+import type { ApiError } from '../../sandbox/api/errors';
 import type { KubeObject } from '../../sandbox/api/types';
 import { manifestObjects } from '../../sandbox/manifests/parseManifests';
 import { collectFiles } from '../collectFiles';
@@ -14,6 +15,17 @@ export interface LoadedManifest {
   /** 1-based line of the document's first key. */
   line: number;
   object: KubeObject;
+  /** 1-based line of a field (an upstream path) of the document, or of its nearest key the text has. */
+  lineOf(field: string): number;
+}
+
+/**
+ * `file:line` of a rejection: the line of the first field it names (an unknown field, or a 422's first cause), else
+ * of the document.
+ */
+export function rejectionAt(m: LoadedManifest, e: ApiError): string {
+  const fields = e.fields ?? (e.status.details?.causes ?? []).flatMap((c) => (c.field ? [c.field] : []));
+  return `${m.file}:${fields.length > 0 ? m.lineOf(fields[0]) : m.line}`;
 }
 
 export interface LoadResult {
@@ -37,7 +49,10 @@ export async function loadManifests(paths: readonly string[], cwd: string): Prom
     }
     const parsed = manifestObjects(text);
     for (const e of parsed.errors) problems.push(`${f.display}:${e.line + 1}: ${e.message}`);
-    for (const m of parsed.manifests) manifests.push({ file: f.display, line: m.line + 1, object: m.object });
+    for (const m of parsed.manifests) {
+      const lineOf = (field: string) => m.fieldSpan(field).line + 1;
+      manifests.push({ file: f.display, line: m.line + 1, object: m.object, lineOf });
+    }
   }
   return { manifests, problems, files: files.length };
 }

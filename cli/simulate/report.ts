@@ -3,6 +3,7 @@
  * nodes (`get deploy,rs,pods,nodes`), other kinds the user applied, and the
  * events, oldest first — or everything as a Kubernetes `List` in JSON.
  */
+import { stringify } from 'yaml';
 import type { ApiServer } from '../../sandbox/apiserver/apiServer';
 import type { KubeObject } from '../../sandbox/api/types';
 import { RESOURCES } from '../../sandbox/api/resources';
@@ -53,9 +54,18 @@ function byLastSeen(a: KubeObject, b: KubeObject): number {
   return Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion);
 }
 
-/** Every object in the cluster as one `v1 List`. */
-export function formatJsonList(api: ApiServer): string {
+function everything(api: ApiServer) {
   const items: KubeObject[] = [];
   for (const r of RESOURCES) items.push(...api.list(r).items);
-  return `${JSON.stringify({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: api.resourceVersion }, items }, null, 2)}\n`;
+  return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: api.resourceVersion }, items };
+}
+
+/** Every object in the cluster as one `v1 List`. */
+export function formatJsonList(api: ApiServer): string {
+  return `${JSON.stringify(everything(api), null, 2)}\n`;
+}
+
+/** The same List as YAML in kubectl's style (`-o yaml`: keys sorted, list items not indented). */
+export function formatYamlList(api: ApiServer): string {
+  return stringify(everything(api), { sortMapEntries: true, indentSeq: false, lineWidth: 0 });
 }

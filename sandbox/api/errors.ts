@@ -52,6 +52,12 @@ export interface Status {
 
 /** A failed API call. `status` is exactly what the HTTP API will send. */
 export class ApiError extends Error {
+  /**
+   * The fields the failure is about, as upstream paths (`spec.containers[0].poarts`), when the Status does not carry
+   * them as causes (strict decoding errors): for editors to point at. Never sent on the wire.
+   */
+  fields?: readonly string[];
+
   constructor(readonly status: Status) {
     super(status.message);
     this.name = 'ApiError';
@@ -154,6 +160,19 @@ function invalidWith(subject: string, causes: StatusCause[], details: StatusDeta
 /** 422 Invalid: `Deployment.apps "web" is invalid: <errs>`. */
 export function invalid(r: ResourceType, name: string, causes: StatusCause[]): ApiError {
   return invalidWith(`${qualifiedKind(r)} "${name}"`, causes, { name, group: r.group, kind: r.kind });
+}
+
+/**
+ * 422 for a patch whose result does not decode (upstream's patch handler: `NewInvalid(schema.GroupKind{}, "", …)`):
+ * ` "" is invalid: patch: Invalid value: "<value>": <detail>` — the empty kind leaves the leading space.
+ */
+export function invalidPatch(value: string, detail: string): ApiError {
+  const cause = {
+    reason: 'FieldValueInvalid',
+    message: `Invalid value: ${JSON.stringify(value)}: ${detail}`,
+    field: 'patch',
+  };
+  return invalidWith(' ""', [cause], {});
 }
 
 /** 401 for a request without the server's bearer token (the authentication filter's answer). */

@@ -36,7 +36,7 @@ import {
 import { ObjectStore } from '../store/objectStore';
 import type { WatchHandle } from '../store/watchHub';
 import { WatchHub } from '../store/watchHub';
-import { JsonCopyError, copyJson, jsonEqual } from '../util/json';
+import { JsonCopyError, copyJson, isPlainObject, jsonEqual } from '../util/json';
 import { ServiceAllocators } from './allocators';
 import { defaultObject, invalidIfAny, validateOrThrow } from './admit';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
@@ -48,6 +48,8 @@ import { generateJobSelector } from './jobSelector';
 import { kindKey } from './kindKey';
 import { listObjects, watchPredicate, watchRoute } from './listing';
 import { checkObjectShape } from './metaShape';
+import { checkPatchFields, decodeObjectFields } from './fieldValidation';
+import type { FieldValidationOptions } from './fieldValidation';
 import { bootstrapObjects, namespaceAdmission, PROTECTED_NAMESPACES } from './namespaces';
 import type { DeleteOptions, ListOptions, PatchType, WatchOptions, WriteOptions } from './options';
 import {
@@ -215,7 +217,7 @@ export class ApiServer {
   }
 
   private createObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
-    const body = this.decode(input);
+    const body = this.decode(input, options);
     const r = this.resourceOf(body);
     const ns = this.bodyNamespace(r, body, options.namespace);
     if (body.metadata.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
@@ -252,7 +254,7 @@ export class ApiServer {
   }
 
   private updateObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
-    const body = this.decode(input);
+    const body = this.decode(input, options);
     const r = this.resourceOf(body);
     const ns = this.bodyNamespace(r, body, options.namespace);
     const name = this.requireName(body);
@@ -282,7 +284,7 @@ export class ApiServer {
   }
 
   private updateStatusObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
-    const body = this.decode(input);
+    const body = this.decode(input, options);
     const r = this.resourceOf(body);
     if (!r.statusSubresource) throw resourceNotFound();
     const ns = this.bodyNamespace(r, body, options.namespace);
@@ -323,6 +325,7 @@ export class ApiServer {
     const old = this.store.get(kindKey(r), ns, name);
     if (!old) throw notFound(r, name);
     const patched = this.decode(applyPatch(type, old, patch));
+    checkPatchFields(type, patch, patched, options);
     if (patched.apiVersion !== old.apiVersion || patched.kind !== old.kind)
       throw badRequest('a patch may not change apiVersion or kind');
     if (patched.metadata.name !== name)
@@ -330,7 +333,8 @@ export class ApiServer {
         `the name of the object (${String(patched.metadata.name)}) does not match the name on the URL (${name})`,
       );
     if (patched.metadata.resourceVersion === undefined) patched.metadata.resourceVersion = old.metadata.resourceVersion;
-    const write = { ...options, namespace: r.namespaced ? ns : undefined };
+    // Unknown fields are gone from `patched` now (or the patch failed): nothing more for field validation to say.
+    const write = { ...options, namespace: r.namespaced ? ns : undefined, fieldValidation: 'Ignore' as const };
     return options.subresource === 'status' ? this.updateStatus(patched, write) : this.update(patched, write);
   }
 
@@ -359,7 +363,7 @@ export class ApiServer {
         { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' },
       ]);
     }
-    const body = this.decode(config, false);
+    const body = this.decode(config, undefined, false);
     const old = this.store.get(kindKey(r), ns, name);
     if (!old && options.subresource === 'status') throw notFound(r, name);
     const merged = applyConfiguration(old, body, manager, options.force ?? false, {
@@ -520,9 +524,10 @@ export class ApiServer {
   }
 
   /**
-   * Copies and shape-checks a request body (400 on a malformed one); `withManagedFields`: also managedFields' entries.
+   * Copies and shape-checks a request body (400 on a malformed one); with `fields`, also field validation (unknown and
+   * duplicate fields, nulls; see fieldValidation.ts); `withManagedFields`: also managedFields' entries.
    */
-  private decode(input: unknown, withManagedFields = true): KubeObject {
+  private decode(input: unknown, fields?: FieldValidationOptions, withManagedFields = true): KubeObject {
     let body: unknown;
     try {
       body = copyJson(input, { maxDepth: 100, maxBytes: 1_572_864 });
@@ -533,7 +538,10 @@ export class ApiServer {
       }
       throw e;
     }
+    const strict =
+      fields !== undefined && isPlainObject(body) ? decodeObjectFields(input, body as KubeObject, fields) : undefined;
     checkObjectShape(body);
+    if (strict !== undefined) throw strict;
     const obj = body as KubeObject;
     if (withManagedFields && obj.metadata.managedFields !== undefined)
       checkManagedFieldsShape(obj.metadata.managedFields);

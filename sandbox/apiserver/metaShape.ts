@@ -42,23 +42,30 @@ export function checkObjectShape(body: unknown): void {
   if (typeof meta !== 'object' || Array.isArray(meta))
     throw badRequest(`json: cannot unmarshal ${typeName(meta)} into Go struct field .metadata of type v1.ObjectMeta`);
   const m = meta as Record<string, unknown>;
+  // null is a string's zero value in Go: accepted (field validation drops it).
   for (const f of STRING_FIELDS)
-    if (m[f] !== undefined && typeof m[f] !== 'string') throw decodeError(f, m[f], 'string');
+    if (m[f] !== undefined && m[f] !== null && typeof m[f] !== 'string') throw decodeError(f, m[f], 'string');
   for (const f of MAP_FIELDS) {
     const v = m[f];
     if (v === undefined || v === null) continue;
     if (typeof v !== 'object' || Array.isArray(v)) throw decodeError(f, v, 'map[string]string');
-    for (const val of Object.values(v)) if (typeof val !== 'string') throw decodeError(f, val, 'string');
+    for (const val of Object.values(v))
+      if (val !== null && typeof val !== 'string') throw decodeError(f, val, 'string');
   }
-  if (m.finalizers !== undefined && (!Array.isArray(m.finalizers) || m.finalizers.some((f) => typeof f !== 'string')))
+  if (
+    m.finalizers !== undefined &&
+    m.finalizers !== null &&
+    (!Array.isArray(m.finalizers) || m.finalizers.some((f) => f !== null && typeof f !== 'string'))
+  )
     throw decodeError('finalizers', m.finalizers, '[]string');
   if (
     m.ownerReferences !== undefined &&
+    m.ownerReferences !== null &&
     (!Array.isArray(m.ownerReferences) ||
-      m.ownerReferences.some((o) => typeof o !== 'object' || o === null || Array.isArray(o)))
+      m.ownerReferences.some((o) => o !== null && (typeof o !== 'object' || Array.isArray(o))))
   ) {
     throw decodeError('ownerReferences', m.ownerReferences, '[]v1.OwnerReference');
   }
-  if (m.generation !== undefined && !Number.isInteger(m.generation))
+  if (m.generation !== undefined && m.generation !== null && !Number.isInteger(m.generation))
     throw decodeError('generation', m.generation, 'int64');
 }

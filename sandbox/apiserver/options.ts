@@ -1,4 +1,6 @@
 /** Request options for the API server's verbs, named as in the Kubernetes API. */
+/** `?fieldValidation=`: what a write does with unknown and duplicate fields (sandbox/apiserver/fieldValidation.ts). */
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
 export interface WriteOptions {
   /** `?dryRun=All`: admit and validate, change nothing. */
@@ -13,6 +15,15 @@ export interface WriteOptions {
   fieldManager?: string;
   /** `?force=true` on server-side apply: take over conflicting fields instead of failing with 409. */
   force?: boolean;
+  /**
+   * `?fieldValidation=`: what becomes of fields the schema does not declare, or that the body writes twice, on
+   * create, update and JSON / merge / strategic patches. `Strict` fails the write (400 `strict decoding error:
+   * unknown field "spec.foo"`; 422 for a patch), `Warn` (the default, as kube-apiserver's) drops them and reports
+   * each to `warn`, `Ignore` drops them silently. Server-side apply refuses unknown fields whatever the mode.
+   */
+  fieldValidation?: FieldValidation;
+  /** Receives the write's warnings (`unknown field "spec.foo"`), which the HTTP API sends as `Warning` headers. */
+  warn?: (text: string) => void;
 }
 
 export interface ListOptions {

@@ -122,7 +122,7 @@ export class Cluster {
     if (this.started) kubelet.start();
   }
 
-  /** `kubectl apply` of one manifest; throws the API server's ApiError when rejected. */
+  /** `kubectl apply` of one manifest, with strict field validation as kubectl; throws the ApiError when rejected. */
   apply(manifest: KubeObject, options: { namespace?: string } = {}): ApplyResult {
     return applyManifest(this.api, manifest, options);
   }

@@ -36,6 +36,8 @@ export interface SyncOutcome {
   message: string;
   ok: boolean;
   status?: Status;
+  /** The fields a rejection names when its Status does not carry them (strict decoding errors). */
+  fields?: string[];
 }
 
 export interface SyncResult {
@@ -234,6 +236,10 @@ function normalized(object: KubeObject): KubeObject {
 }
 
 function rejection(line: number, e: unknown): SyncOutcome {
-  if (isApiError(e)) return { line, message: e.message, ok: false, status: e.status };
+  if (isApiError(e)) {
+    const outcome: SyncOutcome = { line, message: e.message, ok: false, status: e.status };
+    if (e.fields !== undefined) outcome.fields = [...e.fields];
+    return outcome;
+  }
   return { line, message: e instanceof Error ? e.message : String(e), ok: false };
 }

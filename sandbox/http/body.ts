@@ -14,6 +14,7 @@ import type { ApiError } from '../api/errors';
 import { patchTypeFromContentType } from '../api/patch/index';
 import type { PatchType } from '../apiserver/options';
 import { DEFAULT_COPY_LIMITS, GO_JSON_MAX_DEPTH, jsonNesting, nestsDeeperThan } from '../util/json';
+import { recordDuplicateKeys } from './duplicateKeys';
 import { mediaTypeOf } from './negotiate';
 import { PROTOBUF_MEDIA_TYPE, decodeProtobufBody } from './protobuf/index';
 
@@ -109,7 +110,10 @@ function parseJson(text: string): Parsed {
   } catch (e) {
     return { ok: false, reason: 'syntax', message: (e as Error).message };
   }
-  return nesting.deepest > MAX_BODY_DEPTH ? tooDeepHere() : { ok: true, value };
+  if (nesting.deepest > MAX_BODY_DEPTH) return tooDeepHere();
+  // The keys of objects that repeat one are recorded for field validation's `duplicate field` errors.
+  recordDuplicateKeys(text, value);
+  return { ok: true, value };
 }
 
 /** go-yaml's message for a scanner error at 0-based `line` (parser.fail: the first line has no prefix). */

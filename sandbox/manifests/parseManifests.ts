@@ -6,6 +6,7 @@
  * all read manifests through this, so "what is a manifest" means the same in
  * squiggles and in the sandbox.
  */
+import { fieldRange } from './pathToRange';
 import { isMap, isScalar, parseAllDocuments } from 'yaml';
 import type { Document, LineCounter, YAMLError, YAMLMap } from 'yaml';
 import type { KubeObject } from '../api/types';
@@ -107,12 +108,28 @@ export function parseManifestText(text: string): ParsedManifestText {
   return { lineCounter, problems: distinct(problems).slice(0, MAX_PARSE_DIAGNOSTICS), manifests };
 }
 
+/** Where a field's key is in the text: 0-based lines and characters. */
+export interface FieldSpan {
+  readonly line: number;
+  readonly character: number;
+  readonly endLine: number;
+  readonly endCharacter: number;
+}
+
+/** One manifest to apply: the 0-based line its document starts on, the object, and where its fields are. */
+export interface ManifestToApply {
+  readonly line: number;
+  readonly object: KubeObject;
+  /** The key of a field (an upstream field path, or its segments) in the text, or the nearest enclosing one. */
+  fieldSpan(field: string | readonly (string | number)[]): FieldSpan;
+}
+
 /**
  * A text's manifests as objects to apply, each with the 0-based line its document starts on, and the errors (not
  * warnings) that kept documents out, with their 0-based lines, in source order.
  */
 export function manifestObjects(text: string): {
-  manifests: { line: number; object: KubeObject }[];
+  manifests: ManifestToApply[];
   errors: { line: number; message: string }[];
 } {
   const parsed = parseManifestText(text);
@@ -120,6 +137,10 @@ export function manifestObjects(text: string): {
     manifests: parsed.manifests.map((m) => ({
       line: positionAt(parsed.lineCounter, m.root.range?.[0] ?? 0).line,
       object: m.object as unknown as KubeObject,
+      fieldSpan(field) {
+        const { start, end } = fieldRange(m.root, field, parsed.lineCounter, { part: 'key' });
+        return { line: start.line, character: start.character, endLine: end.line, endCharacter: end.character };
+      },
     })),
     errors: parsed.problems
       .filter((p) => p.severity === 'error')

@@ -2,6 +2,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { WEB_DEPLOYMENT, cliFixture, lines } from './cliFixture';
 import type { CliFixture, Run } from './cliFixture';
 
@@ -37,6 +38,18 @@ const FILES: Record<string, string> = {
     '      containers: [{name: c, image: nginx}]',
   ),
   'bad/syntax.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x\n',
+  'bad/typo.yaml': lines(
+    'apiVersion: v1',
+    'kind: Pod',
+    'metadata:',
+    '  name: typo',
+    'spec:',
+    '  containers:',
+    '    - name: web',
+    '      image: nginx',
+    '      poarts:',
+    '        - containerPort: 80',
+  ),
   'later/scale.yaml': DEPLOYMENT.replace('replicas: 2', 'replicas: 4'),
   'pdb/web.yaml': DEPLOYMENT.replace('replicas: 2', 'replicas: 4'),
   'pdb/budget.yaml': lines(
@@ -96,23 +109,41 @@ describe('kube-reconcile simulate', () => {
     assert.notEqual(a.stdout, c.stdout);
   });
 
-  test('rejected objects are reported with file and line; the rest is applied; exit 1', async () => {
+  test('rejected objects are reported with the file and line of the field at fault; the rest is applied; exit 1', async () => {
     const r = await run('simulate', 'bad', '--output', 'json');
     assert.equal(r.code, 1);
     assert.equal(
-      r.stderr,
-      lines(
+      r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('bad/'))
+        .join('\n'),
+      [
         'bad/syntax.yaml:4: Flow map in block collection must be sufficiently indented and end with a }',
-        'bad/mixed.yaml:6: Deployment.apps "broken" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"b"}: `selector` does not match template `labels`',
-      ),
+        'bad/mixed.yaml:15: Deployment.apps "broken" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"b"}: `selector` does not match template `labels`',
+        'bad/typo.yaml:9: Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].poarts"',
+      ].join('\n'),
     );
-    const list = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as {
-      kind: string;
-      items: { kind: string; metadata: { name: string } }[];
-    };
+    const list = JSON.parse(r.stdout) as { kind: string; items: { kind: string; metadata: { name: string } }[] };
     assert.equal(list.kind, 'List');
     assert.ok(list.items.some((i) => i.kind === 'ConfigMap' && i.metadata.name === 'ok'));
-    assert.ok(!list.items.some((i) => i.kind === 'Deployment'));
+    assert.ok(!list.items.some((i) => i.kind === 'Deployment' || (i.kind === 'Pod' && i.metadata.name === 'typo')));
+  });
+
+  test('-o json and -o yaml: stdout holds the List alone; what happens goes to stderr', async () => {
+    const args = ['app', '--at', '1m:kill-pods=app=web', '--log', '--for', '2m'];
+    const json = await run('simulate', ...args, '-o', 'json');
+    assert.equal(json.code, 0, json.stderr);
+    const list = JSON.parse(json.stdout) as { kind: string; items: { kind: string }[] };
+    assert.equal(list.kind, 'List');
+    assert.ok(list.items.some((i) => i.kind === 'Deployment'));
+    assert.match(json.stderr, /^configmap\/settings created\ndeployment\.apps\/web created\n/);
+    assert.match(json.stderr, /\[1m0s\] 1m:kill-pods=app=web: pod default\/web-/);
+    assert.match(json.stderr, /Ran for 2m0s of virtual time/);
+    const yaml = await run('simulate', ...args, '--output=yaml');
+    assert.equal(yaml.code, 0, yaml.stderr);
+    assert.deepEqual(parseYaml(yaml.stdout), list, 'the same List, as YAML');
+    assert.match(yaml.stdout, /^apiVersion: v1\nitems:\n- apiVersion: /);
+    assert.equal(yaml.stderr, json.stderr);
   });
 
   test('--at actions run at their time; --record writes every watch event as a JSON line', async () => {

@@ -424,6 +424,27 @@ describe('kubectl against the sandbox', { skip }, () => {
     );
     assert.equal(sb.cluster.api.tryGet('deployments', 'default', 'bad'), undefined);
   });
+  it('an unknown field is refused as kubectl 1.32 refuses it (strict), dropped with a warning under --validate=warn', async () => {
+    const typo = join(scratch, 'typo.yaml');
+    const pod = (name: string) =>
+      ['apiVersion: v1', 'kind: Pod', 'metadata:', `  name: ${name}`, 'spec:', '  containers:', '    - name: web']
+        .concat(['      image: nginx', '      poarts:', '        - containerPort: 80', ''])
+        .join('\n');
+    await writeFile(typo, pod('typo'));
+    const strict = await sb.kubectl('apply', '-f', typo);
+    assert.equal(strict.code, 1);
+    assert.equal(
+      strict.stderr.trim(),
+      `Error from server (BadRequest): error when creating "${typo}": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].poarts"`,
+    );
+    assert.equal(sb.cluster.api.tryGet('pods', 'default', 'typo'), undefined);
+    const warn = await sb.kubectl('apply', '-f', typo, '--validate=warn');
+    assert.equal(warn.code, 0, warn.stderr);
+    assert.equal(warn.stderr.trim(), 'Warning: unknown field "spec.containers[0].poarts"');
+    // Gone from the object (kubectl's last-applied annotation still quotes the file as written, as upstream).
+    assert.equal(JSON.stringify(sb.cluster.api.get('pods', 'default', 'typo').spec).includes('poarts'), false);
+  });
+
   it('exec prints a file the ConfigMap volume projects and passes the exit code on; port-forward says it is not available', async () => {
     sb.cluster.apply({
       apiVersion: 'v1',

@@ -1,8 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseFieldPath } from '../../server/src/services/fieldPath';
+import { parseFieldPath } from '../../sandbox/manifests/fieldPath';
 import { parseManifests } from '../../server/src/services/parseManifests';
-import { fieldRange, locateField } from '../../server/src/services/pathToRange';
+import { fieldRange, locateField } from '../../sandbox/manifests/pathToRange';
 
 const SOURCE = [
   'apiVersion: apps/v1', // 0
@@ -74,5 +74,32 @@ describe('parseFieldPath', () => {
       { kind: 'bracket', text: 'example.com/a[b]' },
     ]);
     assert.deepEqual(parseFieldPath(''), []);
+  });
+});
+
+describe('fieldRange with keys and a source hint', () => {
+  const parsed = parseManifests(SOURCE);
+  const root = parsed.manifests[0].root;
+  const at = (field: string | (string | number)[], hint?: { entry?: string; part?: 'key' | 'value' }) =>
+    fieldRange(root, field, parsed.lineCounter, hint);
+
+  test('keys and indices keep dots inside a key', () => {
+    assert.deepEqual(at(['metadata', 'labels', 'app.kubernetes.io/name']), r(5, 28, 31));
+    assert.deepEqual(at(['spec', 'template', 'spec', 'containers', 0, 'ports', 1]), r(16, 14, 27));
+  });
+
+  test('an entry of the map the path ends at: its value, or its key', () => {
+    assert.deepEqual(at('metadata.labels', { entry: 'app.kubernetes.io/name' }), r(5, 28, 31));
+    assert.deepEqual(at('metadata.labels', { entry: 'app.kubernetes.io/name', part: 'key' }), r(5, 4, 26));
+    assert.deepEqual(at('spec.selector.matchLabels', { entry: 'app' }), r(8, 23, 26));
+    assert.deepEqual(at('spec.selector.matchLabels', { entry: 'app', part: 'key' }), r(8, 18, 21));
+  });
+
+  test('the key of the last step', () => {
+    assert.deepEqual(at('spec.template.spec.containers[0].image', { part: 'key' }), r(13, 10, 15));
+  });
+
+  test('an entry that is not in the source falls back to the map', () => {
+    assert.deepEqual(at('metadata.labels', { entry: 'absent', part: 'key' }), r(4, 2, 8));
   });
 });

@@ -1,7 +1,9 @@
 /**
- * What the editor shows after an apply: one diagnostic per rejected
- * document, on the document's first line, with the API server's own message;
- * and one warning when YAML errors kept documents from being applied.
+ * What the editor shows after an apply: for each rejected document the API
+ * server's own message — on each field it names when the rejection names
+ * fields (`strict decoding error: unknown field "spec.containers[0].poarts"`
+ * sits on `poarts`), otherwise on the document's first line; and one warning
+ * when YAML errors kept documents from being applied.
  * Plain data here; the vscode glue turns it into `vscode.Diagnostic`s.
  */
 import type { ApplyReply } from '../sandbox/protocol';
@@ -12,7 +14,9 @@ export const APPLY_DIAGNOSTIC_COLLECTION = 'kube-reconcile-apply';
 
 export interface ApplyDiagnostic {
   line: number;
-  /** End of the highlighted range on that line (the line's length). */
+  /** Start of the highlighted range on that line (default 0). */
+  character?: number;
+  /** End of the highlighted range on that line (the line's length for a whole line). */
   endCharacter: number;
   message: string;
   severity: 'error' | 'warning';
@@ -40,13 +44,15 @@ export function applyDiagnostics(
   for (const o of reply?.outcomes ?? []) {
     if (o.ok) continue;
     const code = o.status?.reason || undefined;
-    out.push({
-      line: o.line,
-      endCharacter: lineLength(text, o.line),
-      message: o.message,
-      severity: 'error',
-      ...(code ? { code } : {}),
-    });
+    const spans = (o.fields ?? []).map((f) => parsed.keyOf(o.line, f)).filter((s) => s !== undefined);
+    if (spans.length === 0) spans.push({ line: o.line, character: 0, endCharacter: lineLength(text, o.line) });
+    const seen = new Set<string>();
+    for (const span of spans) {
+      const key = JSON.stringify(span);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ ...span, message: o.message, severity: 'error', ...(code ? { code } : {}) });
+    }
   }
   const first = parsed.yamlErrors[0];
   if (first) {

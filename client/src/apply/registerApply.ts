@@ -29,7 +29,7 @@ export interface ApplyRegistration extends vscode.Disposable {
 }
 
 function toDiagnostic(d: ApplyDiagnostic): vscode.Diagnostic {
-  const range = new vscode.Range(d.line, 0, d.line, d.endCharacter);
+  const range = new vscode.Range(d.line, d.character ?? 0, d.line, d.endCharacter);
   const diag = new vscode.Diagnostic(
     range,
     d.message,

@@ -27,6 +27,8 @@ export interface ApplyOutcome {
   ok: boolean;
   /** The API server's Status when rejected (422, 404, 403, …). */
   status?: Status;
+  /** The fields the rejection names, as upstream paths, when its Status does not (`unknown field "spec.foo"`). */
+  fields?: string[];
 }
 
 export interface ApplyReply {

@@ -32,6 +32,13 @@ export interface FieldError {
    * Accepted by the API server but likely wrong: the language server shows it as a warning; the API server ignores it.
    */
   warning?: boolean;
+  /**
+   * For editors (the API server does not send it): which source node is at fault when `field` does not say. Upstream
+   * reports a bad label at the map (`metadata.labels: Invalid value: "-x"`); `entry` names the map's key whose key or
+   * value is at fault, `part` which of the two (default: the value). `part: 'key'` without `entry` means the key of
+   * `field`'s own last step (`data[bad key]`).
+   */
+  source?: { entry?: string; part?: 'key' | 'value' };
 }
 
 /** A value printed exactly as given in messages, for Go literals such as `&v1.LabelSelector{…}`. */
@@ -82,6 +89,11 @@ export function notFound(code: string, field: string, value: unknown): FieldErro
 /** `field.TooLong`: the value exceeds `maxBytes`. */
 export function tooLong(code: string, field: string, maxBytes: number): FieldError {
   return { code, type: 'FieldValueTooLong', field, detail: `may not be more than ${maxBytes} bytes` };
+}
+
+/** Says which source node `e` is about (see `FieldError.source`). */
+export function about(e: FieldError, source: NonNullable<FieldError['source']>): FieldError {
+  return { ...e, source };
 }
 
 /** Marks errors as warnings: accepted by the API server but probably wrong. */

@@ -1,17 +1,17 @@
 /**
- * Turning a request body into the object a write handler stores: decoded by
- * Content-Type, `apiVersion` and `kind` filled from the URL when missing and
- * checked when present (upstream's wording for either mismatch), then
- * server-side field validation.
+ * Turning a request body into the object a write handler passes on: decoded
+ * by Content-Type, `apiVersion` and `kind` filled from the URL when missing
+ * and checked when present (upstream's wording for either mismatch), and
+ * values of the wrong JSON type refused. Field validation (unknown and
+ * duplicate fields, nulls) is the API server's, on every write.
  */
 import { badRequest } from '../../api/errors';
 import type { KubeObject } from '../../api/types';
 import { parseApiVersion } from '../../api/types';
 import { decodeObjectBody } from '../body';
 import type { RequestContext } from '../context';
-import { decodeFailure, validateFields } from '../fieldValidation';
-import type { FieldValidation } from '../query';
 import { typeMismatch } from '../typeCheck';
+import { keysAsWritten, recordKeyOrder } from '../../util/keyOrder';
 
 /**
  * The type a body must be: `apps/v1` Deployment, `autoscaling/v1` Scale, … (`also` lists other accepted apiVersions).
@@ -34,14 +34,16 @@ function dropNulls(value: unknown): unknown {
   return out;
 }
 
-/** Reads and decodes a body of `type`, filling and checking its apiVersion and kind. */
-export async function decodeTyped(ctx: RequestContext, type: BodyType): Promise<KubeObject> {
-  const raw = dropNulls(decodeObjectBody(await ctx.body(), ctx.req.headers['content-type'], type.kind)) as Record<
-    string,
-    unknown
-  >;
-  const apiVersion: unknown = raw.apiVersion === undefined || raw.apiVersion === '' ? type.apiVersion : raw.apiVersion;
-  const kind = raw.kind === undefined || raw.kind === '' ? type.kind : raw.kind;
+/**
+ * Reads and decodes a body of `type`, filling and checking its apiVersion and kind. `keepNulls`: for object writes,
+ * whose nulls the API server decodes as Go does; other bodies (Scale, Eviction, Binding…) lose them here.
+ */
+export async function decodeTyped(ctx: RequestContext, type: BodyType, keepNulls = false): Promise<KubeObject> {
+  const body = decodeObjectBody(await ctx.body(), ctx.req.headers['content-type'], type.kind);
+  const raw = (keepNulls ? body : dropNulls(body)) as Record<string, unknown>;
+  const apiVersion: unknown =
+    raw.apiVersion === undefined || raw.apiVersion === null || raw.apiVersion === '' ? type.apiVersion : raw.apiVersion;
+  const kind = raw.kind === undefined || raw.kind === null || raw.kind === '' ? type.kind : raw.kind;
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') {
     throw badRequest(
       `the object provided is unrecognized (must be of type ${type.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${typeof (typeof apiVersion !== 'string' ? apiVersion : kind)} into Go struct field .${typeof apiVersion !== 'string' ? 'apiVersion' : 'kind'} of type string`,
@@ -58,9 +60,12 @@ export async function decodeTyped(ctx: RequestContext, type: BodyType): Promise<
     );
   }
   checkBodyTypes(raw, apiVersion, kind, type.kind);
-  // apiVersion and kind first, as upstream encodes them.
+  // apiVersion and kind first, as upstream encodes them; keys written twice stay known to field validation.
   const { apiVersion: _apiVersion, kind: _kind, ...rest } = raw;
-  return { apiVersion: type.apiVersion, kind, ...rest } as KubeObject;
+  const out = { apiVersion: type.apiVersion, kind, ...rest };
+  const written = keysAsWritten(raw);
+  if (written.length > Object.keys(raw).length) recordKeyOrder(out, written);
+  return out as KubeObject;
 }
 
 /**
@@ -80,11 +85,6 @@ export function checkBodyTypes(
     throw badRequest(
       `${kind} in version "${parseApiVersion(apiVersion).version}" cannot be handled as a ${urlKind}: ${reason}`,
     );
-}
-
-/** Applies `?fieldValidation` to a decoded body; warnings go on the response. */
-export function validateBodyFields(ctx: RequestContext, obj: KubeObject, mode: FieldValidation): void {
-  ctx.warnings.push(...validateFields(obj, mode, (message) => decodeFailure(obj, message)));
 }
 
 /** 400 unless the body names the object of the URL (upstream's checkName). */

@@ -4,21 +4,18 @@
  * or its `/status`, with `?dryRun`, `?fieldManager`, `?fieldValidation` and
  * `?force`.
  */
-import { badRequest, invalidOptions } from '../../api/errors';
-import { applyPatch, createMergePatch } from '../../api/patch/index';
+import { invalidOptions } from '../../api/errors';
 import { apiVersionOf } from '../../api/resources';
 import type { ResourceType } from '../../api/resources';
 import type { KubeObject } from '../../api/types';
-import type { PatchType, WriteOptions } from '../../apiserver/options';
+import type { WriteOptions } from '../../apiserver/options';
 import { checkObjectShape } from '../../apiserver/metaShape';
 import { decodePatchBody } from '../body';
 import type { RequestContext } from '../context';
 import { convertObject, includeObjectOf } from '../convert';
-import { pruneFields, strictDecodingError, unknownFieldWarnings } from '../fieldValidation';
 import { negotiateOutput } from '../negotiate';
 import { boolParam, dryRunParam, fieldManagerParam, fieldValidationParam, updateManager } from '../query';
-import { unknownFields } from '../openapi/index';
-import { checkName, decodeTyped, validateBodyFields } from './decode';
+import { checkName, decodeTyped } from './decode';
 
 type Write = WriteOptions & { subresource?: 'status' };
 
@@ -34,17 +31,21 @@ function typeOf(r: ResourceType) {
   return { apiVersion: apiVersionOf(r), kind: r.kind };
 }
 
+/** `?fieldValidation`, with its warnings going on the response. */
+function fieldValidation(ctx: RequestContext, optionsKind: string): Pick<Write, 'fieldValidation' | 'warn'> {
+  return { fieldValidation: fieldValidationParam(ctx.query, optionsKind), warn: (text) => ctx.warnings.push(text) };
+}
+
 export async function createObject(ctx: RequestContext): Promise<void> {
   const { resource, namespace } = ctx.info;
   const options: Write = {
     dryRun: dryRunParam(ctx.query, 'CreateOptions'),
     namespace,
     fieldManager: updateManager(ctx.query, 'CreateOptions', ctx.clientKey),
+    ...fieldValidation(ctx, 'CreateOptions'),
   };
-  const mode = fieldValidationParam(ctx.query, 'CreateOptions');
-  const obj = await decodeTyped(ctx, typeOf(resource));
+  const obj = await decodeTyped(ctx, typeOf(resource), true);
   checkObjectShape(obj);
-  validateBodyFields(ctx, obj, mode);
   reply(ctx, 201, ctx.api.create(obj, options));
 }
 
@@ -54,12 +55,11 @@ export async function updateObject(ctx: RequestContext): Promise<void> {
     dryRun: dryRunParam(ctx.query, 'UpdateOptions'),
     namespace,
     fieldManager: updateManager(ctx.query, 'UpdateOptions', ctx.clientKey),
+    ...fieldValidation(ctx, 'UpdateOptions'),
   };
-  const mode = fieldValidationParam(ctx.query, 'UpdateOptions');
-  const obj = await decodeTyped(ctx, typeOf(resource));
+  const obj = await decodeTyped(ctx, typeOf(resource), true);
   checkObjectShape(obj);
   checkName(obj, name!, namespace);
-  validateBodyFields(ctx, obj, mode);
   if (subresource === 'status') {
     reply(ctx, 200, ctx.api.updateStatus(obj, options));
     return;
@@ -71,22 +71,6 @@ export async function updateObject(ctx: RequestContext): Promise<void> {
     return;
   }
   reply(ctx, 200, ctx.api.update(obj, options));
-}
-
-/** Unknown fields a patch introduces (those already stored are not the patch's doing). */
-function introducedUnknownFields(
-  type: PatchType,
-  current: KubeObject | undefined,
-  patch: unknown,
-): { patched?: KubeObject; fields: string[] } {
-  if (type === 'apply') {
-    if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return { fields: [] };
-    return { fields: unknownFields(patch as KubeObject) };
-  }
-  if (!current) return { fields: [] };
-  const patched = applyPatch(type, current, patch) as KubeObject;
-  const before = new Set(unknownFields(current));
-  return { patched, fields: unknownFields(patched).filter((f) => !before.has(f)) };
 }
 
 export async function patchObject(ctx: RequestContext): Promise<void> {
@@ -107,27 +91,9 @@ export async function patchObject(ctx: RequestContext): Promise<void> {
     force: force ?? false,
   };
   if (subresource === 'status') options.subresource = 'status';
-  const mode = fieldValidationParam(ctx.query, 'PatchOptions');
-  const current = ctx.api.tryGet(resource, namespace, name!);
-  if (!current && type !== 'apply') ctx.api.get(resource, namespace, name!); // 404 as upstream words it
-
-  let body = patch;
-  let patchType = type;
-  const { patched, fields } = introducedUnknownFields(type, current, patch);
-  if (fields.length > 0) {
-    if (mode === 'Strict') throw badRequest(strictDecodingError(fields));
-    if (mode === 'Warn') ctx.warnings.push(...unknownFieldWarnings(fields));
-    // Dropped, as upstream's typed decoding drops them: the patch becomes the merge patch to the pruned result.
-    const pruned = structuredClone(patched ?? patch);
-    pruneFields(pruned, fields);
-    if (type === 'apply') body = pruned;
-    else {
-      body = createMergePatch(current, pruned);
-      patchType = 'merge';
-    }
-  }
-  if (patchType === 'apply') {
-    const { object, created } = ctx.api.apply(resource, namespace, name!, body, options);
+  Object.assign(options, fieldValidation(ctx, 'PatchOptions'));
+  if (type === 'apply') {
+    const { object, created } = ctx.api.apply(resource, namespace, name!, patch, options);
     reply(ctx, created ? 201 : 200, object);
-  } else reply(ctx, 200, ctx.api.patch(resource, namespace, name!, patchType, body, options));
+  } else reply(ctx, 200, ctx.api.patch(resource, namespace, name!, type, patch, options));
 }

@@ -14,9 +14,6 @@ import { swaggerToProtobuf } from './protobuf';
 import { openApiV2Document } from './v2';
 import { openApiV3Document } from './v3';
 
-export { findUnknownFields, unknownFields } from './unknownFields';
-export type { UnknownField } from './unknownFields';
-
 /** What the HTTP layer sends: status (200 when absent), headers (ETag, Cache-Control, Location, Vary) and body. */
 export interface OpenApiResponse {
   status?: number;

@@ -1,10 +1,14 @@
 /**
  * Applying a manifest the way `kubectl apply` does: create it when absent;
  * otherwise three-way merge it with the live object, remembering it in the
- * `kubectl.kubernetes.io/last-applied-configuration` annotation. The extension's
- * save-to-apply and `simulate` use this.
+ * `kubectl.kubernetes.io/last-applied-configuration` annotation. Like kubectl
+ * (`--validate=strict`, its default), every request asks for strict field
+ * validation: a manifest with a field the API server does not know is
+ * refused, never applied without it. The extension's save-to-apply, the
+ * GitOps sync, `simulate` and `serve` use this.
  */
 import type { ApiServer } from '../../apiserver/apiServer';
+import type { FieldValidationOptions } from '../../apiserver/fieldValidation';
 import type { KubeObject } from '../../api/types';
 import { LAST_APPLIED } from '../../api/annotations';
 import { qualifiedKind } from '../../api/resources';
@@ -46,15 +50,17 @@ export function objectRef(obj: KubeObject, api: ApiServer): string {
   return `${qualifiedKind(r).toLowerCase()}/${obj.metadata.name}`;
 }
 
+export interface ApplyOptions extends FieldValidationOptions {
+  namespace?: string;
+  dryRun?: boolean;
+}
+
 /**
- * Applies one manifest. Throws the API server's ApiError (422, 404, 403, …)
- * when it is rejected; nothing is changed then.
+ * Applies one manifest. Throws the API server's ApiError (400 for an unknown field, 422, 404, 403, …) when it is
+ * rejected; nothing is changed then. Field validation is Strict unless `options` says otherwise.
  */
-export function applyManifest(
-  api: ApiServer,
-  manifest: KubeObject,
-  options: { namespace?: string; dryRun?: boolean } = {},
-): ApplyResult {
+export function applyManifest(api: ApiServer, manifest: KubeObject, options: ApplyOptions = {}): ApplyResult {
+  const fields: FieldValidationOptions = { fieldValidation: options.fieldValidation ?? 'Strict', warn: options.warn };
   const r = api.resourceOf(manifest);
   const recorded = canonicalJson(recordable(manifest));
   const desired = withAnnotation(manifest, recorded);
@@ -63,7 +69,7 @@ export function applyManifest(
   const name = manifest.metadata.name;
   const live = name ? api.tryGet(r, ns, name) : undefined;
   if (!live) {
-    const object = api.create(desired, { dryRun: options.dryRun });
+    const object = api.create(desired, { dryRun: options.dryRun, ...fields });
     return { action: 'created', object, message: `${objectRef(object, api)} created` };
   }
   const previousText = live.metadata.annotations?.[LAST_APPLIED];
@@ -81,7 +87,7 @@ export function applyManifest(
   );
   if (Object.keys(patch).length === 0)
     return { action: 'unchanged', object: live, message: `${objectRef(live, api)} unchanged` };
-  const object = api.patch(r, ns, name!, 'merge', patch, { dryRun: options.dryRun });
+  const object = api.patch(r, ns, name!, 'merge', patch, { dryRun: options.dryRun, ...fields });
   const action: ApplyAction =
     object.metadata.resourceVersion === live.metadata.resourceVersion ? 'unchanged' : 'configured';
   return { action, object, message: `${objectRef(object, api)} ${action}` };

@@ -21,7 +21,7 @@ import {
 } from '../schema/schema';
 import type { KindEntry } from '../schema/types';
 import { makeDiagnostic } from './diagnostic';
-import { fieldRange } from './pathToRange';
+import { fieldRange } from '../../../sandbox/manifests/pathToRange';
 import { removedApi, removedApiMessage } from './removedApis';
 
 /**

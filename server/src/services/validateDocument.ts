@@ -26,7 +26,7 @@ import { makeDiagnostic } from './diagnostic';
 import { isKubectlList, listItems } from './listItems';
 import { parseManifests } from './parseManifests';
 import type { ManifestDocument } from './parseManifests';
-import { fieldRange } from './pathToRange';
+import { fieldRange } from '../../../sandbox/manifests/pathToRange';
 import { runSchemaRules } from './schemaRules';
 import { mergeAdmission } from './schemaRules/mergeAdmission';
 import type { AdmissionFinding } from './schemaRules/mergeAdmission';
@@ -97,7 +97,7 @@ function admit(
   return errors.map((error) => ({
     error,
     diagnostic: makeDiagnostic(
-      fieldRange(m.root, error.field, lc),
+      fieldRange(m.root, error.field, lc, error.source),
       error.code,
       formatFieldError(error),
       error.warning === true,

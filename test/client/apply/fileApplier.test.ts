@@ -52,16 +52,20 @@ const invalid: Status = {
 
 describe('manifestsForApply', () => {
   test('gives each manifest with the line its document starts on, skipping non-manifests', () => {
-    assert.deepEqual(manifestsForApply(`${WEB}---\njust: data\n`), {
-      manifests: [
-        {
-          line: 1,
-          object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: -1 } },
-        },
-        { line: 8, object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { a: '1' } } },
-      ],
-      yamlErrors: [],
-    });
+    const { manifests, yamlErrors } = manifestsForApply(`${WEB}---\njust: data\n`);
+    assert.deepEqual(
+      { manifests, yamlErrors },
+      {
+        manifests: [
+          {
+            line: 1,
+            object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: -1 } },
+          },
+          { line: 8, object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { a: '1' } } },
+        ],
+        yamlErrors: [],
+      },
+    );
   });
 
   test('reports YAML errors and leaves their documents out', () => {
@@ -96,6 +100,7 @@ describe('FileApplier', () => {
     assert.deepEqual(result.diagnostics, [
       {
         line: 1,
+        character: 0,
         endCharacter: 'apiVersion: apps/v1'.length,
         message: invalid.message,
         severity: 'error',
@@ -103,6 +108,36 @@ describe('FileApplier', () => {
       },
     ]);
     assert.deepEqual([...applier.files], ['app/web.yaml']);
+  });
+
+  test("a rejection naming fields (strict decoding) sits on each field's key, with the API server's message", async () => {
+    const text = [
+      'apiVersion: v1',
+      'kind: Pod',
+      'metadata: {name: typo}',
+      'spec:',
+      '  containers:',
+      '    - name: web',
+      '      image: nginx',
+      '      poarts:',
+      '        - containerPort: 80',
+      '  hostnetwork: true',
+      '',
+    ].join('\n');
+    const message =
+      'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].poarts", unknown field "spec.hostnetwork"';
+    const status: Status = { ...invalid, message, reason: 'BadRequest', code: 400 };
+    const { connection } = fakeConnection({
+      applyFile: {
+        outcomes: [{ line: 0, message, ok: false, status, fields: ['spec.containers[0].poarts', 'spec.hostnetwork'] }],
+        pruned: [],
+      },
+    });
+    const result = await new FileApplier(connection).applyText('typo.yaml', text);
+    assert.deepEqual(result.diagnostics, [
+      { line: 7, character: 6, endCharacter: 12, message, severity: 'error', code: 'BadRequest' },
+      { line: 9, character: 2, endCharacter: 13, message, severity: 'error', code: 'BadRequest' },
+    ]);
   });
 
   test('all applied: no diagnostics (a fixed file clears them)', async () => {

@@ -6,6 +6,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
+import { FileApplier } from '../../../client/src/apply/fileApplier';
 import { SandboxHost, SandboxRequestError } from '../../../client/src/sandbox/host';
 import type { ReplyMessage, WatchChange, WorkerMessage } from '../../../client/src/sandbox/protocol';
 import { configMap, deployment } from '../../sandbox/fixtures';
@@ -43,6 +44,27 @@ describe('sandbox worker', () => {
     assert.equal(host.status?.nodes, 2);
     assert.equal(host.status?.running, true);
     assert.equal(host.status?.paused, false);
+  });
+
+  test('a saved file with an unknown field is refused as kubectl refuses it: nothing is created, the error sits on the field', async () => {
+    const { host } = await started();
+    const text =
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: typo\nspec:\n  containers:\n    - name: web\n      image: nginx\n      poarts:\n        - containerPort: 80\n';
+    const result = await new FileApplier(host).applyText('typo.yaml', text);
+    const message =
+      'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].poarts"';
+    assert.deepEqual(result.diagnostics, [
+      { line: 8, character: 6, endCharacter: 12, message, severity: 'error', code: 'BadRequest' },
+    ]);
+    assert.deepEqual(result.reply.outcomes[0].fields, ['spec.containers[0].poarts']);
+    await host.request('control', { type: 'step', ms: 5_000 });
+    assert.deepEqual(names(host, 'pods'), []);
+    const fixed = await new FileApplier(host).applyText('typo.yaml', text.replace('poarts', 'ports'));
+    assert.deepEqual(fixed.diagnostics, []);
+    assert.deepEqual(
+      fixed.reply.outcomes.map((o) => o.message),
+      ['pod/typo created'],
+    );
   });
 
   test('applyFile answers with outcomes, then changes bring the pods; a killed pod is replaced', async () => {

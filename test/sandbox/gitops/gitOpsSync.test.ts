@@ -35,6 +35,38 @@ const replicas = (c: Cluster) => (c.api.get('deployments', 'default', 'web').spe
 const manifests = (...objects: KubeObject[]) => objects.map((object, i) => ({ line: i * 20, object }));
 
 describe('GitOpsSync', () => {
+  test('a saved file with an unknown field is refused (strict, as kubectl); an edited one changes nothing live', () => {
+    const { c, g } = setup();
+    g.setSource('web.yaml', manifests(deployment('web', 2)));
+    c.runUntilSettled();
+    const before = c.api.get('deployments', 'default', 'web');
+    const typo = deployment('web', 3) as KubeObject & { spec: { template: { spec: { containers: object[] } } } };
+    typo.spec.template.spec.containers = [{ name: 'app', image: 'nginx:1.27', imagePulPolicy: 'Always' }];
+    const result = g.setSource('web.yaml', manifests(typo));
+    assert.equal(result.outcomes[0].ok, false);
+    assert.equal(result.outcomes[0].status?.code, 422);
+    assert.match(
+      result.outcomes[0].message,
+      /strict decoding error: unknown field "spec\.template\.spec\.containers\[0\]\.imagePulPolicy"$/,
+    );
+    assert.deepEqual(result.outcomes[0].fields, ['spec.template.spec.containers[0].imagePulPolicy']);
+    assert.deepEqual(result.pruned, []);
+    assert.equal(c.api.get('deployments', 'default', 'web'), before, 'nothing changed, no new rollout');
+    const fresh = g.setSource('new.yaml', manifests({ ...typo, metadata: { name: 'other' } }));
+    assert.equal(fresh.outcomes[0].status?.code, 400);
+    assert.equal(c.api.tryGet('deployments', 'default', 'other'), undefined);
+  });
+
+  test('a half-typed `livenessProbe:` (null) is applied as absent, never stored as null', () => {
+    const { c, g } = setup();
+    const d = deployment('web', 1) as KubeObject & { spec: { template: { spec: { containers: object[] } } } };
+    d.spec.template.spec.containers = [{ name: 'app', image: 'nginx:1.27', livenessProbe: null }];
+    assert.equal(g.setSource('web.yaml', manifests(d)).outcomes[0].ok, true);
+    const live = c.api.get('deployments', 'default', 'web');
+    const container = (live.spec as { template: { spec: { containers: object[] } } }).template.spec.containers[0];
+    assert.equal('livenessProbe' in container, false);
+  });
+
   test('applies a source, annotates what it tracks, and controller writes are not drift', () => {
     const { c, g } = setup();
     const result = g.setSource('web.yaml', manifests(deployment('web', 3), configMap('cfg', { a: '1' })));

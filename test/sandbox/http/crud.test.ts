@@ -285,14 +285,77 @@ describe('HTTP API: field validation', () => {
     );
   });
 
-  it('applies to patches: Strict refuses a patch adding an unknown field; Warn drops it', async () => {
-    const strict = await s.request('PATCH', `${DEPLOYS}/typo?fieldValidation=Strict`, {
+  it('names several unknown fields and duplicate fields in document order, as upstream strict decoding does', async () => {
+    const body =
+      '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"many","labels":{"app":"web","app":"web"}},' +
+      '"spec":{"replicas":1,"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":' +
+      '{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx","poarts":[]}]}},"bogus":true}}';
+    const strict = await s.request('POST', `${DEPLOYS}?fieldValidation=Strict`, {
+      body,
+      contentType: 'application/json',
+    });
+    assert.equal(strict.status, 400);
+    assert.equal(
+      strict.json.message,
+      'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: ' +
+        'duplicate field "metadata.labels.app", duplicate field "spec.replicas", ' +
+        'unknown field "spec.template.spec.containers[0].poarts", unknown field "spec.bogus"',
+    );
+    const warn = await s.request('POST', DEPLOYS, { body, contentType: 'application/json' });
+    assert.equal(warn.status, 201);
+    assert.equal(
+      warn.headers.warning,
+      [
+        '299 - "duplicate field \\"metadata.labels.app\\""',
+        '299 - "duplicate field \\"spec.replicas\\""',
+        '299 - "unknown field \\"spec.template.spec.containers[0].poarts\\""',
+        '299 - "unknown field \\"spec.bogus\\""',
+      ].join(', '),
+    );
+    const stored = s.cluster.api.get('deployments', 'default', 'many');
+    assert.equal((stored.spec as { replicas: number }).replicas, 2, 'the last of a repeated key wins');
+    assert.equal(JSON.stringify(stored).includes('poarts') || JSON.stringify(stored).includes('bogus'), false);
+  });
+
+  it('patches: Strict is 422 on the patch, naming the patched object (JSON, merge) or the patch (strategic)', async () => {
+    const before = s.cluster.api.get('deployments', 'default', 'typo');
+    const merge = await s.request('PATCH', `${DEPLOYS}/typo?fieldValidation=Strict`, {
       body: { spec: { paused: true, bogus: 1 } },
       contentType: 'application/merge-patch+json',
     });
-    assert.equal(strict.status, 400);
-    assert.equal(strict.json.message, 'strict decoding error: unknown field "spec.bogus"');
-    assert.equal((s.cluster.api.get('deployments', 'default', 'typo').spec as { paused?: boolean }).paused, undefined);
+    assert.equal(merge.status, 422);
+    assert.equal(merge.json.reason, 'Invalid');
+    const message = String(merge.json.message);
+    assert.ok(message.startsWith(' "" is invalid: patch: Invalid value: "{\\"apiVersion\\":\\"apps/v1\\",'), message);
+    assert.ok(message.endsWith('": strict decoding error: unknown field "spec.bogus"'), message);
+    assert.deepEqual(merge.json.details, {
+      causes: [
+        { reason: 'FieldValueInvalid', message: message.slice(' "" is invalid: patch: '.length), field: 'patch' },
+      ],
+    });
+    const strategic = await s.request('PATCH', `${DEPLOYS}/typo?fieldValidation=Strict`, {
+      body: { spec: { template: { spec: { containers: [{ name: 'web', poarts: [{ containerPort: 80 }] }] } } } },
+      contentType: 'application/strategic-merge-patch+json',
+    });
+    assert.equal(strategic.status, 422);
+    assert.equal(
+      strategic.json.message,
+      ' "" is invalid: patch: Invalid value: "map[spec:map[template:map[spec:map[containers:[map[name:web poarts:[map[containerPort:80]]]]]]]]": ' +
+        'strict decoding error: unknown field "spec.template.spec.containers[0].poarts"',
+    );
+    const json = await s.request('PATCH', `${DEPLOYS}/typo?fieldValidation=Strict`, {
+      body: '[{"op":"add","path":"/spec/bogus","value":1,"value":2}]',
+      contentType: 'application/json-patch+json',
+    });
+    assert.equal(json.status, 422);
+    assert.match(
+      String(json.json.message),
+      /": strict decoding error: json patch duplicate field "\[0\]\.value", unknown field "spec\.bogus"$/,
+    );
+    assert.deepEqual(s.cluster.api.get('deployments', 'default', 'typo'), before, 'nothing changed');
+  });
+
+  it('patches: Warn (the default) drops unknown fields with a Warning header; Ignore drops them silently', async () => {
     const warn = await s.request('PATCH', `${DEPLOYS}/typo`, {
       body: { spec: { paused: true, bogus: 1 } },
       contentType: 'application/merge-patch+json',
@@ -302,6 +365,47 @@ describe('HTTP API: field validation', () => {
     const stored = s.cluster.api.get('deployments', 'default', 'typo').spec as Record<string, unknown>;
     assert.equal(stored.paused, true);
     assert.equal(stored.bogus, undefined);
+    const ignore = await s.request('PATCH', `${DEPLOYS}/typo?fieldValidation=Ignore`, {
+      body: { spec: { minReadySeconds: 5, bogus: 1 } },
+      contentType: 'application/strategic-merge-patch+json',
+    });
+    assert.equal(ignore.status, 200);
+    assert.equal(ignore.headers.warning, undefined);
+    const after = s.cluster.api.get('deployments', 'default', 'typo').spec as Record<string, unknown>;
+    assert.equal(after.minReadySeconds, 5);
+    assert.equal(after.bogus, undefined);
+  });
+
+  it('server-side apply refuses an unknown field whatever the mode (structured-merge-diff)', async () => {
+    const applied = { ...typo(), metadata: { name: 'ssa' } };
+    for (const mode of ['Ignore', 'Warn', 'Strict']) {
+      const r = await s.request('PATCH', `${DEPLOYS}/ssa?fieldManager=me&fieldValidation=${mode}`, {
+        body: applied,
+        contentType: 'application/apply-patch+yaml',
+      });
+      assert.equal(r.status, 500, mode);
+      assert.equal(
+        r.json.message,
+        'failed to create typed patch object (/ssa; apps/v1, Kind=Deployment): .spec.replicass: field not declared in schema',
+      );
+    }
+    assert.equal(s.cluster.api.tryGet('deployments', 'default', 'ssa'), undefined);
+  });
+
+  it('stores no null a Go decode would drop: null fields are absent, null label values are empty', async () => {
+    const d = deployment('nulls') as Record<string, unknown> & { spec: Record<string, unknown> };
+    d.spec.paused = null;
+    (d.metadata as Record<string, unknown>).labels = { app: 'web', gone: null };
+    (d.metadata as Record<string, unknown>).creationTimestamp = null;
+    const containers = (d.spec.template as { spec: { containers: Record<string, unknown>[] } }).spec.containers;
+    containers[0].livenessProbe = null;
+    const r = await s.request('POST', DEPLOYS, { body: d });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.headers.warning, undefined);
+    const stored = s.cluster.api.get('deployments', 'default', 'nulls');
+    assert.deepEqual(stored.metadata.labels, { app: 'web', gone: '' });
+    const text = JSON.stringify(stored);
+    assert.equal(text.includes(':null'), false, text);
   });
 
   it('refuses an unknown directive with 422', async () => {

@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { RESOURCES, apiVersionOf } from '../../../sandbox/api/resources';
-import type { KubeObject } from '../../../sandbox/api/types';
-import { findUnknownFields, openApiDocument, unknownFields } from '../../../sandbox/http/openapi/index';
+import { openApiDocument } from '../../../sandbox/http/openapi/index';
 import { definition, describeType, kindEntry } from '../../../sandbox/schema/schema';
 import { listStrategy } from '../../../sandbox/schema/listStrategies';
 
@@ -501,109 +500,3 @@ function strings(m: Fields, field: number): string[] {
 function text(m: Fields, field: number): string | undefined {
   return strings(m, field)[0];
 }
-
-describe('unknownFields', () => {
-  const deployment = (spec: Json, metadata: Json = { name: 'web' }): KubeObject =>
-    ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata, spec }) as unknown as KubeObject;
-  const template = (containers: Json[]): Json => ({ metadata: { labels: { app: 'web' } }, spec: { containers } });
-
-  test('paths as upstream strict decoding spells them, in document order', () => {
-    const obj = deployment({
-      replicass: 2,
-      selector: { matchLabels: { app: 'web' } },
-      template: template([
-        { name: 'a', image: 'nginx' },
-        { name: 'b', imagee: 'busybox', ports: [{ containerPort: 80, hostt: 1 }] },
-      ]),
-    });
-    assert.deepEqual(unknownFields(obj), [
-      'spec.replicass',
-      'spec.template.spec.containers[1].imagee',
-      'spec.template.spec.containers[1].ports[0].hostt',
-    ]);
-  });
-
-  test('a valid object has none; maps, free-form JSON and IntOrString values accept anything', () => {
-    const obj = deployment(
-      {
-        replicas: 1,
-        selector: { matchLabels: { 'any/key': 'x' } },
-        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } },
-        template: template([
-          {
-            name: 'a',
-            image: 'nginx',
-            resources: { limits: { cpu: '1', 'example.com/gpu': 2 } },
-            env: [{ name: 'A', value: 'b' }],
-          },
-        ]),
-      },
-      {
-        name: 'web',
-        labels: { anything: 'goes' },
-        annotations: { 'a.b/c': '{"json": true}' },
-        managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': { 'f:whatever': {} } } }],
-      },
-    );
-    assert.deepEqual(unknownFields(obj), []);
-    const revision = {
-      apiVersion: 'apps/v1',
-      kind: 'ControllerRevision',
-      metadata: { name: 'r' },
-      revision: 1,
-      data: { spec: { anything: [1, 2] } },
-    } as unknown as KubeObject;
-    assert.deepEqual(unknownFields(revision), []);
-  });
-
-  test('metadata follows ObjectMeta; a kind without status has no status field', () => {
-    assert.deepEqual(unknownFields(deployment({}, { name: 'web', unknownMeta: 'x', labels: {} })), [
-      'metadata.unknownMeta',
-    ]);
-    const cm = {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: 'c' },
-      data: { a: 'b' },
-      status: {},
-    } as unknown as KubeObject;
-    assert.deepEqual(unknownFields(cm), ['status']);
-  });
-
-  test('an unknown field whose value is null or a wrong shape is still reported once; known fields of a wrong shape are not walked', () => {
-    assert.deepEqual(unknownFields(deployment({ nope: null, template: 'not an object', selector: [1] })), [
-      'spec.nope',
-    ]);
-  });
-
-  test('segments lead to each field, so it can be removed even under a map key with dots', () => {
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'widgets.example.com' },
-      spec: {
-        versions: [
-          {
-            name: 'v1',
-            schema: { openAPIV3Schema: { type: 'object', properties: { 'a.b': { type: 'string', typo: true } } } },
-          },
-        ],
-      },
-    } as unknown as KubeObject;
-    assert.deepEqual(findUnknownFields(crd), [
-      {
-        path: 'spec.versions[0].schema.openAPIV3Schema.properties.a.b.typo',
-        segments: ['spec', 'versions', 0, 'schema', 'openAPIV3Schema', 'properties', 'a.b', 'typo'],
-      },
-    ]);
-    const obj = deployment({ template: template([{ name: 'a', imagee: 'x' }]) });
-    assert.deepEqual(findUnknownFields(obj)[0].segments, ['spec', 'template', 'spec', 'containers', 0, 'imagee']);
-  });
-
-  test('unknown kinds report nothing (they are rejected elsewhere)', () => {
-    assert.deepEqual(
-      unknownFields({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: {}, spec: { x: 1 } } as KubeObject),
-      [],
-    );
-  });
-});

@@ -5,10 +5,10 @@ import { checkFolder, expected } from './helpers';
 const cm = (name: string, namespace?: string): string =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n${namespace === undefined ? '' : `  namespace: ${namespace}\n`}data: {}\n`;
 
-const OVERWRITES = 'when both are applied, the later one overwrites the earlier';
+const OVERWRITES = 'applied together, the later one overwrites the earlier';
 
 describe('duplicate-object', () => {
-  test('the same object in two files: each copy is marked on its name, naming the other file and line', () => {
+  test("the same object in two files of one directory: a warning on each copy's name, naming the other file and line", () => {
     const a = `${cm('one')}---\n${cm('web')}`;
     assert.deepEqual(checkFolder({ 'a.yaml': a, 'b.yaml': cm('web', 'default') }), {
       'a.yaml': [
@@ -17,8 +17,7 @@ describe('duplicate-object', () => {
           8,
           11,
           'duplicate-object',
-          `ConfigMap "web" in namespace "default" is defined more than once: also at b.yaml:4; ${OVERWRITES}`,
-          'error',
+          `ConfigMap "web" in namespace "default" is defined more than once in this directory: also at b.yaml:4; ${OVERWRITES}`,
         ),
       ],
       'b.yaml': [
@@ -27,8 +26,7 @@ describe('duplicate-object', () => {
           8,
           11,
           'duplicate-object',
-          `ConfigMap "web" in namespace "default" is defined more than once: also at a.yaml:10; ${OVERWRITES}`,
-          'error',
+          `ConfigMap "web" in namespace "default" is defined more than once in this directory: also at a.yaml:10; ${OVERWRITES}`,
         ),
       ],
     });
@@ -40,11 +38,11 @@ describe('duplicate-object', () => {
     assert.deepEqual(
       found.map((d) => d.message),
       [
-        `ConfigMap "x" in namespace "default" is defined more than once: also at five.yaml:10, five.yaml:16, five.yaml:22 and 1 more; ${OVERWRITES}`,
-        `ConfigMap "x" in namespace "default" is defined more than once: also at five.yaml:4, five.yaml:16, five.yaml:22 and 1 more; ${OVERWRITES}`,
-        `ConfigMap "x" in namespace "default" is defined more than once: also at five.yaml:4, five.yaml:10, five.yaml:22 and 1 more; ${OVERWRITES}`,
-        `ConfigMap "x" in namespace "default" is defined more than once: also at five.yaml:4, five.yaml:10, five.yaml:16 and 1 more; ${OVERWRITES}`,
-        `ConfigMap "x" in namespace "default" is defined more than once: also at five.yaml:4, five.yaml:10, five.yaml:16 and 1 more; ${OVERWRITES}`,
+        `ConfigMap "x" in namespace "default" is defined more than once in this directory: also at five.yaml:10, five.yaml:16, five.yaml:22 and 1 more; ${OVERWRITES}`,
+        `ConfigMap "x" in namespace "default" is defined more than once in this directory: also at five.yaml:4, five.yaml:16, five.yaml:22 and 1 more; ${OVERWRITES}`,
+        `ConfigMap "x" in namespace "default" is defined more than once in this directory: also at five.yaml:4, five.yaml:10, five.yaml:22 and 1 more; ${OVERWRITES}`,
+        `ConfigMap "x" in namespace "default" is defined more than once in this directory: also at five.yaml:4, five.yaml:10, five.yaml:16 and 1 more; ${OVERWRITES}`,
+        `ConfigMap "x" in namespace "default" is defined more than once in this directory: also at five.yaml:4, five.yaml:10, five.yaml:16 and 1 more; ${OVERWRITES}`,
       ],
     );
   });
@@ -78,8 +76,7 @@ describe('duplicate-object', () => {
           8,
           14,
           'duplicate-object',
-          `ClusterRole "reader" is defined more than once: also at b.yaml:4; ${OVERWRITES}`,
-          'error',
+          `ClusterRole "reader" is defined more than once in this directory: also at b.yaml:4; ${OVERWRITES}`,
         ),
       ],
       'b.yaml': [
@@ -88,8 +85,7 @@ describe('duplicate-object', () => {
           8,
           14,
           'duplicate-object',
-          `ClusterRole "reader" is defined more than once: also at a.yaml:4; ${OVERWRITES}`,
-          'error',
+          `ClusterRole "reader" is defined more than once in this directory: also at a.yaml:4; ${OVERWRITES}`,
         ),
       ],
     });
@@ -99,6 +95,24 @@ describe('duplicate-object', () => {
     const custom = (namespace: string): string =>
       `apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ${namespace}}\n`;
     assert.deepEqual(checkFolder({ 'a.yaml': custom('x'), 'b.yaml': custom('y') }), {});
+  });
+
+  test('copies in different directories are alternatives, not duplicates (kubectl apply -f applies one directory)', () => {
+    assert.deepEqual(
+      checkFolder({ 'overlays/dev/cm.yaml': cm('web'), 'overlays/prod/cm.yaml': cm('web'), 'cm.yaml': cm('web') }),
+      {},
+    );
+    const found = checkFolder({ 'dev/a.yaml': cm('web'), 'dev/b.yaml': cm('web'), 'prod/a.yaml': cm('web') });
+    assert.deepEqual(Object.keys(found), ['dev/a.yaml', 'dev/b.yaml']);
+    assert.deepEqual(
+      found['dev/a.yaml'].map((d) => [d.severity, d.message]),
+      [
+        [
+          2,
+          `ConfigMap "web" in namespace "default" is defined more than once in this directory: also at dev/b.yaml:4; ${OVERWRITES}`,
+        ],
+      ],
+    );
   });
 
   test('objects without a name (generateName) are never duplicates', () => {

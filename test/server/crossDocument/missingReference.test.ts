@@ -151,4 +151,33 @@ items:
       ],
     });
   });
+
+  test('a StatefulSet volume named like one of its volumeClaimTemplates is the claim the controller makes, not a reference', () => {
+    const sts = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: db, image: postgres, volumeMounts: [{name: data, mountPath: /var/lib/postgresql}]}]
+      volumes:
+      - name: data
+        persistentVolumeClaim: {claimName: data}
+      - name: other
+        persistentVolumeClaim: {claimName: shared}
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`;
+    const found = checkFolder({ 'sts.yaml': sts })['sts.yaml'] ?? [];
+    assert.deepEqual(
+      found.map((d) => d.message),
+      [
+        `PersistentVolumeClaim "shared" is not defined in namespace "default" in this workspace folder; its pods stay Pending until it exists`,
+      ],
+    );
+  });
 });

@@ -75,6 +75,33 @@ describe('compileGlob', () => {
     assert.deepEqual(matched('a**.yaml', ['a.yaml', 'abc.yaml', 'a/b.yaml']), ['a.yaml', 'abc.yaml']);
   });
 
+  test('[...] classes: sets, ranges and [!...] / [^...] negation (VS Code glob)', () => {
+    assert.deepEqual(matched('**/*.[yY]aml', ['a.yaml', 'dir/b.Yaml', 'c.YAML', 'd.xaml']), ['a.yaml', 'dir/b.Yaml']);
+    assert.deepEqual(matched('v[0-9].yaml', ['v1.yaml', 'vx.yaml', 'v10.yaml']), ['v1.yaml']);
+    assert.deepEqual(matched('*.[!y]aml', ['a.yaml', 'a.xaml']), ['a.xaml']);
+    assert.deepEqual(matched('*.[^y]aml', ['a.yaml', 'a.xaml']), ['a.xaml']);
+  });
+
+  test('a/** matches the folder a itself, as VS Code does', () => {
+    assert.deepEqual(matched('dir/**', ['dir', 'dir/a.yaml', 'dirt', 'dirt/a.yaml']), ['dir', 'dir/a.yaml']);
+    assert.deepEqual(matched('**/node_modules/**', ['node_modules', 'x/node_modules']), [
+      'node_modules',
+      'x/node_modules',
+    ]);
+  });
+
+  test('dot files match * and **; case matters; the pattern is trimmed', () => {
+    assert.deepEqual(matched('*.yaml', ['.hidden.yaml', 'a.yaml']), ['.hidden.yaml', 'a.yaml']);
+    assert.deepEqual(matched('**/*.yaml', ['.github/ci.yaml']), ['.github/ci.yaml']);
+    assert.deepEqual(matched('*.YAML', ['a.yaml', 'b.YAML']), ['b.YAML']);
+    assert.deepEqual(matched('  *.yaml ', ['a.yaml']), ['a.yaml']);
+  });
+
+  test('no extglobs and no leading-! negation: they match themselves', () => {
+    assert.deepEqual(matched('!a.yaml', ['!a.yaml', 'b.yaml']), ['!a.yaml']);
+    assert.deepEqual(matched('@(a).yaml', ['@(a).yaml', 'a.yaml']), ['@(a).yaml']);
+  });
+
   test('matchesAny is true when one of the patterns matches', () => {
     const ms = ['**/*.yaml', '**/*.yml'].map(compileGlob);
     assert.deepEqual(

@@ -2,7 +2,7 @@
 import type { KubeObject } from '../../../api/types';
 import { jsonEqual } from '../../../util/json';
 import { obj, utf8Length } from '../access';
-import { forbidden, invalid, required, tooLong, type FieldError } from '../fieldError';
+import { about, forbidden, invalid, required, tooLong, type FieldError } from '../fieldError';
 import { isConfigMapKey } from '../../../api/names';
 import type { ValidationRule } from '../rule';
 
@@ -22,7 +22,7 @@ export function base64DecodedLength(text: string): number | { badByte: number } 
 function keyErrors(code: string, map: Record<string, unknown> | undefined, field: string): FieldError[] {
   const errs: FieldError[] = [];
   for (const k of Object.keys(map ?? {}))
-    for (const msg of isConfigMapKey(k)) errs.push(invalid(code, `${field}[${k}]`, k, msg));
+    for (const msg of isConfigMapKey(k)) errs.push(about(invalid(code, `${field}[${k}]`, k, msg), { part: 'key' }));
   return errs;
 }
 
@@ -38,7 +38,8 @@ export const configMapData: ValidationRule = {
     const errs = keyErrors(code, data, 'data');
     let total = 0;
     for (const [k, v] of Object.entries(data ?? {})) {
-      if (binary && k in binary) errs.push(invalid(code, `data[${k}]`, k, 'duplicate of key present in binaryData'));
+      if (binary && k in binary)
+        errs.push(about(invalid(code, `data[${k}]`, k, 'duplicate of key present in binaryData'), { part: 'key' }));
       if (typeof v === 'string') total += utf8Length(v);
     }
     errs.push(...keyErrors(code, binary, 'binaryData'));

@@ -8,7 +8,7 @@ import {
 } from '../../../api/quantity';
 import { containersOf } from '../../podSpecs';
 import { obj } from '../access';
-import { invalid, type FieldError } from '../fieldError';
+import { about, invalid, type FieldError } from '../fieldError';
 import { isQualifiedName } from '../../../api/names';
 import { podSpecRule } from '../podSpecRule';
 
@@ -52,9 +52,9 @@ export const containerResources = podSpecRule(
       ] as const) {
         for (const [name, q] of map) {
           const field = `${rp}.${which}[${name}]`;
-          for (const msg of isQualifiedName(name)) errs.push(invalid(code, field, name, msg));
+          for (const msg of isQualifiedName(name)) errs.push(about(invalid(code, field, name, msg), { part: 'key' }));
           if (!name.includes('/') && !isStandardContainerResource(name))
-            errs.push(invalid(code, field, name, 'must be a standard resource for containers'));
+            errs.push(about(invalid(code, field, name, 'must be a standard resource for containers'), { part: 'key' }));
           if (q.nanos < 0n) errs.push(invalid(code, field, formatQuantity(q), 'must be greater than or equal to 0'));
         }
       }

@@ -7,7 +7,7 @@ import type { LineCounter } from 'yaml';
 import { parseApiVersion } from '../../../../sandbox/api/types';
 import { isKubectlList, listItems } from '../listItems';
 import type { ManifestDocument } from '../parseManifests';
-import { fieldRange } from '../pathToRange';
+import { fieldRange } from '../../../../sandbox/manifests/pathToRange';
 import type { ObjectFacts, ScaleTargetReference, ServiceSelector } from './facts';
 import { podReferences } from './podReferences';
 import { at, podTemplates, stringMap } from './podTemplates';
@@ -31,7 +31,7 @@ export function extractFacts(m: ManifestDocument, lc: LineCounter): ObjectFacts[
       podTemplateLabels: templates.map((t) => t.labels),
       serviceSelector: group === '' && kind === 'Service' ? serviceSelector(m, lc) : undefined,
       references: templates
-        .flatMap((t) => podReferences(t.spec, t.specPath))
+        .flatMap((t) => podReferences(t.spec, t.specPath, t.replacedVolumes))
         .map((r) => ({ ...r, range: fieldRange(m.root, r.field, lc) })),
       scaleTarget: kind === 'HorizontalPodAutoscaler' && group === 'autoscaling' ? scaleTarget(m, lc) : undefined,
     },

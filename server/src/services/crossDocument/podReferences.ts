@@ -24,8 +24,15 @@ const ALWAYS_PRESENT: ReadonlySet<string> = new Set(['ServiceAccount/default', '
 
 const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'];
 
-/** References in the pod spec `spec` found at `specPath`, in source order of fields. */
-export function podReferences(spec: Record<string, unknown>, specPath: string): PodReference[] {
+/**
+ * References in the pod spec `spec` found at `specPath`, in source order of fields. Volumes named in `replacedVolumes`
+ * are left out: the controller replaces them (a StatefulSet's claim templates).
+ */
+export function podReferences(
+  spec: Record<string, unknown>,
+  specPath: string,
+  replacedVolumes: ReadonlySet<string> = new Set(),
+): PodReference[] {
   const out: PodReference[] = [];
   const add = (kind: ReferencedKind, holder: unknown, key: string, field: string): void => {
     if (!isPlainObject(holder) || holder.optional === true) return;
@@ -34,7 +41,9 @@ export function podReferences(spec: Record<string, unknown>, specPath: string): 
     out.push({ kind, name, field: [specPath, field, key].filter((part) => part !== '').join('.') });
   };
   for (const list of CONTAINER_LISTS) eachItem(spec[list], (c, i) => containerReferences(c, `${list}[${i}]`, add));
-  eachItem(spec.volumes, (v, i) => volumeReferences(v, `volumes[${i}]`, add));
+  eachItem(spec.volumes, (v, i) => {
+    if (typeof v.name !== 'string' || !replacedVolumes.has(v.name)) volumeReferences(v, `volumes[${i}]`, add);
+  });
   eachItem(spec.imagePullSecrets, (s, i) => add('Secret', s, 'name', `imagePullSecrets[${i}]`));
   if (typeof spec.serviceAccountName === 'string') add('ServiceAccount', spec, 'serviceAccountName', '');
   else if (typeof spec.serviceAccount === 'string') add('ServiceAccount', spec, 'serviceAccount', '');

@@ -10,6 +10,11 @@ export interface PodTemplate {
   readonly spec: Record<string, unknown>;
   /** Upstream notation: `spec.template.spec`. */
   readonly specPath: string;
+  /**
+   * Names of the pod's volumes that its controller replaces: a StatefulSet's `volumeClaimTemplates` (each pod gets
+   * the claim `<template>-<set>-<ordinal>` under that volume name, whatever the template's volume of that name says).
+   */
+  readonly replacedVolumes: ReadonlySet<string>;
 }
 
 /** Kinds whose `spec.template` is a pod template, with the groups that serve (or served) them. */
@@ -33,13 +38,29 @@ export function podTemplates(group: string, kind: string, object: Record<string,
   }
   if (TEMPLATE_KINDS[kind]?.includes(group) === true) {
     const t = at(object, 'spec', 'template');
-    return t === undefined ? [] : [template(t, 'spec.template.spec')];
+    const replaced = kind === 'StatefulSet' ? claimTemplateNames(object) : NONE;
+    return t === undefined ? [] : [template(t, 'spec.template.spec', replaced)];
   }
   return [];
 }
 
-function template(holder: Record<string, unknown>, specPath: string): PodTemplate {
-  return { labels: stringMap(at(holder, 'metadata', 'labels')), spec: at(holder, 'spec') ?? {}, specPath };
+const NONE: ReadonlySet<string> = new Set();
+
+/** upstream: pkg/controller/statefulset stateful_set_utils.go `updateStorage`. */
+function claimTemplateNames(statefulSet: Record<string, unknown>): ReadonlySet<string> {
+  const templates = at(statefulSet, 'spec')?.volumeClaimTemplates;
+  if (!Array.isArray(templates)) return NONE;
+  const names = templates.map((t: unknown) => at(t, 'metadata')?.name).filter((n) => typeof n === 'string');
+  return new Set(names as string[]);
+}
+
+function template(holder: Record<string, unknown>, specPath: string, replacedVolumes = NONE): PodTemplate {
+  return {
+    labels: stringMap(at(holder, 'metadata', 'labels')),
+    spec: at(holder, 'spec') ?? {},
+    specPath,
+    replacedVolumes,
+  };
 }
 
 /** The plain object at a path of keys, or undefined. */

@@ -2,16 +2,18 @@
  * `unknown-field`: a key the schema does not declare. The API server's strict
  * field validation (kubectl's default since 1.27) rejects the object with
  * `strict decoding error: unknown field "spec.template.spec.containers[0].poarts"`.
+ * The fields are found by the API server's own walk (sandbox/schema/strictFields)
+ * over the object kubectl would send, so the editor flags exactly what the
+ * sandbox refuses; each diagnostic sits on the key, with a suggestion.
  */
-import { isScalar } from 'yaml';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { compareKubernetesVersions, fieldVersions, kubernetesVersion } from '../../schema/schema';
+import { strictFieldErrors } from '../../../../sandbox/schema/strictFields';
 import { makeDiagnostic } from '../diagnostic';
+import { fieldRange } from '../../../../sandbox/manifests/pathToRange';
 import type { SchemaDiagnosticData } from './diagnosticData';
 import type { SchemaRule } from './rule';
-import { nodeRange } from './scalars';
 import { closestName } from './suggest';
-import { isMergeKey, keyText, walkSchema } from './walkSchema';
 
 /**
  * For a field another supported release has: `added in 1.34` (the first later release with it) or `removed
@@ -32,30 +34,27 @@ export const unknownFieldRule: SchemaRule = {
   code: 'unknown-field',
   validate(doc, ctx) {
     const out: Diagnostic[] = [];
-    walkSchema(doc.root, ctx.definition, {
-      object(map, def, _key, path) {
-        for (const pair of map.items) {
-          const name = keyText(pair);
-          if (name === undefined || isMergeKey(pair) || Object.hasOwn(def.properties, name) || !isScalar(pair.key))
-            continue;
-          const elsewhere = otherReleases(def.name, name);
-          const replacement = elsewhere === undefined ? closestName(name, Object.keys(def.properties)) : undefined;
-          const hint = replacement === undefined ? '' : `; did you mean \`${replacement}\`?`;
-          const data: SchemaDiagnosticData = {
-            rule: 'unknown-field',
-            path: [...path, name],
-            field: name,
-            parent: def.title,
-            ...(replacement === undefined ? {} : { replacement }),
-          };
-          const message =
-            elsewhere === undefined
-              ? `Unknown field \`${name}\` in \`${def.title}\`${hint}`
-              : `\`${name}\` is not in Kubernetes ${kubernetesVersion()} (${elsewhere}): unknown field in \`${def.title}\``;
-          out.push({ ...makeDiagnostic(nodeRange(pair.key, ctx.lineCounter), 'unknown-field', message), data });
-        }
-      },
-    });
+    for (const e of strictFieldErrors(doc.object, ctx.definition)) {
+      const def = e.parent;
+      const name = e.segments[e.segments.length - 1];
+      if (e.kind !== 'unknown' || def === undefined || typeof name !== 'string') continue;
+      const elsewhere = otherReleases(def.name, name);
+      const replacement = elsewhere === undefined ? closestName(name, Object.keys(def.properties)) : undefined;
+      const hint = replacement === undefined ? '' : `; did you mean \`${replacement}\`?`;
+      const data: SchemaDiagnosticData = {
+        rule: 'unknown-field',
+        path: e.segments,
+        field: name,
+        parent: def.title,
+        ...(replacement === undefined ? {} : { replacement }),
+      };
+      const message =
+        elsewhere === undefined
+          ? `Unknown field \`${name}\` in \`${def.title}\`${hint}`
+          : `\`${name}\` is not in Kubernetes ${kubernetesVersion()} (${elsewhere}): unknown field in \`${def.title}\``;
+      const range = fieldRange(doc.root, e.segments, ctx.lineCounter, { part: 'key' });
+      out.push({ ...makeDiagnostic(range, 'unknown-field', message), data });
+    }
     return out;
   },
 };

@@ -1,8 +1,11 @@
 /**
- * `duplicate-object` (error): the same group/kind/namespace/name defined twice
- * in one scope. Applying both, the later apply silently overwrites the
- * earlier, so one of them never takes effect. Every copy is marked on its
- * `metadata.name`, naming where the others are.
+ * `duplicate-object` (warning): the same group/kind/namespace/name defined
+ * twice in one apply set — the files of one directory, which `kubectl apply
+ * -f DIR` applies together. The API server accepts both (the later apply
+ * overwrites the earlier), so this is a warning, not an error; and copies in
+ * different directories are not reported at all: repositories keep
+ * alternatives side by side (`overlays/dev`, `overlays/prod`, `v1/`, `v2/`).
+ * Every copy is marked on its `metadata.name`, naming where the others are.
  */
 import { makeDiagnostic } from '../../diagnostic';
 import type { CrossDocumentContext, CrossDocumentRule, FileDiagnostic, LocatedObject } from '../rule';
@@ -11,13 +14,22 @@ import { inNamespace, objectKey } from '../rule';
 /** How many other locations a message lists before summarising the rest. */
 const MAX_LISTED = 3;
 
+/** The directory of a file URI or path: what `kubectl apply -f DIR` applies together (subdirectories not included). */
+export function applySetOf(uri: string): string {
+  const slash = uri.lastIndexOf('/');
+  return slash < 0 ? '' : uri.slice(0, slash);
+}
+
 export const duplicateObject: CrossDocumentRule = {
   code: 'duplicate-object',
   check(ctx: CrossDocumentContext): FileDiagnostic[] {
     const byKey = new Map<string, LocatedObject[]>();
     for (const o of ctx.objects) {
       if (o.facts.name === undefined) continue;
-      const key = objectKey(o.facts.group, o.facts.kind, o.namespace, o.facts.name);
+      const key = JSON.stringify([
+        applySetOf(o.file.uri),
+        objectKey(o.facts.group, o.facts.kind, o.namespace, o.facts.name),
+      ]);
       const same = byKey.get(key);
       if (same === undefined) byKey.set(key, [o]);
       else same.push(o);
@@ -36,9 +48,9 @@ function diagnosticFor(o: LocatedObject, copies: readonly LocatedObject[]): Retu
   const listed = others.slice(0, MAX_LISTED).join(', ');
   const more = others.length > MAX_LISTED ? ` and ${others.length - MAX_LISTED} more` : '';
   const message =
-    `${o.facts.kind} "${o.facts.name}"${inNamespace(o.namespace)} is defined more than once: also at ${listed}${more}; ` +
-    'when both are applied, the later one overwrites the earlier';
-  return makeDiagnostic(o.facts.nameRange, duplicateObject.code, message);
+    `${o.facts.kind} "${o.facts.name}"${inNamespace(o.namespace)} is defined more than once in this directory: ` +
+    `also at ${listed}${more}; applied together, the later one overwrites the earlier`;
+  return makeDiagnostic(o.facts.nameRange, duplicateObject.code, message, true);
 }
 
 /** `file:line` (1-based) of an object's name. */

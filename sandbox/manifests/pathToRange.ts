@@ -13,13 +13,18 @@
  *   for a list item that is its first key (`name` in `- name: web`), for the
  *   document root the `kind` key.
  * Paths that run into an alias stop there and mark the alias.
+ *
+ * Upstream reports some problems at a map although one entry is at fault
+ * (`metadata.labels: Invalid value: "-bad"`); the admission rules say which
+ * entry, and whether its key or its value, in a {@link SourceHint}, so the
+ * squiggle still sits on the exact key or value.
  */
 import { isAlias, isCollection, isMap, isNode, isScalar, isSeq } from 'yaml';
 import type { LineCounter, Node, Pair, YAMLMap } from 'yaml';
-import type { Range } from 'vscode-languageserver-types';
 import { parseFieldPath } from './fieldPath';
 import type { PathSegment } from './fieldPath';
 import { rangeAt } from './ranges';
+import type { Range } from './ranges';
 
 /** A source span `[start, end)` and whether the whole path exists in the source. */
 export interface FieldLocation {
@@ -36,11 +41,34 @@ interface Step {
   readonly value: Node | null;
 }
 
-/** Where `field` (upstream notation) points inside the document whose root map is `root`. */
-export function locateField(root: YAMLMap, field: string): FieldLocation {
+/** Which node is at fault when the path alone does not say (see FieldError.source). */
+export interface SourceHint {
+  /** A key of the map the path ends at: the entry at fault. */
+  readonly entry?: string;
+  /** The entry's (or the path's last) key rather than its value. */
+  readonly part?: 'key' | 'value';
+}
+
+/**
+ * Where `field` points inside the document whose root map is `root`: an upstream path (`spec.containers[0].image`,
+ * `metadata.labels[app]`) or its keys and indices (`['metadata', 'labels', 'a.b/c']`, dots kept in keys).
+ */
+export function locateField(
+  root: YAMLMap,
+  field: string | readonly (string | number)[],
+  hint: SourceHint = {},
+): FieldLocation {
+  const segments =
+    typeof field === 'string'
+      ? parseFieldPath(field)
+      : field.map(
+          (s): PathSegment =>
+            typeof s === 'number' ? { kind: 'bracket', text: String(s) } : { kind: 'name', name: s },
+        );
+  if (hint.entry !== undefined) segments.push({ kind: 'name', name: hint.entry });
   const trail: Step[] = [{ value: root }];
   let exact = true;
-  for (const seg of parseFieldPath(field)) {
+  for (const seg of segments) {
     const next = step(trail[trail.length - 1].value, seg);
     if (next === undefined) {
       exact = false;
@@ -49,13 +77,19 @@ export function locateField(root: YAMLMap, field: string): FieldLocation {
     trail.push(next);
   }
   const last = trail[trail.length - 1];
+  if (exact && hint.part === 'key' && last.key !== undefined) return span(last.key, true);
   if (exact && last.value !== null && showsValue(last.value)) return span(last.value, true);
   return { ...keySpan(last, root), exact };
 }
 
 /** The LSP range of {@link locateField}. */
-export function fieldRange(root: YAMLMap, field: string, lc: LineCounter): Range {
-  const loc = locateField(root, field);
+export function fieldRange(
+  root: YAMLMap,
+  field: string | readonly (string | number)[],
+  lc: LineCounter,
+  hint?: SourceHint,
+): Range {
+  const loc = locateField(root, field, hint);
   return rangeAt(lc, loc.start, loc.end);
 }
 

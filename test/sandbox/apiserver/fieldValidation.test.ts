@@ -1,0 +1,138 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ApiError } from '../../../sandbox/api/errors';
+import type { KubeObject } from '../../../sandbox/api/types';
+import { deployment, newApi, pod, statusOf } from '../fixtures';
+
+/** A Pod whose only container has `poarts` (a typo of `ports`) and a top-level `bogus` in its spec. */
+function typoPod(name: string): KubeObject {
+  const p = pod(name);
+  (p.spec as { containers: Record<string, unknown>[] }).containers[0].poarts = [{ containerPort: 80 }];
+  return p;
+}
+
+function thrown(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+  throw new Error('expected an ApiError');
+}
+
+describe('field validation in the API server', () => {
+  test('Strict: create fails with 400 in kubectl 1.32 words and names the field; nothing is stored', () => {
+    const { api } = newApi();
+    const rv = api.resourceVersion;
+    const e = thrown(() => api.create(typoPod('typo'), { fieldValidation: 'Strict' }));
+    assert.equal(e.status.code, 400);
+    assert.equal(e.status.reason, 'BadRequest');
+    assert.equal(
+      e.message,
+      'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].poarts"',
+    );
+    assert.deepEqual(e.fields, ['spec.containers[0].poarts']);
+    assert.equal(api.tryGet('pods', 'default', 'typo'), undefined);
+    assert.equal(api.resourceVersion, rv);
+  });
+
+  test('Strict on update and on the status subresource', () => {
+    const { api } = newApi();
+    const live = api.create(deployment('web'));
+    const next = structuredClone(live) as KubeObject & { spec: Record<string, unknown> };
+    next.spec.replicass = 2;
+    assert.equal(
+      statusOf(() => api.update(next, { fieldValidation: 'Strict' })).message,
+      'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replicass"',
+    );
+    const status = { ...structuredClone(live), status: { replicas: 1, readyReplica: 1 } } as KubeObject;
+    assert.equal(
+      statusOf(() => api.updateStatus(status, { fieldValidation: 'Strict' })).message,
+      'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "status.readyReplica"',
+    );
+    assert.equal(api.get('deployments', 'default', 'web'), live);
+  });
+
+  test('Warn (no option given, as kube-apiserver defaults): stored without the field, one warning each', () => {
+    const { api } = newApi();
+    const warnings: string[] = [];
+    const p = typoPod('warned');
+    (p.metadata as Record<string, unknown>).owner = 'me';
+    const created = api.create(p, { warn: (w) => warnings.push(w) });
+    assert.deepEqual(warnings, ['unknown field "metadata.owner"', 'unknown field "spec.containers[0].poarts"']);
+    assert.equal(JSON.stringify(created).includes('poarts'), false);
+    assert.equal(JSON.stringify(created).includes('owner'), false);
+    assert.equal(JSON.stringify(api.create(typoPod('quiet'))).includes('poarts'), false);
+  });
+
+  test('Ignore: stored without the field and without warnings', () => {
+    const { api } = newApi();
+    const warnings: string[] = [];
+    const created = api.create(typoPod('ignored'), { fieldValidation: 'Ignore', warn: (w) => warnings.push(w) });
+    assert.deepEqual(warnings, []);
+    assert.equal(JSON.stringify(created).includes('poarts'), false);
+  });
+
+  test('a type error wins over strictness, as in Go decoding', () => {
+    const { api } = newApi();
+    const p = typoPod('typed');
+    (p.metadata as Record<string, unknown>).name = 7;
+    assert.match(statusOf(() => api.create(p, { fieldValidation: 'Strict' })).message, /cannot unmarshal number/);
+  });
+
+  test('merge patches: Strict is 422 on the patch; Warn and Ignore prune; the patch input is not changed', () => {
+    const { api } = newApi();
+    const live = api.create(deployment('web'));
+    const patch = { spec: { paused: true, bogus: 1 } };
+    const e = thrown(() => api.patch('deployments', 'default', 'web', 'merge', patch, { fieldValidation: 'Strict' }));
+    assert.equal(e.status.code, 422);
+    assert.match(
+      e.message,
+      /^ "" is invalid: patch: Invalid value: "\{.*\}": strict decoding error: unknown field "spec.bogus"$/,
+    );
+    assert.deepEqual(e.fields, ['spec.bogus']);
+    assert.equal(api.get('deployments', 'default', 'web'), live);
+    const warnings: string[] = [];
+    const patched = api.patch('deployments', 'default', 'web', 'merge', patch, { warn: (w) => warnings.push(w) });
+    assert.deepEqual(warnings, ['unknown field "spec.bogus"']);
+    assert.equal((patched.spec as { paused?: boolean }).paused, true);
+    assert.equal((patched.spec as { bogus?: number }).bogus, undefined);
+    assert.deepEqual(patch, { spec: { paused: true, bogus: 1 } });
+  });
+
+  test('nulls become what Go decoding makes of them: absent fields, zero map values and list items', () => {
+    const { api } = newApi();
+    const p = pod('nulls', { labels: { app: 'web' } }) as KubeObject & { spec: Record<string, unknown> };
+    (p.metadata.labels as Record<string, unknown>).tier = null;
+    p.spec.nodeSelector = { disk: null };
+    p.spec.containers = [
+      {
+        name: 'app',
+        image: 'nginx',
+        livenessProbe: null,
+        args: ['a', null],
+        resources: { limits: { cpu: null } },
+      },
+    ];
+    const created = api.create(p);
+    assert.deepEqual(created.metadata.labels, { app: 'web', tier: '' });
+    assert.deepEqual((created.spec as { nodeSelector: unknown }).nodeSelector, { disk: '' });
+    const c = (created.spec as { containers: Record<string, unknown>[] }).containers[0];
+    assert.equal('livenessProbe' in c, false);
+    assert.deepEqual(c.args, ['a', '']);
+    assert.deepEqual((c.resources as { limits: unknown }).limits, { cpu: '0' });
+  });
+
+  test('free-form JSON keeps its nulls', () => {
+    const { api } = newApi();
+    const revision = api.create({
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      metadata: { name: 'r', namespace: 'default' },
+      revision: 1,
+      data: { spec: { replicas: null } },
+    } as KubeObject);
+    assert.deepEqual(revision.data, { spec: { replicas: null } });
+  });
+});
