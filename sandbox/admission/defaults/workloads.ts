@@ -79,6 +79,14 @@ export function defaultJob(spec: Obj, metadata: Obj): void {
   setDefault(spec, 'completionMode', 'NonIndexed');
   setDefault(spec, 'suspend', false);
   setDefault(spec, 'podReplacementPolicy', isObj(spec.podFailurePolicy) ? 'Failed' : 'TerminatingOrFailed');
+  // A podFailurePolicy rule's onPodConditions pattern matches status "True" unless it says otherwise
+  // (upstream: pkg/apis/batch/v1/defaults.go, SetDefaults_Job).
+  const rules = isObj(spec.podFailurePolicy) ? spec.podFailurePolicy.rules : undefined;
+  for (const rule of Array.isArray(rules) ? rules : []) {
+    const patterns = isObj(rule) ? rule.onPodConditions : undefined;
+    for (const pattern of Array.isArray(patterns) ? patterns : [])
+      if (isObj(pattern)) setDefault(pattern, 'status', 'True');
+  }
   const templateLabels = obj(obj(spec, 'template'), 'metadata')?.labels;
   const labels = metadata.labels;
   if (isObj(templateLabels) && (!isObj(labels) || Object.keys(labels).length === 0))

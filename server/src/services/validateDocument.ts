@@ -28,6 +28,7 @@ import { parseManifests } from './parseManifests';
 import type { ManifestDocument } from './parseManifests';
 import { fieldRange } from '../../../sandbox/manifests/pathToRange';
 import { runSchemaRules } from './schemaRules';
+import type { SchemaDiagnosticData } from './schemaRules/diagnosticData';
 import { mergeAdmission } from './schemaRules/mergeAdmission';
 import type { AdmissionFinding } from './schemaRules/mergeAdmission';
 
@@ -62,12 +63,14 @@ export function validateManifest(m: ManifestDocument, lc: LineCounter): Diagnost
   const checked = checkKind(m.root, m.apiVersion, m.kind, lc);
   if ('diagnostic' in checked) return [checked.diagnostic];
   const def = checked.entry === undefined ? undefined : definition(checked.entry.definition);
-  const schema =
+  let schema =
     checked.entry === undefined || def === undefined
       ? []
       : runSchemaRules(m, { lineCounter: lc, kind: checked.entry, definition: def });
   if (checked.resource === undefined) return schema;
   const admission = admit(m, checked.resource, lc);
+  // A required field the API server's defaulting fills in (a condition pattern's `status: "True"`) is not missing.
+  schema = schema.filter((d) => !filledByDefaults(d, m.object));
   if (!Array.isArray(admission)) {
     // Admission can trip over a value of the wrong type; the schema has already said what is wrong.
     return schema.some((d) => d.code === 'wrong-type') ? schema : [admission.internalError, ...schema];
@@ -75,6 +78,18 @@ export function validateManifest(m: ManifestDocument, lc: LineCounter): Diagnost
   return def === undefined
     ? [...admission.map((a) => a.diagnostic), ...schema]
     : mergeAdmission(def, admission, schema);
+}
+
+/** A `missing-required` finding whose field the defaulted object (admission ran on it) does have. */
+function filledByDefaults(d: Diagnostic, defaulted: unknown): boolean {
+  const data = d.data as SchemaDiagnosticData | undefined;
+  if (data?.rule !== 'missing-required') return false;
+  let at: unknown = defaulted;
+  for (const seg of data.path) {
+    if (at === null || typeof at !== 'object') return false;
+    at = (at as Record<string | number, unknown>)[seg];
+  }
+  return at !== undefined && at !== null;
 }
 
 /** Runs admission as the API server does on a create: defaults on a private copy, then validation. */
