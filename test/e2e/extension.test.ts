@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { startSession } from './harness/session';
 import type { ConsoleMessage } from 'playwright-core';
 import type { Session } from './harness/session';
-import { until } from './harness/wait';
+import { interruptWaits, resumeWaits, until } from './harness/wait';
 import type { Workbench } from './harness/workbench';
 import { findKubeconfigs, findKubectl, kubectl, parseTable } from './harness/kubectl';
 import {
@@ -78,10 +78,15 @@ describe(
         };
         page.on('console', onConsole);
       });
+      const running = body();
       try {
-        await Promise.race([body(), lostItem]);
+        await Promise.race([running, lostItem]);
         await wb.screenshot(name);
       } catch (e) {
+        // When the lost item ended the step, its body is still waiting: stop it before the next step starts.
+        interruptWaits(e instanceof Error ? e : new Error(String(e)));
+        await running.catch(() => undefined);
+        resumeWaits();
         await wb?.screenshot(`${name}-FAILED`).catch(() => undefined);
         if (session && session.browser.errors.length > 0)
           console.error(`browser errors so far:\n${session.browser.errors.slice(-10).join('\n')}`);
