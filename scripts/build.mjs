@@ -3,7 +3,7 @@
 //
 // JSON generated at build time (any `.json` imported from a folder named `generated/`, such as the
 // Kubernetes schema) is not inlined into each Node bundle that imports it: it is copied once to
-// dist/generated/<file name>, and the bundles `require("./generated/<file name>")` it at run time.
+// dist/schemas/<file name>, and the bundles `require("./schemas/<file name>")` it at run time.
 // The server, the sandbox worker and the CLI share one copy instead of carrying one each.
 //
 //   node scripts/build.mjs [--production] [--watch] [entry-name...]
@@ -123,8 +123,8 @@ function optionsFor(entry) {
   return { ...options, plugins };
 }
 
-/** Where shared generated JSON goes: dist/generated/<file name>. */
-const GENERATED_DIR = join('dist', 'generated');
+/** Where shared generated JSON goes: dist/schemas/<file name>. */
+const GENERATED_DIR = join('dist', 'schemas');
 /** An import of a `.json` file inside a `generated/` folder. */
 const GENERATED_JSON = /(^|[\\/])generated[\\/][^\\/]+\.json$/;
 /** Generated JSON copied to GENERATED_DIR by this build, by file name → its source (shared by all bundles). */
@@ -132,7 +132,7 @@ const generatedCopies = new Map();
 
 /**
  * Keeps generated JSON out of the Node bundles: each import of one is left as a run-time
- * `require()` of its copy in dist/generated/ (Node resolves it from the bundle's own folder), and
+ * `require()` of its copy in dist/schemas/ (Node resolves it from the bundle's own folder), and
  * the file is copied there. Two generated files with the same name from different folders would
  * overwrite each other: the build refuses that.
  */

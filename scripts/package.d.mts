@@ -9,4 +9,8 @@ export function relativeRequires(text: string): string[];
 /** Long plain strings of a generated JSON file's text. */
 export function fingerprints(jsonText: string, count?: number): string[];
 /** The problems of a package's file list, one sentence each; [] when it is right. */
-export function checkPackageFiles(files: readonly string[], manifest: unknown, read: (file: string) => string): string[];
+export function checkPackageFiles(
+  files: readonly string[],
+  manifest: unknown,
+  read: (file: string) => string,
+): string[];

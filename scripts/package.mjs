@@ -118,7 +118,7 @@ export function checkPackageFiles(files, manifest, read) {
         problems.push(`${bundle} requires ${target}, which is not in the package`);
     }
   }
-  for (const json of files.filter((f) => /^dist\/generated\/[^/]+\.json$/.test(f))) {
+  for (const json of files.filter((f) => /^dist\/schemas\/[^/]+\.json$/.test(f))) {
     const marks = fingerprints(read(json));
     for (const [bundle, text] of texts) {
       if (marks.some((m) => text.includes(m))) problems.push(`${bundle} inlines ${json} instead of loading it`);

@@ -36,9 +36,9 @@ const SCHEMA_MARK =
 function goodPackage(): Map<string, string> {
   const files = new Map<string, string>();
   for (const f of [...manifestFiles(manifest), ...RUNTIME_FILES, 'package.json', 'README.md']) files.set(f, '');
-  files.set('dist/server.js', 'var s = require("./generated/kubernetes-schema.json");');
-  files.set('dist/sandboxWorker.js', "const s = require('./generated/kubernetes-schema.json');");
-  files.set('dist/generated/kubernetes-schema.json', SCHEMA_TEXT);
+  files.set('dist/server.js', 'var s = require("./schemas/kubernetes-schema.json");');
+  files.set('dist/sandboxWorker.js', "const s = require('./schemas/kubernetes-schema.json');");
+  files.set('dist/schemas/kubernetes-schema.json', SCHEMA_TEXT);
   return files;
 }
 
@@ -81,10 +81,10 @@ describe('checkPackageFiles', () => {
 
   test('a bundle requiring a file that is not packaged is reported', () => {
     const files = goodPackage();
-    files.delete('dist/generated/kubernetes-schema.json');
+    files.delete('dist/schemas/kubernetes-schema.json');
     assert.deepEqual(check(files), [
-      'dist/server.js requires ./generated/kubernetes-schema.json, which is not in the package',
-      'dist/sandboxWorker.js requires ./generated/kubernetes-schema.json, which is not in the package',
+      'dist/server.js requires ./schemas/kubernetes-schema.json, which is not in the package',
+      'dist/sandboxWorker.js requires ./schemas/kubernetes-schema.json, which is not in the package',
     ]);
   });
 
@@ -92,7 +92,7 @@ describe('checkPackageFiles', () => {
     const files = goodPackage();
     files.set('dist/server.js', `var s = { description: "${SCHEMA_MARK}" };`);
     assert.deepEqual(check(files), [
-      'dist/server.js inlines dist/generated/kubernetes-schema.json instead of loading it',
+      'dist/server.js inlines dist/schemas/kubernetes-schema.json instead of loading it',
     ]);
   });
 
@@ -141,7 +141,7 @@ describe('the real package', () => {
     const files = await listFiles({ cwd: root, packageManager: PackageManager.None });
     assert.ok(!files.includes('dist/cli.js'), 'dist/cli.js is packaged');
     assert.ok(files.includes('dist/server.js') && files.includes('dist/sandboxWorker.js'));
-    const generated = files.filter((f) => f.startsWith('dist/generated/'));
+    const generated = files.filter((f) => f.startsWith('dist/schemas/'));
     assert.ok(generated.length > 0, `no shared generated JSON in ${files.join(', ')}`);
     const problems = checkPackageFiles(files, manifest, (f) => readFileSync(join(root, f), 'utf8'));
     assert.deepEqual(problems, [], `${relative(root, join(root, '.vscodeignore'))} or the build is wrong`);
