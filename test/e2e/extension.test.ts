@@ -8,8 +8,9 @@
  * The steps share one session (starting VS Code takes most of a minute) but
  * not their state: each starts from a known one (`baseline`: no menu, quick
  * input, dialog, notification or editor open, web.yaml as the step needs it on
- * disk, and a freshly reset cluster that shows it), so that a failed step
- * leaves nothing behind for the next. Each waits on what a user would see,
+ * disk and applied, every node Ready and schedulable, and the tree showing web's
+ * pods all running and no other), so that a failed step leaves nothing behind
+ * for the next. Each waits on what a user would see,
  * with a deadline, and leaves a screenshot in test-artifacts/e2e/.
  */
 import assert from 'node:assert/strict';
@@ -45,11 +46,9 @@ const skip = process.env.E2E_SKIP;
 const NO_TREE_ITEM = /: right-click .+ in the Cluster view\.$/;
 /** The real kubectl, for the step that uses the sandbox's Kubernetes API. */
 const KUBECTL = findKubectl();
-/** The node `baseline` cordons before a reset: the reset is seen in the tree when it is schedulable again. */
-const MARK_NODE = 'node-3';
 const NODES = ['node-1', 'node-2', 'node-3'];
-/** A node row of the fresh cluster: Ready and schedulable (`Ready · 2 pods`). */
-const FRESH_NODE = /^Ready · \d+ pods?$/;
+/** A node row as every step starts with it: Ready and schedulable (`Ready · 2 pods`). */
+const HEALTHY_NODE = /^Ready · \d+ pods?$/;
 const READY = /^\d+\/\d+$/;
 
 describe(
@@ -126,44 +125,38 @@ describe(
 
     /**
      * The state a step starts from, whatever the step before it did or left half done: the
-     * workbench tidied (no menu, quick input, dialog, notification or editor), web.yaml on disk at
-     * `replicas` and applied, then Reset Sandbox — a fresh cluster with the saved manifests as its
-     * desired state — shown in the tree down to the pods: three Ready, schedulable nodes and web
-     * at `replicas`/`replicas` with that many running, ready pods and no other. A fresh cluster
-     * looks like the one before it (same seed, same pod names), so `MARK_NODE` is cordoned first:
-     * the reset is on screen once it is schedulable again. Returns the running web pods.
+     * workbench tidied (no menu, quick input, dialog, notification or editor), the sandbox running,
+     * web.yaml on disk at `replicas` and applied, every node Ready and schedulable (a failed node is
+     * recovered, a cordoned one uncordoned, from the tree), and the tree showing, down to the pods,
+     * web at `replicas`/`replicas` with that many running, ready pods and no other web pod. That
+     * state is stable once reached (nothing moves the cluster away from it), so seeing it in the
+     * tree means the tree is current. (Reset Sandbox is no shortcut: a fresh cluster has the same
+     * pod names and the tree shows the reset node by node, so its rows cannot tell before from
+     * after.) Returns the running web pods.
      */
     async function baseline(replicas: number): Promise<PodRow[]> {
       await wb.tidy();
       // The tree showing the nodes is also the sign that the extension is up and its commands are there.
       await wb.openViewContainer('Kube Reconcile');
       await wb.waitForTree('the three nodes', (rows) => (nodeRows(rows).length === NODES.length ? true : undefined));
+      if (/Sandbox paused/.test(await wb.statusBarText())) await wb.runCommand('Kube Reconcile: Resume Sandbox');
       const file = join(session!.workspace, 'web.yaml');
       if (readFileSync(file, 'utf8') !== webYaml(replicas)) {
         writeFileSync(file, webYaml(replicas));
         await wb.runCommand('Kube Reconcile: Apply Workspace to Sandbox');
       }
-      await wb.contextMenu(MARK_NODE, 'Cordon');
-      await wb.waitForTree(`${MARK_NODE} cordoned`, (rows) =>
-        nodeRows(rows)
-          .find((r) => r.label === MARK_NODE)
-          ?.description.includes('SchedulingDisabled')
+      for (const node of nodeRows(await wb.treeRows())) {
+        if (node.description.startsWith('NotReady')) await wb.contextMenu(node.label, 'Recover Node');
+        if (node.description.includes('SchedulingDisabled')) await wb.contextMenu(node.label, 'Uncordon');
+      }
+      await wb.waitForTree(`${NODES.join(', ')} Ready and schedulable, web at ${replicas}/${replicas}`, (rows) => {
+        const nodes = nodeRows(rows);
+        return nodes.length === NODES.length &&
+          nodes.every((n) => HEALTHY_NODE.test(n.description)) &&
+          deploymentRow(rows)?.description === `${replicas}/${replicas}`
           ? true
-          : undefined,
-      );
-      await wb.runCommand('Kube Reconcile: Reset Sandbox');
-      await wb.answerDialog('Reset the sandbox?', 'Reset Sandbox');
-      await wb.waitForTree(
-        `the reset cluster: ${NODES.join(', ')} Ready and schedulable, web at ${replicas}/${replicas}`,
-        (rows) => {
-          const nodes = nodeRows(rows);
-          return nodes.length === NODES.length &&
-            nodes.every((n) => FRESH_NODE.test(n.description)) &&
-            deploymentRow(rows)?.description === `${replicas}/${replicas}`
-            ? true
-            : undefined;
-        },
-      );
+          : undefined;
+      });
       await wb.expand('web', READY);
       const replicaSet = await wb.waitForTree(
         'its ReplicaSet',
@@ -172,7 +165,11 @@ describe(
       await wb.expand(replicaSet);
       return wb.waitForTree(`${replicas} running, ready web pods and no other web pod`, (rows) => {
         const running = runningWebPods(rows);
-        return running.length === replicas && allWebPods(rows).length === replicas ? running : undefined;
+        return running.length === replicas &&
+          allWebPods(rows).length === replicas &&
+          nodeRows(rows).every((n) => HEALTHY_NODE.test(n.description))
+          ? running
+          : undefined;
       });
     }
 

@@ -247,20 +247,6 @@ export class Workbench {
     await this.page.locator(QUICK_INPUT).first().waitFor({ state: 'hidden', timeout: this.timeout });
   }
 
-  /** Clicks `button` of the modal dialog that shows `message` (Reset Sandbox's confirmation); waits for it to close. */
-  async answerDialog(message: string | RegExp, button: string): Promise<void> {
-    const dialog = this.page.locator(DIALOG).first();
-    await dialog.locator('.dialog-message-text', { hasText: message }).waitFor({
-      state: 'visible',
-      timeout: this.timeout,
-    });
-    await dialog
-      .locator('.dialog-buttons a.monaco-button', { hasText: exactly(button) })
-      .first()
-      .click();
-    await dialog.waitFor({ state: 'detached', timeout: this.timeout });
-  }
-
   /**
    * The lines the active group's editor shows, top to bottom (Monaco keeps its line elements in no
    * particular order in the page and places each by its `top`), with non-breaking spaces as spaces.
@@ -285,6 +271,11 @@ export class Workbench {
   /** The content frame of the visible webview (`iframe.webview.ready` → `#active-frame`). */
   webview(): FrameLocator {
     return this.page.locator('iframe.webview.ready:visible').first().contentFrame().frameLocator('iframe#active-frame');
+  }
+
+  /** The status bar's text (the sandbox's item reads `Sandbox 20× · 5 pods` or `Sandbox paused · 5 pods`). */
+  statusBarText(): Promise<string> {
+    return this.page.locator('.part.statusbar').first().innerText();
   }
 
   /** The notification toasts' messages. */
