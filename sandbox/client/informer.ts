@@ -31,7 +31,8 @@ export interface InformerOptions {
 
 export class Informer<T extends KubeObject = KubeObject> {
   readonly cache = new ObjectCache<T>();
-  private readonly handlers: InformerHandlers<T>[] = [];
+  /** Added in place; a removal replaces the array, so a delivery under way is not disturbed. */
+  private handlers: InformerHandlers<T>[] = [];
   private handle: WatchHandle | undefined;
   private synced = false;
   private resourceVersion = '';
@@ -53,10 +54,16 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.resourceVersion;
   }
 
-  /** Adds handlers; when already synced, they get an `onAdd` for every cached object first. */
-  addHandlers(handlers: InformerHandlers<T>): void {
+  /**
+   * Adds handlers; when already synced, they get an `onAdd` for every cached object first. Returns a function
+   * that removes them (no event reaches them afterwards).
+   */
+  addHandlers(handlers: InformerHandlers<T>): () => void {
     this.handlers.push(handlers);
     if (this.synced) for (const obj of this.cache.list()) handlers.onAdd?.(obj);
+    return () => {
+      this.handlers = this.handlers.filter((h) => h !== handlers);
+    };
   }
 
   start(): void {

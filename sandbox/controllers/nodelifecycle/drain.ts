@@ -10,7 +10,7 @@
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
-import type { KubeObject } from '../../api/types';
+import type { KubeObject, Typed } from '../../api/types';
 import { controllerRefOf } from '../util/owners';
 
 export interface DrainOptions {
@@ -85,10 +85,9 @@ type Verdict = { delete: true; warning?: string } | { delete: false; error?: str
  * kubectl's filters, in its order: DaemonSet, mirror, local storage, unreplicated. Returns the verdict and warnings met
  * on the way.
  */
-function judge(api: ApiServer, pod: Pod, options: DrainOptions): { verdict: Verdict; warnings: string[] } {
+function judge(api: ApiServer, pod: Typed<Pod>, options: DrainOptions): { verdict: Verdict; warnings: string[] } {
   const warnings: string[] = [];
-  const obj = pod as unknown as KubeObject;
-  const owner = controllerRefOf(obj);
+  const owner = controllerRefOf(pod);
   const terminal = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
   if (owner?.kind === 'DaemonSet' && !terminal) {
     if (api.tryGet('daemonsets', pod.metadata?.namespace, owner.name)) {
@@ -132,7 +131,7 @@ function grouped(entries: readonly [string, string][]): string[] {
  */
 export function drain(api: ApiServer, name: string, options: DrainOptions = {}): DrainResult {
   const node = cordon(api, name);
-  const pods = api.list('pods', { fieldSelector: `spec.nodeName=${name}` }).items as unknown as Pod[];
+  const pods = api.list('pods', { fieldSelector: `spec.nodeName=${name}` }).items;
   pods.sort((a, b) =>
     `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`),
   );
