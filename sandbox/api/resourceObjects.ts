@@ -140,3 +140,8 @@ export const TYPED_RESOURCES_COMPLETE: [Missing] extends [never] ? true : Missin
 export function asResource<R extends ResourceName>(_resource: R, obj: KubeObject): ObjectsByResource[R] {
   return obj as ObjectsByResource[R];
 }
+
+/** True when `obj` is of `kind`, which makes it that kind's typed object: `if (isKind(obj, 'Pod')) obj.spec?.nodeName`. */
+export function isKind<K extends AnyTypedObject['kind']>(obj: KubeObject, kind: K): obj is ObjectOfKind<K> {
+  return obj.kind === kind;
+}

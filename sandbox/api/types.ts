@@ -5,7 +5,7 @@
  * the `kubernetes-types` package (`resourceObjects.ts` maps each resource to
  * its type, so `api.get('pods', …)` returns a `Typed<Pod>`).
  */
-import type { PodCondition } from 'kubernetes-types/core/v1';
+import type { PodCondition, PodStatus } from 'kubernetes-types/core/v1';
 import type { ObjectMeta as ApiObjectMeta } from 'kubernetes-types/meta/v1';
 
 export type JsonPrimitive = null | boolean | number | string;
@@ -59,8 +59,11 @@ export type Typed<T extends { apiVersion?: string; kind?: string }> = Writable<
 > & {
   apiVersion: NonNullable<T['apiVersion']>;
   kind: NonNullable<T['kind']>;
-  metadata: ObjectMeta & ApiObjectMeta;
+  metadata: TypedObjectMeta;
 };
+
+/** The metadata of a `Typed` object: the sandbox's `ObjectMeta` and `kubernetes-types`' at once. */
+export type TypedObjectMeta = ObjectMeta & ApiObjectMeta;
 
 /**
  * `kubernetes-types` marks `status` read-only (the server's to fill in); controllers write it, so `Typed` does not.
@@ -73,6 +76,9 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
  * `kubernetes-types` (an optional string) does not allow.
  */
 export type WirePodCondition = Omit<PodCondition, 'lastProbeTime'> & { lastProbeTime?: string | null };
+
+/** A pod status whose conditions are as upstream serializes them. */
+export type WirePodStatus = Omit<PodStatus, 'conditions'> & { conditions?: WirePodCondition[] };
 
 /** A `List` as the API returns it (`PodList`, `DeploymentList`, …). */
 export interface KubeList<T extends KubeObject = KubeObject> {

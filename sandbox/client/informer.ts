@@ -6,6 +6,7 @@
  */
 import type { ListOptions, WatchOptions } from '../apiserver/options';
 import { isApiError } from '../api/errors';
+import type { ObjectsByResource, ResourceName } from '../api/resourceObjects';
 import type { KubeList, KubeObject, WatchEvent } from '../api/types';
 import type { WatchHandle } from '../store/watchHub';
 import { ObjectCache, objectKey } from './cache';
@@ -43,6 +44,15 @@ export class Informer<T extends KubeObject = KubeObject> {
     readonly resource: string,
     private readonly options: InformerOptions = {},
   ) {}
+
+  /** An informer of one resource, typed by it: `Informer.forResource(api, 'pods', …)` caches `Typed<Pod>`s. */
+  static forResource<R extends ResourceName>(
+    client: ListWatcher,
+    resource: R,
+    options?: InformerOptions,
+  ): Informer<ObjectsByResource[R]> {
+    return new Informer<ObjectsByResource[R]>(client, resource, options);
+  }
 
   /** True once the initial list is in the cache. */
   get hasSynced(): boolean {
