@@ -141,7 +141,7 @@ export function asResource<R extends ResourceName>(_resource: R, obj: KubeObject
   return obj as ObjectsByResource[R];
 }
 
-/** True when `obj` is of `kind`, which makes it that kind's typed object: `if (isKind(obj, 'Pod')) obj.spec?.nodeName`. */
+/** True when `obj` is of `kind`, which types it as that kind: `if (isKind(obj, 'Pod')) obj.spec?.nodeName`. */
 export function isKind<K extends AnyTypedObject['kind']>(obj: KubeObject, kind: K): obj is ObjectOfKind<K> {
   return obj.kind === kind;
 }

@@ -103,7 +103,7 @@ export function runAction(cluster: Cluster, action: Exclude<ClusterAction, { typ
     case 'crash':
       return cluster.api
         .list('pods', { namespace: action.namespace, labelSelector: action.selector })
-        .items.filter((p) => (p.spec as { nodeName?: string }).nodeName)
+        .items.filter((p) => p.spec?.nodeName)
         .map((p) => {
           cluster.crashContainer(action.namespace, p.metadata.name!);
           return `pod ${action.namespace}/${p.metadata.name}: container crashed`;

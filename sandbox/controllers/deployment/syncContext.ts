@@ -59,5 +59,5 @@ export function writeDeploymentStatus(ctx: SyncContext): void {
       metadata: { annotations: patch, resourceVersion: rv },
     }).metadata.resourceVersion;
   }
-  (ctx.d.metadata as { resourceVersion?: string }).resourceVersion = rv;
+  ctx.d.metadata.resourceVersion = rv;
 }

@@ -249,8 +249,7 @@ describe('HTTP API: field validation', () => {
 
   const typo = () => {
     const d = deployment('typo');
-    (d.spec as Record<string, unknown>).replicass = 3;
-    return d;
+    return { ...d, spec: { ...d.spec, replicass: 3 } };
   };
 
   it('Strict: an unknown field is 400 "strict decoding error" and nothing is stored', async () => {
