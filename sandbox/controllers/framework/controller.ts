@@ -197,12 +197,12 @@ export class Watches {
    * Routes a resource's events through `handler` into `queue` (the main one by default) and returns its informer.
    * The handler is removed when the controller stops.
    */
+  watch<T extends KubeObject>(informer: Informer<T>, handler: EventHandler<NoInfer<T>>, queue?: WorkQueue): Informer<T>;
   watch<R extends ResourceName>(
     resource: R,
     handler: EventHandler<NoInfer<ObjectsByResource[R]>>,
     queue?: WorkQueue,
   ): Informer<ObjectsByResource[R]>;
-  watch<T extends KubeObject>(informer: Informer<T>, handler: EventHandler<NoInfer<T>>, queue?: WorkQueue): Informer<T>;
   watch(resource: string, handler: EventHandler<KubeObject>, queue?: WorkQueue): Informer;
   watch(source: string | Informer, handler: EventHandler<KubeObject>, queue = this.queue): Informer {
     const informer = typeof source === 'string' ? this.ctx.informers.get(source) : source;

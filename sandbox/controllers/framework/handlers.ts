@@ -14,7 +14,10 @@
  *   namespace whose label selector matches it (a pod wakes the Services that
  *   select it);
  * - `enqueueMapped(map)`: any other mapping, as a function from an object to
- *   keys.
+ *   keys;
+ * - `enqueueOwnerObserving(owners)`: for a controller that creates and deletes
+ *   its dependents in bulk with expectations, the owner with its expectations
+ *   observed, and for orphans the owners that would adopt them.
  */
 import type { LabelSelector } from '../../api/selectors/labelSelector';
 import { labelSelectorMatches } from '../../api/selectors/labelSelector';
@@ -24,6 +27,7 @@ import { objectKey } from '../../client/cache';
 import type { Informer } from '../../client/informer';
 import { jsonEqual } from '../../util/json';
 import { controllerRefOf } from '../util/owners';
+import type { Expectations } from './expectations';
 
 export type Enqueue = (key: string) => void;
 
@@ -156,4 +160,71 @@ export function enqueueSelecting<T extends KubeObject, O extends KubeObject>(
 
 function isEmptySelector(sel: LabelSelector): boolean {
   return Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0;
+}
+
+/** What `enqueueOwnerObserving` needs to know about the owners. */
+export interface ObservedOwners<T extends KubeObject, O extends KubeObject> {
+  /** Creates and deletes the owners asked for, by owner key. */
+  expectations: Expectations;
+  /** The owner a controller reference points to, when cached under that uid (see `resolveOwner`). */
+  resolve(namespace: string, ref: OwnerReference): O | undefined;
+  /** The owners that would adopt an orphan (their selector matches it). */
+  adopters(obj: T): readonly O[];
+}
+
+/**
+ * Dependents of a controller that creates and deletes them in bulk (upstream's ReplicaSet and DaemonSet controllers'
+ * `addPod`, `updatePod`, `deletePod`): the owner is woken with its expectations observed — a dependent seen is a
+ * creation observed, one deleted (or given a deletionTimestamp, which counts at once) a deletion observed; an orphan
+ * wakes the owners that would adopt it; a dependent whose controller reference moved wakes the old owner too. The
+ * dependent's key (`namespace/name`) is what `Expectations.expectDeletions` is given.
+ */
+export function enqueueOwnerObserving<T extends KubeObject, O extends KubeObject>(
+  owners: ObservedOwners<T, O>,
+): EventHandler<T> {
+  const deleted = (obj: T, enqueue: Enqueue): void => {
+    const ref = controllerRefOf(obj);
+    const owner = ref && owners.resolve(obj.metadata.namespace ?? '', ref);
+    if (!owner) return;
+    const key = objectKey(owner);
+    owners.expectations.deletionObserved(key, objectKey(obj));
+    enqueue(key);
+  };
+  const added = (obj: T, enqueue: Enqueue): void => {
+    if (obj.metadata.deletionTimestamp) return deleted(obj, enqueue);
+    const ref = controllerRefOf(obj);
+    if (ref) {
+      const owner = owners.resolve(obj.metadata.namespace ?? '', ref);
+      if (!owner) return;
+      const key = objectKey(owner);
+      owners.expectations.creationObserved(key);
+      enqueue(key);
+      return;
+    }
+    for (const owner of owners.adopters(obj)) enqueue(objectKey(owner));
+  };
+  const updated = (oldObj: T, obj: T, enqueue: Enqueue): void => {
+    // Same resourceVersion: a re-list, not a change.
+    if (oldObj.metadata.resourceVersion === obj.metadata.resourceVersion) return;
+    const labelChanged = !jsonEqual(oldObj.metadata.labels ?? {}, obj.metadata.labels ?? {});
+    if (obj.metadata.deletionTimestamp) {
+      deleted(obj, enqueue);
+      if (labelChanged) deleted(oldObj, enqueue);
+      return;
+    }
+    const cur = controllerRefOf(obj);
+    const old = controllerRefOf(oldObj);
+    const refChanged = !jsonEqual(cur ?? null, old ?? null);
+    if (refChanged && old) {
+      const owner = owners.resolve(oldObj.metadata.namespace ?? '', old);
+      if (owner) enqueue(objectKey(owner));
+    }
+    if (cur) {
+      const owner = owners.resolve(obj.metadata.namespace ?? '', cur);
+      if (owner) enqueue(objectKey(owner));
+      return;
+    }
+    if (labelChanged || refChanged) for (const owner of owners.adopters(obj)) enqueue(objectKey(owner));
+  };
+  return { onAdd: added, onUpdate: updated, onDelete: deleted };
 }

@@ -12,13 +12,12 @@ import type { ComponentContext } from '../../client/component';
 import type { Informer } from '../../client/informer';
 import { Controller, type ReconcileResult, type Watches } from '../framework/controller';
 import { Expectations } from '../framework/expectations';
-import { resolveOwner } from '../framework/handlers';
+import { enqueueOwnerObserving, resolveOwner } from '../framework/handlers';
 import { controlledBy, ensureControllerIndex, orphansIn } from '../util/controllerIndex';
 import { controllerRefOf } from '../util/owners';
 import { podFacts } from '../util/podFacts';
 import { claimPods } from './claim';
 import { BURST_REPLICAS, manageReplicas } from './manage';
-import { podEventHandlers } from './podEvents';
 import { writeStatus } from './statusWriter';
 
 export interface ReplicaSetControllerOptions {
@@ -63,12 +62,14 @@ export class ReplicaSetController extends Controller {
         enqueue(objectKey(rs));
       },
     });
+    // Upstream also enqueues after minReadySeconds when a pod turns Ready; here the sync itself
+    // requeues at the exact instant the pod becomes available.
     w.watch(
       podInformer,
-      podEventHandlers({
+      enqueueOwnerObserving({
         expectations: this.expectations,
         resolve: (ns, ref) => this.resolveControllerRef(ns, ref),
-        matching: (pod) => this.replicaSetsFor(pod),
+        adopters: (pod) => this.replicaSetsFor(pod),
       }),
     );
   }

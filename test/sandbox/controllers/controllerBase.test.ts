@@ -18,12 +18,15 @@ import {
   type ReconcileResult,
   type Watches,
 } from '../../../sandbox/controllers/framework/controller';
+import { Expectations } from '../../../sandbox/controllers/framework/expectations';
 import {
   type EventHandler,
   enqueueMapped,
   enqueueObject,
   enqueueOwner,
+  enqueueOwnerObserving,
   enqueueSelecting,
+  resolveOwner,
 } from '../../../sandbox/controllers/framework/handlers';
 import { KeyTimers } from '../../../sandbox/controllers/framework/keyTimers';
 import type { WorkQueue } from '../../../sandbox/controllers/framework/workQueue';
@@ -275,6 +278,39 @@ describe('controller base: event handlers map events to keys', () => {
     h.settle();
     assert.deepEqual(keysOf(newOnly), ['blue']);
     assert.deepEqual(keysOf(both), ['blue', 'red']);
+  });
+
+  test('enqueueOwnerObserving: creations and deletions observed for the owner; orphans wake would-be adopters', () => {
+    const h = harness();
+    const expectations = new Expectations(h.clock);
+    let rss!: Informer<Typed<ReplicaSet>>;
+    const probe = new Probe(h.ctx, (w) => {
+      rss = w.informer('replicasets');
+      w.watch(
+        'pods',
+        enqueueOwnerObserving({
+          expectations,
+          resolve: (ns, ref) => resolveOwner(rss, ns, ref, { kind: 'ReplicaSet', group: 'apps' }),
+          adopters: (pod) =>
+            rss.cache.list(pod.metadata.namespace).filter((rs) => rs.metadata.name === pod.metadata.labels?.app),
+        }),
+      );
+    });
+    probe.start();
+    const rs = h.api.create(replicaSet('web'));
+    expectations.expectCreations('default/web', 2);
+    h.api.create(pod('a', {}, rs));
+    assert.equal(expectations.satisfied('default/web'), false, 'one of two creations seen');
+    h.api.create(pod('b', {}, rs));
+    assert.equal(expectations.satisfied('default/web'), true);
+    expectations.expectDeletions('default/web', ['default/a']);
+    assert.equal(expectations.satisfied('default/web'), false);
+    h.api.delete('pods', 'default', 'a', { gracePeriodSeconds: 0 });
+    assert.equal(expectations.satisfied('default/web'), true, 'the deletion was observed');
+    h.api.create(pod('orphan', { app: 'web' }));
+    h.api.create(pod('stranger', { app: 'db' }));
+    h.settle();
+    assert.deepEqual(keysOf(probe), ['default/web']);
   });
 
   test('keys are de-duplicated: many events before a pass give one reconcile', () => {
