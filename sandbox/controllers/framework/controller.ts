@@ -15,17 +15,20 @@
  *    to keys, with the handlers of `./handlers`: `enqueueObject()` for the
  *    kind you reconcile, `enqueueOwner(owners, {kind})` for what it creates,
  *    `enqueueSelecting(owners, selectorOf)` for what it selects, and
- *    `enqueueMapped(fn)` for anything else. Add cache indexes with
+ *    `enqueueMapped(fn)` for anything else (or an `EventHandler` of your
+ *    own, which gets an `enqueue` function). Add cache indexes with
  *    `w.index`. Handlers only enqueue keys: the decision is `reconcile`'s.
  * 3. In `reconcile(key)`, read the caches, compare with what should be, and
  *    act through `this.ctx.api` — level-triggered: the same key may come
  *    once for many events, or again with nothing changed. Return
  *    `{ requeueAfter: ms }` for work due later (a deadline, a pod becoming
  *    available); throw to have the key retried with exponential back-off
- *    (5 ms doubling, reset by the next success) and logged as `SyncError`.
+ *    (5 ms doubling, reset by the next success) and logged as `SyncError`
+ *    (`sync "<key>" failed: <why> (retry in <n>ms)`; override
+ *    `describeFailure` when a key is not an object's `namespace/name`).
  * 4. Say what you did with `this.recorder.event(obj, type, reason, message)`
  *    (an Event plus a log line) or `this.recorder.logOnly(...)`.
- * 5. Wire it in `sandbox/cluster/components.ts` — the only place components
+ * 5. Wire it in `sandbox/cluster/components.ts` — the only place controllers
  *    are created — and test it with `test/sandbox/controllers/harness.ts`.
  *
  * A tiny example: annotate every Namespace with how many pods it holds.
@@ -57,14 +60,18 @@
  * pods, the node lifecycle controller's pods and heartbeats) adds queues with
  * `newQueue`, each with its own reconcile; one that must act at a known time
  * and withdraw it (a progress deadline, a node's grace period, a CronJob's
- * next run) takes `newTimers`. Both stop with the controller. Expectations
+ * next run) takes `newTimers`. Both stop with the controller; anything else
+ * it keeps (a periodic tick) it cancels in `onStop`. Expectations
  * (`./expectations`) are for controllers that create and delete in bulk and
- * must not act twice on a stale cache.
+ * must not act twice on a stale cache: `enqueueOwnerObserving` observes them
+ * as dependents come and go. Handlers that keep books rather than map
+ * (the node lifecycle controller's count of Ready nodes) use `w.handle`.
  *
  * The scheduler and the kubelets are components but not controllers: the
  * scheduler has its own queue (active, back-off, unschedulable — upstream's
  * scheduling queue), and a kubelet stops and starts again with its node. They
- * use the typed shared informers directly.
+ * use typed informers directly (the kubelet its own, `Informer.forResource`
+ * with a field selector).
  */
 import type { ObjectsByResource, ResourceName } from '../../api/resourceObjects';
 import type { KubeObject } from '../../api/types';
@@ -209,25 +216,25 @@ export class Watches {
     const enqueue = (key: string): void => queue.add(key);
     const running = this.running;
     const wrapped: InformerHandlers<KubeObject> = {};
-    const { onAdd, onUpdate, onDelete } = handler;
-    if (onAdd) wrapped.onAdd = (obj) => running() && onAdd(obj, enqueue);
-    if (onUpdate) wrapped.onUpdate = (oldObj, newObj) => running() && onUpdate(oldObj, newObj, enqueue);
-    if (onDelete) wrapped.onDelete = (obj) => running() && onDelete(obj, enqueue);
+    if (handler.onAdd) wrapped.onAdd = (obj) => running() && handler.onAdd!(obj, enqueue);
+    if (handler.onUpdate)
+      wrapped.onUpdate = (oldObj, newObj) => running() && handler.onUpdate!(oldObj, newObj, enqueue);
+    if (handler.onDelete) wrapped.onDelete = (obj) => running() && handler.onDelete!(obj, enqueue);
     this.removals.push(informer.addHandlers(wrapped));
     return informer;
   }
 
   /**
-   * Plain informer handlers, for the rare controller whose handlers do more than map (observing expectations, as
-   * upstream's ReplicaSet and Job controllers do). Removed when the controller stops.
+   * Plain informer handlers, for the rare controller whose handlers do more than map to keys of one queue: keep
+   * books (the node lifecycle controller's count of Ready nodes), or feed several queues with delays (the Job
+   * controller). Removed when the controller stops.
    */
   handle<T extends KubeObject>(informer: Informer<T>, handlers: InformerHandlers<NoInfer<T>>): void {
     const running = this.running;
     const wrapped: InformerHandlers<T> = {};
-    const { onAdd, onUpdate, onDelete } = handlers;
-    if (onAdd) wrapped.onAdd = (obj) => running() && onAdd(obj);
-    if (onUpdate) wrapped.onUpdate = (oldObj, newObj) => running() && onUpdate(oldObj, newObj);
-    if (onDelete) wrapped.onDelete = (obj) => running() && onDelete(obj);
+    if (handlers.onAdd) wrapped.onAdd = (obj) => running() && handlers.onAdd!(obj);
+    if (handlers.onUpdate) wrapped.onUpdate = (oldObj, newObj) => running() && handlers.onUpdate!(oldObj, newObj);
+    if (handlers.onDelete) wrapped.onDelete = (obj) => running() && handlers.onDelete!(obj);
     this.removals.push(informer.addHandlers(wrapped));
   }
 }
