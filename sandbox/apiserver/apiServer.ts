@@ -25,6 +25,7 @@ import {
 } from '../api/errors';
 import type { ResourceType } from '../api/resources';
 import { apiVersionOf, resourceByName, resourceFor } from '../api/resources';
+import type { ObjectsByResource, ResourceName, Written } from '../api/resourceObjects';
 import type { JsonValue, KubeList, KubeObject, WatchEvent } from '../api/types';
 import { applyPatch } from '../api/patch/index';
 import {
@@ -144,6 +145,9 @@ export class ApiServer {
 
   // ---- reads ------------------------------------------------------------
 
+  /** GET. A resource named in `ObjectsByResource` (`'pods'`) answers with its type (`Typed<Pod>`). */
+  get<R extends ResourceName>(ref: R, namespace: string | undefined, name: string): ObjectsByResource[R];
+  get(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject;
   get(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject {
     const r = this.resolve(ref);
     const obj = this.store.get(kindKey(r), this.namespaceFor(r, namespace), name);
@@ -152,11 +156,15 @@ export class ApiServer {
   }
 
   /** Like `get`, but undefined instead of 404. */
+  tryGet<R extends ResourceName>(ref: R, namespace: string | undefined, name: string): ObjectsByResource[R] | undefined;
+  tryGet(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined;
   tryGet(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined {
     const r = this.resolve(ref);
     return this.store.get(kindKey(r), this.namespaceFor(r, namespace), name);
   }
 
+  list<R extends ResourceName>(ref: R, options?: ListOptions): KubeList<ObjectsByResource[R]>;
+  list(ref: ResourceRef, options?: ListOptions): KubeList;
   list(ref: ResourceRef, options: ListOptions = {}): KubeList {
     const r = this.resolve(ref);
     const ns = r.namespaced ? options.namespace : undefined;
@@ -169,6 +177,12 @@ export class ApiServer {
    * `resourceVersion`) arrive before this returns. 410 when the version has
    * been compacted.
    */
+  watch<R extends ResourceName>(
+    ref: R,
+    options: WatchOptions,
+    handler: (event: WatchEvent<ObjectsByResource[R]>) => void,
+  ): WatchHandle;
+  watch(ref: ResourceRef, options: WatchOptions, handler: (event: WatchEvent) => void): WatchHandle;
   watch(ref: ResourceRef, options: WatchOptions, handler: (event: WatchEvent) => void): WatchHandle {
     const r = this.resolve(ref);
     const predicate = watchPredicate(r, options);
@@ -212,8 +226,8 @@ export class ApiServer {
   // ---- writes -----------------------------------------------------------
 
   /** POST. With `fieldManager`, the manager owns every field it set (managedFields, operation Update). */
-  create<T extends KubeObject = KubeObject>(input: KubeObject, options: WriteOptions = {}): T {
-    return this.createObject(input, options) as T;
+  create<T extends KubeObject>(input: T, options: WriteOptions = {}): Written<T> {
+    return this.createObject(input, options) as Written<T>;
   }
 
   private createObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
@@ -249,8 +263,8 @@ export class ApiServer {
    * PUT: replaces an object. A stale resourceVersion is a 409 Conflict; an empty one is unconditional.
    * With `fieldManager`, the fields it changed move to it in managedFields.
    */
-  update<T extends KubeObject = KubeObject>(input: KubeObject, options: WriteOptions = {}): T {
-    return this.updateObject(input, options) as T;
+  update<T extends KubeObject>(input: T, options: WriteOptions = {}): Written<T> {
+    return this.updateObject(input, options) as Written<T>;
   }
 
   private updateObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
@@ -279,8 +293,8 @@ export class ApiServer {
   }
 
   /** PUT on `/status`: changes only `status`. A `fieldManager` is recorded with subresource `status`. */
-  updateStatus<T extends KubeObject = KubeObject>(input: KubeObject, options: WriteOptions = {}): T {
-    return this.updateStatusObject(input, options) as T;
+  updateStatus<T extends KubeObject>(input: T, options: WriteOptions = {}): Written<T> {
+    return this.updateStatusObject(input, options) as Written<T>;
   }
 
   private updateStatusObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
@@ -311,6 +325,22 @@ export class ApiServer {
    * `fieldManager` is recorded as an Update), or server-side apply (`apply`,
    * see `apply`), on the object or its `/status`.
    */
+  patch<R extends ResourceName>(
+    ref: R,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    options?: WriteOptions & { subresource?: 'status' },
+  ): ObjectsByResource[R];
+  patch(
+    ref: ResourceRef,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    options?: WriteOptions & { subresource?: 'status' },
+  ): KubeObject;
   patch(
     ref: ResourceRef,
     namespace: string | undefined,
@@ -400,6 +430,13 @@ export class ApiServer {
    * when their finalizers are removed — or, for pods, when the kubelet
    * deletes them with grace period 0. Returns the object's last state.
    */
+  delete<R extends ResourceName>(
+    ref: R,
+    namespace: string | undefined,
+    name: string,
+    options?: DeleteOptions,
+  ): ObjectsByResource[R];
+  delete(ref: ResourceRef, namespace: string | undefined, name: string, options?: DeleteOptions): KubeObject;
   delete(ref: ResourceRef, namespace: string | undefined, name: string, options: DeleteOptions = {}): KubeObject {
     const r = this.resolve(ref);
     const ns = this.namespaceFor(r, namespace);
@@ -441,6 +478,12 @@ export class ApiServer {
    * PodScheduled=True). 404 when the pod is gone; 409 when it is being deleted,
    * already assigned, gated, or its uid differs from `uid`.
    */
+  bind(
+    namespace: string,
+    name: string,
+    nodeName: string,
+    options?: WriteOptions & { uid?: string },
+  ): ObjectsByResource['pods'];
   bind(namespace: string, name: string, nodeName: string, options: WriteOptions & { uid?: string } = {}): KubeObject {
     const r = this.resolve('pods');
     const old = this.store.get(kindKey(r), namespace, name);
@@ -495,6 +538,7 @@ export class ApiServer {
   }
 
   /** `/finalize` on a Namespace: sets `spec.finalizers`; a terminating namespace with none left is removed. */
+  finalizeNamespace(name: string, finalizers: string[]): ObjectsByResource['namespaces'];
   finalizeNamespace(name: string, finalizers: string[]): KubeObject {
     const r = this.resolve('namespaces');
     const old = this.store.get(kindKey(r), '', name);

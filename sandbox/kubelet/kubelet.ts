@@ -10,7 +10,8 @@
  */
 import type { Pod, PodStatus } from 'kubernetes-types/core/v1';
 import { isApiError } from '../api/errors';
-import type { KubeObject } from '../api/types';
+import type { ObjectsByResource } from '../api/resourceObjects';
+import type { WirePodStatus } from '../api/types';
 import { objectKey } from '../client/cache';
 import { Informer } from '../client/informer';
 import type { TimerHandle } from '../clock/clock';
@@ -42,10 +43,12 @@ export type { KubeletDelays } from './delays';
 export { DEFAULT_KUBELET_DELAYS } from './delays';
 export type { PodLogOptions } from './logs/logOptions';
 
+type CachedPod = ObjectsByResource['pods'];
+
 export class Kubelet implements Component {
   readonly name: string;
   readonly nodeName: string;
-  private readonly informer: Informer;
+  private readonly informer: Informer<CachedPod>;
   private readonly workers = new Map<string, PodWorker>();
   private readonly queued = new Map<string, TimerHandle>();
   private readonly agent: NodeAgent;
@@ -66,7 +69,7 @@ export class Kubelet implements Component {
     const index = nodeIndex(config);
     this.ips = new PodIPAllocator(index);
     this.agent = new NodeAgent(ctx, config, recorder, delays);
-    this.informer = new Informer(ctx.api, 'pods', { fieldSelector: `spec.nodeName=${config.name}` });
+    this.informer = Informer.forResource(ctx.api, 'pods', { fieldSelector: `spec.nodeName=${config.name}` });
     this.informer.addHandlers({
       onAdd: (p) => this.enqueue(objectKey(p)),
       onUpdate: (_, p) => this.enqueue(objectKey(p)),
@@ -83,7 +86,7 @@ export class Kubelet implements Component {
       pullBackoff: new Backoff(),
       allocatePodIP: () => this.ips.allocate(),
       releasePodIP: (ip) => this.ips.release(ip),
-      readPod: (ns, name) => ctx.api.tryGet('pods', ns, name) as unknown as Pod | undefined,
+      readPod: (ns, name) => ctx.api.tryGet('pods', ns, name),
       readConfig: (resource, ns, name) =>
         ctx.api.tryGet(resource, ns, name) as { data?: Record<string, string> } | undefined,
       writeStatus: (pod, status) => this.writeStatus(pod, status),
@@ -100,13 +103,13 @@ export class Kubelet implements Component {
     this.informer.start();
     this.listing = false;
     for (const w of this.workers.values()) w.resume();
-    const pods = this.informer.cache.list() as unknown as Pod[];
+    const pods = this.informer.cache.list();
     pods.sort(
       (a, b) =>
         (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') ||
-        objectKey(a as unknown as KubeObject).localeCompare(objectKey(b as unknown as KubeObject)),
+        objectKey(a).localeCompare(objectKey(b)),
     );
-    const keys = [...pods.map((p) => objectKey(p as unknown as KubeObject)), ...[...this.workers.keys()].sort()];
+    const keys = [...pods.map((p) => objectKey(p)), ...[...this.workers.keys()].sort()];
     for (const key of keys) this.enqueue(key);
   }
 
@@ -215,7 +218,7 @@ export class Kubelet implements Component {
 
   private syncPod(key: string): void {
     if (!this.running) return;
-    const pod = this.informer.cache.get(key) as unknown as Pod | undefined;
+    const pod = this.informer.cache.get(key);
     let worker = this.workers.get(key);
     if (worker && (!pod || pod.metadata?.uid !== worker.uid)) {
       worker.dispose();
@@ -238,8 +241,8 @@ export class Kubelet implements Component {
   }
 
   /** `rejectPod`: an event, and phase Failed with reason and message. */
-  private reject(pod: Pod, r: Rejection): void {
-    this.host.recorder.event(pod as unknown as KubeObject, 'Warning', r.reason, r.message);
+  private reject(pod: CachedPod, r: Rejection): void {
+    this.host.recorder.event(pod, 'Warning', r.reason, r.message);
     const status: PodStatus = {
       phase: 'Failed',
       reason: r.reason,
@@ -250,20 +253,15 @@ export class Kubelet implements Component {
     this.writeStatus(pod, status);
   }
 
-  private writeStatus(pod: Pod, status: PodStatus): void {
+  private writeStatus(pod: CachedPod, status: WirePodStatus): void {
     if (!this.running) return;
-    const write = (base: Pod) =>
-      this.ctx.api.updateStatus({
-        ...(base as unknown as KubeObject),
-        status: status as unknown as KubeObject['status'],
-      });
     try {
-      write(pod);
+      this.ctx.api.updateStatus({ ...pod, status });
     } catch (e) {
       if (isApiError(e, 404)) return;
       if (!isApiError(e, 409)) throw e;
       // Stale: the next informer event re-syncs the pod and writes again.
-      this.enqueue(objectKey(pod as unknown as KubeObject));
+      this.enqueue(objectKey(pod));
     }
   }
 

@@ -4,6 +4,7 @@
  * status does not change (status manager `updateLastTransitionTime`).
  */
 import type { ContainerStatus, PodCondition, PodSpec } from 'kubernetes-types/core/v1';
+import type { WirePodCondition } from '../api/types';
 import { formatTimestamp } from '../clock/clock';
 import { anyRegularContainerStarted } from './phase';
 import type { PodPhase } from './phase';
@@ -53,7 +54,7 @@ function containersReady(spec: PodSpec, regular: readonly ContainerStatus[], pha
     : cond('ContainersReady', true);
 }
 
-function ready(spec: PodSpec, containers: Bare, old: readonly PodCondition[]): Bare {
+function ready(spec: PodSpec, containers: Bare, old: readonly WirePodCondition[]): Bare {
   if (containers.status !== 'True') return { ...containers, type: 'Ready' };
   const problems: string[] = [];
   for (const gate of spec.readinessGates ?? []) {
@@ -76,7 +77,11 @@ export interface ConditionInput {
 }
 
 /** The pod's conditions: the ones others own (kept as they are) first, then the kubelet's five. */
-export function podConditions(input: ConditionInput, old: readonly PodCondition[], now: number): PodCondition[] {
+export function podConditions(
+  input: ConditionInput,
+  old: readonly WirePodCondition[],
+  now: number,
+): WirePodCondition[] {
   const cr = containersReady(input.spec, input.regular, input.phase);
   const mine: Bare[] = [
     cond('PodReadyToStartContainers', input.sandboxReady),
@@ -99,7 +104,7 @@ export function podConditions(input: ConditionInput, old: readonly PodCondition[
         lastTransitionTime: since,
         ...(c.reason ? { reason: c.reason } : {}),
         ...(c.message ? { message: c.message } : {}),
-      } as unknown as PodCondition;
+      };
     }),
   ];
 }

@@ -9,8 +9,8 @@
  * with back-off → terminal phase, or termination on `deletionTimestamp`
  * ending in the final delete.
  */
-import type { Pod, PodStatus } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../api/types';
+import type { ObjectsByResource } from '../api/resourceObjects';
+import type { WirePodStatus } from '../api/types';
 import { formatTimestamp } from '../clock/clock';
 import { jsonEqual } from '../util/json';
 import { containerBehavior } from './behaviors';
@@ -34,6 +34,8 @@ import { customLogs } from './logs/customLogs';
 import type { InstanceLog } from './logs/instanceLog';
 import { logContainerID } from './logs/logErrors';
 import { PodLogs } from './logs/podLogs';
+
+type Pod = ObjectsByResource['pods'];
 
 const TERMINAL = new Set(['Succeeded', 'Failed']);
 
@@ -422,12 +424,12 @@ export class PodWorker {
     return this.done && this.killAt !== undefined && !TERMINAL.has(phase) ? 'Failed' : phase;
   }
 
-  private buildStatus(current: Pod): PodStatus {
+  private buildStatus(current: Pod): WirePodStatus {
     const init = this.inits.map(containerStatus);
     const regular = this.regular.map(containerStatus);
     const phase = this.phase();
     const old = current.status ?? {};
-    const status: PodStatus = {
+    const status: WirePodStatus = {
       phase,
       conditions: podConditions(
         { spec: this.pod.spec!, init, regular, phase, sandboxReady: this.sandboxReady },
@@ -456,6 +458,6 @@ export class PodWorker {
   }
 
   private event(type: 'Normal' | 'Warning', reason: string, message: string): void {
-    this.host.recorder.event(this.pod as unknown as KubeObject, type, reason, message);
+    this.host.recorder.event(this.pod, type, reason, message);
   }
 }

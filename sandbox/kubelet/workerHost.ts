@@ -1,5 +1,7 @@
 /** What a pod worker needs from its kubelet: time, randomness, events, the node's images and IPs, and API access. */
-import type { Pod, PodStatus } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1';
+import type { ObjectsByResource } from '../api/resourceObjects';
+import type { WirePodStatus } from '../api/types';
 import type { Clock } from '../clock/clock';
 import type { SeededRandom } from '../clock/random';
 import type { Recorder } from '../client/component';
@@ -22,10 +24,10 @@ export interface WorkerHost {
   allocatePodIP(): string;
   releasePodIP(ip: string): void;
   /** The pod as the API server has it now. */
-  readPod(namespace: string, name: string): Pod | undefined;
+  readPod(namespace: string, name: string): ObjectsByResource['pods'] | undefined;
   /** A ConfigMap or Secret as the API server has it now (what volumes project into containers). */
   readConfig: ReadConfig;
-  writeStatus(pod: Pod, status: PodStatus): void;
+  writeStatus(pod: ObjectsByResource['pods'], status: WirePodStatus): void;
   /** The final delete (grace period 0, uid precondition). */
   deletePod(pod: Pod): void;
 }

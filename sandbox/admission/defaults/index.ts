@@ -32,7 +32,7 @@ const SPEC_DEFAULTERS: Record<string, SpecDefaulter> = {
   ReplicaSet: defaultReplicaSet,
   StatefulSet: defaultStatefulSet,
   DaemonSet: defaultDaemonSet,
-  Job: (spec, o) => defaultJob(spec, o.metadata as unknown as Obj),
+  Job: defaultJob,
   CronJob: defaultCronJob,
   Service: defaultService,
   PersistentVolumeClaim: defaultPvc,

@@ -3,7 +3,7 @@
  * are fixed (so every transition has an exact time), and a pod factory.
  */
 import type { Pod } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../../sandbox/api/types';
+import type { Typed } from '../../../sandbox/api/types';
 import { Kubelet } from '../../../sandbox/kubelet/kubelet';
 import type { KubeletDelays, NodeConfig } from '../../../sandbox/kubelet/kubelet';
 import { newHarness } from '../controllers/harness';
@@ -26,9 +26,9 @@ export interface KubeletFixture {
   h: Harness;
   kubelet: Kubelet;
   /** Creates a pod bound to the node; returns it as stored. */
-  create(pod: Pod): Pod;
+  create(pod: Typed<Pod>): Typed<Pod>;
   /** The pod as stored now (undefined once deleted). */
-  pod(name: string): Pod | undefined;
+  pod(name: string): Typed<Pod> | undefined;
   /** Milliseconds since the fixture started. */
   elapsed(): number;
   /** Event lines `Type Reason: message` for one object, oldest first. */
@@ -43,17 +43,14 @@ export function setupKubelet(config: Partial<NodeConfig> = {}, seed = 1): Kubele
   return {
     h,
     kubelet,
-    create: (pod) => h.api.create(pod as unknown as KubeObject) as unknown as Pod,
-    pod: (name) => h.api.tryGet('pods', 'default', name) as unknown as Pod | undefined,
+    create: (pod) => h.api.create(pod),
+    pod: (name) => h.api.tryGet('pods', 'default', name),
     elapsed: () => h.clock.now() - start,
     events: (name) =>
       h.api
         .list('events', { namespace: 'default' })
-        .items.filter((e) => (e as { involvedObject?: { name?: string } }).involvedObject?.name === name)
-        .map((e) => {
-          const ev = e as unknown as { type: string; reason: string; message: string; count: number };
-          return `${ev.type} ${ev.reason}: ${ev.message}${ev.count > 1 ? ` (x${ev.count})` : ''}`;
-        }),
+        .items.filter((e) => e.involvedObject.name === name)
+        .map((ev) => `${ev.type} ${ev.reason}: ${ev.message}${(ev.count ?? 0) > 1 ? ` (x${ev.count})` : ''}`),
   };
 }
 
@@ -61,7 +58,7 @@ export function newPod(
   name: string,
   spec: Partial<NonNullable<Pod['spec']>> = {},
   annotations?: Record<string, string>,
-): Pod {
+): Typed<Pod> {
   return {
     apiVersion: 'v1',
     kind: 'Pod',

@@ -34,7 +34,7 @@ export function timeline(f: KubeletFixture, name: string): Step[] {
   const steps: Step[] = [];
   f.h.api.watch('pods', { namespace: 'default', resourceVersion: f.h.api.resourceVersion }, (ev) => {
     if (ev.object.metadata.name !== name || ev.type === 'ADDED') return;
-    const pod = ev.object as unknown as Pod;
+    const pod = ev.object;
     if (ev.type === 'DELETED') steps.push({ at: f.elapsed(), ...summarize(pod), phase: 'DELETED' });
     else steps.push({ at: f.elapsed(), ...summarize(pod) });
   });
