@@ -46,13 +46,16 @@ export function extendBase(): Environment {
 
 const dynamicEnvironments = new Map<string, Environment>();
 
-/** The evaluation environment where each of `variables` is `dyn`. */
+/** The evaluation environment where each of `variables` is `dyn` (or the type after a colon: `x:optional<dyn>`). */
 export function dynamicEnvironment(variables: readonly string[]): Environment {
   const key = [...variables].sort().join(',');
   let env = dynamicEnvironments.get(key);
   if (env === undefined) {
     env = extendBase();
-    for (const v of variables) env.registerVariable(v, 'dyn');
+    for (const v of variables) {
+      const colon = v.indexOf(':');
+      env.registerVariable(colon < 0 ? v : v.slice(0, colon), colon < 0 ? 'dyn' : v.slice(colon + 1));
+    }
     dynamicEnvironments.set(key, env);
   }
   return env;

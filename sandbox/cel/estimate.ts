@@ -215,7 +215,7 @@ export function estimateCost(ast: CelAst, variables: ReadonlyMap<string, CelSche
   return est(ast, variables).cost;
 }
 
-/** How many times a rule on `schema` can run for one object when nothing above it bounds it (upstream: maxCardinality). */
+/** How often a rule on `schema` can run for one object when nothing above bounds it (upstream: maxCardinality). */
 export function unboundedCardinality(schema: CelSchema | undefined): number {
   return Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minSerializedSize(schema) + 1));
 }

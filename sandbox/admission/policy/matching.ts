@@ -2,8 +2,8 @@
  * Does a policy (or binding) match a request (upstream: apiserver/pkg/admission/plugin/policy/matching/matching.go
  * and webhook/predicates/rules/rules.go): the namespace selector on the request's namespace (a cluster-scoped
  * object other than a Namespace always passes), the object selector on the object or the old object, no exclude
- * rule, and a resource rule for the operation, group, version, resource (a `*` for any, `pods/status` for a subresource), scope and
- * name. With `matchPolicy: Equivalent` (the default) another version of the same group and resource matches too:
+ * rule, and a resource rule for the operation, group, version, resource (a `*` for any, `pods/status` for a
+ * subresource), scope and name. With `matchPolicy: Equivalent` (the default) another version of the same group and resource matches too:
  * the sandbox serves one version of each.
  */
 import { labelSelectorMatches } from '../../api/selectors/labelSelector';

@@ -21,7 +21,10 @@ export class NamedFormat {
   ) {}
 }
 
-class FormatNamespace {}
+/** The receiver of `format.<name>()`: the library reaches namespaced functions through a constant of a type. */
+class FormatNamespace {
+  readonly name = 'format';
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -2,7 +2,8 @@
  * Kubernetes' regex library (upstream: apiserver/pkg/cel/library/regex.go): `find` and `findAll`, over RE2 patterns.
  * Patterns run as JavaScript regular expressions after the RE2 spellings JavaScript lacks are translated (leading
  * `(?i)`, `(?s)`, `(?m)` flags; `\z`); what RE2 refuses but JavaScript accepts (look-around, back-references) is
- * refused here too, in RE2's words.
+ * refused here too, in RE2's words. The standard `matches` is the library's own (JavaScript semantics, without the
+ * translation): the library does not let an overload be replaced.
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { EvaluationError } from '@marcbachmann/cel-js';

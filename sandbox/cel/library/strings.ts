@@ -1,11 +1,11 @@
 /**
  * cel-go's strings extension (ext.Strings, the version Kubernetes 1.32 enables) where the library lacks it:
- * `replace`, `charAt`, `reverse`; and the time conversions of the standard library it lacks
- * (`string(google.protobuf.Timestamp)`, `string(google.protobuf.Duration)`, `int(timestamp)`, `duration(string)` is built in).
+ * `replace`, `charAt`, `reverse`; and the conversions of the standard library it lacks: `string` of a timestamp or a
+ * duration, `int` of a timestamp.
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { EvaluationError } from '@marcbachmann/cel-js';
-import { Duration } from '@marcbachmann/cel-js/evaluator';
+import type { Duration } from '@marcbachmann/cel-js/evaluator';
 import { chargeActive, stringCost } from '../cost';
 
 function replaceN(s: string, from: string, to: string, n: bigint): string {

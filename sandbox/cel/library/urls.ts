@@ -17,7 +17,8 @@ export class KubeURL {
 
 /** net/url.ParseRequestURI, far enough for the accessors; an error text in Go's words otherwise. */
 export function parseRequestURI(raw: string): KubeURL | string {
-  if (/[\x00-\x1f\x7f]/.test(raw)) return `parse "${raw}": net/url: invalid control character in URL`;
+  if ([...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
+    return `parse "${raw}": net/url: invalid control character in URL`;
   let rest = raw;
   let query = '';
   const q = rest.indexOf('?');

@@ -252,12 +252,17 @@ function typedEnvironment(schema: CelSchema, optionalOldSelf: boolean): ReturnTy
   const env = extendBase();
   const selfType = declareSchemaType(env, schema, 'selfType');
   env.registerVariable('self', selfType);
-  env.registerVariable('oldSelf', optionalOldSelf ? `optional<${selfType}>` : selfType);
+  // The library loses the type through optional<T>.value() for declared object types: oldSelf's value is dyn there.
+  env.registerVariable('oldSelf', optionalOldSelf ? 'optional<dyn>' : selfType);
   return env;
 }
 
+function runtimeVariables(r: ValidationRule): string[] {
+  return ['self', r.optionalOldSelf === true ? 'oldSelf:optional<dyn>' : 'oldSelf'];
+}
+
 function compileOne(schema: CelSchema, r: ValidationRule): Compiled {
-  const program = compileExpression(r.rule, typedEnvironment(schema, r.optionalOldSelf === true), ['self', 'oldSelf']);
+  const program = compileExpression(r.rule, typedEnvironment(schema, r.optionalOldSelf === true), runtimeVariables(r));
   if (!program.ok) return program;
   if (program.outputType !== 'bool') return { ok: false, detail: 'cel expression must evaluate to a bool' };
   return { ok: true, program, usesOldSelf: usesVariable(program.ast, 'oldSelf') };
@@ -265,7 +270,7 @@ function compileOne(schema: CelSchema, r: ValidationRule): Compiled {
 
 function compileMessage(schema: CelSchema, r: ValidationRule): CompiledExpression | { ok: false; detail: string } {
   const env = typedEnvironment(schema, r.optionalOldSelf === true);
-  const m = compileExpression(r.messageExpression ?? '', env, ['self', 'oldSelf']);
+  const m = compileExpression(r.messageExpression ?? '', env, runtimeVariables(r));
   if (!m.ok) return { ok: false, detail: `messageExpression ${m.detail}` };
   if (m.outputType !== 'string') return { ok: false, detail: 'must evaluate to a string' };
   return m;

@@ -1,4 +1,4 @@
-/** ValidatingAdmissionPolicy over HTTP: a Warn binding's failure comes back as a `Warning` header, a Deny as a Status. */
+/** ValidatingAdmissionPolicy over HTTP: a Warn failure comes back as a `Warning` header, a Deny as a Status. */
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
 import { deployment, serve } from './helpers';

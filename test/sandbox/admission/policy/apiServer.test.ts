@@ -36,7 +36,7 @@ describe('ValidatingAdmissionPolicy in the API server', () => {
     });
     assert.equal(api.tryGet('deployments', 'default', 'web'), undefined);
     assert.equal(api.create(deployment('web', 2)).metadata.name, 'web');
-    const scaledDown = { ...api.get('deployments', 'default', 'web'), spec: { ...deployment('web', 1).spec } };
+    const scaledDown = { ...api.get('deployments', 'default', 'web'), spec: deployment('web', 1).spec };
     assert.equal(rejection(() => api.update(scaledDown as KubeObject)).code, 422);
   });
 
