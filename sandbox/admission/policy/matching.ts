@@ -3,8 +3,8 @@
  * and webhook/predicates/rules/rules.go): the namespace selector on the request's namespace (a cluster-scoped
  * object other than a Namespace always passes), the object selector on the object or the old object, no exclude
  * rule, and a resource rule for the operation, group, version, resource (a `*` for any, `pods/status` for a
- * subresource), scope and name. With `matchPolicy: Equivalent` (the default) another version of the same group and resource matches too:
- * the sandbox serves one version of each.
+ * subresource), scope and name. With `matchPolicy: Equivalent` (the default) another version of the same group
+ * and resource matches too: the sandbox serves one version of each.
  */
 import { labelSelectorMatches } from '../../api/selectors/labelSelector';
 import type { ResourceType } from '../../api/resources';
