@@ -7,3 +7,5 @@ export { compilePolicy } from './compilePolicy';
 export { validatingAdmissionPolicySpec } from './validatePolicy';
 export { defaultBindingSpec, defaultPolicySpec } from './defaults';
 export * from './types';
+export type { PolicyVerdict } from './workspace';
+export { checkAgainstPolicies, hasPolicies, workspacePolicySource } from './workspace';
