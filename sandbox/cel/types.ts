@@ -39,10 +39,10 @@ export function declareSchemaType(env: Environment, schema: CelSchema | undefine
   if (schema === undefined || isDynamic(schema)) return 'dyn';
   const scalar = scalarType(schema);
   if (scalar !== undefined) return scalar;
-  if (schema.type === 'array') return `list<${declareSchemaType(env, schema.items, `${name}.@items`)}>`;
+  if (schema.type === 'array') return `list<${declareSchemaType(env, schema.items, `${name}.__items__`)}>`;
   const values = mapValues(schema);
   if (values !== undefined && schema.properties === undefined)
-    return `map<string, ${declareSchemaType(env, values, `${name}.@values`)}>`;
+    return `map<string, ${declareSchemaType(env, values, `${name}.__values__`)}>`;
   if (schema.type !== 'object' && schema.type !== undefined) return 'dyn';
   const fields: Record<string, string> = {};
   for (const [prop, child] of Object.entries(propertiesOf(schema))) {

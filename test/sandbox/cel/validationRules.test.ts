@@ -138,6 +138,36 @@ describe('x-kubernetes-validations: evaluation', () => {
       ],
     },
     {
+      name: 'rules reach into lists and maps of objects, typed from their schemas',
+      schema: specSchema({
+        type: 'object',
+        properties: {
+          endpoints: {
+            type: 'array',
+            maxItems: 10,
+            items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+          },
+          byZone: {
+            type: 'object',
+            maxProperties: 5,
+            additionalProperties: { type: 'object', properties: { weight: { type: 'integer' } } },
+          },
+        },
+        'x-kubernetes-validations': [
+          { rule: 'self.endpoints.all(e, e.port > 0)', message: 'ports must be positive' },
+          { rule: 'self.byZone.all(z, self.byZone[z].weight <= 100)', message: 'weights up to 100' },
+          {
+            rule: 'self.endpoints.map(e, e.name).size() == self.endpoints.size() && self.endpoints[0] == self.endpoints[0]',
+          },
+        ],
+      }),
+      obj: obj({ endpoints: [{ name: 'a', port: 0 }], byZone: { a: { weight: 101 } } }),
+      errors: [
+        'spec: Invalid value: "object": ports must be positive',
+        'spec: Invalid value: "object": weights up to 100',
+      ],
+    },
+    {
       name: 'int-or-string is dyn: a runtime overload error is reported with upstream words',
       schema: specSchema({
         type: 'object',
