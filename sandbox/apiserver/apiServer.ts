@@ -39,7 +39,9 @@ import type { WatchHandle } from '../store/watchHub';
 import { WatchHub } from '../store/watchHub';
 import { JsonCopyError, copyJson, isPlainObject, jsonEqual } from '../util/json';
 import { ServiceAllocators } from './allocators';
-import { defaultObject, invalidIfAny, validateOrThrow } from './admit';
+import { admitPolicies, defaultObject, invalidIfAny, PolicyAuditLog, validateOrThrow } from './admit';
+import type { AdmissionAttributes, PolicySource } from '../admission/policy/index';
+import { storePolicySource } from './policySource';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
 import { boundPod, checkBindable } from './binding';
 import { evictPod } from './eviction';
@@ -99,6 +101,9 @@ export class ApiServer {
   private readonly store: ObjectStore;
   private readonly hub: WatchHub;
   private readonly allocators: ServiceAllocators;
+  /** ValidatingAdmissionPolicy admission: what it reads, and the audit annotations it sets. */
+  private readonly policySource: PolicySource;
+  readonly policyAudit = new PolicyAuditLog();
 
   constructor(options: ApiServerOptions, store?: ObjectStore) {
     this.clock = options.clock;
@@ -112,6 +117,7 @@ export class ApiServer {
         }));
     this.hub = new WatchHub(this.store, report);
     this.allocators = new ServiceAllocators(this.random.fork('service-allocation'));
+    this.policySource = storePolicySource(this.store);
     for (const svc of this.store.list(kindKey(this.resolve('services')))) reserveServiceAddresses(svc, this.allocators);
     if (options.bootstrap ?? store === undefined) for (const obj of bootstrapObjects()) this.create(obj);
   }
@@ -251,6 +257,7 @@ export class ApiServer {
     if (generated) body.metadata.name = this.generatedName(r, ns, body.metadata.generateName!);
     if (r.kind === 'Job' && r.group === 'batch') generateJobSelector(body);
     validateOrThrow(body, r);
+    this.admitPolicies(r, 'CREATE', body, undefined, options);
     if (r.kind === 'Service') this.allocate(r, body);
     if (this.store.get(kindKey(r), ns, body.metadata.name!)) throw alreadyExists(r, body.metadata.name!);
     if (options.dryRun) return body;
@@ -286,6 +293,7 @@ export class ApiServer {
     if (r.kind === 'Secret') mergeSecretStringData(body);
     this.trackFields(r, old, body, options, undefined, preset);
     validateOrThrow(body, r, old);
+    this.admitPolicies(r, 'UPDATE', body, old, options);
     if (r.kind === 'Service') this.allocate(r, body, old);
     if (r.hasGeneration && generationChanged(r, body, old))
       body.metadata.generation = (old.metadata.generation ?? 0) + 1;
@@ -456,6 +464,7 @@ export class ApiServer {
         `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`,
       );
     }
+    this.admitPolicies(r, 'DELETE', undefined, old, { dryRun: options.dryRun });
     if (r.kind === 'Namespace') return this.deleteNamespace(r, old, options);
     const grace = r.kind === 'Pod' ? podGracePeriod(old, options) : 0;
     if (old.metadata.deletionTimestamp !== undefined) return this.deleteAgain(r, old, grace, options);
@@ -617,6 +626,28 @@ export class ApiServer {
       });
     if (fields === undefined) delete next.metadata.managedFields;
     else next.metadata.managedFields = fields;
+  }
+
+  /** ValidatingAdmissionPolicy admission of one write (sandbox/admission/policy); throws its denial. */
+  private admitPolicies(
+    r: ResourceType,
+    operation: AdmissionAttributes['operation'],
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+    options: WriteOptions,
+  ): void {
+    const meta = (object ?? oldObject)!.metadata;
+    const a: AdmissionAttributes = {
+      operation,
+      resource: r,
+      subresource: '',
+      name: meta.name ?? '',
+      namespace: r.namespaced ? (meta.namespace ?? '') : '',
+      object,
+      oldObject,
+      dryRun: options.dryRun ?? false,
+    };
+    admitPolicies(this.policySource, a, options.warn, this.policyAudit);
   }
 
   private namespaceFor(r: ResourceType, namespace: string | undefined): string {

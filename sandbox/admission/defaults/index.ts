@@ -12,6 +12,7 @@ import { defaultHpa, defaultNamespace, defaultNetworkPolicy, defaultNode, defaul
 import { defaultPodSpec } from './podSpec';
 import { defaultService } from './service';
 import { applyDefaultTolerations } from './tolerations';
+import { defaultBindingSpec, defaultPolicySpec } from '../policy/defaults';
 import {
   defaultCronJob,
   defaultDaemonSet,
@@ -38,6 +39,8 @@ const SPEC_DEFAULTERS: Record<string, SpecDefaulter> = {
   PersistentVolumeClaim: defaultPvc,
   HorizontalPodAutoscaler: defaultHpa,
   NetworkPolicy: defaultNetworkPolicy,
+  ValidatingAdmissionPolicy: defaultPolicySpec,
+  ValidatingAdmissionPolicyBinding: defaultBindingSpec,
 };
 
 function defaultPod(pod: KubeObject): void {
