@@ -14,11 +14,13 @@ import { CronJobController } from '../controllers/cronjob/cronJobController';
 import { EndpointSliceController } from '../controllers/endpointslice/endpointSliceController';
 import { EndpointsController } from '../controllers/endpointslice/endpointsController';
 import { DisruptionController } from '../controllers/disruption/disruptionController';
+import { StatefulSetController } from '../controllers/statefulset/statefulSetController';
 
 export function controllerComponents(ctx: ComponentContext): Component[] {
   return [
     new DeploymentController(ctx),
     new ReplicaSetController(ctx),
+    new StatefulSetController(ctx),
     new JobController(ctx),
     new CronJobController(ctx),
     new EndpointSliceController(ctx),

@@ -27,11 +27,13 @@ export function defaultStatefulSet(spec: Obj): void {
   setDefault(spec, 'podManagementPolicy', 'OrderedReady');
   const us = ensureObj(spec, 'updateStrategy');
   if (us) {
-    setDefault(us, 'type', 'RollingUpdate');
-    if (us.type === 'RollingUpdate') {
-      const ru = ensureObj(us, 'rollingUpdate');
-      if (ru) setDefault(ru, 'partition', 0);
+    // SetDefaults_StatefulSet: only an empty type gets `rollingUpdate: {}`; an explicit `type: RollingUpdate` without
+    // the block keeps it absent (the controller and `kubectl rollout status` tell the two apart).
+    if (us.type === undefined || us.type === null || us.type === '') {
+      us.type = 'RollingUpdate';
+      ensureObj(us, 'rollingUpdate');
     }
+    if (us.type === 'RollingUpdate' && isObj(us.rollingUpdate)) setDefault(us.rollingUpdate, 'partition', 0);
   }
   const retention = ensureObj(spec, 'persistentVolumeClaimRetentionPolicy');
   if (retention) {

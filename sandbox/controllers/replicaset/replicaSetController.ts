@@ -16,7 +16,7 @@ import { enqueueOwnerObserving, resolveOwner } from '../framework/handlers';
 import { controlledBy, ensureControllerIndex, orphansIn } from '../util/controllerIndex';
 import { controllerRefOf } from '../util/owners';
 import { podFacts } from '../util/podFacts';
-import { claimPods } from './claim';
+import { claimPods } from '../util/claim';
 import { BURST_REPLICAS, manageReplicas } from './manage';
 import { writeStatus } from './statusWriter';
 
