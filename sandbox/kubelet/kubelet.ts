@@ -27,8 +27,10 @@ import { NodeAgent } from './nodeAgent';
 import type { NodeConfig } from './nodeConfig';
 import { PodIPAllocator, nodeCapacity, nodeIndex, nodeInternalIP } from './nodeConfig';
 import { PodWorker } from './podWorker';
-import { execInContainer } from './exec';
+import { execResult } from './exec';
 import type { ExecResult } from './exec';
+import { parseQuantity, quantityToMilli, quantityValue } from '../api/quantity';
+import type { Service } from 'kubernetes-types/core/v1';
 import type { WorkerHost } from './workerHost';
 import type { InstanceLog } from './logs/instanceLog';
 import { logContainerID } from './logs/logErrors';
@@ -53,6 +55,7 @@ export class Kubelet implements Component {
   private readonly ips: PodIPAllocator;
   private running = false;
   private listing = false;
+  private startedAt = 0;
 
   constructor(
     private readonly ctx: ComponentContext,
@@ -85,7 +88,26 @@ export class Kubelet implements Component {
       releasePodIP: (ip) => this.ips.release(ip),
       readPod: (ns, name) => ctx.api.tryGet('pods', ns, name) as unknown as Pod | undefined,
       readConfig: (resource, ns, name) =>
-        ctx.api.tryGet(resource, ns, name) as { data?: Record<string, string> } | undefined,
+        ctx.api.tryGet(resource, ns, name) as
+          | { data?: Record<string, string>; binaryData?: Record<string, string> }
+          | undefined,
+      readClaim: (ns, name) =>
+        ctx.api.tryGet('persistentvolumeclaims', ns, name) as
+          | { status?: { phase?: string }; spec?: { volumeName?: string } }
+          | undefined,
+      listServices: (ns) => {
+        const own = ctx.api.list('services', { namespace: ns }).items as unknown as Service[];
+        const master =
+          ns === 'default' ? [] : [ctx.api.tryGet('services', 'default', 'kubernetes') as unknown as Service];
+        return [...own, ...master.filter((s) => s !== undefined)];
+      },
+      nodeAllocatable: (() => {
+        const cap = nodeCapacity(config);
+        const cpu = parseQuantity(cap.cpu);
+        const memory = parseQuantity(cap.memory);
+        return { cpu: cpu ? quantityToMilli(cpu) : 0, memory: memory ? quantityValue(memory) : 0 };
+      })(),
+      kubeletStartedAt: () => this.startedAt,
       writeStatus: (pod, status) => this.writeStatus(pod, status),
       deletePod: (pod) => this.finalDelete(pod),
     };
@@ -95,6 +117,7 @@ export class Kubelet implements Component {
   start(): void {
     if (this.running) return;
     this.running = true;
+    if (this.startedAt === 0) this.startedAt = this.ctx.clock.now();
     this.agent.start();
     this.listing = true;
     this.informer.start();
@@ -142,15 +165,11 @@ export class Kubelet implements Component {
 
   /** The kubelet's `/exec`: runs `argv` in a running container of a pod bound here (checked by `streamContainer`). */
   exec(pod: Pod, container: string, argv: readonly string[]): ExecResult {
-    return execInContainer({
-      pod,
-      container,
-      argv,
-      podIP: pod.status?.podIP ?? '',
-      hostIP: this.hostIP,
-      now: this.ctx.clock.now(),
-      readConfig: this.host.readConfig,
-    });
+    const meta = pod.metadata ?? {};
+    const worker = this.workers.get(`${meta.namespace}/${meta.name}`);
+    const outcome = worker && worker.uid === meta.uid ? worker.exec(container, argv) : undefined;
+    if (!outcome) return { stdout: '', stderr: `container not found (${JSON.stringify(container)})\n`, exitCode: 1 };
+    return execResult(outcome);
   }
 
   /**

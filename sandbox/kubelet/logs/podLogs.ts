@@ -6,7 +6,15 @@
  * through it. Everything goes when the pod leaves the node.
  */
 import type { Clock } from '../../clock/clock';
-import type { ContainerProgram, ExitCause } from './containerProgram';
+import type { ExitCause } from '../container/run';
+import type { LineSource } from './lineSource';
+
+/** What one container instance prints: its sources, and what it prints on its stop signal and when it exits. */
+export interface ContainerProgram {
+  readonly sources: readonly LineSource[];
+  onSignal(at: number): string[];
+  onExit(at: number, code: number, oom: boolean, cause: ExitCause): string[];
+}
 import { InstanceLog } from './instanceLog';
 import type { PodLogOptions } from './logOptions';
 import { LogWriter, tail } from './logOptions';
