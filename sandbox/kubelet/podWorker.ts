@@ -528,7 +528,13 @@ export class PodWorker {
       if (p.resumeAt !== undefined) schedule(p.resumeAt, () => this.replan(c), true);
       if (started !== undefined) {
         const at = started;
-        schedule(at, () => this.markStarted(c));
+        // Started, and ready at the same moment when nothing else holds readiness back (one status update).
+        const readyToo =
+          !c.spec.readinessProbe && !behavior.neverReady && startedAt + (behavior.readyAfterMs ?? 0) <= at;
+        schedule(at, () => {
+          this.markStarted(c);
+          if (readyToo) c.ready = true;
+        });
       }
       if (c.spec.startupProbe.httpGet)
         httpProbes.push({
@@ -593,7 +599,7 @@ export class PodWorker {
       // No readiness probe: ready once started (the behaviour `ready-after` holds it back).
       const readyAt = Math.max(startedTime, startedAt + (behavior.readyAfterMs ?? 0));
       if (readyAt <= this.host.clock.now()) c.ready = true;
-      else schedule(readyAt, () => void (c.ready = true));
+      else if (readyAt > started || c.started) schedule(readyAt, () => void (c.ready = true));
     }
     return httpProbes;
   }

@@ -260,10 +260,12 @@ export class FileTree {
    */
   follow(path: string, from: number, prefix: (at: number, text: string) => LogLine[] = defaultLines): LineSource {
     const p = normalize(path);
+    // When the file is missing as `tail` starts, what creates it at that same instant is followed too.
+    const inclusive = this.entry(p, from)?.kind !== 'file';
     const linesBetween = (lo: number, hi: number): LogLine[] => {
       const out: LogLine[] = [];
       for (const e of this.eventsFor(p, hi, false, Math.max(lo, from))) {
-        if (e.at <= lo || e.at <= from) continue;
+        if (e.at <= lo || (inclusive ? e.at < from : e.at <= from)) continue;
         if ((e.op === 'write' || e.op === 'append') && e.text) out.push(...prefix(e.at, e.text));
       }
       return out;

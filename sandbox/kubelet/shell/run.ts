@@ -82,6 +82,8 @@ export class Shell implements ExpandScope, CommandShell {
   /** The interpreter gave up on a construct it cannot read (`unsupported`), where the script stops. */
   unsupported: string | undefined;
   private partial = { out: '', err: '' };
+  /** When the unfinished last line was written (the runtime logs it then, as a partial line). */
+  private partialAt = { out: 0, err: 0 };
   private sinks: [Sink, Sink] = [{ kind: 'log' }, { kind: 'log' }];
   private draws = 0;
   private conditionDepth = 0;
@@ -170,9 +172,11 @@ export class Shell implements ExpandScope, CommandShell {
     const key = fd === 0 ? 'out' : 'err';
     if (fd === 0) this.stdoutText += text;
     else this.stderrText += text;
+    if (this.partial[key] === '') this.partialAt[key] = this.t;
     const parts = (this.partial[key] + text).split('\n');
     this.partial[key] = parts.pop()!;
     for (const line of parts) this.out.push({ at: this.t, text: line });
+    if (this.partial[key] !== '' && parts.length > 0) this.partialAt[key] = this.t;
   }
 
   print(text: string): void {
@@ -186,7 +190,7 @@ export class Shell implements ExpandScope, CommandShell {
   /** Writes out a last line that has no newline. */
   flush(): void {
     for (const key of ['out', 'err'] as const) {
-      if (this.partial[key] !== '') this.out.push({ at: this.t, text: this.partial[key] });
+      if (this.partial[key] !== '') this.out.push({ at: this.partialAt[key], text: this.partial[key] });
       this.partial[key] = '';
     }
   }
