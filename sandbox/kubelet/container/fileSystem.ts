@@ -378,7 +378,9 @@ export class ContainerFs implements ShellFs {
     if (kind === 'dir') return 'EISDIR';
     if (this.stat(parentOf(normalize(path)), t) !== 'dir') return 'ENOENT';
     if (r.readOnly) return 'EROFS';
-    this.writer(r.tree).add({ at: t, op: append && kind === 'file' ? 'append' : 'write', path: r.inner, text });
+    // Appending to a file that does not exist creates it.
+    if (append && text === '' && kind === 'file') return undefined;
+    this.writer(r.tree).add({ at: t, op: append ? 'append' : 'write', path: r.inner, text });
     return undefined;
   }
 
@@ -501,7 +503,8 @@ export class ScratchFs implements ShellFs {
   write(path: string, text: string, t: number, append: boolean): FsError | undefined {
     if (this.stat(path, t) === 'dir') return 'EISDIR';
     if (this.stat(parentOf(normalize(path)), t) !== 'dir') return 'ENOENT';
-    this.record({ at: t, op: append && this.stat(path, t) === 'file' ? 'append' : 'write', path, text });
+    if (append && text === '' && this.stat(path, t) === 'file') return undefined;
+    this.record({ at: t, op: append ? 'append' : 'write', path, text });
     return undefined;
   }
 

@@ -72,6 +72,11 @@ export function rootTree(pod: Pod, image: string, podIP: string): FileTree {
       '',
     ].join('\n'),
     '/etc/resolv.conf': `search ${ns}.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n`,
+    // Devices read as empty files (what is written to them goes nowhere: see the shell's redirections).
+    '/dev/null': '',
+    '/dev/zero': '',
+    '/dev/random': '',
+    '/dev/urandom': '',
     ...(IMAGE_FILES[imageBaseName(image)] ?? {}),
   };
   const w = tree.writer();

@@ -228,7 +228,8 @@ export class Shell implements ExpandScope, CommandShell {
         if (guarded) this.conditionDepth--;
       }
       if (flow !== 'ok') return flow;
-      if (this.errexit && this.status !== 0 && this.conditionDepth === 0 && s.node.kind !== 'not') return 'exit';
+      if (this.errexit && !guarded && this.status !== 0 && this.conditionDepth === 0 && s.node.kind !== 'not')
+        return 'exit';
     }
     return 'ok';
   }
@@ -379,7 +380,7 @@ export class Shell implements ExpandScope, CommandShell {
           return 'ok';
         }
         if (after !== 'next') return after;
-        if (this.t === before && this.out.length === outBefore && i > 2) {
+        if (this.t === before && this.out.length === outBefore && i > 1000) {
           // A loop that neither waits nor prints: it spins until stopped.
           return 'block';
         }
@@ -472,8 +473,9 @@ export class Shell implements ExpandScope, CommandShell {
       this.sinks[index] = { kind: 'null' };
       return false;
     }
-    const err = fs.stat(path, this.t) === 'dir' ? 'EISDIR' : append ? undefined : fs.write(path, '', this.t, false);
-    if (err || (append && fs.stat(path, this.t) === undefined && fs.write(path, '', this.t, false))) {
+    // `>` truncates (creates) the file now; `>>` creates it with its first write.
+    const err = fs.stat(path, this.t) === 'dir' ? 'EISDIR' : fs.write(path, '', this.t, append);
+    if (err) {
       const why = fsMessage(err ?? 'ENOENT');
       this.printErr(
         this.host.dialect === 'gnu'

@@ -4,6 +4,7 @@ import { runScript } from '../../../sandbox/kubelet/shell/run';
 import type { ShellHost } from '../../../sandbox/kubelet/shell/run';
 import { parseScript } from '../../../sandbox/kubelet/shell/parse';
 import { arithmetic } from '../../../sandbox/kubelet/shell/expand';
+import { ContainerFs, FileTree } from '../../../sandbox/kubelet/container/fileSystem';
 
 const T0 = Date.UTC(2026, 0, 1);
 const host: ShellHost = {
@@ -153,4 +154,163 @@ test('arithmetic: precedence, parentheses, comparison, variables, division by ze
   assert.equal(arithmetic('i > 3 && i < 5', { get }), 1);
   assert.equal(arithmetic('7 / 2 + 7 % 2 + 1 / 0', { get }), 4);
   assert.equal(arithmetic('-i + unset', { get }), -4);
+});
+
+// ---- the grammar and the filesystem -------------------------------------------
+
+/** A container's files: a root with `/tmp`, `/data`, and a read-only `/etc/config` holding `app.conf`. */
+function containerFs(): ContainerFs {
+  const root = new FileTree('rootfs');
+  for (const d of ['/tmp', '/data', '/etc', '/var/log']) root.baseDir(d);
+  const config = new FileTree('config', true);
+  config.writer().add({ at: -Infinity, op: 'write', path: '/app.conf', text: 'port=8080\nmode=prod\n' });
+  return new ContainerFs(root, [{ path: '/etc/config', tree: config, source: '/', readOnly: true }]);
+}
+
+function run(script: string, dialect: 'busybox' | 'gnu' = 'busybox') {
+  const fs = containerFs();
+  const r = runScript(script, { env: new Map([['HOSTNAME', 'web-abc']]), hostname: 'web-abc', fs, dialect }, T0);
+  const lines = r.sources[0].between(-Infinity, T0 + 3_600_000, 1000).map((l) => `${l.at - T0} ${l.text}`);
+  return { ...r, fs, lines };
+}
+
+describe('the grammar scripts use', () => {
+  test('if / elif / else, case with patterns and alternatives', () => {
+    assert.deepEqual(
+      run(`x=3
+if [ $x -gt 5 ]; then echo big; elif [ $x -gt 2 ]; then echo middle; else echo small; fi
+for f in app.py notes.txt Makefile; do
+  case "$f" in
+    *.py|*.sh) echo "$f: script" ;;
+    [A-Z]*) echo "$f: capital" ;;
+    *) echo "$f: other" ;;
+  esac
+done`).lines,
+      ['0 middle', '0 app.py: script', '0 notes.txt: other', '0 Makefile: capital'],
+    );
+  });
+
+  test('functions with arguments, $#, "$@", return; local variables', () => {
+    assert.deepEqual(
+      run(`greet() { local who=$1; echo "hello $who ($# args)"; return 3; }
+count() { for a in "$@"; do echo "[$a]"; done; }
+greet world extra; echo "status $?"; count "a b" c`).lines,
+      ['0 hello world (2 args)', '0 status 3', '0 [a b]', '0 [c]'],
+    );
+  });
+
+  test('loops with conditions, break and continue (nested: break 2)', () => {
+    assert.deepEqual(
+      run(`i=0
+while [ $i -lt 5 ]; do i=$((i+1)); [ $i -eq 2 ] && continue; echo "i=$i"; sleep 1; done
+until [ $i -eq 0 ]; do i=$((i-1)); done; echo "down to $i"
+for a in 1 2; do for b in x y; do [ $b = y ] && break 2; echo "$a$b"; done; done`).lines,
+      ['0 i=1', '1000 i=3', '2000 i=4', '3000 i=5', '4000 down to 0', '4000 1x'],
+    );
+  });
+
+  test('parameter expansions: prefix and suffix removal, substrings, replacement', () => {
+    assert.deepEqual(
+      run(`h=web-7d9f-x2k4p; f=/data/report.tar.gz
+echo "\${h##*-} \${h#*-} \${h%-*} \${f##*/} \${f%%.*} \${h:0:3} \${h/-/_} \${h//-/_}"`).lines,
+      ['0 x2k4p 7d9f-x2k4p web-7d9f report.tar.gz /data/report web web_7d9f-x2k4p web_7d9f_x2k4p'],
+    );
+  });
+
+  test('set -e stops at the first failing command (not in a condition)', () => {
+    const r = run('set -e; false || echo recovered; if false; then :; fi; echo before; cat /nope; echo after');
+    assert.deepEqual(
+      [r.lines, r.flow, r.status],
+      [['0 recovered', '0 before', "0 cat: can't open '/nope': No such file or directory"], 'exit', 1],
+    );
+  });
+
+  test('a here-document, expanded unless its delimiter is quoted', () => {
+    assert.deepEqual(run("name=db\ncat <<EOF\nhost: $name\nEOF\ncat <<'EOF'\nraw: $name\nEOF").lines, [
+      '0 host: db',
+      '0 raw: $name',
+    ]);
+  });
+});
+
+describe('files: what a script does is on the container filesystem timeline', () => {
+  test('touch, write, append, rm at the script’s times; the files at any instant', () => {
+    const r = run('touch /tmp/healthy; echo one > /tmp/log; sleep 30; rm -f /tmp/healthy; echo two >> /tmp/log');
+    assert.deepEqual(
+      [
+        r.fs.read('/tmp/healthy', T0 + 29_999),
+        r.fs.read('/tmp/healthy', T0 + 30_000),
+        r.fs.read('/tmp/log', T0 + 1000),
+        r.fs.read('/tmp/log', T0 + 31_000),
+      ],
+      ['', undefined, 'one\n', 'one\ntwo\n'],
+    );
+    assert.deepEqual([r.flow, r.status, r.end - T0], ['ok', 0, 30_000]);
+  });
+
+  test('pipes and filters: grep, wc, sort, uniq -c, rev, head, tail, cut, tr', () => {
+    assert.deepEqual(
+      run(`printf 'b\\na\\nb\\nc\\n' > /tmp/x
+sort /tmp/x | uniq -c
+grep -c b /tmp/x; cat /tmp/x | wc -l; echo hello | rev; seq 5 | tail -n 2 | head -1
+echo a:b:c | cut -d: -f2,3; echo Shout | tr a-z A-Z`).lines,
+      ['0       1 a', '0       2 b', '0       1 c', '0 2', '0 4', '0 olleh', '0 4', '0 b:c', '0 SHOUT'],
+    );
+  });
+
+  test('while read over a file; test -f/-d/-s; mkdir -p, cp, mv, ls', () => {
+    assert.deepEqual(
+      run(`while read k; do echo "key=$k"; done < /etc/config/app.conf
+[ -f /etc/config/app.conf ] && [ -d /etc/config ] && [ ! -s /tmp/empty ] && echo tests
+mkdir -p /data/a/b; echo x > /data/a/b/f; cp /data/a/b/f /tmp/g; mv /tmp/g /tmp/h; ls /data/a /tmp`).lines,
+      ['0 key=port=8080', '0 key=mode=prod', '0 tests', '0 /data/a:', '0 b', '0 ', '0 /tmp:', '0 h'],
+    );
+  });
+
+  test('errors as busybox and as GNU word them; a read-only volume', () => {
+    const script =
+      'cat /missing; rm /missing; mkdir /a/b; ls /missing; touch /etc/config/new; echo x > /etc/config/app.conf; frob';
+    assert.deepEqual(run(script).lines, [
+      "0 cat: can't open '/missing': No such file or directory",
+      "0 rm: can't remove '/missing': No such file or directory",
+      "0 mkdir: can't create directory '/a/b': No such file or directory",
+      '0 ls: /missing: No such file or directory',
+      '0 touch: /etc/config/new: Read-only file system',
+      "0 sh: can't create /etc/config/app.conf: Read-only file system",
+      '0 sh: frob: not found',
+    ]);
+    assert.deepEqual(run(script, 'gnu').lines, [
+      '0 cat: /missing: No such file or directory',
+      "0 rm: cannot remove '/missing': No such file or directory",
+      "0 mkdir: cannot create directory '/a/b': No such file or directory",
+      "0 ls: cannot access '/missing': No such file or directory",
+      "0 touch: cannot touch '/etc/config/new': Read-only file system",
+      '0 sh: /etc/config/app.conf: Read-only file system',
+      '0 sh: 1: frob: not found',
+    ]);
+  });
+
+  test('an endless loop that appends: its writes are periodic file events, read lazily', () => {
+    const r = run('while true; do echo "tick $(date +%s)" >> /var/log/app.log; sleep 10; done');
+    assert.equal(r.flow, 'loop');
+    for (const l of r.loops) if (l.writes) r.fs.addPeriodic(l.first, l.period, l.writes);
+    const text = r.fs.read('/var/log/app.log', T0 + 3_600_000)!;
+    assert.equal(text.split('\n').length - 1, 361, 'one line every 10 s for an hour (0 s … 3600 s)');
+    assert.equal(text.split('\n')[360], `tick ${(T0 + 3_600_000) / 1000}`);
+  });
+});
+
+describe('what PID 1 is, for signals', () => {
+  const pid1 = (argv: string[]) => {
+    const r = runScript(argv, { env: new Map(), hostname: 'h', onProgram: host.onProgram }, T0);
+    return [r.shellIsPid1, r.running.find((p) => p.replacedShell)?.argv[0] ?? '', r.traps.get('TERM')];
+  };
+
+  test('a one-command script is exec’d by the shell; a longer one keeps the shell as PID 1; exec replaces it', () => {
+    assert.deepEqual(pid1(['sh', '-c', 'sleep infinity']), [false, 'sleep', undefined]);
+    assert.deepEqual(pid1(['sh', '-c', 'echo starting; sleep infinity']), [true, '', undefined]);
+    assert.deepEqual(pid1(['sh', '-c', 'echo starting; exec nginx -g "daemon off;"']), [false, 'nginx', undefined]);
+    assert.deepEqual(pid1(['nginx']), [false, 'nginx', undefined]);
+    assert.deepEqual(pid1(['sh', '-c', "trap 'exit 0' TERM; sleep infinity & wait"]), [true, '', 'exit 0']);
+  });
 });
