@@ -530,6 +530,29 @@ describe('admission', () => {
     assert.equal(f.pod('big')!.status!.phase, 'Pending');
   });
 
+  test("a sidecar's requests count with the containers' (an init container's with the sidecars before it)", () => {
+    const f = setupKubelet();
+    const cpu = (name: string, n: string, sidecar = false) => ({
+      name,
+      image: 'nginx:1.27',
+      resources: { requests: { cpu: n } },
+      ...(sidecar ? { restartPolicy: 'Always' as const } : {}),
+    });
+    // 2 + 1.5 (sidecar) = 3.5 CPUs; its init container needs 1.5 + 1 = 2.5, less.
+    f.create(
+      newPod('big', {
+        initContainers: [cpu('proxy', '1500m', true), cpu('setup', '1')],
+        containers: [cpu('app', '2')],
+      }),
+    );
+    f.create(newPod('more', { containers: [cpu('app', '1')] }));
+    f.h.advance(0);
+    assert.equal(
+      f.pod('more')!.status!.message,
+      "Pod was rejected: Node didn't have enough resource: cpu, requested: 1000, used: 3500, capacity: 4000",
+    );
+  });
+
   test('OutOfpods at the pod capacity', () => {
     const f = setupKubelet({ capacity: { pods: 1 } });
     f.create(newPod('a'));
