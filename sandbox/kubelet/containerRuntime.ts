@@ -6,7 +6,7 @@ import type { Container, ContainerState, ContainerStatus } from 'kubernetes-type
 import { formatTimestamp } from '../clock/clock';
 import type { ContainerBehavior } from './behaviors';
 import type { ContainerFs } from './container/fileSystem';
-import type { ContainerRun } from './container/run';
+import type { ContainerRun, RunInput } from './container/run';
 import type { ImageRef } from './images';
 import { normalizedImage } from './images';
 
@@ -60,6 +60,10 @@ export interface ContainerRuntime {
   exitToken?: number;
   /** Why the last start failed to create the container (CreateContainerConfigError), retried by the pod worker. */
   configError?: string;
+  /** What the running instance was run with (to work its process out again when what it looked up changes). */
+  runInput?: RunInput;
+  /** The cluster DNS names the running instance's process consulted. */
+  lookedUp?: Set<string>;
 }
 
 export function newContainerRuntime(

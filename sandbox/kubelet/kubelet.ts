@@ -38,6 +38,32 @@ import type { PodLogOptions } from './logs/logOptions';
 import { formatLog } from './logs/logOptions';
 import { followLog } from './logs/podLogs';
 
+/**
+ * The cluster DNS (kube-dns/CoreDNS) for a name under `cluster.local`: a Service's cluster IP
+ * (`web.default.svc.cluster.local`), a headless Service's first ready endpoint, a pod by hostname and subdomain
+ * (`web-0.web.default.svc.cluster.local`); undefined for a name that does not exist (NXDOMAIN).
+ */
+function clusterDns(ctx: ComponentContext, fqdn: string): string | undefined {
+  const m = /^(?:([a-z0-9-]+)\.)?([a-z0-9-]+)\.([a-z0-9-]+)\.svc\.cluster\.local$/.exec(fqdn);
+  if (!m) return undefined;
+  const [, host, name, ns] = m;
+  const svc = ctx.api.tryGet('services', ns, name) as unknown as Service | undefined;
+  if (!svc) return undefined;
+  const endpoints = () =>
+    ctx.api
+      .list('endpointslices', { namespace: ns, labelSelector: `kubernetes.io/service-name=${name}` })
+      .items.flatMap(
+        (s) =>
+          (s as { endpoints?: { addresses: string[]; hostname?: string; conditions?: { ready?: boolean } }[] })
+            .endpoints ?? [],
+      )
+      .filter((e) => e.conditions?.ready !== false);
+  if (host !== undefined) return endpoints().find((e) => e.hostname === host)?.addresses[0];
+  const ip = svc.spec?.clusterIP;
+  if (ip && ip !== 'None') return ip;
+  return endpoints()[0]?.addresses[0];
+}
+
 export type { NodeConfig, NodeCapacity } from './nodeConfig';
 export { DEFAULT_NODE_CAPACITY } from './nodeConfig';
 export type { KubeletDelays } from './delays';
@@ -55,6 +81,8 @@ export class Kubelet implements Component {
   private readonly ips: PodIPAllocator;
   private running = false;
   private listing = false;
+  private dnsPending = false;
+  private dnsWatched = false;
   private startedAt = 0;
 
   constructor(
@@ -108,6 +136,10 @@ export class Kubelet implements Component {
         return { cpu: cpu ? quantityToMilli(cpu) : 0, memory: memory ? quantityValue(memory) : 0 };
       })(),
       kubeletStartedAt: () => this.startedAt,
+      dnsLookup: (fqdn) => {
+        this.watchDns();
+        return clusterDns(ctx, fqdn);
+      },
       writeStatus: (pod, status) => this.writeStatus(pod, status),
       deletePod: (pod) => this.finalDelete(pod),
     };
@@ -123,6 +155,7 @@ export class Kubelet implements Component {
     this.informer.start();
     this.listing = false;
     for (const w of this.workers.values()) w.resume();
+    this.dnsChanged();
     const pods = this.informer.cache.list() as unknown as Pod[];
     pods.sort(
       (a, b) =>
@@ -131,6 +164,32 @@ export class Kubelet implements Component {
     );
     const keys = [...pods.map((p) => objectKey(p as unknown as KubeObject)), ...[...this.workers.keys()].sort()];
     for (const key of keys) this.enqueue(key);
+  }
+
+  /**
+   * From the first lookup of a container on this node on, the kubelet follows Services (and a headless one's
+   * endpoints): what was looked up may change.
+   */
+  private watchDns(): void {
+    if (this.dnsWatched) return;
+    this.dnsWatched = true;
+    const changed = () => this.dnsChanged();
+    this.ctx.informers
+      .get('services')
+      .addHandlers({ onAdd: changed, onUpdate: (a, b) => a.spec !== b.spec && changed(), onDelete: changed });
+    this.ctx.informers.get('endpointslices').addHandlers({ onAdd: changed, onUpdate: changed, onDelete: changed });
+  }
+
+  /** A Service came or went: pods whose containers looked a name up see the new answer. */
+  private dnsChanged(): void {
+    if (!this.running || this.dnsPending) return;
+    this.dnsPending = true;
+    // After the change is delivered (the kube-dns/CoreDNS answer follows the Service).
+    this.ctx.clock.setTimer(0, () => {
+      this.dnsPending = false;
+      if (!this.running) return;
+      for (const w of this.workers.values()) w.dnsChanged();
+    });
   }
 
   /** Node failure: heartbeats stop, pod work freezes, nothing more is written. */

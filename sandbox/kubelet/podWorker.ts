@@ -27,8 +27,9 @@ import { containerEnvironment, processEnvironment } from './container/env';
 import type { PodFacts } from './container/env';
 import { ContainerFs } from './container/fileSystem';
 import { rootTree } from './container/rootfs';
-import type { ContainerRun, ExecOutcome } from './container/run';
+import type { ContainerRun, ExecOutcome, RunInput } from './container/run';
 import { runContainer } from './container/run';
+import type { Resolution } from './shell/types';
 import { PodVolumes, claimProblem, mountFailures } from './container/volumes';
 import { imageID, parseImage } from './images';
 import type { PullScheduler } from './imagePuller';
@@ -90,6 +91,8 @@ export class PodWorker {
   private disposed = false;
   private behaviorErrors: string[] = [];
   private readonly schedules = new Map<string, ProbeSchedule>();
+  /** What the cluster DNS answered for each name the containers looked up, and when that changed. */
+  private readonly dns = new Map<string, { at: number; address: string | undefined }[]>();
   /** What the containers print (`kubectl logs`). */
   readonly logs: PodLogs;
 
@@ -373,7 +376,8 @@ export class PodWorker {
     const instanceSeed = `${this.uid}/${c.spec.name}/${c.instance}`;
     const random = this.host.random.fork(instanceSeed);
     const d = this.host.delays;
-    const run = runContainer({
+    const lookedUp = new Set<string>();
+    const runInput: RunInput = {
       pod: this.pod,
       container: c.spec,
       init: c.init,
@@ -388,7 +392,11 @@ export class PodWorker {
       draw: (range) => random.between(range[0], range[1]),
       timing: { quickExit: d.quickExit, interpreter: d.interpreter, batchWork: d.batchWork, initWork: d.initWork },
       seed: instanceSeed,
-    });
+      resolve: (name, t) => this.resolve(name, t, lookedUp),
+    };
+    const run = runContainer(runInput);
+    c.runInput = runInput;
+    c.lookedUp = lookedUp;
     c.run = run;
     c.fs = fs;
     c.startedAt = now;
@@ -400,7 +408,15 @@ export class PodWorker {
     this.event('Normal', 'Created', msg.created(c.spec.name));
     this.event('Normal', 'Started', msg.started(c.spec.name));
     const probed = this.planProbes(c, now, true);
-    this.logs.started(c.spec.name, c.containerID, {
+    this.logs.started(c.spec.name, c.containerID, this.program(c, run, probed));
+    this.armExit(c);
+    // What this container writes may change what its neighbours' probes see.
+    this.replanAll(c);
+  }
+
+  /** What the instance prints: its process's lines and its side of the HTTP probes. */
+  private program(c: ContainerRuntime, run: ContainerRun, probed: ProbedHttp[]) {
+    return {
       sources: [
         ...run.sources,
         ...probeRequestSources({
@@ -408,24 +424,108 @@ export class PodWorker {
           behavior: c.behavior,
           run,
           podIP: this.podIP ?? '',
-          startedAt: now,
+          startedAt: c.startedAt ?? this.host.clock.now(),
           probes: probed,
         }),
       ],
-      onSignal: (at) => run.onSignal(at, c.behavior.ignoreSigterm === true),
-      onExit: (at, code, oom, cause) => run.onExit(at, code, oom, cause),
-    });
-    if (run.exit) {
-      const exit = run.exit;
-      c.exitToken = this.at(
-        exit.at,
-        this.guard(c, () =>
-          this.exited(c, exit.code, exit.oom ? 'OOMKilled' : exit.code === 0 ? 'Completed' : 'Error'),
-        ),
-      );
+      onSignal: (at: number) => run.onSignal(at, c.behavior.ignoreSigterm === true),
+      onExit: (at: number, code: number, oom: boolean, cause: ExitCause) => run.onExit(at, code, oom, cause),
+    };
+  }
+
+  private armExit(c: ContainerRuntime): void {
+    if (c.exitToken !== undefined) this.timers.cancel(c.exitToken);
+    c.exitToken = undefined;
+    const exit = c.run?.exit;
+    if (!exit) return;
+    c.exitToken = this.at(
+      Math.max(exit.at, this.host.clock.now()),
+      this.guard(c, () => this.exited(c, exit.code, exit.oom ? 'OOMKilled' : exit.code === 0 ? 'Completed' : 'Error')),
+    );
+  }
+
+  // ---- the cluster DNS ----------------------------------------------------
+
+  /**
+   * The container's resolver (resolv.conf: `search <ns>.svc.cluster.local svc.cluster.local cluster.local`,
+   * `ndots:5`) against the cluster DNS as it was at `t`: what it answered when first asked, and each change seen since
+   * (a Service created or deleted). A name outside the cluster with a dot resolves (the internet is not simulated: an
+   * address from 203.0.113.0/24); a single label does not.
+   */
+  private resolve(name: string, t: number, lookedUp: Set<string>): Resolution {
+    const ns = this.pod.metadata?.namespace ?? 'default';
+    const bare = name.replace(/\.$/, '');
+    const absolute = name.endsWith('.');
+    const search = [`${ns}.svc.cluster.local`, 'svc.cluster.local', 'cluster.local'].map((d) => `${bare}.${d}`);
+    const dots = (bare.match(/\./g) ?? []).length;
+    const candidates = absolute ? [bare] : dots >= 5 ? [bare, ...search] : [...search, bare];
+    for (const fqdn of candidates) {
+      if (!fqdn.endsWith('.cluster.local')) {
+        if (!fqdn.includes('.')) continue;
+        let h = 0;
+        for (const ch of fqdn) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+        return { fqdn, address: `203.0.113.${(h % 254) + 1}` };
+      }
+      lookedUp.add(fqdn);
+      const address = this.dnsAt(fqdn, t);
+      if (address !== undefined) return { fqdn, address };
     }
-    // What this container writes may change what its neighbours' probes see.
-    this.replanAll(c);
+    return { fqdn: bare };
+  }
+
+  private dnsAt(fqdn: string, t: number): string | undefined {
+    let history = this.dns.get(fqdn);
+    if (!history) {
+      history = [{ at: -Infinity, address: this.host.dnsLookup(fqdn) }];
+      this.dns.set(fqdn, history);
+    }
+    let address: string | undefined;
+    for (const h of history) if (h.at <= t) address = h.address;
+    return address;
+  }
+
+  /**
+   * The cluster's Services changed: for each name looked up whose answer changed, the containers that looked it up are
+   * worked out again from their start, with the new answer from now on (what they did before stays as it was).
+   */
+  dnsChanged(): void {
+    if (this.done || this.disposed) return;
+    const now = this.host.clock.now();
+    const changed = new Set<string>();
+    for (const [fqdn, history] of this.dns) {
+      const address = this.host.dnsLookup(fqdn);
+      if (address !== history[history.length - 1].address) {
+        history.push({ at: now, address });
+        changed.add(fqdn);
+      }
+    }
+    if (changed.size === 0) return;
+    this.run(() => {
+      for (const c of this.all) {
+        if (c.state.kind !== 'running' || c.stopping || !c.lookedUp) continue;
+        if ([...c.lookedUp].some((n) => changed.has(n))) this.rerun(c, now);
+      }
+    });
+  }
+
+  /** Works the running instance's process out again from its start, keeping what happened before `at`. */
+  private rerun(c: ContainerRuntime, at: number): void {
+    if (!c.runInput || !c.fs) return;
+    const fs = c.fs.rerunFrom(at);
+    const input: RunInput = { ...c.runInput, fs, draw: this.redraw(c) };
+    const run = runContainer(input);
+    c.runInput = input;
+    c.fs = fs;
+    c.run = run;
+    const probed = this.planProbes(c, at, false);
+    this.logs.rebased(c.spec.name, at, this.program(c, run, probed));
+    this.armExit(c);
+  }
+
+  /** The instance's seeded draws, from the first: a process worked out again draws what it drew before. */
+  private redraw(c: ContainerRuntime): (range: readonly [number, number]) => number {
+    const random = this.host.random.fork(`${this.uid}/${c.spec.name}/${c.instance}`);
+    return (range) => random.between(range[0], range[1]);
   }
 
   /** Runs `fn` only while the same instance is running. */

@@ -35,6 +35,8 @@ export interface WorkerHost {
   readonly nodeAllocatable: { cpu: number; memory: number };
   /** When the kubelet (and its probe manager) last started. */
   kubeletStartedAt(): number;
+  /** The cluster DNS's address for a `….cluster.local` name now (a Service's, a pod's by hostname), or none. */
+  dnsLookup(fqdn: string): string | undefined;
   writeStatus(pod: Pod, status: PodStatus): void;
   /** The final delete (grace period 0, uid precondition). */
   deletePod(pod: Pod): void;

@@ -312,10 +312,21 @@ export class ContainerFs implements ShellFs {
   constructor(
     readonly root: FileTree,
     mounts: readonly Mount[],
+    /** Writes before this time are not recorded (a process run again from its start keeps what it wrote before). */
+    private readonly writesFrom = -Infinity,
   ) {
     // Longest mount path first, so nested mounts win.
     this.mounts = [...mounts].sort((a, b) => b.path.length - a.path.length);
     for (const m of mounts) root.baseDir(m.path);
+  }
+
+  /**
+   * The same files for the process run again from its start with what it does from `at` on: this view's writes stop at
+   * `at`, the new view records only from `at`.
+   */
+  rerunFrom(at: number): ContainerFs {
+    this.cutWriters(at);
+    return new ContainerFs(this.root, this.mounts, at);
   }
 
   /** Every tree this view reads (root and volumes). */
@@ -339,6 +350,11 @@ export class ContainerFs implements ShellFs {
       }
     }
     return { tree: this.root, inner: p, readOnly: false, mountPoint: false };
+  }
+
+  private record(tree: FileTree, e: FileEvent): void {
+    if (e.at < this.writesFrom) return;
+    this.writer(tree).add(e);
   }
 
   private writer(tree: FileTree): FileWriter {
@@ -380,7 +396,7 @@ export class ContainerFs implements ShellFs {
     if (r.readOnly) return 'EROFS';
     // Appending to a file that does not exist creates it.
     if (append && text === '' && kind === 'file') return undefined;
-    this.writer(r.tree).add({ at: t, op: append ? 'append' : 'write', path: r.inner, text });
+    this.record(r.tree, { at: t, op: append ? 'append' : 'write', path: r.inner, text });
     return undefined;
   }
 
@@ -390,7 +406,7 @@ export class ContainerFs implements ShellFs {
     if (kind === undefined) return 'ENOENT';
     if (r.readOnly || r.mountPoint) return r.mountPoint ? 'EBUSY' : 'EROFS';
     if (kind === 'dir' && !recursive) return 'EISDIR';
-    this.writer(r.tree).add({ at: t, op: 'remove', path: r.inner, recursive: kind === 'dir' });
+    this.record(r.tree, { at: t, op: 'remove', path: r.inner, recursive: kind === 'dir' });
     return undefined;
   }
 
@@ -406,7 +422,7 @@ export class ContainerFs implements ShellFs {
     }
     const r = this.resolve(p);
     if (r.readOnly) return 'EROFS';
-    this.writer(r.tree).add({ at: t, op: 'mkdir', path: r.inner });
+    this.record(r.tree, { at: t, op: 'mkdir', path: r.inner });
     return undefined;
   }
 
@@ -434,7 +450,7 @@ export class ContainerFs implements ShellFs {
         render: (k, start) =>
           render(k, start).flatMap((e) => {
             const r = this.resolve(e.path);
-            return r.tree === tree && !r.readOnly ? [{ ...e, path: r.inner }] : [];
+            return r.tree === tree && !r.readOnly && e.at >= this.writesFrom ? [{ ...e, path: r.inner }] : [];
           }),
       });
     }

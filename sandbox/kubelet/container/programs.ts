@@ -70,6 +70,8 @@ export interface ProgramContext {
   readonly mountedPaths: readonly string[];
   /** The command line the spec gives (`command` and `args`), for the generic start-up line; undefined when none. */
   readonly specCommand?: string;
+  /** The cluster DNS at a time (for `curl` and `wget` to a Service's name). */
+  resolve?(name: string, t: number): { fqdn: string; address?: string };
 }
 
 export interface ProgramTiming {
@@ -119,6 +121,19 @@ const GNU_IMAGES = new Set([
   'mariadb',
   'mongo',
 ]);
+
+/** How the image's `nslookup` prints: busybox changed its format after 1.28 (the docs pin busybox:1.28 for it). */
+export function nslookupStyleOf(image: string): 'busybox-1.28' | 'busybox' | 'bind' {
+  if (dialectOf(image) === 'gnu') return 'bind';
+  const tag = /:(\d+)\.(\d+)/.exec(image.slice(image.lastIndexOf('/') + 1));
+  if (
+    imageBaseName(image) === 'busybox' &&
+    tag &&
+    (Number(tag[1]) < 1 || (Number(tag[1]) === 1 && Number(tag[2]) <= 28))
+  )
+    return 'busybox-1.28';
+  return 'busybox';
+}
 
 export function dialectOf(image: string): 'busybox' | 'gnu' {
   const base = imageBaseName(image);
@@ -534,9 +549,6 @@ const QUIET_TOOLS = new Set([
   'groupadd',
   'update-ca-certificates',
   'ldconfig',
-  'nslookup',
-  'dig',
-  'host',
   'ping',
   'nc',
   'netcat',
@@ -569,8 +581,14 @@ function httpClient(argv: readonly string[], at: number, ctx: ProgramContext): P
   if (!url) return { kind: 'exit', afterMs: quick, code: 0 };
   const m = /^(?:https?:\/\/)?([^/:]+)(?::(\d+))?(\/.*)?$/.exec(url);
   const host = m?.[1] ?? '';
-  if (host !== 'localhost' && host !== '127.0.0.1' && host !== ctx.podIP)
+  if (host !== 'localhost' && host !== '127.0.0.1' && host !== ctx.podIP) {
+    // Another host: the name must resolve (a Service that exists); what answers is not simulated.
+    if (ctx.resolve && !/^\d+\.\d+\.\d+\.\d+$/.test(host) && ctx.resolve(host, at).address === undefined)
+      return basename(argv[0]) === 'wget'
+        ? { kind: 'exit', afterMs: quick, code: 1, stderr: `wget: bad address '${host}'\n` }
+        : { kind: 'exit', afterMs: quick, code: 6, stderr: `curl: (6) Could not resolve host: ${host}\n` };
     return { kind: 'exit', afterMs: quick, code: 0 };
+  }
   const port = Number(m?.[2] ?? (url.startsWith('https') ? 443 : 80));
   const path = m?.[3] ?? '/';
   const target = ctx.servers(at).find((s) => s.ports === 'any' || s.ports.includes(port));

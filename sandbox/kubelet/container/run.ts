@@ -20,12 +20,12 @@ import { customLogSources, customLogs } from '../logs/customLogs';
 import { basename } from '../shell/commands';
 import { Shell, runScript } from '../shell/run';
 import type { RunningProgram, ScriptRun } from '../shell/run';
-import type { ShellHost } from '../shell/types';
+import type { Resolution, ShellHost } from '../shell/types';
 import { expandKubeVars } from './env';
 import type { ContainerFs } from './fileSystem';
 import { ScratchFs } from './fileSystem';
 import type { ProgramContext, ProgramTiming, ServerProcess, SignalHandling } from './programs';
-import { dialectOf, imageArgv, runProgram } from './programs';
+import { dialectOf, imageArgv, nslookupStyleOf, runProgram } from './programs';
 
 /** Why an instance ended: its own exit, the crash action, a graceful stop after SIGTERM, or SIGKILL. */
 export type ExitCause = 'exit' | 'crash' | 'stopped' | 'killed';
@@ -51,6 +51,8 @@ export interface RunInput {
   timing: ProgramTiming & { initWork: Range };
   /** A seed for `$RANDOM`. */
   seed: string;
+  /** The cluster's DNS at a time (undefined: lookups are not simulated). */
+  resolve?(name: string, t: number): Resolution;
 }
 
 export interface ExecOutcome {
@@ -177,6 +179,7 @@ export function runContainer(input: RunInput): ContainerRun {
       container.command || container.args
         ? [...(container.command ?? []), ...(container.args ?? [])].join(' ')
         : undefined,
+    resolve: input.resolve,
   });
   const main = context('main');
   const host: ShellHost = {
@@ -185,6 +188,8 @@ export function runContainer(input: RunInput): ContainerRun {
     fs: input.fs,
     dialect: dialectOf(image),
     podIP: input.podIP,
+    nslookupStyle: nslookupStyleOf(image),
+    resolve: input.resolve,
     onProgram: (words, at) => runProgram(words, at, main),
   };
   const run = runScript(argv, host, startedAt);

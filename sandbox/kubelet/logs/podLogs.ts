@@ -40,6 +40,14 @@ export class PodLogs {
     this.containers.set(container, list);
   }
 
+  /** The running instance's process was worked out again from `at` (what it looked up changed). */
+  rebased(container: string, at: number, program: ContainerProgram): void {
+    const current = this.current(container);
+    if (!current) return;
+    current.log.rebase(at, program.sources);
+    current.program = program;
+  }
+
   /** The running instance got its stop signal. */
   signaled(container: string): void {
     const current = this.current(container);

@@ -759,6 +759,47 @@ function commandV(sh: Shell, args: readonly string[]): Flow {
 
 const quiet: Command = (sh) => ok(sh);
 
+/** The cluster DNS service every pod's resolv.conf names. */
+const DNS_SERVER = '10.96.0.10';
+
+/** `nslookup NAME`, as busybox 1.28, later busybox, or bind print it; exit 1 when the name does not resolve. */
+function nslookup(sh: Shell, args: readonly string[]): Flow {
+  const name = args.find((a) => !a.startsWith('-'));
+  if (name === undefined || !sh.host.resolve) return ok(sh);
+  const r = sh.host.resolve(name, sh.t);
+  const style = sh.host.nslookupStyle ?? 'busybox';
+  if (style === 'busybox-1.28') {
+    sh.print(`Server:    ${DNS_SERVER}\nAddress 1: ${DNS_SERVER} kube-dns.kube-system.svc.cluster.local\n\n`);
+    if (r.address === undefined) return fail(sh, `nslookup: can't resolve '${name}'`);
+    sh.print(`Name:      ${r.fqdn}\nAddress 1: ${r.address} ${r.fqdn}\n`);
+    return ok(sh);
+  }
+  sh.print(`Server:\t\t${DNS_SERVER}\nAddress:\t${DNS_SERVER}${style === 'bind' ? '#' : ':'}53\n\n`);
+  if (r.address === undefined) {
+    sh.print(`** server can't find ${r.fqdn}: NXDOMAIN\n\n`);
+    return ok(sh, 1);
+  }
+  sh.print(`Name:\t${r.fqdn}\nAddress: ${r.address}\n\n`);
+  return ok(sh);
+}
+
+/** `getent hosts NAME` / `host NAME` / `dig +short NAME`: the address, or exit 2 / 1 / nothing. */
+function lookup(format: 'getent' | 'host' | 'dig'): Command {
+  return (sh, args) => {
+    const words = args.filter((a) => !a.startsWith('-') && !a.startsWith('+') && a !== 'hosts');
+    const name = words[0];
+    if (name === undefined || !sh.host.resolve) return ok(sh);
+    const r = sh.host.resolve(name, sh.t);
+    if (r.address === undefined) {
+      if (format === 'host') return fail(sh, `Host ${name} not found: 3(NXDOMAIN)`);
+      return ok(sh, format === 'getent' ? 2 : 0);
+    }
+    if (format === 'getent') return say(sh, `${r.address.padEnd(15)} ${r.fqdn}`);
+    if (format === 'host') return say(sh, `${r.fqdn} has address ${r.address}`);
+    return say(sh, r.address);
+  };
+}
+
 function trap(sh: Shell, args: readonly string[]): Flow {
   if (args.length >= 2) {
     for (const signal of args.slice(1)) sh.traps.set(signal.replace(/^SIG/, '').toUpperCase(), args[0]);
@@ -880,4 +921,8 @@ export const COMMANDS: Record<string, Command | undefined> = {
   chgrp: quiet,
   ln: quiet,
   yes: () => 'block',
+  nslookup,
+  getent: lookup('getent'),
+  host: lookup('host'),
+  dig: lookup('dig'),
 };

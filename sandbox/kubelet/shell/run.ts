@@ -26,7 +26,7 @@ import type { CommandShell, Flow, ProgramResult, ShellHost } from './types';
 export type { Flow, ShellHost, ProgramResult };
 
 /** Iterations a loop runs eagerly before an endless one is read as periodic. */
-const MAX_EAGER_ITERATIONS = 10_000;
+const MAX_EAGER_ITERATIONS = 1000;
 /** Items a `for` loop runs at most, and iterations simulated one by one to find a loop variable's value. */
 const MAX_ITEMS = 1000;
 const MAX_SIMULATED = 10_000;

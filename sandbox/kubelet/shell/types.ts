@@ -23,6 +23,12 @@ export interface ShellFs {
   follow?(path: string, from: number): LineSource | undefined;
 }
 
+/** A DNS answer: the name as resolved (search domains applied) and its address, or none (NXDOMAIN). */
+export interface Resolution {
+  fqdn: string;
+  address?: string;
+}
+
 /** What a program the interpreter does not know does, as its host decides. */
 export type ProgramResult =
   /** It runs and ends: after `afterMs`, with `code`, having printed `stdout`/`stderr` (at its end). */
@@ -50,6 +56,10 @@ export interface ShellHost {
   onProgram?(argv: readonly string[], at: number, stdin: string): ProgramResult | undefined;
   /** The pod's IP (`hostname -i`). */
   readonly podIP?: string;
+  /** The cluster DNS as the container's resolver sees it at `t` (`nslookup`, `getent hosts`); none: not simulated. */
+  resolve?(name: string, t: number): Resolution;
+  /** How `nslookup` prints: busybox up to 1.28, later busybox, or bind's (Debian's dnsutils). */
+  readonly nslookupStyle?: 'busybox-1.28' | 'busybox' | 'bind';
   /** A seeded random number in [0, 32768) for `$RANDOM`, by draw index. */
   random?(t: number, draw: number): number;
 }

@@ -163,6 +163,81 @@ describe('probes: pods/probe/*.yaml', () => {
   });
 });
 
+describe('init containers: concepts/workloads/pods/init-containers.md', () => {
+  test('myapp-pod waits for its Services (Init:0/2), each init container finishing once its Service exists', () => {
+    const f = setupKubelet();
+    // The volume the ServiceAccount admission plugin adds to every pod (and the ConfigMap the root CA publisher
+    // keeps in every namespace): the init containers read their namespace from it.
+    f.h.api.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'kube-root-ca.crt', namespace: 'default' },
+      data: { 'ca.crt': '-----BEGIN CERTIFICATE-----\n' },
+    } as KubeObject);
+    const pod = docPod('myapp.yaml');
+    const mount = {
+      name: 'kube-api-access-x7k2p',
+      mountPath: '/var/run/secrets/kubernetes.io/serviceaccount',
+      readOnly: true,
+    };
+    const withMount = <T extends { volumeMounts?: unknown[] }>(c: T) => ({ ...c, volumeMounts: [mount] });
+    pod.spec = {
+      ...pod.spec!,
+      initContainers: pod.spec!.initContainers!.map(withMount),
+      containers: pod.spec!.containers.map(withMount),
+      volumes: [
+        {
+          name: 'kube-api-access-x7k2p',
+          projected: {
+            defaultMode: 420,
+            sources: [
+              { serviceAccountToken: { path: 'token', expirationSeconds: 3607 } },
+              { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+              {
+                downwardAPI: {
+                  items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+                },
+              },
+            ],
+          },
+        },
+      ],
+    };
+    const steps = timeline(f, 'myapp-pod');
+    f.create(pod);
+    f.h.advance(10_000);
+    // init-myservice starts at 1.5 s and looks myservice up every 2 s: not found.
+    assert.equal(
+      f.kubelet.containerLogs(f.pod('myapp-pod')!, 'init-myservice', { tailLines: 5 }),
+      [
+        'Server:    10.96.0.10',
+        'Address 1: 10.96.0.10 kube-dns.kube-system.svc.cluster.local',
+        '',
+        "nslookup: can't resolve 'myservice.default.svc.cluster.local'",
+        'waiting for myservice',
+        '',
+      ].join('\n'),
+    );
+    const [myservice, mydb] = docs('services.yaml');
+    f.h.api.create({ ...myservice, metadata: { ...myservice.metadata, namespace: 'default' } });
+    f.h.advance(10_000);
+    f.h.api.create({ ...mydb, metadata: { ...mydb.metadata, namespace: 'default' } });
+    f.h.advance(10_000);
+    // myservice appears at 10 s: the lookup at 11.5 s (every 2 s from 1.5 s) finds it, init-myservice exits 0 and
+    // init-mydb starts; mydb appears at 20 s, found at 21.5 s; the app starts then.
+    assert.deepEqual(kubectlWatch(steps), [
+      [0, '0/1 Init:0/2 0'],
+      [11_500, '0/1 Init:1/2 0'],
+      [21_500, '1/1 Running 0'],
+    ]);
+    assert.match(
+      f.kubelet.containerLogs(f.pod('myapp-pod')!, 'init-myservice', { tailLines: 2 }),
+      /^Name: {6}myservice\.default\.svc\.cluster\.local\nAddress 1: 10\.96\.\d+\.\d+ myservice\.default\.svc\.cluster\.local\n$/,
+    );
+    assert.equal(f.kubelet.containerLogs(f.pod('myapp-pod')!, 'myapp-container', {}), 'The app is running!\n');
+  });
+});
+
 describe('workloads on a whole cluster', () => {
   function run(files: string[], ms: number): Cluster {
     const cluster = new Cluster({ seed: 1 });

@@ -8,6 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Container, Pod } from 'kubernetes-types/core/v1';
+import type { KubeObject } from '../../../sandbox/api/types';
 import { piDigits } from '../../../sandbox/kubelet/container/pi';
 import { newPod, setupKubelet } from './setup';
 import { timeline } from './timeline';
@@ -170,5 +171,51 @@ describe('exec probes run in the container', () => {
       stderr: 'curl: (22) The requested URL returned error: 404\n',
       exitCode: 22,
     });
+  });
+});
+
+describe('the cluster DNS', () => {
+  test('a name resolves once its Service exists; a script waiting on it goes on then', () => {
+    const f = setupKubelet();
+    const steps = timeline(f, 'p');
+    f.create(
+      newPod('p', {
+        restartPolicy: 'Never',
+        containers: [
+          {
+            name: 'app',
+            image: 'busybox:1.36',
+            command: [
+              'sh',
+              '-c',
+              'until wget -q -O- http://db:5432; do sleep 5; done; getent hosts db; host example.com',
+            ],
+          },
+        ],
+      }),
+    );
+    f.h.advance(12_000);
+    assert.equal(
+      f.kubelet.containerLogs(f.pod('p')!, 'app', {}),
+      "wget: bad address 'db'\nwget: bad address 'db'\nwget: bad address 'db'\n",
+      'tried at 1.5, 6.6 and 11.7 s (each try takes 100 ms, then a 5 s sleep)',
+    );
+    f.h.api.create({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'db', namespace: 'default' },
+      spec: { selector: { app: 'db' }, ports: [{ port: 5432 }] },
+    } as unknown as KubeObject);
+    const ip = (f.h.api.get('services', 'default', 'db') as unknown as { spec: { clusterIP: string } }).spec.clusterIP;
+    f.h.advance(10_000);
+    // Created at 12 s: the try at 16.8 s resolves (100 ms); the lookups are instant; it exits 0 at 16.9 s.
+    const log = f.kubelet.containerLogs(f.pod('p')!, 'app', {}).split('\n');
+    assert.deepEqual(log.slice(3), [
+      `${ip.padEnd(15)} db.default.svc.cluster.local`,
+      /^example\.com has address 203\.0\.113\.\d+$/.exec(log[4])?.[0],
+      '',
+    ]);
+    assert.deepEqual(steps.at(-1)!.containers, 'terminated:Completed:0');
+    assert.equal(steps.at(-1)!.at, 16_900);
   });
 });
