@@ -1,8 +1,10 @@
 /**
- * A pod's pending work as (due time, action) pairs on the clock, as
- * foreground timers. When the kubelet stops (node failure) they are
- * suspended; when it starts again, what fell due meanwhile runs at once, in
- * due order, and the rest keeps its time.
+ * A pod's pending work as (due time, action) pairs on the clock: foreground
+ * timers for work under way, background ones for retries that wait on the
+ * world (a missing Secret, an unbound claim). Each can be cancelled by its
+ * token. When the kubelet stops (node failure) they are suspended; when it
+ * starts again, what fell due meanwhile runs at once, in due order, and the
+ * rest keeps its time.
  */
 import type { Clock, TimerHandle } from '../clock/clock';
 
