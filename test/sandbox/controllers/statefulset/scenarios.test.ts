@@ -259,3 +259,29 @@ describe('StatefulSet: volumeClaimTemplates', () => {
     );
   });
 });
+
+describe('StatefulSet: never silently settled', () => {
+  test('a set short of its replicas is in the settled report with kubectl rollout status words', () => {
+    const c = newCluster();
+    const huge = statefulSet(3);
+    (huge.spec as Spec).template.spec!.containers[0].resources = { requests: { cpu: '100' } };
+    c.apply(huge);
+    const r = c.runUntilSettled();
+    assert.ok(r.pending.includes('statefulset default/web: Waiting for 3 pods to be ready...'), r.pending.join('\n'));
+    assert.deepEqual(podNames(c), ['web-0'], 'OrderedReady waits for web-0');
+  });
+
+  test('a partitioned roll out waiting on the update is reported until it completes', () => {
+    const c = newCluster();
+    c.apply(statefulSet(2, { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1 } } }));
+    c.runUntilSettled();
+    patchSpec(c, { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.28' }] } } });
+    assert.ok(
+      c.runUntilSettled().pending.every((l) => !l.startsWith('statefulset')),
+      'partition 1 of 2: one updated pod is the whole roll out',
+    );
+    patchSpec(c, { replicas: 3 });
+    const pending = c.runUntilSettled().pending;
+    assert.deepEqual(pending, []);
+  });
+});
