@@ -117,7 +117,7 @@ export function wireStatus(status: StatefulSetStatus, conditions: StatefulSetSta
   return out;
 }
 
-/** `updateStatefulSetStatus`: completes a finished rolling update, then writes when inconsistent (retry on conflict). */
+/** `updateStatefulSetStatus`: completes a finished rolling update, then writes when inconsistent (with retries). */
 export function writeSetStatus(api: ApiServer, set: Sts, status: StatefulSetStatus): void {
   completeRollingUpdate(set, status);
   if (!inconsistentStatus(set, status)) return;
