@@ -13,11 +13,11 @@
  * same bytes from the same value.
  */
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
-import { goJson } from '../../apiserver/goText';
 import { parseTimestamp } from '../../clock/clock';
-import { cloneJson } from '../../util/json';
+import { revisionBytes } from '../../operations/revisionPatch';
 import { safeEncodeString } from '../deployment/hash';
+
+export { revisionBytes, templateOfRevision, templatePatch } from '../../operations/revisionPatch';
 
 /** `ControllerRevisionHashLabel`: the hash label upstream puts on every revision it names. */
 export const CONTROLLER_REVISION_HASH_LABEL = 'controller.kubernetes.io/hash';
@@ -35,11 +35,6 @@ function fnv32(hash: number, bytes: Uint8Array): number {
   return h;
 }
 
-/** The bytes upstream stores as `data.raw` for this value. */
-export function revisionBytes(data: unknown): string {
-  return goJson(data);
-}
-
 /** `HashControllerRevision`: the safe-encoded FNV-32 of the data, then the probe (collision count) in decimal. */
 export function hashControllerRevision(data: unknown, probe?: number): string {
   const encoder = new TextEncoder();
@@ -51,30 +46,6 @@ export function hashControllerRevision(data: unknown, probe?: number): string {
 /** `ControllerRevisionName`: `<prefix>-<hash>`, the prefix cut to 223 bytes. */
 export function controllerRevisionName(prefix: string, hash: string): string {
   return `${prefix.length > 223 ? prefix.slice(0, 223) : prefix}-${hash}`;
-}
-
-/**
- * The patch that restores `template` (`getPatch` of the StatefulSet and DaemonSet controllers and kubectl):
- * `{"spec":{"template":{…,"$patch":"replace"}}}`. The template is as Go encodes a `PodTemplateSpec`, whose
- * `metadata.creationTimestamp` is never omitted (`null` when unset).
- */
-export function templatePatch(template: PodTemplateSpec | undefined): Record<string, unknown> {
-  const t = cloneJson(template ?? {}) as Record<string, unknown> & { metadata?: Record<string, unknown> };
-  const metadata = t.metadata ?? {};
-  if (metadata.creationTimestamp === undefined) metadata.creationTimestamp = null;
-  t.metadata = metadata;
-  t.$patch = 'replace';
-  return { spec: { template: t } };
-}
-
-/** The template a revision's patch restores (what `ApplyRevision` puts in `spec.template`). */
-export function templateOfRevision(revision: ControllerRevision): PodTemplateSpec | undefined {
-  const spec = (revision.data as { spec?: { template?: Record<string, unknown> } } | undefined)?.spec;
-  if (!spec?.template) return undefined;
-  const { $patch: _patch, ...template } = cloneJson(spec.template);
-  const metadata = template.metadata as Record<string, unknown> | undefined;
-  if (metadata && metadata.creationTimestamp === null) delete metadata.creationTimestamp;
-  return template as PodTemplateSpec;
 }
 
 /** `EqualRevision`: the same data bytes (the hash labels, being safe-encoded, never parse as numbers). */
