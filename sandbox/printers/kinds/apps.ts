@@ -1,8 +1,12 @@
-/** `kubectl get deployments,replicasets,statefulsets,daemonsets` (upstream `printDeployment`, `printReplicaSet`, …). */
+/**
+ * `kubectl get deployments,replicasets,statefulsets,daemonsets,controllerrevisions` (upstream `printDeployment`,
+ * `printReplicaSet`, …, `printControllerRevision`).
+ */
 import type { LabelSelector as ApiLabelSelector } from 'kubernetes-types/meta/v1';
-import type { DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1';
+import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1';
 import { labelSelectorFromObject } from '../../api/selectors/labelSelector';
 import type { Typed } from '../../api/types';
+import { parseApiVersion } from '../../api/types';
 import type { KindPrinter, TableCell, TableColumn } from '../table';
 import {
   AGE_COLUMN,
@@ -145,5 +149,24 @@ export const daemonSetPrinter: KindPrinter<Typed<DaemonSet>> = {
       images,
       selectorText(ds.spec?.selector),
     ];
+  },
+};
+
+/** `printControllerRevision`: CONTROLLER is `formatResourceName` of the controller, `statefulset.apps/web`. */
+export const controllerRevisionPrinter: KindPrinter<Typed<ControllerRevision>> = {
+  columns: [
+    NAME_COLUMN,
+    col('Controller', 'string', 'Controller of the object'),
+    col('Revision', 'string', 'Revision indicates the revision of the state represented by Data.'),
+    AGE_COLUMN,
+  ],
+  row(cr: Typed<ControllerRevision>, now: number): TableCell[] {
+    const ref = cr.metadata.ownerReferences?.find((r) => r.controller === true);
+    let controller = '<none>';
+    if (ref) {
+      const { group } = parseApiVersion(ref.apiVersion);
+      controller = `${(group ? `${ref.kind}.${group}` : ref.kind).toLowerCase()}/${ref.name}`;
+    }
+    return [cr.metadata.name ?? '', controller, cr.revision, age(cr, now)];
   },
 };
