@@ -21,6 +21,7 @@ export function controllerComponents(ctx: ComponentContext): Component[] {
   return [
     new DeploymentController(ctx),
     new ReplicaSetController(ctx),
+    new ReplicaSetController(ctx, { kind: 'ReplicationController' }),
     new StatefulSetController(ctx),
     new DaemonSetController(ctx),
     new JobController(ctx),

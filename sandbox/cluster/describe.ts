@@ -64,6 +64,19 @@ export function describeUnsettled(api: ApiServer, _now: number): string[] {
     const line = deploymentLine(d as Deployment & KubeObject);
     if (line) lines.push(line);
   }
+  // ReplicaSets a Deployment owns are reported through it.
+  for (const rs of [...api.list('replicasets').items, ...api.list('replicationcontrollers').items]) {
+    if (rs.metadata.ownerReferences?.some((r) => r.controller === true)) continue;
+    const want = rs.spec?.replicas ?? 1;
+    const s = rs.status;
+    const kind = rs.kind.toLowerCase();
+    if ((s?.observedGeneration ?? 0) < (rs.metadata.generation ?? 0))
+      lines.push(`${kind} ${ref(rs)}: waiting for the spec update to be observed`);
+    else if ((s?.replicas ?? 0) !== want)
+      lines.push(`${kind} ${ref(rs)}: ${s?.replicas ?? 0} of ${want} replicas exist`);
+    else if ((s?.availableReplicas ?? 0) < want)
+      lines.push(`${kind} ${ref(rs)}: ${s?.availableReplicas ?? 0} of ${want} replicas are available`);
+  }
   for (const sts of api.list('statefulsets').items) {
     const line = rolloutLine(
       'statefulset',

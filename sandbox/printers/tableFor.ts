@@ -13,6 +13,7 @@ import {
   daemonSetPrinter,
   deploymentPrinter,
   replicaSetPrinter,
+  replicationControllerPrinter,
   statefulSetPrinter,
 } from './kinds/apps';
 import { leasePrinter, namespacePrinter, nodePrinter } from './kinds/cluster';
@@ -38,6 +39,7 @@ const PRINTERS: ReadonlyMap<string, KindPrinter> = new Map([
   printing('Pod', podPrinter),
   printing('Deployment', deploymentPrinter),
   printing('ReplicaSet', replicaSetPrinter),
+  printing('ReplicationController', replicationControllerPrinter),
   printing('StatefulSet', statefulSetPrinter),
   printing('DaemonSet', daemonSetPrinter),
   printing('ControllerRevision', controllerRevisionPrinter),

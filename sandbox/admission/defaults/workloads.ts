@@ -1,4 +1,5 @@
 /** apps/v1 defaults (pkg/apis/apps/v1/defaults.go). Selectors are never defaulted in apps/v1. */
+import type { KubeObject } from '../../api/types';
 import { isObj, obj, type Obj } from '../validation/access';
 import { eachObj, ensureObj, setDefault } from './setDefault';
 
@@ -101,4 +102,19 @@ export function defaultCronJob(spec: Obj): void {
   setDefault(spec, 'suspend', false);
   setDefault(spec, 'successfulJobsHistoryLimit', 3);
   setDefault(spec, 'failedJobsHistoryLimit', 1);
+}
+
+/**
+ * ReplicationController: `SetDefaults_ReplicationController`. With template labels, an empty selector and empty
+ * object labels take them; replicas default to 1.
+ */
+export function defaultReplicationController(spec: Obj, rc: KubeObject): void {
+  const template = spec.template;
+  const labels = isObj(template) && isObj(template.metadata) ? template.metadata.labels : undefined;
+  if (isObj(labels)) {
+    if (!isObj(spec.selector) || Object.keys(spec.selector).length === 0) spec.selector = { ...labels };
+    if (!rc.metadata.labels || Object.keys(rc.metadata.labels).length === 0)
+      rc.metadata.labels = { ...(labels as Record<string, string>) };
+  }
+  setDefault(spec, 'replicas', 1);
 }
