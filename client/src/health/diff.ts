@@ -7,6 +7,7 @@
  * `extra-by-server`.
  */
 import { applyDefaults } from '../../../sandbox/admission/defaults';
+import { mergeSecretStringData } from '../../../sandbox/apiserver/prepare';
 import { resourceFor } from '../../../sandbox/api/resources';
 import type { JsonValue, KubeObject } from '../../../sandbox/api/types';
 import { cloneJson, jsonEqual } from '../../../sandbox/util/json';
@@ -31,11 +32,15 @@ export interface DiffEntry {
   kind: DiffKind;
 }
 
-/** The manifest as the API server would store it: a copy with upstream defaults applied. */
+/**
+ * The manifest as the API server would store it: a copy with upstream defaults applied (and a Secret's write-only
+ * `stringData` merged into `data`, as the API server does).
+ */
 export function defaultedManifest(manifest: KubeObject, live: KubeObject | undefined): KubeObject {
   const copy = cloneJson(manifest);
   const resource = resourceFor(copy.apiVersion, copy.kind);
   if (!resource) return copy;
+  if (resource.kind === 'Secret' && resource.group === '') mergeSecretStringData(copy);
   if (resource.namespaced && copy.metadata && !copy.metadata.namespace)
     copy.metadata.namespace = live?.metadata.namespace ?? 'default';
   applyDefaults(copy, resource);

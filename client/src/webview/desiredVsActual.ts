@@ -12,24 +12,24 @@ import { kindOf, needsSchedulingExplanation, objectState, titleOf } from './obje
 import { affectsOverview, overviewState } from './overviewState';
 import { StatePanel, type ViewSource } from './panel';
 import type { HostMessage, WebviewMessage } from './protocol';
+import { uriOfSource } from '../workspaceUris';
 
 const objectPanels = new Map<string, StatePanel>();
 let overviewPanel: StatePanel | undefined;
 
 const refKey = (ref: ObjectRef) => `${ref.resource}/${ref.namespace ?? ''}/${ref.name}`;
 
-/** A manifest's file as the worker reports it: a URI string, or a plain path. */
-function fileUri(file: string): vscode.Uri {
-  return /^[a-z][\w+.-]+:/i.test(file) ? vscode.Uri.parse(file) : vscode.Uri.file(file);
-}
-
 async function openManifest(desired: Requests['desired']['result']): Promise<void> {
   if (desired.file === undefined) {
     void vscode.window.showInformationMessage('This object was not created from a saved manifest.');
     return;
   }
+  // The worker names the file relative to its workspace folder: joined onto the folder's URI, it opens in remote
+  // workspaces too (a local absolute path would not).
+  const uri = uriOfSource(desired.file);
+  if (uri === undefined) throw new Error(`${desired.file} is not in an open workspace folder`);
   const position = new vscode.Position(desired.line ?? 0, 0);
-  await vscode.window.showTextDocument(fileUri(desired.file), {
+  await vscode.window.showTextDocument(uri, {
     selection: new vscode.Range(position, position),
     viewColumn: vscode.ViewColumn.One,
   });
@@ -63,7 +63,8 @@ function objectSource(context: vscode.ExtensionContext, connection: SandboxConne
         needsSchedulingExplanation(live) && ref.namespace
           ? await connection.request('explain', { namespace: ref.namespace, name: ref.name }).catch(() => noExplanation)
           : noExplanation;
-      const fileLabel = (file: string) => vscode.workspace.asRelativePath(fileUri(file), false);
+      // Already workspace-relative, as the sandbox names files.
+      const fileLabel = (file: string) => file.replace(/^\/+/, '');
       return objectState({
         ref,
         cache: connection.cache,
