@@ -108,6 +108,9 @@ describe('package.json contributions', () => {
         'kubeReconcile.showDesiredVsActual',
         'kubeReconcile.showEvents',
         'kubeReconcile.copyAsYaml',
+        'kubeReconcile.sync',
+        'kubeReconcile.revertLive',
+        'kubeReconcile.updateManifestFromLive',
       ]),
     );
   });
