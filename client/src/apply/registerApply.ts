@@ -249,8 +249,10 @@ export function registerApply(
       return uri !== undefined && !selection.includes(uri);
     });
     if (outside.length === 0) return;
+    const one = outside.length === 1;
+    const named = `${outside.slice(0, 3).join(', ')}${outside.length > 3 ? ', …' : ''}`;
     const choice = await vscode.window.showInformationMessage(
-      `Kube Reconcile: ${outside.length} applied file${outside.length === 1 ? ' is' : 's are'} no longer in kubeReconcile.desiredState (${outside.slice(0, 3).join(', ')}${outside.length > 3 ? ', …' : ''}). Remove what ${outside.length === 1 ? 'it declares' : 'they declare'} from the sandbox?`,
+      `Kube Reconcile: ${outside.length} applied file${one ? ' is' : 's are'} no longer in kubeReconcile.desiredState (${named}). Remove what ${one ? 'it declares' : 'they declare'} from the sandbox?`,
       REMOVE_ACTION,
     );
     if (choice !== REMOVE_ACTION) return;
@@ -267,7 +269,9 @@ export function registerApply(
     if (action === 'skip') return;
     // Nothing to ask about in a workspace without a file of the desired state.
     if ((await selection.list()).uris.length === 0) return;
-    const answer = startupAnswer(await vscode.window.showInformationMessage(STARTUP_QUESTION, STARTUP_APPLY, STARTUP_SKIP));
+    const answer = startupAnswer(
+      await vscode.window.showInformationMessage(STARTUP_QUESTION, STARTUP_APPLY, STARTUP_SKIP),
+    );
     if (answer === undefined) return;
     await context.workspaceState.update(STARTUP_ANSWER_KEY, answer);
     if (answer === 'always') await applyWorkspace();

@@ -16,7 +16,9 @@ import { LAST_APPLIED, SOURCE_ANNOTATION } from '../../../sandbox/api/annotation
 import type { KubeObject } from '../../../sandbox/api/types';
 import { differences, diffObjects } from './diff';
 
-export type SyncStatusCode = 'Synced' | 'OutOfSync' | 'Missing' | 'Extra';
+import type { SyncStatusCode } from './types';
+
+export type { SyncStatusCode };
 
 export interface SyncStatus {
   status: SyncStatusCode;

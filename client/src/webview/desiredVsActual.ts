@@ -8,6 +8,7 @@ import type { SandboxConnection } from '../sandbox/connection';
 import type { ObjectRef, Requests, WatchChange } from '../sandbox/protocol';
 import { parseLiveEdit } from './editLive';
 import { isEventFor } from './events';
+import { syncStatusOf } from '../health/syncStatus';
 import { kindOf, needsSchedulingExplanation, objectState, titleOf } from './objectState';
 import { affectsOverview, overviewState } from './overviewState';
 import { StatePanel, type ViewSource } from './panel';
@@ -65,12 +66,15 @@ function objectSource(context: vscode.ExtensionContext, connection: SandboxConne
           : noExplanation;
       // Already workspace-relative, as the sandbox names files.
       const fileLabel = (file: string) => file.replace(/^\/+/, '');
+      const declared = connection.desired.get(ref.resource, ref.namespace, ref.name);
+      const sync = syncStatusOf(declared, live);
       return objectState({
         ref,
         cache: connection.cache,
         desired,
         fileLabel,
         scheduling: explain.explanation,
+        ...(sync ? { sync } : {}),
         now: connection.status?.time ?? Date.now(),
       });
     },
@@ -90,6 +94,7 @@ function objectSource(context: vscode.ExtensionContext, connection: SandboxConne
       if (m.type === 'openManifest') await openManifest(desired);
       else if (m.type === 'editLive') return editLive(connection, ref, m);
       else if (m.type === 'openObject') showDesiredVsActual(context, connection, m.ref);
+      else if (m.type === 'syncAction') await vscode.commands.executeCommand(`kubeReconcile.${m.action}`, ref);
       return undefined;
     },
   };
