@@ -29,6 +29,12 @@ export class ApplyFeedback {
     status(ok ? 'check' : 'warning', text);
   }
 
+  /** What taking a file out of the desired state did (deleted, or no longer selected): pruned or handed over. */
+  removed(file: string, how: string, reply: Omit<ApplyReply, 'outcomes'>): void {
+    if (reply.pruned.length === 0 && !reply.reapplied?.length) return;
+    status('check', `${file} ${how}: ${applyCounts(reply)}`);
+  }
+
   /** The result of Apply Workspace: how many files, and what they did together. */
   workspaceApplied(replies: readonly ApplyReply[]): void {
     const all: ApplyReply = {

@@ -231,9 +231,7 @@ export function registerApply(
     const file = sourceOfUri(uri);
     if (file === undefined || deps.settings().applyOn === 'never') return;
     const done = isYamlPath(uri.path)
-      ? applier.remove(file).then((r) => {
-          if (r.pruned.length > 0 || r.reapplied?.length) feedback.applied(file, { outcomes: [], ...r });
-        })
+      ? applier.remove(file).then((r) => feedback.removed(file, 'deleted', r))
       : applier.removeFolder(file);
     done.catch(report(`could not prune what ${file} declared`));
   };
@@ -256,10 +254,7 @@ export function registerApply(
       REMOVE_ACTION,
     );
     if (choice !== REMOVE_ACTION) return;
-    for (const s of outside) {
-      const r = await applier.remove(s);
-      feedback.applied(s, { outcomes: [], ...r });
-    }
+    for (const s of outside) feedback.removed(s, 'removed from the desired state', await applier.remove(s));
   };
 
   const startup = async (): Promise<void> => {
