@@ -98,7 +98,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
   void startSandbox(ctx, () => loadSavedSnapshot(context)).then((running) => {
     if (!running) return;
     apply = registerApply(context, connection, { freshness, settings: () => config.settings });
-    void apply.startup().catch((e: unknown) => ctx.ui.error(`Kube Reconcile could not apply the workspace: ${String(e)}`));
+    void apply
+      .startup()
+      .catch((e: unknown) => ctx.ui.error(`Kube Reconcile could not apply the workspace: ${String(e)}`));
   });
 
   client = createLanguageClient(context, (uri) => freshness.published(uri.toString()));

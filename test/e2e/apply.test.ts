@@ -186,7 +186,7 @@ describe(
             await wb.page.keyboard.press('Control+S');
             await statusLine(wb, '"not applied: 1 error"', /web\.yaml not applied: 1 error/);
             await notification(wb, /^web\.yaml not applied: 1 error\. Fix it, or apply it anyway/);
-        await wb.screenshot('apply-auto-save-not-applied');
+            await wb.screenshot('apply-auto-save-not-applied');
             assert.equal(deploymentRow(await wb.treeRows())?.description, '3/3', 'nothing applied');
 
             // Fixed and saved: applied.
