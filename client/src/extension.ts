@@ -60,8 +60,8 @@ export async function activate(context: ExtensionContext): Promise<void> {
     applyWorkspace: () => apply?.applyWorkspace() ?? Promise.resolve(),
     api: () => ({ ...config.api, kubeconfig }),
   };
+  ctx.tree = registerClusterView(context, connection);
   registerCommands(context, ctx);
-  registerClusterView(context, connection);
   registerStatusBar(context, connection);
   context.subscriptions.push(
     config.onDidChange((changed) => void onSettingsChanged(ctx, changed)),

@@ -4,7 +4,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../../client/src/commands/table';
-import { NAMESPACED_KINDS, NAMESPACE_KIND, NODE_KIND } from '../../client/src/model/kinds';
+import { NAMESPACED_KINDS } from '../../client/src/model/kinds';
+import { nodeContextValue, podContextValue } from '../../client/src/model/liveState';
+import { CREATED, node as fixtureNode, pod } from './model/fixtures';
+
+function liveNode(state: 'ready' | 'cordoned' | 'notready') {
+  return fixtureNode('node-1', state !== 'notready', state === 'cordoned');
+}
 import { DEFAULT_SETTINGS, SETTING_KEYS, SPEEDS } from '../../client/src/model/settings';
 import { KUBERNETES_VERSIONS } from '../../sandbox/schema/versions';
 
@@ -12,6 +18,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 interface MenuEntry {
   command: string;
+  submenu?: string;
   when?: string;
   group?: string;
 }
@@ -25,7 +32,11 @@ interface Manifest {
     views: Record<string, { id: string; icon?: string }[]>;
     viewsContainers: { activitybar: { id: string; title: string; icon: string }[] };
     configuration: { properties: Record<string, { default?: unknown; enum?: unknown[] }> };
-    walkthroughs: { id: string; steps: { id: string; media: { markdown?: string }; completionEvents?: string[] }[] }[];
+    walkthroughs: {
+      id: string;
+      steps: { id: string; title: string; media: { markdown?: string }; completionEvents?: string[] }[];
+    }[];
+    keybindings: { command: string; key: string; when: string }[];
   };
 }
 
@@ -40,18 +51,32 @@ const APPLY_COMMANDS = [
   ),
 ].map((m) => m[1]);
 const contributed = pkg.contributes.commands.map((c) => c.command);
-const CONTEXT_VALUES = new Set([
-  'group',
-  NODE_KIND.contextValue,
-  NAMESPACE_KIND.contextValue,
-  ...NAMESPACED_KINDS.map((k) => k.contextValue),
-]);
+/**
+ * Evaluates a `when` clause of the forms package.json uses (`a && b`, `a || b`, `!key`, `key`, `key == value`,
+ * `key != value`, `key =~ /regex/`) against context values, as VS Code does.
+ */
+function when(clause: string | undefined, context: Record<string, string | boolean | undefined>): boolean {
+  if (clause === undefined) return true;
+  return clause.split(' || ').some((any) =>
+    any.split(' && ').every((term) => {
+      const t = term.trim();
+      const re = /^([\w.]+) =~ \/(.+)\/$/.exec(t);
+      if (re) return new RegExp(re[2]).test(String(context[re[1]] ?? ''));
+      const cmp = /^([\w.]+) (==|!=) ([\w.]+)$/.exec(t);
+      if (cmp) return (String(context[cmp[1]] ?? '') === cmp[3]) === (cmp[2] === '==');
+      if (t.startsWith('!')) return !context[t.slice(1)];
+      if (t === 'false') return false;
+      return Boolean(context[t]);
+    }),
+  );
+}
 
-/** The `viewItem` values a `when` clause can match: `viewItem == x` or `viewItem =~ /^(a|b)$/`. */
-function viewItems(when: string): string[] {
-  const eq = [...when.matchAll(/viewItem == (\w+)/g)].map((m) => m[1]);
-  const re = [...when.matchAll(/viewItem =~ \/\^\(([\w|]+)\)\$\//g)].flatMap((m) => m[1].split('|'));
-  return [...eq, ...re];
+/** The context menu of a Cluster view row whose `contextValue` is `viewItem`. */
+function menuFor(viewItem: string): string[] {
+  const ctx = { view: 'kubeReconcile.cluster', viewItem };
+  return pkg.contributes.menus['view/item/context']
+    .filter((e) => !e.group?.startsWith('inline') && when(e.when, ctx))
+    .map((e) => e.command.replace('kubeReconcile.', ''));
 }
 
 describe('package.json contributions', () => {
@@ -61,54 +86,88 @@ describe('package.json contributions', () => {
     for (const c of pkg.contributes.commands) assert.equal(c.category, 'Kube Reconcile', c.command);
   });
 
-  test('menus name contributed commands and match context values the tree sets', () => {
-    for (const [menu, entries] of Object.entries(pkg.contributes.menus)) {
-      for (const e of entries) {
-        assert.ok(contributed.includes(e.command), `${menu}: ${e.command}`);
-        for (const v of viewItems(e.when ?? ''))
-          assert.ok(CONTEXT_VALUES.has(v), `${menu}: ${e.command} matches unknown viewItem ${v}`);
-      }
+  test('menus name contributed commands', () => {
+    for (const [menu, entries] of Object.entries(pkg.contributes.menus))
+      for (const e of entries) if (e.command) assert.ok(contributed.includes(e.command), `${menu}: ${e.command}`);
+  });
+
+  test('a node offers what its state allows: Cordon or Uncordon, Fail Node or Recover Node', () => {
+    const inspect = ['showDesiredVsActual', 'showEvents', 'copyAsYaml'];
+    const node = (state: Parameters<typeof liveNode>[0], failed = false) =>
+      menuFor(nodeContextValue(liveNode(state), failed ? { name: 'node-1', notReadyAt: 0 } : undefined));
+    assert.deepEqual(node('ready'), ['failNode', 'cordon', 'drain', 'describe', ...inspect]);
+    assert.deepEqual(node('cordoned'), ['failNode', 'uncordon', 'drain', 'describe', ...inspect]);
+    assert.deepEqual(node('ready', true), ['recoverNode', 'cordon', 'drain', 'describe', ...inspect]);
+    assert.deepEqual(node('notready', true), ['recoverNode', 'cordon', 'drain', 'describe', ...inspect]);
+  });
+
+  test('a pod offers Crash Container only while running, and nothing but inspection once terminating', () => {
+    const inspect = ['showDesiredVsActual', 'showEvents', 'copyAsYaml'];
+    const logs = ['showLogs', 'showPreviousLogs', 'describe'];
+    const running = pod('web-1', 'running', 'node-1');
+    assert.deepEqual(menuFor(podContextValue(running)), ['killPod', 'crashContainer', ...logs, ...inspect]);
+    assert.deepEqual(menuFor(podContextValue(pod('web-2', 'pending', undefined))), ['killPod', ...logs, ...inspect]);
+    const terminating = { ...running, metadata: { ...running.metadata, deletionTimestamp: CREATED } };
+    assert.deepEqual(menuFor(podContextValue(terminating)), [...logs, ...inspect]);
+  });
+
+  test('workloads, services and namespaces get their actions; folders get none', () => {
+    const inspect = ['showDesiredVsActual', 'showEvents', 'copyAsYaml'];
+    assert.deepEqual(menuFor('deployment'), [
+      'scale',
+      'restartRollout',
+      'rollBack',
+      'showLogs',
+      'describe',
+      ...inspect,
+      'delete',
+    ]);
+    assert.deepEqual(menuFor('service'), ['describe', ...inspect, 'delete']);
+    assert.deepEqual(menuFor('namespace'), inspect);
+    assert.deepEqual(menuFor('group'), []);
+    for (const k of NAMESPACED_KINDS.filter((k) => k.resource !== 'pods'))
+      assert.ok(menuFor(k.contextValue).includes('showDesiredVsActual'), k.contextValue);
+  });
+
+  test('the Filter menu offers the option not in force', () => {
+    const filter = (ctx: Record<string, boolean>) =>
+      pkg.contributes.menus['kubeReconcile.treeFilter']
+        .filter((e) => when(e.when, ctx))
+        .map((e) => e.command.replace('kubeReconcile.', ''));
+    assert.deepEqual(filter({ 'kubeReconcile.tree.hideEmptyReplicaSets': true }), [
+      'filterUnhealthy',
+      'filterNamespace',
+      'showEmptyReplicaSets',
+      'groupByNode',
+    ]);
+    assert.deepEqual(filter({ 'kubeReconcile.tree.unhealthyOnly': true, 'kubeReconcile.tree.groupByNode': true }), [
+      'filterShowAll',
+      'filterNamespace',
+      'hideEmptyReplicaSets',
+      'groupByNamespace',
+    ]);
+  });
+
+  test('keybindings act on the Cluster view only, never while typing', () => {
+    const keys = pkg.contributes.keybindings;
+    assert.deepEqual(
+      keys.map((k) => [k.key, k.command.replace('kubeReconcile.', '')]),
+      [
+        ['delete', 'deleteSelected'],
+        ['ctrl+backspace', 'deleteSelected'],
+        ['l', 'showLogs'],
+        ['shift+l', 'showPreviousLogs'],
+        ['d', 'describe'],
+        ['s', 'scale'],
+        ['e', 'showEvents'],
+        ['v', 'showDesiredVsActual'],
+        ['enter', 'revealManifest'],
+      ],
+    );
+    for (const k of keys) {
+      assert.ok(contributed.includes(k.command), k.command);
+      assert.ok(k.when.startsWith('focusedView == kubeReconcile.cluster && !inputFocus'), k.when);
     }
-    const itemMenu = pkg.contributes.menus['view/item/context'];
-    const forItem = (v: string) =>
-      itemMenu
-        .filter((e) => viewItems(e.when!).includes(v) || e.when!.includes('viewItem != group'))
-        .map((e) => e.command);
-    assert.deepEqual(
-      new Set(forItem('pod')),
-      new Set([
-        'kubeReconcile.killPod',
-        'kubeReconcile.crashContainer',
-        'kubeReconcile.showDesiredVsActual',
-        'kubeReconcile.showEvents',
-        'kubeReconcile.copyAsYaml',
-      ]),
-    );
-    assert.deepEqual(
-      new Set(forItem('node')),
-      new Set([
-        'kubeReconcile.failNode',
-        'kubeReconcile.recoverNode',
-        'kubeReconcile.cordon',
-        'kubeReconcile.uncordon',
-        'kubeReconcile.drain',
-        'kubeReconcile.showDesiredVsActual',
-        'kubeReconcile.showEvents',
-        'kubeReconcile.copyAsYaml',
-      ]),
-    );
-    assert.deepEqual(
-      new Set(forItem('deployment')),
-      new Set([
-        'kubeReconcile.scale',
-        'kubeReconcile.restartRollout',
-        'kubeReconcile.rollBack',
-        'kubeReconcile.delete',
-        'kubeReconcile.showDesiredVsActual',
-        'kubeReconcile.showEvents',
-        'kubeReconcile.copyAsYaml',
-      ]),
-    );
   });
 
   test('commands that need a tree item are hidden from the command palette', () => {
@@ -165,6 +224,8 @@ describe('package.json contributions', () => {
       ['openExample', 'applyExample', 'killPod', 'failNode', 'scaleByHand'],
     );
     for (const step of walkthrough.steps) {
+      // The walkthrough's column cuts titles longer than this.
+      assert.ok(step.title.length <= 32, `title fits: ${step.title}`);
       assert.ok(existsSync(join(root, step.media.markdown!)), step.media.markdown);
       for (const event of step.completionEvents ?? []) {
         const [kind, arg] = event.split(':');

@@ -2,6 +2,7 @@
 import type { SandboxConnection } from '../sandbox/connection';
 import type { ApiSettings, ObjectRef } from '../sandbox/protocol';
 import type { Settings } from '../model/settings';
+import type { TreeOptions } from '../model/treeOptions';
 import type { Ui, WorkspaceFiles } from './ui';
 
 export interface CommandContext {
@@ -20,6 +21,15 @@ export interface CommandContext {
   applyWorkspace?: () => Promise<void>;
   /** The HTTP API settings with the kubeconfig path the worker writes (absent: the API is never started). */
   api?: () => ApiSettings;
+  /** The Cluster view: its grouping and filters, and the row the keyboard is on. */
+  tree?: TreeControl;
+}
+
+export interface TreeControl {
+  options(): TreeOptions;
+  setOptions(options: TreeOptions): Promise<void>;
+  /** The object of the selected row: what a keybinding acts on. */
+  selected(): ObjectRef | undefined;
 }
 
 /**

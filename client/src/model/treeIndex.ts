@@ -11,6 +11,7 @@ export class TreeIndex {
   private readonly parents = new Map<string, string>();
   private readonly byOwner = new Map<string, Map<string, KubeObject[]>>();
   private readonly byNode = new Map<string, KubeObject[]>();
+  private readonly unscheduled: KubeObject[] = [];
 
   constructor(readonly cache: MirrorCache) {
     for (const resource of PARENT_RESOURCES)
@@ -27,6 +28,7 @@ export class TreeIndex {
     for (const pod of cache.list('pods')) {
       const node = (pod as { spec?: { nodeName?: string } }).spec?.nodeName;
       if (node) push(this.byNode, node, pod);
+      else this.unscheduled.push(pod);
     }
   }
 
@@ -47,6 +49,11 @@ export class TreeIndex {
   /** Objects of `resource` in `namespace` that are not nested under a controller. */
   topLevel(resource: string, namespace: string): KubeObject[] {
     return this.cache.list(resource, namespace).filter((o) => !this.hasShownController(o, resource));
+  }
+
+  /** Pods bound to no node, sorted by namespace and name. */
+  unscheduledPods(): KubeObject[] {
+    return this.unscheduled;
   }
 
   /** Pods bound to the node, sorted by namespace and name. */

@@ -19,7 +19,9 @@ export type NodeSource =
   | { type: 'namespace'; namespace: string }
   | { type: 'group'; namespace: string; resource: string }
   | { type: 'object'; resource: string; uid: string; name: string }
-  | { type: 'node'; uid: string; name: string };
+  | { type: 'node'; uid: string; name: string }
+  /** Pods no node runs (Pending, not yet scheduled), when the tree is grouped by node. */
+  | { type: 'unscheduled' };
 
 export interface TreeNode {
   /** Unique in the tree and stable across updates (built from uids), so expansion survives refreshes. */

@@ -11,6 +11,9 @@ import type { Method, Notification, Requests, SandboxStatus, WatchChange } from 
 /** A line or the end of an operation that outlived its request (a drain). */
 export type OperationNotification = Extract<Notification, { kind: 'operation' }>;
 
+/** Text a followed container printed, or the end of its stream. */
+export type PodLogNotification = Extract<Notification, { kind: 'podLog' }>;
+
 export interface Disposable {
   dispose(): void;
 }
@@ -24,5 +27,6 @@ export interface SandboxConnection {
   onDidLog(listener: (entries: LogEntry[]) => void): Disposable;
   onDidStatus(listener: (status: SandboxStatus) => void): Disposable;
   onDidOperation(listener: (operation: OperationNotification) => void): Disposable;
+  onDidPodLog(listener: (log: PodLogNotification) => void): Disposable;
   dispose(): void;
 }

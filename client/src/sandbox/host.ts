@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { WorkerOptions } from 'node:worker_threads';
 import type { Status } from '../../../sandbox/api/errors';
 import type { LogEntry } from '../../../sandbox/client/reconcileLog';
-import type { Disposable, OperationNotification, SandboxConnection } from './connection';
+import type { Disposable, OperationNotification, PodLogNotification, SandboxConnection } from './connection';
 import { MirrorCache } from './mirror';
 import type {
   Method,
@@ -75,6 +75,7 @@ export class SandboxHost implements SandboxConnection {
   private readonly logs = new Emitter<LogEntry[]>();
   private readonly statuses = new Emitter<SandboxStatus>();
   private readonly operations = new Emitter<OperationNotification>();
+  private readonly podLogs = new Emitter<PodLogNotification>();
   private readonly crashed = new Emitter<Error>();
 
   constructor(private readonly options: SandboxHostOptions) {
@@ -119,6 +120,10 @@ export class SandboxHost implements SandboxConnection {
 
   onDidOperation(listener: (operation: OperationNotification) => void): Disposable {
     return this.operations.on(listener);
+  }
+
+  onDidPodLog(listener: (log: PodLogNotification) => void): Disposable {
+    return this.podLogs.on(listener);
   }
 
   /** The worker died (it is restarted, unless it keeps dying). */
@@ -205,6 +210,7 @@ export class SandboxHost implements SandboxConnection {
     if (n.kind === 'status') return this.setStatus(n.status);
     if (n.kind === 'log') return this.logs.fire(n.entries);
     if (n.kind === 'operation') return this.operations.fire(n);
+    if (n.kind === 'podLog') return this.podLogs.fire(n);
     const changes = this.cache.apply(n);
     if (changes.length > 0 || n.kind === 'list') this.changes.fire(changes);
   }
