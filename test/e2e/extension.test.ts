@@ -288,7 +288,7 @@ describe(
           WAIT_MS,
           async () => (await wb.problems()).join(' | '),
         );
-        assert.match(problem, /Unknown field `replicsa`/);
+        assert.match(problem, /Unknown field "replicsa"/);
         assert.match(problem, new RegExp(`\\[Ln ${line + 1}, Col 3\\]`), `at the misspelled key (line ${line + 1})`);
         await wb.screenshot('unknown-field-problem');
         await wb.runCommand('File: Revert File');
