@@ -143,7 +143,7 @@ function buildShell(): HTMLElement {
   return shell;
 }
 
-/** While editing, the editable copy replaces the read-only one, under its own heading: one copy of the YAML at a time. */
+/** While editing, the editable copy replaces the read-only one under its own heading: one copy of the YAML shown. */
 function showEditor(editing: boolean): void {
   for (const id of ['live-title', 'edit-title'])
     document.getElementById(id)!.hidden = (id === 'edit-title') !== editing;
