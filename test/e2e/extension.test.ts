@@ -146,7 +146,9 @@ describe(
         await wb.runCommand('Kube Reconcile: Apply Workspace to Sandbox');
       }
       for (const node of nodeRows(await wb.treeRows())) {
-        if (node.description.startsWith('NotReady')) await wb.contextMenu(node.label, 'Recover Node');
+        // A failed node still reads Ready for its grace period (`… · kubelet stopped — NotReady in 38s`).
+        if (node.description.startsWith('NotReady') || node.description.includes('kubelet stopped'))
+          await wb.contextMenu(node.label, 'Recover Node');
         if (node.description.includes('SchedulingDisabled')) await wb.contextMenu(node.label, 'Uncordon');
       }
       await wb.waitForTree(`${NODES.join(', ')} Ready and schedulable, web at ${replicas}/${replicas}`, (rows) => {
