@@ -86,6 +86,7 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
     await wb().closeMenus();
     const row = wb().treeRow(label, description);
     await row.waitFor({ state: 'visible', timeout: WAIT_MS });
+    await wb().dismissHover();
     await row.click({ button: 'right' });
     await wb().page.locator(SELECTOR_ITEM).first().waitFor({ state: 'visible', timeout: WAIT_MS });
     const labels = (await wb().page.locator(SELECTOR_ITEM).allInnerTexts()).map((t) => t.trim()).filter(Boolean);
@@ -105,6 +106,29 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
       WAIT_MS,
       () => loc.innerText({ timeout: 2_000 }).catch(() => '(not there)'),
     );
+  }
+
+  /** Preferences: Color Theme, then the theme picker it opens, filtered to `theme` and chosen with Enter. */
+  async function chooseTheme(theme: string): Promise<void> {
+    const page = wb().page;
+    await wb().closeMenus();
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input').first();
+    await input.waitFor({ state: 'visible', timeout: WAIT_MS });
+    await input.fill('>Preferences: Color Theme');
+    const row = (text: string) =>
+      page.locator('.quick-input-list .monaco-list-row.focused .label-name', { hasText: text }).first();
+    await row('Preferences: Color Theme').waitFor({ timeout: WAIT_MS });
+    await page.keyboard.press('Enter');
+    await until(
+      'the theme picker',
+      async () => ((await input.inputValue()) === '' || !(await input.inputValue()).startsWith('>') ? true : undefined),
+      WAIT_MS,
+    );
+    await input.fill(theme);
+    await row(theme).waitFor({ timeout: WAIT_MS });
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: WAIT_MS });
   }
 
   /** Writes a workspace file and applies the workspace (as a save would). */
@@ -252,13 +276,7 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
           .map((c) => c.textContent),
       );
       assert.deepEqual(broken, [], 'no event type broken over two lines');
-      await wb().runCommand('Preferences: Color Theme');
-      await wb().page.keyboard.type('Light Modern');
-      await wb()
-        .page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Light Modern' })
-        .first()
-        .waitFor({ timeout: WAIT_MS });
-      await wb().page.keyboard.press('Enter');
+      await chooseTheme('Light Modern');
       const light = await until(
         'the open editors to take the light theme',
         async () => {
@@ -270,13 +288,7 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
       );
       assert.notEqual(light, dark);
       await wb().screenshot('webview-light-theme');
-      await wb().runCommand('Preferences: Color Theme');
-      await wb().page.keyboard.type('Dark Modern');
-      await wb()
-        .page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Dark Modern' })
-        .first()
-        .waitFor({ timeout: WAIT_MS });
-      await wb().page.keyboard.press('Enter');
+      await chooseTheme('Dark Modern');
       await until('the dark theme back', async () => ((await editorBackground()) === dark ? true : undefined), WAIT_MS);
       await wb().tidy();
       await wb().contextMenu('node-1', 'Show Desired vs Actual');
@@ -356,8 +368,14 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
         .page.locator('.action-widget', { hasText: 'Change "replicsa" to "replicas"' })
         .first()
         .waitFor({ timeout: WAIT_MS });
-      const vp = wb().page.viewportSize()!;
-      await capture('problems-did-you-mean', { x: 0, y: 0, width: vp.width, height: vp.height });
+      const editorBox = (await wb().page.locator('.part.editor').first().boundingBox())!;
+      const panelBox = (await wb().page.locator('.part.panel').first().boundingBox())!;
+      await capture('problems-did-you-mean', {
+        x: editorBox.x,
+        y: editorBox.y,
+        width: editorBox.width,
+        height: Math.min(panelBox.y + 120, panelBox.y + panelBox.height) - editorBox.y,
+      });
       await wb().page.keyboard.press('Escape');
       await wb().runCommand('File: Revert File');
       await wb().waitDirty(false);
@@ -367,8 +385,7 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
   test(STEP_NAMES[6], STEP, () =>
     suite.step('keyboard-logs-describe', async () => {
       const pods = await suite.baseline(3);
-      const row = wb().treeRow(pods[0].name);
-      await row.click();
+      await wb().selectRow(pods[0].name);
       await wb().page.keyboard.press('l');
       const logsTab = wb()
         .page.locator('.part.editor .tab', { hasText: `Logs pod/${pods[0].name}` })
@@ -384,7 +401,7 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
         async () => (await wb().editorLines()).join('⏎'),
       );
       assert.match(logs.join('\n'), /nginx/);
-      await row.click();
+      await wb().selectRow(pods[0].name);
       await wb().page.keyboard.press('d');
       await wb()
         .page.locator('.part.editor .tab', { hasText: `Describe pod/${pods[0].name}` })
@@ -402,7 +419,10 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
       assert.match(described[1], new RegExp(`^Name: +${pods[0].name}$`));
       assert.ok(described.some((l) => /^Controlled By: +ReplicaSet\/web-/.test(l)));
       await wb().tidy();
-      await wb().treeRow('web', READY).click();
+      // Enter on a pod (a click on it opens nothing: a controller made it) opens the manifest that declares it.
+      await wb().tidy();
+      await wb().openViewContainer('Kube Reconcile');
+      await wb().selectRow(pods[1].name);
       await wb().page.keyboard.press('Enter');
       await wb()
         .page.locator('.part.editor .tab.active', { hasText: 'web.yaml' })
@@ -421,7 +441,7 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
       const sidebar = wb().page.locator('.part.sidebar').first();
       await until(
         'the view to say its filter',
-        async () => ((await sidebar.innerText()).includes('unhealthy only') ? true : undefined),
+        async () => ((await sidebar.innerText()).includes('Showing only what needs attention') ? true : undefined),
         WAIT_MS,
       );
       await wb().runCommand('Kube Reconcile: Show Everything');
@@ -431,8 +451,8 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
       const running = await background();
       await wb().runCommand('Kube Reconcile: Pause Sandbox');
       await until(
-        'the view to say PAUSED',
-        async () => ((await sidebar.innerText()).includes('PAUSED') ? true : undefined),
+        'the view to say paused',
+        async () => ((await sidebar.innerText()).includes('Sandbox paused: its clock stands still') ? true : undefined),
         WAIT_MS,
       );
       const paused = await until(
@@ -474,8 +494,17 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
   test(STEP_NAMES[9], STEP, () =>
     suite.step('media', async () => {
       const before = await suite.baseline(2);
-      const sidebar = wb().page.locator('.part.sidebar').first();
-      await capture('tree', sidebar);
+      await wb().dismissHover();
+      const side = (await wb().page.locator('.part.sidebar').first().boundingBox())!;
+      const lastRow = await wb()
+        .page.locator('.part.sidebar .monaco-list-row[role="treeitem"]')
+        .evaluateAll((rows) => Math.max(...rows.map((r) => r.getBoundingClientRect().bottom)));
+      await capture('tree', {
+        x: side.x,
+        y: side.y,
+        width: side.width,
+        height: Math.min(side.height, lastRow + 12 - side.y),
+      });
       await wb().contextMenu('web', 'Show Desired vs Actual', READY);
       await webviewText('p.health', 'Healthy', (t) => t.startsWith('Healthy'));
       await capture('desired-vs-actual', wb().page.locator('.part.editor').first());

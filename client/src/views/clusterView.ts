@@ -180,6 +180,19 @@ export function viewDescription(paused: boolean, options: TreeOptions): string {
   return [paused ? '⏸ PAUSED' : '', describeTreeOptions(options)].filter(Boolean).join(' · ');
 }
 
+/**
+ * The line above the tree (the title bar is too narrow to be relied on): paused first, then a filter that hides rows.
+ */
+export function viewMessage(paused: boolean, options: TreeOptions, hasContent: boolean): string {
+  const lines: string[] = [];
+  if (paused) lines.push('⏸ Sandbox paused: its clock stands still (Resume or Step in the title bar).');
+  if (hasContent && options.unhealthyOnly)
+    lines.push('Showing only what needs attention (Filter › Show Everything to see all).');
+  else if (hasContent && options.namespace !== undefined)
+    lines.push(`Showing namespace ${options.namespace} only (Filter › Show Everything to see all).`);
+  return lines.join('\n');
+}
+
 /** Registers the view and feeds it the sandbox's changes. */
 export function registerClusterView(context: ExtensionContext, connection: SandboxConnection): ClusterViewHandle {
   let options = readTreeOptions(context.workspaceState.get(OPTIONS_KEY));
@@ -196,10 +209,7 @@ export function registerClusterView(context: ExtensionContext, connection: Sandb
   const describe = () => {
     view.description = viewDescription(paused, options);
     view.title = paused ? 'Cluster (paused)' : 'Cluster';
-    view.message =
-      options.unhealthyOnly && provider.hasContent && connection.cache.list('nodes').length > 0
-        ? 'Showing only what needs attention (Filter › Show Everything to see all).'
-        : undefined;
+    view.message = viewMessage(paused, options, provider.hasContent) || undefined;
   };
   setContext(options);
   describe();

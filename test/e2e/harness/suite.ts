@@ -110,6 +110,12 @@ export function createSuite(): Suite {
       const wb = suite.wb;
       await wb.tidy();
       await wb.openViewContainer('Kube Reconcile');
+      // The tree as it starts: everything shown, by namespace (a step that filtered may have failed before undoing it).
+      const sidebar = await wb.page.locator('.part.sidebar').first().innerText();
+      if (/Showing (only what needs attention|namespace )/.test(sidebar))
+        await wb.runCommand('Kube Reconcile: Show Everything');
+      const roots = (await wb.treeRows()).filter((r) => r.level === 1).map((r) => r.label);
+      if (roots.length > 0 && !roots.includes('Nodes')) await wb.runCommand('Kube Reconcile: Group by Namespace');
       await wb.waitForTree('the three nodes', (rows) => (nodeRows(rows).length === NODES.length ? true : undefined));
       if (/Sandbox paused/.test(await wb.statusBarText())) await wb.runCommand('Kube Reconcile: Resume Sandbox');
       const file = join(suite.session.workspace, 'web.yaml');
