@@ -108,6 +108,13 @@ export function createSuite(): Suite {
 
     async baseline(replicas) {
       const wb = suite.wb;
+      // The keyboard back on the workbench (a webview or a left-over picker may hold it), then the usual tidying.
+      await wb.dismissHover();
+      await wb.page
+        .locator('.part.sidebar .composite.title')
+        .first()
+        .click({ timeout: 5_000 })
+        .catch(() => undefined);
       await wb.tidy();
       await wb.openViewContainer('Kube Reconcile');
       // The tree as it starts: everything shown, by namespace (a step that filtered may have failed before undoing it).
