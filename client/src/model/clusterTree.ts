@@ -68,8 +68,9 @@ export class ClusterTree {
    * Service.
    */
   hasUserObjects(): boolean {
+    const index = this.currentIndex();
     return NAMESPACED_KINDS.some((k) =>
-      this.cache
+      index
         .list(k.resource)
         .some(
           (o) =>
@@ -138,7 +139,7 @@ export class ClusterTree {
       case 'unscheduled':
         return this.unscheduledPods(index).map((p) => this.objectItem('pods', p, index, `${parent.id}/`));
       case 'namespaces':
-        return this.cache
+        return index
           .list('namespaces')
           .filter((ns) => this.options.namespace === undefined || ns.metadata.name === this.options.namespace)
           .filter((ns) => !this.options.unhealthyOnly || this.groupsOf(ns.metadata.name!, index).length > 0)
@@ -180,7 +181,7 @@ export class ClusterTree {
   }
 
   private shownNodes(index: TreeIndex): KubeObject[] {
-    const nodes = this.cache.list('nodes');
+    const nodes = index.list('nodes');
     if (!this.options.unhealthyOnly) return nodes;
     return nodes.filter((n) => needsAttention(n) || this.shownPods(index.podsOn(n.metadata.name!)).length > 0);
   }
@@ -232,7 +233,7 @@ export class ClusterTree {
       id: `node/${uid}`,
       label: name,
       description,
-      tooltip: objectTooltip(node, now, [`Pods: ${activePods(pods).length}`, ...(failure ? [failure] : [])]),
+      tooltip: () => objectTooltip(node, now, [`Pods: ${activePods(pods).length}`, ...(failure ? [failure] : [])]),
       icon: objectIcon('nodes', node),
       contextValue: nodeContextValue(node, failed),
       collapsible: shownPods.length > 0 ? open : 'none',
@@ -249,7 +250,7 @@ export class ClusterTree {
       id: `ns/${name}`,
       label: name,
       ...(description ? { description } : {}),
-      tooltip: objectTooltip(ns, this.now()),
+      tooltip: () => objectTooltip(ns, this.now()),
       icon: { id: NAMESPACE_KIND.icon },
       contextValue: NAMESPACE_KIND.contextValue,
       collapsible: hasChildren ? (EXPANDED_NAMESPACES.has(name) ? 'expanded' : 'collapsed') : 'none',
@@ -275,7 +276,7 @@ export class ClusterTree {
       id: `${idPrefix}${resource}/${uid}`,
       label: o.metadata.name!,
       ...(description ? { description } : {}),
-      tooltip: objectTooltip(o, now, this.tooltipExtra(resource, o, index)),
+      tooltip: () => objectTooltip(o, now, this.tooltipExtra(resource, o, index)),
       icon: objectIcon(resource, o),
       contextValue: resource === 'pods' ? podContextValue(o) : (view?.contextValue ?? o.kind.toLowerCase()),
       collapsible,

@@ -46,9 +46,28 @@ export class TreeIndex {
     return parent !== undefined && (kindView(parent)?.children.includes(resource) ?? false);
   }
 
+  private readonly lists = new Map<string, KubeObject[]>();
+
+  /** `cache.list`, read once per index: the tree asks for the same lists many times in one refresh. */
+  list(resource: string, namespace?: string): KubeObject[] {
+    const key = `${resource}/${namespace ?? ''}`;
+    let l = this.lists.get(key);
+    if (!l) this.lists.set(key, (l = this.cache.list(resource, namespace)));
+    return l;
+  }
+
+  private readonly topLevels = new Map<string, KubeObject[]>();
+
   /** Objects of `resource` in `namespace` that are not nested under a controller. */
   topLevel(resource: string, namespace: string): KubeObject[] {
-    return this.cache.list(resource, namespace).filter((o) => !this.hasShownController(o, resource));
+    const key = `${resource}/${namespace}`;
+    let l = this.topLevels.get(key);
+    if (!l)
+      this.topLevels.set(
+        key,
+        (l = this.list(resource, namespace).filter((o) => !this.hasShownController(o, resource))),
+      );
+    return l;
   }
 
   /** Pods bound to no node, sorted by namespace and name. */

@@ -10,6 +10,7 @@ import { EventEmitter, MarkdownString, commands, window } from 'vscode';
 import type { Event, ExtensionContext, TreeDataProvider, TreeItem, TreeView } from 'vscode';
 import { ClusterTree } from '../model/clusterTree';
 import { Throttle } from '../model/throttle';
+import { tooltipText } from '../model/treeNode';
 import type { TreeNode } from '../model/treeNode';
 import { describeTreeOptions, readTreeOptions } from '../model/treeOptions';
 import type { TreeOptions } from '../model/treeOptions';
@@ -71,13 +72,12 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
 
   getTreeItem(node: TreeNode): TreeItem {
     // The tooltip (with ages) is resolved on hover, so that an age ticking over never refreshes a parent.
-    const item = toTreeItem(node);
-    item.tooltip = undefined;
-    return item;
+    return toTreeItem(node);
   }
 
   resolveTreeItem(item: TreeItem, node: TreeNode): TreeItem {
-    item.tooltip = node.tooltip === undefined ? undefined : new MarkdownString(node.tooltip);
+    const text = tooltipText(node);
+    item.tooltip = text === undefined ? undefined : new MarkdownString(text);
     return item;
   }
 

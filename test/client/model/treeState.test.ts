@@ -11,6 +11,7 @@ import {
   nodeFailureText,
   podContextValue,
 } from '../../../client/src/model/liveState';
+import { tooltipText } from '../../../client/src/model/treeNode';
 import type { TreeNode } from '../../../client/src/model/treeNode';
 import { DEFAULT_TREE_OPTIONS, describeTreeOptions, readTreeOptions } from '../../../client/src/model/treeOptions';
 import type { TreeOptions } from '../../../client/src/model/treeOptions';
@@ -96,7 +97,7 @@ describe('pod tooltip', () => {
     const tree = new ClusterTree(webCluster(), () => NOW);
     const crashing = tree.children(tree.roots()[0])[0];
     const row = tree.children(crashing).find((n) => n.label === 'web-7d9f-c')!;
-    assert.match(row.tooltip!, /- Last termination of app: Error, exit code 1, 60s ago$/);
+    assert.match(tooltipText(row)!, /- Last termination of app: Error, exit code 1, 60s ago$/);
   });
 });
 
