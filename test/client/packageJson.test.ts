@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../../client/src/commands/table';
 import { NAMESPACED_KINDS } from '../../client/src/model/kinds';
@@ -232,6 +232,39 @@ describe('package.json contributions', () => {
         if (kind === 'onCommand') assert.ok(contributed.includes(arg), event);
         else assert.equal(event, 'onView:kubeReconcile.cluster');
       }
+    }
+  });
+
+  test("the walkthrough's pictures: each one its markdown links is there, small, and none is shipped unused", () => {
+    // VS Code resolves a step's markdown images against the markdown's folder; walkthrough/ is shipped whole.
+    const [walkthrough] = pkg.contributes.walkthroughs;
+    const linked = new Set<string>();
+    for (const step of walkthrough.steps) {
+      const md = step.media.markdown!;
+      for (const m of readFileSync(join(root, md), 'utf8').matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)) {
+        const file = posix.join(dirname(md), m[1]);
+        assert.ok(existsSync(join(root, file)), `${md} links ${m[1]}, which is not there`);
+        assert.match(file, /\.(webp|png)$/);
+        assert.ok(statSync(join(root, file)).size < 48 * 1024, `${file} is over 48 kB`);
+        linked.add(file);
+      }
+    }
+    assert.ok(linked.size > 0, 'the walkthrough shows no picture');
+    for (const f of readdirSync(join(root, 'walkthrough', 'media')))
+      assert.ok(linked.has(`walkthrough/media/${f}`), `walkthrough/media/${f} is packaged but no step shows it`);
+  });
+
+  test("the README's pictures are in the repository (vsce links them there), not in the VSIX", () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const pictures = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+    assert.ok(pictures.length > 0);
+    for (const p of pictures) {
+      assert.ok(existsSync(join(root, p)), `README.md shows ${p}, which is not there`);
+      assert.match(
+        p,
+        /^media\/readme\//,
+        `${p}: README pictures live in media/readme/, which .vscodeignore leaves out`,
+      );
     }
   });
 });

@@ -20,7 +20,15 @@ import { after, before, describe, test } from 'node:test';
 import type { ConsoleMessage, Locator } from 'playwright-core';
 import { anyWanted, createSuite, READY, STEP, WAIT_MS } from './harness/suite';
 import { until } from './harness/wait';
-import { nodeRows, replicasLine, runningWebPods, SANDBOX_SETTINGS, webYaml, WORKSPACE_FILES } from './scenario';
+import {
+  allWebPods,
+  nodeRows,
+  replicasLine,
+  runningWebPods,
+  SANDBOX_SETTINGS,
+  webYaml,
+  WORKSPACE_FILES,
+} from './scenario';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? join(ROOT, 'test-artifacts', 'e2e');
@@ -305,7 +313,7 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
           .locator('.monaco-editor')
           .first()
           .evaluate((el) => getComputedStyle(el).backgroundColor);
-      const dark = await editorBackground();
+      const before = await editorBackground();
       // Words in the tables stay whole at this width (~800 px): "Normal" on one line.
       const broken = await frame.locator('table.events td').evaluateAll((cells) =>
         cells
@@ -318,20 +326,23 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
           .map((c) => c.textContent),
       );
       assert.deepEqual(broken, [], 'no event type broken over two lines');
-      await chooseTheme('Light Modern');
-      const light = await until(
-        'the open editors to take the light theme',
-        async () => {
-          const now = await editorBackground();
-          return now !== dark ? now : undefined;
-        },
-        WAIT_MS,
-        editorBackground,
-      );
+      // code-server starts on a light theme: a dark one, then a light one, each taken by the open editors.
+      const switched = async (theme: string, from: string) => {
+        await chooseTheme(theme);
+        return until(
+          `the open editors to take ${theme}`,
+          async () => {
+            const now = await editorBackground();
+            return now !== from ? now : undefined;
+          },
+          WAIT_MS,
+          editorBackground,
+        );
+      };
+      const dark = await switched('Dark Modern', before);
+      await wb().screenshot('webview-dark-theme');
+      const light = await switched('Light Modern', dark);
       assert.notEqual(light, dark);
-      await wb().screenshot('webview-light-theme');
-      await chooseTheme('Dark Modern');
-      await until('the dark theme back', async () => ((await editorBackground()) === dark ? true : undefined), WAIT_MS);
       await wb().tidy();
       await wb().contextMenu('node-1', 'Show Desired vs Actual');
       const meta = await webviewText('p.meta', 'the node view', (t) => t.includes('saved manifest'));
@@ -429,8 +440,9 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
       const pods = await suite.baseline(3);
       await wb().selectRow(pods[0].name);
       await wb().page.keyboard.press('l');
+      // The tab title is the document's name, its slash a look-alike (a read-only document's path has no folders).
       const logsTab = wb()
-        .page.locator('.part.editor .tab', { hasText: `Logs pod/${pods[0].name}` })
+        .page.locator('.part.editor .tab', { hasText: new RegExp(`Logs pod.${pods[0].name}`) })
         .first();
       await logsTab.waitFor({ timeout: WAIT_MS });
       const logs = await until(
@@ -533,21 +545,27 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
     }),
   );
 
+  /** The side bar down to the tree's last row. */
+  async function captureTree(name: string): Promise<void> {
+    await wb().dismissHover();
+    const side = (await wb().page.locator('.part.sidebar').first().boundingBox())!;
+    const lastRow = await wb()
+      .page.locator('.part.sidebar .monaco-list-row[role="treeitem"]')
+      .evaluateAll((rows) => Math.max(...rows.map((r) => r.getBoundingClientRect().bottom)));
+    await capture(name, {
+      x: side.x,
+      y: side.y,
+      width: side.width,
+      height: Math.min(side.height, lastRow + 12 - side.y),
+    });
+  }
+
   test(STEP_NAMES[9], STEP, () =>
     suite.step('media', async () => {
       const before = await suite.baseline(2);
       await widenSideBar(520);
       await wb().dismissHover();
-      const side = (await wb().page.locator('.part.sidebar').first().boundingBox())!;
-      const lastRow = await wb()
-        .page.locator('.part.sidebar .monaco-list-row[role="treeitem"]')
-        .evaluateAll((rows) => Math.max(...rows.map((r) => r.getBoundingClientRect().bottom)));
-      await capture('tree', {
-        x: side.x,
-        y: side.y,
-        width: side.width,
-        height: Math.min(side.height, lastRow + 12 - side.y),
-      });
+      await captureTree('tree');
       await wb().contextMenu('web', 'Show Desired vs Actual', READY);
       await webviewText('p.health', 'Healthy', (t) => t.startsWith('Healthy'));
       await capture('desired-vs-actual', wb().page.locator('.part.editor').first());
@@ -571,7 +589,6 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
         frames.push(file);
       };
       await wb().quickOpen('web.yaml');
-      await capture('manifest', wb().page.locator('.part.editor').first());
       await wb().goToLine(replicasLine(webYaml(2)));
       await wb().page.keyboard.press('End');
       await wb().page.keyboard.press('Backspace');
@@ -598,6 +615,16 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
         WAIT_MS,
       );
       for (let i = 0; i < 3; i++) await frame();
+      // The walkthrough's pictures say what its text says: web.yaml at 3 replicas, from its first line, and 3/3 pods.
+      await until(
+        'the killed pod gone from the tree',
+        async () => (allWebPods(await wb().treeRows()).length === 3 ? true : undefined),
+        WAIT_MS,
+      );
+      await captureTree('walkthrough-tree');
+      await wb().quickOpen('web.yaml');
+      await wb().goToLine(1);
+      await capture('manifest', wb().page.locator('.part.editor').first());
       console.log(`media: ${frames.length} frames of ${clip.width}×${clip.height}`);
       const webp = join(ARTIFACTS, 'media', 'save-kill-replaced.webp');
       if (existsSync('/usr/bin/img2webp')) {
@@ -633,8 +660,7 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
     if (existsSync(animation)) copyFileSync(animation, join(readme, 'save-kill-replaced.webp'));
     // The walkthrough's pictures are small: they sit beside its text.
     toWebp(join(shots, 'manifest.png'), join(walkthrough, 'manifest.webp'), 640);
-    toWebp(join(shots, 'tree.png'), join(walkthrough, 'tree.webp'), 360);
+    toWebp(join(shots, 'walkthrough-tree.png'), join(walkthrough, 'tree.webp'), 360);
     toWebp(join(shots, 'desired-vs-actual.png'), join(walkthrough, 'desired-vs-actual.webp'), 640);
-    toWebp(join(shots, 'pending-why.png'), join(walkthrough, 'pending-why.webp'), 640);
   }
 });
