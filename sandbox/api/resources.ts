@@ -113,6 +113,22 @@ const SPECS: Spec[] = [
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', plural: 'rolebindings' },
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false },
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', namespaced: false },
+  // Enforced by sandbox/admission/policy (h/cel); h/crd serves the other built-in kinds.
+  {
+    gv: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    plural: 'validatingadmissionpolicies',
+    namespaced: false,
+    status: true,
+    generation: true,
+  },
+  {
+    gv: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    plural: 'validatingadmissionpolicybindings',
+    namespaced: false,
+    generation: true,
+  },
 ];
 
 function build(spec: Spec): ResourceType {

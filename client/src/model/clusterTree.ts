@@ -14,6 +14,8 @@
  * 0/0 ReplicaSets hidden). With nothing applied yet the tree is empty, so that
  * the view shows its welcome content instead.
  */
+import { isKind } from '../../../sandbox/api/resourceObjects';
+import type { ObjectsByResource } from '../../../sandbox/api/resourceObjects';
 import type { KubeObject } from '../../../sandbox/api/types';
 import type { MirrorCache } from '../sandbox/mirror';
 import type { FailedNode, ObjectRef } from '../sandbox/protocol';
@@ -162,7 +164,7 @@ export class ClusterTree {
   }
 
   /** The objects of `resource` the options let through. */
-  private shown(resource: string, objects: readonly KubeObject[], index: TreeIndex): KubeObject[] {
+  private shown<T extends KubeObject>(resource: string, objects: readonly T[], index: TreeIndex): T[] {
     const o = this.options;
     return objects.filter(
       (obj) =>
@@ -171,7 +173,7 @@ export class ClusterTree {
     );
   }
 
-  private shownPods(pods: readonly KubeObject[]): KubeObject[] {
+  private shownPods(pods: readonly ObjectsByResource['pods'][]): ObjectsByResource['pods'][] {
     const ns = this.options.namespace;
     return this.shown(
       'pods',
@@ -180,13 +182,13 @@ export class ClusterTree {
     );
   }
 
-  private shownNodes(index: TreeIndex): KubeObject[] {
+  private shownNodes(index: TreeIndex): ObjectsByResource['nodes'][] {
     const nodes = index.list('nodes');
     if (!this.options.unhealthyOnly) return nodes;
     return nodes.filter((n) => needsAttention(n) || this.shownPods(index.podsOn(n.metadata.name!)).length > 0);
   }
 
-  private unscheduledPods(index: TreeIndex): KubeObject[] {
+  private unscheduledPods(index: TreeIndex): ObjectsByResource['pods'][] {
     return this.shownPods(index.unscheduledPods());
   }
 
@@ -220,7 +222,7 @@ export class ClusterTree {
     return this.inputs.failedNodes?.().find((f) => f.name === name);
   }
 
-  private nodeItem(node: KubeObject, index: TreeIndex, open: Collapsible): TreeNode {
+  private nodeItem(node: ObjectsByResource['nodes'], index: TreeIndex, open: Collapsible): TreeNode {
     const name = node.metadata.name!;
     const pods = index.podsOn(name);
     const shownPods = this.shownPods(pods);
@@ -278,7 +280,7 @@ export class ClusterTree {
       ...(description ? { description } : {}),
       tooltip: () => objectTooltip(o, now, this.tooltipExtra(resource, o, index)),
       icon: objectIcon(resource, o),
-      contextValue: resource === 'pods' ? podContextValue(o) : (view?.contextValue ?? o.kind.toLowerCase()),
+      contextValue: isKind(o, 'Pod') ? podContextValue(o) : (view?.contextValue ?? o.kind.toLowerCase()),
       collapsible,
       ref: refOf(resource, o),
       revealsManifest: !o.metadata.ownerReferences?.some((r) => r.controller),
@@ -287,7 +289,7 @@ export class ClusterTree {
   }
 
   private tooltipExtra(resource: string, o: KubeObject, index: TreeIndex): string[] {
-    if (resource === 'pods') return lastTerminations(o, this.now()).map((t) => `Last termination of ${t}`);
+    if (isKind(o, 'Pod')) return lastTerminations(o, this.now()).map((t) => `Last termination of ${t}`);
     if (resource === 'deployments' && this.options.hideEmptyReplicaSets) {
       const hidden = index.ownedBy(uidOf(resource, o), 'replicasets').filter(isEmptyReplicaSet).length;
       if (hidden > 0) return [`${hidden} old ReplicaSet${hidden === 1 ? '' : 's'} at 0/0 hidden (the tree's filter)`];

@@ -6,7 +6,8 @@
  * Node, and a pod's last termination for its tooltip.
  */
 import type { ContainerStatus, Node, Pod } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../../sandbox/api/types';
+import { isKind } from '../../../sandbox/api/resourceObjects';
+import type { KubeObject, Typed } from '../../../sandbox/api/types';
 import { parseTimestamp } from '../../../sandbox/clock/clock';
 import { humanDuration, nodeStatusText } from '../../../sandbox/printers';
 import type { FailedNode } from '../sandbox/protocol';
@@ -16,18 +17,17 @@ import { GREEN, RED, nodeColor, podColor, workloadColor } from './icons';
  * `node.<ready|notready|unknown>.<schedulable|unschedulable>`, with `.kubeletStopped` after Fail Node: the menus offer
  * Cordon or Uncordon, Fail Node or Recover Node, by these.
  */
-export function nodeContextValue(node: KubeObject, failed: FailedNode | undefined): string {
-  const n = node as unknown as Node;
-  const ready = (n.status?.conditions ?? []).find((c) => c.type === 'Ready');
+export function nodeContextValue(node: Typed<Node>, failed: FailedNode | undefined): string {
+  const ready = (node.status?.conditions ?? []).find((c) => c.type === 'Ready');
   const readiness = !ready ? 'unknown' : ready.status === 'True' ? 'ready' : 'notready';
-  const schedulable = n.spec?.unschedulable ? 'unschedulable' : 'schedulable';
+  const schedulable = node.spec?.unschedulable ? 'unschedulable' : 'schedulable';
   return `node.${readiness}.${schedulable}${failed ? '.kubeletStopped' : ''}`;
 }
 
 /** `pod.running`, `pod.pending`, `pod.succeeded`, `pod.failed`, `pod.unknown`, or `pod.terminating` once deleted. */
-export function podContextValue(pod: KubeObject): string {
+export function podContextValue(pod: Typed<Pod>): string {
   if (pod.metadata.deletionTimestamp) return 'pod.terminating';
-  const phase = (pod as unknown as Pod).status?.phase ?? 'Pending';
+  const phase = pod.status?.phase ?? 'Pending';
   return `pod.${phase.toLowerCase()}`;
 }
 
@@ -36,13 +36,13 @@ export function podContextValue(pod: KubeObject): string {
  * schedulable, a workload short of ready replicas, a failed Job.
  */
 export function needsAttention(obj: KubeObject): boolean {
+  if (isKind(obj, 'Pod')) {
+    const color = podColor(obj);
+    return color !== undefined && color !== GREEN;
+  }
+  if (isKind(obj, 'Node')) return nodeColor(obj) !== GREEN;
+  if (isKind(obj, 'Job')) return (obj.status?.conditions ?? []).some((c) => c.type === 'Failed' && c.status === 'True');
   switch (obj.kind) {
-    case 'Pod': {
-      const color = podColor(obj);
-      return color !== undefined && color !== GREEN;
-    }
-    case 'Node':
-      return nodeColor(obj) !== GREEN;
     case 'Deployment':
     case 'ReplicaSet':
     case 'StatefulSet':
@@ -50,17 +50,13 @@ export function needsAttention(obj: KubeObject): boolean {
       const color = workloadColor(obj);
       return color !== undefined && color !== GREEN;
     }
-    case 'Job': {
-      const conditions = (obj.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
-      return (conditions ?? []).some((c) => c.type === 'Failed' && c.status === 'True');
-    }
     default:
       return false;
   }
 }
 
 /** A pod whose containers keep failing or cannot start (the red ones): what "1 pod failing" counts. */
-export function isFailingPod(pod: KubeObject): boolean {
+export function isFailingPod(pod: Typed<Pod>): boolean {
   return podColor(pod) === RED;
 }
 
@@ -69,12 +65,12 @@ export function isFailingPod(pod: KubeObject): boolean {
  * pods in 4m50s` once NotReady and tainted with pods that tolerate it for a while, else `kubelet stopped`.
  */
 export function nodeFailureText(
-  node: KubeObject,
-  pods: readonly KubeObject[],
+  node: Typed<Node>,
+  pods: readonly Typed<Pod>[],
   failed: FailedNode,
   now: number,
 ): string {
-  const status = nodeStatusText(node as unknown as Node).split(',')[0];
+  const status = nodeStatusText(node).split(',')[0];
   if (status === 'Ready') {
     const left = failed.notReadyAt - now;
     return left > 0 ? `kubelet stopped — NotReady in ${humanDuration(left)}` : 'kubelet stopped — NotReady any moment';
@@ -91,8 +87,8 @@ const NO_EXECUTE_TAINTS = new Set(['node.kubernetes.io/unreachable', 'node.kuber
  * When the taint manager evicts the first pod from a tainted node: the NoExecute taint's `timeAdded` plus the shortest
  * `tolerationSeconds` of a pod there that tolerates it (upstream: pkg/controller/tainteviction: processPodOnNode).
  */
-export function evictionAt(node: KubeObject, pods: readonly KubeObject[]): number | undefined {
-  const taints = ((node as unknown as Node).spec?.taints ?? []).filter(
+export function evictionAt(node: Typed<Node>, pods: readonly Typed<Pod>[]): number | undefined {
+  const taints = (node.spec?.taints ?? []).filter(
     (t) => t.effect === 'NoExecute' && NO_EXECUTE_TAINTS.has(t.key) && t.timeAdded,
   );
   let first: number | undefined;
@@ -100,7 +96,7 @@ export function evictionAt(node: KubeObject, pods: readonly KubeObject[]): numbe
     const added = parseTimestamp(taint.timeAdded!);
     for (const p of pods) {
       if (p.metadata.deletionTimestamp) continue;
-      const seconds = ((p as unknown as Pod).spec?.tolerations ?? [])
+      const seconds = (p.spec?.tolerations ?? [])
         .filter(
           (t) => t.effect === 'NoExecute' && (t.key === taint.key || (t.key === undefined && t.operator === 'Exists')),
         )
@@ -118,8 +114,8 @@ export function evictionAt(node: KubeObject, pods: readonly KubeObject[]): numbe
  * The last termination of each container that has one (`lastState.terminated`, or the current state when the
  * container has ended), as `nginx: Error, exit code 1, 2m ago` — what `kubectl describe pod` prints under "Last State".
  */
-export function lastTerminations(pod: KubeObject, now: number): string[] {
-  const s = (pod as unknown as Pod).status;
+export function lastTerminations(pod: Typed<Pod>, now: number): string[] {
+  const s = pod.status;
   const statuses: ContainerStatus[] = [...(s?.initContainerStatuses ?? []), ...(s?.containerStatuses ?? [])];
   const out: string[] = [];
   for (const c of statuses) {
@@ -142,15 +138,15 @@ export interface HealthSummary {
 }
 
 export function healthSummary(
-  pods: readonly KubeObject[],
-  nodes: readonly KubeObject[],
+  pods: readonly Typed<Pod>[],
+  nodes: readonly Typed<Node>[],
   failedNodes: readonly FailedNode[] = [],
 ): HealthSummary {
   const failing = pods.filter(isFailingPod);
   const pending = pods.filter(
-    (p) => !p.metadata.deletionTimestamp && (p as unknown as Pod).status?.phase === 'Pending' && !isFailingPod(p),
+    (p) => !p.metadata.deletionTimestamp && p.status?.phase === 'Pending' && !isFailingPod(p),
   );
-  const down = nodes.filter((n) => nodeStatusText(n as unknown as Node).split(',')[0] !== 'Ready');
+  const down = nodes.filter((n) => nodeStatusText(n).split(',')[0] !== 'Ready');
   const stopped = failedNodes.filter((f) => !down.some((n) => n.metadata.name === f.name));
   const parts: string[] = [];
   const details: string[] = [];

@@ -2,6 +2,7 @@
  * One pass over the mirror cache that the tree reads from: objects by uid,
  * children by controller owner, pods by node. Rebuilt when the cache changes.
  */
+import type { ObjectsByResource, ResourceName } from '../../../sandbox/api/resourceObjects';
 import type { KubeObject } from '../../../sandbox/api/types';
 import type { MirrorCache } from '../sandbox/mirror';
 import { CHILD_RESOURCES, PARENT_RESOURCES, kindView } from './kinds';
@@ -10,8 +11,8 @@ export class TreeIndex {
   /** Resource of each object that can be a parent, by uid. */
   private readonly parents = new Map<string, string>();
   private readonly byOwner = new Map<string, Map<string, KubeObject[]>>();
-  private readonly byNode = new Map<string, KubeObject[]>();
-  private readonly unscheduled: KubeObject[] = [];
+  private readonly byNode = new Map<string, ObjectsByResource['pods'][]>();
+  private readonly unscheduled: ObjectsByResource['pods'][] = [];
 
   constructor(readonly cache: MirrorCache) {
     for (const resource of PARENT_RESOURCES)
@@ -26,7 +27,7 @@ export class TreeIndex {
       }
     }
     for (const pod of cache.list('pods')) {
-      const node = (pod as { spec?: { nodeName?: string } }).spec?.nodeName;
+      const node = pod.spec?.nodeName;
       if (node) push(this.byNode, node, pod);
       else this.unscheduled.push(pod);
     }
@@ -49,6 +50,8 @@ export class TreeIndex {
   private readonly lists = new Map<string, KubeObject[]>();
 
   /** `cache.list`, read once per index: the tree asks for the same lists many times in one refresh. */
+  list<R extends ResourceName>(resource: R, namespace?: string): ObjectsByResource[R][];
+  list(resource: string, namespace?: string): KubeObject[];
   list(resource: string, namespace?: string): KubeObject[] {
     const key = `${resource}/${namespace ?? ''}`;
     let l = this.lists.get(key);
@@ -71,12 +74,12 @@ export class TreeIndex {
   }
 
   /** Pods bound to no node, sorted by namespace and name. */
-  unscheduledPods(): KubeObject[] {
+  unscheduledPods(): ObjectsByResource['pods'][] {
     return this.unscheduled;
   }
 
   /** Pods bound to the node, sorted by namespace and name. */
-  podsOn(node: string): KubeObject[] {
+  podsOn(node: string): ObjectsByResource['pods'][] {
     return this.byNode.get(node) ?? [];
   }
 }

@@ -60,6 +60,7 @@ import { pdbSpec } from './rules/pdb';
 import { pvcSpec } from './rules/pvc';
 import { ingressSpec } from './rules/ingress';
 import { networkPolicySpec } from './rules/networkPolicy';
+import { validatingAdmissionPolicySpec } from '../policy/validatePolicy';
 
 export type { ValidationContext, ValidationRule } from './rule';
 
@@ -124,6 +125,7 @@ export const VALIDATION_RULES: readonly ValidationRule[] = Object.freeze([
   pvcSpec,
   ingressSpec,
   networkPolicySpec,
+  validatingAdmissionPolicySpec,
 ]);
 
 // The rule list is frozen, so each kind's selection is computed once (every API write asks).

@@ -15,7 +15,8 @@ import { tooltipText } from '../../../client/src/model/treeNode';
 import type { TreeNode } from '../../../client/src/model/treeNode';
 import { DEFAULT_TREE_OPTIONS, describeTreeOptions, readTreeOptions } from '../../../client/src/model/treeOptions';
 import type { TreeOptions } from '../../../client/src/model/treeOptions';
-import type { KubeObject } from '../../../sandbox/api/types';
+import type { Node } from 'kubernetes-types/core/v1';
+import type { Typed } from '../../../sandbox/api/types';
 import { CREATED, NOW, cacheOf, namespace, node, pod, webCluster } from './fixtures';
 
 /** Every row, depth first, as `indent label (description) [contextValue]`. */
@@ -39,7 +40,7 @@ describe('context values', () => {
     assert.equal(nodeContextValue(node('node-1', true), undefined), 'node.ready.schedulable');
     assert.equal(nodeContextValue(node('node-1', true, true), undefined), 'node.ready.unschedulable');
     assert.equal(nodeContextValue(node('node-1', false), failed), 'node.notready.schedulable.kubeletStopped');
-    const blank: KubeObject = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' } };
+    const blank: Typed<Node> = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' } };
     assert.equal(nodeContextValue(blank, undefined), 'node.unknown.schedulable');
   });
 
@@ -60,7 +61,7 @@ describe('Fail Node, marked at once', () => {
       nodeFailureText(node('node-1', true), [], failed, NOW + 39_000),
       'kubelet stopped — NotReady any moment',
     );
-    const tainted: KubeObject = {
+    const tainted: Typed<Node> = {
       ...node('node-1', false),
       spec: {
         taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: '2025-01-01T00:09:00Z' }],
@@ -70,7 +71,7 @@ describe('Fail Node, marked at once', () => {
     const tolerating = {
       ...p,
       spec: {
-        ...(p.spec as object),
+        ...p.spec!,
         tolerations: [
           { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
         ],
