@@ -254,7 +254,10 @@ describe(
           (await frame.locator('p.summary').first().innerText()).trim(),
           'In sync: the live object matches the manifest (defaults aside).',
         );
+        // Matching fields are folded under drift: open them.
+        await frame.locator('details.matching > summary').first().click();
         const replicas = frame.locator('tr', { has: frame.locator('code', { hasText: /^spec\.replicas$/ }) }).first();
+        await replicas.waitFor({ state: 'visible', timeout: WAIT_MS });
         assert.deepEqual(
           (await replicas.locator('td').allInnerTexts()).map((t) => t.trim()),
           ['3', '3', 'same'],
