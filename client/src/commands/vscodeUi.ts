@@ -2,14 +2,10 @@
 import { ProgressLocation, Range, Selection, TextEditorRevealType, Uri, env, window, workspace } from 'vscode';
 import type { ExtensionContext, OutputChannel } from 'vscode';
 import type { ReadOnlyDocuments } from '../views/readOnlyDocuments';
+import { workspaceFileUri } from '../views/workspaceFile';
 import type { PickItem, Ui, WorkspaceFiles } from './ui';
 
 const NOTIFY_MS = 5000;
-
-/** A file as the sandbox names it: a path, or a uri string (`file:///…`, `vscode-vfs://…`). */
-function toUri(file: string): Uri {
-  return /^[a-z][a-z0-9+.-]+:\/\//i.test(file) ? Uri.parse(file) : Uri.file(file);
-}
 
 export function createUi(output: OutputChannel, documents: ReadOnlyDocuments): Ui {
   return {
@@ -40,7 +36,7 @@ export function createUi(output: OutputChannel, documents: ReadOnlyDocuments): U
       await window.showTextDocument(doc, { preview: true });
     },
     async openFile(file, line, focus) {
-      const editor = await window.showTextDocument(toUri(file), { preview: true, preserveFocus: !focus });
+      const editor = await window.showTextDocument(workspaceFileUri(file), { preview: true, preserveFocus: !focus });
       if (line === undefined) return;
       const position = editor.document.lineAt(Math.min(line, editor.document.lineCount - 1)).range.start;
       editor.selection = new Selection(position, position);

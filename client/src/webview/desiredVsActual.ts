@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { SandboxConnection } from '../sandbox/connection';
 import type { ObjectRef, Requests, WatchChange } from '../sandbox/protocol';
+import { workspaceFileUri } from '../views/workspaceFile';
 import { parseLiveEdit } from './editLive';
 import { isEventFor } from './events';
 import { kindOf, needsSchedulingExplanation, objectState, titleOf } from './objectState';
@@ -24,17 +25,13 @@ let panelColumn: vscode.ViewColumn | undefined;
 const refKey = (ref: ObjectRef) => `${ref.resource}/${ref.namespace ?? ''}/${ref.name}`;
 
 /** A manifest's file as the worker reports it: a URI string, or a plain path. */
-function fileUri(file: string): vscode.Uri {
-  return /^[a-z][\w+.-]+:/i.test(file) ? vscode.Uri.parse(file) : vscode.Uri.file(file);
-}
-
 async function openManifest(desired: Requests['desired']['result']): Promise<void> {
   if (desired.file === undefined) {
     void vscode.window.showInformationMessage('This object was not created from a saved manifest.');
     return;
   }
   const position = new vscode.Position(desired.line ?? 0, 0);
-  await vscode.window.showTextDocument(fileUri(desired.file), {
+  await vscode.window.showTextDocument(workspaceFileUri(desired.file), {
     selection: new vscode.Range(position, position),
     viewColumn: vscode.ViewColumn.One,
   });
@@ -68,7 +65,7 @@ function objectSource(context: vscode.ExtensionContext, connection: SandboxConne
         needsSchedulingExplanation(live) && ref.namespace
           ? await connection.request('explain', { namespace: ref.namespace, name: ref.name }).catch(() => noExplanation)
           : noExplanation;
-      const fileLabel = (file: string) => vscode.workspace.asRelativePath(fileUri(file), false);
+      const fileLabel = (file: string) => vscode.workspace.asRelativePath(workspaceFileUri(file), false);
       return objectState({
         ref,
         cache: connection.cache,
