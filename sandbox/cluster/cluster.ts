@@ -152,6 +152,11 @@ export class Cluster {
     this.kubelet(name).start();
   }
 
+  /** False while Fail Node has stopped the node's kubelet. */
+  isKubeletRunning(name: string): boolean {
+    return this.kubelet(name).isRunning;
+  }
+
   /** `kubectl scale` through the `/scale` subresource (sandbox/operations/scale.ts). */
   scale(resource: string, namespace: string, name: string, replicas: number): ScaleResult {
     return scale(this.api, resource, namespace, name, replicas);
