@@ -6,7 +6,7 @@
  * deleted pod's entry goes, and beyond `detailBudget` evaluated nodes in
  * total the oldest entries keep only their summary.
  */
-import { FILTER_PLUGINS, verdictReasons } from './filters';
+import { FILTER_PLUGINS, pluginOf, verdictReasons } from './filters';
 import type { FilterPluginName } from './filters';
 import type { CycleRecord } from './schedulePod';
 import { SCORE_PLUGINS, SCORE_WEIGHTS, totalScore } from './scores';
@@ -136,7 +136,7 @@ function nodeExplanations(r: CycleRecord): NodeExplanation[] {
     if (v === 0) return { node };
     return {
       node,
-      rejectedBy: FILTER_PLUGINS[v & 7] as FilterPluginName,
+      rejectedBy: FILTER_PLUGINS[pluginOf(v)] as FilterPluginName,
       reasons: verdictReasons(v, r.taintReasons?.get(i) ?? ''),
     };
   });

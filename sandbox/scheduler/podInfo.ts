@@ -6,10 +6,14 @@
 import type { Pod, Toleration } from 'kubernetes-types/core/v1';
 import { objectKey } from '../client/cache';
 import type { ObjectsByResource } from '../api/resourceObjects';
+import type { AffinityTerm } from './podAffinity';
+import { compileAffinityTerms } from './podAffinity';
 import type { NodeMatcher } from './nodeSelector';
 import { compileTerm, compileTerms } from './nodeSelector';
 import type { Requests } from './podRequests';
 import { podRequests } from './podRequests';
+import type { SpreadConstraint } from './topologySpread';
+import { compileSpreadConstraints } from './topologySpread';
 
 export interface HostPort {
   readonly ip: string;
@@ -40,6 +44,15 @@ export interface PodInfo {
   readonly required: NodeMatcher | undefined;
   readonly preferred: readonly PreferredTerm[];
   readonly preemptNever: boolean;
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+  /** Required pod affinity and anti-affinity terms (InterPodAffinity). */
+  readonly requiredAffinity: readonly AffinityTerm[];
+  readonly requiredAntiAffinity: readonly AffinityTerm[];
+  /** The DoNotSchedule topology spread constraints. */
+  readonly constraints: readonly SpreadConstraint[];
+  /** The object this was computed from. */
+  readonly pod: Pod;
 }
 
 /** Bound pods only need what the node accounting uses. */
@@ -71,6 +84,9 @@ export function newPodInfo(pod: ObjectsByResource['pods']): PodInfo {
   const preferred = (spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [])
     .filter((t) => t.weight !== 0)
     .map((t) => ({ weight: t.weight, matches: compileTerm(t.preference) }));
+  const namespace = pod.metadata.namespace ?? '';
+  const labels = pod.metadata.labels ?? {};
+  const affinity = spec?.affinity;
   return {
     key: objectKey(pod),
     uid: pod.metadata.uid ?? '',
@@ -84,5 +100,17 @@ export function newPodInfo(pod: ObjectsByResource['pods']): PodInfo {
     required: requiredMatcher(pod),
     preferred,
     preemptNever: spec?.preemptionPolicy === 'Never',
+    namespace,
+    labels,
+    requiredAffinity: compileAffinityTerms(
+      affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+      namespace,
+    ),
+    requiredAntiAffinity: compileAffinityTerms(
+      affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+      namespace,
+    ),
+    constraints: compileSpreadConstraints(spec?.topologySpreadConstraints, labels),
+    pod,
   };
 }

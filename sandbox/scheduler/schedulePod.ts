@@ -6,7 +6,8 @@
  * (`selectHost`'s reservoir sampling). Pure: reads the cache, writes nothing.
  */
 import type { SeededRandom } from '../clock/random';
-import { TAINT_TOLERATION, filterNode } from './filters';
+import type { CycleState } from './filters';
+import { TAINT_TOLERATION, filterNode, pluginOf, taintIndexOf } from './filters';
 import type { NodeState } from './nodeState';
 import type { PodInfo } from './podInfo';
 import { scoreNodes, totalScore } from './scores';
@@ -58,6 +59,7 @@ export function schedulePod(
   cursor: CycleCursor,
   random: SeededRandom,
   percentage: number,
+  cycle?: CycleState,
 ): CycleRecord {
   const total = nodes.length;
   const want = numFeasibleNodesToFind(percentage, total);
@@ -72,14 +74,14 @@ export function schedulePod(
   let at = start;
   while (processed < total && feasible.length < want) {
     const node = nodes[at];
-    const v = filterNode(pod, node);
+    const v = filterNode(pod, node, cycle);
     verdicts[processed] = v;
     names.push(node.name);
     if (v === 0) {
       feasible.push(processed);
       feasibleNodes.push(node);
-    } else if ((v & 7) === TAINT_TOLERATION) {
-      (taintReasons ??= new Map()).set(processed, node.taints[v >> 8].reason);
+    } else if (pluginOf(v) === TAINT_TOLERATION) {
+      (taintReasons ??= new Map()).set(processed, node.taints[taintIndexOf(v)].reason);
     }
     processed++;
     if (++at === total) at = 0;

@@ -5,19 +5,14 @@
  * the informers, so a scheduling cycle is O(nodes), never O(pods).
  */
 import type { Node, Pod } from 'kubernetes-types/core/v1';
-import type { PodUsage } from './nodeState';
+import type { BoundPod, PodUsage } from './nodeState';
 import { NodeState } from './nodeState';
+import { compileAffinityTerms } from './podAffinity';
 import type { PodInfo } from './podInfo';
 import { podHostPorts } from './podInfo';
 import { podRequests } from './podRequests';
 
-interface PodEntry {
-  uid: string;
-  node: NodeState;
-  usage: PodUsage;
-  /** Assumed by the scheduler and not yet confirmed by the informer. */
-  assumed: boolean;
-}
+type PodEntry = BoundPod;
 
 function usageOf(pod: Pod): PodUsage {
   const r = podRequests(pod.spec);
@@ -32,9 +27,20 @@ function usageOf(pod: Pod): PodUsage {
   };
 }
 
+function sameLabels(before: Readonly<Record<string, string>>, pod: Pod): boolean {
+  const now = pod.metadata?.labels ?? {};
+  if (now === before) return true;
+  const keys = Object.keys(now);
+  if (keys.length !== Object.keys(before).length) return false;
+  for (const k of keys) if (before[k] !== now[k]) return false;
+  return true;
+}
+
 export class SchedulerCache {
   private readonly nodes = new Map<string, NodeState>();
   private readonly pods = new Map<string, PodEntry>();
+  /** Pods with required anti-affinity terms (upstream `HavePodsWithRequiredAntiAffinityList`). */
+  readonly withAntiAffinity = new Set<PodEntry>();
   private list: NodeState[] = [];
 
   /** Existing nodes, in the order they were added: the order a cycle walks them. */
@@ -67,12 +73,39 @@ export class SchedulerCache {
     const nodeName = pod.spec?.nodeName ?? '';
     const uid = pod.metadata?.uid ?? '';
     const old = this.pods.get(key);
-    if (old && old.uid === uid && old.node.name === nodeName) {
+    const deleting = pod.metadata?.deletionTimestamp !== undefined && pod.metadata?.deletionTimestamp !== null;
+    if (
+      old &&
+      old.uid === uid &&
+      old.node.name === nodeName &&
+      old.deleting === deleting &&
+      sameLabels(old.labels, pod)
+    ) {
       old.assumed = false;
+      old.pod = pod;
       return;
     }
     if (old) this.release(key, old);
-    this.account(key, { uid, node: this.stateFor(nodeName), usage: usageOf(pod), assumed: false });
+    const namespace = pod.metadata?.namespace ?? '';
+    const anti = pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+    this.account(key, {
+      key,
+      uid,
+      namespace,
+      labels: pod.metadata?.labels ?? {},
+      priority: pod.spec?.priority ?? 0,
+      deleting,
+      requiredAntiAffinity: anti && anti.length > 0 ? compileAffinityTerms(anti, namespace) : undefined,
+      pod,
+      node: this.stateFor(nodeName),
+      usage: usageOf(pod),
+      assumed: false,
+    });
+  }
+
+  /** The counted pod of that key. */
+  pod(key: string): BoundPod | undefined {
+    return this.pods.get(key);
   }
 
   /** Stops counting a pod (deleted, or Succeeded/Failed). Returns whether it was counted. */
@@ -93,7 +126,19 @@ export class SchedulerCache {
       nonZeroMemory: info.nonZero.memory,
       hostPorts: info.hostPorts,
     };
-    this.account(info.key, { uid: info.uid, node: this.stateFor(nodeName), usage, assumed: true });
+    this.account(info.key, {
+      key: info.key,
+      uid: info.uid,
+      namespace: info.namespace,
+      labels: info.labels,
+      priority: info.priority,
+      deleting: false,
+      requiredAntiAffinity: info.requiredAntiAffinity.length > 0 ? info.requiredAntiAffinity : undefined,
+      pod: info.pod,
+      node: this.stateFor(nodeName),
+      usage,
+      assumed: true,
+    });
   }
 
   /** Undoes `assume` after a failed binding, unless the informer has confirmed the pod meanwhile. */
@@ -103,13 +148,15 @@ export class SchedulerCache {
   }
 
   private account(key: string, entry: PodEntry): void {
-    entry.node.addPod(entry.usage, 1);
+    entry.node.attach(entry, 1);
     this.pods.set(key, entry);
+    if (entry.requiredAntiAffinity) this.withAntiAffinity.add(entry);
   }
 
   private release(key: string, entry: PodEntry): void {
-    entry.node.addPod(entry.usage, -1);
+    entry.node.attach(entry, -1);
     this.pods.delete(key);
+    this.withAntiAffinity.delete(entry);
     if (!entry.node.exists && entry.node.podCount === 0) this.nodes.delete(entry.node.name);
   }
 

@@ -4,13 +4,25 @@
 // pkg/apis/scheduling/validation/validation.go (ValidatePriorityClass).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newApi, pod, statusOf } from '../fixtures';
+import type { PodSpec } from 'kubernetes-types/core/v1';
+import { newApi, statusOf } from '../fixtures';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { formatTable, tableFor } from '../../../sandbox/printers/index';
 
 function priorityClass(name: string, value: number, extra: Record<string, unknown> = {}): KubeObject {
   return { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value, ...extra };
 }
+
+function pod(name: string, spec: Partial<PodSpec> = {}): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default' },
+    spec: { containers: [{ name: 'app', image: 'nginx:1.27' }], ...spec },
+  };
+}
+
+const specOf = (o: KubeObject) => o.spec as PodSpec;
 
 describe('PriorityClass and the Priority admission plugin', () => {
   test('the two system classes exist from the start, with upstream values, and cannot be deleted', () => {
@@ -30,7 +42,7 @@ describe('PriorityClass and the Priority admission plugin', () => {
 
   test('an unknown priorityClassName is refused with upstream Forbidden message; nothing is stored', () => {
     const { api } = newApi();
-    const s = statusOf(() => api.create({ ...pod('x'), spec: { ...pod('x').spec, priorityClassName: 'foo' } }));
+    const s = statusOf(() => api.create(pod('x', { priorityClassName: 'foo' })));
     assert.equal(s.code, 403);
     assert.equal(s.reason, 'Forbidden');
     assert.equal(s.message, 'pods "x" is forbidden: no PriorityClass with name foo was found');
@@ -40,23 +52,21 @@ describe('PriorityClass and the Priority admission plugin', () => {
   test('a pod gets priority and preemptionPolicy from its class; without a class, 0 or the global default', () => {
     const { api } = newApi();
     api.create(priorityClass('high', 1000, { preemptionPolicy: 'Never' }));
-    const high = api.create({ ...pod('a'), spec: { ...pod('a').spec, priorityClassName: 'high' } });
-    assert.deepEqual([high.spec?.priority, high.spec?.preemptionPolicy], [1000, 'Never']);
+    const high = api.create(pod('a', { priorityClassName: 'high' }));
+    assert.deepEqual([specOf(high).priority, specOf(high).preemptionPolicy], [1000, 'Never']);
     const plain = api.create(pod('b'));
-    assert.deepEqual([plain.spec?.priority, plain.spec?.preemptionPolicy], [0, 'PreemptLowerPriority']);
+    assert.deepEqual([specOf(plain).priority, specOf(plain).preemptionPolicy], [0, 'PreemptLowerPriority']);
     api.create(priorityClass('low', 10, { globalDefault: true }));
     const dflt = api.create(pod('c'));
-    assert.deepEqual([dflt.spec?.priorityClassName, dflt.spec?.priority], ['low', 10]);
-    const critical = api.create({ ...pod('d'), spec: { ...pod('d').spec, priorityClassName: 'system-node-critical' } });
-    assert.equal(critical.spec?.priority, 2000001000);
+    assert.deepEqual([specOf(dflt).priorityClassName, specOf(dflt).priority], ['low', 10]);
+    const critical = api.create(pod('d', { priorityClassName: 'system-node-critical' }));
+    assert.equal(specOf(critical).priority, 2000001000);
   });
 
   test('a priority the pod states that differs from its class is refused', () => {
     const { api } = newApi();
     api.create(priorityClass('high', 1000));
-    const s = statusOf(() =>
-      api.create({ ...pod('x'), spec: { ...pod('x').spec, priorityClassName: 'high', priority: 5 } }),
-    );
+    const s = statusOf(() => api.create(pod('x', { priorityClassName: 'high', priority: 5 })));
     assert.equal(
       s.message,
       'pods "x" is forbidden: the integer value of priority (5) must not be provided in pod spec; priority admission controller computed 1000 from the given PriorityClass name',

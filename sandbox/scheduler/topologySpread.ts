@@ -1,0 +1,148 @@
+/**
+ * The PodTopologySpread filter (upstream: pkg/scheduler/framework/plugins/
+ * podtopologyspread/filtering.go). Only `whenUnsatisfiable: DoNotSchedule`
+ * constraints filter. PreFilter counts, per topology pair, the pods matching
+ * each constraint's selector in the pod's namespace on the nodes the pod
+ * could go to (`nodeAffinityPolicy` Honor by default, `nodeTaintsPolicy`
+ * Ignore by default; a node must carry every constraint's key), and the
+ * smallest count per key (0 when there are fewer domains than `minDomains`).
+ * Filter: `count(node's domain) + selfMatch − min ≤ maxSkew`.
+ *
+ * The ScheduleAnyway constraints (and the cluster default constraints, which
+ * are ScheduleAnyway: hostname maxSkew 3, zone maxSkew 5) only score; their
+ * score is not modelled.
+ */
+import type { TopologySpreadConstraint } from 'kubernetes-types/core/v1';
+import type { Selector } from '../api/selectors/labelSelector';
+import { NOTHING, labelSelectorFromObject } from '../api/selectors/labelSelector';
+import type { NodeMatcher } from './nodeSelector';
+import type { NodeState } from './nodeState';
+import type { NodeTaint } from './taints';
+import { firstUntoleratedTaint } from './taints';
+import type { Toleration } from 'kubernetes-types/core/v1';
+
+export interface SpreadConstraint {
+  readonly maxSkew: number;
+  readonly topologyKey: string;
+  readonly selector: Selector;
+  readonly minDomains: number;
+  readonly honorAffinity: boolean;
+  readonly honorTaints: boolean;
+}
+
+/** What the plugin needs from the incoming pod. */
+export interface SpreadPod {
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly constraints: readonly SpreadConstraint[];
+  readonly required: NodeMatcher | undefined;
+  readonly tolerations: readonly Toleration[];
+}
+
+export const REASON_SPREAD = "node(s) didn't match pod topology spread constraints";
+export const REASON_SPREAD_MISSING_LABEL =
+  "node(s) didn't match pod topology spread constraints (missing required label)";
+export const SPREAD_NOT_MATCH = 1;
+export const SPREAD_MISSING_LABEL = 2;
+
+/**
+ * The DoNotSchedule constraints, compiled; `matchLabelKeys` adds the pod's own values of those keys to the selector
+ * (`mergeLabelSetWithSelector`).
+ */
+export function compileSpreadConstraints(
+  list: readonly TopologySpreadConstraint[] | undefined,
+  podLabels: Readonly<Record<string, string>>,
+): SpreadConstraint[] {
+  const out: SpreadConstraint[] = [];
+  for (const c of list ?? []) {
+    if (c.whenUnsatisfiable !== 'DoNotSchedule') continue;
+    let selector: Selector;
+    try {
+      const sel = c.labelSelector;
+      const keys = (c.matchLabelKeys ?? []).filter((k) => Object.hasOwn(podLabels, k));
+      const merged =
+        sel && keys.length > 0
+          ? {
+              ...sel,
+              matchExpressions: [
+                ...(sel.matchExpressions ?? []),
+                ...keys.map((k) => ({ key: k, operator: 'In', values: [podLabels[k]] })),
+              ],
+            }
+          : sel;
+      selector = labelSelectorFromObject(merged);
+    } catch {
+      selector = NOTHING;
+    }
+    out.push({
+      maxSkew: c.maxSkew,
+      topologyKey: c.topologyKey,
+      selector,
+      minDomains: c.minDomains ?? 1,
+      honorAffinity: c.nodeAffinityPolicy !== 'Ignore',
+      honorTaints: c.nodeTaintsPolicy === 'Honor',
+    });
+  }
+  return out;
+}
+
+export interface SpreadState {
+  readonly pod: SpreadPod;
+  /** `key\0value` → matching pods in that domain. */
+  readonly pairCounts: Map<string, number>;
+  /** Per constraint: the global minimum its skew is measured against. */
+  readonly minMatch: number[];
+  /** Per constraint: whether the pod matches its own selector. */
+  readonly selfMatch: number[];
+}
+
+function pair(key: string, value: string): string {
+  return `${key}\u0000${value}`;
+}
+
+function untolerated(taints: readonly NodeTaint[], tolerations: readonly Toleration[]): boolean {
+  const hard = taints.filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
+  return hard.length > 0 && firstUntoleratedTaint(hard, tolerations) >= 0;
+}
+
+/** `PreFilter` (`calPreFilterState`); undefined when the pod has no DoNotSchedule constraint. */
+export function spreadPreFilter(pod: SpreadPod, nodes: readonly NodeState[]): SpreadState | undefined {
+  const cs = pod.constraints;
+  if (cs.length === 0) return undefined;
+  const pairCounts = new Map<string, number>();
+  const domains = cs.map(() => new Set<string>());
+  for (const node of nodes) {
+    if (!cs.every((c) => Object.hasOwn(node.labels, c.topologyKey))) continue;
+    cs.forEach((c, i) => {
+      if (c.honorAffinity && pod.required && !pod.required(node)) return;
+      if (c.honorTaints && node.taints.length > 0 && untolerated(node.taints, pod.tolerations)) return;
+      const value = node.labels[c.topologyKey];
+      domains[i].add(value);
+      let n = 0;
+      for (const p of node.pods) if (!p.deleting && p.namespace === pod.namespace && c.selector.matches(p.labels)) n++;
+      const k = pair(c.topologyKey, value);
+      pairCounts.set(k, (pairCounts.get(k) ?? 0) + n);
+    });
+  }
+  const minMatch = cs.map((c, i) => {
+    if (domains[i].size < c.minDomains) return 0;
+    let min = Infinity;
+    for (const v of domains[i]) min = Math.min(min, pairCounts.get(pair(c.topologyKey, v)) ?? 0);
+    return min === Infinity ? 0 : min;
+  });
+  const selfMatch = cs.map((c) => (c.selector.matches(pod.labels) ? 1 : 0));
+  return { pod, pairCounts, minMatch, selfMatch };
+}
+
+/** `Filter`: 0, SPREAD_MISSING_LABEL (unresolvable) or SPREAD_NOT_MATCH. */
+export function spreadFilter(s: SpreadState, node: NodeState): number {
+  const cs = s.pod.constraints;
+  for (let i = 0; i < cs.length; i++) {
+    const c = cs[i];
+    const value = node.labels[c.topologyKey];
+    if (value === undefined) return SPREAD_MISSING_LABEL;
+    const matchNum = s.pairCounts.get(pair(c.topologyKey, value)) ?? 0;
+    if (matchNum + s.selfMatch[i] - s.minMatch[i] > c.maxSkew) return SPREAD_NOT_MATCH;
+  }
+  return 0;
+}
