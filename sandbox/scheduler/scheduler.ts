@@ -186,11 +186,7 @@ export class Scheduler implements Component {
       if (phase === 'Succeeded' || phase === 'Failed') {
         if (this.cache.removePod(key)) this.queue.moveAll(ASSIGNED_POD_GONE);
       } else {
-        const before = this.cache.pod(key);
-        const placed = before?.node.name;
-        this.cache.addOrUpdatePod(key, pod);
-        if (placed !== pod.spec.nodeName || before?.labels !== this.cache.pod(key)?.labels)
-          this.queue.moveAll(ASSIGNED_POD_ADDED);
+        if (this.cache.addOrUpdatePod(key, pod)) this.queue.moveAll(ASSIGNED_POD_ADDED);
       }
       return;
     }
@@ -349,8 +345,8 @@ export class Scheduler implements Component {
     this.remember(qp, record, 'Unschedulable', message);
     this.measure('event', () => this.recorder.event(qp.pod, 'Warning', 'FailedScheduling', message));
     this.writeCondition(qp, 'Unschedulable', message, nominated);
-    // A pod that preempted waits for its victims to go (ASSIGNED_POD_GONE moves it).
-    this.queue.unschedulable(qp, nominated ? rejected | ASSIGNED_POD_GONE : rejected);
+    // A pod that preempted waits for its victims to go (ASSIGNED_POD_GONE concerns every plugin preemption helps).
+    this.queue.unschedulable(qp, rejected);
   }
 
   private writeCondition(qp: QueuedPod, reason: string, message: string, nominated?: string): void {

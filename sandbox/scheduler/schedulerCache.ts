@@ -68,8 +68,11 @@ export class SchedulerCache {
     if (state.podCount === 0) this.nodes.delete(name);
   }
 
-  /** Counts a bound, non-terminal pod (or re-counts it when it moved or changed uid). */
-  addOrUpdatePod(key: string, pod: Pod): void {
+  /**
+   * Counts a bound, non-terminal pod (or re-counts it when it moved, changed uid or labels, or began terminating).
+   * Returns whether what InterPodAffinity and PodTopologySpread count changed.
+   */
+  addOrUpdatePod(key: string, pod: Pod): boolean {
     const nodeName = pod.spec?.nodeName ?? '';
     const uid = pod.metadata?.uid ?? '';
     const old = this.pods.get(key);
@@ -83,7 +86,7 @@ export class SchedulerCache {
     ) {
       old.assumed = false;
       old.pod = pod;
-      return;
+      return false;
     }
     if (old) this.release(key, old);
     const namespace = pod.metadata?.namespace ?? '';
@@ -101,6 +104,7 @@ export class SchedulerCache {
       usage: usageOf(pod),
       assumed: false,
     });
+    return true;
   }
 
   /** The counted pod of that key. */
