@@ -120,8 +120,15 @@ export class ApiServer {
     this.allocators = new ServiceAllocators(this.random.fork('service-allocation'));
     this.policySource = storePolicySource(this.store);
     for (const svc of this.store.list(kindKey(this.resolve('services')))) reserveServiceAddresses(svc, this.allocators);
-    if (options.bootstrap ?? store === undefined)
-      for (const obj of [...bootstrapObjects(), ...systemPriorityClassObjects()]) this.create(obj);
+    if (options.bootstrap ?? store === undefined) {
+      for (const obj of bootstrapObjects()) this.create(obj);
+      // The system PriorityClasses take their uids from a stream of their own: every other uid and generated name stays
+      // what it was before they existed.
+      const saved = this.random.getState();
+      this.random.setState(this.random.fork('system-priority-classes').getState());
+      for (const obj of systemPriorityClassObjects()) this.create(obj);
+      this.random.setState(saved);
+    }
   }
 
   /** The store's latest resourceVersion. */

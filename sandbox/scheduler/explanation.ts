@@ -9,7 +9,7 @@
 import { FILTER_PLUGINS, pluginOf, verdictReasons } from './filters';
 import type { FilterPluginName } from './filters';
 import type { CycleRecord } from './schedulePod';
-import { SCORE_PLUGINS, SCORE_WEIGHTS, totalScore } from './scores';
+import { SCORE_PLUGINS, SCORE_STRIDE, SCORE_WEIGHTS, totalScore } from './scores';
 import type { ScorePluginName } from './scores';
 
 export interface NodeExplanation {
@@ -144,7 +144,7 @@ function nodeExplanations(r: CycleRecord): NodeExplanation[] {
     const e = out[at];
     if (r.scores) {
       const scores = {} as Record<ScorePluginName, number>;
-      SCORE_PLUGINS.forEach((p, k) => (scores[p] = r.scores![f * 4 + k]));
+      SCORE_PLUGINS.forEach((p, k) => (scores[p] = r.scores![f * SCORE_STRIDE + k]));
       e.scores = scores;
       e.total = totalScore(r.scores, f);
     }

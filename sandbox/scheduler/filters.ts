@@ -6,6 +6,7 @@
  * PreFilter computed for the cycle (`CycleState`).
  */
 import type { NodeState } from './nodeState';
+import type { ScoreHook } from './scores';
 import type { InterPodState, NamespaceLabels } from './podAffinity';
 import { AFFINITY_NOT_MATCH, interPodFilter, interPodReason } from './podAffinity';
 import type { PodInfo } from './podInfo';
@@ -45,6 +46,8 @@ export interface CycleState {
   readonly spread?: SpreadState;
   readonly interPod?: InterPodState;
   readonly nsLabels: NamespaceLabels;
+  /** PreScore and Score of PodTopologySpread and InterPodAffinity over the feasible nodes. */
+  readonly score?: ScoreHook;
 }
 
 /** NodeResourcesFit reasons, as bits of `verdict >> 4`. */

@@ -6,8 +6,7 @@
 import type { Node } from 'kubernetes-types/core/v1';
 import { parseQuantity, quantityToMilli, quantityValue } from '../api/quantity';
 import type { Pod } from 'kubernetes-types/core/v1';
-import type { AffinityTerm } from './podAffinity';
-import type { HostPort } from './podInfo';
+import type { AffinityTerm, WeightedAffinityTerm } from './affinityTerm';
 import type { NodeTaint } from './taints';
 import { toNodeTaint } from './taints';
 
@@ -24,6 +23,12 @@ export interface PodUsage {
   hostPorts: readonly HostPort[];
 }
 
+export interface HostPort {
+  readonly ip: string;
+  /** `TCP/8080`: protocol and port, the key of a node's used-port table. */
+  readonly protocolPort: string;
+}
+
 /** A pod counted on a node, with what InterPodAffinity, PodTopologySpread and preemption look at. */
 export interface BoundPod {
   readonly key: string;
@@ -35,6 +40,10 @@ export interface BoundPod {
   readonly deleting: boolean;
   /** Its required anti-affinity terms; undefined when it has none. */
   readonly requiredAntiAffinity: readonly AffinityTerm[] | undefined;
+  /** Its other pod (anti-)affinity terms, for InterPodAffinity's score; absent when it has none. */
+  readonly requiredAffinity?: readonly AffinityTerm[];
+  readonly preferredAffinity?: readonly WeightedAffinityTerm[];
+  readonly preferredAntiAffinity?: readonly WeightedAffinityTerm[];
   readonly usage: PodUsage;
   /** The object (for preemption's victims); the scheduler's own copy for an assumed pod. */
   pod: Pod;

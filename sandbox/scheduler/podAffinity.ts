@@ -9,61 +9,12 @@
  * Not modelled: `matchLabelKeys` / `mismatchLabelKeys` (merged into the
  * selector by the API server upstream), and the preferred terms' score.
  */
-import type { PodAffinityTerm } from 'kubernetes-types/core/v1';
-import type { Selector } from '../api/selectors/labelSelector';
-import { NOTHING, labelSelectorFromObject } from '../api/selectors/labelSelector';
+import type { AffinityTerm, NamespaceLabels, PodFacts, WeightedAffinityTerm } from './affinityTerm';
+import { termMatches } from './affinityTerm';
 import type { NodeState } from './nodeState';
 
-/** `framework.AffinityTerm`: a compiled term. */
-export interface AffinityTerm {
-  readonly selector: Selector;
-  readonly namespaces: ReadonlySet<string>;
-  readonly nsSelector: Selector;
-  readonly topologyKey: string;
-}
-
-/** What a term looks at in a pod. */
-export interface PodFacts {
-  readonly namespace: string;
-  readonly labels: Readonly<Record<string, string>>;
-}
-
-export type NamespaceLabels = (namespace: string) => Readonly<Record<string, string>> | undefined;
-
-function selectorOf(sel: PodAffinityTerm['labelSelector']): Selector {
-  try {
-    return labelSelectorFromObject(sel);
-  } catch {
-    return NOTHING;
-  }
-}
-
-/**
- * `newAffinityTerm`: with neither `namespaces` nor `namespaceSelector` a term is about the pod's own namespace; a nil
- * selector selects nothing, `{}` everything.
- */
-export function compileAffinityTerms(
-  terms: readonly PodAffinityTerm[] | undefined,
-  podNamespace: string,
-): AffinityTerm[] {
-  return (terms ?? []).map((t) => {
-    const namespaces = new Set(t.namespaces ?? []);
-    if (namespaces.size === 0 && (t.namespaceSelector === undefined || t.namespaceSelector === null))
-      namespaces.add(podNamespace);
-    return {
-      selector: selectorOf(t.labelSelector),
-      namespaces,
-      nsSelector: selectorOf(t.namespaceSelector),
-      topologyKey: t.topologyKey,
-    };
-  });
-}
-
-/** `AffinityTerm.Matches`: the pod's namespace is one of the term's (by name or by label) and its labels match. */
-export function termMatches(term: AffinityTerm, pod: PodFacts, nsLabels: NamespaceLabels): boolean {
-  if (!term.namespaces.has(pod.namespace) && !term.nsSelector.matches(nsLabels(pod.namespace) ?? {})) return false;
-  return term.selector.matches(pod.labels);
-}
+export type { AffinityTerm, NamespaceLabels, PodFacts, WeightedAffinityTerm } from './affinityTerm';
+export { compileAffinityTerms, compileWeightedTerms, termMatches } from './affinityTerm';
 
 function allMatch(terms: readonly AffinityTerm[], pod: PodFacts, nsLabels: NamespaceLabels): boolean {
   for (const t of terms) if (!termMatches(t, pod, nsLabels)) return false;
@@ -178,4 +129,78 @@ export function interPodReason(bits: number): string {
   if (bits & AFFINITY_NOT_MATCH) return REASON_AFFINITY;
   if (bits & ANTI_AFFINITY_NOT_MATCH) return REASON_ANTI_AFFINITY;
   return REASON_EXISTING_ANTI_AFFINITY;
+}
+
+/** An existing pod's terms the score looks at. */
+export interface ScoredExistingPod extends PodFacts {
+  readonly requiredAffinity: readonly AffinityTerm[];
+  readonly preferredAffinity: readonly WeightedAffinityTerm[];
+  readonly preferredAntiAffinity: readonly WeightedAffinityTerm[];
+}
+
+/** The incoming pod's preferred terms. */
+export interface PreferringPod extends PodFacts {
+  readonly preferredAffinity: readonly WeightedAffinityTerm[];
+  readonly preferredAntiAffinity: readonly WeightedAffinityTerm[];
+}
+
+/** `args.HardPodAffinityWeight` default. */
+export const HARD_POD_AFFINITY_WEIGHT = 1;
+
+/**
+ * InterPodAffinity's PreScore and Score (upstream: interpodaffinity/scoring.go): per topology pair, + the weight of
+ * each of the pod's preferred affinity terms an existing pod matches (− for anti-affinity), and symmetrically the
+ * existing pods' preferred terms (and required affinity terms × HardPodAffinityWeight) the incoming pod matches. A
+ * node scores the sum over its labels. Raw scores, written at `out[i * stride + offset]`; normalized later
+ * (`normalizeInterPodScores`).
+ */
+export function interPodScores(
+  pod: PreferringPod,
+  feasible: readonly NodeState[],
+  all: readonly NodeState[],
+  withAffinity: Iterable<{ node: NodeState; pod: ScoredExistingPod }>,
+  nsLabels: NamespaceLabels,
+  out: Int32Array,
+  stride: number,
+  offset: number,
+): void {
+  const hasConstraints = pod.preferredAffinity.length > 0 || pod.preferredAntiAffinity.length > 0;
+  const scores = new Map<string, number>();
+  const add = (t: AffinityTerm, target: PodFacts, node: NodeState, w: number) => {
+    const v = node.labels[t.topologyKey];
+    if (v === undefined || !termMatches(t, target, nsLabels)) return;
+    const p = pair(t.topologyKey, v);
+    scores.set(p, (scores.get(p) ?? 0) + w);
+  };
+  const process = (e: PodFacts & Partial<ScoredExistingPod>, node: NodeState) => {
+    if (Object.keys(node.labels).length === 0) return;
+    for (const t of pod.preferredAffinity) add(t, e, node, t.weight);
+    for (const t of pod.preferredAntiAffinity) add(t, e, node, -t.weight);
+    for (const t of e.requiredAffinity ?? []) add(t, pod, node, HARD_POD_AFFINITY_WEIGHT);
+    for (const t of e.preferredAffinity ?? []) add(t, pod, node, t.weight);
+    for (const t of e.preferredAntiAffinity ?? []) add(t, pod, node, -t.weight);
+  };
+  if (hasConstraints) {
+    for (const node of all) for (const e of node.pods) process(e as PodFacts & Partial<ScoredExistingPod>, node);
+  } else {
+    for (const e of withAffinity) if (e.node.exists) process(e.pod, e.node);
+  }
+  if (scores.size === 0) return;
+  feasible.forEach((node, i) => {
+    let s = 0;
+    for (const [k, v] of Object.entries(node.labels)) s += scores.get(pair(k, v)) ?? 0;
+    out[i * stride + offset] = s;
+  });
+  // NormalizeScore: 100 × (s − min) / (max − min), 0 when all equal.
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < feasible.length; i++) {
+    const s = out[i * stride + offset];
+    min = Math.min(min, s);
+    max = Math.max(max, s);
+  }
+  for (let i = 0; i < feasible.length; i++) {
+    const j = i * stride + offset;
+    out[j] = max - min > 0 ? Math.trunc((100 * (out[j] - min)) / (max - min)) : 0;
+  }
 }

@@ -6,20 +6,17 @@
 import type { Pod, Toleration } from 'kubernetes-types/core/v1';
 import { objectKey } from '../client/cache';
 import type { ObjectsByResource } from '../api/resourceObjects';
-import type { AffinityTerm } from './podAffinity';
-import { compileAffinityTerms } from './podAffinity';
+import type { AffinityTerm, WeightedAffinityTerm } from './affinityTerm';
+import { compileAffinityTerms, compileWeightedTerms } from './affinityTerm';
 import type { NodeMatcher } from './nodeSelector';
+import type { HostPort } from './nodeState';
+
+export type { HostPort } from './nodeState';
 import { compileTerm, compileTerms } from './nodeSelector';
 import type { Requests } from './podRequests';
 import { podRequests } from './podRequests';
-import type { SpreadConstraint } from './topologySpread';
-import { compileSpreadConstraints } from './topologySpread';
-
-export interface HostPort {
-  readonly ip: string;
-  /** `TCP/8080`: protocol and port, the key of a node's used-port table. */
-  readonly protocolPort: string;
-}
+import type { SoftConstraint, SpreadConstraint } from './topologySpread';
+import { compileSoftConstraints, compileSpreadConstraints } from './topologySpread';
 
 export interface PreferredTerm {
   readonly weight: number;
@@ -49,8 +46,17 @@ export interface PodInfo {
   /** Required pod affinity and anti-affinity terms (InterPodAffinity). */
   readonly requiredAffinity: readonly AffinityTerm[];
   readonly requiredAntiAffinity: readonly AffinityTerm[];
+  /** Preferred pod affinity and anti-affinity terms (InterPodAffinity's score). */
+  readonly preferredAffinity: readonly WeightedAffinityTerm[];
+  readonly preferredAntiAffinity: readonly WeightedAffinityTerm[];
+  /** Whether the pod has any pod affinity or anti-affinity. */
+  readonly hasPodAffinity: boolean;
   /** The DoNotSchedule topology spread constraints. */
   readonly constraints: readonly SpreadConstraint[];
+  /** The ScheduleAnyway ones (PodTopologySpread's score). */
+  readonly softConstraints: readonly SoftConstraint[];
+  /** Whether the pod declares topology spread constraints at all (else the cluster defaults score). */
+  readonly ownConstraints: boolean;
   /** The object this was computed from. */
   readonly pod: Pod;
 }
@@ -110,7 +116,18 @@ export function newPodInfo(pod: ObjectsByResource['pods']): PodInfo {
       affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
       namespace,
     ),
+    preferredAffinity: compileWeightedTerms(
+      affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+      namespace,
+    ),
+    preferredAntiAffinity: compileWeightedTerms(
+      affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+      namespace,
+    ),
+    hasPodAffinity: affinity?.podAffinity !== undefined || affinity?.podAntiAffinity !== undefined,
     constraints: compileSpreadConstraints(spec?.topologySpreadConstraints, labels),
+    softConstraints: compileSoftConstraints(spec?.topologySpreadConstraints, labels),
+    ownConstraints: (spec?.topologySpreadConstraints ?? []).length > 0,
     pod,
   };
 }

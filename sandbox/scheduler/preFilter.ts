@@ -5,17 +5,42 @@
  */
 import type { CycleState } from './filters';
 import type { NamespaceLabels } from './podAffinity';
-import { interPodPreFilter } from './podAffinity';
+import { interPodPreFilter, interPodScores } from './podAffinity';
 import type { PodInfo } from './podInfo';
 import type { SchedulerCache } from './schedulerCache';
-import { spreadPreFilter } from './topologySpread';
+import { INTER_POD_SCORE, SCORE_STRIDE, SPREAD_SCORE } from './scores';
+import type { Selector } from '../api/selectors/labelSelector';
+import { defaultConstraints, spreadPreFilter, spreadScores } from './topologySpread';
 
-export function preFilter(pod: PodInfo, cache: SchedulerCache, nsLabels: NamespaceLabels): CycleState {
+/**
+ * `defaultSelector` (only asked when the pod declares no spread constraints): the selector of the Services and the
+ * controller selecting it, for the cluster default constraints.
+ */
+export function preFilter(
+  pod: PodInfo,
+  cache: SchedulerCache,
+  nsLabels: NamespaceLabels,
+  defaultSelector?: () => Selector | undefined,
+): CycleState {
   const nodes = cache.nodeList;
   const anti = [...cache.withAntiAffinity].map((e) => ({ node: e.node, pod: e }));
   return {
     spread: spreadPreFilter(pod, nodes),
     interPod: interPodPreFilter(pod, nodes, anti, nsLabels),
     nsLabels,
+    score: (feasible, out) => {
+      const soft = pod.ownConstraints ? pod.softConstraints : defaultConstraints(defaultSelector?.());
+      spreadScores(pod, soft, feasible, cache.nodeList, out, SCORE_STRIDE, SPREAD_SCORE);
+      const withAffinity = [...cache.withAffinity].map((e) => ({
+        node: e.node,
+        pod: {
+          ...e,
+          requiredAffinity: e.requiredAffinity ?? [],
+          preferredAffinity: e.preferredAffinity ?? [],
+          preferredAntiAffinity: e.preferredAntiAffinity ?? [],
+        },
+      }));
+      interPodScores(pod, feasible, cache.nodeList, withAffinity, nsLabels, out, SCORE_STRIDE, INTER_POD_SCORE);
+    },
   };
 }

@@ -27,7 +27,8 @@ export interface CycleRecord {
   /** Evaluated indices of the feasible nodes. */
   readonly feasible: Int32Array;
   /**
-   * 4 normalized plugin scores per feasible node; undefined when fewer than two were feasible (upstream skips scoring).
+   * `SCORE_STRIDE` normalized plugin scores per feasible node; undefined when fewer than two were feasible (upstream
+   * skips scoring).
    */
   readonly scores: Int32Array | undefined;
   /** Index into `feasible` of the chosen node, -1 when none fits. */
@@ -96,7 +97,7 @@ export function schedulePod(
   };
   if (feasible.length === 0) return { ...base, scores: undefined, chosen: -1 };
   if (feasible.length === 1) return { ...base, scores: undefined, chosen: 0 };
-  const scores = scoreNodes(pod, feasibleNodes);
+  const scores = scoreNodes(pod, feasibleNodes, cycle?.score);
   return { ...base, scores, chosen: selectHost(scores, feasible.length, random) };
 }
 

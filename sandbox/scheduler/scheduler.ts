@@ -7,6 +7,8 @@
  * decision for `explain`.
  */
 import type { Node, Pod, PodCondition } from 'kubernetes-types/core/v1';
+import type { LabelSelectorRequirement, Selector } from '../api/selectors/labelSelector';
+import { labelSelectorFromObject } from '../api/selectors/labelSelector';
 import { isApiError } from '../api/errors';
 import type { ObjectsByResource } from '../api/resourceObjects';
 import { objectKey } from '../client/cache';
@@ -122,6 +124,9 @@ export class Scheduler implements Component {
   private namespaces: Informer<ObjectsByResource['namespaces']> | undefined;
   private pdbs: Informer<ObjectsByResource['poddisruptionbudgets']> | undefined;
   private readonly nsLabels: NamespaceLabels = (ns) => this.namespaces?.cache.get(ns)?.metadata.labels;
+  private services: Informer<ObjectsByResource['services']> | undefined;
+  private replicaSets: Informer<ObjectsByResource['replicasets']> | undefined;
+  private statefulSets: Informer<ObjectsByResource['statefulsets']> | undefined;
   private drainTimer: TimerHandle | undefined;
   private running = false;
 
@@ -147,6 +152,9 @@ export class Scheduler implements Component {
     });
     this.namespaces = this.ctx.informers.get('namespaces');
     this.pdbs = this.ctx.informers.get('poddisruptionbudgets');
+    this.services = this.ctx.informers.get('services');
+    this.replicaSets = this.ctx.informers.get('replicasets');
+    this.statefulSets = this.ctx.informers.get('statefulsets');
     this.pods = this.ctx.informers.get('pods');
     this.pods.addHandlers({
       onAdd: (p) => this.running && this.onPod(undefined, p),
@@ -224,7 +232,7 @@ export class Scheduler implements Component {
     if (nodes.length === 0) return this.unschedulable(qp, EMPTY_RECORD, NO_NODES_AVAILABLE, 0);
     const pct = this.options.percentageOfNodesToScore ?? 0;
     const record = this.measure('schedule', () => {
-      const cycle = preFilter(info, this.cache, this.nsLabels);
+      const cycle = preFilter(info, this.cache, this.nsLabels, () => this.defaultSelector(qp.pod));
       return schedulePod(info, nodes, this.cursor, this.random, pct, cycle);
     });
     if (record.chosen >= 0) return this.bind(qp, info, record, record.names[record.feasible[record.chosen]]);
@@ -277,6 +285,40 @@ export class Scheduler implements Component {
     if (!candidate) return { preemption: reasons };
     this.evictVictims(current, candidate);
     return { preemption: null, nominated: candidate.node.name };
+  }
+
+  /**
+   * `helper.DefaultSelector`: the Services selecting the pod, and its controller if a ReplicaSet or StatefulSet, merged
+   * into one selector. (ReplicationControllers are not served by this sandbox yet.)
+   */
+  private defaultSelector(pod: CachedPod): Selector | undefined {
+    const ns = pod.metadata.namespace ?? '';
+    const labels = pod.metadata.labels ?? {};
+    const matchLabels: Record<string, string> = {};
+    for (const svc of this.services?.cache.list() ?? []) {
+      const sel = svc.spec?.selector;
+      if (svc.metadata.namespace !== ns || !sel || Object.keys(sel).length === 0) continue;
+      if (Object.entries(sel).every(([k, v]) => labels[k] === v)) Object.assign(matchLabels, sel);
+    }
+    const owner = pod.metadata.ownerReferences?.find((o) => o.controller === true);
+    let matchExpressions: LabelSelectorRequirement[] = [];
+    const informer =
+      owner?.apiVersion === 'apps/v1' && owner.kind === 'ReplicaSet'
+        ? this.replicaSets
+        : owner?.apiVersion === 'apps/v1' && owner.kind === 'StatefulSet'
+          ? this.statefulSets
+          : undefined;
+    const workload = owner && informer?.cache.get(`${ns}/${owner.name}`);
+    if (workload) {
+      const sel = workload.spec?.selector;
+      Object.assign(matchLabels, sel?.matchLabels ?? {});
+      matchExpressions = [...(sel?.matchExpressions ?? [])];
+    }
+    try {
+      return labelSelectorFromObject({ matchLabels, matchExpressions });
+    } catch {
+      return undefined;
+    }
   }
 
   private evictVictims(preemptor: CachedPod, c: Candidate): void {

@@ -7,7 +7,7 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { BoundPod, PodUsage } from './nodeState';
 import { NodeState } from './nodeState';
-import { compileAffinityTerms } from './podAffinity';
+import { compileAffinityTerms, compileWeightedTerms } from './affinityTerm';
 import type { PodInfo } from './podInfo';
 import { podHostPorts } from './podInfo';
 import { podRequests } from './podRequests';
@@ -41,6 +41,8 @@ export class SchedulerCache {
   private readonly pods = new Map<string, PodEntry>();
   /** Pods with required anti-affinity terms (upstream `HavePodsWithRequiredAntiAffinityList`). */
   readonly withAntiAffinity = new Set<PodEntry>();
+  /** Pods with any pod affinity or anti-affinity (upstream `HavePodsWithAffinityList`). */
+  readonly withAffinity = new Set<PodEntry>();
   private list: NodeState[] = [];
 
   /** Existing nodes, in the order they were added: the order a cycle walks them. */
@@ -90,8 +92,27 @@ export class SchedulerCache {
     }
     if (old) this.release(key, old);
     const namespace = pod.metadata?.namespace ?? '';
-    const anti = pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+    const affinity = pod.spec?.affinity;
+    const anti = affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+    const terms =
+      affinity?.podAffinity || affinity?.podAntiAffinity
+        ? {
+            requiredAffinity: compileAffinityTerms(
+              affinity.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+              namespace,
+            ),
+            preferredAffinity: compileWeightedTerms(
+              affinity.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+              namespace,
+            ),
+            preferredAntiAffinity: compileWeightedTerms(
+              affinity.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+              namespace,
+            ),
+          }
+        : undefined;
     this.account(key, {
+      ...terms,
       key,
       uid,
       namespace,
@@ -138,6 +159,13 @@ export class SchedulerCache {
       priority: info.priority,
       deleting: false,
       requiredAntiAffinity: info.requiredAntiAffinity.length > 0 ? info.requiredAntiAffinity : undefined,
+      ...(info.hasPodAffinity
+        ? {
+            requiredAffinity: info.requiredAffinity,
+            preferredAffinity: info.preferredAffinity,
+            preferredAntiAffinity: info.preferredAntiAffinity,
+          }
+        : {}),
       pod: info.pod,
       node: this.stateFor(nodeName),
       usage,
@@ -155,12 +183,14 @@ export class SchedulerCache {
     entry.node.attach(entry, 1);
     this.pods.set(key, entry);
     if (entry.requiredAntiAffinity) this.withAntiAffinity.add(entry);
+    if (entry.requiredAntiAffinity || entry.preferredAffinity) this.withAffinity.add(entry);
   }
 
   private release(key: string, entry: PodEntry): void {
     entry.node.attach(entry, -1);
     this.pods.delete(key);
     this.withAntiAffinity.delete(entry);
+    this.withAffinity.delete(entry);
     if (!entry.node.exists && entry.node.podCount === 0) this.nodes.delete(entry.node.name);
   }
 

@@ -146,3 +146,124 @@ export function spreadFilter(s: SpreadState, node: NodeState): number {
   }
   return 0;
 }
+
+export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
+
+/** A ScheduleAnyway constraint (or a cluster default one). */
+export interface SoftConstraint {
+  readonly maxSkew: number;
+  readonly topologyKey: string;
+  readonly selector: Selector;
+  readonly honorAffinity: boolean;
+  readonly honorTaints: boolean;
+}
+
+/** The cluster default constraints (`plugin.go` `systemDefaultConstraints`). */
+export const SYSTEM_DEFAULT_CONSTRAINTS = [
+  { maxSkew: 3, topologyKey: LABEL_HOSTNAME },
+  { maxSkew: 5, topologyKey: 'topology.kubernetes.io/zone' },
+] as const;
+
+/** The ScheduleAnyway constraints of a pod, compiled as the DoNotSchedule ones are. */
+export function compileSoftConstraints(
+  list: readonly TopologySpreadConstraint[] | undefined,
+  podLabels: Readonly<Record<string, string>>,
+): SoftConstraint[] {
+  const soft = (list ?? []).filter((c) => c.whenUnsatisfiable === 'ScheduleAnyway');
+  return compileSpreadConstraints(
+    soft.map((c) => ({ ...c, whenUnsatisfiable: 'DoNotSchedule' })),
+    podLabels,
+  );
+}
+
+/** The default constraints with the selector of the Services and workloads selecting the pod (`DefaultSelector`). */
+export function defaultConstraints(selector: Selector | undefined): SoftConstraint[] {
+  if (!selector || selector.empty) return [];
+  return SYSTEM_DEFAULT_CONSTRAINTS.map((c) => ({ ...c, selector, honorAffinity: true, honorTaints: false }));
+}
+
+/** The pod as spread scoring sees it. */
+export interface SpreadScorePod {
+  readonly namespace: string;
+  readonly required: NodeMatcher | undefined;
+  readonly tolerations: readonly Toleration[];
+  /** Whether the pod declares constraints itself (then every node must carry every key). */
+  readonly ownConstraints: boolean;
+}
+
+function countMatching(node: NodeState, c: SoftConstraint, namespace: string): number {
+  let n = 0;
+  for (const p of node.pods) if (!p.deleting && p.namespace === namespace && c.selector.matches(p.labels)) n++;
+  return n;
+}
+
+/**
+ * PodTopologySpread's PreScore, Score and NormalizeScore (upstream: podtopologyspread/scoring.go): a node scores
+ * `round(Σ count(domain) × ln(domains + 2) + maxSkew − 1)` over the constraints whose key it has, normalized so that
+ * fewer matching pods score higher: `100 × (max + min − s) / max` (100 everywhere when max is 0); with the pod's own
+ * constraints a node missing a key scores 0. Written at `out[i * stride + offset]`.
+ */
+export function spreadScores(
+  pod: SpreadScorePod,
+  constraints: readonly SoftConstraint[],
+  feasible: readonly NodeState[],
+  all: readonly NodeState[],
+  out: Int32Array,
+  stride: number,
+  offset: number,
+): void {
+  if (constraints.length === 0 || feasible.length === 0) return;
+  const requireAll = pod.ownConstraints;
+  const hasAllKeys = (n: NodeState) => constraints.every((c) => Object.hasOwn(n.labels, c.topologyKey));
+  const ignored = feasible.map((n) => requireAll && !hasAllKeys(n));
+  const counts = new Map<string, number>();
+  const sizes = constraints.map(() => 0);
+  feasible.forEach((n, i) => {
+    if (ignored[i]) return;
+    constraints.forEach((c, k) => {
+      if (c.topologyKey === LABEL_HOSTNAME) return;
+      const p = pair(c.topologyKey, n.labels[c.topologyKey] ?? '');
+      if (!counts.has(p)) {
+        counts.set(p, 0);
+        sizes[k]++;
+      }
+    });
+  });
+  const kept = ignored.filter((x) => !x).length;
+  const weights = constraints.map((c, k) => Math.log((c.topologyKey === LABEL_HOSTNAME ? kept : sizes[k]) + 2));
+  for (const n of all) {
+    if (requireAll && !hasAllKeys(n)) continue;
+    for (const c of constraints) {
+      if (c.topologyKey === LABEL_HOSTNAME) continue;
+      if (c.honorAffinity && pod.required && !pod.required(n)) continue;
+      if (c.honorTaints && n.taints.length > 0 && untolerated(n.taints, pod.tolerations)) continue;
+      const p = pair(c.topologyKey, n.labels[c.topologyKey] ?? '');
+      const before = counts.get(p);
+      if (before === undefined) continue;
+      counts.set(p, before + countMatching(n, c, pod.namespace));
+    }
+  }
+  let min = Infinity;
+  let max = 0;
+  feasible.forEach((n, i) => {
+    if (ignored[i]) return;
+    let score = 0;
+    constraints.forEach((c, k) => {
+      const v = n.labels[c.topologyKey];
+      if (v === undefined) return;
+      const cnt =
+        c.topologyKey === LABEL_HOSTNAME ? countMatching(n, c, pod.namespace) : counts.get(pair(c.topologyKey, v))!;
+      score += cnt * weights[k] + (c.maxSkew - 1);
+    });
+    const s = Math.round(score);
+    out[i * stride + offset] = s;
+    min = Math.min(min, s);
+    max = Math.max(max, s);
+  });
+  feasible.forEach((_, i) => {
+    const j = i * stride + offset;
+    if (ignored[i]) out[j] = 0;
+    else if (max === 0) out[j] = 100;
+    else out[j] = Math.trunc((100 * (max + min - out[j])) / max);
+  });
+}

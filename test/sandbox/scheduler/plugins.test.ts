@@ -303,3 +303,115 @@ describe('DefaultPreemption', () => {
     assert.equal(h.api.get('pods', 'default', 'low').metadata.deletionTimestamp, undefined);
   });
 });
+
+describe('scores of PodTopologySpread and InterPodAffinity (weight 2 each)', () => {
+  test('ScheduleAnyway: replicas go to the zone with fewer matching pods, though other nodes are emptier', () => {
+    // upstream: podtopologyspread/scoring.go — score = Σ count × ln(domains + 2) + maxSkew − 1, fewer pods → higher.
+    const h = setup([
+      node('a1', { labels: { 'topology.kubernetes.io/zone': 'a' } }),
+      node('b1', { labels: { 'topology.kubernetes.io/zone': 'b' } }),
+    ]);
+    for (let i = 0; i < 3; i++) h.api.create(labelled(`old-${i}`, { app: 'web' }, { spec: { nodeName: 'a1' } }));
+    const soft: Partial<PodSpec> = {
+      topologySpreadConstraints: [
+        {
+          maxSkew: 1,
+          topologyKey: 'topology.kubernetes.io/zone',
+          whenUnsatisfiable: 'ScheduleAnyway',
+          labelSelector: { matchLabels: { app: 'web' } },
+        },
+      ],
+    };
+    h.api.create(labelled('new', { app: 'web' }, { spec: soft }));
+    h.settle();
+    assert.equal(nodeOf(h, 'new'), 'b1');
+  });
+
+  test('preferred affinity pulls a pod to its peer; preferred anti-affinity pushes it away', () => {
+    const h = setup([node('n1'), node('n2'), node('n3')]);
+    h.api.create(labelled('cache', { app: 'cache' }, { spec: { nodeName: 'n2' } }));
+    const term = { labelSelector: { matchLabels: { app: 'cache' } }, topologyKey: 'kubernetes.io/hostname' };
+    h.api.create(
+      labelled(
+        'near',
+        {},
+        {
+          spec: {
+            affinity: {
+              podAffinity: {
+                preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: term }],
+              },
+            },
+          },
+        },
+      ),
+    );
+    h.settle();
+    assert.equal(nodeOf(h, 'near'), 'n2');
+    h.api.create(
+      labelled(
+        'far',
+        {},
+        {
+          spec: {
+            nodeSelector: { 'kubernetes.io/hostname': 'n2' },
+            affinity: {
+              podAntiAffinity: {
+                preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: term }],
+              },
+            },
+          },
+        },
+      ),
+    );
+    // Preferred only: the one node allowed is still used.
+    h.api.create(
+      labelled(
+        'away',
+        {},
+        {
+          spec: {
+            affinity: {
+              podAntiAffinity: {
+                preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: term }],
+              },
+            },
+          },
+        },
+      ),
+    );
+    h.settle();
+    assert.equal(nodeOf(h, 'far'), 'n2');
+    assert.notEqual(nodeOf(h, 'away'), 'n2');
+  });
+
+  test('the cluster default constraints spread a ReplicaSet over the nodes even against LeastAllocated', () => {
+    // upstream: podtopologyspread/plugin.go systemDefaultConstraints (hostname maxSkew 3, zone maxSkew 5) with the
+    // selector of the controller (helper.DefaultSelector).
+    const h = setup([node('big', { cpu: '64', memory: '256Gi' }), node('small', { cpu: '1', memory: '1Gi' })]);
+    const rs = h.api.create({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'a', image: 'nginx' }] } },
+      },
+    });
+    const owned = (name: string) => {
+      const p = labelled(name, { app: 'web' });
+      p.metadata.ownerReferences = [
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: rs.metadata.uid!, controller: true },
+      ];
+      return p;
+    };
+    for (let i = 0; i < 4; i++) h.api.create({ ...owned(`w-${i}`), spec: { ...owned('x').spec, nodeName: 'big' } });
+    h.api.create(owned('next'));
+    // A pod with no owner and no Service has no default constraints: LeastAllocated alone prefers the big node.
+    h.api.create(labelled('bare', { app: 'web' }));
+    h.settle();
+    assert.equal(nodeOf(h, 'next'), 'small');
+    assert.equal(nodeOf(h, 'bare'), 'big');
+  });
+});
