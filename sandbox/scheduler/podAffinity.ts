@@ -11,7 +11,27 @@
  */
 import type { AffinityTerm, NamespaceLabels, PodFacts, WeightedAffinityTerm } from './affinityTerm';
 import { termMatches } from './affinityTerm';
-import type { NodeState } from './nodeState';
+import type { BoundPod, NodeState } from './nodeState';
+import type { Selector } from '../api/selectors/labelSelector';
+
+/**
+ * The pods a term could match, by the cache's label index, when the term names its namespaces (and has no namespace
+ * selector that could add more); undefined when every pod must be looked at.
+ */
+function candidatesOf(
+  t: AffinityTerm,
+  candidates: ((namespace: string, selector: Selector) => ReadonlySet<BoundPod> | undefined) | undefined,
+): ReadonlySet<BoundPod>[] | undefined {
+  if (!candidates || t.namespaces.size === 0 || t.nsSelector.empty || t.nsSelector.requirements.length > 0)
+    return undefined;
+  const out: ReadonlySet<BoundPod>[] = [];
+  for (const ns of t.namespaces) {
+    const set = candidates(ns, t.selector);
+    if (!set) return undefined;
+    out.push(set);
+  }
+  return out;
+}
 
 export type { AffinityTerm, NamespaceLabels, PodFacts, WeightedAffinityTerm } from './affinityTerm';
 export { compileAffinityTerms, compileWeightedTerms, termMatches } from './affinityTerm';
@@ -48,6 +68,8 @@ export interface InterPodState {
   readonly affinityCounts: Map<string, number>;
   readonly antiAffinityCounts: Map<string, number>;
   readonly existingAntiAffinityCounts: Map<string, number>;
+  /** The same, as topology key → the values where some existing pod's anti-affinity matches the pod. */
+  readonly existingAntiAffinity: Map<string, Set<string>>;
 }
 
 /** The reasons, as bits of the filter verdict. */
@@ -68,6 +90,7 @@ export function interPodPreFilter(
   nodes: readonly NodeState[],
   withAntiAffinity: Iterable<{ node: NodeState; pod: ExistingPod }>,
   nsLabels: NamespaceLabels,
+  candidates?: (namespace: string, selector: Selector) => ReadonlySet<BoundPod> | undefined,
 ): InterPodState | undefined {
   const existingAntiAffinityCounts = new Map<string, number>();
   // getExistingAntiAffinityCounts
@@ -82,17 +105,30 @@ export function interPodPreFilter(
   const anti = pod.requiredAntiAffinity;
   if (aff.length === 0 && anti.length === 0 && existingAntiAffinityCounts.size === 0) return undefined;
   // getIncomingAffinityAntiAffinityCounts
-  if (aff.length > 0 || anti.length > 0) {
-    for (const node of nodes) {
-      for (const existing of node.pods) {
-        if (aff.length > 0 && allMatch(aff, existing, nsLabels))
-          for (const t of aff) bump(affinityCounts, t.topologyKey, node.labels[t.topologyKey]);
-        for (const t of anti)
-          if (termMatches(t, existing, nsLabels)) bump(antiAffinityCounts, t.topologyKey, node.labels[t.topologyKey]);
-      }
-    }
+  const each = (t: AffinityTerm, fn: (p: BoundPod) => void) => {
+    const some = candidatesOf(t, candidates);
+    if (some) for (const set of some) for (const p of set) fn(p);
+    else for (const node of nodes) for (const p of node.pods) fn(p);
+  };
+  if (aff.length > 0)
+    each(aff[0], (p) => {
+      if (!p.node.exists || !allMatch(aff, p, nsLabels)) return;
+      for (const t of aff) bump(affinityCounts, t.topologyKey, p.node.labels[t.topologyKey]);
+    });
+  for (const t of anti)
+    each(t, (p) => {
+      if (p.node.exists && termMatches(t, p, nsLabels))
+        bump(antiAffinityCounts, t.topologyKey, p.node.labels[t.topologyKey]);
+    });
+  const existingAntiAffinity = new Map<string, Set<string>>();
+  for (const [p, n] of existingAntiAffinityCounts) {
+    if (n <= 0) continue;
+    const [k, v] = p.split('\u0000');
+    let set = existingAntiAffinity.get(k);
+    if (!set) existingAntiAffinity.set(k, (set = new Set()));
+    set.add(v);
   }
-  return { pod, affinityCounts, antiAffinityCounts, existingAntiAffinityCounts };
+  return { pod, affinityCounts, antiAffinityCounts, existingAntiAffinityCounts, existingAntiAffinity };
 }
 
 /** `Filter`: 0 when the node passes, else one of the reason bits (affinity first, as upstream checks them). */
@@ -102,9 +138,10 @@ export function interPodFilter(s: InterPodState, node: NodeState, nsLabels: Name
     const v = node.labels[t.topologyKey];
     if (v !== undefined && (s.antiAffinityCounts.get(pair(t.topologyKey, v)) ?? 0) > 0) return ANTI_AFFINITY_NOT_MATCH;
   }
-  if (s.existingAntiAffinityCounts.size > 0)
-    for (const [k, v] of Object.entries(node.labels))
-      if ((s.existingAntiAffinityCounts.get(pair(k, v)) ?? 0) > 0) return EXISTING_ANTI_AFFINITY_NOT_MATCH;
+  for (const [k, values] of s.existingAntiAffinity) {
+    const v = node.labels[k];
+    if (v !== undefined && values.has(v)) return EXISTING_ANTI_AFFINITY_NOT_MATCH;
+  }
   return 0;
 }
 

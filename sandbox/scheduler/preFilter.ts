@@ -25,8 +25,8 @@ export function preFilter(
   const nodes = cache.nodeList;
   const anti = [...cache.withAntiAffinity].map((e) => ({ node: e.node, pod: e }));
   return {
-    spread: spreadPreFilter(pod, nodes),
-    interPod: interPodPreFilter(pod, nodes, anti, nsLabels),
+    spread: spreadPreFilter(pod, nodes, (ns, sel) => cache.candidates(ns, sel)),
+    interPod: interPodPreFilter(pod, nodes, anti, nsLabels, (ns, sel) => cache.candidates(ns, sel)),
     nsLabels,
     score: (feasible, out) => {
       const soft = pod.ownConstraints ? pod.softConstraints : defaultConstraints(defaultSelector?.());

@@ -8,11 +8,14 @@ import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { BoundPod, PodUsage } from './nodeState';
 import { NodeState } from './nodeState';
 import { compileAffinityTerms, compileWeightedTerms } from './affinityTerm';
+import type { Selector } from '../api/selectors/labelSelector';
 import type { PodInfo } from './podInfo';
 import { podHostPorts } from './podInfo';
 import { podRequests } from './podRequests';
 
 type PodEntry = BoundPod;
+
+const EMPTY: ReadonlySet<BoundPod> = new Set();
 
 function usageOf(pod: Pod): PodUsage {
   const r = podRequests(pod.spec);
@@ -41,6 +44,8 @@ export class SchedulerCache {
   private readonly pods = new Map<string, PodEntry>();
   /** Pods with required anti-affinity terms (upstream `HavePodsWithRequiredAntiAffinityList`). */
   readonly withAntiAffinity = new Set<PodEntry>();
+  /** `namespace\0key\0value` → the pods carrying that label: selectors look only at the pods they could match. */
+  private readonly byLabel = new Map<string, Set<PodEntry>>();
   /** Pods with any pod affinity or anti-affinity (upstream `HavePodsWithAffinityList`). */
   readonly withAffinity = new Set<PodEntry>();
   private list: NodeState[] = [];
@@ -128,6 +133,21 @@ export class SchedulerCache {
     return true;
   }
 
+  /**
+   * The pods of `namespace` that may match `selector`: those carrying the label of one of its equality requirements;
+   * undefined when it has none (then every pod may match).
+   */
+  candidates(namespace: string, selector: Selector): ReadonlySet<BoundPod> | undefined {
+    let best: ReadonlySet<BoundPod> | undefined;
+    for (const r of selector.requirements) {
+      if (!(r.operator === 'Equals' || r.operator === 'DoubleEquals' || (r.operator === 'In' && r.values.length === 1)))
+        continue;
+      const set = this.byLabel.get(`${namespace}\u0000${r.key}\u0000${r.values[0]}`) ?? EMPTY;
+      if (!best || set.size < best.size) best = set;
+    }
+    return best;
+  }
+
   /** The counted pod of that key. */
   pod(key: string): BoundPod | undefined {
     return this.pods.get(key);
@@ -182,6 +202,12 @@ export class SchedulerCache {
   private account(key: string, entry: PodEntry): void {
     entry.node.attach(entry, 1);
     this.pods.set(key, entry);
+    for (const [k, v] of Object.entries(entry.labels)) {
+      const key = `${entry.namespace}\u0000${k}\u0000${v}`;
+      let set = this.byLabel.get(key);
+      if (!set) this.byLabel.set(key, (set = new Set()));
+      set.add(entry);
+    }
     if (entry.requiredAntiAffinity) this.withAntiAffinity.add(entry);
     if (entry.requiredAntiAffinity || entry.preferredAffinity) this.withAffinity.add(entry);
   }
@@ -191,6 +217,12 @@ export class SchedulerCache {
     this.pods.delete(key);
     this.withAntiAffinity.delete(entry);
     this.withAffinity.delete(entry);
+    for (const [k, v] of Object.entries(entry.labels)) {
+      const key = `${entry.namespace}\u0000${k}\u0000${v}`;
+      const set = this.byLabel.get(key);
+      set?.delete(entry);
+      if (set?.size === 0) this.byLabel.delete(key);
+    }
     if (!entry.node.exists && entry.node.podCount === 0) this.nodes.delete(entry.node.name);
   }
 

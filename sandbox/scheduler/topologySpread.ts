@@ -16,7 +16,7 @@ import type { TopologySpreadConstraint } from 'kubernetes-types/core/v1';
 import type { Selector } from '../api/selectors/labelSelector';
 import { NOTHING, labelSelectorFromObject } from '../api/selectors/labelSelector';
 import type { NodeMatcher } from './nodeSelector';
-import type { NodeState } from './nodeState';
+import type { BoundPod, NodeState } from './nodeState';
 import type { NodeTaint } from './taints';
 import { firstUntoleratedTaint } from './taints';
 import type { Toleration } from 'kubernetes-types/core/v1';
@@ -105,25 +105,48 @@ function untolerated(taints: readonly NodeTaint[], tolerations: readonly Tolerat
   return hard.length > 0 && firstUntoleratedTaint(hard, tolerations) >= 0;
 }
 
+/** The pods that may match a selector (see `SchedulerCache.candidates`); undefined: look at every pod. */
+export type Candidates = (namespace: string, selector: Selector) => ReadonlySet<BoundPod> | undefined;
+
 /** `PreFilter` (`calPreFilterState`); undefined when the pod has no DoNotSchedule constraint. */
-export function spreadPreFilter(pod: SpreadPod, nodes: readonly NodeState[]): SpreadState | undefined {
+export function spreadPreFilter(
+  pod: SpreadPod,
+  nodes: readonly NodeState[],
+  candidates?: Candidates,
+): SpreadState | undefined {
   const cs = pod.constraints;
   if (cs.length === 0) return undefined;
   const pairCounts = new Map<string, number>();
   const domains = cs.map(() => new Set<string>());
+  const eligible = cs.map(() => new Set<NodeState>());
+  const hard = cs.some((c) => c.honorTaints);
   for (const node of nodes) {
-    if (!cs.every((c) => Object.hasOwn(node.labels, c.topologyKey))) continue;
-    cs.forEach((c, i) => {
-      if (c.honorAffinity && pod.required && !pod.required(node)) return;
-      if (c.honorTaints && node.taints.length > 0 && untolerated(node.taints, pod.tolerations)) return;
+    let allKeys = true;
+    for (const c of cs) if (!Object.hasOwn(node.labels, c.topologyKey)) allKeys = false;
+    if (!allKeys) continue;
+    const affinityOk = !pod.required || pod.required(node);
+    const taintsOk = !hard || node.taints.length === 0 || !untolerated(node.taints, pod.tolerations);
+    for (let i = 0; i < cs.length; i++) {
+      const c = cs[i];
+      if ((c.honorAffinity && !affinityOk) || (c.honorTaints && !taintsOk)) continue;
       const value = node.labels[c.topologyKey];
       domains[i].add(value);
-      let n = 0;
-      for (const p of node.pods) if (!p.deleting && p.namespace === pod.namespace && c.selector.matches(p.labels)) n++;
+      eligible[i].add(node);
       const k = pair(c.topologyKey, value);
-      pairCounts.set(k, (pairCounts.get(k) ?? 0) + n);
-    });
+      if (!pairCounts.has(k)) pairCounts.set(k, 0);
+    }
   }
+  cs.forEach((c, i) => {
+    const count = (p: BoundPod) => {
+      if (p.deleting || p.namespace !== pod.namespace || !eligible[i].has(p.node) || !c.selector.matches(p.labels))
+        return;
+      const k = pair(c.topologyKey, p.node.labels[c.topologyKey]);
+      pairCounts.set(k, (pairCounts.get(k) ?? 0) + 1);
+    };
+    const some = candidates?.(pod.namespace, c.selector);
+    if (some) for (const p of some) count(p);
+    else for (const node of eligible[i]) for (const p of node.pods) count(p);
+  });
   const minMatch = cs.map((c, i) => {
     if (domains[i].size < c.minDomains) return 0;
     let min = Infinity;
