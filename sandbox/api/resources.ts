@@ -119,6 +119,7 @@ const SPECS: Spec[] = [
   { gv: 'discovery.k8s.io/v1', kind: 'EndpointSlice', plural: 'endpointslices' },
   { gv: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases' },
   { gv: 'storage.k8s.io/v1', kind: 'StorageClass', plural: 'storageclasses', namespaced: false, short: ['sc'] },
+  { gv: 'scheduling.k8s.io/v1', kind: 'PriorityClass', plural: 'priorityclasses', namespaced: false, short: ['pc'] },
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'Role', plural: 'roles' },
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', plural: 'rolebindings' },
   { gv: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false },

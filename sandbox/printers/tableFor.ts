@@ -23,6 +23,7 @@ import { hpaPrinter } from './kinds/hpa';
 import { endpointSlicePrinter, endpointsPrinter, ingressPrinter, servicePrinter } from './kinds/network';
 import { podPrinter } from './kinds/pods';
 import { podDisruptionBudgetPrinter } from './kinds/policy';
+import { priorityClassPrinter } from './kinds/scheduling';
 import type { KindPrinter, Table, TableCell, TableColumn } from './table';
 import { AGE_COLUMN, NAME_COLUMN, age } from './table';
 
@@ -59,6 +60,7 @@ const PRINTERS: ReadonlyMap<string, KindPrinter> = new Map([
   printing('PersistentVolumeClaim', pvcPrinter),
   printing('HorizontalPodAutoscaler', hpaPrinter),
   printing('PodDisruptionBudget', podDisruptionBudgetPrinter),
+  printing('PriorityClass', priorityClassPrinter),
 ]);
 
 const GENERIC: KindPrinter = {
