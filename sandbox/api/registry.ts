@@ -5,7 +5,7 @@
  * Discovery, OpenAPI, the HTTP routes and the API server's verbs all look resources up here, so a CRD's kinds are
  * served everywhere the moment it is established.
  */
-import { kindEntry } from '../schema/schema';
+import { kindEntry, kubernetesVersion } from '../schema/schema';
 import type { ResourceType } from './resources';
 import { RESOURCES, apiVersionOf, findByName } from './resources';
 
@@ -98,4 +98,17 @@ export class ResourceRegistry {
       this.byPlural.set(`${r.group}|${r.version}|${r.plural}`, r);
     }
   }
+}
+
+const defaults = new Map<string, ResourceRegistry>();
+
+/**
+ * A registry of the built-in kinds of the active release alone (no CRDs): what documents answer when asked
+ * without a server (tests, the language server).
+ */
+export function defaultRegistry(): ResourceRegistry {
+  const version = kubernetesVersion();
+  let r = defaults.get(version);
+  if (r === undefined) defaults.set(version, (r = new ResourceRegistry(version)));
+  return r;
 }

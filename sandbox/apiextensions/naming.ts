@@ -58,8 +58,11 @@ function namesAndCondition(
   if (requested.listKind && kinds.has(requested.listKind)) conflict('ListKindConflict', requested.listKind);
   else accepted.listKind = requested.listKind;
   accepted.categories = requested.categories;
-  for (const key of Object.keys(accepted) as (keyof CrdNames)[]) if (accepted[key] === undefined) delete accepted[key];
-  return { names: accepted, cond: cond ?? condition('NamesAccepted', 'True', 'NoConflicts', 'no conflicts found') };
+  // In the order upstream's type declares them.
+  const ordered: CrdNames = {};
+  for (const key of ['plural', 'singular', 'shortNames', 'kind', 'listKind', 'categories'] as const)
+    if (accepted[key] !== undefined) (ordered as Record<string, unknown>)[key] = accepted[key];
+  return { names: ordered, cond: cond ?? condition('NamesAccepted', 'True', 'NoConflicts', 'no conflicts found') };
 }
 
 /** upstream: apiapproval_controller.go calculateCondition. */

@@ -292,8 +292,10 @@ export class ApiServer {
     delete body.metadata.deletionGracePeriodSeconds;
     if (r.kind === 'Namespace') namespaceLabels(body);
     defaultObject(body, r);
-    if (isCrdResource(r)) prepareCrdCreate(body as CustomResourceDefinition);
     initialStatus(body, r, podQosClass);
+    if (isCrdResource(r)) prepareCrdCreate(body as CustomResourceDefinition);
+    // upstream: customresource strategy PrepareForCreate drops status when the status subresource is on.
+    if (r.custom !== undefined && r.statusSubresource) delete body.status;
     if (r.kind === 'Secret') mergeSecretStringData(body);
     this.trackFields(r, undefined, body, options, undefined, preset);
     body.metadata.uid = this.random.uuid();
@@ -896,7 +898,7 @@ export class ApiServer {
           if (crd.metadata.deletionTimestamp !== undefined) return false;
           const status = reconcileCrdStatus(crd, all, now);
           if (status === undefined) return false;
-          this.store.put(key, { ...crd, status });
+          this.store.put(key, { ...crd, metadata: { ...crd.metadata }, status });
           return true;
         });
         if (changed === undefined) break;

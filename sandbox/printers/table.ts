@@ -16,14 +16,15 @@ export interface TableColumn {
   name: string;
   /** OpenAPI type of the cells: `string`, `integer`, `boolean`. */
   type: 'string' | 'integer' | 'boolean' | 'number';
-  /** `name` for the column that identifies the object. */
-  format?: 'name';
+  /** `name` for the column that identifies the object (a CRD's columns may name other formats). */
+  format?: string;
   /** 0: always shown; 1: only with `-o wide`. */
   priority: 0 | 1;
   description?: string;
 }
 
-export type TableCell = string | number;
+/** A cell: text, a number, a boolean, or `null` for nothing to show (kubectl prints `<none>`). */
+export type TableCell = string | number | boolean | null;
 
 export interface TableRow {
   cells: TableCell[];
