@@ -54,5 +54,27 @@ export function bootstrapObjects(): KubeObject[] {
       type: 'ClusterIP',
     },
   };
-  return [...namespaces, kubernetesService];
+  return [...namespaces, kubernetesService, ...SYSTEM_PRIORITY_CLASSES];
 }
+
+/**
+ * The two PriorityClasses every API server creates at start (upstream: pkg/apis/scheduling
+ * `SystemPriorityClasses`, created by pkg/registry/scheduling/rest `PostStartHook`).
+ */
+const SYSTEM_PRIORITY_CLASSES: KubeObject[] = [
+  {
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: { name: 'system-node-critical' },
+    value: 2000001000,
+    description: 'Used for system critical pods that must not be moved from their current node.',
+  },
+  {
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: { name: 'system-cluster-critical' },
+    value: 2000000000,
+    description:
+      'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+  },
+];

@@ -12,6 +12,7 @@ import { defaultHpa, defaultNamespace, defaultNetworkPolicy, defaultNode, defaul
 import { defaultPodSpec } from './podSpec';
 import { defaultService } from './service';
 import { applyDefaultTolerations } from './tolerations';
+import { defaultStoredKind } from './storedKinds';
 import {
   defaultCronJob,
   defaultDaemonSet,
@@ -63,4 +64,5 @@ export function applyDefaults(obj: KubeObject, resource: ResourceType): void {
   if (kind === 'Namespace') defaultNamespace(obj);
   else if (kind === 'Node') defaultNode(obj);
   else if (kind === 'Secret') defaultSecret(obj);
+  defaultStoredKind(obj, resource.group, kind);
 }

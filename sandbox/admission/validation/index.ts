@@ -60,6 +60,15 @@ import { pdbSpec } from './rules/pdb';
 import { pvcSpec } from './rules/pvc';
 import { ingressSpec } from './rules/ingress';
 import { networkPolicySpec } from './rules/networkPolicy';
+import {
+  ingressClass,
+  priorityClass,
+  rbacRoleRef,
+  rbacRules,
+  runtimeClass,
+  storageClass,
+  webhookConfiguration,
+} from './rules/storedKinds';
 
 export type { ValidationContext, ValidationRule } from './rule';
 
@@ -124,6 +133,13 @@ export const VALIDATION_RULES: readonly ValidationRule[] = Object.freeze([
   pvcSpec,
   ingressSpec,
   networkPolicySpec,
+  rbacRules,
+  rbacRoleRef,
+  webhookConfiguration,
+  storageClass,
+  priorityClass,
+  runtimeClass,
+  ingressClass,
 ]);
 
 // The rule list is frozen, so each kind's selection is computed once (every API write asks).

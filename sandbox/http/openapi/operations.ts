@@ -195,9 +195,10 @@ function resourcePaths(r: ResourceType): PathItem[] {
   const scopeParams: ('namespace' | 'name')[] = r.namespaced ? ['namespace'] : [];
   const gvk: Gvk = { group: r.group, version: r.version, kind: r.kind };
   const object: Body = { definition: definitionOf(gvk, r) };
-  const listKind = r.custom?.listKind ?? `${r.kind}List`;
-  const list: Body = { definition: definitionOf({ ...gvk, kind: listKind }, r) };
   const verbs = new Set(resourceVerbs(r));
+  const listKind = r.custom?.listKind ?? `${r.kind}List`;
+  // Create-only kinds (reviews, bindings) have no list type.
+  const list: Body = verbs.has('list') ? { definition: definitionOf({ ...gvk, kind: listKind }, r) } : object;
   const items: PathItem[] = [];
 
   const onCollection: Operation[] = [];
