@@ -12,7 +12,6 @@ import { ACTION_HELP, ActionSyntaxError, parseTimedAction, runAction } from '../
 import type { TimedAction } from '../../sandbox/cluster/actions';
 import type { DrainHandle } from '../../sandbox/operations/drain';
 import { formatLogEntry } from '../../sandbox/client/reconcileLog';
-import { RESOURCES } from '../../sandbox/api/resources';
 import { formatGoDuration, parseDuration } from '../../sandbox/kubelet/duration';
 import {
   KUBERNETES_VERSION_HELP,
@@ -155,7 +154,7 @@ function applyAll(cluster: Cluster, manifests: readonly LoadedManifest[], namesp
 
 function startRecording(cluster: Cluster, file: string, start: number): () => void {
   const fd = openSync(file, 'w');
-  const handles = RESOURCES.map((r) =>
+  const handles = cluster.api.resources.storedKinds().map((r) =>
     cluster.api.watch(r, { resourceVersion: cluster.api.resourceVersion }, (e) => {
       writeSync(fd, `${JSON.stringify({ time: cluster.clock.now() - start, type: e.type, object: e.object })}\n`);
     }),

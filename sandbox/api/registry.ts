@@ -42,6 +42,21 @@ export class ResourceRegistry {
     return this.cache;
   }
 
+  /**
+   * One resource per stored kind (group and kind), its preferred version: what lists, watches and reports of
+   * "everything" go through (create-only and computed resources left out, each kind once).
+   */
+  storedKinds(): readonly ResourceType[] {
+    const seen = new Set<string>();
+    return this.list().filter((r) => {
+      if ((r.serving ?? 'stored') !== 'stored') return false;
+      const key = `${r.group}/${r.kind}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+
   /** The resource of an object's `apiVersion` + `kind`, or undefined when not served. */
   forGvk(apiVersion: string, kind: string): ResourceType | undefined {
     return this.byGvk.get(`${apiVersion}|${kind}`);

@@ -12,7 +12,10 @@ import type { ResourceType } from '../api/resources';
 import { apiVersionOf } from '../api/resources';
 import type { KubeList, KubeObject } from '../api/types';
 import type { WriteOptions } from './options';
-import type { ApiServer } from './apiServer';
+/** What `bindings` needs of the API server: the `pods/binding` verb. */
+interface Binder {
+  bind(namespace: string, name: string, nodeName: string, options: WriteOptions & { uid?: string }): unknown;
+}
 
 const ALLOWED_REASON = 'the sandbox does not enforce RBAC: every request is allowed';
 
@@ -30,7 +33,7 @@ function answer(r: ResourceType, body: KubeObject, status: Record<string, unknow
 }
 
 /** POST on a create-only resource: the answer, nothing stored. */
-export function virtualCreate(api: ApiServer, r: ResourceType, body: KubeObject, options: WriteOptions): KubeObject {
+export function virtualCreate(api: Binder, r: ResourceType, body: KubeObject, options: WriteOptions): KubeObject {
   switch (r.kind) {
     case 'Binding': {
       const target = (body as { target?: { name?: string } }).target;

@@ -5,6 +5,7 @@
  */
 import type { KubeObject } from '../api/types';
 import type { Table, TableCell } from './table';
+import type { ResourceType } from '../api/resources';
 import { tableFor } from './tableFor';
 import type { TableOptions } from './tableFor';
 
@@ -54,8 +55,8 @@ export function formatTable(table: Table, options: FormatOptions = {}): string {
 }
 
 export interface GetGroup {
-  /** Any name kubectl accepts for the kind: `deploy`, `replicasets`, `Pod`. */
-  kind: string;
+  /** Any name kubectl accepts for the kind (`deploy`, `replicasets`, `Pod`), or the resource itself. */
+  kind: string | ResourceType;
   objects: readonly KubeObject[];
 }
 
