@@ -7,7 +7,7 @@
  */
 import { kindEntry, kubernetesVersion } from '../schema/schema';
 import type { ResourceType } from './resources';
-import { RESOURCES, apiVersionOf, findByName } from './resources';
+import { ALL_RESOURCES, apiVersionOf, findByName } from './resources';
 
 /** Whether a release's kube-apiserver serves this built-in group version by default (stable versions only). */
 function servedByDefault(r: ResourceType, version: string): boolean {
@@ -29,7 +29,7 @@ export class ResourceRegistry {
   generation = 0;
 
   constructor(readonly kubernetesVersion: string) {
-    this.builtIn = RESOURCES.filter((r) => servedByDefault(r, kubernetesVersion));
+    this.builtIn = ALL_RESOURCES.filter((r) => servedByDefault(r, kubernetesVersion));
     this.index();
   }
 

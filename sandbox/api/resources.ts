@@ -5,6 +5,7 @@
  * "the server could not find the requested resource".
  */
 import { formatApiVersion, parseApiVersion } from './types';
+import { DEFAULT_KUBERNETES_VERSION, kindEntry } from '../schema/schema';
 
 export interface ResourceType {
   readonly group: string;
@@ -516,12 +517,28 @@ function build(spec: Spec): ResourceType {
   });
 }
 
-/** Every kind the sandbox serves, in discovery order. */
-export const RESOURCES: readonly ResourceType[] = Object.freeze(SPECS.map(build));
+/**
+ * Every resource of the table, in discovery order: each version of a kind served in several (the preferred one
+ * first), and the create-only and computed ones. A server serves those its release has (sandbox/api/registry.ts).
+ */
+export const ALL_RESOURCES: readonly ResourceType[] = Object.freeze(SPECS.map(build));
+
+/**
+ * Every stored kind of the default release, once (its preferred version), in discovery order. A server's own list
+ * (its release, its CRDs) is `ApiServer.resources.storedKinds()`.
+ */
+export const RESOURCES: readonly ResourceType[] = Object.freeze(
+  ALL_RESOURCES.filter(
+    (r, i) =>
+      (r.serving ?? 'stored') === 'stored' &&
+      kindEntry(apiVersionOf(r), r.kind, DEFAULT_KUBERNETES_VERSION) !== undefined &&
+      ALL_RESOURCES.findIndex((o) => o.group === r.group && o.kind === r.kind) === i,
+  ),
+);
 
 const byGvk = new Map<string, ResourceType>();
 const byPlural = new Map<string, ResourceType>();
-for (const r of RESOURCES) {
+for (const r of ALL_RESOURCES) {
   byGvk.set(`${formatApiVersion(r.group, r.version)}|${r.kind}`, r);
   byPlural.set(`${r.group}|${r.version}|${r.plural}`, r);
 }
@@ -553,7 +570,7 @@ export function qualifiedKind(r: ResourceType): string {
 
 /** Looks a resource up by any name kubectl accepts: plural, singular, kind or short name (case-insensitive). */
 export function resourceByName(name: string): ResourceType | undefined {
-  return findByName(RESOURCES, name);
+  return findByName(ALL_RESOURCES, name);
 }
 
 /** `resourceByName` over a given list (a registry's, custom resources included), first match wins. */

@@ -75,7 +75,7 @@ import { listObjects, watchPredicate, watchRoute } from './listing';
 import { checkObjectShape } from './metaShape';
 import { checkPatchFields, decodeObjectFields } from './fieldValidation';
 import type { FieldValidationOptions } from './fieldValidation';
-import { bootstrapObjects, namespaceAdmission, PROTECTED_NAMESPACES } from './namespaces';
+import { bootstrapObjects, namespaceAdmission, PROTECTED_NAMESPACES, SYSTEM_PRIORITY_CLASSES } from './namespaces';
 import type { DeleteOptions, ListOptions, PatchType, WatchOptions, WriteOptions } from './options';
 import {
   generationChanged,
@@ -125,6 +125,8 @@ export class ApiServer {
   /** What this server serves: its release's built-in kinds and the resources of its established CRDs. */
   readonly resources: ResourceRegistry;
   private syncingCrds = false;
+  /** While set, UIDs come from here (bootstrap objects added later take their own stream, not the cluster's). */
+  private uidRandom: SeededRandom | undefined;
   private readonly store: ObjectStore;
   private readonly hub: WatchHub;
   private readonly allocators: ServiceAllocators;
@@ -144,7 +146,12 @@ export class ApiServer {
     this.resources = new ResourceRegistry(options.kubernetesVersion ?? kubernetesVersion());
     this.syncCrds();
     for (const svc of this.store.list(kindKey(this.resolve('services')))) reserveServiceAddresses(svc, this.allocators);
-    if (options.bootstrap ?? store === undefined) for (const obj of bootstrapObjects()) this.create(obj);
+    if (options.bootstrap ?? store === undefined) {
+      for (const obj of bootstrapObjects()) this.create(obj);
+      this.uidRandom = this.random.fork('system-priority-classes');
+      for (const obj of SYSTEM_PRIORITY_CLASSES) this.create(obj);
+      this.uidRandom = undefined;
+    }
   }
 
   /** The store's latest resourceVersion. */
@@ -298,7 +305,7 @@ export class ApiServer {
     if (r.custom !== undefined && r.statusSubresource) delete body.status;
     if (r.kind === 'Secret') mergeSecretStringData(body);
     this.trackFields(r, undefined, body, options, undefined, preset);
-    body.metadata.uid = this.random.uuid();
+    body.metadata.uid = (this.uidRandom ?? this.random).uuid();
     body.metadata.creationTimestamp = formatTimestamp(this.clock.now());
     if (r.hasGeneration) body.metadata.generation = 1;
     else delete body.metadata.generation;

@@ -54,14 +54,14 @@ export function bootstrapObjects(): KubeObject[] {
       type: 'ClusterIP',
     },
   };
-  return [...namespaces, kubernetesService, ...SYSTEM_PRIORITY_CLASSES];
+  return [...namespaces, kubernetesService];
 }
 
 /**
  * The two PriorityClasses every API server creates at start (upstream: pkg/apis/scheduling
  * `SystemPriorityClasses`, created by pkg/registry/scheduling/rest `PostStartHook`).
  */
-const SYSTEM_PRIORITY_CLASSES: KubeObject[] = [
+export const SYSTEM_PRIORITY_CLASSES: readonly KubeObject[] = [
   {
     apiVersion: 'scheduling.k8s.io/v1',
     kind: 'PriorityClass',

@@ -11,6 +11,7 @@
  * `validateValueValidation`), pkg/apiserver/schema/defaulting/validation.go (`ValidateDefaults`).
  */
 import type { FieldError } from '../../admission/validation/fieldError';
+import { goLiteral } from '../../admission/validation/fieldError';
 import { celSchemaErrors } from './cel';
 import { prune } from './prune';
 import type { JSONSchemaProps } from './types';
@@ -264,7 +265,7 @@ function defaultErrors(s: JSONSchemaProps, path: string, root: boolean): FieldEr
   if (s.default !== undefined && !root) {
     const copy = JSON.parse(JSON.stringify(s.default)) as unknown;
     const pruned = prune(copy, s, s['x-kubernetes-embedded-resource'] === true);
-    if (pruned.length > 0) out.push(inv(`${path}.default`, s.default, 'must not have unknown fields'));
+    if (pruned.length > 0) out.push(inv(`${path}.default`, goInterface(s.default), 'must not have unknown fields'));
     else
       for (const e of validateValue(s.default, s)) {
         const field = e.field === '' ? `${path}.default` : `${path}.default.${e.field}`;
@@ -284,4 +285,17 @@ function defaultErrors(s: JSONSchemaProps, path: string, root: boolean): FieldEr
   return out;
 }
 
-export { isObject };
+/** Go's `%#v` of a decoded JSON value: `map[string]interface {}{"b":1}`, `[]interface {}{…}`. */
+function goInterface(v: unknown): unknown {
+  const inner = (x: unknown): string => {
+    if (isObject(x))
+      return `map[string]interface {}{${Object.keys(x)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${inner(x[k])}`)
+        .join(', ')}}`;
+    if (Array.isArray(x)) return `[]interface {}{${x.map(inner).join(', ')}}`;
+    if (x === null) return 'interface {}(nil)';
+    return typeof x === 'string' ? JSON.stringify(x) : String(x);
+  };
+  return isObject(v) || Array.isArray(v) ? goLiteral(inner(v)) : v;
+}
