@@ -88,10 +88,18 @@ function node(s: JSONSchemaProps, path: string, level: Level, ctx: Ctx, out: Fie
     ['anyOf', s.anyOf],
     ['oneOf', s.oneOf],
   ] as const) {
+    // upstream: an int-or-string may say so the OpenAPI way, `anyOf: [{type: integer}, {type: string}]` (or allOf).
+    if (s['x-kubernetes-int-or-string'] === true && name !== 'oneOf' && isIntOrStringPair(list)) continue;
     (list ?? []).forEach((sub, i) =>
       node(sub, `${path}.${name}[${i}]`, 'field', { ...ctx, valueValidation: true }, out),
     );
   }
+}
+
+function isIntOrStringPair(list: readonly JSONSchemaProps[] | undefined): boolean {
+  if (list === undefined || list.length !== 2) return false;
+  const only = (x: JSONSchemaProps, t: string) => x.type === t && Object.keys(x).length === 1;
+  return only(list[0], 'integer') && only(list[1], 'string');
 }
 
 /** upstream: schema/validation.go validateStructuralInvariants and validateStructuralMetadataInvariants. */
