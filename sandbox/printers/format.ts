@@ -23,7 +23,8 @@ function width(text: string): number {
 }
 
 function cellText(cell: TableCell): string {
-  if (cell === null) return '<none>';
+  // kubectl prints a cell without a value (null) as nothing.
+  if (cell === null) return '';
   return typeof cell === 'string' ? cell : String(cell);
 }
 

@@ -23,7 +23,7 @@ export interface TableColumn {
   description?: string;
 }
 
-/** A cell: text, a number, a boolean, or `null` for nothing to show (kubectl prints `<none>`). */
+/** A cell: text, a number, a boolean, or `null` for nothing to show (kubectl prints nothing). */
 export type TableCell = string | number | boolean | null;
 
 export interface TableRow {

@@ -1,8 +1,8 @@
 /**
  * The table of a custom resource: NAME, then the CRD version's `additionalPrinterColumns` (or AGE when it
  * declares none), each cell its JSONPath's first result typed by the column — integers, numbers, booleans,
- * `date` as an age, strings printed as kubectl's jsonpath prints them — and empty (`<none>`) when the path
- * finds nothing.
+ * `date` as an age, strings printed as kubectl's jsonpath prints them — and empty when the path
+ * finds nothing (null: kubectl prints an empty cell).
  *
  * upstream: apiextensions-apiserver pkg/registry/customresource/tableconvertor/tableconvertor.go (`New`,
  * `ConvertToTable`, `cellForJSONValue`).
