@@ -125,6 +125,8 @@ export class ApiServer {
   /** What this server serves: its release's built-in kinds and the resources of its established CRDs. */
   readonly resources: ResourceRegistry;
   private syncingCrds = false;
+  /** The resourceVersion of each CRD whose resources are registered. */
+  private readonly crdVersions = new Map<string, string | undefined>();
   /** While set, UIDs come from here (bootstrap objects added later take their own stream, not the cluster's). */
   private uidRandom: SeededRandom | undefined;
   private readonly store: ObjectStore;
@@ -915,10 +917,14 @@ export class ApiServer {
       for (const r of this.resources.list())
         if (r.custom && !names.has(r.custom.crdName)) this.resources.setCustom(r.custom.crdName, undefined);
       for (const crd of all) {
+        // A CRD's resources change only with the CRD: its resourceVersion says whether they must be built again.
+        const name = crd.metadata.name!;
+        if (this.crdVersions.get(name) === crd.metadata.resourceVersion) continue;
+        this.crdVersions.set(name, crd.metadata.resourceVersion);
         const next = crdResources(crd);
-        const before = this.resources.customOf(crd.metadata.name!);
-        if (JSON.stringify(before) !== JSON.stringify(next)) this.resources.setCustom(crd.metadata.name!, next);
+        if (next.length > 0 || this.resources.customOf(name).length > 0) this.resources.setCustom(name, next);
       }
+      for (const name of [...this.crdVersions.keys()]) if (!names.has(name)) this.crdVersions.delete(name);
     } finally {
       this.syncingCrds = false;
     }

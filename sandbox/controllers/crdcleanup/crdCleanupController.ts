@@ -80,7 +80,10 @@ export class CrdCleanupController implements Component {
     if (!crd?.metadata.deletionTimestamp || !(crd.metadata.finalizers ?? []).includes(CRD_CLEANUP_FINALIZER)) return;
     const resource = api.resources.customOf(name)[0];
     if (resource !== undefined) {
-      crd = this.setTerminating(crd, 'True', 'InstanceDeletionInProgress', 'CustomResource deletion is in progress');
+      // Once it has said it is waiting for instances, saying "in progress" again would only flip the condition.
+      const current = crd.status?.conditions?.find((c) => c.type === 'Terminating');
+      if (current?.reason !== 'InstanceDeletionCheck')
+        crd = this.setTerminating(crd, 'True', 'InstanceDeletionInProgress', 'CustomResource deletion is in progress');
       const items = api.list(resource).items;
       for (const item of items) {
         if (item.metadata.deletionTimestamp !== undefined) continue;
