@@ -140,7 +140,11 @@ interface Out {
  */
 function applyAll(cluster: Cluster, manifests: readonly LoadedManifest[], namespace: string, out: Out): number {
   let rejected = 0;
-  for (const m of manifests) {
+  // CustomResourceDefinitions first, wherever they are in the files, so that the custom resources of a bundle find
+  // their kinds (as Helm installs a chart's crds/ first); otherwise in the files' order.
+  const first = (m: LoadedManifest) =>
+    m.object.kind === 'CustomResourceDefinition' && String(m.object.apiVersion).startsWith('apiextensions.k8s.io/');
+  for (const m of [...manifests.filter(first), ...manifests.filter((m) => !first(m))]) {
     try {
       out.progress.write(`${cluster.apply(m.object, { namespace }).message}\n`);
     } catch (e) {
