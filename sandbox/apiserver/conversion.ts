@@ -92,7 +92,7 @@ function hpaToV2(o: KubeObject): KubeObject {
   const behavior = parse(annotations[BEHAVIOR]);
   const conditions = parse(annotations[CONDITIONS]);
   const currentOthers = parse(annotations[CURRENT_METRICS]);
-  for (const k of [METRICS, BEHAVIOR, CONDITIONS, CURRENT_METRICS]) delete annotations[k];
+  for (const k of [METRICS, BEHAVIOR, CONDITIONS, CURRENT_METRICS]) Reflect.deleteProperty(annotations, k);
   const v2Spec: Json = { scaleTargetRef: spec.scaleTargetRef };
   if (spec.minReplicas !== undefined) v2Spec.minReplicas = spec.minReplicas;
   v2Spec.maxReplicas = spec.maxReplicas;
@@ -125,7 +125,7 @@ function hpaToV2(o: KubeObject): KubeObject {
   };
 }
 
-/** `obj` as the version of `target` (same group and kind); objects of kinds without conversions are returned as they are. */
+/** `obj` as the version of `target` (same group and kind); kinds without conversions only change apiVersion. */
 export function convertBuiltIn(o: KubeObject, target: ResourceType): KubeObject {
   const to = apiVersionOf(target);
   if (o.apiVersion === to) return o;

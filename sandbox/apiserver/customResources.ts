@@ -45,7 +45,7 @@ export function customDecoding(r: ResourceType): SchemaDecoding {
     nulls(obj) {
       // metadata is ObjectMeta: a null there is the field's zero value, as for every kind.
       const meta = obj.metadata;
-      if (isPlainObject(meta)) for (const k of Object.keys(meta)) if (meta[k] === null) delete meta[k];
+      if (isPlainObject(meta)) for (const k of Object.keys(meta)) if (meta[k] === null) Reflect.deleteProperty(meta, k);
       pruneNonNullableNulls(obj, schema);
     },
   };

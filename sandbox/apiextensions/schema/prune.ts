@@ -48,7 +48,7 @@ function walk(x: unknown, s: JSONSchemaProps | undefined, embedded: boolean, at:
     const child = prop ?? additional;
     if (child === undefined) {
       if (preserve) continue;
-      delete x[key];
+      Reflect.deleteProperty(x, key);
       out.push({ path: pathText([...at, key]), segments: [...at, key] });
       continue;
     }
@@ -74,7 +74,7 @@ export function pruneNonNullableNulls(x: unknown, s: JSONSchemaProps | undefined
     const child = Object.hasOwn(props, key) ? props[key] : additional;
     if (child === undefined) continue;
     if (x[key] === null) {
-      if (child.nullable !== true && child.default === undefined) delete x[key];
+      if (child.nullable !== true && child.default === undefined) Reflect.deleteProperty(x, key);
       continue;
     }
     pruneNonNullableNulls(x[key], child);

@@ -23,7 +23,7 @@ const METADATA_DESCRIPTION =
 const LIST_METADATA_DESCRIPTION =
   'Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds';
 
-/** upstream: ToRESTFriendlyName("monitoring.coreos.com/v1/ServiceMonitor") = com.coreos.monitoring.v1.ServiceMonitor. */
+/** upstream: ToRESTFriendlyName("monitoring.coreos.com/v1/ServiceMonitor"): com.coreos.monitoring.v1.ServiceMonitor. */
 export function customDefinitionName(group: string, version: string, kind: string): string {
   return `${group.split('.').reverse().join('.')}.${version}.${kind}`;
 }
