@@ -1,6 +1,11 @@
 // Bundles the extension, the language server, the sandbox worker, the CLI and (when it exists) the webview
 // script into dist/ with esbuild.
 //
+// JSON generated at build time (any `.json` imported from a folder named `generated/`, such as the
+// Kubernetes schema) is not inlined into each Node bundle that imports it: it is copied once to
+// dist/schemas/<file name>, and the bundles `require("./schemas/<file name>")` it at run time.
+// The server, the sandbox worker and the CLI share one copy instead of carrying one each.
+//
 //   node scripts/build.mjs [--production] [--watch] [entry-name...]
 //
 // --production minifies. --watch rebuilds on change (Ctrl+C to stop). Entry names
@@ -9,7 +14,7 @@
 // written, so that a half-built dist/ can never pass for a complete one.
 import * as esbuild from 'esbuild';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
@@ -126,8 +131,47 @@ function chooseEntries() {
 }
 
 function optionsFor(entry) {
-  const plugins = entry.executable ? [chmodAfterBuild(entry.options.outfile)] : [];
-  return { ...common, ...entry.options, plugins };
+  const options = { ...common, ...entry.options };
+  const plugins = [];
+  if (options.platform === 'node') plugins.push(sharedGeneratedJson(options.outfile));
+  if (entry.executable) plugins.push(chmodAfterBuild(entry.options.outfile));
+  return { ...options, plugins };
+}
+
+/** Where shared generated JSON goes: dist/schemas/<file name>. */
+const GENERATED_DIR = join('dist', 'schemas');
+/** An import of a `.json` file inside a `generated/` folder. */
+const GENERATED_JSON = /(^|[\\/])generated[\\/][^\\/]+\.json$/;
+/** Generated JSON copied to GENERATED_DIR by this build, by file name → its source (shared by all bundles). */
+const generatedCopies = new Map();
+
+/**
+ * Keeps generated JSON out of the Node bundles: each import of one is left as a run-time
+ * `require()` of its copy in dist/schemas/ (Node resolves it from the bundle's own folder), and
+ * the file is copied there. Two generated files with the same name from different folders would
+ * overwrite each other: the build refuses that.
+ */
+function sharedGeneratedJson(outfile) {
+  return {
+    name: 'shared-generated-json',
+    setup(build) {
+      build.onResolve({ filter: GENERATED_JSON }, (args) => {
+        const source = resolve(args.resolveDir, args.path);
+        const name = basename(source);
+        if (!existsSync(source)) return { errors: [{ text: `${source} is missing: run npm run generate` }] };
+        const other = generatedCopies.get(name);
+        if (other !== undefined && other !== source)
+          return { errors: [{ text: `two generated files are named ${name}: ${other} and ${source}` }] };
+        generatedCopies.set(name, source);
+        mkdirSync(join(root, GENERATED_DIR), { recursive: true });
+        copyFileSync(source, join(root, GENERATED_DIR, name));
+        const path = relative(dirname(join(root, outfile)), join(root, GENERATED_DIR, name))
+          .split(sep)
+          .join('/');
+        return { path: path.startsWith('.') ? path : `./${path}`, external: true, watchFiles: [source] };
+      });
+    },
+  };
 }
 
 /** The CLI bundle must stay runnable as `./dist/cli.js`, including after watch rebuilds. */
@@ -147,9 +191,13 @@ function formatSize(bytes) {
 }
 
 function printSizes(chosen) {
-  for (const e of chosen) {
-    const size = statSync(join(root, e.options.outfile)).size;
-    console.log(`  ${e.options.outfile.padEnd(22)} ${formatSize(size).padStart(10)}`);
+  const files = [
+    ...chosen.map((e) => e.options.outfile),
+    ...[...generatedCopies.keys()].map((name) => `${GENERATED_DIR}/${name}`),
+  ];
+  for (const file of files) {
+    const size = statSync(join(root, file)).size;
+    console.log(`  ${file.padEnd(34)} ${formatSize(size).padStart(10)}`);
   }
 }
 

@@ -39,7 +39,8 @@ export interface StatusDetails {
   retryAfterSeconds?: number;
 }
 
-export interface Status {
+/** The API's `Status`; a type literal, so that it is a `KubeObject` too (a watch sends it as an ERROR event). */
+export type Status = {
   kind: 'Status';
   apiVersion: 'v1';
   metadata: Record<string, never>;
@@ -48,7 +49,7 @@ export interface Status {
   reason: StatusReason | '';
   details?: StatusDetails;
   code: number;
-}
+};
 
 /** A failed API call. `status` is exactly what the HTTP API will send. */
 export class ApiError extends Error {

@@ -5,7 +5,7 @@
  * Discovery, OpenAPI, the HTTP routes and the API server's verbs all look resources up here, so a CRD's kinds are
  * served everywhere the moment it is established.
  */
-import { kindEntry, kubernetesVersion } from '../schema/schema';
+import { DEFAULT_KUBERNETES_VERSION, kindEntry, kubernetesVersion } from '../schema/schema';
 import type { ResourceType } from './resources';
 import { ALL_RESOURCES, apiVersionOf, findByName } from './resources';
 
@@ -17,6 +17,19 @@ function servedByDefault(r: ResourceType, version: string): boolean {
   if (r.serving === 'create-only' || r.serving === 'read-only') return true;
   return kindEntry(apiVersionOf(r), r.kind, version) !== undefined;
 }
+
+/**
+ * Every stored kind of the default release, once (its preferred version), in discovery order. A server's own list
+ * (its release, its CRDs) is `ApiServer.resources.storedKinds()`.
+ */
+export const RESOURCES: readonly ResourceType[] = Object.freeze(
+  ALL_RESOURCES.filter(
+    (r, i) =>
+      (r.serving ?? 'stored') === 'stored' &&
+      kindEntry(apiVersionOf(r), r.kind, DEFAULT_KUBERNETES_VERSION) !== undefined &&
+      ALL_RESOURCES.findIndex((o) => o.group === r.group && o.kind === r.kind) === i,
+  ),
+);
 
 export class ResourceRegistry {
   private readonly builtIn: readonly ResourceType[];

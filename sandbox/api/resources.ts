@@ -5,7 +5,6 @@
  * "the server could not find the requested resource".
  */
 import { formatApiVersion, parseApiVersion } from './types';
-import { DEFAULT_KUBERNETES_VERSION, kindEntry } from '../schema/schema';
 
 export interface ResourceType {
   readonly group: string;
@@ -383,7 +382,6 @@ const SPECS: Spec[] = [
     namespaced: false,
     status: true,
     generation: true,
-    acted: 'validating admission policies are stored but not enforced in this sandbox yet',
   },
   {
     gv: 'admissionregistration.k8s.io/v1',
@@ -391,7 +389,6 @@ const SPECS: Spec[] = [
     plural: 'validatingadmissionpolicybindings',
     namespaced: false,
     generation: true,
-    acted: 'validating admission policies are stored but not enforced in this sandbox yet',
   },
   {
     gv: 'apiextensions.k8s.io/v1',
@@ -522,19 +519,6 @@ function build(spec: Spec): ResourceType {
  * first), and the create-only and computed ones. A server serves those its release has (sandbox/api/registry.ts).
  */
 export const ALL_RESOURCES: readonly ResourceType[] = Object.freeze(SPECS.map(build));
-
-/**
- * Every stored kind of the default release, once (its preferred version), in discovery order. A server's own list
- * (its release, its CRDs) is `ApiServer.resources.storedKinds()`.
- */
-export const RESOURCES: readonly ResourceType[] = Object.freeze(
-  ALL_RESOURCES.filter(
-    (r, i) =>
-      (r.serving ?? 'stored') === 'stored' &&
-      kindEntry(apiVersionOf(r), r.kind, DEFAULT_KUBERNETES_VERSION) !== undefined &&
-      ALL_RESOURCES.findIndex((o) => o.group === r.group && o.kind === r.kind) === i,
-  ),
-);
 
 const byGvk = new Map<string, ResourceType>();
 const byPlural = new Map<string, ResourceType>();

@@ -50,6 +50,7 @@ import {
 } from './customResources';
 import { convertBuiltIn } from './conversion';
 import { virtualCreate, virtualList } from './virtualResources';
+import type { ObjectsByResource, ResourceName, Written } from '../api/resourceObjects';
 import type { JsonValue, KubeList, KubeObject, WatchEvent } from '../api/types';
 import { applyPatch } from '../api/patch/index';
 import {
@@ -63,7 +64,9 @@ import type { WatchHandle } from '../store/watchHub';
 import { WatchHub } from '../store/watchHub';
 import { JsonCopyError, copyJson, isPlainObject, jsonEqual } from '../util/json';
 import { ServiceAllocators } from './allocators';
-import { defaultObject, invalidIfAny, validateOrThrow } from './admit';
+import { admitPolicies, defaultObject, invalidIfAny, PolicyAuditLog, validateOrThrow } from './admit';
+import type { AdmissionAttributes, PolicySource } from '../admission/policy/index';
+import { storePolicySource } from './policySource';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
 import { boundPod, checkBindable } from './binding';
 import { evictPod } from './eviction';
@@ -132,6 +135,9 @@ export class ApiServer {
   private readonly store: ObjectStore;
   private readonly hub: WatchHub;
   private readonly allocators: ServiceAllocators;
+  /** ValidatingAdmissionPolicy admission: what it reads, and the audit annotations it sets. */
+  private readonly policySource: PolicySource;
+  readonly policyAudit = new PolicyAuditLog();
 
   constructor(options: ApiServerOptions, store?: ObjectStore) {
     this.clock = options.clock;
@@ -147,6 +153,7 @@ export class ApiServer {
     this.allocators = new ServiceAllocators(this.random.fork('service-allocation'));
     this.resources = new ResourceRegistry(options.kubernetesVersion ?? kubernetesVersion());
     this.syncCrds();
+    this.policySource = storePolicySource(this.store, (apiVersion, kind) => this.resources.forGvk(apiVersion, kind));
     for (const svc of this.store.list(kindKey(this.resolve('services')))) reserveServiceAddresses(svc, this.allocators);
     if (options.bootstrap ?? store === undefined) {
       for (const obj of bootstrapObjects()) this.create(obj);
@@ -201,6 +208,9 @@ export class ApiServer {
 
   // ---- reads ------------------------------------------------------------
 
+  /** GET. A resource named in `ObjectsByResource` (`'pods'`) answers with its type (`Typed<Pod>`). */
+  get<R extends ResourceName>(ref: R, namespace: string | undefined, name: string): ObjectsByResource[R];
+  get(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject;
   get(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject {
     const r = this.resolve(ref);
     if (r.serving === 'read-only') {
@@ -214,11 +224,15 @@ export class ApiServer {
   }
 
   /** Like `get`, but undefined instead of 404. */
+  tryGet<R extends ResourceName>(ref: R, namespace: string | undefined, name: string): ObjectsByResource[R] | undefined;
+  tryGet(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined;
   tryGet(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined {
     const r = this.resolve(ref);
     return this.out(r, this.store.get(kindKey(r), this.namespaceFor(r, namespace), name));
   }
 
+  list<R extends ResourceName>(ref: R, options?: ListOptions): KubeList<ObjectsByResource[R]>;
+  list(ref: ResourceRef, options?: ListOptions): KubeList;
   list(ref: ResourceRef, options: ListOptions = {}): KubeList {
     const r = this.resolve(ref);
     if (r.serving === 'read-only') return virtualList(r);
@@ -235,6 +249,12 @@ export class ApiServer {
    * `resourceVersion`) arrive before this returns. 410 when the version has
    * been compacted.
    */
+  watch<R extends ResourceName>(
+    ref: R,
+    options: WatchOptions,
+    handler: (event: WatchEvent<ObjectsByResource[R]>) => void,
+  ): WatchHandle;
+  watch(ref: ResourceRef, options: WatchOptions, handler: (event: WatchEvent) => void): WatchHandle;
   watch(ref: ResourceRef, options: WatchOptions, handler: (event: WatchEvent) => void): WatchHandle {
     const r = this.resolve(ref);
     if (!isStored(r)) throw methodNotSupported(r, 'watch');
@@ -283,8 +303,8 @@ export class ApiServer {
   // ---- writes -----------------------------------------------------------
 
   /** POST. With `fieldManager`, the manager owns every field it set (managedFields, operation Update). */
-  create<T extends KubeObject = KubeObject>(input: KubeObject, options: WriteOptions = {}): T {
-    return this.createObject(input, options) as T;
+  create<T extends KubeObject>(input: T, options: WriteOptions = {}): Written<T> {
+    return this.createObject(input, options) as Written<T>;
   }
 
   private createObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
@@ -315,6 +335,7 @@ export class ApiServer {
     if (generated) body.metadata.name = this.generatedName(r, ns, body.metadata.generateName!);
     if (r.kind === 'Job' && r.group === 'batch') generateJobSelector(body);
     validateOrThrow(body, r, undefined, this.kindErrors(r, body, undefined));
+    this.admitPolicies(r, 'CREATE', body, undefined, options);
     if (r.kind === 'Service') this.allocate(r, body);
     this.storeAs(r, body);
     if (this.store.get(kindKey(r), ns, body.metadata.name!)) throw alreadyExists(r, body.metadata.name!);
@@ -328,8 +349,8 @@ export class ApiServer {
    * PUT: replaces an object. A stale resourceVersion is a 409 Conflict; an empty one is unconditional.
    * With `fieldManager`, the fields it changed move to it in managedFields.
    */
-  update<T extends KubeObject = KubeObject>(input: KubeObject, options: WriteOptions = {}): T {
-    return this.updateObject(input, options) as T;
+  update<T extends KubeObject>(input: T, options: WriteOptions = {}): Written<T> {
+    return this.updateObject(input, options) as Written<T>;
   }
 
   private updateObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
@@ -355,6 +376,7 @@ export class ApiServer {
     if (r.kind === 'Secret') mergeSecretStringData(body);
     this.trackFields(r, old, body, options, undefined, preset);
     validateOrThrow(body, r, old, this.kindErrors(r, body, old));
+    this.admitPolicies(r, 'UPDATE', body, old, options);
     if (r.kind === 'Service') this.allocate(r, body, old);
     if (r.hasGeneration && generationChanged(r, body, old))
       body.metadata.generation = (old.metadata.generation ?? 0) + 1;
@@ -363,8 +385,8 @@ export class ApiServer {
   }
 
   /** PUT on `/status`: changes only `status`. A `fieldManager` is recorded with subresource `status`. */
-  updateStatus<T extends KubeObject = KubeObject>(input: KubeObject, options: WriteOptions = {}): T {
-    return this.updateStatusObject(input, options) as T;
+  updateStatus<T extends KubeObject>(input: T, options: WriteOptions = {}): Written<T> {
+    return this.updateStatusObject(input, options) as Written<T>;
   }
 
   private updateStatusObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
@@ -403,6 +425,22 @@ export class ApiServer {
    * `fieldManager` is recorded as an Update), or server-side apply (`apply`,
    * see `apply`), on the object or its `/status`.
    */
+  patch<R extends ResourceName>(
+    ref: R,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    options?: WriteOptions & { subresource?: 'status' },
+  ): ObjectsByResource[R];
+  patch(
+    ref: ResourceRef,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    options?: WriteOptions & { subresource?: 'status' },
+  ): KubeObject;
   patch(
     ref: ResourceRef,
     namespace: string | undefined,
@@ -500,6 +538,13 @@ export class ApiServer {
    * when their finalizers are removed — or, for pods, when the kubelet
    * deletes them with grace period 0. Returns the object's last state.
    */
+  delete<R extends ResourceName>(
+    ref: R,
+    namespace: string | undefined,
+    name: string,
+    options?: DeleteOptions,
+  ): ObjectsByResource[R];
+  delete(ref: ResourceRef, namespace: string | undefined, name: string, options?: DeleteOptions): KubeObject;
   delete(ref: ResourceRef, namespace: string | undefined, name: string, options: DeleteOptions = {}): KubeObject {
     const r = this.resolve(ref);
     if (!isStored(r)) throw methodNotSupported(r, 'delete');
@@ -529,6 +574,7 @@ export class ApiServer {
         `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`,
       );
     }
+    this.admitPolicies(r, 'DELETE', undefined, old, { dryRun: options.dryRun });
     if (r.kind === 'Namespace') return this.deleteNamespace(r, old, options);
     if (isCrdResource(r) && old.metadata.deletionTimestamp === undefined) {
       const next = markCrdTerminating(old as CustomResourceDefinition, formatTimestamp(this.clock.now()));
@@ -555,6 +601,12 @@ export class ApiServer {
    * PodScheduled=True). 404 when the pod is gone; 409 when it is being deleted,
    * already assigned, gated, or its uid differs from `uid`.
    */
+  bind(
+    namespace: string,
+    name: string,
+    nodeName: string,
+    options?: WriteOptions & { uid?: string },
+  ): ObjectsByResource['pods'];
   bind(namespace: string, name: string, nodeName: string, options: WriteOptions & { uid?: string } = {}): KubeObject {
     const r = this.resolve('pods');
     const old = this.store.get(kindKey(r), namespace, name);
@@ -613,6 +665,7 @@ export class ApiServer {
   }
 
   /** `/finalize` on a Namespace: sets `spec.finalizers`; a terminating namespace with none left is removed. */
+  finalizeNamespace(name: string, finalizers: string[]): ObjectsByResource['namespaces'];
   finalizeNamespace(name: string, finalizers: string[]): KubeObject {
     const r = this.resolve('namespaces');
     const old = this.store.get(kindKey(r), '', name);
@@ -706,6 +759,28 @@ export class ApiServer {
       });
     if (fields === undefined) delete next.metadata.managedFields;
     else next.metadata.managedFields = fields;
+  }
+
+  /** ValidatingAdmissionPolicy admission of one write (sandbox/admission/policy); throws its denial. */
+  private admitPolicies(
+    r: ResourceType,
+    operation: AdmissionAttributes['operation'],
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+    options: WriteOptions,
+  ): void {
+    const meta = (object ?? oldObject)!.metadata;
+    const a: AdmissionAttributes = {
+      operation,
+      resource: r,
+      subresource: '',
+      name: meta.name ?? '',
+      namespace: r.namespaced ? (meta.namespace ?? '') : '',
+      object,
+      oldObject,
+      dryRun: options.dryRun ?? false,
+    };
+    admitPolicies(this.policySource, a, options.warn, this.policyAudit);
   }
 
   private namespaceFor(r: ResourceType, namespace: string | undefined): string {

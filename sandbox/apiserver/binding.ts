@@ -4,9 +4,9 @@
  * condition — refusing a pod that is being deleted, already bound, still
  * gated, or not the one the binding names (uid precondition).
  */
-import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { ApiError } from '../api/errors';
-import type { KubeObject } from '../api/types';
+import { asResource } from '../api/resourceObjects';
+import type { KubeObject, WirePodCondition } from '../api/types';
 import { formatTimestamp } from '../clock/clock';
 
 /** 409 on `pods/binding`, worded as upstream's `errors.NewConflict(pods/binding, …)`. */
@@ -26,7 +26,7 @@ export function bindingConflict(name: string, why: string): ApiError {
 /** Throws the upstream 409 when `current` cannot be bound. */
 export function checkBindable(current: KubeObject, uid: string | undefined): void {
   const name = current.metadata.name!;
-  const pod = current as unknown as Pod;
+  const pod = asResource('pods', current);
   if (uid && uid !== current.metadata.uid)
     throw bindingConflict(
       name,
@@ -41,25 +41,24 @@ export function checkBindable(current: KubeObject, uid: string | undefined): voi
 
 /** The bound pod: a new object with `nodeName` and `PodScheduled=True` (transition time moves only on change). */
 export function boundPod(current: KubeObject, nodeName: string, now: number): KubeObject {
-  const pod = current as unknown as Pod;
+  const pod = asResource('pods', current);
   const status = { ...(pod.status ?? {}) };
-  const conditions = [...(status.conditions ?? [])];
+  const conditions: WirePodCondition[] = [...(status.conditions ?? [])];
   const i = conditions.findIndex((c) => c.type === 'PodScheduled');
   const old = i >= 0 ? conditions[i] : undefined;
-  const cond = {
+  const cond: WirePodCondition = {
     type: 'PodScheduled',
     status: 'True',
     lastProbeTime: null,
     lastTransitionTime:
       old?.status === 'True' && old.lastTransitionTime ? old.lastTransitionTime : formatTimestamp(now),
-  } as unknown as PodCondition;
+  };
   if (i >= 0) conditions[i] = cond;
   else conditions.push(cond);
-  status.conditions = conditions;
   return {
     ...current,
     metadata: { ...current.metadata },
     spec: { ...pod.spec, nodeName },
-    status,
-  } as unknown as KubeObject;
+    status: { ...status, conditions },
+  };
 }

@@ -3,6 +3,7 @@
  * garbage-collection finalizers): either the object goes now, or it gets a
  * deletionTimestamp and waits for finalizers or the kubelet.
  */
+import { asResource } from '../api/resourceObjects';
 import type { ResourceType } from '../api/resources';
 import type { KubeObject } from '../api/types';
 import type { DeleteOptions, PropagationPolicy } from './options';
@@ -17,14 +18,9 @@ export function defaultPropagation(r: ResourceType): PropagationPolicy {
   return 'Background';
 }
 
-interface PodLike {
-  spec?: { nodeName?: string; terminationGracePeriodSeconds?: number };
-  status?: { phase?: string };
-}
-
 /** Seconds a pod gets to stop: the request's, else its spec's (default 30); 0 when it never ran or already finished. */
 export function podGracePeriod(pod: KubeObject, opts: DeleteOptions): number {
-  const p = pod as unknown as PodLike;
+  const p = asResource('pods', pod);
   const phase = p.status?.phase;
   if (!p.spec?.nodeName || phase === 'Succeeded' || phase === 'Failed') return 0;
   const requested = opts.gracePeriodSeconds ?? p.spec.terminationGracePeriodSeconds ?? 30;

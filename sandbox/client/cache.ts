@@ -35,6 +35,10 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     return this.items.size;
   }
 
+  hasIndex(name: string): boolean {
+    return this.indexes.has(name);
+  }
+
   /** Adds a secondary index; existing objects are indexed at once. */
   addIndex(name: string, fn: IndexFunc<T>): void {
     const index: Index<T> = { fn, values: new Map() };

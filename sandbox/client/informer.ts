@@ -6,6 +6,7 @@
  */
 import type { ListOptions, WatchOptions } from '../apiserver/options';
 import { isApiError } from '../api/errors';
+import type { ObjectsByResource, ResourceName } from '../api/resourceObjects';
 import type { KubeList, KubeObject, WatchEvent } from '../api/types';
 import type { WatchHandle } from '../store/watchHub';
 import { ObjectCache, objectKey } from './cache';
@@ -31,7 +32,8 @@ export interface InformerOptions {
 
 export class Informer<T extends KubeObject = KubeObject> {
   readonly cache = new ObjectCache<T>();
-  private readonly handlers: InformerHandlers<T>[] = [];
+  /** Added in place; a removal replaces the array, so a delivery under way is not disturbed. */
+  private handlers: InformerHandlers<T>[] = [];
   private handle: WatchHandle | undefined;
   private synced = false;
   private resourceVersion = '';
@@ -43,6 +45,15 @@ export class Informer<T extends KubeObject = KubeObject> {
     private readonly options: InformerOptions = {},
   ) {}
 
+  /** An informer of one resource, typed by it: `Informer.forResource(api, 'pods', …)` caches `Typed<Pod>`s. */
+  static forResource<R extends ResourceName>(
+    client: ListWatcher,
+    resource: R,
+    options?: InformerOptions,
+  ): Informer<ObjectsByResource[R]> {
+    return new Informer<ObjectsByResource[R]>(client, resource, options);
+  }
+
   /** True once the initial list is in the cache. */
   get hasSynced(): boolean {
     return this.synced;
@@ -53,10 +64,16 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.resourceVersion;
   }
 
-  /** Adds handlers; when already synced, they get an `onAdd` for every cached object first. */
-  addHandlers(handlers: InformerHandlers<T>): void {
+  /**
+   * Adds handlers; when already synced, they get an `onAdd` for every cached object first. Returns a function
+   * that removes them (no event reaches them afterwards).
+   */
+  addHandlers(handlers: InformerHandlers<T>): () => void {
     this.handlers.push(handlers);
     if (this.synced) for (const obj of this.cache.list()) handlers.onAdd?.(obj);
+    return () => {
+      this.handlers = this.handlers.filter((h) => h !== handlers);
+    };
   }
 
   start(): void {

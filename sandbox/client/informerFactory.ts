@@ -3,7 +3,7 @@
  * controller that watches pods shares one cache and one watch.
  */
 import type { ApiServer } from '../apiserver/apiServer';
-import type { KubeObject } from '../api/types';
+import type { ObjectsByResource, ResourceName } from '../api/resourceObjects';
 import { Informer } from './informer';
 
 export class InformerFactory {
@@ -11,8 +11,13 @@ export class InformerFactory {
 
   constructor(private readonly api: ApiServer) {}
 
-  /** The shared informer for a resource (`pods`, `deployments`, …), started on first use. */
-  get<T extends KubeObject = KubeObject>(resource: string): Informer<T> {
+  /**
+   * The shared informer for a resource (`pods`, `deployments`, …), started on first use. A resource of
+   * `ObjectsByResource` gets an informer of its type (`get('pods')` → `Informer<Typed<Pod>>`).
+   */
+  get<R extends ResourceName>(resource: R): Informer<ObjectsByResource[R]>;
+  get(resource: string): Informer;
+  get(resource: string): Informer {
     const plural = this.api.resolve(resource).plural;
     let inf = this.informers.get(plural);
     if (!inf) {
@@ -20,7 +25,7 @@ export class InformerFactory {
       this.informers.set(plural, inf);
       inf.start();
     }
-    return inf as unknown as Informer<T>;
+    return inf;
   }
 
   stopAll(): void {

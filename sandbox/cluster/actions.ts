@@ -121,7 +121,7 @@ export function runAction(
       return;
     case 'crash':
       for (const p of api.list('pods', { namespace: action.namespace, labelSelector: action.selector }).items) {
-        if (!(p.spec as { nodeName?: string }).nodeName) continue;
+        if (!p.spec?.nodeName) continue;
         cluster.crashContainer(action.namespace, p.metadata.name!);
         reporter.line(`pod ${action.namespace}/${p.metadata.name}: container crashed`);
       }

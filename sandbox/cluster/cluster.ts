@@ -209,7 +209,7 @@ export class Cluster {
     follow: boolean,
   ): { kubelet: Kubelet; pod: Pod; container: string } | undefined {
     validateLogOptions(name, options);
-    const pod = this.api.get('pods', namespace, name) as unknown as Pod;
+    const pod = this.api.get('pods', namespace, name);
     const container = logContainerName(pod, options.container);
     if (!pod.spec?.nodeName) return undefined;
     const kubelet = this.podKubelet(pod);
@@ -226,7 +226,7 @@ export class Cluster {
    * is not running, 500 when the pod's node has failed.
    */
   exec(namespace: string, pod: string, container: string | undefined, argv: readonly string[]): ExecResult {
-    const obj = this.api.get('pods', namespace, pod) as unknown as Pod;
+    const obj = this.api.get('pods', namespace, pod);
     const name = streamContainer(obj, 'exec', container)!;
     const kubelet = this.podKubelet(obj);
     if (!kubelet.isRunning) throw backendUnreachable(kubelet.hostIP);

@@ -4,8 +4,7 @@
  * events, `ErrImagePull` then `ImagePullBackOff` on the shared back-off curve
  * with retries, `InvalidImageName`, `ErrImageNeverPull`.
  */
-import type { Pod } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../api/types';
+import type { ObjectsByResource } from '../api/resourceObjects';
 import { defaultPullPolicy } from '../admission/defaults/container';
 import type { ContainerRuntime } from './containerRuntime';
 import { imageSize, isMissingImage, normalizedImage, pullNotFoundError } from './images';
@@ -14,7 +13,7 @@ import type { WorkerHost } from './workerHost';
 import { draw } from './workerHost';
 
 export interface PullScheduler {
-  pod(): Pod;
+  pod(): ObjectsByResource['pods'];
   /** Runs `fn` later as pod work (the status is written after it). */
   later(delayMs: number, fn: () => void): void;
   at(due: number, fn: () => void): void;
@@ -30,7 +29,7 @@ export type PullOutcome = 'ready' | 'pending' | 'failed';
 export function ensureImage(host: WorkerHost, s: PullScheduler, c: ContainerRuntime, onReady: () => void): PullOutcome {
   const image = c.spec.image ?? '';
   const event = (type: 'Normal' | 'Warning', reason: string, text: string) =>
-    host.recorder.event(s.pod() as unknown as KubeObject, type, reason, text);
+    host.recorder.event(s.pod(), type, reason, text);
   if ('error' in c.image) {
     const text = msg.invalidTag(image, c.image.error);
     event('Warning', 'InspectFailed', text);
@@ -62,7 +61,7 @@ function pull(host: WorkerHost, s: PullScheduler, c: ContainerRuntime, onReady: 
   const pod = s.pod();
   const key = `${pod.metadata?.uid ?? ''}_${image}`;
   const event = (type: 'Normal' | 'Warning', reason: string, text: string) =>
-    host.recorder.event(s.pod() as unknown as KubeObject, type, reason, text);
+    host.recorder.event(s.pod(), type, reason, text);
   event('Normal', 'Pulling', msg.pulling(image));
   const took = draw(host, present ? host.delays.repull : host.delays.pull);
   s.later(took, () => {

@@ -10,7 +10,8 @@
  */
 import type { Pod, PodStatus } from 'kubernetes-types/core/v1';
 import { isApiError } from '../api/errors';
-import type { KubeObject } from '../api/types';
+import type { ObjectsByResource } from '../api/resourceObjects';
+import type { WirePodStatus } from '../api/types';
 import { objectKey } from '../client/cache';
 import { Informer } from '../client/informer';
 import type { TimerHandle } from '../clock/clock';
@@ -27,8 +28,9 @@ import { NodeAgent } from './nodeAgent';
 import type { NodeConfig } from './nodeConfig';
 import { PodIPAllocator, nodeCapacity, nodeIndex, nodeInternalIP } from './nodeConfig';
 import { PodWorker } from './podWorker';
-import { execInContainer } from './exec';
+import { execResult } from './exec';
 import type { ExecResult } from './exec';
+import { parseQuantity, quantityToMilli, quantityValue } from '../api/quantity';
 import type { WorkerHost } from './workerHost';
 import type { InstanceLog } from './logs/instanceLog';
 import { logContainerID } from './logs/logErrors';
@@ -36,16 +38,44 @@ import type { PodLogOptions } from './logs/logOptions';
 import { formatLog } from './logs/logOptions';
 import { followLog } from './logs/podLogs';
 
+/**
+ * The cluster DNS (kube-dns/CoreDNS) for a name under `cluster.local`: a Service's cluster IP
+ * (`web.default.svc.cluster.local`), a headless Service's first ready endpoint, a pod by hostname and subdomain
+ * (`web-0.web.default.svc.cluster.local`); undefined for a name that does not exist (NXDOMAIN).
+ */
+function clusterDns(ctx: ComponentContext, fqdn: string): string | undefined {
+  const m = /^(?:([a-z0-9-]+)\.)?([a-z0-9-]+)\.([a-z0-9-]+)\.svc\.cluster\.local$/.exec(fqdn);
+  if (!m) return undefined;
+  const [, host, name, ns] = m;
+  const svc = ctx.api.tryGet('services', ns, name);
+  if (!svc) return undefined;
+  const endpoints = () =>
+    ctx.api
+      .list('endpointslices', { namespace: ns, labelSelector: `kubernetes.io/service-name=${name}` })
+      .items.flatMap(
+        (s) =>
+          (s as { endpoints?: { addresses: string[]; hostname?: string; conditions?: { ready?: boolean } }[] })
+            .endpoints ?? [],
+      )
+      .filter((e) => e.conditions?.ready !== false);
+  if (host !== undefined) return endpoints().find((e) => e.hostname === host)?.addresses[0];
+  const ip = svc.spec?.clusterIP;
+  if (ip && ip !== 'None') return ip;
+  return endpoints()[0]?.addresses[0];
+}
+
 export type { NodeConfig, NodeCapacity } from './nodeConfig';
 export { DEFAULT_NODE_CAPACITY } from './nodeConfig';
 export type { KubeletDelays } from './delays';
 export { DEFAULT_KUBELET_DELAYS } from './delays';
 export type { PodLogOptions } from './logs/logOptions';
 
+type CachedPod = ObjectsByResource['pods'];
+
 export class Kubelet implements Component {
   readonly name: string;
   readonly nodeName: string;
-  private readonly informer: Informer;
+  private readonly informer: Informer<CachedPod>;
   private readonly workers = new Map<string, PodWorker>();
   private readonly queued = new Map<string, TimerHandle>();
   private readonly agent: NodeAgent;
@@ -53,6 +83,9 @@ export class Kubelet implements Component {
   private readonly ips: PodIPAllocator;
   private running = false;
   private listing = false;
+  private dnsPending = false;
+  private dnsWatched = false;
+  private startedAt = 0;
 
   constructor(
     private readonly ctx: ComponentContext,
@@ -66,7 +99,7 @@ export class Kubelet implements Component {
     const index = nodeIndex(config);
     this.ips = new PodIPAllocator(index);
     this.agent = new NodeAgent(ctx, config, recorder, delays);
-    this.informer = new Informer(ctx.api, 'pods', { fieldSelector: `spec.nodeName=${config.name}` });
+    this.informer = Informer.forResource(ctx.api, 'pods', { fieldSelector: `spec.nodeName=${config.name}` });
     this.informer.addHandlers({
       onAdd: (p) => this.enqueue(objectKey(p)),
       onUpdate: (_, p) => this.enqueue(objectKey(p)),
@@ -83,9 +116,31 @@ export class Kubelet implements Component {
       pullBackoff: new Backoff(),
       allocatePodIP: () => this.ips.allocate(),
       releasePodIP: (ip) => this.ips.release(ip),
-      readPod: (ns, name) => ctx.api.tryGet('pods', ns, name) as unknown as Pod | undefined,
+      readPod: (ns, name) => ctx.api.tryGet('pods', ns, name),
       readConfig: (resource, ns, name) =>
-        ctx.api.tryGet(resource, ns, name) as { data?: Record<string, string> } | undefined,
+        ctx.api.tryGet(resource, ns, name) as
+          | { data?: Record<string, string>; binaryData?: Record<string, string> }
+          | undefined,
+      readClaim: (ns, name) =>
+        ctx.api.tryGet('persistentvolumeclaims', ns, name) as
+          | { status?: { phase?: string }; spec?: { volumeName?: string } }
+          | undefined,
+      listServices: (ns) => {
+        const own = ctx.api.list('services', { namespace: ns }).items;
+        const master = ns === 'default' ? [] : [ctx.api.tryGet('services', 'default', 'kubernetes')];
+        return [...own, ...master.filter((s) => s !== undefined)];
+      },
+      nodeAllocatable: (() => {
+        const cap = nodeCapacity(config);
+        const cpu = parseQuantity(cap.cpu);
+        const memory = parseQuantity(cap.memory);
+        return { cpu: cpu ? quantityToMilli(cpu) : 0, memory: memory ? quantityValue(memory) : 0 };
+      })(),
+      kubeletStartedAt: () => this.startedAt,
+      dnsLookup: (fqdn) => {
+        this.watchDns();
+        return clusterDns(ctx, fqdn);
+      },
       writeStatus: (pod, status) => this.writeStatus(pod, status),
       deletePod: (pod) => this.finalDelete(pod),
     };
@@ -95,19 +150,47 @@ export class Kubelet implements Component {
   start(): void {
     if (this.running) return;
     this.running = true;
+    if (this.startedAt === 0) this.startedAt = this.ctx.clock.now();
     this.agent.start();
     this.listing = true;
     this.informer.start();
     this.listing = false;
     for (const w of this.workers.values()) w.resume();
-    const pods = this.informer.cache.list() as unknown as Pod[];
+    this.dnsChanged();
+    const pods = this.informer.cache.list();
     pods.sort(
       (a, b) =>
         (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') ||
-        objectKey(a as unknown as KubeObject).localeCompare(objectKey(b as unknown as KubeObject)),
+        objectKey(a).localeCompare(objectKey(b)),
     );
-    const keys = [...pods.map((p) => objectKey(p as unknown as KubeObject)), ...[...this.workers.keys()].sort()];
+    const keys = [...pods.map((p) => objectKey(p)), ...[...this.workers.keys()].sort()];
     for (const key of keys) this.enqueue(key);
+  }
+
+  /**
+   * From the first lookup of a container on this node on, the kubelet follows Services (and a headless one's
+   * endpoints): what was looked up may change.
+   */
+  private watchDns(): void {
+    if (this.dnsWatched) return;
+    this.dnsWatched = true;
+    const changed = () => this.dnsChanged();
+    this.ctx.informers
+      .get('services')
+      .addHandlers({ onAdd: changed, onUpdate: (a, b) => a.spec !== b.spec && changed(), onDelete: changed });
+    this.ctx.informers.get('endpointslices').addHandlers({ onAdd: changed, onUpdate: changed, onDelete: changed });
+  }
+
+  /** A Service came or went: pods whose containers looked a name up see the new answer. */
+  private dnsChanged(): void {
+    if (!this.running || this.dnsPending) return;
+    this.dnsPending = true;
+    // After the change is delivered (the kube-dns/CoreDNS answer follows the Service).
+    this.ctx.clock.setTimer(0, () => {
+      this.dnsPending = false;
+      if (!this.running) return;
+      for (const w of this.workers.values()) w.dnsChanged();
+    });
   }
 
   /** Node failure: heartbeats stop, pod work freezes, nothing more is written. */
@@ -142,15 +225,11 @@ export class Kubelet implements Component {
 
   /** The kubelet's `/exec`: runs `argv` in a running container of a pod bound here (checked by `streamContainer`). */
   exec(pod: Pod, container: string, argv: readonly string[]): ExecResult {
-    return execInContainer({
-      pod,
-      container,
-      argv,
-      podIP: pod.status?.podIP ?? '',
-      hostIP: this.hostIP,
-      now: this.ctx.clock.now(),
-      readConfig: this.host.readConfig,
-    });
+    const meta = pod.metadata ?? {};
+    const worker = this.workers.get(`${meta.namespace}/${meta.name}`);
+    const outcome = worker && worker.uid === meta.uid ? worker.exec(container, argv) : undefined;
+    if (!outcome) return { stdout: '', stderr: `container not found (${JSON.stringify(container)})\n`, exitCode: 1 };
+    return execResult(outcome);
   }
 
   /**
@@ -215,7 +294,7 @@ export class Kubelet implements Component {
 
   private syncPod(key: string): void {
     if (!this.running) return;
-    const pod = this.informer.cache.get(key) as unknown as Pod | undefined;
+    const pod = this.informer.cache.get(key);
     let worker = this.workers.get(key);
     if (worker && (!pod || pod.metadata?.uid !== worker.uid)) {
       worker.dispose();
@@ -238,8 +317,8 @@ export class Kubelet implements Component {
   }
 
   /** `rejectPod`: an event, and phase Failed with reason and message. */
-  private reject(pod: Pod, r: Rejection): void {
-    this.host.recorder.event(pod as unknown as KubeObject, 'Warning', r.reason, r.message);
+  private reject(pod: CachedPod, r: Rejection): void {
+    this.host.recorder.event(pod, 'Warning', r.reason, r.message);
     const status: PodStatus = {
       phase: 'Failed',
       reason: r.reason,
@@ -250,20 +329,15 @@ export class Kubelet implements Component {
     this.writeStatus(pod, status);
   }
 
-  private writeStatus(pod: Pod, status: PodStatus): void {
+  private writeStatus(pod: CachedPod, status: WirePodStatus): void {
     if (!this.running) return;
-    const write = (base: Pod) =>
-      this.ctx.api.updateStatus({
-        ...(base as unknown as KubeObject),
-        status: status as unknown as KubeObject['status'],
-      });
     try {
-      write(pod);
+      this.ctx.api.updateStatus({ ...pod, status });
     } catch (e) {
       if (isApiError(e, 404)) return;
       if (!isApiError(e, 409)) throw e;
       // Stale: the next informer event re-syncs the pod and writes again.
-      this.enqueue(objectKey(pod as unknown as KubeObject));
+      this.enqueue(objectKey(pod));
     }
   }
 

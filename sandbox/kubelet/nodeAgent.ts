@@ -69,12 +69,12 @@ export class NodeAgent {
     const current = api.tryGet('nodes', undefined, this.config.name);
     if (!current) return this.register();
     const now = clock.now();
-    const old = (current.status ?? {}) as { conditions?: NodeCondition[] };
+    const old = current.status ?? {};
     const next = nodeStatus(this.config, now, old.conditions ?? []);
     const changed = conditionsKey(next.conditions as NodeCondition[]) !== conditionsKey(old.conditions ?? []);
     if (!changed && now - this.lastReport < this.delays.nodeStatusReport) return current;
     const wasReady = (old.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-    const written = api.updateStatus({ ...current, status: { ...(current.status as object), ...next } });
+    const written = api.updateStatus({ ...current, status: { ...current.status, ...next } });
     this.lastReport = now;
     if (!wasReady)
       this.recorder.event(written, 'Normal', 'NodeReady', `Node ${this.config.name} status is now: NodeReady`);
@@ -90,7 +90,7 @@ export class NodeAgent {
         api.update({
           ...lease,
           spec: {
-            ...(lease.spec as object),
+            ...lease.spec,
             holderIdentity: this.config.name,
             renewTime: formatMicroTime(clock.now()),
           },

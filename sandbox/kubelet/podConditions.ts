@@ -4,6 +4,7 @@
  * status does not change (status manager `updateLastTransitionTime`).
  */
 import type { ContainerStatus, PodCondition, PodSpec } from 'kubernetes-types/core/v1';
+import type { WirePodCondition } from '../api/types';
 import { formatTimestamp } from '../clock/clock';
 import { anyRegularContainerStarted } from './phase';
 import type { PodPhase } from './phase';
@@ -29,31 +30,58 @@ function list(names: string[]): string {
   return `[${names.join(' ')}]`;
 }
 
+/** `GeneratePodInitializedCondition`: sidecars count once started, init containers once they succeeded. */
 function initialized(
   spec: PodSpec,
   init: readonly ContainerStatus[],
   regular: readonly ContainerStatus[],
   phase: PodPhase,
 ): Bare {
-  if (phase === 'Succeeded') return cond('Initialized', true, 'PodCompleted');
+  const inits = spec.initContainers ?? [];
+  const unknown: string[] = [];
+  const incomplete: string[] = [];
+  for (const c of inits) {
+    const s = init.find((x) => x.name === c.name);
+    if (!s) unknown.push(c.name);
+    else if (c.restartPolicy === 'Always' ? !s.started : !s.ready) incomplete.push(c.name);
+  }
+  if (phase === 'Succeeded' && unknown.length === 0) return cond('Initialized', true, 'PodCompleted');
   if (anyRegularContainerStarted(spec, regular)) return cond('Initialized', true);
-  const incomplete = (spec.initContainers ?? [])
-    .filter((c) => !init.find((s) => s.name === c.name)?.ready)
-    .map((c) => c.name);
-  return incomplete.length > 0
-    ? cond('Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: ${list(incomplete)}`)
+  const messages: string[] = [];
+  if (unknown.length > 0) messages.push(`containers with unknown status: ${list(unknown)}`);
+  if (incomplete.length > 0) messages.push(`containers with incomplete status: ${list(incomplete)}`);
+  return messages.length > 0
+    ? cond('Initialized', false, 'ContainersNotInitialized', messages.join(', '))
     : cond('Initialized', true);
 }
 
-function containersReady(spec: PodSpec, regular: readonly ContainerStatus[], phase: PodPhase): Bare {
-  if (phase === 'Succeeded') return cond('ContainersReady', false, 'PodCompleted');
-  const unready = spec.containers.filter((c) => !regular.find((s) => s.name === c.name)?.ready).map((c) => c.name);
-  return unready.length > 0
-    ? cond('ContainersReady', false, 'ContainersNotReady', `containers with unready status: ${list(unready)}`)
+/** `GenerateContainersReadyCondition`: sidecars and containers. */
+function containersReady(
+  spec: PodSpec,
+  init: readonly ContainerStatus[],
+  regular: readonly ContainerStatus[],
+  phase: PodPhase,
+): Bare {
+  const unknown: string[] = [];
+  const unready: string[] = [];
+  const check = (name: string, statuses: readonly ContainerStatus[]) => {
+    const s = statuses.find((x) => x.name === name);
+    if (!s) unknown.push(name);
+    else if (!s.ready) unready.push(name);
+  };
+  for (const c of spec.initContainers ?? []) if (c.restartPolicy === 'Always') check(c.name, init);
+  for (const c of spec.containers) check(c.name, regular);
+  if (phase === 'Succeeded' && unknown.length === 0) return cond('ContainersReady', false, 'PodCompleted');
+  if (phase === 'Failed') return cond('ContainersReady', false, 'PodFailed');
+  const messages: string[] = [];
+  if (unknown.length > 0) messages.push(`containers with unknown status: ${list(unknown)}`);
+  if (unready.length > 0) messages.push(`containers with unready status: ${list(unready)}`);
+  return messages.length > 0
+    ? cond('ContainersReady', false, 'ContainersNotReady', messages.join(', '))
     : cond('ContainersReady', true);
 }
 
-function ready(spec: PodSpec, containers: Bare, old: readonly PodCondition[]): Bare {
+function ready(spec: PodSpec, containers: Bare, old: readonly WirePodCondition[]): Bare {
   if (containers.status !== 'True') return { ...containers, type: 'Ready' };
   const problems: string[] = [];
   for (const gate of spec.readinessGates ?? []) {
@@ -76,8 +104,12 @@ export interface ConditionInput {
 }
 
 /** The pod's conditions: the ones others own (kept as they are) first, then the kubelet's five. */
-export function podConditions(input: ConditionInput, old: readonly PodCondition[], now: number): PodCondition[] {
-  const cr = containersReady(input.spec, input.regular, input.phase);
+export function podConditions(
+  input: ConditionInput,
+  old: readonly WirePodCondition[],
+  now: number,
+): WirePodCondition[] {
+  const cr = containersReady(input.spec, input.init, input.regular, input.phase);
   const mine: Bare[] = [
     cond('PodReadyToStartContainers', input.sandboxReady),
     initialized(input.spec, input.init, input.regular, input.phase),
@@ -99,7 +131,7 @@ export function podConditions(input: ConditionInput, old: readonly PodCondition[
         lastTransitionTime: since,
         ...(c.reason ? { reason: c.reason } : {}),
         ...(c.message ? { message: c.message } : {}),
-      } as unknown as PodCondition;
+      };
     }),
   ];
 }

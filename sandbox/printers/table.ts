@@ -36,11 +36,14 @@ export interface Table {
   rows: TableRow[];
 }
 
-/** How one kind is printed: its columns (all of them, wide ones included) and one row per object. */
-export interface KindPrinter {
+/**
+ * How one kind is printed: its columns (all of them, wide ones included) and one row per object, typed as that
+ * kind's objects (`KindPrinter<Typed<Pod>>`).
+ */
+export interface KindPrinter<T extends KubeObject = KubeObject> {
   columns: TableColumn[];
   /** Cells for every column in `columns`, in order. `now` is epoch ms. */
-  row(obj: KubeObject, now: number): TableCell[];
+  row(obj: T, now: number): TableCell[];
 }
 
 const NAME_DESCRIPTION = 'Name must be unique within a namespace.';

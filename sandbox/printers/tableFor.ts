@@ -5,6 +5,7 @@
  */
 import { resourceByName } from '../api/resources';
 import type { ResourceType } from '../api/resources';
+import type { AnyTypedObject, ObjectOfKind } from '../api/resourceObjects';
 import type { KubeObject } from '../api/types';
 import { cronJobPrinter, jobPrinter } from './kinds/batch';
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from './kinds/apps';
@@ -20,29 +21,37 @@ import { BUILT_IN_PRINTERS } from './kinds/more';
 import type { KindPrinter, Table, TableCell, TableColumn } from './table';
 import { AGE_COLUMN, NAME_COLUMN, age } from './table';
 
+/** A kind and its printer, paired by their types: a Deployment printer cannot be registered for pods. */
+function printing<K extends AnyTypedObject['kind']>(
+  kind: K,
+  printer: KindPrinter<ObjectOfKind<K>>,
+): [string, KindPrinter] {
+  return [kind, printer];
+}
+
 /** Printers by `Kind`. Kinds not listed get NAME and AGE, as kubectl prints objects without columns of their own. */
 const PRINTERS: ReadonlyMap<string, KindPrinter> = new Map([
-  ['Pod', podPrinter],
-  ['Deployment', deploymentPrinter],
-  ['ReplicaSet', replicaSetPrinter],
-  ['StatefulSet', statefulSetPrinter],
-  ['DaemonSet', daemonSetPrinter],
-  ['Job', jobPrinter],
-  ['CronJob', cronJobPrinter],
-  ['Service', servicePrinter],
-  ['Ingress', ingressPrinter],
-  ['Endpoints', endpointsPrinter],
-  ['EndpointSlice', endpointSlicePrinter],
-  ['Node', nodePrinter],
-  ['Namespace', namespacePrinter],
-  ['Lease', leasePrinter],
-  ['Event', eventPrinter],
-  ['ConfigMap', configMapPrinter],
-  ['Secret', secretPrinter],
-  ['ServiceAccount', serviceAccountPrinter],
-  ['PersistentVolumeClaim', pvcPrinter],
-  ['HorizontalPodAutoscaler', hpaPrinter],
-  ['PodDisruptionBudget', podDisruptionBudgetPrinter],
+  printing('Pod', podPrinter),
+  printing('Deployment', deploymentPrinter),
+  printing('ReplicaSet', replicaSetPrinter),
+  printing('StatefulSet', statefulSetPrinter),
+  printing('DaemonSet', daemonSetPrinter),
+  printing('Job', jobPrinter),
+  printing('CronJob', cronJobPrinter),
+  printing('Service', servicePrinter),
+  printing('Ingress', ingressPrinter),
+  printing('Endpoints', endpointsPrinter),
+  printing('EndpointSlice', endpointSlicePrinter),
+  printing('Node', nodePrinter),
+  printing('Namespace', namespacePrinter),
+  printing('Lease', leasePrinter),
+  printing('Event', eventPrinter),
+  printing('ConfigMap', configMapPrinter),
+  printing('Secret', secretPrinter),
+  printing('ServiceAccount', serviceAccountPrinter),
+  printing('PersistentVolumeClaim', pvcPrinter),
+  printing('HorizontalPodAutoscaler', hpaPrinter),
+  printing('PodDisruptionBudget', podDisruptionBudgetPrinter),
 ]);
 
 const GENERIC: KindPrinter = {

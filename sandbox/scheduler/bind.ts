@@ -3,6 +3,7 @@
  * subresource (one write: `spec.nodeName` and `PodScheduled=True`).
  */
 import type { ApiServer } from '../apiserver/apiServer';
+import type { ObjectsByResource } from '../api/resourceObjects';
 import type { KubeObject } from '../api/types';
 
 /**
@@ -12,6 +13,6 @@ import type { KubeObject } from '../api/types';
  * assigned (`pod web-x is already assigned to node "node-1"`), gated, or was
  * replaced by another pod of the same name.
  */
-export function bindPod(api: ApiServer, pod: KubeObject, nodeName: string): KubeObject {
+export function bindPod(api: ApiServer, pod: KubeObject, nodeName: string): ObjectsByResource['pods'] {
   return api.bind(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '', nodeName, { uid: pod.metadata.uid });
 }

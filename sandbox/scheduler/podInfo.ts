@@ -5,7 +5,7 @@
  */
 import type { Pod, Toleration } from 'kubernetes-types/core/v1';
 import { objectKey } from '../client/cache';
-import type { KubeObject } from '../api/types';
+import type { ObjectsByResource } from '../api/resourceObjects';
 import type { NodeMatcher } from './nodeSelector';
 import { compileTerm, compileTerms } from './nodeSelector';
 import type { Requests } from './podRequests';
@@ -65,16 +65,15 @@ function requiredMatcher(pod: Pod): NodeMatcher | undefined {
   };
 }
 
-export function newPodInfo(obj: KubeObject): PodInfo {
-  const pod = obj as unknown as Pod;
+export function newPodInfo(pod: ObjectsByResource['pods']): PodInfo {
   const spec = pod.spec;
   const tolerations = spec?.tolerations ?? [];
   const preferred = (spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [])
     .filter((t) => t.weight !== 0)
     .map((t) => ({ weight: t.weight, matches: compileTerm(t.preference) }));
   return {
-    key: objectKey(obj),
-    uid: obj.metadata.uid ?? '',
+    key: objectKey(pod),
+    uid: pod.metadata.uid ?? '',
     priority: spec?.priority ?? 0,
     requests: podRequests(spec),
     nonZero: podRequests(spec, true),

@@ -3,24 +3,28 @@
  * `PodScheduled=False` condition (`schedule_one.go` `updatePod` with
  * `podutil.UpdatePodCondition`), written only when it changes.
  */
-import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import type { ApiServer } from '../apiserver/apiServer';
 import { isApiError } from '../api/errors';
-import type { KubeObject } from '../api/types';
+import type { ObjectsByResource } from '../api/resourceObjects';
+import type { WirePodCondition } from '../api/types';
 import { formatTimestamp } from '../clock/clock';
 
 /**
  * Sets `PodScheduled=False` with `reason` and `message` unless the pod already says exactly that. Returns whether it
  * wrote.
  */
-export function setPodScheduledFalse(api: ApiServer, obj: KubeObject, reason: string, message: string): boolean {
-  const pod = obj as unknown as Pod;
+export function setPodScheduledFalse(
+  api: ApiServer,
+  pod: ObjectsByResource['pods'],
+  reason: string,
+  message: string,
+): boolean {
   if (pod.spec?.nodeName) return false;
-  const conditions = [...(pod.status?.conditions ?? [])];
+  const conditions: WirePodCondition[] = [...(pod.status?.conditions ?? [])];
   const i = conditions.findIndex((c) => c.type === 'PodScheduled');
   const old = i >= 0 ? conditions[i] : undefined;
   if (old && old.status === 'False' && old.reason === reason && old.message === message) return false;
-  const cond = {
+  const cond: WirePodCondition = {
     type: 'PodScheduled',
     status: 'False',
     lastProbeTime: null,
@@ -28,11 +32,11 @@ export function setPodScheduledFalse(api: ApiServer, obj: KubeObject, reason: st
       old?.status === 'False' && old.lastTransitionTime ? old.lastTransitionTime : formatTimestamp(api.clock.now()),
     reason,
     message,
-  } as unknown as PodCondition;
+  };
   if (i >= 0) conditions[i] = cond;
   else conditions.push(cond);
   try {
-    api.updateStatus({ ...obj, status: { ...pod.status, conditions } });
+    api.updateStatus({ ...pod, status: { ...pod.status, conditions } });
     return true;
   } catch (e) {
     // Gone or changed since the cache saw it: the next attempt writes again if still needed.

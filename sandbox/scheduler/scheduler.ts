@@ -6,9 +6,9 @@
  * event and the `PodScheduled=False` condition. Keeps each pod's last
  * decision for `explain`.
  */
-import type { Node, Pod } from 'kubernetes-types/core/v1';
+import type { Node } from 'kubernetes-types/core/v1';
 import { isApiError } from '../api/errors';
-import type { KubeObject } from '../api/types';
+import type { ObjectsByResource } from '../api/resourceObjects';
 import { objectKey } from '../client/cache';
 import type { Informer } from '../client/informer';
 import type { TimerHandle } from '../clock/clock';
@@ -33,6 +33,8 @@ import { setPodScheduledFalse } from './podStatus';
 export type { NodeExplanation, SchedulingExplanation, SchedulingOutcome } from './explanation';
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
+
+type CachedPod = ObjectsByResource['pods'];
 
 /** The phases `measure` is told about, for benchmarks. */
 export type SchedulerPhase = 'schedule' | 'bind' | 'event' | 'status';
@@ -72,7 +74,7 @@ export class Scheduler implements Component {
   private readonly random: SeededRandom;
   private readonly cursor: CycleCursor = { nextStart: 0 };
   private readonly measure: <T>(phase: SchedulerPhase, fn: () => T) => T;
-  private pods: Informer | undefined;
+  private pods: Informer<CachedPod> | undefined;
   private drainTimer: TimerHandle | undefined;
   private running = false;
 
@@ -92,8 +94,8 @@ export class Scheduler implements Component {
     this.running = true;
     const nodes = this.ctx.informers.get('nodes');
     nodes.addHandlers({
-      onAdd: (n) => this.running && this.onNode(undefined, n as unknown as Node),
-      onUpdate: (o, n) => this.running && this.onNode(o as unknown as Node, n as unknown as Node),
+      onAdd: (n) => this.running && this.onNode(undefined, n),
+      onUpdate: (o, n) => this.running && this.onNode(o, n),
       onDelete: (n) => this.running && this.cache.removeNode(n.metadata.name!),
     });
     this.pods = this.ctx.informers.get('pods');
@@ -127,9 +129,8 @@ export class Scheduler implements Component {
     if (mask !== 0) this.queue.moveAll(mask);
   }
 
-  private onPod(old: KubeObject | undefined, obj: KubeObject): void {
-    const key = objectKey(obj);
-    const pod = obj as unknown as Pod;
+  private onPod(old: CachedPod | undefined, pod: CachedPod): void {
+    const key = objectKey(pod);
     if (pod.spec?.nodeName) {
       this.queue.delete(key);
       const phase = pod.status?.phase;
@@ -145,11 +146,11 @@ export class Scheduler implements Component {
       this.queue.delete(key);
       return;
     }
-    const specChanged = old !== undefined && old.spec !== obj.spec;
-    this.queue.addOrUpdate(key, obj, pod.spec?.priority ?? 0, specChanged);
+    const specChanged = old !== undefined && old.spec !== pod.spec;
+    this.queue.addOrUpdate(key, pod, pod.spec?.priority ?? 0, specChanged);
   }
 
-  private onPodDeleted(obj: KubeObject): void {
+  private onPodDeleted(obj: CachedPod): void {
     const key = objectKey(obj);
     this.queue.delete(key);
     this.explanations.delete(key);
@@ -190,7 +191,7 @@ export class Scheduler implements Component {
 
   private bind(qp: QueuedPod, info: PodInfo, record: CycleRecord, nodeName: string): void {
     this.cache.assume(info, nodeName);
-    let bound: KubeObject;
+    let bound: CachedPod;
     try {
       bound = this.measure('bind', () => bindPod(this.ctx.api, qp.pod, nodeName));
     } catch (e) {
@@ -207,7 +208,7 @@ export class Scheduler implements Component {
   }
 
   private bindingFailed(qp: QueuedPod, record: CycleRecord, message: string): void {
-    const current = this.pods?.cache.get(qp.key) as Pod | undefined;
+    const current = this.pods?.cache.get(qp.key);
     if (!current || current.spec?.nodeName || current.metadata?.deletionTimestamp) {
       // Bound or deleted by someone else meanwhile: nothing left to schedule.
       this.queue.done(qp);

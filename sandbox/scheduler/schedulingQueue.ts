@@ -9,7 +9,7 @@
  * 5-minute flush is a background one (nothing is known to have changed).
  */
 import type { Clock, TimerHandle } from '../clock/clock';
-import type { KubeObject } from '../api/types';
+import type { ObjectsByResource } from '../api/resourceObjects';
 import type { PodInfo } from './podInfo';
 import { Heap } from './podHeap';
 
@@ -17,7 +17,7 @@ export type QueueState = 'active' | 'backoff' | 'unschedulable' | 'inflight' | '
 
 export interface QueuedPod {
   readonly key: string;
-  pod: KubeObject;
+  pod: ObjectsByResource['pods'];
   /** Parsed on first attempt; dropped when the pod's spec changes. */
   info: PodInfo | undefined;
   priority: number;
@@ -81,7 +81,7 @@ export class SchedulingQueue {
   }
 
   /** A new pending pod, or a newer version of one already queued. `specChanged` re-activates a waiting pod. */
-  addOrUpdate(key: string, pod: KubeObject, priority: number, specChanged: boolean): void {
+  addOrUpdate(key: string, pod: ObjectsByResource['pods'], priority: number, specChanged: boolean): void {
     const qp = this.pods.get(key);
     if (!qp) {
       const fresh: QueuedPod = {

@@ -58,6 +58,7 @@ export const MODULES: readonly Module[] = [
       'sandbox/printers/',
       'sandbox/manifests/',
       'sandbox/apiextensions/',
+      'sandbox/cel/',
     ],
     mayImport: [],
     forbidden: [NO_VSCODE],

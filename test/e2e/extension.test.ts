@@ -5,17 +5,23 @@
  * Problems panel and the Desired vs Actual webview. Run by
  * `npm run test:e2e` (scripts/e2e/run.mjs), which installs code-server,
  * packages the VSIX and passes their paths in E2E_CODE_SERVER and E2E_VSIX.
- * The steps share one session and run in order; each waits on what a user
- * would see, with a deadline, and leaves a screenshot in test-artifacts/e2e/.
+ * The steps share one session (starting VS Code takes most of a minute) but
+ * not their state: each starts from a known one (`baseline`: no menu, quick
+ * input, dialog, notification or editor open, web.yaml as the step needs it on
+ * disk and applied, every node Ready and schedulable, and the tree showing web's
+ * pods all running and no other), so that a failed step leaves nothing behind
+ * for the next. Each waits on what a user would see,
+ * with a deadline, and leaves a screenshot in test-artifacts/e2e/.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSession } from './harness/session';
 import type { ConsoleMessage } from 'playwright-core';
 import type { Session } from './harness/session';
-import { until } from './harness/wait';
+import { interruptWaits, resumeWaits, until } from './harness/wait';
 import type { Workbench } from './harness/workbench';
 import { findKubeconfigs, findKubectl, kubectl, parseTable } from './harness/kubectl';
 import {
@@ -26,9 +32,10 @@ import {
   replicasLine,
   runningWebPods,
   SANDBOX_SETTINGS,
-  WEB_YAML,
+  webYaml,
   WORKSPACE_FILES,
 } from './scenario';
+import type { PodRow } from './scenario';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Deadline of one wait inside a step; the node:test timeout of a step is above it. */
@@ -39,6 +46,10 @@ const skip = process.env.E2E_SKIP;
 const NO_TREE_ITEM = /: right-click .+ in the Cluster view\.$/;
 /** The real kubectl, for the step that uses the sandbox's Kubernetes API. */
 const KUBECTL = findKubectl();
+const NODES = ['node-1', 'node-2', 'node-3'];
+/** A node row as every step starts with it: Ready and schedulable (`Ready · 2 pods`). */
+const HEALTHY_NODE = /^Ready · \d+ pods?$/;
+const READY = /^\d+\/\d+$/;
 
 describe(
   'Kube Reconcile in VS Code 1.100 (code-server + Chromium)',
@@ -66,10 +77,15 @@ describe(
         };
         page.on('console', onConsole);
       });
+      const running = body();
       try {
-        await Promise.race([body(), lostItem]);
+        await Promise.race([running, lostItem]);
         await wb.screenshot(name);
       } catch (e) {
+        // When the lost item ended the step, its body is still waiting: stop it before the next step starts.
+        interruptWaits(e instanceof Error ? e : new Error(String(e)));
+        await running.catch(() => undefined);
+        resumeWaits();
         await wb?.screenshot(`${name}-FAILED`).catch(() => undefined);
         if (session && session.browser.errors.length > 0)
           console.error(`browser errors so far:\n${session.browser.errors.slice(-10).join('\n')}`);
@@ -107,50 +123,99 @@ describe(
       { timeout: 60_000 },
     );
 
+    /**
+     * The state a step starts from, whatever the step before it did or left half done: the
+     * workbench tidied (no menu, quick input, dialog, notification or editor), the sandbox running,
+     * web.yaml on disk at `replicas` and applied, every node Ready and schedulable (a failed node is
+     * recovered, a cordoned one uncordoned, from the tree), and the tree showing, down to the pods,
+     * web at `replicas`/`replicas` with that many running, ready pods and no other web pod. That
+     * state is stable once reached (nothing moves the cluster away from it), so seeing it in the
+     * tree means the tree is current. (Reset Sandbox is no shortcut: a fresh cluster has the same
+     * pod names and the tree shows the reset node by node, so its rows cannot tell before from
+     * after.) Returns the running web pods.
+     */
+    async function baseline(replicas: number): Promise<PodRow[]> {
+      await wb.tidy();
+      // The tree showing the nodes is also the sign that the extension is up and its commands are there.
+      await wb.openViewContainer('Kube Reconcile');
+      await wb.waitForTree('the three nodes', (rows) => (nodeRows(rows).length === NODES.length ? true : undefined));
+      if (/Sandbox paused/.test(await wb.statusBarText())) await wb.runCommand('Kube Reconcile: Resume Sandbox');
+      const file = join(session!.workspace, 'web.yaml');
+      if (readFileSync(file, 'utf8') !== webYaml(replicas)) {
+        writeFileSync(file, webYaml(replicas));
+        await wb.runCommand('Kube Reconcile: Apply Workspace to Sandbox');
+      }
+      for (const node of nodeRows(await wb.treeRows())) {
+        if (node.description.startsWith('NotReady')) await wb.contextMenu(node.label, 'Recover Node');
+        if (node.description.includes('SchedulingDisabled')) await wb.contextMenu(node.label, 'Uncordon');
+      }
+      await wb.waitForTree(`${NODES.join(', ')} Ready and schedulable, web at ${replicas}/${replicas}`, (rows) => {
+        const nodes = nodeRows(rows);
+        return nodes.length === NODES.length &&
+          nodes.every((n) => HEALTHY_NODE.test(n.description)) &&
+          deploymentRow(rows)?.description === `${replicas}/${replicas}`
+          ? true
+          : undefined;
+      });
+      await wb.expand('web', READY);
+      const replicaSet = await wb.waitForTree(
+        'its ReplicaSet',
+        (rows) => rows.find((r) => /^web-[a-z0-9]+$/.test(r.label) && READY.test(r.description))?.label,
+      );
+      await wb.expand(replicaSet);
+      return wb.waitForTree(`${replicas} running, ready web pods and no other web pod`, (rows) => {
+        const running = runningWebPods(rows);
+        return running.length === replicas &&
+          allWebPods(rows).length === replicas &&
+          nodeRows(rows).every((n) => HEALTHY_NODE.test(n.description))
+          ? running
+          : undefined;
+      });
+    }
+
     test('1. the Kube Reconcile view shows the sandbox nodes', STEP, () =>
       step('nodes', async () => {
+        await wb.tidy();
         await wb.openViewContainer('Kube Reconcile');
         const nodes = await wb.waitForTree('three Ready nodes', (rows) => {
           const ready = nodeRows(rows).filter((r) => r.description.startsWith('Ready'));
           return ready.length === 3 ? ready.map((r) => r.label) : undefined;
         });
-        assert.deepEqual(nodes, ['node-1', 'node-2', 'node-3']);
+        assert.deepEqual(nodes, NODES);
       }),
     );
 
-    test('2. saving web.yaml at 3 replicas brings up 3 running pods', STEP, () =>
+    test('2. saving web.yaml at 3 replicas brings up a third running pod', STEP, () =>
       step('saved-3-replicas', async () => {
-        // The workspace was applied at start: web at 2/2. Open it down to its pods, as a user would.
-        await wb.waitForTree('the Deployment applied from the workspace at start, 2/2', (rows) =>
-          deploymentRow(rows)?.description === '2/2' ? true : undefined,
-        );
-        await wb.expand('web', /^\d+\/\d+$/);
-        const replicaSet = await wb.waitForTree(
-          'its ReplicaSet',
-          (rows) => rows.find((r) => /^web-[a-z0-9]+$/.test(r.label) && /^\d+\/\d+$/.test(r.description))?.label,
-        );
-        await wb.expand(replicaSet);
-        await wb.waitForTree('its 2 pods, running and ready', (rows) =>
-          runningWebPods(rows).length === 2 ? true : undefined,
-        );
+        const before = await baseline(2);
         await wb.quickOpen('web.yaml');
-        await wb.goToLine(replicasLine(WEB_YAML));
+        const line = replicasLine(webYaml(2));
+        await wb.goToLine(line);
         await wb.page.keyboard.press('End');
         await wb.page.keyboard.press('Backspace');
         await wb.page.keyboard.type('3');
+        await wb.waitDirty(true);
+        assert.ok((await wb.editorLines()).includes('  replicas: 3'), 'the edit changed the replicas line');
         await wb.page.keyboard.press('Control+S');
         await wb.waitDirty(false);
-        const pods = await wb.waitForTree('3 running, ready web pods and the Deployment at 3/3', (rows) => {
+        assert.equal(readFileSync(join(session!.workspace, 'web.yaml'), 'utf8'), webYaml(3), 'saved to disk');
+        const after = await wb.waitForTree('3 running, ready web pods and the Deployment at 3/3', (rows) => {
           const running = runningWebPods(rows);
           return running.length === 3 && deploymentRow(rows)?.description === '3/3' ? running : undefined;
         });
-        assert.equal(new Set(pods.map((p) => p.name)).size, 3);
+        // Scaling up adds a pod and keeps the two there were.
+        const names = (pods: PodRow[]) => pods.map((p) => p.name);
+        assert.deepEqual(
+          names(after).filter((n) => names(before).includes(n)),
+          names(before),
+          `the two pods from before stay: ${JSON.stringify({ before, after })}`,
+        );
       }),
     );
 
     test('3. Kill Pod on a pod: its ReplicaSet replaces it', STEP, () =>
       step('killed-pod-replaced', async () => {
-        const before = runningWebPods(await wb.treeRows());
+        const before = await baseline(3);
         const victim = before[0].name;
         await wb.contextMenu(victim, 'Kill Pod');
         const after = await wb.waitForTree(`a replacement for ${victim}, running and ready`, (rows) => {
@@ -158,56 +223,90 @@ describe(
           return running.length === 3 && !running.some((p) => p.name === victim) ? running : undefined;
         });
         const fresh = after.filter((p) => !before.some((b) => b.name === p.name));
-        assert.equal(fresh.length, 1, `one new pod: ${JSON.stringify(after)}`);
+        assert.equal(fresh.length, 1, `one new pod, the other two kept: ${JSON.stringify({ before, after })}`);
       }),
     );
 
-    test('4. Desired vs Actual for the Deployment shows its health', STEP, () =>
+    test('4. Desired vs Actual for the Deployment: Healthy, in sync with web.yaml', STEP, () =>
       step('desired-vs-actual', async () => {
-        await wb.contextMenu('web', 'Show Desired vs Actual', /^\d+\/\d+$/);
+        await baseline(3);
+        await wb.contextMenu('web', 'Show Desired vs Actual', READY);
         const frame = wb.webview();
-        await frame.locator('h1', { hasText: 'Desired vs Actual' }).waitFor({ state: 'visible', timeout: WAIT_MS });
+        const heading = frame.locator('h1', { hasText: 'Desired vs Actual' });
+        await heading.waitFor({ state: 'visible', timeout: WAIT_MS });
+        assert.equal((await heading.innerText()).trim(), 'Desired vs Actual: deployment/web');
         const health = frame.locator('p.health');
         const line = await until(
-          'a health line',
+          'the health line to say Healthy',
           async () => {
             const text = (await health.innerText()).trim();
-            return /^(Healthy|Progressing)\b/.test(text) ? text : undefined;
+            return /^Healthy\b/.test(text) ? text : undefined;
           },
           WAIT_MS,
           () => health.innerText(),
         );
-        assert.match(line, /^(Healthy|Progressing)\b/);
+        assert.match(line, /^Healthy\b/);
+        // The Deployment's document starts at line 9 of web.yaml.
+        assert.match(await frame.locator('p.meta').innerText(), /desired from \/?web\.yaml:9\b/);
+        assert.equal(
+          (await frame.locator('p.summary').first().innerText()).trim(),
+          'In sync: the live object matches the manifest (defaults aside).',
+        );
+        const replicas = frame.locator('tr', { has: frame.locator('code', { hasText: /^spec\.replicas$/ }) }).first();
+        assert.deepEqual(
+          (await replicas.locator('td').allInnerTexts()).map((t) => t.trim()),
+          ['3', '3', 'same'],
+          'spec.replicas: desired 3, live 3',
+        );
       }),
     );
 
-    test('5. a misspelled field shows "Unknown field" in the Problems panel', STEP, () =>
-      step('unknown-field-reverted', async () => {
+    test('5. a misspelled field shows "Unknown field" in the Problems panel, and reverting clears it', STEP, () =>
+      step('unknown-field', async () => {
+        await baseline(3);
+        const line = replicasLine(webYaml(3));
+        const problemFor = async () => (await wb.problems()).find((p) => p.includes('replicsa'));
+        assert.equal(await problemFor(), undefined, 'no problem about replicsa before the edit');
         await wb.quickOpen('web.yaml');
-        await wb.goToLine(replicasLine(WEB_YAML));
+        await wb.goToLine(line);
         await wb.page.keyboard.press('End');
         await wb.page.keyboard.press('Enter');
         await wb.page.keyboard.type('replicsa: 3');
-        await wb.page.keyboard.press('Escape');
+        await wb.waitDirty(true);
+        const lines = await wb.editorLines();
+        assert.equal(
+          lines[lines.indexOf('  replicas: 3') + 1],
+          '  replicsa: 3',
+          `typed below replicas: ${lines.join('⏎')}`,
+        );
         const problem = await until(
           'an Unknown field problem for replicsa',
-          async () => (await wb.problems()).find((p) => p.includes('Unknown field') && p.includes('replicsa')),
+          async () => {
+            const p = await problemFor();
+            return p?.includes('Unknown field') ? p : undefined;
+          },
           WAIT_MS,
           async () => (await wb.problems()).join(' | '),
         );
         assert.match(problem, /Unknown field `replicsa`/);
+        assert.match(problem, new RegExp(`\\[Ln ${line + 1}, Col 3\\]`), `at the misspelled key (line ${line + 1})`);
         await wb.screenshot('unknown-field-problem');
-        // Put the file back as saved, so that the later steps' desired state is the 3 replicas.
         await wb.runCommand('File: Revert File');
         await wb.waitDirty(false);
+        await until(
+          'the problem to go once the file is reverted',
+          async () => ((await problemFor()) === undefined ? true : undefined),
+          WAIT_MS,
+          async () => (await wb.problems()).join(' | '),
+        );
       }),
     );
 
     test('6. Fail Node: its pods are rescheduled on the other nodes', STEP, () =>
       step('failed-node-rescheduled', async () => {
-        await wb.openViewContainer('Kube Reconcile');
-        const before = runningWebPods(await wb.treeRows());
+        const before = await baseline(3);
         const node = before[0].node;
+        const moved = before.filter((p) => p.node === node);
         await wb.contextMenu(node, 'Fail Node');
         await wb.waitForTree(`${node} NotReady`, (rows) =>
           nodeRows(rows)
@@ -221,32 +320,42 @@ describe(
           const running = runningWebPods(rows);
           return running.length === 3 && running.every((p) => p.node !== node) ? running : undefined;
         });
-        const moved = before.filter((p) => p.node === node);
-        assert.ok(moved.length > 0);
+        const replacements = after.filter((a) => !before.some((b) => b.name === a.name));
+        assert.equal(
+          replacements.length,
+          moved.length,
+          `one new pod for each of the ${moved.length} that ran on ${node}: ${JSON.stringify({ before, after })}`,
+        );
         assert.ok(
-          moved.every((p) => !after.some((a) => a.name === p.name)),
-          `pods that were on ${node} were replaced: ${JSON.stringify({ before, after })}`,
+          nodeRows(await wb.treeRows())
+            .find((r) => r.label === node)
+            ?.description.startsWith('NotReady'),
+          `${node} is still NotReady`,
         );
       }),
     );
 
     test('7. Scale… to 5 by hand is reverted to 3 by self-heal', STEP, () =>
       step('scale-reverted', async () => {
-        await wb.contextMenu('web', 'Scale…', /^\d+\/\d+$/);
-        await wb.answerInput('5');
-        // Evidence that the scale happened and was put back: the sync loop's event in the Deployment's view.
-        await wb.contextMenu('web', 'Show Desired vs Actual', /^\d+\/\d+$/);
-        const reverted = wb.webview().locator('tr', { hasText: 'DriftReverted' }).first();
+        await baseline(3);
+        await wb.contextMenu('web', 'Scale…', READY);
+        assert.equal(await wb.inputBox('Scale deployment/web'), '3', 'the input box starts at the live replicas');
+        await wb.answerInput('Scale deployment/web', '5');
+        // Evidence that the scale happened and was put back: both events in the Deployment's view.
+        await wb.contextMenu('web', 'Show Desired vs Actual', READY);
+        const events = wb.webview().locator('table.events tbody tr');
+        const scaledUp = events
+          .filter({ hasText: /ScalingReplicaSet.*Scaled up replica set web-[a-z0-9]+ from 3 to 5/ })
+          .first();
+        const reverted = events.filter({ hasText: 'DriftReverted' }).first();
+        await scaledUp.waitFor({ state: 'visible', timeout: WAIT_MS });
         await reverted.waitFor({ state: 'visible', timeout: WAIT_MS });
         await reverted.scrollIntoViewIfNeeded();
-        assert.match(await reverted.innerText(), /replicas/);
+        assert.match(await reverted.innerText(), /spec\.replicas 5 → 3 from web\.yaml/);
         await wb.openViewContainer('Kube Reconcile');
-        await wb.waitForTree('the Deployment back at 3/3 with 3 running pods and no others', (rows) => {
+        await wb.waitForTree('the Deployment back at 3/3 with 3 running pods and no other web pod', (rows) => {
           const running = runningWebPods(rows);
-          const shown = allWebPods(rows).filter(
-            (name) => !rows.some((r) => r.label === name && /^(Terminating|Unknown)/.test(r.description)),
-          );
-          return deploymentRow(rows)?.description === '3/3' && running.length === 3 && shown.length === 3
+          return deploymentRow(rows)?.description === '3/3' && running.length === 3 && allWebPods(rows).length === 3
             ? true
             : undefined;
         });
@@ -254,12 +363,13 @@ describe(
     );
 
     test(
-      '8. kubectl with the kubeconfig the extension wrote sees the sandbox',
+      '8. kubectl with the kubeconfig the extension wrote sees what the tree shows',
       { ...STEP, skip: KUBECTL ? false : 'kubectl is not on PATH: nothing to run against the Kubernetes API' },
       () =>
         step('kubectl', async () => {
           const bin = KUBECTL!;
           const dirs = session!.dirs;
+          const before = await baseline(3);
           // Written to the extension's workspace storage once the API serves; polled, as a user would wait for it.
           const kubeconfig = await until(
             `${EXTENSION_ID}'s kubeconfig under ${dirs.userDataDir}`,
@@ -272,66 +382,68 @@ describe(
           );
           const cacheDir = join(dirs.homeDir, 'kube-cache');
           const get = async (what: string) => parseTable(await kubectl(bin, kubeconfig, cacheDir, ['get', what]));
+          const statusOf = (rows: Record<string, string>[]) => Object.fromEntries(rows.map((r) => [r.NAME, r.STATUS]));
           let seen = '';
           const describeSeen = () => Promise.resolve(seen);
 
-          // The pods the earlier steps left: kubectl lists the tree's running web pods as Running, 1/1.
-          await wb.openViewContainer('Kube Reconcile');
+          // The pods: kubectl lists the tree's running web pods as Running, 1/1, and no other web pod.
           const pods = await until(
-            'kubectl get pods to list the running web pods the tree shows',
+            'kubectl get pods to list the 3 running web pods the tree shows',
             async () => {
-              const tree = runningWebPods(await wb.treeRows()).map((p) => p.name);
-              const rows = await get('pods');
-              seen = `tree: ${tree.join(' ')}; kubectl: ${rows.map((r) => `${r.NAME} ${r.READY} ${r.STATUS}`).join(', ')}`;
-              const running = rows
-                .filter((r) => /^web-/.test(r.NAME) && r.READY === '1/1' && r.STATUS === 'Running')
-                .map((r) => r.NAME)
-                .sort();
-              return tree.length === 3 && JSON.stringify(running) === JSON.stringify(tree) ? running : undefined;
+              const rows = (await get('pods')).filter((r) => /^web-/.test(r.NAME));
+              seen = `kubectl: ${rows.map((r) => `${r.NAME} ${r.READY} ${r.STATUS}`).join(', ')}`;
+              const running = rows.filter((r) => r.READY === '1/1' && r.STATUS === 'Running').map((r) => r.NAME);
+              return rows.length === 3 && running.length === 3 ? running.sort() : undefined;
             },
             WAIT_MS,
             describeSeen,
           );
-          assert.equal(pods.length, 3);
+          assert.deepEqual(
+            pods,
+            before.map((p) => p.name),
+            `kubectl and the tree name the same pods: ${seen}; tree: ${JSON.stringify(before)}`,
+          );
 
-          // The nodes as the tree shows them: step 6's node NotReady in both.
-          const statusOf = (rows: Record<string, string>[]) =>
-            Object.fromEntries(rows.map((r) => [r.NAME, r.STATUS.split(',')[0]]));
+          // Fail Node in the tree: kubectl sees that node NotReady and the others Ready.
+          const node = before[0].node;
+          await wb.contextMenu(node, 'Fail Node');
           const failed = await until(
-            'kubectl get nodes to agree with the tree',
+            `kubectl get nodes to show ${node} NotReady and the others Ready`,
             async () => {
-              const tree = Object.fromEntries(
-                nodeRows(await wb.treeRows()).map((r) => [r.label, r.description.split(' ')[0]]),
-              );
               const cli = statusOf(await get('nodes'));
-              seen = `tree: ${JSON.stringify(tree)}; kubectl: ${JSON.stringify(cli)}`;
-              return Object.keys(cli).length === 3 && JSON.stringify(cli) === JSON.stringify(tree)
-                ? Object.keys(cli).filter((n) => cli[n] !== 'Ready')
+              seen = JSON.stringify(cli);
+              return NODES.every((n) => cli[n] === (n === node ? 'NotReady' : 'Ready')) ? cli : undefined;
+            },
+            WAIT_MS,
+            describeSeen,
+          );
+          await wb.waitForTree(`the tree to agree: ${node} NotReady`, (rows) =>
+            nodeRows(rows)
+              .find((r) => r.label === node)
+              ?.description.startsWith('NotReady')
+              ? true
+              : undefined,
+          );
+
+          // Recover Node in the tree: kubectl sees all three Ready again.
+          await wb.contextMenu(node, 'Recover Node');
+          const recovered = await until(
+            `kubectl get nodes to show ${NODES.join(', ')} Ready`,
+            async () => {
+              const cli = statusOf(await get('nodes'));
+              seen = JSON.stringify(cli);
+              return NODES.every((n) => cli[n] === 'Ready') && Object.keys(cli).length === NODES.length
+                ? cli
                 : undefined;
             },
             WAIT_MS,
             describeSeen,
           );
-          assert.equal(failed.length, 1, `one node failed in step 6: ${seen}`);
-
-          // Recover Node in the tree: kubectl sees all three Ready.
-          await wb.contextMenu(failed[0], 'Recover Node');
-          const nodes = await until(
-            'kubectl get nodes to show node-1..node-3 Ready',
-            async () => {
-              const cli = statusOf(await get('nodes'));
-              seen = JSON.stringify(cli);
-              return Object.values(cli).every((s) => s === 'Ready') ? Object.keys(cli) : undefined;
-            },
-            WAIT_MS,
-            describeSeen,
-          );
-          assert.deepEqual(nodes, ['node-1', 'node-2', 'node-3']);
           console.log(
-            `kubectl (${kubeconfig}): pods ${pods.join(' ')}; ${failed[0]} NotReady, then after Recover Node: ${seen}`,
+            `kubectl (${kubeconfig}): pods ${pods.join(' ')}; after Fail Node ${JSON.stringify(failed)}; after Recover Node ${JSON.stringify(recovered)}`,
           );
-          await wb.waitForTree('three Ready nodes', (rows) =>
-            nodeRows(rows).filter((r) => r.description.startsWith('Ready')).length === 3 ? true : undefined,
+          await wb.waitForTree(`the tree to agree: ${NODES.join(', ')} Ready`, (rows) =>
+            nodeRows(rows).filter((r) => r.description.startsWith('Ready')).length === NODES.length ? true : undefined,
           );
         }),
     );

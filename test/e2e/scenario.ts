@@ -9,14 +9,20 @@ import type { TreeRow } from './harness/workbench';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+const EXAMPLE_WEB_YAML = readFileSync(join(root, 'examples', 'web.yaml'), 'utf8');
+
+/** The example Deployment (examples/web.yaml) at `replicas`. */
+export function webYaml(replicas: number): string {
+  const text = EXAMPLE_WEB_YAML.replace(/^ {2}replicas: \d+$/m, `  replicas: ${replicas}`);
+  if (!text.includes(`\n  replicas: ${replicas}\n`)) throw new Error('examples/web.yaml has no `  replicas:` line');
+  return text;
+}
+
 /**
  * The example Deployment as the workspace starts with it: 2 replicas, so that
  * saving it at 3 is visibly what creates the third pod.
  */
-export const WEB_YAML = readFileSync(join(root, 'examples', 'web.yaml'), 'utf8').replace(
-  /^ {2}replicas: 3$/m,
-  '  replicas: 2',
-);
+export const WEB_YAML = webYaml(2);
 
 /** `publisher.name`: the extension's storage folders are named after it. */
 export const EXTENSION_ID = ((pkg: { publisher: string; name: string }) => `${pkg.publisher}.${pkg.name}`)(

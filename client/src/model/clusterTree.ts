@@ -8,6 +8,7 @@
  * Objects nest under their controller by owner reference; objects whose
  * controller is not shown (bare pods, orphans) sit in their own group.
  */
+import type { ObjectsByResource } from '../../../sandbox/api/resourceObjects';
 import type { KubeObject } from '../../../sandbox/api/types';
 import type { MirrorCache } from '../sandbox/mirror';
 import type { ObjectRef } from '../sandbox/protocol';
@@ -89,7 +90,7 @@ export class ClusterTree {
     return (this.index ??= new TreeIndex(this.cache));
   }
 
-  private nodeItem(node: KubeObject, index: TreeIndex): TreeNode {
+  private nodeItem(node: ObjectsByResource['nodes'], index: TreeIndex): TreeNode {
     const name = node.metadata.name!;
     const pods = index.podsOn(name);
     const uid = uidOf('nodes', node);

@@ -5,7 +5,8 @@
  * for a node.
  */
 import type { Node, Pod } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../../sandbox/api/types';
+import { isKind } from '../../../sandbox/api/resourceObjects';
+import type { KubeObject, Typed } from '../../../sandbox/api/types';
 import { nodeStatusText, podSummary } from '../../../sandbox/printers';
 import { age } from '../../../sandbox/printers/table';
 import { cell, wideRow } from './cells';
@@ -17,37 +18,36 @@ function plural(n: number, word: string): string {
 }
 
 /** A pod's STATUS, then readiness when running but not ready, restarts, node and AGE. */
-export function podDescription(pod: KubeObject, now: number): string {
-  const s = podSummary(pod as unknown as Pod);
+export function podDescription(pod: Typed<Pod>, now: number): string {
+  const s = podSummary(pod);
   const parts = [s.status];
   if (s.status === 'Running' && s.ready < s.total) parts.push(`${s.ready}/${s.total} ready`);
   if (s.restarts > 0) parts.push(plural(s.restarts, 'restart'));
-  const node = (pod as unknown as Pod).spec?.nodeName;
+  const node = pod.spec?.nodeName;
   if (node) parts.push(node);
   parts.push(age(pod, now));
   return parts.join(SEP);
 }
 
 /** Pods that count against a node: bound to it and not finished (kubectl describe's "Non-terminated Pods"). */
-export function activePods(pods: readonly KubeObject[]): KubeObject[] {
+export function activePods<P extends Pod>(pods: readonly P[]): P[] {
   return pods.filter((p) => {
-    const phase = (p as unknown as Pod).status?.phase;
+    const phase = p.status?.phase;
     return phase !== 'Succeeded' && phase !== 'Failed';
   });
 }
 
 /** `Ready · 4 pods`, `NotReady · SchedulingDisabled · 0 pods`. */
-export function nodeDescription(node: KubeObject, podsOnNode: readonly KubeObject[]): string {
-  const status = nodeStatusText(node as unknown as Node).split(',');
+export function nodeDescription(node: Typed<Node>, podsOnNode: readonly Pod[]): string {
+  const status = nodeStatusText(node).split(',');
   return [...status, plural(activePods(podsOnNode).length, 'pod')].join(SEP);
 }
 
 /** The description of any object the tree shows (nodes excepted: see `nodeDescription`). */
 export function objectDescription(obj: KubeObject, now: number): string {
+  if (isKind(obj, 'Pod')) return podDescription(obj, now);
   const row = wideRow(obj, now);
   switch (obj.kind) {
-    case 'Pod':
-      return podDescription(obj, now);
     case 'Deployment':
     case 'StatefulSet':
       return cell(row, 'Ready');

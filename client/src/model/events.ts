@@ -3,7 +3,7 @@
  * --field-selector involvedObject.name=…` prints them, read from the mirror cache.
  */
 import type { Event } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../../sandbox/api/types';
+import type { KubeObject, Typed } from '../../../sandbox/api/types';
 import { parseTimestamp } from '../../../sandbox/clock/clock';
 import { formatTable, tableFor } from '../../../sandbox/printers';
 import type { MirrorCache } from '../sandbox/mirror';
@@ -18,10 +18,10 @@ function lastSeen(e: Event): number {
  * Events whose involved object is `obj` (by uid, or by kind, namespace and name when the event has no uid), oldest
  * first.
  */
-export function eventsFor(cache: MirrorCache, obj: KubeObject): KubeObject[] {
+export function eventsFor(cache: MirrorCache, obj: KubeObject): Typed<Event>[] {
   const uid = obj.metadata.uid;
   const matches = cache.list('events').filter((o) => {
-    const involved = (o as unknown as Event).involvedObject;
+    const involved = o.involvedObject;
     if (!involved) return false;
     if (uid && involved.uid) return involved.uid === uid;
     return (
@@ -30,7 +30,7 @@ export function eventsFor(cache: MirrorCache, obj: KubeObject): KubeObject[] {
       (involved.namespace ?? undefined) === obj.metadata.namespace
     );
   });
-  return matches.sort((a, b) => lastSeen(a as unknown as Event) - lastSeen(b as unknown as Event));
+  return matches.sort((a, b) => lastSeen(a) - lastSeen(b));
 }
 
 /** The events table (kubectl's columns), or kubectl's "No events found" line. */

@@ -4,7 +4,8 @@
  * workloads by ready replicas).
  */
 import type { Node, Pod } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../../sandbox/api/types';
+import { isKind } from '../../../sandbox/api/resourceObjects';
+import type { KubeObject, Typed } from '../../../sandbox/api/types';
 import { nodeStatusText, podSummary } from '../../../sandbox/printers';
 import { kindView } from './kinds';
 import type { TreeIcon } from './treeNode';
@@ -45,8 +46,8 @@ const FAILING_PREFIXES = [
  * The colour of a pod's STATUS: green when running and ready, red when failing, grey when going, yellow otherwise
  * (starting).
  */
-export function podColor(pod: KubeObject): string | undefined {
-  const s = podSummary(pod as unknown as Pod);
+export function podColor(pod: Typed<Pod>): string | undefined {
+  const s = podSummary(pod);
   if (s.status === 'Running') return s.ready === s.total ? GREEN : YELLOW;
   if (s.status === 'Completed' || s.status === 'Succeeded') return undefined;
   if (s.status === 'Terminating' || s.status === 'Unknown') return GREY;
@@ -55,8 +56,8 @@ export function podColor(pod: KubeObject): string | undefined {
 }
 
 /** Ready nodes green, cordoned ones yellow, NotReady/Unknown red. */
-export function nodeColor(node: KubeObject): string {
-  const status = nodeStatusText(node as unknown as Node).split(',');
+export function nodeColor(node: Typed<Node>): string {
+  const status = nodeStatusText(node).split(',');
   if (status[0] !== 'Ready') return RED;
   return status.includes('SchedulingDisabled') ? YELLOW : GREEN;
 }
@@ -81,8 +82,8 @@ const WORKLOADS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet
 export function objectIcon(resource: string, obj: KubeObject): TreeIcon {
   const id = kindView(resource)?.icon ?? 'symbol-misc';
   let color: string | undefined;
-  if (obj.kind === 'Pod') color = podColor(obj);
-  else if (obj.kind === 'Node') color = nodeColor(obj);
+  if (isKind(obj, 'Pod')) color = podColor(obj);
+  else if (isKind(obj, 'Node')) color = nodeColor(obj);
   else if (WORKLOADS.has(obj.kind)) color = workloadColor(obj);
   return color === undefined ? { id } : { id, color };
 }

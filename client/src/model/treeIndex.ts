@@ -2,6 +2,7 @@
  * One pass over the mirror cache that the tree reads from: objects by uid,
  * children by controller owner, pods by node. Rebuilt when the cache changes.
  */
+import type { ObjectsByResource } from '../../../sandbox/api/resourceObjects';
 import type { KubeObject } from '../../../sandbox/api/types';
 import type { MirrorCache } from '../sandbox/mirror';
 import { CHILD_RESOURCES, PARENT_RESOURCES, kindView } from './kinds';
@@ -10,7 +11,7 @@ export class TreeIndex {
   /** Resource of each object that can be a parent, by uid. */
   private readonly parents = new Map<string, string>();
   private readonly byOwner = new Map<string, Map<string, KubeObject[]>>();
-  private readonly byNode = new Map<string, KubeObject[]>();
+  private readonly byNode = new Map<string, ObjectsByResource['pods'][]>();
 
   constructor(readonly cache: MirrorCache) {
     for (const resource of PARENT_RESOURCES)
@@ -25,7 +26,7 @@ export class TreeIndex {
       }
     }
     for (const pod of cache.list('pods')) {
-      const node = (pod as { spec?: { nodeName?: string } }).spec?.nodeName;
+      const node = pod.spec?.nodeName;
       if (node) push(this.byNode, node, pod);
     }
   }
@@ -50,7 +51,7 @@ export class TreeIndex {
   }
 
   /** Pods bound to the node, sorted by namespace and name. */
-  podsOn(node: string): KubeObject[] {
+  podsOn(node: string): ObjectsByResource['pods'][] {
     return this.byNode.get(node) ?? [];
   }
 }

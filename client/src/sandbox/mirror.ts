@@ -4,6 +4,7 @@
  * the same views could later read one filled from a real cluster.
  * No `vscode` import: shared with tests that run without VS Code.
  */
+import type { ObjectsByResource, ResourceName } from '../../../sandbox/api/resourceObjects';
 import type { KubeObject } from '../../../sandbox/api/types';
 import type { Notification, WatchChange } from './protocol';
 
@@ -38,11 +39,20 @@ export class MirrorCache {
     return n.changes;
   }
 
+  /** An object as the sandbox last showed it; a resource of `ObjectsByResource` answers with its type. */
+  get<R extends ResourceName>(
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+  ): ObjectsByResource[R] | undefined;
+  get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined;
   get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
     return this.byResource.get(resource)?.get(key(namespace, name));
   }
 
   /** Objects of a resource (of one namespace when given), sorted by namespace then name. */
+  list<R extends ResourceName>(resource: R, namespace?: string): ObjectsByResource[R][];
+  list(resource: string, namespace?: string): KubeObject[];
   list(resource: string, namespace?: string): KubeObject[] {
     const all = [...(this.byResource.get(resource)?.values() ?? [])].filter(
       (o) => namespace === undefined || o.metadata.namespace === namespace,

@@ -126,8 +126,7 @@ function sameNode(a: TreeNode, b: TreeNode): boolean {
 
 /** Makes `target` (the object VS Code holds a handle for) say what `from` says. */
 function overwrite(target: TreeNode, from: TreeNode): void {
-  const t = target as unknown as Record<string, unknown>;
-  for (const k of Object.keys(t)) if (!(k in from)) t[k] = undefined;
+  for (const k of Object.keys(target)) if (!(k in from)) Reflect.set(target, k, undefined);
   Object.assign(target, from);
 }
 

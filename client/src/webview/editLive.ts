@@ -29,5 +29,5 @@ export function parseLiveEdit(yaml: string, ref: ObjectRef, kind: string): EditP
       message: `The edit must keep the name ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}.`,
     };
   }
-  return { ok: true, object: value as unknown as KubeObject };
+  return { ok: true, object: { ...value, apiVersion: value.apiVersion, kind, metadata: meta } };
 }

@@ -3,6 +3,7 @@
  * (LAST SEEN, TYPE, REASON, OBJECT, MESSAGE), oldest first as `kubectl events` prints them.
  */
 import type { Event } from 'kubernetes-types/core/v1';
+import { isKind } from '../../../sandbox/api/resourceObjects';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { since } from '../../../sandbox/printers/table';
 import type { MirrorCache } from '../sandbox/mirror';
@@ -13,7 +14,7 @@ export const MAX_EVENTS = 20;
 
 /** True when `event` is about the object named `kind`/`namespace`/`name`. */
 export function isEventFor(event: KubeObject, kind: string, namespace: string | undefined, name: string): boolean {
-  const involved = (event as unknown as Event).involvedObject;
+  const involved = isKind(event, 'Event') ? event.involvedObject : undefined;
   return involved?.kind === kind && involved.name === name && (involved.namespace ?? undefined) === namespace;
 }
 
@@ -34,7 +35,6 @@ export function eventRows(
   const events = cache
     .list('events', namespace ?? 'default')
     .filter((e) => isEventFor(e, kind, namespace, name))
-    .map((e) => e as unknown as Event)
     .sort((a, b) => lastSeenTime(a).localeCompare(lastSeenTime(b)));
   return events.slice(-MAX_EVENTS).map((ev) => ({
     lastSeen: since(lastSeenTime(ev), now),

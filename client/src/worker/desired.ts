@@ -3,7 +3,8 @@
  * nearest controller owner that is tracked (a Pod → its ReplicaSet → the
  * Deployment that web.yaml declares).
  */
-import { resourceFor } from '../../../sandbox/api/resources';
+import type { KubeObject, OwnerReference } from '../../../sandbox/api/types';
+import { resourceFor, type ResourceType } from '../../../sandbox/api/resources';
 import type { ObjectRef, Requests } from '../sandbox/protocol';
 import type { SandboxSession } from './session';
 
@@ -15,9 +16,9 @@ export function desiredFor(session: SandboxSession, ref: ObjectRef): Requests['d
   for (let hop = 0; current && hop <= MAX_OWNER_HOPS; hop++) {
     const tracked = session.gitops.desired(current.resource, current.namespace, current.name);
     if (tracked) return { file: tracked.source, line: tracked.line, manifest: tracked.manifest };
-    const live = api.tryGet(current.resource, current.namespace, current.name);
-    const owner = live?.metadata.ownerReferences?.find((o) => o.controller);
-    const r = owner ? resourceFor(owner.apiVersion, owner.kind) : undefined;
+    const live: KubeObject | undefined = api.tryGet(current.resource, current.namespace, current.name);
+    const owner: OwnerReference | undefined = live?.metadata.ownerReferences?.find((o) => o.controller);
+    const r: ResourceType | undefined = owner ? resourceFor(owner.apiVersion, owner.kind) : undefined;
     current =
       owner && r
         ? { resource: r.plural, namespace: r.namespaced ? live?.metadata.namespace : undefined, name: owner.name }

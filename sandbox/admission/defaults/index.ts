@@ -13,6 +13,7 @@ import { defaultPodSpec } from './podSpec';
 import { defaultService } from './service';
 import { applyDefaultTolerations } from './tolerations';
 import { defaultStoredKind } from './storedKinds';
+import { defaultBindingSpec, defaultPolicySpec } from '../policy/defaults';
 import {
   defaultCronJob,
   defaultDaemonSet,
@@ -33,12 +34,14 @@ const SPEC_DEFAULTERS: Record<string, SpecDefaulter> = {
   ReplicaSet: defaultReplicaSet,
   StatefulSet: defaultStatefulSet,
   DaemonSet: defaultDaemonSet,
-  Job: (spec, o) => defaultJob(spec, o.metadata as unknown as Obj),
+  Job: defaultJob,
   CronJob: defaultCronJob,
   Service: defaultService,
   PersistentVolumeClaim: defaultPvc,
   HorizontalPodAutoscaler: defaultHpa,
   NetworkPolicy: defaultNetworkPolicy,
+  ValidatingAdmissionPolicy: defaultPolicySpec,
+  ValidatingAdmissionPolicyBinding: defaultBindingSpec,
 };
 
 function defaultPod(pod: KubeObject): void {

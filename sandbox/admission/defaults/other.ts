@@ -5,9 +5,9 @@ import { eachObj, ensureObj, setDefault } from './setDefault';
 
 /** The server-set finalizer, phase and `kubernetes.io/metadata.name` label. */
 export function defaultNamespace(ns: KubeObject): void {
-  const spec = ensureObj(ns as unknown as Obj, 'spec');
+  const spec = ensureObj(ns, 'spec');
   if (spec) setDefault(spec, 'finalizers', ['kubernetes']);
-  const status = ensureObj(ns as unknown as Obj, 'status');
+  const status = ensureObj(ns, 'status');
   if (status) setDefault(status, 'phase', 'Active');
   if (ns.metadata.name) ns.metadata.labels = { ...ns.metadata.labels, 'kubernetes.io/metadata.name': ns.metadata.name };
 }
@@ -20,7 +20,7 @@ export function defaultNode(node: KubeObject): void {
 }
 
 export function defaultSecret(secret: KubeObject): void {
-  setDefault(secret as unknown as Obj, 'type', 'Opaque');
+  setDefault(secret, 'type', 'Opaque');
 }
 
 export function defaultPvc(spec: Obj): void {

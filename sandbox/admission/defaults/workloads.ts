@@ -61,8 +61,8 @@ export function defaultDaemonSet(spec: Obj): void {
   setDefault(spec, 'revisionHistoryLimit', 10);
 }
 
-/** Job: `SetDefaults_Job`. `labels` are the Job's metadata, which inherits the template labels when empty. */
-export function defaultJob(spec: Obj, metadata: Obj): void {
+/** Job: `SetDefaults_Job`. The Job's labels inherit the template labels when empty. */
+export function defaultJob(spec: Obj, job: Obj): void {
   if (
     (spec.completions === undefined || spec.completions === null) &&
     (spec.parallelism === undefined || spec.parallelism === null)
@@ -88,8 +88,9 @@ export function defaultJob(spec: Obj, metadata: Obj): void {
       if (isObj(pattern)) setDefault(pattern, 'status', 'True');
   }
   const templateLabels = obj(obj(spec, 'template'), 'metadata')?.labels;
-  const labels = metadata.labels;
-  if (isObj(templateLabels) && (!isObj(labels) || Object.keys(labels).length === 0))
+  const metadata = obj(job, 'metadata');
+  const labels = metadata?.labels;
+  if (metadata && isObj(templateLabels) && (!isObj(labels) || Object.keys(labels).length === 0))
     metadata.labels = { ...templateLabels };
 }
 

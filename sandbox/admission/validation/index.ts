@@ -69,6 +69,7 @@ import {
   storageClass,
   webhookConfiguration,
 } from './rules/storedKinds';
+import { validatingAdmissionPolicySpec } from '../policy/validatePolicy';
 
 export type { ValidationContext, ValidationRule } from './rule';
 
@@ -140,6 +141,7 @@ export const VALIDATION_RULES: readonly ValidationRule[] = Object.freeze([
   priorityClass,
   runtimeClass,
   ingressClass,
+  validatingAdmissionPolicySpec,
 ]);
 
 // The rule list is frozen, so each kind's selection is computed once (every API write asks).

@@ -11,9 +11,10 @@ import { aggregate, compileRequirement, formatRequirement, newRequirement } from
 
 export type { LabelRequirement, RequirementOperator } from './requirement';
 
+/** `operator` is checked when the selector is compiled: `In`, `NotIn`, `Exists` or `DoesNotExist`. */
 export interface LabelSelectorRequirement {
   key: string;
-  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  operator: string;
   values?: string[];
 }
 

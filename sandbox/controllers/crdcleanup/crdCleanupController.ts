@@ -7,51 +7,37 @@
  *
  * upstream: apiextensions-apiserver pkg/controller/finalizer/crd_finalizer.go (`sync`, `deleteInstances`).
  */
-import type { KubeObject } from '../../api/types';
-import type { Component, ComponentContext } from '../../client/component';
-import { Recorder } from '../../client/component';
+import type { ComponentContext } from '../../client/component';
 import type { CrdCondition, CustomResourceDefinition } from '../../apiextensions/types';
 import { CRD_CLEANUP_FINALIZER } from '../../apiextensions/types';
 import { formatTimestamp } from '../../clock/clock';
-import type { ReconcileResult } from '../framework/workQueue';
-import { WorkQueue } from '../framework/workQueue';
+import type { FailureSubject, ReconcileResult, Watches } from '../framework/controller';
+import { Controller } from '../framework/controller';
+import { enqueueObject } from '../framework/handlers';
 
 /** How often a CRD whose custom resources are still going is looked at again. */
 const RECHECK_MS = 5_000;
 
-export class CrdCleanupController implements Component {
-  readonly name = 'crd-finalizer';
-  private readonly recorder: Recorder;
-  private readonly queue: WorkQueue;
-  private running = false;
-
-  constructor(private readonly ctx: ComponentContext) {
-    this.recorder = new Recorder(ctx, this.name);
-    this.queue = new WorkQueue(ctx.clock, {
-      reconcile: (key) => this.sync(key),
-      onError: (key, error, retry) => this.recorder.syncFailed(key, error, retry, `cleanup of ${key}`),
-    });
+export class CrdCleanupController extends Controller {
+  constructor(ctx: ComponentContext) {
+    super(ctx, { name: 'crd-finalizer' });
   }
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    const enqueue = (crd: KubeObject): void => {
-      if (
-        this.running &&
-        crd.metadata.deletionTimestamp &&
-        (crd.metadata.finalizers ?? []).includes(CRD_CLEANUP_FINALIZER)
-      )
-        this.queue.add(crd.metadata.name!);
-    };
-    this.ctx.informers
-      .get('customresourcedefinitions')
-      .addHandlers({ onAdd: enqueue, onUpdate: (_old, crd) => enqueue(crd) });
+  /** CRDs being deleted that still hold the cleanup finalizer. */
+  protected watch(w: Watches): void {
+    w.watch(
+      'customresourcedefinitions',
+      enqueueObject({
+        events: ['add', 'update'],
+        when: (crd) =>
+          crd.metadata.deletionTimestamp !== undefined &&
+          (crd.metadata.finalizers ?? []).includes(CRD_CLEANUP_FINALIZER),
+      }),
+    );
   }
 
-  stop(): void {
-    this.running = false;
-    this.queue.shutdown();
+  protected override describeFailure(key: string): FailureSubject {
+    return { object: key, what: `cleanup of ${key}` };
   }
 
   private setTerminating(
@@ -74,7 +60,7 @@ export class CrdCleanupController implements Component {
     return this.ctx.api.updateStatus({ ...crd, status: { ...crd.status, conditions } }) as CustomResourceDefinition;
   }
 
-  private sync(name: string): ReconcileResult {
+  protected reconcile(name: string): ReconcileResult {
     const api = this.ctx.api;
     let crd = api.tryGet('customresourcedefinitions', undefined, name) as CustomResourceDefinition | undefined;
     if (!crd?.metadata.deletionTimestamp || !(crd.metadata.finalizers ?? []).includes(CRD_CLEANUP_FINALIZER)) return;

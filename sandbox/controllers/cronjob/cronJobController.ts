@@ -9,106 +9,56 @@
  * would keep a simulation from ever settling. Time runs forward to future
  * runs only when the simulator is told to (`--for`).
  */
-import type { CronJob, Job } from 'kubernetes-types/batch/v1';
-import type { KubeObject } from '../../api/types';
-import { objectKey } from '../../client/cache';
+import type { ObjectsByResource } from '../../api/resourceObjects';
+import type { ComponentContext } from '../../client/component';
 import type { Informer } from '../../client/informer';
-import type { TimerHandle } from '../../clock/clock';
-import type { Component, ComponentContext } from '../../client/component';
-import { Recorder } from '../../client/component';
 import { cloneJson, jsonEqual } from '../../util/json';
-import { WorkQueue } from '../framework/workQueue';
+import { Controller, type Watches } from '../framework/controller';
+import { enqueueObject, enqueueOwner } from '../framework/handlers';
 import { controlledBy, ensureControllerIndex } from '../util/controllerIndex';
-import { controllerRefOf } from '../util/owners';
 import { cleanupFinishedJobs } from './history';
 import { syncCronJob } from './syncCronJob';
 
-export class CronJobController implements Component {
-  readonly name = 'cronjob-controller';
-  private readonly recorder: Recorder;
-  private readonly queue: WorkQueue;
-  private readonly wakeUps = new Map<string, { at: number; handle: TimerHandle }>();
-  private cronJobs: Informer | undefined;
-  private jobs: Informer | undefined;
-  private running = false;
+export class CronJobController extends Controller {
+  private cronJobs!: Informer<ObjectsByResource['cronjobs']>;
+  private jobs!: Informer<ObjectsByResource['jobs']>;
+  /** The next scheduled run of each CronJob: background, and the earliest wins. */
+  private readonly wakeUps = this.newTimers((key) => this.queue.add(key), { background: true, keep: 'earliest' });
 
-  constructor(private readonly ctx: ComponentContext) {
-    this.recorder = new Recorder(ctx, this.name);
-    this.queue = new WorkQueue(ctx.clock, {
-      reconcile: (key) => this.sync(key),
-      onError: (key, error, retry) => this.recorder.syncFailed(key, error, retry),
-    });
+  constructor(ctx: ComponentContext) {
+    super(ctx, { name: 'cronjob-controller' });
   }
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.cronJobs = this.ctx.informers.get('cronjobs');
-    this.jobs = this.ctx.informers.get('jobs');
+  /** CronJobs by key; a Job wakes the CronJob that controls it. */
+  protected watch(w: Watches): void {
+    this.cronJobs = w.informer('cronjobs');
+    this.jobs = w.informer('jobs');
     ensureControllerIndex(this.jobs);
-    this.cronJobs.addHandlers({
-      onAdd: (cj) => this.enqueue(objectKey(cj)),
-      onUpdate: (_old, cj) => this.enqueue(objectKey(cj)),
-      onDelete: (cj) => this.enqueue(objectKey(cj)),
-    });
-    const ownerOf = (job: KubeObject): void => {
-      const ref = controllerRefOf(job);
-      if (ref?.kind !== 'CronJob') return;
-      const cj = this.cronJobs?.cache.get(`${job.metadata.namespace}/${ref.name}`);
-      if (cj?.metadata.uid === ref.uid) this.enqueue(objectKey(cj));
-    };
-    this.jobs.addHandlers({ onAdd: ownerOf, onUpdate: (_o, job) => ownerOf(job), onDelete: ownerOf });
+    w.watch(this.cronJobs, enqueueObject());
+    w.watch(this.jobs, enqueueOwner(this.cronJobs, { kind: 'CronJob' }));
   }
 
-  stop(): void {
-    this.running = false;
-    this.queue.shutdown();
-    for (const w of this.wakeUps.values()) this.ctx.clock.clearTimer(w.handle);
-    this.wakeUps.clear();
-  }
-
-  private enqueue(key: string): void {
-    if (this.running) this.queue.add(key);
-  }
-
-  /** Schedules a background wake-up for `key` (the earliest one wins). */
-  private wakeUpAfter(key: string, ms: number): void {
-    const at = this.ctx.clock.now() + ms;
-    const existing = this.wakeUps.get(key);
-    if (existing && existing.at <= at && existing.at >= this.ctx.clock.now()) return;
-    if (existing) this.ctx.clock.clearTimer(existing.handle);
-    const handle = this.ctx.clock.setTimer(
-      ms,
-      () => {
-        this.wakeUps.delete(key);
-        this.enqueue(key);
-      },
-      { background: true },
-    );
-    this.wakeUps.set(key, { at, handle });
-  }
-
-  private sync(key: string): void {
-    const cached = this.cronJobs?.cache.get(key);
+  protected reconcile(key: string): void {
+    const cached = this.cronJobs.cache.get(key);
     if (!cached) return;
-    const cj = cloneJson(cached) as unknown as CronJob;
-    const jobs = controlledBy(this.jobs!, cached.metadata.uid!) as unknown as Job[];
+    const cj = cloneJson(cached);
+    const jobs = controlledBy(this.jobs, cached.metadata.uid!);
     const deps = { api: this.ctx.api, recorder: this.recorder, now: this.ctx.clock.now() };
     const result = syncCronJob(deps, cj, jobs);
     let current = cj;
-    if (result.statusChanged && !jsonEqual(cj.status ?? {}, (cached as unknown as CronJob).status ?? {})) {
-      current = cloneJson(this.ctx.api.updateStatus(cj as unknown as KubeObject)) as unknown as CronJob;
+    if (result.statusChanged && !jsonEqual(cj.status ?? {}, cached.status ?? {})) {
+      current = cloneJson(this.ctx.api.updateStatus(cj));
     }
     const deleted = cleanupFinishedJobs(
       this.ctx.api,
       this.recorder,
       current,
-      controlledBy(this.jobs!, cached.metadata.uid!) as unknown as Job[],
+      controlledBy(this.jobs, cached.metadata.uid!),
     );
     if (deleted.length > 0 && (current.status?.active ?? []).some((r) => deleted.includes(r.name ?? ''))) {
       current.status!.active = current.status!.active!.filter((r) => !deleted.includes(r.name ?? ''));
-      this.ctx.api.updateStatus(current as unknown as KubeObject);
+      this.ctx.api.updateStatus(current);
     }
-    if (result.requeueAfter !== undefined) this.wakeUpAfter(key, result.requeueAfter);
+    if (result.requeueAfter !== undefined) this.wakeUps.schedule(key, result.requeueAfter);
   }
 }

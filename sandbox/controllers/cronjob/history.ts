@@ -6,7 +6,7 @@
 import type { CronJob, Job } from 'kubernetes-types/batch/v1';
 import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import { parseTimestamp } from '../../clock/clock';
 import type { Recorder } from '../../client/component';
 
@@ -27,21 +27,25 @@ function byStartTime(a: Job, b: Job): number {
 }
 
 /** Deletes a CronJob's Job with Background propagation and the upstream events; returns whether it is gone. */
-export function deleteJob(api: ApiServer, recorder: Recorder, cj: CronJob, job: Job): boolean {
-  const owner = cj as unknown as KubeObject;
+export function deleteJob(api: ApiServer, recorder: Recorder, cj: Typed<CronJob>, job: Job): boolean {
   try {
     api.delete('jobs', job.metadata!.namespace, job.metadata!.name!, { propagationPolicy: 'Background' });
   } catch (e) {
     if (isApiError(e, 404)) return true;
-    recorder.event(owner, 'Warning', 'FailedDelete', `Deleted job: ${e instanceof Error ? e.message : String(e)}`);
+    recorder.event(cj, 'Warning', 'FailedDelete', `Deleted job: ${e instanceof Error ? e.message : String(e)}`);
     return false;
   }
-  recorder.event(owner, 'Normal', 'SuccessfulDelete', `Deleted job ${job.metadata!.name}`);
+  recorder.event(cj, 'Normal', 'SuccessfulDelete', `Deleted job ${job.metadata!.name}`);
   return true;
 }
 
 /** Returns the names of the Jobs it deleted. */
-export function cleanupFinishedJobs(api: ApiServer, recorder: Recorder, cj: CronJob, jobs: readonly Job[]): string[] {
+export function cleanupFinishedJobs(
+  api: ApiServer,
+  recorder: Recorder,
+  cj: Typed<CronJob>,
+  jobs: readonly Job[],
+): string[] {
   const okLimit = cj.spec?.successfulJobsHistoryLimit;
   const failedLimit = cj.spec?.failedJobsHistoryLimit;
   const deleted: string[] = [];

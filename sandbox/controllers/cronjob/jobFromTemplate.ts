@@ -5,7 +5,7 @@
  * controller reference.
  */
 import type { CronJob, Job } from 'kubernetes-types/batch/v1';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import { formatTimestamp } from '../../clock/clock';
 import { cloneJson } from '../../util/json';
 import { newControllerRef } from '../util/owners';
@@ -16,7 +16,7 @@ export function jobName(cj: CronJob, scheduledMs: number): string {
   return `${cj.metadata!.name}-${Math.floor(scheduledMs / 60_000)}`;
 }
 
-export function jobFromTemplate(cj: CronJob, scheduledMs: number): Job {
+export function jobFromTemplate(cj: Typed<CronJob>, scheduledMs: number): Typed<Job> {
   const template = cloneJson(cj.spec!.jobTemplate);
   const labels = { ...(template.metadata?.labels ?? {}) };
   const annotations = {
@@ -31,7 +31,7 @@ export function jobFromTemplate(cj: CronJob, scheduledMs: number): Job {
       namespace: cj.metadata!.namespace,
       ...(Object.keys(labels).length > 0 ? { labels } : {}),
       annotations,
-      ownerReferences: [newControllerRef(cj as unknown as KubeObject)],
+      ownerReferences: [newControllerRef(cj)],
     },
     spec: template.spec,
   };

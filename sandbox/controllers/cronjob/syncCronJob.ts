@@ -8,7 +8,7 @@ import type { CronJob, Job } from 'kubernetes-types/batch/v1';
 import type { ObjectReference } from 'kubernetes-types/core/v1';
 import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import { formatTimestamp, parseTimestamp } from '../../clock/clock';
 import type { Recorder } from '../../client/component';
 import { deleteJob, finishedType } from './history';
@@ -32,20 +32,14 @@ export interface CronSyncResult {
 const UTC_ZONES = new Set(['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT', 'Etc/Universal', 'Etc/Zulu', 'Universal', 'Zulu']);
 
 /** `cj` is a private copy whose status this edits; `jobs` are the Jobs it controls. */
-export function syncCronJob(deps: CronSyncDeps, cj: CronJob, jobs: readonly Job[]): CronSyncResult {
-  const owner = cj as unknown as KubeObject;
+export function syncCronJob(deps: CronSyncDeps, cj: Typed<CronJob>, jobs: readonly Job[]): CronSyncResult {
   let statusChanged = reconcileActive(deps, cj, jobs);
   const none = { statusChanged, requeueAfter: undefined };
   if (cj.metadata?.deletionTimestamp || cj.spec?.suspend) return none;
   const zone = cj.spec?.timeZone;
   if (zone && !UTC_ZONES.has(zone)) {
     // The sandbox computes schedules in UTC only; a named zone is reported, not silently shifted.
-    deps.recorder.event(
-      owner,
-      'Warning',
-      'UnknownTimeZone',
-      `invalid timeZone: "${zone}": the sandbox supports only UTC`,
-    );
+    deps.recorder.event(cj, 'Warning', 'UnknownTimeZone', `invalid timeZone: "${zone}": the sandbox supports only UTC`);
     return none;
   }
   let schedule: Schedule;
@@ -53,7 +47,7 @@ export function syncCronJob(deps: CronSyncDeps, cj: CronJob, jobs: readonly Job[
     schedule = parseSchedule(cj.spec?.schedule ?? '');
   } catch (e) {
     deps.recorder.event(
-      owner,
+      cj,
       'Warning',
       'UnparseableSchedule',
       `unparseable schedule: "${cj.spec?.schedule}" : ${(e as Error).message}`,
@@ -65,12 +59,7 @@ export function syncCronJob(deps: CronSyncDeps, cj: CronJob, jobs: readonly Job[
   if (scheduled === undefined) return { statusChanged, requeueAfter };
   const deadline = cj.spec?.startingDeadlineSeconds;
   if (deadline !== undefined && deadline !== null && scheduled + deadline * 1000 < deps.now) {
-    deps.recorder.event(
-      owner,
-      'Normal',
-      'MissSchedule',
-      `Missed scheduled time to start a job: ${rfc1123z(scheduled)}`,
-    );
+    deps.recorder.event(cj, 'Normal', 'MissSchedule', `Missed scheduled time to start a job: ${rfc1123z(scheduled)}`);
     return { statusChanged, requeueAfter };
   }
   const name = jobName(cj, scheduled);
@@ -83,7 +72,7 @@ export function syncCronJob(deps: CronSyncDeps, cj: CronJob, jobs: readonly Job[
   const active = cj.status?.active ?? [];
   if (cj.spec?.concurrencyPolicy === 'Forbid' && active.length > 0) {
     deps.recorder.event(
-      owner,
+      cj,
       'Normal',
       'JobAlreadyActive',
       'Not starting job because prior execution is running and concurrency policy is Forbid',
@@ -107,13 +96,13 @@ export function syncCronJob(deps: CronSyncDeps, cj: CronJob, jobs: readonly Job[
 }
 
 /** The run due now (`nextScheduleTime`), warning when too many were missed. */
-function dueTime(deps: CronSyncDeps, cj: CronJob, schedule: Schedule): number | undefined {
+function dueTime(deps: CronSyncDeps, cj: Typed<CronJob>, schedule: Schedule): number | undefined {
   try {
     const r = mostRecentScheduleTime(cj, deps.now, schedule, true);
     if (r.mostRecent === undefined || r.mostRecent > deps.now) return undefined;
     if (r.missed > MAX_MISSED_BEFORE_WARNING) {
       deps.recorder.event(
-        cj as unknown as KubeObject,
+        cj,
         'Warning',
         'TooManyMissedTimes',
         `too many missed start times: ${r.missed}. Set or decrease .spec.startingDeadlineSeconds or check clock skew`,
@@ -122,7 +111,7 @@ function dueTime(deps: CronSyncDeps, cj: CronJob, schedule: Schedule): number | 
     return r.mostRecent;
   } catch (e) {
     deps.recorder.event(
-      cj as unknown as KubeObject,
+      cj,
       'Warning',
       'InvalidSchedule',
       `invalid schedule: ${cj.spec?.schedule} : ${(e as Error).message}`,
@@ -132,8 +121,7 @@ function dueTime(deps: CronSyncDeps, cj: CronJob, schedule: Schedule): number | 
 }
 
 /** Drops finished and vanished Jobs from `status.active`; tracks `lastSuccessfulTime`. */
-function reconcileActive(deps: CronSyncDeps, cj: CronJob, jobs: readonly Job[]): boolean {
-  const owner = cj as unknown as KubeObject;
+function reconcileActive(deps: CronSyncDeps, cj: Typed<CronJob>, jobs: readonly Job[]): boolean {
   const status = (cj.status ??= {});
   let changed = false;
   const inActive = (uid: string | undefined): boolean => (status.active ?? []).some((r) => r.uid === uid);
@@ -141,7 +129,7 @@ function reconcileActive(deps: CronSyncDeps, cj: CronJob, jobs: readonly Job[]):
     const finished = finishedType(j);
     if (!inActive(j.metadata?.uid) && !finished) {
       deps.recorder.event(
-        owner,
+        cj,
         'Warning',
         'UnexpectedJob',
         `Saw a job that the controller did not create or forgot: ${j.metadata?.name}`,
@@ -149,7 +137,7 @@ function reconcileActive(deps: CronSyncDeps, cj: CronJob, jobs: readonly Job[]):
     } else if (inActive(j.metadata?.uid) && finished) {
       status.active = (status.active ?? []).filter((r) => r.uid !== j.metadata?.uid);
       deps.recorder.event(
-        owner,
+        cj,
         'Normal',
         'SawCompletedJob',
         `Saw completed job: ${j.metadata?.name}, condition: ${finished}`,
@@ -169,7 +157,7 @@ function reconcileActive(deps: CronSyncDeps, cj: CronJob, jobs: readonly Job[]):
   for (const ref of [...(status.active ?? [])]) {
     if (jobs.some((j) => j.metadata?.uid === ref.uid)) continue;
     if (deps.api.tryGet('jobs', ref.namespace, ref.name ?? '')?.metadata.uid === ref.uid) continue;
-    deps.recorder.event(owner, 'Normal', 'MissingJob', `Active job went missing: ${ref.name}`);
+    deps.recorder.event(cj, 'Normal', 'MissingJob', `Active job went missing: ${ref.name}`);
     status.active = (status.active ?? []).filter((r) => r.uid !== ref.uid);
     changed = true;
   }
@@ -177,23 +165,20 @@ function reconcileActive(deps: CronSyncDeps, cj: CronJob, jobs: readonly Job[]):
   return changed;
 }
 
-function createJob(deps: CronSyncDeps, cj: CronJob, scheduled: number): Job | undefined {
-  const owner = cj as unknown as KubeObject;
+function createJob(deps: CronSyncDeps, cj: Typed<CronJob>, scheduled: number): Job | undefined {
   const wanted = jobFromTemplate(cj, scheduled);
   try {
-    const created = deps.api.create(wanted as unknown as KubeObject) as unknown as Job;
-    deps.recorder.event(owner, 'Normal', 'SuccessfulCreate', `Created job ${created.metadata!.name}`);
+    const created = deps.api.create(wanted);
+    deps.recorder.event(cj, 'Normal', 'SuccessfulCreate', `Created job ${created.metadata!.name}`);
     return created;
   } catch (e) {
     if (isApiError(e, 409)) {
       // Created by an earlier pass whose status write was lost: adopt it into the status if it is ours.
-      const existing = deps.api.tryGet('jobs', wanted.metadata!.namespace, wanted.metadata!.name!) as unknown as
-        | Job
-        | undefined;
-      return existing?.metadata?.ownerReferences?.some((r) => r.uid === cj.metadata?.uid) ? existing : undefined;
+      const existing = deps.api.tryGet('jobs', wanted.metadata.namespace, wanted.metadata.name!);
+      return existing?.metadata.ownerReferences?.some((r) => r.uid === cj.metadata?.uid) ? existing : undefined;
     }
     deps.recorder.event(
-      owner,
+      cj,
       'Warning',
       'FailedCreate',
       `Error creating job: ${e instanceof Error ? e.message : String(e)}`,

@@ -6,23 +6,22 @@
  * Deployment is still there and not being deleted. RSs with another
  * controller are left alone.
  */
-import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { Deployment, ReplicaSet } from './objects';
 import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
-import { labelSelectorFromObject, type LabelSelector } from '../../api/selectors/labelSelector';
+import { labelSelectorFromObject } from '../../api/selectors/labelSelector';
 import { controllerRefOf, newControllerRef } from '../util/owners';
-import { asObject } from './syncContext';
 
 /** The ReplicaSets (of `candidates`, the RSs of the Deployment's namespace) that `d` controls after claiming. */
 export function claimReplicaSets(api: ApiServer, d: Deployment, candidates: readonly ReplicaSet[]): ReplicaSet[] {
-  const selector = labelSelectorFromObject(d.spec?.selector as LabelSelector | undefined);
+  const selector = labelSelectorFromObject(d.spec?.selector);
   const uid = d.metadata!.uid!;
   const deleting = d.metadata?.deletionTimestamp !== undefined;
   const claimed: ReplicaSet[] = [];
   const errors: unknown[] = [];
   let adoptable: boolean | undefined;
   for (const rs of candidates) {
-    const ref = controllerRefOf(asObject(rs));
+    const ref = controllerRefOf(rs);
     const matches = selector.matches(rs.metadata?.labels);
     try {
       if (ref) {
@@ -59,11 +58,11 @@ function canAdopt(api: ApiServer, d: Deployment): true {
 }
 
 function adopt(api: ApiServer, d: Deployment, rs: ReplicaSet): ReplicaSet | undefined {
-  const refs = [...(rs.metadata?.ownerReferences ?? []), newControllerRef(asObject(d))];
+  const refs = [...(rs.metadata?.ownerReferences ?? []), newControllerRef(d)];
   try {
     return api.patch('replicasets', rs.metadata!.namespace, rs.metadata!.name!, 'merge', {
       metadata: { ownerReferences: refs, uid: rs.metadata!.uid, resourceVersion: rs.metadata!.resourceVersion },
-    }) as unknown as ReplicaSet;
+    });
   } catch (e) {
     if (isApiError(e, 404)) return undefined;
     throw e;

@@ -4,7 +4,7 @@
  * scaled to zero, have no pods left, have had their spec observed, and are
  * not already being deleted.
  */
-import type { ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { ReplicaSet } from './objects';
 import { isApiError } from '../../api/errors';
 import { byRevision, rsReplicas } from './replicaSets';
 import { hasRevisionHistoryLimit } from './status';

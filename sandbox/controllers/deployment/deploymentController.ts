@@ -4,99 +4,72 @@
  * the Deployment concerned; `reconcile(key)` reads the caches and runs one
  * level-triggered sync.
  */
-import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
-import type { Pod } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../api/types';
 import { objectKey } from '../../client/cache';
-import type { Informer } from '../../client/informer';
-import { type Component, type ComponentContext, Recorder } from '../../client/component';
+import type { ComponentContext } from '../../client/component';
 import { cloneJson } from '../../util/json';
-import { WorkQueue } from '../framework/workQueue';
+import { Controller, type Watches } from '../framework/controller';
+import type { Enqueue } from '../framework/handlers';
+import { enqueueObject } from '../framework/handlers';
 import { CONTROLLER_UID_INDEX, ensureControllerIndex, orphanKey } from '../util/controllerIndex';
 import { controllerRefOf } from '../util/owners';
 import { claimReplicaSets } from './claim';
-import { DeadlineTimers } from './deadlineTimers';
 import { ownersOfReplicaSet, podsByOwner, type Caches } from './lookups';
+import type { ReplicaSet } from './objects';
 import { syncDeployment } from './syncDeployment';
 import type { SyncContext } from './syncContext';
 
 export const DEPLOYMENT_CONTROLLER_NAME = 'deployment-controller';
 
-export class DeploymentController implements Component {
-  readonly name = DEPLOYMENT_CONTROLLER_NAME;
-  private readonly queue: WorkQueue;
-  private readonly recorder: Recorder;
-  private readonly deadlines: DeadlineTimers;
-  private caches: Caches | undefined;
+export class DeploymentController extends Controller {
+  private caches!: Caches;
+  /**
+   * One pending progress-deadline check per Deployment, on foreground timers (a rollout that may still time out is
+   * pending work), withdrawn as soon as the rollout completes, times out or is paused.
+   */
+  private readonly deadlines = this.newTimers((key) => this.queue.add(key));
 
-  constructor(private readonly ctx: ComponentContext) {
-    this.recorder = new Recorder(ctx, DEPLOYMENT_CONTROLLER_NAME);
-    this.queue = new WorkQueue(ctx.clock, {
-      reconcile: (key) => this.reconcile(key),
-      onError: (key, error, retryInMs) =>
-        this.recorder.logOnly(
-          key,
-          'Warning',
-          'SyncError',
-          `error syncing deployment: ${error instanceof Error ? error.message : String(error)}; retrying in ${retryInMs}ms`,
-        ),
-    });
-    this.deadlines = new DeadlineTimers(ctx.clock, (key) => this.queue.add(key));
+  constructor(ctx: ComponentContext) {
+    super(ctx, { name: DEPLOYMENT_CONTROLLER_NAME });
   }
 
-  start(): void {
-    const deployments = this.ctx.informers.get<KubeObject>('deployments');
-    const replicaSets = this.ctx.informers.get<KubeObject>('replicasets');
-    const pods = this.ctx.informers.get<KubeObject>('pods');
+  /**
+   * Deployments by key; a ReplicaSet wakes the Deployment that controls it (an orphan, those that would adopt it); a
+   * deleted pod wakes the Recreate Deployment waiting for it.
+   */
+  protected watch(w: Watches): void {
+    const deployments = w.informer('deployments');
+    const replicaSets = w.informer('replicasets');
+    const pods = w.informer('pods');
     ensureControllerIndex(replicaSets);
     this.caches = { deployments: deployments.cache, replicaSets: replicaSets.cache, pods: pods.cache };
-    deployments.addHandlers({
-      onAdd: (d) => this.enqueue(d),
-      onUpdate: (_old, d) => this.enqueue(d),
-      onDelete: (d) => this.enqueue(d),
-    });
-    this.watchReplicaSets(replicaSets);
-    pods.addHandlers({ onDelete: (p) => this.onPodDeleted(p as unknown as Pod) });
-  }
-
-  stop(): void {
-    this.queue.shutdown();
-    this.deadlines.cancelAll();
-  }
-
-  private enqueue(obj: KubeObject | Deployment): void {
-    this.queue.add(objectKey(obj as KubeObject));
-  }
-
-  private enqueueOwners(rs: KubeObject, includeOrphanMatches: boolean): void {
-    for (const d of ownersOfReplicaSet(this.caches!, rs as unknown as ReplicaSet, includeOrphanMatches))
-      this.enqueue(d);
-  }
-
-  private watchReplicaSets(informer: Informer<KubeObject>): void {
-    informer.addHandlers({
-      onAdd: (rs) => this.enqueueOwners(rs, !rs.metadata.deletionTimestamp),
-      onUpdate: (old, cur) => {
+    w.watch(deployments, enqueueObject());
+    w.watch(replicaSets, {
+      onAdd: (rs, enqueue) => this.enqueueOwners(rs, !rs.metadata.deletionTimestamp, enqueue),
+      onUpdate: (old, cur, enqueue) => {
         const oldRef = controllerRefOf(old);
         const curRef = controllerRefOf(cur);
         const refChanged = oldRef?.uid !== curRef?.uid;
-        if (refChanged && oldRef) this.enqueueOwners(old, false);
+        if (refChanged && oldRef) this.enqueueOwners(old, false, enqueue);
         const labelsChanged = JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(cur.metadata.labels ?? {});
-        this.enqueueOwners(cur, !curRef && (labelsChanged || refChanged));
+        this.enqueueOwners(cur, !curRef && (labelsChanged || refChanged), enqueue);
       },
-      onDelete: (rs) => this.enqueueOwners(rs, false),
+      onDelete: (rs, enqueue) => this.enqueueOwners(rs, false, enqueue),
+    });
+    w.watch(pods, {
+      // Recreate waits for old pods to go; a deleted pod may be the last one.
+      onDelete: (pod, enqueue) => {
+        const ref = controllerRefOf(pod);
+        if (ref?.kind !== 'ReplicaSet') return;
+        const rs = this.caches.replicaSets.get(`${pod.metadata.namespace}/${ref.name}`);
+        if (!rs || rs.metadata.uid !== ref.uid) return;
+        for (const d of ownersOfReplicaSet(this.caches, rs, false))
+          if (d.spec?.strategy?.type === 'Recreate') enqueue(objectKey(d));
+      },
     });
   }
 
-  /** Recreate waits for old pods to go; a deleted pod may be the last one. */
-  private onPodDeleted(pod: Pod): void {
-    const ref = controllerRefOf(pod as unknown as KubeObject);
-    if (ref?.kind !== 'ReplicaSet') return;
-    const rs = this.caches!.replicaSets.get(`${pod.metadata?.namespace}/${ref.name}`);
-    if (!rs || rs.metadata.uid !== ref.uid) return;
-    for (const d of ownersOfReplicaSet(this.caches!, rs as unknown as ReplicaSet, false)) {
-      if (d.spec?.strategy?.type === 'Recreate') this.enqueue(d);
-    }
+  private enqueueOwners(rs: ReplicaSet, includeOrphanMatches: boolean, enqueue: Enqueue): void {
+    for (const d of ownersOfReplicaSet(this.caches, rs, includeOrphanMatches)) enqueue(objectKey(d));
   }
 
   /**
@@ -106,23 +79,23 @@ export class DeploymentController implements Component {
    * found through the controller index instead of a scan of every RS.
    */
   private claimCandidates(namespace: string, uid: string): ReplicaSet[] {
-    const cache = this.caches!.replicaSets;
+    const cache = this.caches.replicaSets;
     const own = cache.byIndex(CONTROLLER_UID_INDEX, uid).filter((rs) => (rs.metadata.namespace ?? '') === namespace);
     const orphans = cache.byIndex(CONTROLLER_UID_INDEX, orphanKey(namespace));
-    return cache.inListOrder([...own, ...orphans]) as unknown as ReplicaSet[];
+    return cache.inListOrder([...own, ...orphans]);
   }
 
-  private reconcile(key: string): void {
-    const cached = this.caches!.deployments.get(key);
+  protected reconcile(key: string): void {
+    const cached = this.caches.deployments.get(key);
     if (!cached) return this.deadlines.cancel(key);
-    const d = cloneJson(cached) as unknown as Deployment;
-    const namespace = d.metadata?.namespace ?? '';
+    const d = cloneJson(cached);
+    const namespace = d.metadata.namespace ?? '';
     const candidates = this.claimCandidates(namespace, cached.metadata.uid ?? '');
     const sync: SyncContext = {
       api: this.ctx.api,
       clock: this.ctx.clock,
       recorder: this.recorder,
-      podsByOwner: (ns, uids) => podsByOwner(this.caches!, ns, uids),
+      podsByOwner: (ns, uids) => podsByOwner(this.caches, ns, uids),
       d,
       rsList: claimReplicaSets(this.ctx.api, d, candidates),
     };

@@ -3,17 +3,17 @@
  * which Deployments a ReplicaSet concerns, and a Deployment's pods by their
  * ReplicaSet.
  */
-import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../api/types';
-import { labelSelectorFromObject, type LabelSelector } from '../../api/selectors/labelSelector';
+import type { ObjectsByResource } from '../../api/resourceObjects';
+import { labelSelectorFromObject } from '../../api/selectors/labelSelector';
 import type { ObjectCache } from '../../client/cache';
 import { controllerRefOf } from '../util/owners';
+import type { Deployment, ReplicaSet } from './objects';
 
 export interface Caches {
-  deployments: ObjectCache<KubeObject>;
-  replicaSets: ObjectCache<KubeObject>;
-  pods: ObjectCache<KubeObject>;
+  deployments: ObjectCache<Deployment>;
+  replicaSets: ObjectCache<ReplicaSet>;
+  pods: ObjectCache<ObjectsByResource['pods']>;
 }
 
 /**
@@ -23,17 +23,17 @@ export interface Caches {
  */
 export function ownersOfReplicaSet(caches: Caches, rs: ReplicaSet, orphanMatches: boolean): Deployment[] {
   const ns = rs.metadata?.namespace ?? '';
-  const ref = controllerRefOf(rs as unknown as KubeObject);
+  const ref = controllerRefOf(rs);
   if (ref) {
     if (ref.kind !== 'Deployment') return [];
     const d = caches.deployments.get(`${ns}/${ref.name}`);
-    return d && d.metadata.uid === ref.uid ? [d as unknown as Deployment] : [];
+    return d && d.metadata.uid === ref.uid ? [d] : [];
   }
   if (!orphanMatches) return [];
   const labels = rs.metadata?.labels;
   if (!labels || Object.keys(labels).length === 0) return [];
-  return (caches.deployments.list(ns) as unknown as Deployment[]).filter((d) => {
-    const selector = labelSelectorFromObject(d.spec?.selector as LabelSelector | undefined);
+  return caches.deployments.list(ns).filter((d) => {
+    const selector = labelSelectorFromObject(d.spec?.selector);
     return !selector.empty && selector.matches(labels);
   });
 }
@@ -46,7 +46,7 @@ export function podsByOwner(caches: Caches, namespace: string, rsUids: ReadonlyS
     if (uid === undefined || !rsUids.has(uid)) continue;
     let list = out.get(uid);
     if (!list) out.set(uid, (list = []));
-    list.push(p as unknown as Pod);
+    list.push(p);
   }
   return out;
 }

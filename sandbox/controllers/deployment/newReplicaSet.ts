@@ -2,7 +2,7 @@
  * Finding or creating the Deployment's new ReplicaSet and keeping revisions
  * in step (`getAllReplicaSetsAndSyncRevision`, `getNewReplicaSet` in sync.go).
  */
-import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { Deployment, ReplicaSet } from './objects';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { isApiError } from '../../api/errors';
 import { formatTimestamp } from '../../clock/clock';
@@ -22,7 +22,7 @@ import {
   sumSpec,
 } from './replicaSets';
 import { hasProgressDeadline } from './status';
-import { asObject, rememberReplicaSet, writeDeploymentStatus, type SyncContext } from './syncContext';
+import { rememberReplicaSet, writeDeploymentStatus, type SyncContext } from './syncContext';
 
 export interface NewAndOld {
   newRS: ReplicaSet | undefined;
@@ -70,7 +70,7 @@ function syncExisting(ctx: SyncContext, existing: ReplicaSet, newRevision: numbe
   const minReady = d.spec?.minReadySeconds ?? 0;
   if (annotationsUpdated || (copy.spec?.minReadySeconds ?? 0) !== minReady) {
     copy.spec = { ...copy.spec!, minReadySeconds: minReady || undefined };
-    const updated = ctx.api.update(asObject(copy)) as unknown as ReplicaSet;
+    const updated = ctx.api.update(copy);
     rememberReplicaSet(ctx, updated);
     return updated;
   }
@@ -115,7 +115,7 @@ export function buildNewReplicaSet(d: Deployment): ReplicaSet {
       name: `${d.metadata!.name}-${hash}`,
       namespace: d.metadata!.namespace,
       labels: { ...template.metadata.labels },
-      ownerReferences: [newControllerRef(asObject(d))],
+      ownerReferences: [newControllerRef(d)],
     },
     spec: { replicas: 0, ...(minReady ? { minReadySeconds: minReady } : {}), selector, template },
   };
@@ -131,7 +131,7 @@ function createNew(ctx: SyncContext, oldRSs: ReplicaSet[], newRevision: number):
   let created: ReplicaSet;
   let alreadyExists = false;
   try {
-    created = ctx.api.create(asObject(newRS)) as unknown as ReplicaSet;
+    created = ctx.api.create(newRS);
   } catch (e) {
     if (!isApiError(e, 409) || e.reason !== 'AlreadyExists') throw reportCreateFailure(ctx, name, e);
     created = adoptExistingOrCollide(ctx, name, e);
@@ -139,7 +139,7 @@ function createNew(ctx: SyncContext, oldRSs: ReplicaSet[], newRevision: number):
   }
   rememberReplicaSet(ctx, created);
   if (!alreadyExists && count > 0) {
-    ctx.recorder.event(asObject(d), 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${name} from 0 to ${count}`);
+    ctx.recorder.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${name} from 0 to ${count}`);
   }
   let needsUpdate = setDeploymentRevision(d, String(newRevision));
   if (!alreadyExists && hasProgressDeadline(d)) {
@@ -161,10 +161,9 @@ function createNew(ctx: SyncContext, oldRSs: ReplicaSet[], newRevision: number):
  */
 function adoptExistingOrCollide(ctx: SyncContext, name: string, error: Error): ReplicaSet {
   const d = ctx.d;
-  const rs = ctx.api.tryGet('replicasets', d.metadata!.namespace, name) as unknown as ReplicaSet | undefined;
+  const rs = ctx.api.tryGet('replicasets', d.metadata!.namespace, name);
   if (!rs) throw error;
-  if (controllerRefOf(asObject(rs))?.uid === d.metadata!.uid && equalIgnoreHash(d.spec!.template, rs.spec?.template))
-    return rs;
+  if (controllerRefOf(rs)?.uid === d.metadata!.uid && equalIgnoreHash(d.spec!.template, rs.spec?.template)) return rs;
   d.status ??= {};
   d.status.collisionCount = (d.status.collisionCount ?? 0) + 1;
   try {
@@ -189,6 +188,6 @@ function reportCreateFailure(ctx: SyncContext, name: string, error: unknown): un
       // The create error is the one worth reporting.
     }
   }
-  ctx.recorder.event(asObject(ctx.d), 'Warning', REASON.failedRSCreate, msg);
+  ctx.recorder.event(ctx.d, 'Warning', REASON.failedRSCreate, msg);
   return error;
 }

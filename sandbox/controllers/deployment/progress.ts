@@ -5,7 +5,8 @@
  * ReplicaFailure condition copied from the ReplicaSets, and the revisit at
  * the progress deadline while a rollout is under way.
  */
-import type { DeploymentCondition, DeploymentStatus, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { DeploymentCondition, DeploymentStatus } from 'kubernetes-types/apps/v1';
+import type { ReplicaSet } from './objects';
 import { formatTimestamp } from '../../clock/clock';
 import { jsonEqual } from '../../util/json';
 import {

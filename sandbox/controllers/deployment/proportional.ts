@@ -4,7 +4,8 @@
  * rolling update the difference is shared among the active RSs in
  * proportion to their size, the leftover going to the largest.
  */
-import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { Deployment, ReplicaSet as ApiReplicaSet } from 'kubernetes-types/apps/v1';
+import type { ReplicaSet } from './objects';
 import { MAX_REPLICAS_ANNOTATION, intAnnotation } from './annotations';
 import { maxSurge } from './fenceposts';
 import {
@@ -22,15 +23,19 @@ import { scaleReplicaSet, scaleReplicaSetAndRecordEvent } from './scaleReplicaSe
 import type { SyncContext } from './syncContext';
 
 /** One step of a scale: set `rs` to `replicas`. */
-export interface ScaleStep {
-  rs: ReplicaSet;
+export interface ScaleStep<R extends ApiReplicaSet = ReplicaSet> {
+  rs: R;
   replicas: number;
   /** How the event words it; undefined means "up" or "down" by comparison. */
   operation?: 'up' | 'down' | '';
 }
 
 /** The scale steps for `d` (pure; `scale` carries them out in order). */
-export function planScale(d: Deployment, newRS: ReplicaSet | undefined, oldRSs: readonly ReplicaSet[]): ScaleStep[] {
+export function planScale<R extends ApiReplicaSet>(
+  d: Deployment,
+  newRS: R | undefined,
+  oldRSs: readonly R[],
+): ScaleStep<R>[] {
   const replicas = deploymentReplicas(d);
   const only = findActiveOrLatest(newRS, oldRSs);
   if (only) return rsReplicas(only) === replicas ? [] : [{ rs: only, replicas }];
@@ -39,7 +44,7 @@ export function planScale(d: Deployment, newRS: ReplicaSet | undefined, oldRSs: 
   return proportionalSteps(d, activeReplicaSets([...oldRSs, newRS]));
 }
 
-function proportionalSteps(d: Deployment, active: ReplicaSet[]): ScaleStep[] {
+function proportionalSteps<R extends ApiReplicaSet>(d: Deployment, active: R[]): ScaleStep<R>[] {
   const replicas = deploymentReplicas(d);
   const allowed = replicas > 0 ? replicas + maxSurge(d) : 0;
   const toAdd = allowed - sumSpec(active);
@@ -63,14 +68,14 @@ function proportionalSteps(d: Deployment, active: ReplicaSet[]): ScaleStep[] {
 }
 
 /** Upstream `GetProportion`: this RS's share of `toAdd`, never beyond what is left to add or remove. */
-function proportion(rs: ReplicaSet, d: Deployment, toAdd: number, added: number): number {
+function proportion(rs: ApiReplicaSet, d: Deployment, toAdd: number, added: number): number {
   if (rsReplicas(rs) === 0 || toAdd === 0 || toAdd === added) return 0;
   const fraction = replicaSetFraction(rs, d);
   const allowed = toAdd - added;
   return toAdd > 0 ? Math.min(fraction, allowed) : Math.max(fraction, allowed);
 }
 
-function replicaSetFraction(rs: ReplicaSet, d: Deployment): number {
+function replicaSetFraction(rs: ApiReplicaSet, d: Deployment): number {
   const replicas = deploymentReplicas(d);
   if (replicas === 0) return -rsReplicas(rs);
   const deploymentMax = replicas + maxSurge(d);

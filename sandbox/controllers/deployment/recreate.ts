@@ -3,7 +3,7 @@
  * wait until none of their pods is left running (and none reports
  * replicas), and only then create or scale up the new one.
  */
-import type { ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { ReplicaSet } from './objects';
 import { isPodTerminal } from '../util/pods';
 import { cleanupDeployment } from './cleanup';
 import { getAllReplicaSetsAndSyncRevision } from './newReplicaSet';

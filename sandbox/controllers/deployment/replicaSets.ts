@@ -76,18 +76,18 @@ function compareNames(a: ReplicaSet, b: ReplicaSet): number {
 }
 
 /** Upstream `FindNewReplicaSet`: the oldest RS whose template equals the Deployment's, ignoring the hash. */
-export function findNewReplicaSet(d: Deployment, rsList: readonly ReplicaSet[]): ReplicaSet | undefined {
+export function findNewReplicaSet<R extends ReplicaSet>(d: Deployment, rsList: readonly R[]): R | undefined {
   return [...rsList].sort(byCreation).find((rs) => equalIgnoreHash(rs.spec?.template, d.spec?.template));
 }
 
 /** Every owned RS except the new one (upstream `FindOldReplicaSets`' second result). */
-export function findOldReplicaSets(rsList: readonly ReplicaSet[], newRS: ReplicaSet | undefined): ReplicaSet[] {
+export function findOldReplicaSets<R extends ReplicaSet>(rsList: readonly R[], newRS: ReplicaSet | undefined): R[] {
   return rsList.filter((rs) => !newRS || rs.metadata?.uid !== newRS.metadata?.uid);
 }
 
 /** RSs that want pods (`FilterActiveReplicaSets`). */
-export function activeReplicaSets(list: readonly (ReplicaSet | undefined)[]): ReplicaSet[] {
-  return list.filter((rs): rs is ReplicaSet => rs !== undefined && rsReplicas(rs) > 0);
+export function activeReplicaSets<R extends ReplicaSet>(list: readonly (R | undefined)[]): R[] {
+  return list.filter((rs): rs is R => rs !== undefined && rsReplicas(rs) > 0);
 }
 
 /** Σ `spec.replicas`. */
@@ -118,10 +118,7 @@ export function isSaturated(d: Deployment, rs: ReplicaSet | undefined): boolean 
  * Upstream `FindActiveOrLatest`: the only active RS; with none active, the
  * new RS or else the newest old one; undefined when several are active.
  */
-export function findActiveOrLatest(
-  newRS: ReplicaSet | undefined,
-  oldRSs: readonly ReplicaSet[],
-): ReplicaSet | undefined {
+export function findActiveOrLatest<R extends ReplicaSet>(newRS: R | undefined, oldRSs: readonly R[]): R | undefined {
   if (!newRS && oldRSs.length === 0) return undefined;
   const newestFirst = [...oldRSs].sort((a, b) => byCreation(b, a));
   const active = activeReplicaSets([...newestFirst, newRS]);

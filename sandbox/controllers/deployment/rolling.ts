@@ -4,7 +4,7 @@
  * `replicas − maxUnavailable` pods stay available — unhealthy old replicas
  * first, since removing them costs no availability.
  */
-import type { ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { ReplicaSet } from './objects';
 import { cleanupDeployment } from './cleanup';
 import { maxUnavailable } from './fenceposts';
 import { getAllReplicaSetsAndSyncRevision, newRSNewReplicas } from './newReplicaSet';

@@ -4,12 +4,12 @@
  * together with the desired/max-replicas annotations, and a
  * `ScalingReplicaSet` event on the Deployment when the size changed.
  */
-import type { ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { ReplicaSet } from './objects';
 import { cloneJson } from '../../util/json';
 import { replicasAnnotationsNeedUpdate, setReplicasAnnotations } from './annotations';
 import { maxSurge } from './fenceposts';
 import { deploymentReplicas, rsReplicas } from './replicaSets';
-import { asObject, rememberReplicaSet, type SyncContext } from './syncContext';
+import { rememberReplicaSet, type SyncContext } from './syncContext';
 
 export interface ScaleResult {
   /** The size changed. */
@@ -44,11 +44,11 @@ export function scaleReplicaSet(
   const copy = cloneJson(rs);
   copy.spec = { ...copy.spec!, replicas: newScale };
   setReplicasAnnotations(copy, replicas, max);
-  const updated = ctx.api.update(asObject(copy)) as unknown as ReplicaSet;
+  const updated = ctx.api.update(copy);
   rememberReplicaSet(ctx, updated);
   if (sizeNeedsUpdate) {
     ctx.recorder.event(
-      asObject(ctx.d),
+      ctx.d,
       'Normal',
       'ScalingReplicaSet',
       `Scaled ${operation} replica set ${updated.metadata!.name} from ${oldScale} to ${newScale}`,

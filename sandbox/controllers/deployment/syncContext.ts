@@ -4,11 +4,10 @@
  * does), the ReplicaSets it owns (kept current as this sync writes them), and
  * the writes that go with them.
  */
-import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { Deployment, ReplicaSet } from './objects';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiServer } from '../../apiserver/apiServer';
 import type { Clock } from '../../clock/clock';
-import type { KubeObject } from '../../api/types';
 import type { Recorder } from '../../client/component';
 import { jsonEqual } from '../../util/json';
 
@@ -34,10 +33,6 @@ export interface SyncContext extends DeploymentDeps {
   requeueAfter?: number | null;
 }
 
-export function asObject(o: Deployment | ReplicaSet): KubeObject {
-  return o as unknown as KubeObject;
-}
-
 /** Puts a ReplicaSet this sync wrote back into `rsList` (replacing the older copy with the same uid). */
 export function rememberReplicaSet(ctx: SyncContext, rs: ReplicaSet): void {
   const i = ctx.rsList.findIndex((x) => x.metadata?.uid === rs.metadata?.uid);
@@ -52,7 +47,7 @@ export function rememberReplicaSet(ctx: SyncContext, rs: ReplicaSet): void {
  * the revision annotation is then set with a metadata patch.
  */
 export function writeDeploymentStatus(ctx: SyncContext): void {
-  const updated = ctx.api.updateStatus(asObject(ctx.d));
+  const updated = ctx.api.updateStatus(ctx.d);
   let rv = updated.metadata.resourceVersion;
   const wanted = ctx.d.metadata?.annotations ?? {};
   const stored = updated.metadata.annotations ?? {};
@@ -64,5 +59,5 @@ export function writeDeploymentStatus(ctx: SyncContext): void {
       metadata: { annotations: patch, resourceVersion: rv },
     }).metadata.resourceVersion;
   }
-  (ctx.d.metadata as { resourceVersion?: string }).resourceVersion = rv;
+  ctx.d.metadata.resourceVersion = rv;
 }

@@ -5,7 +5,7 @@
  * scaling (paused, or the size changed), and otherwise a rollout step of the
  * Deployment's strategy.
  */
-import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { Deployment, ReplicaSet } from './objects';
 import { DESIRED_REPLICAS_ANNOTATION, intAnnotation } from './annotations';
 import { cleanupDeployment } from './cleanup';
 import { getAllReplicaSetsAndSyncRevision } from './newReplicaSet';
@@ -14,7 +14,7 @@ import { scale } from './proportional';
 import { rolloutRecreate } from './recreate';
 import { activeReplicaSets, deploymentReplicas } from './replicaSets';
 import { rolloutRolling } from './rolling';
-import { asObject, writeDeploymentStatus, type SyncContext } from './syncContext';
+import { writeDeploymentStatus, type SyncContext } from './syncContext';
 
 /**
  * Runs one sync. Returns the delay after which the Deployment wants a
@@ -25,7 +25,7 @@ export function syncDeployment(ctx: SyncContext): number | null | undefined {
   const d = ctx.d;
   if (selectsEverything(d)) {
     ctx.recorder.event(
-      asObject(d),
+      d,
       'Warning',
       'SelectingAll',
       'This deployment is selecting all pods. A non-empty selector is required.',

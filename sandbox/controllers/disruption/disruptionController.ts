@@ -19,16 +19,17 @@ import type { LabelSelector as PdbSelector } from 'kubernetes-types/meta/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import { isApiError } from '../../api/errors';
 import { resourceByName } from '../../api/resources';
-import type { KubeObject } from '../../api/types';
-import type { TimerHandle } from '../../clock/clock';
+import type { KubeObject, Typed } from '../../api/types';
 import { formatTimestamp, parseTimestamp } from '../../clock/clock';
 import { objectKey } from '../../client/cache';
 import type { Informer } from '../../client/informer';
-import { Recorder } from '../../client/component';
-import type { Component, ComponentContext } from '../../client/component';
+import type { ComponentContext } from '../../client/component';
 import { cloneJson } from '../../util/json';
-import type { ReconcileResult } from '../framework/workQueue';
-import { WorkQueue } from '../framework/workQueue';
+import { Controller } from '../framework/controller';
+import type { ReconcileResult, Watches } from '../framework/controller';
+import { enqueueObject } from '../framework/handlers';
+import type { KeyTimers } from '../framework/keyTimers';
+import type { WorkQueue } from '../framework/workQueue';
 import { isPodTerminal } from '../util/pods';
 import { ExpectedPodCounter } from './expectedPods';
 import { budgetsFor, ensureSelectorIndexes, podsFor } from './selectorIndex';
@@ -52,82 +53,60 @@ export function goLabelSelector(sel: PdbSelector | undefined): string {
   return `&LabelSelector{MatchLabels:map[string]string{${labels}},MatchExpressions:[]LabelSelectorRequirement{${exprs}},}`;
 }
 
-export class DisruptionController implements Component {
-  readonly name = 'disruption-controller';
-  /** Upstream's events come from the `controllermanager` source. */
-  private readonly recorder: Recorder;
-  private readonly queue: WorkQueue;
+export class DisruptionController extends Controller {
+  /** Pod keys whose stale DisruptionTarget condition is reset (`syncStalePodDisruption`). */
   private readonly staleQueue: WorkQueue;
-  /** Pod keys waiting for their DisruptionTarget condition to go stale (housekeeping: background timers). */
-  private readonly staleTimers = new Map<string, { due: number; handle: TimerHandle }>();
-  private pods: Informer | undefined;
-  private pdbs: Informer | undefined;
-  private counter: ExpectedPodCounter | undefined;
-  private running = false;
+  /**
+   * When each pod's DisruptionTarget condition goes stale. Background timers: nearly every such pod is deleted right
+   * after the condition is set, and a cleanup that finds nothing to do is not pending work.
+   */
+  private readonly staleTimers: KeyTimers;
+  private pods!: Informer<Typed<Pod>>;
+  private pdbs!: Informer<Typed<PodDisruptionBudget>>;
+  private counter!: ExpectedPodCounter;
 
-  constructor(private readonly ctx: ComponentContext) {
-    this.recorder = new Recorder(ctx, 'controllermanager');
-    this.queue = new WorkQueue(ctx.clock, {
-      reconcile: (key) => this.reconcile(key),
-      onError: (key, error, retry) => this.recorder.syncFailed(key, error, retry),
-    });
-    this.staleQueue = new WorkQueue(ctx.clock, {
-      reconcile: (key) => this.reconcileStalePod(key),
-      onError: (key, error, retry) =>
-        this.recorder.syncFailed(key, error, retry, `clearing the DisruptionTarget condition of pod "${key}"`),
-    });
+  constructor(ctx: ComponentContext) {
+    // Upstream's events come from the `controllermanager` source.
+    super(ctx, { name: 'disruption-controller', recorderName: 'controllermanager' });
+    this.staleQueue = this.newQueue((key) => this.reconcileStalePod(key));
+    this.staleTimers = this.newTimers((key) => this.staleQueue.add(key), { background: true, keep: 'earliest' });
   }
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    const { informers } = this.ctx;
-    const pods = (this.pods = informers.get('pods'));
-    const pdbs = (this.pdbs = informers.get('poddisruptionbudgets'));
-    ensureSelectorIndexes(pdbs.cache, pods.cache);
-    const replicaSets = informers.get('replicasets');
-    const deployments = informers.get('deployments');
-    const statefulSets = informers.get('statefulsets');
-    const rcs = resourceByName('replicationcontrollers') ? informers.get('replicationcontrollers') : undefined;
+  protected watch(w: Watches): void {
+    this.pdbs = w.watch('poddisruptionbudgets', enqueueObject());
+    this.pods = w.informer('pods');
+    ensureSelectorIndexes(this.pdbs.cache, this.pods.cache);
+    // `addPod` / `updatePod` / `deletePod`: the pod's budget is looked at again; a stale condition is scheduled.
+    w.handle(this.pods, {
+      onAdd: (p) => this.podChanged(p, true),
+      onUpdate: (_o, n) => this.podChanged(n, true),
+      onDelete: (p) => this.podChanged(p, false),
+    });
+    const replicaSets = w.informer('replicasets');
+    const deployments = w.informer('deployments');
+    const statefulSets = w.informer('statefulsets');
+    const rcs = resourceByName('replicationcontrollers') ? w.informer('replicationcontrollers') : undefined;
     this.counter = new ExpectedPodCounter(this.ctx.api, {
       replicaSets: (k) => replicaSets.cache.get(k),
       deployments: (k) => deployments.cache.get(k),
       statefulSets: (k) => statefulSets.cache.get(k),
       replicationControllers: rcs && ((k) => rcs.cache.get(k)),
     });
-    const budget = (o: KubeObject): void => this.enqueue(objectKey(o));
-    pdbs.addHandlers({ onAdd: budget, onUpdate: (_o, n) => budget(n), onDelete: budget });
-    pods.addHandlers({
-      onAdd: (p) => this.podChanged(p as Pod, true),
-      onUpdate: (_o, n) => this.podChanged(n as Pod, true),
-      onDelete: (p) => this.podChanged(p as Pod, false),
-    });
   }
 
-  stop(): void {
-    this.running = false;
-    this.queue.shutdown();
-    this.staleQueue.shutdown();
-    for (const t of this.staleTimers.values()) this.ctx.clock.clearTimer(t.handle);
-    this.staleTimers.clear();
-  }
-
-  private enqueue(key: string): void {
-    if (this.running) this.queue.add(key);
-  }
-
-  /** `addPod` / `updatePod` / `deletePod`: the pod's budget is looked at again; a stale condition is scheduled. */
-  private podChanged(pod: Pod, present: boolean): void {
+  private podChanged(pod: Typed<Pod>, present: boolean): void {
     const pdb = this.pdbForPod(pod);
-    if (pdb) this.enqueue(objectKey(pdb as KubeObject));
+    if (pdb) this.queue.add(objectKey(pdb as KubeObject));
     if (!present) return;
     const stale = this.staleDisruptionCondition(pod);
-    if (stale !== undefined) this.scheduleStaleCleanup(objectKey(pod as KubeObject), stale);
+    if (stale === undefined) return;
+    if (stale <= 0) this.staleQueue.add(objectKey(pod));
+    else this.staleTimers.schedule(objectKey(pod), stale);
   }
 
   /** `getPdbForPod`: the first budget selecting the pod; several → a `MultiplePodDisruptionBudgets` warning. */
   private pdbForPod(pod: Pod): PodDisruptionBudget | undefined {
-    const matching = budgetsFor(this.pdbs!.cache, pod);
+    const matching = budgetsFor(this.pdbs.cache, pod);
     if (matching.length > 1) {
       this.recorder.event(
         pod as KubeObject,
@@ -140,8 +119,8 @@ export class DisruptionController implements Component {
   }
 
   /** `sync`: a failure other than a conflict leaves the budget allowing nothing, with the reason (`failSafe`). */
-  reconcile(key: string): ReconcileResult {
-    const pdb = this.pdbs?.cache.get(key) as PodDisruptionBudget | undefined;
+  protected reconcile(key: string): ReconcileResult {
+    const pdb = this.pdbs.cache.get(key);
     if (!pdb) return;
     try {
       return this.trySync(pdb);
@@ -156,11 +135,11 @@ export class DisruptionController implements Component {
 
   private trySync(pdb: PodDisruptionBudget): ReconcileResult {
     const obj = pdb as KubeObject;
-    const pods = podsFor(this.pods!.cache, pdb);
+    const pods = podsFor(this.pods.cache, pdb);
     if (pods.length === 0) this.recorder.event(obj, 'Normal', 'NoPods', 'No matching pods found');
     let expected;
     try {
-      expected = this.counter!.expectedPods(pdb, pods);
+      expected = this.counter.expectedPods(pdb, pods);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       this.recorder.event(
@@ -220,36 +199,14 @@ export class DisruptionController implements Component {
     return Math.max(0, STALE_POD_DISRUPTION_TIMEOUT_MS - (this.ctx.clock.now() - since));
   }
 
-  /**
-   * `enqueueStalePodDisruptionCleanup`. A background timer: nearly every such pod is deleted right after the condition
-   * is set, and a cleanup that finds nothing to do is not pending work.
-   */
-  private scheduleStaleCleanup(key: string, delayMs: number): void {
-    if (!this.running) return;
-    if (delayMs <= 0) return this.staleQueue.add(key);
-    const due = this.ctx.clock.now() + delayMs;
-    const existing = this.staleTimers.get(key);
-    if (existing && existing.due <= due) return;
-    if (existing) this.ctx.clock.clearTimer(existing.handle);
-    const handle = this.ctx.clock.setTimer(
-      delayMs,
-      () => {
-        this.staleTimers.delete(key);
-        if (this.running) this.staleQueue.add(key);
-      },
-      { background: true },
-    );
-    this.staleTimers.set(key, { due, handle });
-  }
-
   /** `syncStalePodDisruption`: sets the stale condition to False (no reason, no message), as upstream. */
-  reconcileStalePod(key: string): ReconcileResult {
-    const pod = this.pods?.cache.get(key) as Pod | undefined;
+  private reconcileStalePod(key: string): ReconcileResult {
+    const pod = this.pods.cache.get(key);
     if (!pod) return;
     const wait = this.staleDisruptionCondition(pod);
     if (wait === undefined) return;
     if (wait > 0) {
-      this.scheduleStaleCleanup(key, wait);
+      this.staleTimers.schedule(key, wait);
       return;
     }
     const status = cloneJson(pod.status ?? {});

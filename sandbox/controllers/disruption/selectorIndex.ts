@@ -44,15 +44,18 @@ function anchorOf(sel: Selector): string | undefined {
   return undefined;
 }
 
-function ensureIndex(cache: ObjectCache, name: string, fn: (obj: KubeObject) => readonly string[]): void {
-  try {
-    cache.byIndex(name, '');
-  } catch {
-    cache.addIndex(name, fn);
-  }
+function ensureIndex<T extends KubeObject>(
+  cache: ObjectCache<T>,
+  name: string,
+  fn: (obj: T) => readonly string[],
+): void {
+  if (!cache.hasIndex(name)) cache.addIndex(name, fn);
 }
 
-export function ensureSelectorIndexes(pdbs: ObjectCache, pods: ObjectCache): void {
+export function ensureSelectorIndexes<B extends KubeObject, P extends KubeObject>(
+  pdbs: ObjectCache<B>,
+  pods: ObjectCache<P>,
+): void {
   ensureIndex(pdbs, PDB_INDEX, (obj) => {
     const sel = selectorOf(obj as PodDisruptionBudget);
     if (sel === NOTHING) return [];
@@ -64,23 +67,23 @@ export function ensureSelectorIndexes(pdbs: ObjectCache, pods: ObjectCache): voi
 }
 
 /** The budgets of the pod's namespace whose selector matches it, by name. */
-export function budgetsFor(pdbs: ObjectCache, pod: Pod): PodDisruptionBudget[] {
+export function budgetsFor<B extends KubeObject>(pdbs: ObjectCache<B>, pod: Pod): PodDisruptionBudget[] {
   const ns = pod.metadata?.namespace ?? '';
   const labels = pod.metadata?.labels ?? {};
   const candidates = new Set(pdbs.byIndex(PDB_INDEX, `${ns}/${ANY}`));
   for (const [k, v] of Object.entries(labels))
     for (const pdb of pdbs.byIndex(PDB_INDEX, `${ns}/${k}=${v}`)) candidates.add(pdb);
-  return ([...candidates] as PodDisruptionBudget[])
+  return ([...candidates] as KubeObject[] as PodDisruptionBudget[])
     .filter((pdb) => selectorOf(pdb).matches(labels))
     .sort((a, b) => (a.metadata!.name! < b.metadata!.name! ? -1 : 1));
 }
 
 /** The pods of the budget's namespace its selector matches. */
-export function podsFor(pods: ObjectCache, pdb: PodDisruptionBudget): Pod[] {
+export function podsFor<P extends KubeObject>(pods: ObjectCache<P>, pdb: PodDisruptionBudget): Pod[] {
   const sel = selectorOf(pdb);
   if (sel === NOTHING) return [];
   const ns = pdb.metadata?.namespace ?? '';
   const anchor = anchorOf(sel);
   const candidates = anchor !== undefined ? pods.byIndex(POD_INDEX, `${ns}/${anchor}`) : pods.list(ns);
-  return (candidates as Pod[]).filter((p) => sel.matches(p.metadata?.labels));
+  return (candidates as KubeObject[] as Pod[]).filter((p) => sel.matches(p.metadata?.labels));
 }

@@ -1,44 +1,34 @@
 /**
- * Shared wiring of the two endpoints controllers: which Services select a
- * pod, and the informer handlers that enqueue them (a pod change wakes every
- * Service whose selector matched its old or new labels).
+ * Shared wiring of the two endpoints controllers: a pod change wakes every
+ * Service whose selector matched its old or new labels, and a sync reads the
+ * pods a Service selects.
  */
 import type { Pod, Service } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../api/types';
+import type { ObjectsByResource } from '../../api/resourceObjects';
+import type { LabelSelector } from '../../api/selectors/labelSelector';
 import { labelSelectorMatches } from '../../api/selectors/labelSelector';
-import { objectKey } from '../../client/cache';
-import type { Informer, InformerHandlers } from '../../client/informer';
+import type { Informer } from '../../client/informer';
+import type { EventHandler } from '../framework/handlers';
+import { enqueueSelecting } from '../framework/handlers';
 
-/** Services in the pod's namespace with a non-empty selector matching its labels. */
-export function servicesFor(services: Informer, pod: KubeObject): string[] {
-  const out: string[] = [];
-  for (const obj of services.cache.list(pod.metadata.namespace ?? '')) {
-    const selector = (obj as unknown as Service).spec?.selector;
-    if (!selector || Object.keys(selector).length === 0) continue;
-    if (labelSelectorMatches({ matchLabels: selector }, pod.metadata.labels ?? {})) out.push(objectKey(obj));
-  }
-  return out;
+/** A Service's `spec.selector` as a label selector (a Service without one selects no pods). */
+function serviceSelector(svc: Service): LabelSelector | undefined {
+  const selector = svc.spec?.selector;
+  return selector ? { matchLabels: selector } : undefined;
 }
 
-export function podHandlers(services: Informer, enqueue: (key: string) => void): InformerHandlers<KubeObject> {
-  const wake = (pod: KubeObject): void => {
-    for (const key of servicesFor(services, pod)) enqueue(key);
-  };
-  return {
-    onAdd: wake,
-    onUpdate: (old, cur) => {
-      wake(cur);
-      if (JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(cur.metadata.labels ?? {})) wake(old);
-    },
-    onDelete: wake,
-  };
+/** Pod events → the Services (in `services`) whose non-empty selector matches the pod. */
+export function servicesSelecting(
+  services: Informer<ObjectsByResource['services']>,
+): EventHandler<ObjectsByResource['pods']> {
+  return enqueueSelecting(services, serviceSelector);
 }
 
 /** Pods in the Service's namespace selected by its selector, sorted by name. */
-export function selectedPods(pods: Informer, svc: Service): Pod[] {
+export function selectedPods(pods: Informer<ObjectsByResource['pods']>, svc: Service): Pod[] {
   const selector = svc.spec?.selector ?? {};
   return pods.cache
     .list(svc.metadata?.namespace ?? '')
     .filter((p) => labelSelectorMatches({ matchLabels: selector }, p.metadata.labels ?? {}))
-    .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1)) as unknown as Pod[];
+    .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
 }

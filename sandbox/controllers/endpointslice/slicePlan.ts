@@ -5,8 +5,11 @@
  * with room and then new slices of at most 100; emptied slices go. A Service
  * with no endpoints keeps one empty placeholder slice.
  */
-import type { Endpoint, EndpointPort, EndpointSlice } from 'kubernetes-types/discovery/v1';
+import type { Endpoint, EndpointPort, EndpointSlice as ApiEndpointSlice } from 'kubernetes-types/discovery/v1';
+import type { Typed } from '../../api/types';
 import { jsonEqual } from '../../util/json';
+
+type EndpointSlice = Typed<ApiEndpointSlice>;
 
 export const MAX_ENDPOINTS_PER_SLICE = 100;
 

@@ -14,11 +14,10 @@ import type { ResourceType } from '../../api/resources';
 import type { KubeObject } from '../../api/types';
 import type { Informer } from '../../client/informer';
 import { objectKey } from '../../client/cache';
-import type { Component, ComponentContext } from '../../client/component';
-import { Recorder } from '../../client/component';
+import type { ComponentContext } from '../../client/component';
 import { FINALIZER_ORPHAN } from '../../apiserver/apiServer';
 import { jsonEqual } from '../../util/json';
-import { WorkQueue } from '../framework/workQueue';
+import { Controller, type FailureSubject, type Watches } from '../framework/controller';
 import type { Graph, Node } from './attemptToDelete';
 import { attemptToDelete, attemptToOrphan } from './attemptToDelete';
 import { hasFinalizer, isDeletingDependents, liveOwner } from './references';
@@ -58,29 +57,15 @@ export interface GarbageCollectorOptions {
 
 type Action = 'delete' | 'orphan';
 
-export class GarbageCollector implements Component {
-  readonly name = 'garbage-collector-controller';
-  private readonly recorder: Recorder;
-  private readonly queue: WorkQueue;
+export class GarbageCollector extends Controller {
   private readonly watched: { resource: ResourceType; informer: Informer }[] = [];
   private readonly graph: Graph;
-  private running = false;
 
   constructor(
-    private readonly ctx: ComponentContext,
+    ctx: ComponentContext,
     private readonly options: GarbageCollectorOptions = {},
   ) {
-    this.recorder = new Recorder(ctx, this.name);
-    this.queue = new WorkQueue(ctx.clock, {
-      reconcile: (key) => this.process(key),
-      onError: (key, error, retry) =>
-        this.recorder.logOnly(
-          key.split('|')[2] ?? key,
-          'Warning',
-          'SyncError',
-          `${key.split('|')[0]} failed: ${error instanceof Error ? error.message : String(error)} (retry in ${retry}ms)`,
-        ),
-    });
+    super(ctx, { name: 'garbage-collector-controller' });
     this.graph = {
       api: ctx.api,
       recorder: this.recorder,
@@ -89,18 +74,19 @@ export class GarbageCollector implements Component {
     };
   }
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
+  /**
+   * Every watched resource, indexed by owner uid; handlers run after every cache is filled, so owners are known when
+   * their dependents are replayed.
+   */
+  protected watch(w: Watches): void {
     for (const name of this.options.resources ?? DEFAULT_GC_RESOURCES) {
       const resource = this.ctx.api.resolve(name);
-      const informer = this.ctx.informers.get(resource.plural);
-      informer.cache.addIndex(OWNER_INDEX, (o) => (o.metadata.ownerReferences ?? []).map((r) => r.uid));
+      const informer = w.informer(resource.plural);
+      w.index(informer, OWNER_INDEX, (o) => (o.metadata.ownerReferences ?? []).map((r) => r.uid));
       this.watched.push({ resource, informer });
     }
-    // Handlers after every cache is filled, so owners are known when their dependents are replayed.
     for (const { resource, informer } of this.watched) {
-      informer.addHandlers({
+      w.handle(informer, {
         onAdd: (o) => this.observe(resource, undefined, o),
         onUpdate: (old, o) => this.observe(resource, old, o),
         onDelete: (o) => this.removed(o),
@@ -108,16 +94,17 @@ export class GarbageCollector implements Component {
     }
   }
 
-  stop(): void {
-    this.running = false;
-    this.queue.shutdown();
+  /** Keys are `<action>|<resource>|<namespace/name>|<uid>`: the log line names the object and the action. */
+  protected override describeFailure(key: string): FailureSubject {
+    const parts = key.split('|');
+    return { object: parts[2] ?? key, what: parts[0] };
   }
 
   private enqueue(action: Action, n: Node): void {
-    if (this.running) this.queue.add(`${action}|${n.resource.plural}|${objectKey(n.obj)}|${n.obj.metadata.uid}`);
+    this.queue.add(`${action}|${n.resource.plural}|${objectKey(n.obj)}|${n.obj.metadata.uid}`);
   }
 
-  private process(key: string): void {
+  protected reconcile(key: string): void {
     const [action, plural, objKey, uid] = key.split('|');
     const entry = this.watched.find((w) => w.resource.plural === plural);
     const obj = entry?.informer.cache.get(objKey);
@@ -147,7 +134,6 @@ export class GarbageCollector implements Component {
 
   /** `processGraphChanges` for an add or update. */
   private observe(resource: ResourceType, old: KubeObject | undefined, obj: KubeObject): void {
-    if (!this.running) return;
     const node = { resource, obj };
     const refs = obj.metadata.ownerReferences ?? [];
     const oldRefs = old?.metadata.ownerReferences ?? [];
@@ -176,7 +162,6 @@ export class GarbageCollector implements Component {
 
   /** `processGraphChanges` for a deletion: dependents may now be garbage; a foreground owner may be done. */
   private removed(obj: KubeObject): void {
-    if (!this.running) return;
     for (const d of this.dependentsOf(obj.metadata.uid!)) this.enqueue('delete', d);
     for (const r of obj.metadata.ownerReferences ?? []) {
       const owner = this.cachedOwner(obj, r.uid);

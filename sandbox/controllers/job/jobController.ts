@@ -6,17 +6,16 @@
  * Jobs with `ttlSecondsAfterFinished` are deleted when it runs out.
  */
 import type { Job } from 'kubernetes-types/batch/v1';
-import type { Pod } from 'kubernetes-types/core/v1';
-import type { KubeObject, OwnerReference } from '../../api/types';
+import type { ObjectsByResource } from '../../api/resourceObjects';
+import type { OwnerReference, Typed } from '../../api/types';
 import { objectKey } from '../../client/cache';
+import type { ComponentContext } from '../../client/component';
 import type { Informer } from '../../client/informer';
 import { parseTimestamp } from '../../clock/clock';
-import type { Component, ComponentContext } from '../../client/component';
-import { Recorder } from '../../client/component';
 import { cloneJson } from '../../util/json';
+import { Controller, type ReconcileResult, type Watches } from '../framework/controller';
 import { Expectations } from '../framework/expectations';
-import type { ReconcileResult } from '../framework/workQueue';
-import { WorkQueue } from '../framework/workQueue';
+import { resolveOwner } from '../framework/handlers';
 import { controlledBy, ensureControllerIndex } from '../util/controllerIndex';
 import { controllerRefOf } from '../util/owners';
 import { BackoffStore } from './backoff';
@@ -28,104 +27,89 @@ import { syncJob } from './syncJob';
 import { hasTrackingFinalizer, removeTrackingFinalizer } from './trackingFinalizer';
 import { expireFinishedJob } from './ttlAfterFinished';
 
-export class JobController implements Component {
-  readonly name = 'job-controller';
+export class JobController extends Controller {
   readonly expectations: Expectations;
   private readonly finalizers = new FinalizerExpectations();
   private readonly backoff = new BackoffStore();
-  private readonly recorder: Recorder;
-  private readonly queue: WorkQueue;
-  private readonly orphans: WorkQueue;
-  private jobs: Informer | undefined;
-  private pods: Informer | undefined;
-  private running = false;
+  /** Pods that still carry the tracking finalizer but have no live, unfinished Job (upstream `orphanQueue`). */
+  private readonly orphans = this.newQueue((key) => this.syncOrphanPod(key));
+  private jobs!: Informer<ObjectsByResource['jobs']>;
+  private pods!: Informer<ObjectsByResource['pods']>;
 
-  constructor(private readonly ctx: ComponentContext) {
+  constructor(ctx: ComponentContext) {
+    super(ctx, { name: 'job-controller' });
     this.expectations = new Expectations(ctx.clock);
-    this.recorder = new Recorder(ctx, this.name);
-    const onError = (key: string, error: unknown, retry: number): void => this.recorder.syncFailed(key, error, retry);
-    this.queue = new WorkQueue(ctx.clock, { reconcile: (key) => this.sync(key), onError });
-    this.orphans = new WorkQueue(ctx.clock, { reconcile: (key) => this.syncOrphanPod(key), onError });
   }
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.jobs = this.ctx.informers.get('jobs');
-    this.pods = this.ctx.informers.get('pods');
+  /**
+   * Jobs by key (a status-only change after the batching delay); pods wake their Job after the batching delay,
+   * observing expectations, or go to the orphan queue.
+   */
+  protected watch(w: Watches): void {
+    this.jobs = w.informer('jobs');
+    this.pods = w.informer('pods');
     ensureControllerIndex(this.pods);
-    this.jobs.addHandlers({
+    w.handle(this.jobs, {
       onAdd: (job) => this.enqueue(objectKey(job), 0),
-      onUpdate: (old, cur) => this.jobUpdated(old as unknown as Job, cur as unknown as Job),
+      onUpdate: (old, cur) => this.jobUpdated(old, cur),
       onDelete: (job) => {
         this.enqueue(objectKey(job), 0);
         this.cleanupPodFinalizers(job);
       },
     });
-    const handlers = jobPodHandlers({
-      expectations: this.expectations,
-      finalizers: this.finalizers,
-      resolve: (ns, ref) => this.resolve(ns, ref),
-      enqueueBatched: (key) => this.enqueue(key, SYNC_BATCH_PERIOD_MS),
-      enqueueOrphan: (key) => this.running && this.orphans.add(key),
-    });
-    this.pods.addHandlers({
-      onAdd: (o) => this.running && handlers.onAdd?.(o),
-      onUpdate: (o, n) => this.running && handlers.onUpdate?.(o, n),
-      onDelete: (o) => this.running && handlers.onDelete?.(o),
-    });
-  }
-
-  stop(): void {
-    this.running = false;
-    this.queue.shutdown();
-    this.orphans.shutdown();
+    w.handle(
+      this.pods,
+      jobPodHandlers({
+        expectations: this.expectations,
+        finalizers: this.finalizers,
+        resolve: (ns, ref) => this.resolve(ns, ref),
+        enqueueBatched: (key) => this.enqueue(key, SYNC_BATCH_PERIOD_MS),
+        enqueueOrphan: (key) => this.orphans.add(key),
+      }),
+    );
   }
 
   private enqueue(key: string, delayMs: number): void {
-    if (this.running) this.queue.addAfter(key, delayMs);
+    this.queue.addAfter(key, delayMs);
   }
 
   /** Spec changes sync at once, status-only changes after the batching delay; a new deadline is scheduled. */
-  private jobUpdated(old: Job, cur: Job): void {
-    const key = objectKey(cur as unknown as KubeObject);
-    this.enqueue(key, cur.metadata?.generation === old.metadata?.generation ? SYNC_BATCH_PERIOD_MS : 0);
-    if (isJobFinished(cur)) this.cleanupPodFinalizers(cur as unknown as KubeObject);
+  private jobUpdated(old: Typed<Job>, cur: Typed<Job>): void {
+    const key = objectKey(cur);
+    this.enqueue(key, cur.metadata.generation === old.metadata.generation ? SYNC_BATCH_PERIOD_MS : 0);
+    if (isJobFinished(cur)) this.cleanupPodFinalizers(cur);
     const ads = cur.spec?.activeDeadlineSeconds;
     if (cur.status?.startTime && ads !== undefined && ads !== null && ads !== old.spec?.activeDeadlineSeconds) {
       this.enqueue(key, ads * 1000 - (this.ctx.clock.now() - parseTimestamp(cur.status.startTime)));
     }
   }
 
-  private resolve(namespace: string, ref: OwnerReference): Job | undefined {
-    if (ref.kind !== 'Job') return undefined;
-    const job = this.jobs?.cache.get(`${namespace}/${ref.name}`);
-    return job && job.metadata.uid === ref.uid ? (job as unknown as Job) : undefined;
+  private resolve(namespace: string, ref: OwnerReference): Typed<Job> | undefined {
+    return resolveOwner(this.jobs, namespace, ref, { kind: 'Job' });
   }
 
-  private cleanupPodFinalizers(job: KubeObject): void {
-    if (!this.running) return;
-    for (const pod of controlledBy(this.pods!, job.metadata.uid!)) {
-      if (hasTrackingFinalizer(pod as unknown as Pod)) this.orphans.add(objectKey(pod));
+  private cleanupPodFinalizers(job: Typed<Job>): void {
+    for (const pod of controlledBy(this.pods, job.metadata.uid!)) {
+      if (hasTrackingFinalizer(pod)) this.orphans.add(objectKey(pod));
     }
   }
 
-  private sync(key: string): ReconcileResult {
-    const cached = this.jobs?.cache.get(key);
+  protected reconcile(key: string): ReconcileResult {
+    const cached = this.jobs.cache.get(key);
     if (!cached) {
       this.expectations.forget(key);
       this.finalizers.forget(key);
       this.backoff.delete(key);
       return;
     }
-    const job = cloneJson(cached) as unknown as Job;
+    const job = cloneJson(cached);
     const now = this.ctx.clock.now();
     if (isJobFinished(job)) {
       this.backoff.delete(key);
       const left = expireFinishedJob(this.ctx.api, job, now);
       return left === undefined ? undefined : { requeueAfter: left };
     }
-    const pods = controlledBy(this.pods!, cached.metadata.uid!) as unknown as Pod[];
+    const pods = controlledBy(this.pods, cached.metadata.uid!);
     let requeue: number | undefined;
     const requeueAfter = (ms: number): void => {
       requeue = requeue === undefined ? ms : Math.min(requeue, ms);
@@ -149,13 +133,12 @@ export class JobController implements Component {
 
   /** Removes the tracking finalizer from a pod no live, unfinished Job tracks (`syncOrphanPod`). */
   private syncOrphanPod(key: string): ReconcileResult {
-    const cached = this.pods?.cache.get(key);
-    if (!cached) return;
-    const pod = cached as unknown as Pod;
-    const ref = controllerRefOf(cached);
+    const pod = this.pods.cache.get(key);
+    if (!pod) return;
+    const ref = controllerRefOf(pod);
     if (ref) {
       if (ref.kind !== 'Job' || ref.apiVersion !== 'batch/v1') return;
-      const job = this.resolve(cached.metadata.namespace ?? '', ref);
+      const job = this.resolve(pod.metadata.namespace ?? '', ref);
       if (job && !isJobFinished(job)) return;
     }
     removeTrackingFinalizer(this.ctx.api, pod);

@@ -4,6 +4,7 @@
  */
 import type { Job, JobCondition } from 'kubernetes-types/batch/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
+import type { Typed } from '../../api/types';
 import { isPodActive, isPodReady, isPodTerminal } from '../util/pods';
 import type { BackoffRecord } from './backoff';
 import { completionIndexOf, isIndexedJob, parseIndexes } from './indexed';
@@ -12,7 +13,7 @@ import { hasTrackingFinalizer } from './trackingFinalizer';
 export interface JobState {
   key: string;
   /** A private copy; the sync edits its status. */
-  job: Job;
+  job: Typed<Job>;
   pods: Pod[];
   active: Pod[];
   /** Active pods after this sync's creates and deletes. */
@@ -52,7 +53,7 @@ export function isPodTerminating(pod: Pod): boolean {
 
 interface StateInput {
   key: string;
-  job: Job;
+  job: Typed<Job>;
   pods: Pod[];
   expectedRmFinalizers: ReadonlySet<string>;
   backoff: (newSucceeded: Pod[], newFailed: Pod[]) => BackoffRecord;

@@ -6,7 +6,7 @@
  */
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
-import type { KubeObject, OwnerReference } from '../../api/types';
+import type { OwnerReference, Typed } from '../../api/types';
 import type { InformerHandlers } from '../../client/informer';
 import type { Expectations } from '../framework/expectations';
 import { controllerRefOf } from '../util/owners';
@@ -17,7 +17,7 @@ import { hasTrackingFinalizer } from './trackingFinalizer';
 export interface PodEventDeps {
   expectations: Expectations;
   finalizers: FinalizerExpectations;
-  resolve(namespace: string, ref: OwnerReference): Job | undefined;
+  resolve(namespace: string, ref: OwnerReference): Typed<Job> | undefined;
   enqueueBatched(jobKey: string): void;
   enqueueOrphan(podKey: string): void;
 }
@@ -25,9 +25,9 @@ export interface PodEventDeps {
 const keyOf = (o: { metadata?: { namespace?: string; name?: string } }): string =>
   `${o.metadata?.namespace}/${o.metadata?.name}`;
 
-export function jobPodHandlers(deps: PodEventDeps): InformerHandlers<KubeObject> {
-  const deleted = (pod: Pod, final: boolean): void => {
-    const ref = controllerRefOf(pod as unknown as KubeObject);
+export function jobPodHandlers(deps: PodEventDeps): InformerHandlers<Typed<Pod>> {
+  const deleted = (pod: Typed<Pod>, final: boolean): void => {
+    const ref = controllerRefOf(pod);
     const tracked = hasTrackingFinalizer(pod);
     const job = ref ? deps.resolve(pod.metadata?.namespace ?? '', ref) : undefined;
     if (!job || isJobFinished(job)) {
@@ -40,23 +40,21 @@ export function jobPodHandlers(deps: PodEventDeps): InformerHandlers<KubeObject>
     deps.enqueueBatched(jobKey);
   };
   return {
-    onAdd(obj) {
-      const pod = obj as unknown as Pod;
-      if (pod.metadata?.deletionTimestamp) return deleted(pod, false);
-      const ref = controllerRefOf(obj);
+    onAdd(pod) {
+      if (pod.metadata.deletionTimestamp) return deleted(pod, false);
+      const ref = controllerRefOf(pod);
       const job = ref ? deps.resolve(pod.metadata?.namespace ?? '', ref) : undefined;
       if (job) {
         deps.expectations.creationObserved(keyOf(job));
         deps.enqueueBatched(keyOf(job));
       } else if (!ref && hasTrackingFinalizer(pod)) deps.enqueueOrphan(keyOf(pod));
     },
-    onUpdate(oldObj, newObj) {
-      const pod = newObj as unknown as Pod;
-      if (pod.metadata?.deletionTimestamp) return deleted(pod, false);
+    onUpdate(oldPod, pod) {
+      if (pod.metadata.deletionTimestamp) return deleted(pod, false);
       const removed = !hasTrackingFinalizer(pod);
       const uid = pod.metadata?.uid ?? '';
-      const oldRef = controllerRefOf(oldObj);
-      const ref = controllerRefOf(newObj);
+      const oldRef = controllerRefOf(oldPod);
+      const ref = controllerRefOf(pod);
       for (const r of oldRef && oldRef.uid !== ref?.uid ? [oldRef, ref] : [ref]) {
         const job = r ? deps.resolve(pod.metadata?.namespace ?? '', r) : undefined;
         if (!job) continue;
@@ -65,8 +63,8 @@ export function jobPodHandlers(deps: PodEventDeps): InformerHandlers<KubeObject>
       }
       if (!ref && !removed) deps.enqueueOrphan(keyOf(pod));
     },
-    onDelete(obj) {
-      deleted(obj as unknown as Pod, true);
+    onDelete(pod) {
+      deleted(pod, true);
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Container, Pod } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import { cloneJson } from '../../util/json';
 import { newControllerRef } from '../util/owners';
 import { COMPLETION_INDEX_KEY } from './indexed';
@@ -15,7 +15,7 @@ import { JOB_TRACKING_FINALIZER } from './trackingFinalizer';
 const INDEX_ENV = 'JOB_COMPLETION_INDEX';
 
 /** The pod to create for `job`; `index` is the completion index (Indexed mode) or undefined. */
-export function podForJob(job: Job, index: number | undefined): Pod {
+export function podForJob(job: Typed<Job>, index: number | undefined): Typed<Pod> {
   const template = cloneJson(job.spec?.template ?? {});
   const meta = template.metadata ?? {};
   const labels = { ...(meta.labels ?? {}) };
@@ -32,7 +32,7 @@ export function podForJob(job: Job, index: number | undefined): Pod {
     generateName = `${name}-${index}-`;
     for (const c of [...(spec.initContainers ?? []), ...spec.containers]) addIndexEnv(c);
   }
-  const pod: Pod = {
+  const pod: Typed<Pod> = {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
@@ -41,7 +41,7 @@ export function podForJob(job: Job, index: number | undefined): Pod {
       ...(Object.keys(labels).length > 0 ? { labels } : {}),
       ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
       finalizers,
-      ownerReferences: [newControllerRef(job as unknown as KubeObject)],
+      ownerReferences: [newControllerRef(job)],
     },
     spec,
   };

@@ -5,7 +5,7 @@
  */
 import type { Job, JobCondition } from 'kubernetes-types/batch/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import { formatTimestamp, parseTimestamp } from '../../clock/clock';
 import type { Expectations } from '../framework/expectations';
 import type { BackoffStore } from './backoff';
@@ -36,7 +36,7 @@ export interface SyncDeps extends PodControl {
 }
 
 /** Syncs an unfinished Job (a private copy) given its controlled pods; throws the first error. */
-export function syncJob(deps: SyncDeps, key: string, job: Job, pods: Pod[]): void {
+export function syncJob(deps: SyncDeps, key: string, job: Typed<Job>, pods: Pod[]): void {
   const satisfied = deps.expectations.satisfied(key);
   const s = newJobState({
     key,
@@ -124,14 +124,13 @@ export function pastBackoffLimitOnFailure(job: Job, pods: readonly Pod[]): boole
 /** The `Suspended` condition and its events; resuming restarts the active-deadline clock. */
 function updateSuspended(deps: SyncDeps, s: JobState): boolean {
   const job = s.job;
-  const owner = job as unknown as KubeObject;
   if (job.spec?.suspend) {
     if (!ensureCondition(job, 'Suspended', 'True', 'JobSuspended', 'Job suspended', deps.now)) return false;
-    deps.recorder.event(owner, 'Normal', 'Suspended', 'Job suspended');
+    deps.recorder.event(job, 'Normal', 'Suspended', 'Job suspended');
     return true;
   }
   if (!ensureCondition(job, 'Suspended', 'False', 'JobResumed', 'Job resumed', deps.now)) return false;
-  deps.recorder.event(owner, 'Normal', 'Resumed', 'Job resumed');
+  deps.recorder.event(job, 'Normal', 'Resumed', 'Job resumed');
   job.status!.startTime = formatTimestamp(deps.now);
   return true;
 }

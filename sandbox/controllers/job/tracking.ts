@@ -7,7 +7,7 @@
  */
 import type { Job, JobStatus } from 'kubernetes-types/batch/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import { cloneJson } from '../../util/json';
 import type { BackoffStore } from './backoff';
 import { ensureCondition, findCondition, newCondition } from './conditions';
@@ -181,24 +181,23 @@ function enactFinished(deps: TrackDeps, s: JobState): boolean {
 }
 
 function recordFinished(deps: TrackDeps, s: JobState): void {
-  const owner = s.job as unknown as KubeObject;
   const c = s.finished!;
   if (c.type === 'Complete') {
     const completions = s.job.spec?.completions;
     if (completions !== undefined && completions !== null && (s.job.status?.succeeded ?? 0) > completions) {
       deps.recorder.event(
-        owner,
+        s.job,
         'Warning',
         'TooManySucceededPods',
         'Too many succeeded pods running after completion count reached',
       );
     }
-    deps.recorder.event(owner, 'Normal', 'Completed', 'Job completed');
+    deps.recorder.event(s.job, 'Normal', 'Completed', 'Job completed');
   } else {
-    deps.recorder.event(owner, 'Warning', c.reason ?? '', c.message ?? '');
+    deps.recorder.event(s.job, 'Warning', c.reason ?? '', c.message ?? '');
   }
 }
 
-function writeStatus(deps: PodControl, job: Job): Job {
-  return cloneJson(deps.api.updateStatus(job as unknown as KubeObject)) as unknown as Job;
+function writeStatus(deps: PodControl, job: Typed<Job>): Typed<Job> {
+  return cloneJson(deps.api.updateStatus(job));
 }

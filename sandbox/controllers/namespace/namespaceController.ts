@@ -5,50 +5,33 @@
  * gracefully, objects held by finalizers), and finally removes the
  * `kubernetes` finalizer through `/finalize`, which lets the Namespace go.
  */
-import type { Namespace } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../api/types';
-import type { Component, ComponentContext } from '../../client/component';
-import { Recorder } from '../../client/component';
+import type { ComponentContext } from '../../client/component';
 import { jsonEqual } from '../../util/json';
-import type { ReconcileResult } from '../framework/workQueue';
-import { WorkQueue } from '../framework/workQueue';
+import { Controller, type FailureSubject, type ReconcileResult, type Watches } from '../framework/controller';
+import { enqueueObject } from '../framework/handlers';
 import { updatedConditions } from './conditions';
 import { deleteAllContent } from './contentDeleter';
 
 /** The finalizer this controller owns in `spec.finalizers`. */
 export const FINALIZER_KUBERNETES = 'kubernetes';
 
-export class NamespaceController implements Component {
-  readonly name = 'namespace-controller';
-  private readonly recorder: Recorder;
-  private readonly queue: WorkQueue;
-  private running = false;
-
-  constructor(private readonly ctx: ComponentContext) {
-    this.recorder = new Recorder(ctx, this.name);
-    this.queue = new WorkQueue(ctx.clock, {
-      reconcile: (key) => this.sync(key),
-      onError: (key, error, retry) => this.recorder.syncFailed(key, error, retry, `deletion of namespace ${key}`),
-    });
+export class NamespaceController extends Controller {
+  constructor(ctx: ComponentContext) {
+    super(ctx, { name: 'namespace-controller' });
   }
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    const enqueue = (ns: KubeObject): void => {
-      if (this.running && ns.metadata.deletionTimestamp) this.queue.add(ns.metadata.name!);
-    };
-    this.ctx.informers.get('namespaces').addHandlers({ onAdd: enqueue, onUpdate: (_old, ns) => enqueue(ns) });
+  /** Namespaces being deleted (upstream's handlers enqueue only those). */
+  protected watch(w: Watches): void {
+    w.watch('namespaces', enqueueObject({ events: ['add', 'update'], when: (ns) => !!ns.metadata.deletionTimestamp }));
   }
 
-  stop(): void {
-    this.running = false;
-    this.queue.shutdown();
+  protected override describeFailure(name: string): FailureSubject {
+    return { object: name, what: `deletion of namespace ${name}` };
   }
 
-  private sync(name: string): ReconcileResult {
+  protected reconcile(name: string): ReconcileResult {
     const api = this.ctx.api;
-    const ns = api.tryGet('namespaces', undefined, name) as unknown as Namespace | undefined;
+    const ns = api.tryGet('namespaces', undefined, name);
     if (!ns?.metadata?.deletionTimestamp) return;
     const finalizers = ns.spec?.finalizers ?? [];
     if (!finalizers.includes(FINALIZER_KUBERNETES)) return;
@@ -56,7 +39,7 @@ export class NamespaceController implements Component {
     const result = deleteAllContent(api, name, ns.metadata.deletionTimestamp, now);
     const conditions = updatedConditions(ns.status?.conditions ?? [], result, now);
     if (!jsonEqual(conditions, ns.status?.conditions ?? [])) {
-      api.updateStatus({ ...(ns as unknown as KubeObject), status: { ...ns.status, conditions } });
+      api.updateStatus({ ...ns, status: { ...ns.status, conditions } });
     }
     if (result.errors.length > 0) throw new Error(result.errors.join('; '));
     if (result.estimate > 0) {

@@ -6,7 +6,7 @@
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import { formatTimestamp } from '../../clock/clock';
 import type { Recorder } from '../../client/component';
 import { cloneJson } from '../../util/json';
@@ -18,12 +18,11 @@ import { cloneJson } from '../../util/json';
 export function markPodsNotReady(
   api: ApiServer,
   recorder: Recorder,
-  pods: readonly KubeObject[],
+  pods: readonly Typed<Pod>[],
   nodeName: string,
   now: number,
 ): void {
-  for (const obj of pods) {
-    const pod = obj as unknown as Pod;
+  for (const pod of pods) {
     if (pod.spec?.nodeName !== nodeName) continue;
     const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
     if (!ready || ready.status === 'False') continue;
@@ -32,11 +31,11 @@ export function markPodsNotReady(
     cond.status = 'False';
     cond.lastTransitionTime = formatTimestamp(now);
     try {
-      api.updateStatus(copy as unknown as KubeObject);
+      api.updateStatus(copy);
     } catch (e) {
       if (isApiError(e, 404)) continue;
       throw e;
     }
-    recorder.event(obj, 'Warning', 'NodeNotReady', 'Node is not ready');
+    recorder.event(pod, 'Warning', 'NodeNotReady', 'Node is not ready');
   }
 }

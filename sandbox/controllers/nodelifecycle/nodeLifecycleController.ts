@@ -11,16 +11,15 @@
  * simulator that only advances to foreground timers still sees the node
  * go Unknown.
  */
-import type { Lease } from 'kubernetes-types/coordination/v1';
-import type { Node } from 'kubernetes-types/core/v1';
+import type { NodeSpec } from 'kubernetes-types/core/v1';
+import type { ObjectsByResource } from '../../api/resourceObjects';
 import type { KubeObject } from '../../api/types';
 import type { TimerHandle } from '../../clock/clock';
+import type { ComponentContext } from '../../client/component';
 import type { Informer } from '../../client/informer';
-import { Recorder } from '../../client/component';
-import type { Component, ComponentContext } from '../../client/component';
-import { WorkQueue } from '../framework/workQueue';
 import { humanDuration } from '../../printers/duration';
 import { cloneJson } from '../../util/json';
+import { Controller, type Watches } from '../framework/controller';
 import { conditionsWhenSilent, lastHeartbeat } from './health';
 import { markPodsNotReady } from './markPodsNotReady';
 import { ensurePodNodeIndex, podsOnNode } from './podsByNode';
@@ -42,91 +41,66 @@ export interface NodeLifecycleOptions {
   lateHeartbeatMs?: number;
 }
 
-interface GraceTimer {
-  due: number;
-  handle: TimerHandle;
-}
+type CachedNode = ObjectsByResource['nodes'];
+type CachedPod = ObjectsByResource['pods'];
 
-const isReady = (n: KubeObject | undefined): boolean =>
-  !!n && nodeCondition(n as unknown as Node, 'Ready')?.status === 'True';
+const isReady = (n: CachedNode | undefined): boolean => !!n && nodeCondition(n, 'Ready')?.status === 'True';
 
-export class NodeLifecycleController implements Component {
-  readonly name = 'node-lifecycle-controller';
-  private readonly recorder: Recorder;
+/**
+ * Three queues, as upstream's: node taints (`reconcile`, upstream's `nodeUpdateQueue`), pods newly bound to a node
+ * that is not Ready (`podUpdateQueue`), and nodes whose lease changed while their heartbeat was late.
+ */
+export class NodeLifecycleController extends Controller {
   private readonly options: Required<NodeLifecycleOptions>;
-  private readonly taintQueue: WorkQueue;
-  private readonly podQueue: WorkQueue;
-  private readonly healthQueue: WorkQueue;
-  private nodes: Informer | undefined;
-  private leases: Informer | undefined;
-  private pods: Informer | undefined;
+  private readonly podQueue = this.newQueue((key) => this.syncPod(key));
+  private readonly healthQueue = this.newQueue((name) => this.checkNode(name));
+  /** The end of a late node's grace period: a foreground timer, withdrawn when the heartbeat comes. */
+  private readonly graceTimers = this.newTimers((name) => this.checkNode(name));
+  private nodes!: Informer<CachedNode>;
+  private leases!: Informer<ObjectsByResource['leases']>;
+  private pods!: Informer<CachedPod>;
   private monitorTimer: TimerHandle | undefined;
-  private readonly graceTimers = new Map<string, GraceTimer>();
   /** Nodes registered with this controller, name → uid (for RegisteredNode / RemovingNode). */
   private readonly known = new Map<string, string>();
   /** When this controller first saw each node: a node is never judged on silence from before that. */
   private readonly firstSeen = new Map<string, number>();
   private readyNodes = 0;
-  private running = false;
 
-  constructor(
-    private readonly ctx: ComponentContext,
-    options: NodeLifecycleOptions = {},
-  ) {
-    this.recorder = new Recorder(ctx, 'node-controller');
+  constructor(ctx: ComponentContext, options: NodeLifecycleOptions = {}) {
+    super(ctx, { name: 'node-lifecycle-controller', recorderName: 'node-controller' });
     this.options = {
       monitorPeriodMs: options.monitorPeriodMs ?? 5_000,
       gracePeriodMs: options.gracePeriodMs ?? 50_000,
       startupGracePeriodMs: options.startupGracePeriodMs ?? 60_000,
       lateHeartbeatMs: options.lateHeartbeatMs ?? 20_000,
     };
-    const onError = (key: string, error: unknown, retryInMs: number) =>
-      this.recorder.logOnly(
-        key,
-        'Warning',
-        'SyncError',
-        `${error instanceof Error ? error.message : String(error)}; retrying in ${retryInMs}ms`,
-      );
-    this.taintQueue = new WorkQueue(ctx.clock, { reconcile: (k) => this.syncTaints(k), onError });
-    this.podQueue = new WorkQueue(ctx.clock, { reconcile: (k) => this.syncPod(k), onError });
-    this.healthQueue = new WorkQueue(ctx.clock, { reconcile: (k) => this.checkNode(k), onError });
   }
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    const { informers, clock } = this.ctx;
-    this.leases = informers.get('leases');
-    this.pods = informers.get('pods');
+  protected watch(w: Watches): void {
+    this.leases = w.informer('leases');
+    this.pods = w.informer('pods');
     ensurePodNodeIndex(this.pods.cache);
-    this.nodes = informers.get('nodes');
-    this.nodes.addHandlers({
+    this.nodes = w.informer('nodes');
+    w.handle(this.nodes, {
       onAdd: (n) => this.nodeChanged(undefined, n),
       onUpdate: (o, n) => this.nodeChanged(o, n),
       onDelete: (n) => this.nodeChanged(n, undefined),
     });
-    this.leases.addHandlers({ onAdd: (l) => this.leaseChanged(l), onUpdate: (_, l) => this.leaseChanged(l) });
-    this.pods.addHandlers({
+    w.handle(this.leases, { onAdd: (l) => this.leaseChanged(l), onUpdate: (_, l) => this.leaseChanged(l) });
+    w.handle(this.pods, {
       onAdd: (p) => this.podChanged(undefined, p),
       onUpdate: (o, p) => this.podChanged(o, p),
     });
-    this.monitorTimer = clock.setTimer(this.options.monitorPeriodMs, () => this.tick(), { background: true });
+    this.monitorTimer = this.ctx.clock.setTimer(this.options.monitorPeriodMs, () => this.tick(), { background: true });
   }
 
-  stop(): void {
-    this.running = false;
+  protected override onStop(): void {
     if (this.monitorTimer) this.ctx.clock.clearTimer(this.monitorTimer);
-    for (const t of this.graceTimers.values()) this.ctx.clock.clearTimer(t.handle);
-    this.graceTimers.clear();
-    this.taintQueue.shutdown();
-    this.podQueue.shutdown();
-    this.healthQueue.shutdown();
   }
 
   // ---- handlers: bookkeeping and keys only ----------------------------------
 
-  private nodeChanged(old: KubeObject | undefined, node: KubeObject | undefined): void {
-    if (!this.running) return;
+  private nodeChanged(old: CachedNode | undefined, node: CachedNode | undefined): void {
     const name = (node ?? old)!.metadata.name!;
     if (node && !old && !this.firstSeen.has(name)) this.firstSeen.set(name, this.ctx.clock.now());
     const wasDisrupted = this.fullyDisrupted();
@@ -140,28 +114,27 @@ export class NodeLifecycleController implements Component {
           ? 'Controller detected that some Nodes are Ready. Exiting master disruption mode'
           : 'Controller detected that all Nodes are not-Ready. Entering master disruption mode',
       );
-      for (const key of this.nodes!.cache.keys().sort()) this.taintQueue.add(key);
+      for (const key of this.nodes.cache.keys().sort()) this.queue.add(key);
     }
-    this.taintQueue.add(name);
+    this.queue.add(name);
     if (!node) this.firstSeen.delete(name);
   }
 
-  private leaseChanged(lease: KubeObject): void {
-    if (!this.running || lease.metadata.namespace !== NODE_LEASE_NAMESPACE) return;
+  private leaseChanged(lease: ObjectsByResource['leases']): void {
+    if (lease.metadata.namespace !== NODE_LEASE_NAMESPACE) return;
     // Only a node already waited on needs a look: a renewal cancels its grace timer.
     if (this.graceTimers.has(lease.metadata.name!)) this.healthQueue.add(lease.metadata.name!);
   }
 
-  private podChanged(old: KubeObject | undefined, pod: KubeObject): void {
-    if (!this.running) return;
-    const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName ?? '';
-    const before = (old?.spec as { nodeName?: string } | undefined)?.nodeName ?? '';
+  private podChanged(old: CachedPod | undefined, pod: CachedPod): void {
+    const node = pod.spec?.nodeName ?? '';
+    const before = old?.spec?.nodeName ?? '';
     if (node !== '' && node !== before) this.podQueue.add(`${pod.metadata.namespace}/${pod.metadata.name}`);
   }
 
   /** Every node is down (upstream's full disruption): no NoExecute taints, so nothing is evicted. */
   private fullyDisrupted(): boolean {
-    return this.readyNodes === 0 && (this.nodes?.cache.size ?? 0) > 0;
+    return this.readyNodes === 0 && this.nodes.cache.size > 0;
   }
 
   // ---- the monitor pass --------------------------------------------------------
@@ -169,15 +142,15 @@ export class NodeLifecycleController implements Component {
   private tick(): void {
     if (!this.running) return;
     this.registerNodes();
-    for (const name of this.nodes!.cache.keys().sort()) this.checkNode(name);
+    for (const name of this.nodes.cache.keys().sort()) this.checkNode(name);
     this.monitorTimer = this.ctx.clock.setTimer(this.options.monitorPeriodMs, () => this.tick(), { background: true });
   }
 
   private registerNodes(): void {
-    const names = new Set(this.nodes!.cache.keys());
+    const names = new Set(this.nodes.cache.keys());
     for (const name of [...names].sort()) {
       if (this.known.has(name)) continue;
-      const node = this.nodes!.cache.get(name)!;
+      const node = this.nodes.cache.get(name)!;
       this.known.set(name, node.metadata.uid ?? '');
       this.recorder.event(
         node,
@@ -196,11 +169,10 @@ export class NodeLifecycleController implements Component {
 
   /** Judges one node's heartbeat: Unknown once past the grace period; a foreground timer for that moment once late. */
   private checkNode(name: string): void {
-    const obj = this.nodes!.cache.get(name);
-    if (!obj) return this.clearGrace(name);
-    const node = obj as unknown as Node;
+    const node = this.nodes.cache.get(name);
+    if (!node) return this.graceTimers.cancel(name);
     const now = this.ctx.clock.now();
-    const lease = this.leases!.cache.get(`${NODE_LEASE_NAMESPACE}/${name}`) as unknown as Lease | undefined;
+    const lease = this.leases.cache.get(`${NODE_LEASE_NAMESPACE}/${name}`);
     const posted = nodeCondition(node, 'Ready') !== undefined;
     const heard = Math.max(
       lastHeartbeat(node, lease),
@@ -208,87 +180,67 @@ export class NodeLifecycleController implements Component {
     );
     const deadline = heard + (posted ? this.options.gracePeriodMs : this.options.startupGracePeriodMs);
     if (now >= deadline) {
-      this.clearGrace(name);
-      this.markSilent(obj, now - heard);
+      this.graceTimers.cancel(name);
+      this.markSilent(node, now - heard);
     } else if (now - heard >= this.options.lateHeartbeatMs) {
-      this.armGrace(name, deadline);
+      this.graceTimers.schedule(name, deadline - now);
     } else {
-      this.clearGrace(name);
+      this.graceTimers.cancel(name);
     }
-  }
-
-  private armGrace(name: string, due: number): void {
-    const existing = this.graceTimers.get(name);
-    if (existing?.due === due) return;
-    if (existing) this.ctx.clock.clearTimer(existing.handle);
-    const handle = this.ctx.clock.setTimer(due - this.ctx.clock.now(), () => {
-      this.graceTimers.delete(name);
-      if (this.running) this.checkNode(name);
-    });
-    this.graceTimers.set(name, { due, handle });
-  }
-
-  private clearGrace(name: string): void {
-    const existing = this.graceTimers.get(name);
-    if (!existing) return;
-    this.ctx.clock.clearTimer(existing.handle);
-    this.graceTimers.delete(name);
   }
 
   /**
    * The node has been silent too long: conditions Unknown; on the Ready → not-Ready transition, an event and its pods
    * not ready.
    */
-  private markSilent(obj: KubeObject, silentFor: number): void {
-    const node = obj as unknown as Node;
+  private markSilent(node: CachedNode, silentFor: number): void {
     const now = this.ctx.clock.now();
     const conditions = conditionsWhenSilent(node, now);
     if (!conditions) return;
     const wasReady = nodeCondition(node, 'Ready')?.status === 'True';
-    const copy = cloneJson(obj);
-    copy.status = { ...(copy.status as object), conditions };
+    const copy = cloneJson(node);
+    copy.status = { ...copy.status, conditions };
     this.ctx.api.updateStatus(copy);
-    const name = obj.metadata.name!;
+    const name = node.metadata.name!;
     this.recorder.logOnly(
-      obj,
+      node,
       'Warning',
       'NodeStatusUnknown',
       `Node ${name} hasn't been updated for ${humanDuration(silentFor)}: Ready, MemoryPressure, DiskPressure and PIDPressure are now Unknown`,
     );
     if (!wasReady) return;
-    this.recorder.event(obj, 'Normal', 'NodeNotReady', `Node ${name} status is now: NodeNotReady`);
-    markPodsNotReady(this.ctx.api, this.recorder, podsOnNode(this.pods!.cache, name), name, now);
+    this.recorder.event(node, 'Normal', 'NodeNotReady', `Node ${name} status is now: NodeNotReady`);
+    markPodsNotReady(this.ctx.api, this.recorder, podsOnNode(this.pods.cache, name), name, now);
   }
 
   // ---- reconcilers -------------------------------------------------------------
 
   /** The node's controller-owned taints follow its conditions and `spec.unschedulable`. */
-  private syncTaints(name: string): void {
-    const obj = this.nodes!.cache.get(name);
-    if (!obj) return;
-    const node = obj as unknown as Node;
+  protected reconcile(name: string): void {
+    const node = this.nodes.cache.get(name);
+    if (!node) return;
     const change = reconcileTaints(
       node.spec?.taints,
       desiredTaints(node, !this.fullyDisrupted()),
       this.ctx.clock.now(),
     );
     if (!change) return;
-    const spec: Record<string, unknown> = { ...(cloneJson(obj).spec as object), taints: change.taints };
+    const spec: NodeSpec = { ...cloneJson(node).spec, taints: change.taints };
     if (change.taints.length === 0) delete spec.taints;
-    this.ctx.api.update({ ...obj, spec });
+    this.ctx.api.update({ ...node, spec });
     if (change.added.length > 0)
-      this.recorder.logOnly(obj, 'Normal', 'TaintAdded', `Added taints ${describeTaints(change.added)}`);
+      this.recorder.logOnly(node, 'Normal', 'TaintAdded', `Added taints ${describeTaints(change.added)}`);
     if (change.removed.length > 0)
-      this.recorder.logOnly(obj, 'Normal', 'TaintRemoved', `Removed taints ${describeTaints(change.removed)}`);
+      this.recorder.logOnly(node, 'Normal', 'TaintRemoved', `Removed taints ${describeTaints(change.removed)}`);
   }
 
   /** A pod newly bound to a node that is not Ready is marked not ready at once (upstream `processPod`). */
   private syncPod(key: string): void {
-    const pod = this.pods!.cache.get(key);
+    const pod = this.pods.cache.get(key);
     if (!pod) return;
-    const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName ?? '';
-    const node = this.nodes!.cache.get(nodeName);
-    const ready = node ? nodeCondition(node as unknown as Node, 'Ready') : undefined;
+    const nodeName = pod.spec?.nodeName ?? '';
+    const node = this.nodes.cache.get(nodeName);
+    const ready = node ? nodeCondition(node, 'Ready') : undefined;
     if (!ready || ready.status === 'True') return;
     markPodsNotReady(this.ctx.api, this.recorder, [pod], nodeName, this.ctx.clock.now());
   }

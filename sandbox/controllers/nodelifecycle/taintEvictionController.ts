@@ -8,17 +8,17 @@
  * As upstream, the toleration period runs from when this controller first
  * scheduled the pod's eviction — in practice the taint's `timeAdded`.
  */
-import type { Node, Pod, PodCondition, Taint } from 'kubernetes-types/core/v1';
+import type { Pod, PodCondition, Taint } from 'kubernetes-types/core/v1';
 import { isApiError } from '../../api/errors';
+import type { ObjectsByResource } from '../../api/resourceObjects';
 import type { KubeObject } from '../../api/types';
 import type { TimerHandle } from '../../clock/clock';
 import { formatTimestamp } from '../../clock/clock';
-import { splitKey } from '../../client/cache';
+import { objectKey, splitKey } from '../../client/cache';
+import type { ComponentContext } from '../../client/component';
 import type { Informer } from '../../client/informer';
-import { Recorder } from '../../client/component';
-import type { Component, ComponentContext } from '../../client/component';
 import { cloneJson, jsonEqual } from '../../util/json';
-import { WorkQueue } from '../framework/workQueue';
+import { Controller, type Watches } from '../framework/controller';
 import { ensurePodNodeIndex, podsOnNode } from './podsByNode';
 import { matchingTolerations, minTolerationMs } from './tolerations';
 
@@ -32,35 +32,24 @@ interface Scheduled {
   handle: TimerHandle;
 }
 
+type CachedNode = ObjectsByResource['nodes'];
+type CachedPod = ObjectsByResource['pods'];
+
+/** Keys: `node:<name>` (look at every pod on it) or `pod:<namespace>/<name>`. */
 const NODE = 'node:';
 const POD = 'pod:';
 
-function noExecuteTaints(node: KubeObject | undefined): Taint[] {
-  return ((node as unknown as Node | undefined)?.spec?.taints ?? []).filter((t) => t.effect === 'NoExecute');
+function noExecuteTaints(node: CachedNode | undefined): Taint[] {
+  return (node?.spec?.taints ?? []).filter((t) => t.effect === 'NoExecute');
 }
 
-export class TaintEvictionController implements Component {
-  readonly name = 'taint-eviction-controller';
-  private readonly recorder: Recorder;
-  private readonly queue: WorkQueue;
+export class TaintEvictionController extends Controller {
   private readonly scheduled = new Map<string, Scheduled>();
-  private nodes: Informer | undefined;
-  private pods: Informer | undefined;
-  private running = false;
+  private nodes!: Informer<CachedNode>;
+  private pods!: Informer<CachedPod>;
 
-  constructor(private readonly ctx: ComponentContext) {
-    this.recorder = new Recorder(ctx, 'taint-eviction-controller');
-    this.queue = new WorkQueue(ctx.clock, {
-      reconcile: (key) =>
-        key.startsWith(NODE) ? this.syncNode(key.slice(NODE.length)) : this.syncPod(key.slice(POD.length)),
-      onError: (key, error, retryInMs) =>
-        this.recorder.logOnly(
-          key,
-          'Warning',
-          'SyncError',
-          `${error instanceof Error ? error.message : String(error)}; retrying in ${retryInMs}ms`,
-        ),
-    });
+  constructor(ctx: ComponentContext) {
+    super(ctx, { name: 'taint-eviction-controller' });
   }
 
   /** Pod keys (`ns/name`) with a pending eviction, and when it is due (epoch ms). */
@@ -70,63 +59,59 @@ export class TaintEvictionController implements Component {
       .sort((a, b) => a.at - b.at || a.pod.localeCompare(b.pod));
   }
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.pods = this.ctx.informers.get('pods');
+  /** A node whose NoExecute taints change, and a pod that lands on a node or changes its tolerations. */
+  protected watch(w: Watches): void {
+    this.pods = w.informer('pods');
     ensurePodNodeIndex(this.pods.cache);
-    this.nodes = this.ctx.informers.get('nodes');
-    this.nodes.addHandlers({
-      onAdd: (n) => this.enqueueNode(n),
-      onUpdate: (o, n) => {
-        if (!jsonEqual(noExecuteTaints(o), noExecuteTaints(n))) this.enqueueNode(n);
+    this.nodes = w.informer('nodes');
+    const node = (n: CachedNode): string => `${NODE}${n.metadata.name}`;
+    const pod = (p: CachedPod): string => `${POD}${objectKey(p)}`;
+    w.watch(this.nodes, {
+      onAdd: (n, enqueue) => enqueue(node(n)),
+      onUpdate: (o, n, enqueue) => {
+        if (!jsonEqual(noExecuteTaints(o), noExecuteTaints(n))) enqueue(node(n));
       },
-      onDelete: (n) => this.enqueueNode(n),
+      onDelete: (n, enqueue) => enqueue(node(n)),
     });
-    this.pods.addHandlers({
-      onAdd: (p) => this.enqueuePod(p),
-      onUpdate: (o, p) => {
-        const a = o.spec as Pod['spec'];
-        const b = p.spec as Pod['spec'];
-        if (a?.nodeName !== b?.nodeName || !jsonEqual(a?.tolerations ?? [], b?.tolerations ?? [])) this.enqueuePod(p);
+    w.watch(this.pods, {
+      onAdd: (p, enqueue) => enqueue(pod(p)),
+      onUpdate: (o, p, enqueue) => {
+        const a = o.spec;
+        const b = p.spec;
+        if (a?.nodeName !== b?.nodeName || !jsonEqual(a?.tolerations ?? [], b?.tolerations ?? [])) enqueue(pod(p));
       },
-      onDelete: (p) => this.enqueuePod(p),
+      onDelete: (p, enqueue) => enqueue(pod(p)),
     });
   }
 
-  stop(): void {
-    this.running = false;
-    this.queue.shutdown();
+  protected reconcile(key: string): void {
+    if (key.startsWith(NODE)) this.syncNode(key.slice(NODE.length));
+    else this.syncPod(key.slice(POD.length));
+  }
+
+  protected override onStop(): void {
     for (const s of this.scheduled.values()) this.ctx.clock.clearTimer(s.handle);
     this.scheduled.clear();
   }
 
-  private enqueueNode(n: KubeObject): void {
-    if (this.running) this.queue.add(`${NODE}${n.metadata.name}`);
-  }
-
-  private enqueuePod(p: KubeObject): void {
-    if (this.running) this.queue.add(`${POD}${p.metadata.namespace}/${p.metadata.name}`);
-  }
-
   private syncNode(name: string): void {
-    const taints = noExecuteTaints(this.nodes!.cache.get(name));
-    for (const pod of podsOnNode(this.pods!.cache, name)) this.processPod(pod, taints);
+    const taints = noExecuteTaints(this.nodes.cache.get(name));
+    for (const pod of podsOnNode(this.pods.cache, name)) this.processPod(pod, taints);
   }
 
   private syncPod(key: string): void {
-    const pod = this.pods!.cache.get(key);
+    const pod = this.pods.cache.get(key);
     if (!pod) return this.cancel(key);
-    const nodeName = (pod.spec as Pod['spec'])?.nodeName ?? '';
+    const nodeName = pod.spec?.nodeName ?? '';
     if (nodeName === '') return;
-    this.processPod(pod, noExecuteTaints(this.nodes!.cache.get(nodeName)));
+    this.processPod(pod, noExecuteTaints(this.nodes.cache.get(nodeName)));
   }
 
   /** Upstream `processPodOnNode`: evict now, later, or never. */
-  private processPod(obj: KubeObject, taints: readonly Taint[]): void {
-    const key = `${obj.metadata.namespace}/${obj.metadata.name}`;
+  private processPod(pod: CachedPod, taints: readonly Taint[]): void {
+    const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
     if (taints.length === 0) return this.cancel(key);
-    const used = matchingTolerations(taints, (obj.spec as Pod['spec'])?.tolerations ?? []);
+    const used = matchingTolerations(taints, pod.spec?.tolerations ?? []);
     const now = this.ctx.clock.now();
     if (!used) {
       // Not tolerated at all: whatever was scheduled gives way to deletion now.
@@ -191,8 +176,8 @@ export class TaintEvictionController implements Component {
 }
 
 /** The pod status with `DisruptionTarget=True` (`UpdatePodCondition`); undefined when it already says so. */
-function withDisruptionTarget(pod: KubeObject, now: number): Pod['status'] | undefined {
-  const status = cloneJson((pod as unknown as Pod).status ?? {});
+function withDisruptionTarget(pod: CachedPod, now: number): Pod['status'] | undefined {
+  const status = cloneJson(pod.status ?? {});
   const conditions = status.conditions ?? [];
   const old = conditions.find((c) => c.type === 'DisruptionTarget');
   const next: PodCondition = {

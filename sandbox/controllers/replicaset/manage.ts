@@ -8,7 +8,7 @@ import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import type { Recorder } from '../../client/component';
 import type { Expectations } from '../framework/expectations';
 import { isNamespaceTerminatingError } from '../util/namespaceTerminating';
@@ -34,7 +34,7 @@ export interface ManageDeps {
 /** Acts on the difference; returns the first error (after recording what succeeded). */
 export function manageReplicas(
   rsKey: string,
-  rs: ReplicaSet,
+  rs: Typed<ReplicaSet>,
   pods: readonly Pod[],
   deps: ManageDeps,
 ): Error | undefined {
@@ -44,12 +44,16 @@ export function manageReplicas(
   return undefined;
 }
 
-function createPods(rsKey: string, rs: ReplicaSet, count: number, deps: ManageDeps): Error | undefined {
-  const owner = rs as unknown as KubeObject;
+function createPods(rsKey: string, owner: Typed<ReplicaSet>, count: number, deps: ManageDeps): Error | undefined {
   const { api, expectations, recorder } = deps;
   deps.expectations.expectCreations(rsKey, count);
-  recorder.logOnly(owner, 'Normal', 'TooFewReplicas', `Too few replicas: need ${rsReplicasOf(rs)}, creating ${count}`);
-  const template = rs.spec?.template ?? {};
+  recorder.logOnly(
+    owner,
+    'Normal',
+    'TooFewReplicas',
+    `Too few replicas: need ${rsReplicasOf(owner)}, creating ${count}`,
+  );
+  const template = owner.spec?.template ?? {};
   const result = slowStartBatch(count, SLOW_START_INITIAL_BATCH_SIZE, () => {
     const body = podFromTemplate(template, owner, newControllerRef(owner));
     if (Object.keys(body.metadata.labels ?? {}).length === 0) throw new Error('unable to create pods, no labels');
@@ -79,18 +83,17 @@ function createPods(rsKey: string, rs: ReplicaSet, count: number, deps: ManageDe
 
 function deletePods(
   rsKey: string,
-  rs: ReplicaSet,
+  owner: Typed<ReplicaSet>,
   pods: readonly Pod[],
   count: number,
   deps: ManageDeps,
 ): Error | undefined {
-  const owner = rs as unknown as KubeObject;
   const { api, expectations, recorder } = deps;
   recorder.logOnly(
     owner,
     'Normal',
     'TooManyReplicas',
-    `Too many replicas: need ${rsReplicasOf(rs)}, deleting ${count}`,
+    `Too many replicas: need ${rsReplicasOf(owner)}, deleting ${count}`,
   );
   const victims = podsToDelete(pods, deps.relatedPods(), count, deps.now);
   const keys = victims.map(podKey);

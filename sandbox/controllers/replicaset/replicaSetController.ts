@@ -3,24 +3,21 @@
  * keeps `spec.replicas` active pods matching each ReplicaSet's selector —
  * claiming, creating, deleting — and reports what it sees in `status`.
  */
-import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
-import type { KubeObject, OwnerReference } from '../../api/types';
-import type { LabelSelector } from '../../api/selectors/labelSelector';
+import type { ObjectsByResource } from '../../api/resourceObjects';
 import { labelSelectorFromObject } from '../../api/selectors/labelSelector';
-import type { Informer } from '../../client/informer';
+import type { OwnerReference } from '../../api/types';
 import { objectKey } from '../../client/cache';
-import type { Component, ComponentContext } from '../../client/component';
-import { Recorder } from '../../client/component';
+import type { ComponentContext } from '../../client/component';
+import type { Informer } from '../../client/informer';
+import { Controller, type ReconcileResult, type Watches } from '../framework/controller';
 import { Expectations } from '../framework/expectations';
-import type { ReconcileResult } from '../framework/workQueue';
-import { WorkQueue } from '../framework/workQueue';
+import { enqueueOwnerObserving, resolveOwner } from '../framework/handlers';
 import { controlledBy, ensureControllerIndex, orphansIn } from '../util/controllerIndex';
 import { controllerRefOf } from '../util/owners';
 import { podFacts } from '../util/podFacts';
 import { claimPods } from './claim';
 import { BURST_REPLICAS, manageReplicas } from './manage';
-import { podEventHandlers } from './podEvents';
 import { writeStatus } from './statusWriter';
 
 export interface ReplicaSetControllerOptions {
@@ -28,81 +25,65 @@ export interface ReplicaSetControllerOptions {
   burstReplicas?: number;
 }
 
-export class ReplicaSetController implements Component {
-  readonly name = 'replicaset-controller';
+type Rs = ObjectsByResource['replicasets'];
+type CachedPod = ObjectsByResource['pods'];
+
+export class ReplicaSetController extends Controller {
   /** Exposed for tests and the cluster's "what is pending" report. */
   readonly expectations: Expectations;
-  private readonly recorder: Recorder;
-  private readonly queue: WorkQueue;
-  private rsInformer: Informer | undefined;
-  private podInformer: Informer | undefined;
-  private running = false;
+  private rsInformer!: Informer<Rs>;
+  private podInformer!: Informer<CachedPod>;
 
   constructor(
-    private readonly ctx: ComponentContext,
+    ctx: ComponentContext,
     private readonly options: ReplicaSetControllerOptions = {},
   ) {
+    super(ctx, { name: 'replicaset-controller' });
     this.expectations = new Expectations(ctx.clock);
-    this.recorder = new Recorder(ctx, this.name);
-    this.queue = new WorkQueue(ctx.clock, {
-      reconcile: (key) => this.sync(key),
-      onError: (key, error, retry) => this.recorder.syncFailed(key, error, retry),
-    });
   }
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    const rsInformer = (this.rsInformer = this.ctx.informers.get('replicasets'));
-    const podInformer = (this.podInformer = this.ctx.informers.get('pods'));
+  /**
+   * ReplicaSets by key (a re-created or deleted one forgets its expectations); pods wake their controlling
+   * ReplicaSet, observing expectations, and orphans wake the ReplicaSets that would adopt them.
+   */
+  protected watch(w: Watches): void {
+    const rsInformer = (this.rsInformer = w.informer('replicasets'));
+    const podInformer = (this.podInformer = w.informer('pods'));
     ensureControllerIndex(rsInformer);
     ensureControllerIndex(podInformer);
-    rsInformer.addHandlers({
-      onAdd: (rs) => this.enqueue(rs),
-      onUpdate: (old, cur) => {
+    w.watch(rsInformer, {
+      onAdd: (rs, enqueue) => enqueue(objectKey(rs)),
+      onUpdate: (old, cur, enqueue) => {
         if (old.metadata.uid !== cur.metadata.uid) this.expectations.forget(objectKey(old));
-        this.enqueue(cur);
+        enqueue(objectKey(cur));
       },
-      onDelete: (rs) => {
+      onDelete: (rs, enqueue) => {
         this.expectations.forget(objectKey(rs));
-        this.enqueue(rs);
+        enqueue(objectKey(rs));
       },
     });
-    const handlers = podEventHandlers({
-      expectations: this.expectations,
-      resolve: (ns, ref) => this.resolveControllerRef(ns, ref),
-      matching: (pod) => this.replicaSetsFor(pod),
-      enqueue: (rs) => this.enqueue(rs as unknown as KubeObject),
-    });
-    podInformer.addHandlers({
-      onAdd: (o) => this.running && handlers.onAdd?.(o),
-      onUpdate: (o, n) => this.running && handlers.onUpdate?.(o, n),
-      onDelete: (o) => this.running && handlers.onDelete?.(o),
-    });
+    // Upstream also enqueues after minReadySeconds when a pod turns Ready; here the sync itself
+    // requeues at the exact instant the pod becomes available.
+    w.watch(
+      podInformer,
+      enqueueOwnerObserving({
+        expectations: this.expectations,
+        resolve: (ns, ref) => this.resolveControllerRef(ns, ref),
+        adopters: (pod) => this.replicaSetsFor(pod),
+      }),
+    );
   }
 
-  stop(): void {
-    this.running = false;
-    this.queue.shutdown();
-  }
-
-  private enqueue(rs: KubeObject): void {
-    if (this.running) this.queue.add(objectKey(rs));
-  }
-
-  private resolveControllerRef(namespace: string, ref: OwnerReference): ReplicaSet | undefined {
-    if (ref.kind !== 'ReplicaSet' || !ref.apiVersion.startsWith('apps/')) return undefined;
-    const rs = this.rsInformer?.cache.get(`${namespace}/${ref.name}`);
-    return rs && rs.metadata.uid === ref.uid ? (rs as unknown as ReplicaSet) : undefined;
+  private resolveControllerRef(namespace: string, ref: OwnerReference): Rs | undefined {
+    return resolveOwner(this.rsInformer, namespace, ref, { kind: 'ReplicaSet', group: 'apps' });
   }
 
   /** ReplicaSets in the pod's namespace whose (non-empty) selector matches it (`GetPodReplicaSets`). */
-  private replicaSetsFor(pod: Pod): ReplicaSet[] {
-    const out: ReplicaSet[] = [];
-    for (const obj of this.rsInformer?.cache.list(pod.metadata?.namespace ?? '') ?? []) {
-      const rs = obj as unknown as ReplicaSet;
+  private replicaSetsFor(pod: Pod): Rs[] {
+    const out: Rs[] = [];
+    for (const rs of this.rsInformer.cache.list(pod.metadata?.namespace ?? '')) {
       try {
-        const sel = labelSelectorFromObject(rs.spec?.selector as LabelSelector | undefined);
+        const sel = labelSelectorFromObject(rs.spec?.selector);
         if (!sel.empty && sel.matches(pod.metadata?.labels)) out.push(rs);
       } catch {
         // An invalid selector matches nothing.
@@ -112,28 +93,27 @@ export class ReplicaSetController implements Component {
   }
 
   /** `syncReplicaSet`. */
-  private sync(key: string): ReconcileResult {
-    const cached = this.rsInformer?.cache.get(key);
-    if (!cached) {
+  protected reconcile(key: string): ReconcileResult {
+    const rs = this.rsInformer.cache.get(key);
+    if (!rs) {
       this.expectations.forget(key);
       return;
     }
-    const rs = cached as unknown as ReplicaSet;
     const needsSync = this.expectations.satisfied(key);
     let selector;
     try {
-      selector = labelSelectorFromObject(rs.spec?.selector as LabelSelector | undefined);
+      selector = labelSelectorFromObject(rs.spec?.selector);
     } catch {
       return;
     }
-    const candidates = this.candidatePods(cached, true);
+    const candidates = this.candidatePods(rs, true);
     const { claimed, errors } = claimPods(candidates, {
       api: this.ctx.api,
-      owner: cached,
+      owner: rs,
       matches: (pod) => selector.matches(pod.metadata?.labels),
       onChange: (pod, change) =>
         this.recorder.logOnly(
-          cached,
+          rs,
           'Normal',
           change === 'adopted' ? 'Adopted' : 'Released',
           `${change === 'adopted' ? 'Adopted' : 'Released'} pod ${pod.metadata?.name}`,
@@ -148,7 +128,7 @@ export class ReplicaSetController implements Component {
         recorder: this.recorder,
         burstReplicas: this.options.burstReplicas ?? BURST_REPLICAS,
         now: this.ctx.clock.now(),
-        relatedPods: () => this.relatedPods(cached),
+        relatedPods: () => this.relatedPods(rs),
       });
     }
     const requeue = writeStatus(this.ctx.api, this.recorder, rs, claimed, manageError, this.ctx.clock.now());
@@ -160,14 +140,11 @@ export class ReplicaSetController implements Component {
    * Pods this RS controls plus the orphans of its namespace (what it may claim); only the active ones when
    * `activeOnly`.
    */
-  private candidatePods(rs: KubeObject, activeOnly = false): Pod[] {
-    const inf = this.podInformer!;
-    const out: Pod[] = [];
+  private candidatePods(rs: Rs, activeOnly = false): CachedPod[] {
+    const inf = this.podInformer;
+    const out: CachedPod[] = [];
     for (const group of [controlledBy(inf, rs.metadata.uid!), orphansIn(inf, rs.metadata.namespace ?? '')]) {
-      for (const obj of group) {
-        const pod = obj as unknown as Pod;
-        if (!activeOnly || podFacts(pod).active) out.push(pod);
-      }
+      for (const pod of group) if (!activeOnly || podFacts(pod).active) out.push(pod);
     }
     return out;
   }
@@ -178,15 +155,15 @@ export class ReplicaSetController implements Component {
    * siblings' own pods and orphans are looked at, which is the same set
    * unless another controller's pods match a sibling's selector.
    */
-  private relatedPods(rs: KubeObject): Pod[] {
+  private relatedPods(rs: Rs): Pod[] {
     const owner = controllerRefOf(rs);
     if (!owner) return [];
     const seen = new Set<string>();
     const out: Pod[] = [];
-    for (const sibling of controlledBy(this.rsInformer!, owner.uid)) {
+    for (const sibling of controlledBy(this.rsInformer, owner.uid)) {
       let sel;
       try {
-        sel = labelSelectorFromObject((sibling as unknown as ReplicaSet).spec?.selector as LabelSelector | undefined);
+        sel = labelSelectorFromObject(sibling.spec?.selector);
       } catch {
         continue;
       }

@@ -7,7 +7,7 @@ import type { ReplicaSet, ReplicaSetStatus } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import type { Recorder } from '../../client/component';
 import { calculateStatus, nextAvailableIn, rsReplicasOf, statusNeedsUpdate } from './status';
 
@@ -15,7 +15,7 @@ import { calculateStatus, nextAvailableIn, rsReplicasOf, statusNeedsUpdate } fro
 export function writeStatus(
   api: ApiServer,
   recorder: Recorder,
-  rs: ReplicaSet,
+  rs: Typed<ReplicaSet>,
   pods: readonly Pod[],
   manageError: Error | undefined,
   now: number,
@@ -27,17 +27,17 @@ export function writeStatus(
     status.observedGeneration = current.metadata?.generation;
     const prev: ReplicaSetStatus = current.status ?? { replicas: 0 };
     recorder.logOnly(
-      current as unknown as KubeObject,
+      current,
       'Normal',
       'UpdatingStatus',
       `replicas ${prev.replicas ?? 0}->${status.replicas} (need ${rsReplicasOf(current)}), fullyLabeledReplicas ${prev.fullyLabeledReplicas ?? 0}->${status.fullyLabeledReplicas ?? 0}, readyReplicas ${prev.readyReplicas ?? 0}->${status.readyReplicas ?? 0}, availableReplicas ${prev.availableReplicas ?? 0}->${status.availableReplicas ?? 0}, sequence No: ${current.status?.observedGeneration ?? 0}->${status.observedGeneration ?? 0}`,
     );
     try {
-      current = api.updateStatus({ ...(current as unknown as KubeObject), status }) as unknown as ReplicaSet;
+      current = api.updateStatus({ ...current, status });
       break;
     } catch (e) {
       if (attempt > 0 || !isApiError(e, 409)) throw e;
-      current = api.get('replicasets', rs.metadata?.namespace, rs.metadata?.name ?? '') as unknown as ReplicaSet;
+      current = api.get('replicasets', rs.metadata.namespace, rs.metadata.name ?? '');
     }
   }
   return manageError ? undefined : nextAvailableIn(current, pods, now);

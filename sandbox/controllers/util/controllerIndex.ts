@@ -6,13 +6,10 @@
  * the namespace.
  */
 import type { KubeObject } from '../../api/types';
-import type { ObjectCache } from '../../client/cache';
 import type { Informer } from '../../client/informer';
 import { controllerRefOf } from './owners';
 
 export const CONTROLLER_UID_INDEX = 'controllerUID';
-
-const indexed = new WeakSet<ObjectCache<KubeObject>>();
 
 /** The index value under which a namespace's objects without a controller are kept. */
 export function orphanKey(namespace: string): string {
@@ -26,10 +23,8 @@ function controllerIndexValues(obj: KubeObject): readonly string[] {
 
 /** Adds the index to the informer's cache once, however many controllers ask. */
 export function ensureControllerIndex<T extends KubeObject>(informer: Informer<T>): void {
-  const cache = informer.cache as unknown as ObjectCache<KubeObject>;
-  if (indexed.has(cache)) return;
-  indexed.add(cache);
-  cache.addIndex(CONTROLLER_UID_INDEX, controllerIndexValues);
+  if (!informer.cache.hasIndex(CONTROLLER_UID_INDEX))
+    informer.cache.addIndex(CONTROLLER_UID_INDEX, controllerIndexValues);
 }
 
 /** Objects whose controller reference has `uid` (in cache order). */

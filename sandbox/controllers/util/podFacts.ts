@@ -6,7 +6,7 @@
  * again each time dominated large simulations.
  */
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
-import type { KubeObject, OwnerReference } from '../../api/types';
+import type { OwnerReference } from '../../api/types';
 import { controllerRefOf } from './owners';
 import { isPodActive, podCondition } from './pods';
 
@@ -26,7 +26,7 @@ function compute(pod: Pod): PodFacts {
   return {
     active: isPodActive(pod),
     ready: ready?.status === 'True' ? ready : undefined,
-    controllerRef: controllerRefOf(pod as unknown as KubeObject),
+    controllerRef: controllerRefOf(pod),
   };
 }
 

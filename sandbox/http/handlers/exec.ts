@@ -37,7 +37,7 @@ const SPDY =
 
 /** 404 for a missing pod; the 400s of `streamContainer`. */
 function checked(ctx: RequestContext, kind: StreamKind): { pod: Pod; container?: string } {
-  const pod = ctx.api.get('pods', ctx.info.namespace!, ctx.info.name!) as unknown as Pod;
+  const pod = ctx.api.get('pods', ctx.info.namespace!, ctx.info.name!);
   const container = streamContainer(pod, kind, ctx.query.get('container') ?? undefined);
   return container === undefined ? { pod } : { pod, container };
 }

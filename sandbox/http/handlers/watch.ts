@@ -215,7 +215,7 @@ export function watchObjects(ctx: RequestContext): void {
       throw e;
     }
     // Upstream reports a compacted version inside the stream, on an HTTP 200.
-    watch.onEvent({ type: 'ERROR', object: e.status as unknown as KubeObject });
+    watch.onEvent({ type: 'ERROR', object: e.status });
     watch.end();
     return;
   }

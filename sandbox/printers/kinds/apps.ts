@@ -2,7 +2,7 @@
 import type { LabelSelector as ApiLabelSelector } from 'kubernetes-types/meta/v1';
 import type { DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1';
 import { labelSelectorFromObject } from '../../api/selectors/labelSelector';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import type { KindPrinter, TableCell, TableColumn } from '../table';
 import {
   AGE_COLUMN,
@@ -32,7 +32,7 @@ function selectorString(sel: ApiLabelSelector | undefined): string {
   }
 }
 
-export const deploymentPrinter: KindPrinter = {
+export const deploymentPrinter: KindPrinter<Typed<Deployment>> = {
   columns: [
     NAME_COLUMN,
     col('Ready', 'string', 'Number of the pod with ready state'),
@@ -50,15 +50,14 @@ export const deploymentPrinter: KindPrinter = {
     ...TEMPLATE_COLUMNS,
     SELECTOR_COLUMN,
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const d = obj as unknown as Deployment;
+  row(d: Typed<Deployment>, now: number): TableCell[] {
     const [names, images] = containerCells(d.spec?.template?.spec?.containers);
     return [
-      obj.metadata.name ?? '',
+      d.metadata.name ?? '',
       `${int(d.status?.readyReplicas)}/${int(d.spec?.replicas)}`,
       int(d.status?.updatedReplicas),
       int(d.status?.availableReplicas),
-      age(obj, now),
+      age(d, now),
       names,
       images,
       selectorString(d.spec?.selector),
@@ -66,7 +65,7 @@ export const deploymentPrinter: KindPrinter = {
   },
 };
 
-export const replicaSetPrinter: KindPrinter = {
+export const replicaSetPrinter: KindPrinter<Typed<ReplicaSet>> = {
   columns: [
     NAME_COLUMN,
     col('Desired', 'integer', 'Replicas is the number of desired pods.'),
@@ -76,15 +75,14 @@ export const replicaSetPrinter: KindPrinter = {
     ...TEMPLATE_COLUMNS,
     SELECTOR_COLUMN,
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const rs = obj as unknown as ReplicaSet;
+  row(rs: Typed<ReplicaSet>, now: number): TableCell[] {
     const [names, images] = containerCells(rs.spec?.template?.spec?.containers);
     return [
-      obj.metadata.name ?? '',
+      rs.metadata.name ?? '',
       int(rs.spec?.replicas),
       int(rs.status?.replicas),
       int(rs.status?.readyReplicas),
-      age(obj, now),
+      age(rs, now),
       names,
       images,
       selectorText(rs.spec?.selector),
@@ -92,22 +90,21 @@ export const replicaSetPrinter: KindPrinter = {
   },
 };
 
-export const statefulSetPrinter: KindPrinter = {
+export const statefulSetPrinter: KindPrinter<Typed<StatefulSet>> = {
   columns: [NAME_COLUMN, col('Ready', 'string', 'Number of the pod with ready state'), AGE_COLUMN, ...TEMPLATE_COLUMNS],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const sts = obj as unknown as StatefulSet;
+  row(sts: Typed<StatefulSet>, now: number): TableCell[] {
     const [names, images] = containerCells(sts.spec?.template?.spec?.containers);
     return [
-      obj.metadata.name ?? '',
+      sts.metadata.name ?? '',
       `${int(sts.status?.readyReplicas)}/${int(sts.spec?.replicas)}`,
-      age(obj, now),
+      age(sts, now),
       names,
       images,
     ];
   },
 };
 
-export const daemonSetPrinter: KindPrinter = {
+export const daemonSetPrinter: KindPrinter<Typed<DaemonSet>> = {
   columns: [
     NAME_COLUMN,
     col('Desired', 'integer', 'The total number of nodes that should be running the daemon pod.'),
@@ -132,19 +129,18 @@ export const daemonSetPrinter: KindPrinter = {
     ...TEMPLATE_COLUMNS,
     SELECTOR_COLUMN,
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const ds = obj as unknown as DaemonSet;
+  row(ds: Typed<DaemonSet>, now: number): TableCell[] {
     const st = ds.status;
     const [names, images] = containerCells(ds.spec?.template?.spec?.containers);
     return [
-      obj.metadata.name ?? '',
+      ds.metadata.name ?? '',
       int(st?.desiredNumberScheduled),
       int(st?.currentNumberScheduled),
       int(st?.numberReady),
       int(st?.updatedNumberScheduled),
       int(st?.numberAvailable),
       formatLabels(ds.spec?.template?.spec?.nodeSelector),
-      age(obj, now),
+      age(ds, now),
       names,
       images,
       selectorText(ds.spec?.selector),

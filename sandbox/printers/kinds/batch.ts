@@ -1,6 +1,6 @@
 /** `kubectl get jobs,cronjobs` (upstream `printJob`, `printCronJob`). */
 import type { CronJob, Job, JobCondition } from 'kubernetes-types/batch/v1';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import { parseTimestamp } from '../../clock/clock';
 import { humanDuration } from '../duration';
 import type { KindPrinter, TableCell, TableColumn } from '../table';
@@ -43,7 +43,7 @@ function jobDuration(job: Job, now: number): string {
   return humanDuration((end ? parseTimestamp(end) : now) - parseTimestamp(start));
 }
 
-export const jobPrinter: KindPrinter = {
+export const jobPrinter: KindPrinter<Typed<Job>> = {
   columns: [
     NAME_COLUMN,
     col('Status', 'string', 'Status of the job.'),
@@ -52,15 +52,14 @@ export const jobPrinter: KindPrinter = {
     AGE_COLUMN,
     ...TEMPLATE_COLUMNS,
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const job = obj as unknown as Job;
+  row(job: Typed<Job>, now: number): TableCell[] {
     const [names, images] = containerCells(job.spec?.template?.spec?.containers);
     return [
-      obj.metadata.name ?? '',
+      job.metadata.name ?? '',
       jobStatus(job),
       completions(job),
       jobDuration(job, now),
-      age(obj, now),
+      age(job, now),
       names,
       images,
       selectorText(job.spec?.selector),
@@ -68,7 +67,7 @@ export const jobPrinter: KindPrinter = {
   },
 };
 
-export const cronJobPrinter: KindPrinter = {
+export const cronJobPrinter: KindPrinter<Typed<CronJob>> = {
   columns: [
     NAME_COLUMN,
     col('Schedule', 'string', 'The schedule in Cron format.'),
@@ -79,20 +78,19 @@ export const cronJobPrinter: KindPrinter = {
     AGE_COLUMN,
     ...TEMPLATE_COLUMNS,
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const cj = obj as unknown as CronJob;
+  row(cj: Typed<CronJob>, now: number): TableCell[] {
     const spec = cj.spec;
     const [names, images] = containerCells(spec?.jobTemplate?.spec?.template?.spec?.containers);
     const suspend = spec?.suspend === undefined || spec.suspend === null ? '<unset>' : spec.suspend ? 'True' : 'False';
     const last = cj.status?.lastScheduleTime ? since(cj.status.lastScheduleTime, now) : '<none>';
     return [
-      obj.metadata.name ?? '',
+      cj.metadata.name ?? '',
       spec?.schedule ?? '',
       spec?.timeZone || '<none>',
       suspend,
       cj.status?.active?.length ?? 0,
       last,
-      age(obj, now),
+      age(cj, now),
       names,
       images,
       selectorText(spec?.jobTemplate?.spec?.selector),

@@ -1,7 +1,7 @@
 /** `kubectl get nodes,namespaces,leases` (upstream `printNode`, `printNamespace`, `printLease`). */
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { Namespace, Node } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import type { KindPrinter, TableCell } from '../table';
 import { AGE_COLUMN, NAME_COLUMN, age, col, wide } from '../table';
 
@@ -32,7 +32,7 @@ function address(node: Node, type: string): string {
   return (node.status?.addresses ?? []).find((a) => a.type === type)?.address ?? '<none>';
 }
 
-export const nodePrinter: KindPrinter = {
+export const nodePrinter: KindPrinter<Typed<Node>> = {
   columns: [
     NAME_COLUMN,
     col('Status', 'string', 'The status of the node'),
@@ -45,14 +45,13 @@ export const nodePrinter: KindPrinter = {
     wide('Kernel-Version', 'string', "Kernel Version reported by the node from 'uname -r'."),
     wide('Container-Runtime', 'string', 'ContainerRuntime Version reported by the node through runtime remote API.'),
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const node = obj as unknown as Node;
+  row(node: Typed<Node>, now: number): TableCell[] {
     const info = node.status?.nodeInfo;
     return [
-      obj.metadata.name ?? '',
+      node.metadata.name ?? '',
       nodeStatusText(node),
       nodeRolesText(node),
-      age(obj, now),
+      age(node, now),
       info?.kubeletVersion ?? '',
       address(node, 'InternalIP'),
       address(node, 'ExternalIP'),
@@ -63,20 +62,20 @@ export const nodePrinter: KindPrinter = {
   },
 };
 
-export const namespacePrinter: KindPrinter = {
+export const namespacePrinter: KindPrinter<Typed<Namespace>> = {
   columns: [NAME_COLUMN, col('Status', 'string', 'The status of the namespace'), AGE_COLUMN],
-  row(obj: KubeObject, now: number): TableCell[] {
-    return [obj.metadata.name ?? '', (obj as unknown as Namespace).status?.phase ?? '', age(obj, now)];
+  row(obj: Typed<Namespace>, now: number): TableCell[] {
+    return [obj.metadata.name ?? '', obj.status?.phase ?? '', age(obj, now)];
   },
 };
 
-export const leasePrinter: KindPrinter = {
+export const leasePrinter: KindPrinter<Typed<Lease>> = {
   columns: [
     NAME_COLUMN,
     col('Holder', 'string', 'holderIdentity contains the identity of the holder of a current lease.'),
     AGE_COLUMN,
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    return [obj.metadata.name ?? '', (obj as unknown as Lease).spec?.holderIdentity ?? '', age(obj, now)];
+  row(obj: Typed<Lease>, now: number): TableCell[] {
+    return [obj.metadata.name ?? '', obj.spec?.holderIdentity ?? '', age(obj, now)];
   },
 };

@@ -1,33 +1,31 @@
 /** `kubectl get configmaps,secrets,serviceaccounts,pvc` (upstream `printConfigMap`, `printSecret`, …). */
 import type { ConfigMap, PersistentVolumeClaim, Secret, ServiceAccount } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import type { KindPrinter, TableCell } from '../table';
 import { AGE_COLUMN, NAME_COLUMN, age, col, wide } from '../table';
 
 const count = (o: object | undefined): number => Object.keys(o ?? {}).length;
 
-export const configMapPrinter: KindPrinter = {
+export const configMapPrinter: KindPrinter<Typed<ConfigMap>> = {
   columns: [NAME_COLUMN, col('Data', 'string', 'Data contains the configuration data.'), AGE_COLUMN],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const cm = obj as unknown as ConfigMap;
-    return [obj.metadata.name ?? '', count(cm.data) + count(cm.binaryData), age(obj, now)];
+  row(cm: Typed<ConfigMap>, now: number): TableCell[] {
+    return [cm.metadata.name ?? '', count(cm.data) + count(cm.binaryData), age(cm, now)];
   },
 };
 
-export const secretPrinter: KindPrinter = {
+export const secretPrinter: KindPrinter<Typed<Secret>> = {
   columns: [
     NAME_COLUMN,
     col('Type', 'string', 'Used to facilitate programmatic handling of secret data.'),
     col('Data', 'string', 'Data contains the secret data.'),
     AGE_COLUMN,
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const s = obj as unknown as Secret;
-    return [obj.metadata.name ?? '', s.type ?? '', count(s.data), age(obj, now)];
+  row(s: Typed<Secret>, now: number): TableCell[] {
+    return [s.metadata.name ?? '', s.type ?? '', count(s.data), age(s, now)];
   },
 };
 
-export const serviceAccountPrinter: KindPrinter = {
+export const serviceAccountPrinter: KindPrinter<Typed<ServiceAccount>> = {
   columns: [
     NAME_COLUMN,
     col(
@@ -37,8 +35,8 @@ export const serviceAccountPrinter: KindPrinter = {
     ),
     AGE_COLUMN,
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    return [obj.metadata.name ?? '', (obj as unknown as ServiceAccount).secrets?.length ?? 0, age(obj, now)];
+  row(obj: Typed<ServiceAccount>, now: number): TableCell[] {
+    return [obj.metadata.name ?? '', obj.secrets?.length ?? 0, age(obj, now)];
   },
 };
 
@@ -56,7 +54,7 @@ function accessModes(modes: readonly string[] | undefined): string {
     .join(',');
 }
 
-export const pvcPrinter: KindPrinter = {
+export const pvcPrinter: KindPrinter<Typed<PersistentVolumeClaim>> = {
   columns: [
     NAME_COLUMN,
     col('Status', 'string', 'phase represents the current phase of PersistentVolumeClaim.'),
@@ -68,22 +66,21 @@ export const pvcPrinter: KindPrinter = {
     AGE_COLUMN,
     wide('VolumeMode', 'string', 'volumeMode defines what type of volume is required by the claim.'),
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const pvc = obj as unknown as PersistentVolumeClaim;
+  row(pvc: Typed<PersistentVolumeClaim>, now: number): TableCell[] {
     const spec = pvc.spec;
-    const phase = obj.metadata.deletionTimestamp ? 'Terminating' : (pvc.status?.phase ?? '');
+    const phase = pvc.metadata.deletionTimestamp ? 'Terminating' : (pvc.status?.phase ?? '');
     const bound = !!spec?.volumeName;
     const storageClass =
-      obj.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? spec?.storageClassName ?? '';
+      pvc.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? spec?.storageClassName ?? '';
     return [
-      obj.metadata.name ?? '',
+      pvc.metadata.name ?? '',
       phase,
       spec?.volumeName ?? '',
       bound ? (pvc.status?.capacity?.storage ?? '') : '',
       bound ? accessModes(pvc.status?.accessModes) : '',
       storageClass,
       spec?.volumeAttributesClassName ?? '<unset>',
-      age(obj, now),
+      age(pvc, now),
       spec?.volumeMode ?? '<unset>',
     ];
   },

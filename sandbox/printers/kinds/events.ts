@@ -1,6 +1,6 @@
 /** `kubectl get events` (upstream `printEvent`): LAST SEEN, TYPE, REASON, OBJECT (`pod/web-x`), MESSAGE. */
 import type { Event } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import type { KindPrinter, TableCell } from '../table';
 import { col, since, wide } from '../table';
 
@@ -10,7 +10,7 @@ function source(ev: Event): string {
   return host ? `${component}, ${host}` : component;
 }
 
-export const eventPrinter: KindPrinter = {
+export const eventPrinter: KindPrinter<Typed<Event>> = {
   columns: [
     col('Last Seen', 'string', 'The time at which the most recent occurrence of this event was recorded.'),
     col('Type', 'string', 'Type of this event (Normal, Warning), new types could be added in the future'),
@@ -37,8 +37,7 @@ export const eventPrinter: KindPrinter = {
       description: 'Name must be unique within a namespace.',
     },
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const ev = obj as unknown as Event;
+  row(ev: Typed<Event>, now: number): TableCell[] {
     const first = ev.firstTimestamp ? since(ev.firstTimestamp, now) : since(ev.eventTime ?? undefined, now);
     let last = ev.lastTimestamp ? since(ev.lastTimestamp, now) : first;
     let count = ev.count ?? 0;
@@ -59,7 +58,7 @@ export const eventPrinter: KindPrinter = {
       (ev.message ?? '').trim(),
       first,
       count,
-      obj.metadata.name ?? '',
+      ev.metadata.name ?? '',
     ];
   },
 };

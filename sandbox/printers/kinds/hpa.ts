@@ -6,7 +6,7 @@ import type {
   MetricTarget,
   MetricValueStatus,
 } from 'kubernetes-types/autoscaling/v2';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import type { KindPrinter, TableCell } from '../table';
 import { AGE_COLUMN, NAME_COLUMN, age, col, int } from '../table';
 
@@ -57,7 +57,7 @@ function formatMetrics(
   return texts.length > max ? `${texts.slice(0, max).join(', ')} + ${texts.length - max} more...` : texts.join(', ');
 }
 
-export const hpaPrinter: KindPrinter = {
+export const hpaPrinter: KindPrinter<Typed<HorizontalPodAutoscaler>> = {
   columns: [
     NAME_COLUMN,
     col('Reference', 'string', 'scaleTargetRef points to the target resource to scale.'),
@@ -79,18 +79,17 @@ export const hpaPrinter: KindPrinter = {
     col('Replicas', 'string', 'currentReplicas is current number of replicas of pods managed by this autoscaler.'),
     AGE_COLUMN,
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const hpa = obj as unknown as HorizontalPodAutoscaler;
+  row(hpa: Typed<HorizontalPodAutoscaler>, now: number): TableCell[] {
     const ref = hpa.spec?.scaleTargetRef;
     const min = hpa.spec?.minReplicas;
     return [
-      obj.metadata.name ?? '',
+      hpa.metadata.name ?? '',
       `${ref?.kind ?? ''}/${ref?.name ?? ''}`,
       formatMetrics(hpa.spec?.metrics, hpa.status?.currentMetrics),
       min === undefined || min === null ? '<unset>' : String(min),
       int(hpa.spec?.maxReplicas),
       int(hpa.status?.currentReplicas),
-      age(obj, now),
+      age(hpa, now),
     ];
   },
 };

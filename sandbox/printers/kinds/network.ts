@@ -2,7 +2,7 @@
 import type { Endpoints, LoadBalancerIngress, Service } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Ingress } from 'kubernetes-types/networking/v1';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import type { KindPrinter, TableCell } from '../table';
 import { AGE_COLUMN, NAME_COLUMN, age, col, formatLabels, listWithMore, wide } from '../table';
 
@@ -45,7 +45,7 @@ function portsText(svc: Service): string {
   return pieces.length > 0 ? pieces.join(',') : '<none>';
 }
 
-export const servicePrinter: KindPrinter = {
+export const servicePrinter: KindPrinter<Typed<Service>> = {
   columns: [
     NAME_COLUMN,
     col('Type', 'string', 'type determines how the Service is exposed.'),
@@ -59,17 +59,16 @@ export const servicePrinter: KindPrinter = {
     AGE_COLUMN,
     wide('Selector', 'string', 'Route service traffic to pods with label keys and values matching this selector.'),
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const svc = obj as unknown as Service;
+  row(svc: Typed<Service>, now: number): TableCell[] {
     // The wide cells are always computed (as the API server does); the load-balancer text is cut as in plain output.
     const clusterIP = svc.spec?.clusterIPs?.[0] || svc.spec?.clusterIP || '<none>';
     return [
-      obj.metadata.name ?? '',
+      svc.metadata.name ?? '',
       svc.spec?.type ?? 'ClusterIP',
       clusterIP,
       externalIP(svc, false),
       portsText(svc),
-      age(obj, now),
+      age(svc, now),
       formatLabels(svc.spec?.selector),
     ];
   },
@@ -88,7 +87,7 @@ function formatHosts(ingress: Ingress): string {
   return more ? `${list.join(',')} + ${rules.length - max} more...` : list.join(',');
 }
 
-export const ingressPrinter: KindPrinter = {
+export const ingressPrinter: KindPrinter<Typed<Ingress>> = {
   columns: [
     NAME_COLUMN,
     col('Class', 'string', 'The name of the IngressClass resource that should be used for additional configuration'),
@@ -97,17 +96,16 @@ export const ingressPrinter: KindPrinter = {
     col('Ports', 'string', 'Ports of TLS configurations that open'),
     AGE_COLUMN,
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const ing = obj as unknown as Ingress;
+  row(ing: Typed<Ingress>, now: number): TableCell[] {
     const address = loadBalancerText(ing.status?.loadBalancer?.ingress, false);
     const ports = (ing.spec?.tls ?? []).length > 0 ? '80, 443' : '80';
     return [
-      obj.metadata.name ?? '',
+      ing.metadata.name ?? '',
       ing.spec?.ingressClassName ?? '<none>',
       formatHosts(ing),
       address,
       ports,
-      age(obj, now),
+      age(ing, now),
     ];
   },
 };
@@ -130,18 +128,18 @@ function hostPort(ip: string, port: number): string {
   return ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
 }
 
-export const endpointsPrinter: KindPrinter = {
+export const endpointsPrinter: KindPrinter<Typed<Endpoints>> = {
   columns: [
     NAME_COLUMN,
     col('Endpoints', 'string', 'The set of all endpoints is the union of all subsets.'),
     AGE_COLUMN,
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    return [obj.metadata.name ?? '', formatEndpoints(obj as unknown as Endpoints), age(obj, now)];
+  row(obj: Typed<Endpoints>, now: number): TableCell[] {
+    return [obj.metadata.name ?? '', formatEndpoints(obj), age(obj, now)];
   },
 };
 
-export const endpointSlicePrinter: KindPrinter = {
+export const endpointSlicePrinter: KindPrinter<Typed<EndpointSlice>> = {
   columns: [
     NAME_COLUMN,
     col('AddressType', 'string', 'addressType specifies the type of address carried by this EndpointSlice.'),
@@ -149,18 +147,17 @@ export const endpointSlicePrinter: KindPrinter = {
     col('Endpoints', 'string', 'endpoints is a list of unique endpoints in this slice.'),
     AGE_COLUMN,
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const slice = obj as unknown as EndpointSlice;
+  row(slice: Typed<EndpointSlice>, now: number): TableCell[] {
     const ports = (slice.ports ?? []).map((p) =>
       p.port !== undefined && p.port !== null ? String(p.port) : (p.name ?? '*'),
     );
     const addresses = (slice.endpoints ?? []).flatMap((e) => e.addresses ?? []);
     return [
-      obj.metadata.name ?? '',
+      slice.metadata.name ?? '',
       slice.addressType ?? '',
       listWithMore(ports, 3),
       listWithMore(addresses, 3),
-      age(obj, now),
+      age(slice, now),
     ];
   },
 };

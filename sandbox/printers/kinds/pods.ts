@@ -1,6 +1,6 @@
 /** `kubectl get pods` (upstream `printPod`). */
 import type { Pod } from 'kubernetes-types/core/v1';
-import type { KubeObject } from '../../api/types';
+import type { Typed } from '../../api/types';
 import { formatRestarts, podSummary } from '../podStatus';
 import type { KindPrinter, TableCell } from '../table';
 import { AGE_COLUMN, NAME_COLUMN, age, col, wide } from '../table';
@@ -13,7 +13,7 @@ function readinessGates(pod: Pod): string {
   return `${satisfied}/${gates.length}`;
 }
 
-export const podPrinter: KindPrinter = {
+export const podPrinter: KindPrinter<Typed<Pod>> = {
   columns: [
     NAME_COLUMN,
     col('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
@@ -29,16 +29,15 @@ export const podPrinter: KindPrinter = {
     wide('Nominated Node', 'string', 'nominatedNodeName is set only when this pod preempts other pods on the node.'),
     wide('Readiness Gates', 'string', 'If specified, all readiness gates will be evaluated for pod readiness.'),
   ],
-  row(obj: KubeObject, now: number): TableCell[] {
-    const pod = obj as unknown as Pod;
+  row(pod: Typed<Pod>, now: number): TableCell[] {
     const s = podSummary(pod);
     const ip = pod.status?.podIPs?.[0]?.ip || pod.status?.podIP || '<none>';
     return [
-      obj.metadata.name ?? '',
+      pod.metadata.name ?? '',
       `${s.ready}/${s.total}`,
       s.status,
       formatRestarts(s, now),
-      age(obj, now),
+      age(pod, now),
       ip,
       pod.spec?.nodeName || '<none>',
       pod.status?.nominatedNodeName || '<none>',

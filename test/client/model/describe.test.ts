@@ -82,7 +82,16 @@ describe('icons', () => {
     const p = pod('x', 'running', 'node-1');
     p.status = {
       phase: 'Failed',
-      containerStatuses: [{ name: 'app', ready: false, restartCount: 0, state: { terminated: { exitCode: 2 } } }],
+      containerStatuses: [
+        {
+          name: 'app',
+          image: 'nginx:1.27',
+          imageID: '',
+          ready: false,
+          restartCount: 0,
+          state: { terminated: { exitCode: 2 } },
+        },
+      ],
     };
     assert.deepEqual(objectIcon('pods', p), { id: 'vm', color: 'charts.red' });
   });

@@ -1,12 +1,13 @@
 /** Objects for the tree tests, as the sandbox would list them, and a MirrorCache filled with them. */
-import type { KubeObject, OwnerReference } from '../../../sandbox/api/types';
+import type { ContainerStatus, Node, Pod } from 'kubernetes-types/core/v1';
+import type { KubeObject, OwnerReference, Typed, TypedObjectMeta } from '../../../sandbox/api/types';
 import { MirrorCache } from '../../../client/src/sandbox/mirror';
 
 /** 2025-01-01T00:10:00Z: ten minutes after the cluster started. */
 export const NOW = Date.UTC(2025, 0, 1, 0, 10, 0);
 export const CREATED = '2025-01-01T00:05:00Z';
 
-export function meta(name: string, uid: string, namespace?: string, owner?: OwnerReference): KubeObject['metadata'] {
+export function meta(name: string, uid: string, namespace?: string, owner?: OwnerReference): TypedObjectMeta {
   return {
     name,
     uid,
@@ -21,7 +22,7 @@ export function controller(kind: string, name: string, uid: string, apiVersion =
   return { apiVersion, kind, name, uid, controller: true };
 }
 
-export function node(name: string, ready: boolean, unschedulable = false): KubeObject {
+export function node(name: string, ready: boolean, unschedulable = false): Typed<Node> {
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -37,7 +38,11 @@ export function namespace(name: string): KubeObject {
 
 type PodState = 'running' | 'unready' | 'pending' | 'crashing' | 'completed';
 
-function containerStatus(state: PodState): Record<string, unknown> {
+function containerStatus(state: PodState): ContainerStatus {
+  return { image: 'nginx:1.27', imageID: '', ...containerState(state) };
+}
+
+function containerState(state: PodState): Omit<ContainerStatus, 'image' | 'imageID'> {
   switch (state) {
     case 'running':
       return { name: 'app', ready: true, restartCount: 0, state: { running: { startedAt: CREATED } } };
@@ -77,7 +82,7 @@ export function pod(
   nodeName: string | undefined,
   owner?: OwnerReference,
   ns = 'default',
-): KubeObject {
+): Typed<Pod> {
   const scheduled = nodeName !== undefined;
   return {
     apiVersion: 'v1',

@@ -31,6 +31,17 @@ export const BASE_SETTINGS: Readonly<Record<string, unknown>> = {
   'security.workspace.trust.enabled': false,
   'git.enabled': false,
   'files.autoSave': 'off',
+  // What the steps type goes into the file as typed: no suggestion is accepted by a commit
+  // character (`:`) or Enter, no bracket or quote is closed, nothing pops up over the text.
+  'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+  'editor.suggestOnTriggerCharacters': false,
+  'editor.acceptSuggestionOnCommitCharacter': false,
+  'editor.acceptSuggestionOnEnter': 'off',
+  'editor.inlineSuggest.enabled': false,
+  'editor.autoClosingBrackets': 'never',
+  'editor.autoClosingQuotes': 'never',
+  'editor.formatOnType': false,
+  'editor.hover.enabled': false,
 };
 
 function serverEnv(dirs: ServerDirs): NodeJS.ProcessEnv {

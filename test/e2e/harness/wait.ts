@@ -4,6 +4,22 @@ import { setTimeout as delay } from 'node:timers/promises';
 /** How often a condition is looked at again. */
 const POLL_MS = 100;
 
+/** Set by `interruptWaits`: every `until` throws it at its next look, until `resumeWaits`. */
+let interruption: Error | undefined;
+
+/**
+ * Makes every running and later `until` throw `reason` at its next look (within POLL_MS), so that
+ * a step that has already failed stops acting instead of running on into the next step.
+ */
+export function interruptWaits(reason: Error): void {
+  interruption = reason;
+}
+
+/** Ends `interruptWaits`. */
+export function resumeWaits(): void {
+  interruption = undefined;
+}
+
 /**
  * Resolves with the first value `probe` returns that is not `undefined`;
  * rejects after `timeoutMs` with `what` and the last value `describe` gave
@@ -18,6 +34,7 @@ export async function until<T>(
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
+    if (interruption) throw interruption;
     try {
       const value = await probe();
       if (value !== undefined) return value;

@@ -23,7 +23,9 @@ const QUICK_INPUT = '.quick-input-widget';
 const QUICK_INPUT_BOX = `${QUICK_INPUT} input`;
 const QUICK_INPUT_ROW = `${QUICK_INPUT} .quick-input-list .monaco-list-row`;
 const ACTIVE_GROUP = '.part.editor .editor-group-container.active';
-const MENU_ITEM = '.context-view .action-item .action-label';
+const MENU = '.context-view .monaco-menu';
+const MENU_ITEM = `${MENU} .action-item`;
+const DIALOG = '.monaco-dialog-box';
 /** How long a command's input box may take to show after its menu item was chosen. */
 const INPUT_BOX_MS = 15_000;
 
@@ -120,27 +122,74 @@ export class Workbench {
     );
   }
 
-  /** Right-clicks the row labelled `label` (see `treeRow`) and chooses `item` from its context menu. */
+  /**
+   * Right-clicks the row labelled `label` (see `treeRow`) and chooses `item` from its context menu
+   * with the keyboard, as a user can: VS Code ignores a mouse click on a menu item that comes too
+   * soon after the menu opened (its mouse-up listener is attached 100 ms after the menu renders, later
+   * on a loaded machine), which left the menu open. Arrow keys and Enter have no such delay: once the
+   * menu has focus, Down moves the highlight until it is on `item`, and Enter runs it. Waits for the
+   * menu to close.
+   */
   async contextMenu(label: string, item: string, description?: RegExp): Promise<void> {
+    await this.closeMenus();
     const row = this.treeRow(label, description);
     await row.waitFor({ state: 'visible', timeout: this.timeout });
+    await row.scrollIntoViewIfNeeded();
     await row.click({ button: 'right' });
-    const entry = this.page.locator(MENU_ITEM, { hasText: exactly(item) }).first();
-    await entry.waitFor({ state: 'visible', timeout: this.timeout });
-    await entry.click();
-    await this.page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout: this.timeout });
+    const menu = this.page.locator(MENU).first();
+    await menu.waitFor({ state: 'visible', timeout: this.timeout });
+    const labels = (await menu.locator('.action-item .action-label').allInnerTexts()).map((t) => t.trim());
+    if (!labels.includes(item))
+      throw new Error(`the context menu of ${label} has no "${item}"; it shows: ${labels.filter(Boolean).join(' | ')}`);
+    await until(
+      `the context menu of ${label} to take the keyboard focus`,
+      () =>
+        menu.evaluate((el) => {
+          const root = el.getRootNode() as Document | ShadowRoot;
+          return root.activeElement !== null && el.contains(root.activeElement) ? true : undefined;
+        }),
+      this.timeout,
+    );
+    const focused = () =>
+      this.page
+        .locator(`${MENU_ITEM}.focused .action-label`)
+        .allInnerTexts()
+        .then((t) => t[0]?.trim());
+    // Each Down moves the highlight one item (separators are skipped); a full turn is enough.
+    for (let moves = 0; (await focused()) !== item; moves++) {
+      if (moves > labels.length) throw new Error(`could not move the menu's highlight to "${item}"`);
+      const before = await focused();
+      await this.page.keyboard.press('ArrowDown');
+      await until(
+        `the menu's highlight to move from ${before ?? 'nothing'}`,
+        async () => ((await focused()) !== before ? true : undefined),
+        this.timeout,
+      );
+    }
+    await this.page.keyboard.press('Enter');
+    await this.page.locator(MENU).first().waitFor({ state: 'detached', timeout: this.timeout });
   }
 
-  /** Opens the command palette, types `>title`, and runs the row of that title. */
+  /** Closes any open context menu (Escape), as a user would before the next action. */
+  async closeMenus(): Promise<void> {
+    const menu = this.page.locator(MENU).first();
+    for (let i = 0; i < 3 && (await menu.isVisible()); i++) {
+      await this.page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+    }
+    if (await menu.isVisible()) throw new Error('a context menu stays open after Escape');
+  }
+
+  /** Opens the command palette, types `>title`, and runs the command of exactly that title. */
   async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
+    await this.openQuickInput('F1');
     await this.fillQuickInput(`>${title}`);
     await this.chooseQuickInputRow(title);
   }
 
   /** Opens `file` with Quick Open and waits for it to be the active editor of the active group. */
   async quickOpen(file: string): Promise<void> {
-    await this.page.keyboard.press('Control+P');
+    await this.openQuickInput('Control+P');
     await this.fillQuickInput(file);
     await this.chooseQuickInputRow(file);
     await this.page
@@ -163,26 +212,51 @@ export class Workbench {
 
   /** Moves the cursor of the active editor to the start of `line` (1-based), through Quick Open's `:line`. */
   async goToLine(line: number): Promise<void> {
-    await this.page.keyboard.press('Control+P');
+    await this.openQuickInput('Control+P');
     await this.fillQuickInput(`:${line}`);
+    // Quick Open's `:` mode offers one row, "Go to line N…", once it has read the number.
+    const row = this.page.locator(`${QUICK_INPUT_ROW}.focused`, { hasText: String(line) }).first();
+    await row.waitFor({ state: 'visible', timeout: this.timeout });
     await this.page.keyboard.press('Enter');
     await this.page.locator(QUICK_INPUT).first().waitFor({ state: 'hidden', timeout: this.timeout });
   }
 
-  /** Answers an input box (Scale…'s replica count): replaces its value and presses Enter. */
-  async answerInput(value: string): Promise<void> {
+  /**
+   * The input box a command shows (Scale…'s replica count), once its title reads `title`: returns the
+   * value it was opened with, so that the caller can check it.
+   */
+  async inputBox(title: string): Promise<string> {
+    const widget = this.page.locator(QUICK_INPUT).first();
     try {
-      await this.fillQuickInput(value, INPUT_BOX_MS);
+      await widget.locator('.quick-input-title', { hasText: title }).first().waitFor({
+        state: 'visible',
+        timeout: INPUT_BOX_MS,
+      });
     } catch (e) {
-      throw new Error(`no input box showed${await this.notificationText()}`, { cause: e });
+      throw new Error(`no input box titled "${title}" showed${await this.notificationText()}`, { cause: e });
     }
+    return widget.locator('input').first().inputValue();
+  }
+
+  /** Answers the input box titled `title`: replaces its value, presses Enter, waits for it to close. */
+  async answerInput(title: string, value: string): Promise<void> {
+    await this.inputBox(title);
+    await this.fillQuickInput(value, INPUT_BOX_MS);
     await this.page.keyboard.press('Enter');
     await this.page.locator(QUICK_INPUT).first().waitFor({ state: 'hidden', timeout: this.timeout });
   }
 
-  /** The text the active group's editor shows (its rendered lines). */
-  editorText(): Promise<string> {
-    return this.page.locator(`${ACTIVE_GROUP} .editor-instance .view-lines`).first().innerText();
+  /**
+   * The lines the active group's editor shows, top to bottom (Monaco keeps its line elements in no
+   * particular order in the page and places each by its `top`), with non-breaking spaces as spaces.
+   */
+  editorLines(): Promise<string[]> {
+    return this.page.locator(`${ACTIVE_GROUP} .editor-instance .view-lines .view-line`).evaluateAll((lines) =>
+      lines
+        .map((l) => ({ top: parseFloat((l as HTMLElement).style.top) || 0, text: l.textContent ?? '' }))
+        .sort((a, b) => a.top - b.top)
+        .map((l) => l.text.replace(/\u00a0/g, ' ')),
+    );
   }
 
   /** Shows the Problems panel and returns its rows' text. */
@@ -198,6 +272,11 @@ export class Workbench {
     return this.page.locator('iframe.webview.ready:visible').first().contentFrame().frameLocator('iframe#active-frame');
   }
 
+  /** The status bar's text (the sandbox's item reads `Sandbox 20× · 5 pods` or `Sandbox paused · 5 pods`). */
+  statusBarText(): Promise<string> {
+    return this.page.locator('.part.statusbar').first().innerText();
+  }
+
   /** The notification toasts' messages. */
   notifications(): Promise<string[]> {
     return this.page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts();
@@ -209,17 +288,90 @@ export class Workbench {
     return shown.length > 0 ? `\nnotifications: ${shown.join(' | ')}` : '';
   }
 
+  /**
+   * Leaves the workbench as a step expects to find it: no context menu, quick input or dialog open
+   * (Escape closes each, as for a user), no notification toasts, and no editor open (a dirty one is
+   * reverted, not saved).
+   */
+  async tidy(): Promise<void> {
+    await this.closeMenus();
+    const overlays = this.page.locator(`${QUICK_INPUT}:visible, ${DIALOG}:visible`).first();
+    for (let i = 0; i < 5 && (await overlays.isVisible()); i++) {
+      await this.page.keyboard.press('Escape');
+      await overlays.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    }
+    if (await overlays.isVisible()) throw new Error('a quick input or dialog stays open after Escape');
+    // Closing a dirty editor asks whether to save it: the answer is no, its changes are dropped.
+    await this.runCommand('View: Close All Editors');
+    const dialog = this.page.locator(DIALOG).first();
+    const tab = this.page.locator('.part.editor .tabs-container .tab').first();
+    await until(
+      'every editor to close',
+      async () => {
+        if (await dialog.isVisible())
+          await dialog.locator('a.monaco-button', { hasText: "Don't Save" }).first().click();
+        return (await tab.count()) === 0 ? true : undefined;
+      },
+      this.timeout,
+    );
+    if ((await this.notifications()).length > 0) {
+      await this.runCommand('Notifications: Clear All Notifications');
+      await this.page
+        .locator('.notifications-toasts .notification-list-item')
+        .first()
+        .waitFor({ state: 'detached', timeout: this.timeout });
+    }
+  }
+
+  /** Opens Quick Open or the command palette with `key`; waits until its input box has the focus. */
+  private async openQuickInput(key: string): Promise<void> {
+    await this.closeMenus();
+    await this.page.keyboard.press(key);
+    const box = this.page.locator(QUICK_INPUT_BOX).first();
+    await box.waitFor({ state: 'visible', timeout: this.timeout });
+    await until(
+      'the quick input box to take the keyboard focus',
+      () => box.evaluate((el) => (el === el.ownerDocument.activeElement ? true : undefined)),
+      this.timeout,
+    );
+  }
+
   private async fillQuickInput(text: string, timeoutMs = this.timeout): Promise<void> {
     const box = this.page.locator(QUICK_INPUT_BOX).first();
     await box.waitFor({ state: 'visible', timeout: timeoutMs });
     await box.fill(text);
   }
 
-  /** Clicks the row showing `text` (Enter would take whichever row is highlighted, maybe a recently used one). */
+  /**
+   * Runs the row labelled exactly `text` with the keyboard: waits until the list has filtered to
+   * it, moves the highlight onto it with Down when another row (a recently used one) is above it,
+   * and presses Enter. A click could land on a row that the filtering list moves under the pointer.
+   */
   private async chooseQuickInputRow(text: string): Promise<void> {
-    const row = this.page.locator(QUICK_INPUT_ROW, { hasText: text }).first();
-    await row.waitFor({ state: 'visible', timeout: this.timeout });
-    await row.click();
+    const label = (row: string) => `${QUICK_INPUT_ROW}${row} .label-name`;
+    const focused = () =>
+      this.page
+        .locator(label('.focused'))
+        .allInnerTexts()
+        .then((t) => t[0]?.trim());
+    const wanted = this.page.locator(label(''), { hasText: exactly(text) }).first();
+    await until(
+      `a quick input row labelled "${text}"`,
+      async () => ((await wanted.isVisible()) ? true : undefined),
+      this.timeout,
+      async () => (await this.page.locator(label('')).allInnerTexts()).join(' | '),
+    );
+    for (let moves = 0; (await focused()) !== text; moves++) {
+      if (moves > 20) throw new Error(`could not move the quick input's highlight to "${text}"`);
+      const before = await focused();
+      await this.page.keyboard.press('ArrowDown');
+      await until(
+        `the quick input's highlight to move from ${before ?? 'nothing'}`,
+        async () => ((await focused()) !== before ? true : undefined),
+        this.timeout,
+      );
+    }
+    await this.page.keyboard.press('Enter');
     await this.page.locator(QUICK_INPUT).first().waitFor({ state: 'hidden', timeout: this.timeout });
   }
 }

@@ -81,7 +81,7 @@ describe('CustomResourceDefinitions', () => {
     assert.deepEqual(created.status, { acceptedNames: { plural: '', kind: '' }, storedVersions: ['v1'] });
     assert.deepEqual((created.spec.names as Record<string, unknown>).listKind, 'WidgetList');
     assert.deepEqual(created.spec.conversion, { strategy: 'None' });
-    const crd = api.get('customresourcedefinitions', undefined, 'widgets.example.com') as Crd;
+    const crd = api.get('customresourcedefinitions', undefined, 'widgets.example.com');
     assert.deepEqual(crd.status!.acceptedNames, {
       plural: 'widgets',
       singular: 'widget',
@@ -153,8 +153,8 @@ describe('CustomResourceDefinitions', () => {
       ...widgetCrd({ names: { plural: 'gizmos', kind: 'Widget', shortNames: ['wd'] } }),
       metadata: { name: 'gizmos.example.com' },
     });
-    const gizmos = api.get('customresourcedefinitions', undefined, 'gizmos.example.com') as Crd;
-    const conditions = gizmos.status!.conditions as { type: string; status: string; reason: string; message: string }[];
+    const gizmos = api.get('customresourcedefinitions', undefined, 'gizmos.example.com');
+    const conditions = gizmos.status!.conditions!;
     assert.deepEqual(
       conditions.map((c) => [c.type, c.status, c.reason, c.message]),
       [
@@ -166,7 +166,7 @@ describe('CustomResourceDefinitions', () => {
     assert.equal(api.resources.byName('gizmos'), undefined);
     api.delete('customresourcedefinitions', undefined, 'widgets.example.com');
     api.update({
-      ...(api.get('customresourcedefinitions', undefined, 'widgets.example.com') as Crd),
+      ...api.get('customresourcedefinitions', undefined, 'widgets.example.com'),
       metadata: { ...api.get('customresourcedefinitions', undefined, 'widgets.example.com').metadata, finalizers: [] },
     });
     assert.equal(api.tryGet('customresourcedefinitions', undefined, 'widgets.example.com'), undefined);

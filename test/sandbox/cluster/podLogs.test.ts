@@ -8,7 +8,7 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import { Cluster } from '../../../sandbox/cluster/cluster';
 import type { PodLogOptions } from '../../../sandbox/cluster/cluster';
 import { isApiError } from '../../../sandbox/api/errors';
-import type { KubeObject } from '../../../sandbox/api/types';
+import type { Typed } from '../../../sandbox/api/types';
 import { BEHAVIOR_ANNOTATION } from '../../../sandbox/kubelet/behaviors';
 import { FIXED_DELAYS } from '../kubelet/setup';
 
@@ -25,12 +25,13 @@ function createPod(
   spec: Partial<NonNullable<Pod['spec']>>,
   annotations?: Record<string, string>,
 ): void {
-  c.api.create({
+  const pod: Typed<Pod> = {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace: 'default', ...(annotations ? { annotations } : {}) },
     spec: { containers: [], ...spec },
-  } as unknown as KubeObject);
+  };
+  c.api.create(pod);
 }
 
 const COUNTER = {

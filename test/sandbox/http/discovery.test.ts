@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isApiError } from '../../../sandbox/api/errors';
-import { RESOURCES, apiVersionOf } from '../../../sandbox/api/resources';
+import { RESOURCES } from '../../../sandbox/api/registry';
+import { apiVersionOf } from '../../../sandbox/api/resources';
 import { defaultRegistry } from '../../../sandbox/api/registry';
 import type { ResourceType } from '../../../sandbox/api/resources';
 import { AGGREGATED_DISCOVERY_V2, discoveryDocument, versionInfo } from '../../../sandbox/http/discovery';

@@ -6,6 +6,9 @@
 import { request as httpRequest } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { Deployment } from 'kubernetes-types/apps/v1';
+import type { ConfigMap, Pod } from 'kubernetes-types/core/v1';
+import type { Typed } from '../../../sandbox/api/types';
 import { Cluster } from '../../../sandbox/cluster/cluster';
 import type { ClusterOptions } from '../../../sandbox/cluster/cluster';
 import type { HttpTimers, KubeHttpServer, KubeHttpServerOptions } from '../../../sandbox/http/server';
@@ -19,6 +22,11 @@ export interface Reply {
   text: string;
   /** The body parsed as JSON (undefined when it is not JSON). */
   json: Record<string, unknown>;
+}
+
+/** The body of `reply` parsed as JSON of the shape the test expects (a `Table`, a `Status`). */
+export function bodyAs<T>(reply: Reply): T {
+  return JSON.parse(reply.text) as T;
 }
 
 export interface RequestOptions {
@@ -239,11 +247,11 @@ export function configMap(
   name: string,
   data: Record<string, string> = { a: '1' },
   labels?: Record<string, string>,
-): Record<string, unknown> {
+): Typed<ConfigMap> {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...(labels ? { labels } : {}) }, data };
 }
 
-export function deployment(name: string, replicas = 2): Record<string, unknown> {
+export function deployment(name: string, replicas = 2): Typed<Deployment> {
   const labels = { app: name };
   return {
     apiVersion: 'apps/v1',
@@ -261,7 +269,7 @@ export function pod(
   name: string,
   labels: Record<string, string> = {},
   extra: Record<string, unknown> = {},
-): Record<string, unknown> {
+): Typed<Pod> {
   return {
     apiVersion: 'v1',
     kind: 'Pod',

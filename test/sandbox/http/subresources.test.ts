@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
-import type { KubeObject } from '../../../sandbox/api/types';
 import { deployment, pod, serve } from './helpers';
 import type { Served } from './helpers';
 
@@ -10,7 +9,7 @@ const PDBS = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
 
 /** A running, Ready pod on node-1 (the kubelet is not running: its status is written here). */
 function readyPod(s: Served, name: string, labels: Record<string, string>): void {
-  s.cluster.api.create(pod(name, labels, { nodeName: 'node-1' }) as unknown as KubeObject, { namespace: 'default' });
+  s.cluster.api.create(pod(name, labels, { nodeName: 'node-1' }), { namespace: 'default' });
   const current = s.cluster.api.get('pods', 'default', name);
   s.cluster.api.updateStatus({
     ...current,
@@ -108,7 +107,7 @@ describe('HTTP API: subresources', () => {
   });
 
   it('binding: assigns a pod to a node with 201 Success; a second binding is 409', async () => {
-    s.cluster.api.create(pod('unbound') as unknown as KubeObject, { namespace: 'default' });
+    s.cluster.api.create(pod('unbound'), { namespace: 'default' });
     const binding = {
       apiVersion: 'v1',
       kind: 'Binding',
@@ -212,15 +211,15 @@ describe('HTTP API: eviction', () => {
     const first = await s.request('POST', `${PODS}/db-1/eviction`, { body: eviction('db-1') });
     assert.equal(first.status, 201);
     assert.ok(s.cluster.api.get('pods', 'default', 'db-1').metadata.deletionTimestamp, 'graceful: terminating');
-    const status = s.cluster.api.get('poddisruptionbudgets', 'default', 'db-pdb').status as Record<string, unknown>;
-    assert.equal(status.disruptionsAllowed, 0);
-    assert.deepEqual(Object.keys(status.disruptedPods as object), ['db-1']);
+    const status = s.cluster.api.get('poddisruptionbudgets', 'default', 'db-pdb').status;
+    assert.equal(status?.disruptionsAllowed, 0);
+    assert.deepEqual(Object.keys(status?.disruptedPods ?? {}), ['db-1']);
     const second = await s.request('POST', `${PODS}/db-2/eviction`, { body: eviction('db-2') });
     assert.equal(second.status, 429);
   });
 
   it('ignores budgets for pods that are not running yet, and refuses two budgets with 500', async () => {
-    s.cluster.api.create(pod('db-pending', { app: 'db' }) as unknown as KubeObject, { namespace: 'default' });
+    s.cluster.api.create(pod('db-pending', { app: 'db' }), { namespace: 'default' });
     const pending = await s.request('POST', `${PODS}/db-pending/eviction`, { body: eviction('db-pending') });
     assert.equal(pending.status, 201);
     await s.request('POST', PDBS, { body: pdb('second-pdb', { minAvailable: 0 }) });

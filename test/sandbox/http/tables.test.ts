@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
 import { tableFor } from '../../../sandbox/printers/tableFor';
-import { deployment, serve } from './helpers';
+import { bodyAs, deployment, serve } from './helpers';
 import type { Served } from './helpers';
 
 const TABLE =
@@ -30,7 +30,7 @@ describe('HTTP API: server-side tables and partial metadata', () => {
   it('lists pods as the Table kubectl prints, with every column of the printer and the clock time the server has', async () => {
     const r = await s.request('GET', '/api/v1/namespaces/default/pods', { accept: TABLE });
     assert.equal(r.status, 200);
-    const table = r.json as unknown as Table;
+    const table = bodyAs<Table>(r);
     assert.equal(table.kind, 'Table');
     assert.equal(table.apiVersion, 'meta.k8s.io/v1');
     assert.equal(table.metadata.resourceVersion, s.cluster.api.resourceVersion);
@@ -54,13 +54,13 @@ describe('HTTP API: server-side tables and partial metadata', () => {
 
   it('includes the whole object or none with includeObject, and honours v1beta1 and paging', async () => {
     const whole = await s.request('GET', '/api/v1/namespaces/default/pods?includeObject=Object', { accept: TABLE });
-    assert.equal((whole.json as unknown as Table).rows[0].object!.kind, 'Pod');
+    assert.equal(bodyAs<Table>(whole).rows[0].object!.kind, 'Pod');
     const none = await s.request('GET', '/api/v1/namespaces/default/pods?includeObject=None', { accept: TABLE });
-    assert.equal((none.json as unknown as Table).rows[0].object, null);
+    assert.equal(bodyAs<Table>(none).rows[0].object, null);
     const beta = await s.request('GET', '/api/v1/namespaces/default/pods?limit=2', {
       accept: 'application/json;as=Table;v=v1beta1;g=meta.k8s.io',
     });
-    const betaTable = beta.json as unknown as Table;
+    const betaTable = bodyAs<Table>(beta);
     assert.equal(betaTable.apiVersion, 'meta.k8s.io/v1beta1');
     assert.equal(betaTable.rows.length, 2);
     assert.ok(betaTable.metadata.continue);
@@ -68,7 +68,7 @@ describe('HTTP API: server-side tables and partial metadata', () => {
 
   it('answers a single object as a one-row Table', async () => {
     const r = await s.request('GET', '/apis/apps/v1/namespaces/default/deployments/web', { accept: TABLE });
-    const table = r.json as unknown as Table;
+    const table = bodyAs<Table>(r);
     assert.equal(table.kind, 'Table');
     assert.deepEqual(
       table.columnDefinitions.slice(0, 4).map((c) => c.name),

@@ -20,17 +20,15 @@ function podWith(
 describe('typeMismatch: JSON types against the schema, in Go decoding words', () => {
   it('names the innermost struct, the dotted json path and the Go type', () => {
     const d = deployment('d');
-    (d.spec as Record<string, unknown>).replicas = '3';
     assert.equal(
-      typeMismatch(d, 'apps/v1', 'Deployment'),
+      typeMismatch({ ...d, spec: { ...d.spec, replicas: '3' } }, 'apps/v1', 'Deployment'),
       'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
     );
   });
 
   it('paths through lists drop the indices', () => {
     const d = deployment('d');
-    const tpl = (d.spec as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec;
-    tpl.containers = [
+    const containers = [
       { name: 'a', image: 'x' },
       {
         name: 'b',
@@ -41,8 +39,9 @@ describe('typeMismatch: JSON types against the schema, in Go decoding words', ()
         ],
       },
     ];
+    const template = { ...d.spec?.template, spec: { ...d.spec?.template.spec, containers } };
     assert.equal(
-      typeMismatch(d, 'apps/v1', 'Deployment'),
+      typeMismatch({ ...d, spec: { ...d.spec, template } }, 'apps/v1', 'Deployment'),
       'json: cannot unmarshal number into Go struct field EnvVar.spec.template.spec.containers.env.value of type string',
     );
   });
@@ -61,7 +60,7 @@ describe('typeMismatch: JSON types against the schema, in Go decoding words', ()
       'json: cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container',
     );
     assert.equal(
-      typeMismatch(configMap('c', { a: 1 } as unknown as Record<string, string>), 'v1', 'ConfigMap'),
+      typeMismatch({ ...configMap('c'), data: { a: 1 } }, 'v1', 'ConfigMap'),
       'json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
     );
     assert.equal(
@@ -136,8 +135,8 @@ describe('HTTP API: bodies with wrongly typed fields', () => {
   after(() => s.close());
 
   it('refuses replicas "3" with 400 in upstream words and stores nothing', async () => {
-    const body = deployment('typed');
-    (body.spec as Record<string, unknown>).replicas = '3';
+    const d = deployment('typed');
+    const body = { ...d, spec: { ...d.spec, replicas: '3' } };
     const before = s.cluster.api.resourceVersion;
     const r = await s.request('POST', DEPLOYS, { body });
     assert.equal(r.status, 400);

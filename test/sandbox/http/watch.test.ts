@@ -17,7 +17,7 @@ async function eventually(condition: () => boolean, what: string): Promise<void>
 }
 
 function cm(name: string, labels?: Record<string, string>): KubeObject {
-  return configMap(name, { a: '1' }, labels) as unknown as KubeObject;
+  return configMap(name, { a: '1' }, labels);
 }
 
 describe('HTTP API: watch', () => {
@@ -158,7 +158,7 @@ describe('HTTP API: watch', () => {
     const n = s.cluster.api.list('configmaps', { namespace: 'default' }).items.length;
     const events = await w.until(n);
     const tables = events.map(
-      (e) => e.object as unknown as { kind: string; columnDefinitions: unknown[]; rows: { cells: unknown[] }[] },
+      (e) => e.object as { kind: string; columnDefinitions: unknown[]; rows: { cells: unknown[] }[] },
     );
     assert.ok(tables.every((t) => t.kind === 'Table' && t.rows.length === 1));
     assert.ok(tables[0].columnDefinitions.length > 0);

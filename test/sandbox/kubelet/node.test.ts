@@ -1,6 +1,5 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject } from '../../../sandbox/api/types';
 import { setupKubelet } from './setup';
 
 const T0 = '2026-01-01T00:00:00Z';
@@ -95,32 +94,28 @@ describe('node registration and heartbeats', () => {
       actions.filter((a) => a.includes('nodes')),
       ['MODIFIED nodes node-1'],
     );
-    const ready = (
-      f.h.api.get('nodes', undefined, 'node-1').status as { conditions: { type: string; lastHeartbeatTime: string }[] }
-    ).conditions.find((c) => c.type === 'Ready');
+    const ready = f.h.api.get('nodes', undefined, 'node-1').status?.conditions?.find((c) => c.type === 'Ready');
     assert.equal(ready?.lastHeartbeatTime, '2026-01-01T00:05:00Z');
   });
 
   test('conditions changed by someone else (node lifecycle) are re-posted at the next heartbeat', () => {
     const f = setupKubelet();
     const node = f.h.api.get('nodes', undefined, 'node-1');
-    const status = node.status as { conditions: Record<string, unknown>[] };
+    const status = node.status ?? {};
     f.h.api.updateStatus({
       ...node,
       status: {
         ...status,
-        conditions: status.conditions.map((c) => ({
+        conditions: (status.conditions ?? []).map((c) => ({
           ...c,
           status: 'Unknown',
           reason: 'NodeStatusUnknown',
           message: 'Kubelet stopped posting node status.',
         })),
       },
-    } as KubeObject);
+    });
     f.h.advance(10_000);
-    const ready = (
-      f.h.api.get('nodes', undefined, 'node-1').status as { conditions: Record<string, unknown>[] }
-    ).conditions.find((c) => c.type === 'Ready');
+    const ready = f.h.api.get('nodes', undefined, 'node-1').status?.conditions?.find((c) => c.type === 'Ready');
     assert.deepEqual(ready, {
       type: 'Ready',
       status: 'True',

@@ -4,6 +4,7 @@
  * statuses are written as the disruption controller would write them, and
  * pods leave when the test deletes them, as their kubelet would.
  */
+import { asResource } from '../../../sandbox/api/resourceObjects';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cordon, uncordon } from '../../../sandbox/operations/cordon';
@@ -55,12 +56,15 @@ function drain(h: Harness, node: string, options: DrainOptions): { handle: Drain
 /** A budget over app=db whose status allows `allowed` disruptions (as the disruption controller writes it). */
 function budget(h: Harness, allowed: number): void {
   let pdb = h.api.tryGet('poddisruptionbudgets', 'default', 'db');
-  pdb ??= h.api.create({
-    apiVersion: 'policy/v1',
-    kind: 'PodDisruptionBudget',
-    metadata: { name: 'db', namespace: 'default' },
-    spec: { selector: { matchLabels: { app: 'db' } }, maxUnavailable: 1 },
-  });
+  pdb ??= asResource(
+    'poddisruptionbudgets',
+    h.api.create({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'db', namespace: 'default' },
+      spec: { selector: { matchLabels: { app: 'db' } }, maxUnavailable: 1 },
+    }),
+  );
   h.api.updateStatus({
     ...pdb,
     status: {

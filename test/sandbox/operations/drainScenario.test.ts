@@ -100,7 +100,7 @@ describe('drain with a PodDisruptionBudget (virtual time)', () => {
       [now.length, now.filter(ready).length, now.filter((p) => nodeOf(p) === 'node-2').length],
       [4, 4, 4],
     );
-    const status = c.api.get('poddisruptionbudgets', 'default', 'web').status as Record<string, unknown>;
+    const status = c.api.get('poddisruptionbudgets', 'default', 'web').status!;
     assert.deepEqual(
       [status.expectedPods, status.desiredHealthy, status.currentHealthy, status.disruptionsAllowed],
       [4, 3, 4, 1],

@@ -1,15 +1,18 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Node } from 'kubernetes-types/core/v1';
+import type { Node, NodeSelectorTerm, Pod } from 'kubernetes-types/core/v1';
 import { FILTER_PLUGINS, filterNode, verdictReasons } from '../../../sandbox/scheduler/filters';
 import { NodeState } from '../../../sandbox/scheduler/nodeState';
 import { newPodInfo } from '../../../sandbox/scheduler/podInfo';
-import type { KubeObject } from '../../../sandbox/api/types';
+import type { Typed } from '../../../sandbox/api/types';
 import { node, pod } from './fixtures';
 
-function state(obj: KubeObject, usage?: { cpu?: number; memory?: number; pods?: number; ports?: string[] }): NodeState {
+function state(
+  obj: Typed<Node>,
+  usage?: { cpu?: number; memory?: number; pods?: number; ports?: string[] },
+): NodeState {
   const s = new NodeState(obj.metadata.name!);
-  s.setNode(obj as unknown as Node);
+  s.setNode(obj);
   for (let i = 0; i < (usage?.pods ?? 0); i++)
     s.addPod({ cpu: 0, memory: 0, ephemeral: 0, nonZeroCpu: 0, nonZeroMemory: 0, hostPorts: [] }, 1);
   if (usage?.cpu || usage?.memory || usage?.ports) {
@@ -29,19 +32,19 @@ function state(obj: KubeObject, usage?: { cpu?: number; memory?: number; pods?: 
 }
 
 /** `[plugin, reasons]` of a verdict, or 'fits'. */
-function outcome(p: KubeObject, n: NodeState): 'fits' | [string, string[]] {
+function outcome(p: Typed<Pod>, n: NodeState): 'fits' | [string, string[]] {
   const v = filterNode(newPodInfo(p), n);
   if (v === 0) return 'fits';
   return [FILTER_PLUGINS[v & 7], verdictReasons(v, n.taints[v >> 8]?.reason ?? '')];
 }
 
 const cp = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' };
-const affinity = (terms: unknown[]) => ({
+const affinity = (terms: NodeSelectorTerm[]) => ({
   affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } },
 });
 
 describe('filters, one table per plugin', () => {
-  const cases: [string, KubeObject, NodeState, ReturnType<typeof outcome>][] = [
+  const cases: [string, Typed<Pod>, NodeState, ReturnType<typeof outcome>][] = [
     [
       'NodeUnschedulable: cordoned node',
       pod('p'),

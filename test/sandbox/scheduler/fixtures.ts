@@ -1,19 +1,20 @@
 /** Node and pod builders for the scheduler tests. */
-import type { KubeObject } from '../../../sandbox/api/types';
+import type { Node, NodeSpec, Pod, PodSpec, Taint } from 'kubernetes-types/core/v1';
+import type { Typed } from '../../../sandbox/api/types';
 
 export interface NodeSpecInput {
   cpu?: string;
   memory?: string;
   pods?: string;
   labels?: Record<string, string>;
-  taints?: { key: string; value?: string; effect: string }[];
+  taints?: Taint[];
   unschedulable?: boolean;
 }
 
-export function node(name: string, o: NodeSpecInput = {}): KubeObject {
+export function node(name: string, o: NodeSpecInput = {}): Typed<Node> {
   const allocatable: Record<string, string> = { cpu: o.cpu ?? '4', memory: o.memory ?? '8Gi' };
   if (o.pods) allocatable.pods = o.pods;
-  const spec: Record<string, unknown> = {};
+  const spec: NodeSpec = {};
   if (o.taints) spec.taints = o.taints;
   if (o.unschedulable) spec.unschedulable = true;
   return {
@@ -28,11 +29,11 @@ export function node(name: string, o: NodeSpecInput = {}): KubeObject {
 export interface PodInput {
   cpu?: string;
   memory?: string;
-  spec?: Record<string, unknown>;
+  spec?: Partial<PodSpec>;
   namespace?: string;
 }
 
-export function pod(name: string, o: PodInput = {}): KubeObject {
+export function pod(name: string, o: PodInput = {}): Typed<Pod> {
   const requests: Record<string, string> = {};
   if (o.cpu) requests.cpu = o.cpu;
   if (o.memory) requests.memory = o.memory;

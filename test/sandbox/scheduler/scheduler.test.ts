@@ -6,15 +6,6 @@ import { Scheduler } from '../../../sandbox/scheduler/scheduler';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { node, pod } from './fixtures';
 
-interface Cond {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastProbeTime?: null;
-  lastTransitionTime?: string;
-}
-
 function setup(
   seed: number | string = 1,
   nodes: KubeObject[] = [node('n1'), node('n2'), node('n3')],
@@ -26,21 +17,12 @@ function setup(
   return { h, s };
 }
 
-const nodeOf = (h: Harness, name: string) =>
-  (h.api.get('pods', 'default', name).spec as { nodeName?: string }).nodeName;
-const conditions = (h: Harness, name: string) =>
-  (h.api.get('pods', 'default', name).status as { conditions?: Cond[] }).conditions;
+const nodeOf = (h: Harness, name: string) => h.api.get('pods', 'default', name).spec?.nodeName;
+const conditions = (h: Harness, name: string) => h.api.get('pods', 'default', name).status?.conditions;
 const events = (h: Harness) =>
-  h.api.list('events', { namespace: 'default' }).items.map((e) => {
-    const ev = e as unknown as {
-      type: string;
-      reason: string;
-      message: string;
-      count: number;
-      involvedObject: { name: string };
-    };
-    return `${ev.involvedObject.name} ${ev.type} ${ev.reason} x${ev.count}: ${ev.message}`;
-  });
+  h.api
+    .list('events', { namespace: 'default' })
+    .items.map((ev) => `${ev.involvedObject.name} ${ev.type} ${ev.reason} x${ev.count}: ${ev.message}`);
 
 const CPU_FULL =
   '0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.';

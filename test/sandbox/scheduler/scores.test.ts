@@ -11,14 +11,14 @@ import {
 } from '../../../sandbox/scheduler/scores';
 import { selectHost } from '../../../sandbox/scheduler/schedulePod';
 import { SeededRandom } from '../../../sandbox/clock/random';
-import type { KubeObject } from '../../../sandbox/api/types';
+import type { Typed } from '../../../sandbox/api/types';
 import { node, pod } from './fixtures';
 
 const GI = 1024 ** 3;
 
-function state(obj: KubeObject, used?: { cpu: number; memory: number }): NodeState {
+function state(obj: Typed<Node>, used?: { cpu: number; memory: number }): NodeState {
   const s = new NodeState(obj.metadata.name!);
-  s.setNode(obj as unknown as Node);
+  s.setNode(obj);
   if (used)
     s.addPod(
       {

@@ -25,7 +25,7 @@ export function nameValidatorFor(kind: string): (name: string, prefix: boolean) 
 }
 
 function meta(obj: KubeObject): Record<string, unknown> {
-  return isObj(obj.metadata) ? (obj.metadata as unknown as Record<string, unknown>) : {};
+  return isObj(obj.metadata) ? obj.metadata : {};
 }
 
 export const metadataName: ValidationRule = {

@@ -11,6 +11,7 @@ import { duplicateObject } from './rules/duplicateObject';
 import { hpaTargetMissing } from './rules/hpaTargetMissing';
 import { missingReference } from './rules/missingReference';
 import { serviceSelectorMatchesNothing } from './rules/serviceSelectorMatchesNothing';
+import { validatingAdmissionPolicy } from './rules/validatingAdmissionPolicy';
 
 /** Every cross-document rule, in the order their diagnostics are reported at one position. */
 export const CROSS_DOCUMENT_RULES: readonly CrossDocumentRule[] = [
@@ -18,6 +19,7 @@ export const CROSS_DOCUMENT_RULES: readonly CrossDocumentRule[] = [
   serviceSelectorMatchesNothing,
   missingReference,
   hpaTargetMissing,
+  validatingAdmissionPolicy,
 ];
 
 /** How messages name the scope. */

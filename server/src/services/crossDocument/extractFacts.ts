@@ -4,6 +4,7 @@
  * which applies defaults to the manifest's object in place.
  */
 import type { LineCounter } from 'yaml';
+import type { KubeObject } from '../../../../sandbox/api/types';
 import { parseApiVersion } from '../../../../sandbox/api/types';
 import { isKubectlList, listItems } from '../listItems';
 import type { ManifestDocument } from '../parseManifests';
@@ -34,6 +35,7 @@ export function extractFacts(m: ManifestDocument, lc: LineCounter): ObjectFacts[
         .flatMap((t) => podReferences(t.spec, t.specPath, t.replacedVolumes))
         .map((r) => ({ ...r, range: fieldRange(m.root, r.field, lc) })),
       scaleTarget: kind === 'HorizontalPodAutoscaler' && group === 'autoscaling' ? scaleTarget(m, lc) : undefined,
+      object: object as unknown as KubeObject,
     },
   ];
 }

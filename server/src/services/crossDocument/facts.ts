@@ -5,6 +5,7 @@
  * object's own file.
  */
 import type { Range } from 'vscode-languageserver-types';
+import type { KubeObject } from '../../../../sandbox/api/types';
 
 /** The kinds of object a pod spec refers to by name. */
 export type ReferencedKind = 'ConfigMap' | 'Secret' | 'PersistentVolumeClaim' | 'ServiceAccount';
@@ -51,6 +52,11 @@ export interface ObjectFacts {
   readonly serviceSelector: ServiceSelector | undefined;
   readonly references: readonly ObjectReference[];
   readonly scaleTarget: ScaleTargetReference | undefined;
+  /**
+   * The document itself, as admission leaves it (defaulted in place by single-document validation): the one fact
+   * that is not small, kept because a ValidatingAdmissionPolicy may read any field of any object.
+   */
+  readonly object: KubeObject;
 }
 
 /** The objects of one file, in source order, with the name used for the file in messages. */

@@ -35,8 +35,7 @@ function setup(manifest: KubeObject): Harness & { cj: KubeObject } {
   return { ...h, cj };
 }
 
-const cjStatus = (h: Harness, name: string): CronJob['status'] =>
-  (h.api.get('cronjobs', 'default', name) as unknown as CronJob).status;
+const cjStatus = (h: Harness, name: string): CronJob['status'] => h.api.get('cronjobs', 'default', name).status;
 const jobNames = (h: Harness): string[] =>
   h.api
     .list('jobs')

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import { computeHash } from '../../../../sandbox/controllers/deployment/hash';
-import { asKube, deploymentManifest, newDeploymentHarness, reportReplicaSets } from './fixtures';
+import { deploymentManifest, newDeploymentHarness, reportReplicaSets } from './fixtures';
 
 test('a new Deployment gets its ReplicaSet: hash name and labels, controller ref, annotations, full size at once', () => {
   const h = newDeploymentHarness();
@@ -132,7 +132,7 @@ test('a ReplicaSet scaled by hand is scaled back by the Deployment', () => {
   reportReplicaSets(h);
   h.settle();
   const rs = h.replicaSets()[0];
-  h.api.update(asKube({ ...rs, spec: { ...rs.spec!, replicas: 5 } }));
+  h.api.update({ ...rs, spec: { ...rs.spec!, replicas: 5 } });
   h.settle();
   assert.deepEqual(
     h.replicaSets().map((r) => r.spec!.replicas),
@@ -168,7 +168,7 @@ test('orphan ReplicaSets matching the selector are adopted; owned ones that stop
     },
   ]);
   const s = stray();
-  h.api.update(asKube({ ...s, metadata: { ...s.metadata, labels: { app: 'other', v: 'x' } } }));
+  h.api.update({ ...s, metadata: { ...s.metadata, labels: { app: 'other', v: 'x' } } });
   h.settle();
   assert.equal(stray().metadata!.ownerReferences, undefined);
 });

@@ -4,14 +4,14 @@
  * kubelets that writes ReplicaSet status the way they would.
  */
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
-import type { KubeObject } from '../../../../sandbox/api/types';
+import type { KubeObject, Typed } from '../../../../sandbox/api/types';
 import { DeploymentController } from '../../../../sandbox/controllers/deployment/deploymentController';
 import { newHarness, type Harness } from '../harness';
 
 export interface DeploymentHarness extends Harness {
   controller: DeploymentController;
-  deployment(name?: string): Deployment;
-  replicaSets(): ReplicaSet[];
+  deployment(name?: string): Typed<Deployment>;
+  replicaSets(): Typed<ReplicaSet>[];
   /** `name=spec.replicas` of every RS, oldest first (compact step assertions). */
   sizes(): string[];
 }
@@ -20,24 +20,21 @@ export function newDeploymentHarness(seed = 1): DeploymentHarness {
   const h = newHarness(seed);
   const controller = new DeploymentController(h.ctx);
   controller.start();
-  const replicaSets = (): ReplicaSet[] =>
-    (h.api.list('replicasets', { namespace: 'default' }).items as unknown as ReplicaSet[]).sort(
-      (a, b) =>
-        a.metadata!.creationTimestamp!.localeCompare(b.metadata!.creationTimestamp!) ||
-        a.metadata!.name!.localeCompare(b.metadata!.name!),
-    );
+  const replicaSets = (): Typed<ReplicaSet>[] =>
+    h.api
+      .list('replicasets', { namespace: 'default' })
+      .items.sort(
+        (a, b) =>
+          a.metadata!.creationTimestamp!.localeCompare(b.metadata!.creationTimestamp!) ||
+          a.metadata!.name!.localeCompare(b.metadata!.name!),
+      );
   return {
     ...h,
     controller,
-    deployment: (name = 'web') => h.api.get('deployments', 'default', name) as unknown as Deployment,
+    deployment: (name = 'web') => h.api.get('deployments', 'default', name),
     replicaSets,
     sizes: () => replicaSets().map((rs) => `${rs.metadata!.name}=${rs.spec!.replicas}`),
   };
-}
-
-/** A typed object as the API server takes it. */
-export function asKube(o: Deployment | ReplicaSet): KubeObject {
-  return o as unknown as KubeObject;
 }
 
 export interface DeploymentOptions {
@@ -88,7 +85,7 @@ export function setReplicaSetStatus(
   name: string,
   counts: { replicas: number; readyReplicas: number; availableReplicas: number },
 ): void {
-  const rs = h.api.get('replicasets', 'default', name) as unknown as ReplicaSet;
+  const rs = h.api.get('replicasets', 'default', name);
   const status: Record<string, number> = { observedGeneration: rs.metadata!.generation ?? 1 };
   for (const [k, v] of Object.entries({
     replicas: counts.replicas,
@@ -97,7 +94,7 @@ export function setReplicaSetStatus(
     availableReplicas: counts.availableReplicas,
   }))
     if (v) status[k] = v;
-  h.api.updateStatus({ ...(rs as unknown as KubeObject), status });
+  h.api.updateStatus({ ...rs, status });
 }
 
 /** Changes the template one second later (so the new RS sorts after the old one). */
@@ -105,18 +102,16 @@ export function setImage(h: DeploymentHarness, image: string, name = 'web'): voi
   h.advance(1000);
   const d = h.deployment(name);
   const template = d.spec!.template;
-  h.api.update(
-    asKube({
-      ...d,
-      spec: {
-        ...d.spec!,
-        template: {
-          ...template,
-          spec: { ...template.spec!, containers: [{ ...template.spec!.containers[0], image }] },
-        },
+  h.api.update({
+    ...d,
+    spec: {
+      ...d.spec!,
+      template: {
+        ...template,
+        spec: { ...template.spec!, containers: [{ ...template.spec!.containers[0], image }] },
       },
-    }),
-  );
+    },
+  });
 }
 
 export function patchSpec(h: DeploymentHarness, spec: Record<string, unknown>, name = 'web'): void {

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import { computeHash } from '../../../../sandbox/controllers/deployment/hash';
 import {
-  asKube,
   deploymentManifest,
   newDeploymentHarness,
   reportReplicaSets,
@@ -40,7 +39,7 @@ test('rollback by template reuses the old ReplicaSet, bumps its revision and rec
   delete labels['pod-template-hash'];
   const d = h.deployment();
   h.advance(1000);
-  h.api.update(asKube({ ...d, spec: { ...d.spec!, template: { ...old.spec!.template!, metadata: { labels } } } }));
+  h.api.update({ ...d, spec: { ...d.spec!, template: { ...old.spec!.template!, metadata: { labels } } } });
   rollOut(h);
   assert.deepEqual(revisions(h), ['nginx:1.27:3 (1)=2', 'nginx:1.28:2=0']);
   assert.equal(h.deployment().metadata!.annotations!['deployment.kubernetes.io/revision'], '3');

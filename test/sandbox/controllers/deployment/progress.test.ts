@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DeploymentCondition } from 'kubernetes-types/apps/v1';
 import {
-  asKube,
   deploymentManifest,
   newDeploymentHarness,
   reportReplicaSets,
@@ -92,7 +91,7 @@ test('a ReplicaFailure condition on the new ReplicaSet is copied to the Deployme
     reason: 'FailedCreate',
     message: 'pods "web-x" is forbidden: exceeded quota',
   };
-  h.api.updateStatus(asKube({ ...rs, status: { replicas: 0, observedGeneration: 1, conditions: [condition] } }));
+  h.api.updateStatus({ ...rs, status: { replicas: 0, observedGeneration: 1, conditions: [condition] } });
   h.advance(0);
   const got = h.deployment().status!.conditions!.find((c) => c.type === 'ReplicaFailure');
   assert.deepEqual(got, { ...condition, lastUpdateTime: condition.lastTransitionTime });

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { KubeObject } from '../../../../sandbox/api/types';
 import {
   deploymentManifest,
@@ -16,7 +15,7 @@ function watchSizes(h: DeploymentHarness, check: () => void): string[] {
   const steps: string[] = [];
   const last = new Map<string, number>();
   h.api.watch('replicasets', { resourceVersion: h.api.resourceVersion }, (e) => {
-    const rs = e.object as unknown as ReplicaSet;
+    const rs = e.object;
     if (e.type === 'DELETED' || last.get(rs.metadata!.name!) === rs.spec!.replicas) return;
     last.set(rs.metadata!.name!, rs.spec!.replicas!);
     steps.push(`${rs.metadata!.name}=${rs.spec!.replicas}`);
@@ -149,7 +148,7 @@ test('paused: scaling still applies, no new ReplicaSet; the Progressing conditio
   h.settle();
   const reasons: string[] = [];
   h.api.watch('deployments', { resourceVersion: h.api.resourceVersion }, (e) => {
-    const c = (e.object as unknown as Deployment).status?.conditions?.find((x) => x.type === 'Progressing');
+    const c = e.object.status?.conditions?.find((x) => x.type === 'Progressing');
     const text = `${c?.status}/${c?.reason}/${c?.message}`;
     if (reasons.at(-1) !== text) reasons.push(text);
   });

@@ -52,8 +52,7 @@ function setup(): Harness {
   return h;
 }
 
-const slices = (h: Harness): EndpointSlice[] =>
-  h.api.list('endpointslices', { namespace: 'default' }).items as unknown as EndpointSlice[];
+const slices = (h: Harness): EndpointSlice[] => h.api.list('endpointslices', { namespace: 'default' }).items;
 const ref = (h: Harness, name: string) => ({
   kind: 'Pod',
   namespace: 'default',

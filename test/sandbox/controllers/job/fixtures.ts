@@ -23,8 +23,7 @@ export function jobManifest(name: string, spec: Record<string, unknown> = {}, re
 }
 
 export function podsOf(api: ApiServer, job: string): Pod[] {
-  return api.list('pods', { namespace: 'default', labelSelector: `batch.kubernetes.io/job-name=${job}` })
-    .items as unknown as Pod[];
+  return api.list('pods', { namespace: 'default', labelSelector: `batch.kubernetes.io/job-name=${job}` }).items;
 }
 
 export function podNames(api: ApiServer, job: string): string[] {
@@ -47,7 +46,7 @@ export function setPodPhase(
   now: number,
   opts: StatusOptions = {},
 ): void {
-  const pod = api.get('pods', 'default', name) as unknown as Pod;
+  const pod = api.get('pods', 'default', name);
   const at = formatTimestamp(now);
   const terminal = phase !== 'Running';
   const ready = !terminal && opts.ready !== false;
@@ -76,5 +75,5 @@ export function setPodPhase(
       },
     ],
   };
-  api.updateStatus({ ...(pod as unknown as KubeObject), status });
+  api.updateStatus({ ...pod, status });
 }

@@ -17,7 +17,7 @@ function start(seed = 1): Harness {
 }
 
 function jobStatus(h: Harness, name: string): Job['status'] {
-  return (h.api.get('jobs', 'default', name) as unknown as Job).status;
+  return h.api.get('jobs', 'default', name).status;
 }
 
 /** Pod names from the `Created pod:` events, in creation order. */

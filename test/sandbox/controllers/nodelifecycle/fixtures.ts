@@ -167,19 +167,13 @@ export interface EventLine {
 
 /** Events recorded so far, oldest first, as `{type, reason, object, message}`. */
 export function events(h: Harness): EventLine[] {
-  const items = h.api.list('events').items as unknown as {
-    type: string;
-    reason: string;
-    message: string;
-    involvedObject: { kind: string; name: string };
-    metadata: { resourceVersion: string };
-  }[];
+  const items = h.api.list('events').items;
   return items
     .sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion))
     .map((e) => ({
-      type: e.type,
-      reason: e.reason,
-      object: `${e.involvedObject.kind.toLowerCase()}/${e.involvedObject.name}`,
-      message: e.message,
+      type: e.type ?? '',
+      reason: e.reason ?? '',
+      object: `${e.involvedObject.kind?.toLowerCase()}/${e.involvedObject.name}`,
+      message: e.message ?? '',
     }));
 }

@@ -20,13 +20,8 @@ function setup(nodes = ['node-1', 'node-2']): { h: Harness; beats: Heartbeats; s
   return { h, beats, start };
 }
 
-const node = (h: Harness, name: string) =>
-  h.api.get('nodes', undefined, name) as unknown as {
-    spec: { taints?: unknown[]; unschedulable?: boolean };
-    status: { conditions: unknown[] };
-  };
-const podConditions = (h: Harness, name: string) =>
-  (h.api.get('pods', 'default', name).status as { conditions: unknown[] }).conditions;
+const node = (h: Harness, name: string) => h.api.get('nodes', undefined, name);
+const podConditions = (h: Harness, name: string) => h.api.get('pods', 'default', name).status?.conditions;
 const at = (start: number, seconds: number) => formatTimestamp(start + seconds * S);
 
 function unknownConditions(start: number, silentAt: number): unknown[] {
@@ -48,13 +43,13 @@ describe('NodeLifecycleController', () => {
     h.advance(32 * S); // heartbeats at +10, +20, +30
     beats.stop('node-1');
     h.advance(47 * S); // +79: 49 s after the last heartbeat (+30)
-    assert.deepEqual(node(h, 'node-1').status.conditions, [...pressureConditions(start), readyCondition(start)]);
-    assert.equal(node(h, 'node-1').spec.taints, undefined);
+    assert.deepEqual(node(h, 'node-1').status?.conditions, [...pressureConditions(start), readyCondition(start)]);
+    assert.equal(node(h, 'node-1').spec?.taints, undefined);
     h.advance(1 * S - 1);
-    assert.equal((node(h, 'node-1').status.conditions as { status: string }[])[3].status, 'True');
+    assert.equal(node(h, 'node-1').status?.conditions?.[3].status, 'True');
     h.advance(1); // +80: exactly 50 s after the last heartbeat
-    assert.deepEqual(node(h, 'node-1').status.conditions, unknownConditions(start, 80));
-    assert.deepEqual(node(h, 'node-1').spec.taints, [
+    assert.deepEqual(node(h, 'node-1').status?.conditions, unknownConditions(start, 80));
+    assert.deepEqual(node(h, 'node-1').spec?.taints, [
       { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: at(start, 80) },
       { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: at(start, 80) },
     ]);
@@ -64,7 +59,7 @@ describe('NodeLifecycleController', () => {
     assert.deepEqual(podConditions(h, 'b'), [
       { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: at(start, 0) },
     ]);
-    assert.equal(node(h, 'node-2').spec.taints, undefined);
+    assert.equal(node(h, 'node-2').spec?.taints, undefined);
     assert.deepEqual(events(h), [
       {
         type: 'Normal',
@@ -93,22 +88,22 @@ describe('NodeLifecycleController', () => {
     h.advance(32 * S);
     beats.stop('node-1');
     h.advance(50 * S);
-    assert.equal(node(h, 'node-1').spec.taints?.length, 2);
+    assert.equal(node(h, 'node-1').spec?.taints?.length, 2);
     // The kubelet comes back but reports the runtime down: Ready=False.
     beats.resume('node-1');
     postReady(h, 'node-1', 'False');
     h.advance(0);
-    assert.deepEqual(node(h, 'node-1').spec.taints, [
+    assert.deepEqual(node(h, 'node-1').spec?.taints, [
       { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule', timeAdded: at(start, 82) },
       { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute', timeAdded: at(start, 82) },
     ]);
     h.advance(5 * S);
     postReady(h, 'node-1', 'True');
     h.advance(0);
-    assert.equal(node(h, 'node-1').spec.taints, undefined);
+    assert.equal(node(h, 'node-1').spec?.taints, undefined);
     // Heartbeating again, it stays Ready through many monitor passes.
     h.advance(120 * S);
-    assert.equal((node(h, 'node-1').status.conditions as { status: string }[])[3].status, 'True');
+    assert.equal(node(h, 'node-1').status?.conditions?.[3].status, 'True');
   });
 
   test('heartbeats never hold the simulation: no foreground timer until a heartbeat is late; then one, for the end of the grace period', () => {
@@ -134,7 +129,7 @@ describe('NodeLifecycleController', () => {
     let next: number | undefined;
     while ((next = h.clock.nextForegroundTimerAt()) !== undefined) h.clock.advanceTo(next);
     assert.equal(h.clock.now(), start + 80 * S);
-    assert.deepEqual(node(h, 'node-1').status.conditions, unknownConditions(start, 80));
+    assert.deepEqual(node(h, 'node-1').status?.conditions, unknownConditions(start, 80));
   });
 
   test('a node that never posted status gets NodeStatusNeverUpdated after the startup grace period (60 s from creation)', () => {
@@ -157,13 +152,13 @@ describe('NodeLifecycleController', () => {
       lastHeartbeatTime: created,
       lastTransitionTime: at(start, 60),
     });
-    assert.deepEqual(node(h, 'ghost').status.conditions, [
+    assert.deepEqual(node(h, 'ghost').status?.conditions, [
       never('Ready'),
       never('MemoryPressure'),
       never('DiskPressure'),
       never('PIDPressure'),
     ]);
-    assert.deepEqual(node(h, 'ghost').spec.taints, [
+    assert.deepEqual(node(h, 'ghost').spec?.taints, [
       { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: at(start, 60) },
       { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: at(start, 60) },
     ]);
@@ -212,7 +207,7 @@ describe('NodeLifecycleController', () => {
     h.advance(50 * S);
     for (const name of ['node-1', 'node-2']) {
       assert.deepEqual(
-        node(h, name).spec.taints,
+        node(h, name).spec?.taints,
         [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: at(start, 80) }],
         name,
       );
@@ -222,7 +217,7 @@ describe('NodeLifecycleController', () => {
     beats.resume('node-2');
     postReady(h, 'node-2', 'True');
     h.advance(0);
-    assert.deepEqual(node(h, 'node-1').spec.taints, [
+    assert.deepEqual(node(h, 'node-1').spec?.taints, [
       { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: at(start, 80) },
       { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: at(start, 82) },
     ]);

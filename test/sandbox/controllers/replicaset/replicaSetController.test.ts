@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forbidden } from '../../../../sandbox/api/errors';
 import { resourceByName } from '../../../../sandbox/api/resources';
+import type { Written } from '../../../../sandbox/api/resourceObjects';
 import type { KubeObject } from '../../../../sandbox/api/types';
 import { formatTimestamp } from '../../../../sandbox/clock/clock';
 import { ReplicaSetController } from '../../../../sandbox/controllers/replicaset/replicaSetController';
@@ -27,7 +28,7 @@ function status(h: Harness, name: string, ns = 'default'): unknown {
 function failPodCreatesAfter(h: Harness, okCount: number): { attempts: number; restore(): void } {
   const original = h.api.create.bind(h.api);
   const state = { attempts: 0, restore: () => void (h.api.create = original) };
-  h.api.create = <T extends KubeObject>(obj: KubeObject, opts?: object): T => {
+  h.api.create = <T extends KubeObject>(obj: T, opts?: object): Written<T> => {
     if (obj.kind === 'Pod') {
       state.attempts++;
       if (state.attempts > okCount)
@@ -37,7 +38,7 @@ function failPodCreatesAfter(h: Harness, okCount: number): { attempts: number; r
           'exceeded quota: compute, requested: pods=1, used: pods=2, limited: pods=2',
         );
     }
-    return original<T>(obj, opts);
+    return original(obj, opts);
   };
   return state;
 }
