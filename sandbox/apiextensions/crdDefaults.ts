@@ -17,3 +17,10 @@ export function defaultCrd(crd: CustomResourceDefinition): void {
   const service = (spec.conversion.webhook?.clientConfig as { service?: { port?: number } } | undefined)?.service;
   if (service !== undefined && service.port === undefined) service.port = 443;
 }
+
+/** upstream: customresourcedefinition strategy PrepareForCreate: defaults; status starts with the storage version. */
+export function prepareCrdCreate(crd: CustomResourceDefinition): void {
+  defaultCrd(crd);
+  const storage = (crd.spec?.versions ?? []).find((v) => v?.storage === true)?.name;
+  crd.status = { acceptedNames: { plural: '', kind: '' }, storedVersions: storage === undefined ? [] : [storage] };
+}

@@ -138,12 +138,7 @@ export function customScaledParent(r: ResourceType, parent: KubeObject, scale: K
 
 // ---- the CRD itself --------------------------------------------------------------------------------------
 
-/** upstream: customresourcedefinition strategy PrepareForCreate: status starts with the storage version. */
-export function prepareCrdCreate(crd: CustomResourceDefinition): void {
-  defaultCrd(crd);
-  const storage = (crd.spec?.versions ?? []).find((v) => v?.storage === true)?.name;
-  crd.status = { acceptedNames: { plural: '', kind: '' }, storedVersions: storage === undefined ? [] : [storage] };
-}
+export { prepareCrdCreate } from '../apiextensions/crdDefaults';
 
 /** upstream: PrepareForUpdate: status is kept, a new storage version joins storedVersions. */
 export function prepareCrdUpdate(crd: CustomResourceDefinition, old: CustomResourceDefinition): void {
