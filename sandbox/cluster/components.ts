@@ -16,6 +16,7 @@ import { EndpointsController } from '../controllers/endpointslice/endpointsContr
 import { DisruptionController } from '../controllers/disruption/disruptionController';
 import { StatefulSetController } from '../controllers/statefulset/statefulSetController';
 import { DaemonSetController } from '../controllers/daemonset/daemonSetController';
+import { CrdCleanupController } from '../controllers/crdcleanup/crdCleanupController';
 
 export function controllerComponents(ctx: ComponentContext): Component[] {
   return [
@@ -33,5 +34,6 @@ export function controllerComponents(ctx: ComponentContext): Component[] {
     new NodeLifecycleController(ctx),
     new TaintEvictionController(ctx),
     new DisruptionController(ctx),
+    new CrdCleanupController(ctx),
   ];
 }

@@ -10,9 +10,9 @@ import { isObj, type Obj } from '../validation/access';
 import { defaultRequestsFromLimits } from './container';
 import { defaultHpa, defaultNamespace, defaultNetworkPolicy, defaultNode, defaultPvc, defaultSecret } from './other';
 import { defaultPodSpec } from './podSpec';
-import { defaultPriorityClass } from './scheduling';
 import { defaultService } from './service';
 import { applyDefaultTolerations } from './tolerations';
+import { defaultStoredKind } from './storedKinds';
 import { defaultBindingSpec, defaultPolicySpec } from '../policy/defaults';
 import {
   defaultCronJob,
@@ -69,5 +69,5 @@ export function applyDefaults(obj: KubeObject, resource: ResourceType): void {
   if (kind === 'Namespace') defaultNamespace(obj);
   else if (kind === 'Node') defaultNode(obj);
   else if (kind === 'Secret') defaultSecret(obj);
-  else if (kind === 'PriorityClass') defaultPriorityClass(obj);
+  defaultStoredKind(obj, resource.group, kind);
 }
