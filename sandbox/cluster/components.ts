@@ -11,6 +11,7 @@ import { NodeLifecycleController } from '../controllers/nodelifecycle/nodeLifecy
 import { TaintEvictionController } from '../controllers/nodelifecycle/taintEvictionController';
 import { JobController } from '../controllers/job/jobController';
 import { CronJobController } from '../controllers/cronjob/cronJobController';
+import { TtlAfterFinishedController } from '../controllers/ttlafterfinished/ttlAfterFinishedController';
 import { EndpointSliceController } from '../controllers/endpointslice/endpointSliceController';
 import { EndpointsController } from '../controllers/endpointslice/endpointsController';
 import { DisruptionController } from '../controllers/disruption/disruptionController';
@@ -21,6 +22,7 @@ export function controllerComponents(ctx: ComponentContext): Component[] {
     new ReplicaSetController(ctx),
     new JobController(ctx),
     new CronJobController(ctx),
+    new TtlAfterFinishedController(ctx),
     new EndpointSliceController(ctx),
     new EndpointsController(ctx),
     new GarbageCollector(ctx),
