@@ -41,6 +41,8 @@ import { JsonCopyError, copyJson, isPlainObject, jsonEqual } from '../util/json'
 import { ServiceAllocators } from './allocators';
 import { admitPolicies, defaultObject, invalidIfAny, PolicyAuditLog, validateOrThrow } from './admit';
 import type { AdmissionAttributes, PolicySource } from '../admission/policy/index';
+import type { AdmissionLookup, PluginAttributes } from '../admission/plugins/index';
+import { mutatingAdmission, validatingAdmission } from '../admission/plugins/index';
 import { storePolicySource } from './policySource';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
 import { boundPod, checkBindable } from './binding';
@@ -57,6 +59,7 @@ import { bootstrapObjects, namespaceAdmission, PROTECTED_NAMESPACES } from './na
 import type { DeleteOptions, ListOptions, PatchType, WatchOptions, WriteOptions } from './options';
 import {
   generationChanged,
+  applySchedulingGatedCondition,
   initialStatus,
   keepSystemMetadata,
   mergeSecretStringData,
@@ -246,7 +249,9 @@ export class ApiServer {
     delete body.metadata.deletionGracePeriodSeconds;
     if (r.kind === 'Namespace') namespaceLabels(body);
     defaultObject(body, r);
+    this.admitPlugins('CREATE', r, ns, body, undefined, options, 'mutating');
     initialStatus(body, r, podQosClass);
+    if (r.kind === 'Pod' && r.group === '') applySchedulingGatedCondition(body, this.clock.now());
     if (r.kind === 'Secret') mergeSecretStringData(body);
     this.trackFields(r, undefined, body, options, undefined, preset);
     body.metadata.uid = this.random.uuid();
@@ -257,6 +262,7 @@ export class ApiServer {
     if (generated) body.metadata.name = this.generatedName(r, ns, body.metadata.generateName!);
     if (r.kind === 'Job' && r.group === 'batch') generateJobSelector(body);
     validateOrThrow(body, r);
+    this.admitPlugins('CREATE', r, ns, body, undefined, options, 'validating');
     this.admitPolicies(r, 'CREATE', body, undefined, options);
     if (r.kind === 'Service') this.allocate(r, body);
     if (this.store.get(kindKey(r), ns, body.metadata.name!)) throw alreadyExists(r, body.metadata.name!);
@@ -290,9 +296,11 @@ export class ApiServer {
     this.checkNoNewFinalizersWhileDeleting(r, body, old);
     if (r.kind === 'Namespace') namespaceLabels(body);
     defaultObject(body, r);
+    this.admitPlugins('UPDATE', r, ns, body, old, options, 'mutating');
     if (r.kind === 'Secret') mergeSecretStringData(body);
     this.trackFields(r, old, body, options, undefined, preset);
     validateOrThrow(body, r, old);
+    this.admitPlugins('UPDATE', r, ns, body, old, options, 'validating');
     this.admitPolicies(r, 'UPDATE', body, old, options);
     if (r.kind === 'Service') this.allocate(r, body, old);
     if (r.hasGeneration && generationChanged(r, body, old))
@@ -627,6 +635,40 @@ export class ApiServer {
     if (fields === undefined) delete next.metadata.managedFields;
     else next.metadata.managedFields = fields;
   }
+
+  /** The admission plugins that read the cluster (sandbox/admission/plugins): LimitRanger and the rest. */
+  private admitPlugins(
+    operation: 'CREATE' | 'UPDATE',
+    r: ResourceType,
+    namespace: string,
+    object: KubeObject,
+    oldObject: KubeObject | undefined,
+    options: WriteOptions,
+    phase: 'mutating' | 'validating',
+  ): void {
+    const a: PluginAttributes = {
+      operation,
+      resource: r,
+      namespace,
+      object,
+      oldObject,
+      dryRun: options.dryRun ?? false,
+      warn: options.warn,
+    };
+    if (phase === 'mutating') mutatingAdmission(a, this.pluginLookup);
+    else validatingAdmission(a, this.pluginLookup);
+  }
+
+  private readonly pluginLookup: AdmissionLookup = {
+    list: (kind, namespace) => {
+      const r = resourceFor('v1', kind);
+      return r ? this.store.list(kindKey(r), namespace) : [];
+    },
+    get: (kind, namespace, name) => {
+      const r = resourceFor('v1', kind);
+      return r ? this.store.get(kindKey(r), namespace, name) : undefined;
+    },
+  };
 
   /** ValidatingAdmissionPolicy admission of one write (sandbox/admission/policy); throws its denial. */
   private admitPolicies(
