@@ -1,6 +1,6 @@
 /**
  * The admission plugins that read other objects of the cluster (upstream's default plugin chain, in its order):
- * mutating — LimitRanger (defaults), ServiceAccount; validating — LimitRanger (min/max), PodSecurity, ResourceQuota.
+ * mutating — LimitRanger (defaults); validating — LimitRanger (min/max), PodSecurity.
  * The API server calls `mutatingAdmission` after defaulting and `validatingAdmission` after validation; both read
  * the store through `AdmissionLookup`. A refusal is 403 Forbidden, `<resource> "<name>" is forbidden: <why>`, as
  * upstream's `admission.NewForbidden`.
@@ -8,7 +8,11 @@
 import { forbidden } from '../../api/errors';
 import type { ResourceType } from '../../api/resources';
 import type { KubeObject } from '../../api/types';
+import { jsonEqual } from '../../util/json';
+import { podSpecOf } from '../podSpecs';
+import { isObj } from '../validation/access';
 import { aggregateMessage, applyLimitRangeDefaults, limitRangeViolations } from './limitRanger';
+import { namespacePolicy, podSecurityViolations } from './podSecurity';
 
 export interface AdmissionLookup {
   /** The objects of `kind` (core/v1 kinds: LimitRange, ResourceQuota, ServiceAccount, Namespace…) in `namespace`. */
@@ -37,7 +41,48 @@ export function mutatingAdmission(a: PluginAttributes, lookup: AdmissionLookup):
   }
 }
 
-/** LimitRanger's `Validate`; throws the first refusal. */
+/**
+ * PodSecurity (admission.go: EvaluatePod, EvaluatePodController): a pod breaking the namespace's `enforce` level is
+ * refused; one breaking `warn` gets a warning; a workload's pod template breaking either gets a warning. Pod updates
+ * are checked only when the spec changed (`isSignificantPodUpdate`).
+ */
+function admitPodSecurity(a: PluginAttributes, lookup: AdmissionLookup): void {
+  if (a.resource.group === '' && a.resource.kind === 'Namespace') return;
+  const at = podSpecOf(a.object);
+  if (!at) return;
+  const isPod = a.resource.group === '' && a.resource.kind === 'Pod';
+  if (isPod && a.operation === 'UPDATE' && a.oldObject && jsonEqual(a.oldObject.spec, a.object.spec)) return;
+  const policy = namespacePolicy(lookup.get('Namespace', '', a.namespace));
+  if (!policy.enforce && !policy.warn) return;
+  const meta = isPod
+    ? a.object.metadata
+    : isObj(at.template?.metadata)
+      ? (at.template.metadata as KubeObject['metadata'])
+      : {};
+  const enforced = policy.enforce ? podSecurityViolations(policy.enforce, meta, at.spec) : undefined;
+  const warned =
+    policy.warn === undefined
+      ? undefined
+      : policy.warn === policy.enforce
+        ? enforced
+        : podSecurityViolations(policy.warn, meta, at.spec);
+  if (isPod) {
+    if (enforced !== undefined)
+      throw forbidden(
+        a.resource,
+        a.object.metadata.name ?? '',
+        `violates PodSecurity "${policy.enforce}": ${enforced}`,
+      );
+    // "avoid adding warnings to a request we're already going to reject with an error"
+    if (warned !== undefined) a.warn?.(`would violate PodSecurity "${policy.warn}": ${warned}`);
+    return;
+  }
+  if (enforced !== undefined) a.warn?.(`would violate PodSecurity "${policy.enforce}": ${enforced}`);
+  if (warned !== undefined && policy.warn !== policy.enforce)
+    a.warn?.(`would violate PodSecurity "${policy.warn}": ${warned}`);
+}
+
+/** LimitRanger's `Validate`, then PodSecurity; throws the first refusal. */
 export function validatingAdmission(a: PluginAttributes, lookup: AdmissionLookup): void {
   const name = a.object.metadata.name ?? '';
   // Pods only on create (their containers are immutable); claims on create and update (`SupportsAttributes`).
@@ -48,4 +93,5 @@ export function validatingAdmission(a: PluginAttributes, lookup: AdmissionLookup
     const errs = limitRangeViolations(a.object, lookup.list('LimitRange', a.namespace));
     if (errs.length > 0) throw forbidden(a.resource, name, aggregateMessage(errs));
   }
+  admitPodSecurity(a, lookup);
 }
