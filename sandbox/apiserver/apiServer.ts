@@ -41,7 +41,7 @@ import { JsonCopyError, copyJson, isPlainObject, jsonEqual } from '../util/json'
 import { ServiceAllocators } from './allocators';
 import { admitPolicies, defaultObject, invalidIfAny, PolicyAuditLog, validateOrThrow } from './admit';
 import type { AdmissionAttributes, PolicySource } from '../admission/policy/index';
-import type { AdmissionLookup, PluginAttributes } from '../admission/plugins/index';
+import type { AdmissionLookup, PluginAttributes, QuotaCharge } from '../admission/plugins/index';
 import { mutatingAdmission, validatingAdmission } from '../admission/plugins/index';
 import { storePolicySource } from './policySource';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
@@ -262,13 +262,14 @@ export class ApiServer {
     if (generated) body.metadata.name = this.generatedName(r, ns, body.metadata.generateName!);
     if (r.kind === 'Job' && r.group === 'batch') generateJobSelector(body);
     validateOrThrow(body, r);
-    this.admitPlugins('CREATE', r, ns, body, undefined, options, 'validating');
+    const charges = this.admitPlugins('CREATE', r, ns, body, undefined, options, 'validating');
     this.admitPolicies(r, 'CREATE', body, undefined, options);
     if (r.kind === 'Service') this.allocate(r, body);
     if (this.store.get(kindKey(r), ns, body.metadata.name!)) throw alreadyExists(r, body.metadata.name!);
     if (options.dryRun) return body;
     const stored = this.store.put(kindKey(r), body);
     if (r.kind === 'Service') reserveServiceAddresses(stored, this.allocators);
+    this.chargeQuotas(charges);
     return stored;
   }
 
@@ -645,7 +646,7 @@ export class ApiServer {
     oldObject: KubeObject | undefined,
     options: WriteOptions,
     phase: 'mutating' | 'validating',
-  ): void {
+  ): QuotaCharge[] {
     const a: PluginAttributes = {
       operation,
       resource: r,
@@ -655,8 +656,22 @@ export class ApiServer {
       dryRun: options.dryRun ?? false,
       warn: options.warn,
     };
-    if (phase === 'mutating') mutatingAdmission(a, this.pluginLookup);
-    else validatingAdmission(a, this.pluginLookup);
+    if (phase === 'validating') return validatingAdmission(a, this.pluginLookup);
+    mutatingAdmission(a, this.pluginLookup);
+    return [];
+  }
+
+  /** ResourceQuota admission records what it admitted in the quotas' `status.used` (upstream: the quota evaluator). */
+  private chargeQuotas(charges: readonly QuotaCharge[]): void {
+    for (const { quota, used } of charges) {
+      const current = this.store.get(
+        kindKey(resourceFor('v1', 'ResourceQuota')!),
+        quota.metadata.namespace ?? '',
+        quota.metadata.name!,
+      );
+      if (!current) continue;
+      this.updateStatus({ ...current, status: { ...(current.status as object), used } });
+    }
   }
 
   private readonly pluginLookup: AdmissionLookup = {

@@ -12,6 +12,7 @@ import { TaintEvictionController } from '../controllers/nodelifecycle/taintEvict
 import { JobController } from '../controllers/job/jobController';
 import { CronJobController } from '../controllers/cronjob/cronJobController';
 import { TtlAfterFinishedController } from '../controllers/ttlafterfinished/ttlAfterFinishedController';
+import { ResourceQuotaController } from '../controllers/resourcequota/resourceQuotaController';
 import { EndpointSliceController } from '../controllers/endpointslice/endpointSliceController';
 import { EndpointsController } from '../controllers/endpointslice/endpointsController';
 import { DisruptionController } from '../controllers/disruption/disruptionController';
@@ -23,6 +24,7 @@ export function controllerComponents(ctx: ComponentContext): Component[] {
     new JobController(ctx),
     new CronJobController(ctx),
     new TtlAfterFinishedController(ctx),
+    new ResourceQuotaController(ctx),
     new EndpointSliceController(ctx),
     new EndpointsController(ctx),
     new GarbageCollector(ctx),

@@ -1,6 +1,6 @@
 /**
  * The admission plugins that read other objects of the cluster (upstream's default plugin chain, in its order):
- * mutating — LimitRanger (defaults); validating — LimitRanger (min/max), PodSecurity.
+ * mutating — LimitRanger (defaults); validating — LimitRanger (min/max), PodSecurity, ResourceQuota.
  * The API server calls `mutatingAdmission` after defaulting and `validatingAdmission` after validation; both read
  * the store through `AdmissionLookup`. A refusal is 403 Forbidden, `<resource> "<name>" is forbidden: <why>`, as
  * upstream's `admission.NewForbidden`.
@@ -13,6 +13,10 @@ import { podSpecOf } from '../podSpecs';
 import { isObj } from '../validation/access';
 import { aggregateMessage, applyLimitRangeDefaults, limitRangeViolations } from './limitRanger';
 import { namespacePolicy, podSecurityViolations } from './podSecurity';
+import type { QuotaCharge } from './resourceQuota';
+import { checkQuotas } from './resourceQuota';
+
+export type { QuotaCharge } from './resourceQuota';
 
 export interface AdmissionLookup {
   /** The objects of `kind` (core/v1 kinds: LimitRange, ResourceQuota, ServiceAccount, Namespace…) in `namespace`. */
@@ -82,8 +86,11 @@ function admitPodSecurity(a: PluginAttributes, lookup: AdmissionLookup): void {
     a.warn?.(`would violate PodSecurity "${policy.warn}": ${warned}`);
 }
 
-/** LimitRanger's `Validate`, then PodSecurity; throws the first refusal. */
-export function validatingAdmission(a: PluginAttributes, lookup: AdmissionLookup): void {
+/**
+ * LimitRanger's `Validate`, PodSecurity, then ResourceQuota; throws the first refusal. Returns the quota usage the
+ * write charges, for the caller to record once the object is stored.
+ */
+export function validatingAdmission(a: PluginAttributes, lookup: AdmissionLookup): QuotaCharge[] {
   const name = a.object.metadata.name ?? '';
   // Pods only on create (their containers are immutable); claims on create and update (`SupportsAttributes`).
   const limited =
@@ -94,4 +101,13 @@ export function validatingAdmission(a: PluginAttributes, lookup: AdmissionLookup
     if (errs.length > 0) throw forbidden(a.resource, name, aggregateMessage(errs));
   }
   admitPodSecurity(a, lookup);
+  if (a.operation !== 'CREATE' || !a.resource.namespaced) return [];
+  const { charges, refusal } = checkQuotas(
+    a.object,
+    a.resource.plural,
+    a.resource.group,
+    lookup.list('ResourceQuota', a.namespace),
+  );
+  if (refusal !== undefined) throw forbidden(a.resource, name, refusal);
+  return charges;
 }

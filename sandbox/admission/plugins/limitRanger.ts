@@ -214,7 +214,7 @@ function maxInto(total: Map<string, Quantity>, resources: Map<string, Quantity>)
  * `podRequests` / `podLimits` of the plugin: the sum over containers and sidecars, or the largest init container
  * (plus the sidecars started before it) when that is more.
  */
-function podTotals(pod: KubeObject, key: 'requests' | 'limits'): ResourceList {
+export function podTotals(pod: KubeObject, key: 'requests' | 'limits'): ResourceList {
   const spec = isObj(pod.spec) ? pod.spec : {};
   const total = new Map<string, Quantity>();
   for (const c of (Array.isArray(spec.containers) ? spec.containers : []).filter(isObj))
