@@ -26,7 +26,7 @@ import {
   unsupportedMediaType,
 } from '../api/errors';
 import type { ResourceType } from '../api/resources';
-import { apiVersionOf, isStored } from '../api/resources';
+import { apiVersionOf, isStored, resourceFor } from '../api/resources';
 import { ResourceRegistry } from '../api/registry';
 import { kubernetesVersion } from '../schema/schema';
 import type { FieldError } from '../admission/validation/fieldError';
@@ -66,6 +66,8 @@ import { JsonCopyError, copyJson, isPlainObject, jsonEqual } from '../util/json'
 import { ServiceAllocators } from './allocators';
 import { admitPolicies, defaultObject, invalidIfAny, PolicyAuditLog, validateOrThrow } from './admit';
 import type { AdmissionAttributes, PolicySource } from '../admission/policy/index';
+import type { AdmissionLookup, PluginAttributes, QuotaCharge } from '../admission/plugins/index';
+import { mutatingAdmission, validatingAdmission } from '../admission/plugins/index';
 import { storePolicySource } from './policySource';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
 import { boundPod, checkBindable } from './binding';
@@ -83,6 +85,7 @@ import { admitPodPriority, admitPriorityClass, refuseSystemClassDelete, systemPr
 import type { DeleteOptions, ListOptions, PatchType, WatchOptions, WriteOptions } from './options';
 import {
   generationChanged,
+  applySchedulingGatedCondition,
   initialStatus,
   keepSystemMetadata,
   mergeSecretStringData,
@@ -326,7 +329,9 @@ export class ApiServer {
     if (r.kind === 'Namespace') namespaceLabels(body);
     defaultObject(body, r);
     if (r.kind === 'Pod' && r.group === '') admitPodPriority(this.store, body);
+    this.admitPlugins('CREATE', r, ns, body, undefined, options, 'mutating');
     initialStatus(body, r, podQosClass);
+    if (r.kind === 'Pod' && r.group === '') applySchedulingGatedCondition(body, this.clock.now());
     if (isCrdResource(r)) prepareCrdCreate(body as CustomResourceDefinition);
     // upstream: customresource strategy PrepareForCreate drops status when the status subresource is on.
     if (r.custom !== undefined && r.statusSubresource) delete body.status;
@@ -341,6 +346,7 @@ export class ApiServer {
     if (r.kind === 'Job' && r.group === 'batch') generateJobSelector(body);
     validateOrThrow(body, r, undefined, this.kindErrors(r, body, undefined));
     admitPriorityClass(this.store, r, body, false);
+    const charges = this.admitPlugins('CREATE', r, ns, body, undefined, options, 'validating');
     this.admitPolicies(r, 'CREATE', body, undefined, options);
     if (r.kind === 'Service') this.allocate(r, body);
     this.storeAs(r, body);
@@ -348,6 +354,7 @@ export class ApiServer {
     if (options.dryRun) return this.out(requested, body);
     const stored = this.put(r, body);
     if (r.kind === 'Service') reserveServiceAddresses(stored, this.allocators);
+    this.chargeQuotas(charges);
     return this.out(requested, stored);
   }
 
@@ -379,11 +386,13 @@ export class ApiServer {
     if (r.kind === 'Namespace') namespaceLabels(body);
     defaultObject(body, r);
     if (r.kind === 'Pod' && r.group === '') admitPodPriority(this.store, body, old);
+    this.admitPlugins('UPDATE', r, ns, body, old, options, 'mutating');
     if (isCrdResource(r)) prepareCrdUpdate(body as CustomResourceDefinition, old as CustomResourceDefinition);
     if (r.kind === 'Secret') mergeSecretStringData(body);
     this.trackFields(r, old, body, options, undefined, preset);
     validateOrThrow(body, r, old, this.kindErrors(r, body, old));
     admitPriorityClass(this.store, r, body, true);
+    this.admitPlugins('UPDATE', r, ns, body, old, options, 'validating');
     this.admitPolicies(r, 'UPDATE', body, old, options);
     if (r.kind === 'Service') this.allocate(r, body, old);
     if (r.hasGeneration && generationChanged(r, body, old))
@@ -769,6 +778,54 @@ export class ApiServer {
     if (fields === undefined) delete next.metadata.managedFields;
     else next.metadata.managedFields = fields;
   }
+
+  /** The admission plugins that read the cluster (sandbox/admission/plugins): LimitRanger and the rest. */
+  private admitPlugins(
+    operation: 'CREATE' | 'UPDATE',
+    r: ResourceType,
+    namespace: string,
+    object: KubeObject,
+    oldObject: KubeObject | undefined,
+    options: WriteOptions,
+    phase: 'mutating' | 'validating',
+  ): QuotaCharge[] {
+    const a: PluginAttributes = {
+      operation,
+      resource: r,
+      namespace,
+      object,
+      oldObject,
+      dryRun: options.dryRun ?? false,
+      warn: options.warn,
+    };
+    if (phase === 'validating') return validatingAdmission(a, this.pluginLookup);
+    mutatingAdmission(a, this.pluginLookup);
+    return [];
+  }
+
+  /** ResourceQuota admission records what it admitted in the quotas' `status.used` (upstream: the quota evaluator). */
+  private chargeQuotas(charges: readonly QuotaCharge[]): void {
+    for (const { quota, used } of charges) {
+      const current = this.store.get(
+        kindKey(resourceFor('v1', 'ResourceQuota')!),
+        quota.metadata.namespace ?? '',
+        quota.metadata.name!,
+      );
+      if (!current) continue;
+      this.updateStatus({ ...current, status: { ...(current.status as object), used } });
+    }
+  }
+
+  private readonly pluginLookup: AdmissionLookup = {
+    list: (kind, namespace) => {
+      const r = resourceFor('v1', kind);
+      return r ? this.store.list(kindKey(r), namespace) : [];
+    },
+    get: (kind, namespace, name) => {
+      const r = resourceFor('v1', kind);
+      return r ? this.store.get(kindKey(r), namespace, name) : undefined;
+    },
+  };
 
   /** ValidatingAdmissionPolicy admission of one write (sandbox/admission/policy); throws its denial. */
   private admitPolicies(

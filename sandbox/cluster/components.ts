@@ -11,6 +11,8 @@ import { NodeLifecycleController } from '../controllers/nodelifecycle/nodeLifecy
 import { TaintEvictionController } from '../controllers/nodelifecycle/taintEvictionController';
 import { JobController } from '../controllers/job/jobController';
 import { CronJobController } from '../controllers/cronjob/cronJobController';
+import { TtlAfterFinishedController } from '../controllers/ttlafterfinished/ttlAfterFinishedController';
+import { ResourceQuotaController } from '../controllers/resourcequota/resourceQuotaController';
 import { EndpointSliceController } from '../controllers/endpointslice/endpointSliceController';
 import { EndpointsController } from '../controllers/endpointslice/endpointsController';
 import { DisruptionController } from '../controllers/disruption/disruptionController';
@@ -27,6 +29,8 @@ export function controllerComponents(ctx: ComponentContext): Component[] {
     new DaemonSetController(ctx),
     new JobController(ctx),
     new CronJobController(ctx),
+    new TtlAfterFinishedController(ctx),
+    new ResourceQuotaController(ctx),
     new EndpointSliceController(ctx),
     new EndpointsController(ctx),
     new GarbageCollector(ctx),

@@ -8,7 +8,15 @@ import type { KubeObject } from '../../api/types';
 import { containersOf, podSpecOf } from '../podSpecs';
 import { isObj, type Obj } from '../validation/access';
 import { defaultRequestsFromLimits } from './container';
-import { defaultHpa, defaultNamespace, defaultNetworkPolicy, defaultNode, defaultPvc, defaultSecret } from './other';
+import {
+  defaultHpa,
+  defaultLimitRange,
+  defaultNamespace,
+  defaultNetworkPolicy,
+  defaultNode,
+  defaultPvc,
+  defaultSecret,
+} from './other';
 import { defaultPodSpec } from './podSpec';
 import { defaultService } from './service';
 import { applyDefaultTolerations } from './tolerations';
@@ -42,6 +50,7 @@ const SPEC_DEFAULTERS: Record<string, SpecDefaulter> = {
   PersistentVolumeClaim: defaultPvc,
   HorizontalPodAutoscaler: defaultHpa,
   NetworkPolicy: defaultNetworkPolicy,
+  LimitRange: defaultLimitRange,
   ValidatingAdmissionPolicy: defaultPolicySpec,
   ValidatingAdmissionPolicyBinding: defaultBindingSpec,
 };
