@@ -11,6 +11,10 @@
  * A name not in the map (`deploy`, `deployments.apps`, a string chosen at run
  * time) gives the untyped `KubeObject`, as before.
  */
+import type {
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding,
+} from 'kubernetes-types/admissionregistration/v1';
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1';
 import type { HorizontalPodAutoscaler } from 'kubernetes-types/autoscaling/v2';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1';
@@ -71,6 +75,8 @@ export interface ObjectsByResource {
   rolebindings: Typed<RoleBinding>;
   clusterroles: Typed<ClusterRole>;
   clusterrolebindings: Typed<ClusterRoleBinding>;
+  validatingadmissionpolicies: Typed<ValidatingAdmissionPolicy>;
+  validatingadmissionpolicybindings: Typed<ValidatingAdmissionPolicyBinding>;
 }
 
 /** A resource with a type of its own: `'pods'`, `'deployments'`, … */
@@ -127,6 +133,8 @@ export const TYPED_RESOURCES = [
   'rolebindings',
   'clusterroles',
   'clusterrolebindings',
+  'validatingadmissionpolicies',
+  'validatingadmissionpolicybindings',
 ] as const satisfies readonly ResourceName[];
 
 // Compile-time: TYPED_RESOURCES names every key of the map.

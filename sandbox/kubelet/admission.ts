@@ -29,8 +29,8 @@ function request(c: Container, name: keyof PodRequests): number {
 const bySpec = new WeakMap<object, PodRequests>();
 
 /**
- * Effective requests: the larger of the containers' sum and any one init container (cpu in millicores, others in
- * bytes), plus overhead.
+ * Effective requests: the containers' and sidecars' sum, or an init container's with the sidecars before it, whichever
+ * is larger (cpu in millicores, others in bytes), plus overhead.
  */
 export function podRequests(pod: Pod): PodRequests {
   return { ...cachedPodRequests(pod) };
@@ -45,11 +45,24 @@ function cachedPodRequests(pod: Pod): Readonly<PodRequests> {
   return out;
 }
 
+/**
+ * component-helpers `PodRequests`: max(Σ containers + Σ sidecars, max over init containers of (its request + the
+ * sidecars declared before it)) + overhead.
+ */
 function computePodRequests(pod: Pod): PodRequests {
   const out: PodRequests = { cpu: 0, memory: 0, 'ephemeral-storage': 0 };
   for (const name of Object.keys(out) as (keyof PodRequests)[]) {
-    const sum = (pod.spec?.containers ?? []).reduce((n, c) => n + request(c, name), 0);
-    const init = Math.max(0, ...(pod.spec?.initContainers ?? []).map((c) => request(c, name)));
+    let sum = (pod.spec?.containers ?? []).reduce((n, c) => n + request(c, name), 0);
+    let sidecars = 0;
+    let init = 0;
+    for (const c of pod.spec?.initContainers ?? []) {
+      const r = request(c, name);
+      if (c.restartPolicy === 'Always') {
+        sum += r;
+        sidecars += r;
+        init = Math.max(init, sidecars);
+      } else init = Math.max(init, r + sidecars);
+    }
     const overheadText = pod.spec?.overhead?.[name];
     const overheadQ = overheadText === undefined ? undefined : parseQuantity(overheadText);
     const overhead = overheadQ ? (name === 'cpu' ? quantityToMilli(overheadQ) : quantityValue(overheadQ)) : 0;

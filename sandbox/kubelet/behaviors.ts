@@ -2,14 +2,23 @@
  * Container behaviours: what a simulated container does once started. A
  * user picks them with the pod annotations `sandbox.kube-reconcile.dev/behavior`
  * (every regular container) and `sandbox.kube-reconcile.dev/behavior.<container>`
- * (one container, init containers included; its keys override the pod's), or
- * gets them from the image and command (see docs/behaviors.md). Bad specs are
- * reported, never thrown: the kubelet turns them into `InvalidBehavior` events.
+ * (one container, init containers included; its keys override the pod's).
+ * Without them the container does what its command and image do
+ * (container/run.ts; docs/behaviors.md). Bad specs are reported, never
+ * thrown: the kubelet turns them into `InvalidBehavior` events.
  */
 import type { Container, Pod } from 'kubernetes-types/core/v1';
 import { parseDuration } from './duration';
-import { commandExit } from './commandBehavior';
-import type { ExitSpec } from './commandBehavior';
+
+/**
+ * When a behaviour makes a container exit: `after` ms after it starts, `'quick'` (at once: `exit=N` alone) or
+ * `'work'` (an init container's short piece of work); `oom` means reason OOMKilled.
+ */
+export interface ExitSpec {
+  after: number | 'quick' | 'work';
+  code: number;
+  oom?: boolean;
+}
 
 export const BEHAVIOR_ANNOTATION = 'sandbox.kube-reconcile.dev/behavior';
 
@@ -114,9 +123,8 @@ export interface ResolvedBehavior {
 }
 
 /**
- * A container's behaviour: what its image and command imply, overridden by
- * the pod-wide annotation (regular containers only), overridden by the
- * container's own annotation.
+ * A container's behaviour from its annotations: the pod-wide one (regular containers only), overridden key by key by
+ * the container's own.
  */
 export function containerBehavior(pod: Pod, container: Container, init: boolean): ResolvedBehavior {
   const annotations = pod.metadata?.annotations ?? {};
@@ -129,10 +137,5 @@ export function containerBehavior(pod: Pod, container: Container, init: boolean)
     if (text === undefined) continue;
     for (const e of parseInto(text, fields)) errors.push(`${name}: ${e}`);
   }
-  const behavior = resolve(fields);
-  if (!behavior.exit) {
-    const implied = commandExit(container, init);
-    if (implied) behavior.exit = implied;
-  }
-  return { behavior, errors };
+  return { behavior: resolve(fields), errors };
 }

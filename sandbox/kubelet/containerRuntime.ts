@@ -5,6 +5,8 @@
 import type { Container, ContainerState, ContainerStatus } from 'kubernetes-types/core/v1';
 import { formatTimestamp } from '../clock/clock';
 import type { ContainerBehavior } from './behaviors';
+import type { ContainerFs } from './container/fileSystem';
+import type { ContainerRun, RunInput } from './container/run';
 import type { ImageRef } from './images';
 import { normalizedImage } from './images';
 
@@ -43,6 +45,25 @@ export interface ContainerRuntime {
   busy: boolean;
   /** Launched at least once (for the start sequence). */
   launched: boolean;
+  /** A sidecar that has started once: the next init container may run (later restarts do not hold it back). */
+  initialized: boolean;
+  /** The running instance: its process and its files. */
+  run?: ContainerRun;
+  fs?: ContainerFs;
+  /** When the running instance started. */
+  startedAt?: number;
+  /** SIGTERM sent (liveness kill, completion or deletion): it is stopping. */
+  stopping: boolean;
+  /** Pending probe work (and the stop of a stopping one) for the current instance, cancelled when it ends. */
+  tokens: number[];
+  /** The current instance's own exit, pending. */
+  exitToken?: number;
+  /** Why the last start failed to create the container (CreateContainerConfigError), retried by the pod worker. */
+  configError?: string;
+  /** What the running instance was run with (to work its process out again when what it looked up changes). */
+  runInput?: RunInput;
+  /** The cluster DNS names the running instance's process consulted. */
+  lookedUp?: Set<string>;
 }
 
 export function newContainerRuntime(
@@ -67,6 +88,9 @@ export function newContainerRuntime(
     instance: 0,
     busy: false,
     launched: false,
+    initialized: false,
+    stopping: false,
+    tokens: [],
   };
 }
 

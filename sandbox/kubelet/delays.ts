@@ -14,8 +14,17 @@ export interface KubeletDelays {
   repull: Range;
   /** How long a command that returns at once (`false`, `true`, `echo`) runs. */
   quickExit: Range;
-  /** How long an init container with no telling command runs before it completes. */
+  /** How long an init container running a program the sandbox does not know works before it completes. */
   initWork: Range;
+  /** How long a program the sandbox does not know runs as batch work (a Job's, a `Never`/`OnFailure` pod's). */
+  batchWork: Range;
+  /** How long an interpreter one-liner (`python -c`, `perl -e`, `node -e`) takes beyond its own sleeps. */
+  interpreter: Range;
+  /**
+   * The pod worker's back-off after a failed sync (pkg/kubelet/pod_workers.go: 10 s with 0.5 jitter): when a
+   * `CreateContainerConfigError` or an unbound claim is tried again.
+   */
+  podRetry: Range;
   /** How long a container takes to stop after SIGTERM (never more than the grace period). */
   stop: Range;
   /** How soon the kubelet notices an exit and acts on it (PLEG relist), ms. */
@@ -32,6 +41,9 @@ export const DEFAULT_KUBELET_DELAYS: KubeletDelays = {
   repull: [200, 600],
   quickExit: [50, 300],
   initWork: [1000, 3000],
+  batchWork: [2000, 8000],
+  interpreter: [300, 1200],
+  podRetry: [10_000, 15_000],
   stop: [100, 1000],
   sync: 1000,
   leaseRenew: 10_000,

@@ -18,6 +18,14 @@ export interface ImageRef {
   digest?: string;
 }
 
+/** `nginx:1.27`, `docker.io/library/busybox@sha256:…` → `nginx`, `busybox`. */
+export function imageBaseName(image: string): string {
+  const noDigest = image.split('@')[0];
+  const last = noDigest.slice(noDigest.lastIndexOf('/') + 1);
+  const colon = last.indexOf(':');
+  return colon < 0 ? last : last.slice(0, colon);
+}
+
 /** Parses a reference, or returns upstream's parse error text. */
 export function parseImage(image: string): ImageRef | { error: string } {
   const bad = (why = 'invalid reference format') => ({

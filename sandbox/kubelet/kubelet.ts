@@ -28,14 +28,41 @@ import { NodeAgent } from './nodeAgent';
 import type { NodeConfig } from './nodeConfig';
 import { PodIPAllocator, nodeCapacity, nodeIndex, nodeInternalIP } from './nodeConfig';
 import { PodWorker } from './podWorker';
-import { execInContainer } from './exec';
+import { execResult } from './exec';
 import type { ExecResult } from './exec';
+import { parseQuantity, quantityToMilli, quantityValue } from '../api/quantity';
 import type { WorkerHost } from './workerHost';
 import type { InstanceLog } from './logs/instanceLog';
 import { logContainerID } from './logs/logErrors';
 import type { PodLogOptions } from './logs/logOptions';
 import { formatLog } from './logs/logOptions';
 import { followLog } from './logs/podLogs';
+
+/**
+ * The cluster DNS (kube-dns/CoreDNS) for a name under `cluster.local`: a Service's cluster IP
+ * (`web.default.svc.cluster.local`), a headless Service's first ready endpoint, a pod by hostname and subdomain
+ * (`web-0.web.default.svc.cluster.local`); undefined for a name that does not exist (NXDOMAIN).
+ */
+function clusterDns(ctx: ComponentContext, fqdn: string): string | undefined {
+  const m = /^(?:([a-z0-9-]+)\.)?([a-z0-9-]+)\.([a-z0-9-]+)\.svc\.cluster\.local$/.exec(fqdn);
+  if (!m) return undefined;
+  const [, host, name, ns] = m;
+  const svc = ctx.api.tryGet('services', ns, name);
+  if (!svc) return undefined;
+  const endpoints = () =>
+    ctx.api
+      .list('endpointslices', { namespace: ns, labelSelector: `kubernetes.io/service-name=${name}` })
+      .items.flatMap(
+        (s) =>
+          (s as { endpoints?: { addresses: string[]; hostname?: string; conditions?: { ready?: boolean } }[] })
+            .endpoints ?? [],
+      )
+      .filter((e) => e.conditions?.ready !== false);
+  if (host !== undefined) return endpoints().find((e) => e.hostname === host)?.addresses[0];
+  const ip = svc.spec?.clusterIP;
+  if (ip && ip !== 'None') return ip;
+  return endpoints()[0]?.addresses[0];
+}
 
 export type { NodeConfig, NodeCapacity } from './nodeConfig';
 export { DEFAULT_NODE_CAPACITY } from './nodeConfig';
@@ -56,6 +83,9 @@ export class Kubelet implements Component {
   private readonly ips: PodIPAllocator;
   private running = false;
   private listing = false;
+  private dnsPending = false;
+  private dnsWatched = false;
+  private startedAt = 0;
 
   constructor(
     private readonly ctx: ComponentContext,
@@ -88,7 +118,29 @@ export class Kubelet implements Component {
       releasePodIP: (ip) => this.ips.release(ip),
       readPod: (ns, name) => ctx.api.tryGet('pods', ns, name),
       readConfig: (resource, ns, name) =>
-        ctx.api.tryGet(resource, ns, name) as { data?: Record<string, string> } | undefined,
+        ctx.api.tryGet(resource, ns, name) as
+          | { data?: Record<string, string>; binaryData?: Record<string, string> }
+          | undefined,
+      readClaim: (ns, name) =>
+        ctx.api.tryGet('persistentvolumeclaims', ns, name) as
+          | { status?: { phase?: string }; spec?: { volumeName?: string } }
+          | undefined,
+      listServices: (ns) => {
+        const own = ctx.api.list('services', { namespace: ns }).items;
+        const master = ns === 'default' ? [] : [ctx.api.tryGet('services', 'default', 'kubernetes')];
+        return [...own, ...master.filter((s) => s !== undefined)];
+      },
+      nodeAllocatable: (() => {
+        const cap = nodeCapacity(config);
+        const cpu = parseQuantity(cap.cpu);
+        const memory = parseQuantity(cap.memory);
+        return { cpu: cpu ? quantityToMilli(cpu) : 0, memory: memory ? quantityValue(memory) : 0 };
+      })(),
+      kubeletStartedAt: () => this.startedAt,
+      dnsLookup: (fqdn) => {
+        this.watchDns();
+        return clusterDns(ctx, fqdn);
+      },
       writeStatus: (pod, status) => this.writeStatus(pod, status),
       deletePod: (pod) => this.finalDelete(pod),
     };
@@ -98,11 +150,13 @@ export class Kubelet implements Component {
   start(): void {
     if (this.running) return;
     this.running = true;
+    if (this.startedAt === 0) this.startedAt = this.ctx.clock.now();
     this.agent.start();
     this.listing = true;
     this.informer.start();
     this.listing = false;
     for (const w of this.workers.values()) w.resume();
+    this.dnsChanged();
     const pods = this.informer.cache.list();
     pods.sort(
       (a, b) =>
@@ -111,6 +165,32 @@ export class Kubelet implements Component {
     );
     const keys = [...pods.map((p) => objectKey(p)), ...[...this.workers.keys()].sort()];
     for (const key of keys) this.enqueue(key);
+  }
+
+  /**
+   * From the first lookup of a container on this node on, the kubelet follows Services (and a headless one's
+   * endpoints): what was looked up may change.
+   */
+  private watchDns(): void {
+    if (this.dnsWatched) return;
+    this.dnsWatched = true;
+    const changed = () => this.dnsChanged();
+    this.ctx.informers
+      .get('services')
+      .addHandlers({ onAdd: changed, onUpdate: (a, b) => a.spec !== b.spec && changed(), onDelete: changed });
+    this.ctx.informers.get('endpointslices').addHandlers({ onAdd: changed, onUpdate: changed, onDelete: changed });
+  }
+
+  /** A Service came or went: pods whose containers looked a name up see the new answer. */
+  private dnsChanged(): void {
+    if (!this.running || this.dnsPending) return;
+    this.dnsPending = true;
+    // After the change is delivered (the kube-dns/CoreDNS answer follows the Service).
+    this.ctx.clock.setTimer(0, () => {
+      this.dnsPending = false;
+      if (!this.running) return;
+      for (const w of this.workers.values()) w.dnsChanged();
+    });
   }
 
   /** Node failure: heartbeats stop, pod work freezes, nothing more is written. */
@@ -145,15 +225,11 @@ export class Kubelet implements Component {
 
   /** The kubelet's `/exec`: runs `argv` in a running container of a pod bound here (checked by `streamContainer`). */
   exec(pod: Pod, container: string, argv: readonly string[]): ExecResult {
-    return execInContainer({
-      pod,
-      container,
-      argv,
-      podIP: pod.status?.podIP ?? '',
-      hostIP: this.hostIP,
-      now: this.ctx.clock.now(),
-      readConfig: this.host.readConfig,
-    });
+    const meta = pod.metadata ?? {};
+    const worker = this.workers.get(`${meta.namespace}/${meta.name}`);
+    const outcome = worker && worker.uid === meta.uid ? worker.exec(container, argv) : undefined;
+    if (!outcome) return { stdout: '', stderr: `container not found (${JSON.stringify(container)})\n`, exitCode: 1 };
+    return execResult(outcome);
   }
 
   /**

@@ -16,10 +16,16 @@ export const msg = {
   neverPull: (image: string) => `Container image ${JSON.stringify(image)} is not present with pull policy of Never`,
   invalidTag: (image: string, err: string) => `Failed to apply default image tag ${JSON.stringify(image)}: ${err}`,
   error: (reason: string) => `Error: ${reason}`,
+  /** The volume manager's reconciler and the kubelet's sync loop. */
+  failedMount: (message: string) => message,
   created: (container: string) => `Created container: ${container}`,
   started: (container: string) => `Started container ${container}`,
   stopping: (container: string) => `Stopping container ${container}`,
-  livenessKill: (container: string) => `Container ${container} failed liveness probe, will be restarted`,
+  /** kuberuntime computePodActions / computeInitContainerActions kill messages. */
+  probeKill: (kind: 'liveness' | 'startup', container: string, init: boolean, restart: boolean) =>
+    init
+      ? `Init container ${container} failed ${kind} probe`
+      : `Container ${container} failed ${kind} probe${restart ? ', will be restarted' : ''}`,
   probeFailed: (kind: 'Liveness' | 'Readiness' | 'Startup', output: string) => `${kind} probe failed: ${output}`,
   crashLoop: (backoffMs: number, container: string, pod: string) =>
     `back-off ${formatGoDuration(backoffMs)} restarting failed container=${container} pod=${pod}`,

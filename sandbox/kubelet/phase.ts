@@ -1,4 +1,9 @@
-/** A pod's phase from its container statuses (pkg/kubelet/kubelet_pods.go `getPhase`). */
+/**
+ * A pod's phase from its container statuses (pkg/kubelet/kubelet_pods.go
+ * `getPhase`), sidecars included: a running sidecar counts as running (a
+ * Job's pod stays Running until its sidecars have stopped), a stopped one is
+ * ignored, one not yet started keeps an uninitialized pod Pending.
+ */
 import type { ContainerStatus, PodSpec } from 'kubernetes-types/core/v1';
 
 export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
@@ -7,29 +12,12 @@ function find(statuses: readonly ContainerStatus[], name: string): ContainerStat
   return statuses.find((s) => s.name === name);
 }
 
-/** True when a regular container has run (the pod was initialized even if a sidecar now restarts). */
+/** `HasAnyRegularContainerStarted`: a regular container runs or ran (the pod was initialized, whatever sidecars do). */
 export function anyRegularContainerStarted(spec: PodSpec, statuses: readonly ContainerStatus[]): boolean {
   return spec.containers.some((c) => {
     const s = find(statuses, c.name);
-    return (
-      !!s &&
-      (s.state?.running !== undefined || s.state?.terminated !== undefined || s.lastState?.terminated !== undefined)
-    );
+    return !!s && (s.state?.running !== undefined || s.state?.terminated !== undefined);
   });
-}
-
-function initProgress(spec: PodSpec, statuses: readonly ContainerStatus[]): { pending: number; failed: number } {
-  let pending = 0;
-  let failed = 0;
-  for (const c of spec.initContainers ?? []) {
-    if (c.restartPolicy === 'Always') continue;
-    const s = find(statuses, c.name);
-    if (!s || s.state?.running) pending++;
-    else if (s.state?.terminated) failed += s.state.terminated.exitCode !== 0 ? 1 : 0;
-    else if (s.lastState?.terminated) failed += s.lastState.terminated.exitCode !== 0 ? 1 : 0;
-    else pending++;
-  }
-  return { pending, failed };
 }
 
 /**
@@ -43,12 +31,33 @@ export function podPhase(
   statuses: readonly ContainerStatus[],
   podIsTerminal: boolean,
 ): PodPhase {
-  const init = initProgress(spec, initStatuses);
+  let pendingRegularInit = 0;
+  let pendingSidecars = 0;
+  let failedInit = 0;
   let unknown = 0;
   let running = 0;
   let waiting = 0;
   let stopped = 0;
   let succeeded = 0;
+  for (const c of spec.initContainers ?? []) {
+    const s = find(initStatuses, c.name);
+    if (c.restartPolicy === 'Always') {
+      if (!s) unknown++;
+      else if (s.state?.running) {
+        if (!s.started) pendingSidecars++;
+        running++;
+      } else if (s.state?.terminated) {
+        // A stopped sidecar does not count.
+      } else if (s.state?.waiting) {
+        if (!s.lastState?.terminated) pendingSidecars++;
+      } else pendingSidecars++;
+      continue;
+    }
+    if (!s || s.state?.running) pendingRegularInit++;
+    else if (s.state?.terminated) failedInit += s.state.terminated.exitCode !== 0 ? 1 : 0;
+    else if (s.state?.waiting && s.lastState?.terminated) failedInit += s.lastState.terminated.exitCode !== 0 ? 1 : 0;
+    else pendingRegularInit++;
+  }
   for (const c of spec.containers) {
     const s = find(statuses, c.name);
     if (!s) unknown++;
@@ -61,8 +70,9 @@ export function podPhase(
     else unknown++;
   }
   const restartPolicy = spec.restartPolicy ?? 'Always';
-  if (init.failed > 0 && restartPolicy === 'Never') return 'Failed';
-  if ((init.pending > 0 && !anyRegularContainerStarted(spec, statuses)) || waiting > 0) return 'Pending';
+  if (failedInit > 0 && restartPolicy === 'Never') return 'Failed';
+  const initialized = anyRegularContainerStarted(spec, statuses);
+  if (pendingRegularInit > 0 || (pendingSidecars > 0 && !initialized) || waiting > 0) return 'Pending';
   if (running > 0 && unknown === 0) return 'Running';
   if (running === 0 && stopped > 0 && unknown === 0) {
     if (podIsTerminal) return stopped === succeeded ? 'Succeeded' : 'Failed';

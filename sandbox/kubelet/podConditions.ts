@@ -30,27 +30,54 @@ function list(names: string[]): string {
   return `[${names.join(' ')}]`;
 }
 
+/** `GeneratePodInitializedCondition`: sidecars count once started, init containers once they succeeded. */
 function initialized(
   spec: PodSpec,
   init: readonly ContainerStatus[],
   regular: readonly ContainerStatus[],
   phase: PodPhase,
 ): Bare {
-  if (phase === 'Succeeded') return cond('Initialized', true, 'PodCompleted');
+  const inits = spec.initContainers ?? [];
+  const unknown: string[] = [];
+  const incomplete: string[] = [];
+  for (const c of inits) {
+    const s = init.find((x) => x.name === c.name);
+    if (!s) unknown.push(c.name);
+    else if (c.restartPolicy === 'Always' ? !s.started : !s.ready) incomplete.push(c.name);
+  }
+  if (phase === 'Succeeded' && unknown.length === 0) return cond('Initialized', true, 'PodCompleted');
   if (anyRegularContainerStarted(spec, regular)) return cond('Initialized', true);
-  const incomplete = (spec.initContainers ?? [])
-    .filter((c) => !init.find((s) => s.name === c.name)?.ready)
-    .map((c) => c.name);
-  return incomplete.length > 0
-    ? cond('Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: ${list(incomplete)}`)
+  const messages: string[] = [];
+  if (unknown.length > 0) messages.push(`containers with unknown status: ${list(unknown)}`);
+  if (incomplete.length > 0) messages.push(`containers with incomplete status: ${list(incomplete)}`);
+  return messages.length > 0
+    ? cond('Initialized', false, 'ContainersNotInitialized', messages.join(', '))
     : cond('Initialized', true);
 }
 
-function containersReady(spec: PodSpec, regular: readonly ContainerStatus[], phase: PodPhase): Bare {
-  if (phase === 'Succeeded') return cond('ContainersReady', false, 'PodCompleted');
-  const unready = spec.containers.filter((c) => !regular.find((s) => s.name === c.name)?.ready).map((c) => c.name);
-  return unready.length > 0
-    ? cond('ContainersReady', false, 'ContainersNotReady', `containers with unready status: ${list(unready)}`)
+/** `GenerateContainersReadyCondition`: sidecars and containers. */
+function containersReady(
+  spec: PodSpec,
+  init: readonly ContainerStatus[],
+  regular: readonly ContainerStatus[],
+  phase: PodPhase,
+): Bare {
+  const unknown: string[] = [];
+  const unready: string[] = [];
+  const check = (name: string, statuses: readonly ContainerStatus[]) => {
+    const s = statuses.find((x) => x.name === name);
+    if (!s) unknown.push(name);
+    else if (!s.ready) unready.push(name);
+  };
+  for (const c of spec.initContainers ?? []) if (c.restartPolicy === 'Always') check(c.name, init);
+  for (const c of spec.containers) check(c.name, regular);
+  if (phase === 'Succeeded' && unknown.length === 0) return cond('ContainersReady', false, 'PodCompleted');
+  if (phase === 'Failed') return cond('ContainersReady', false, 'PodFailed');
+  const messages: string[] = [];
+  if (unknown.length > 0) messages.push(`containers with unknown status: ${list(unknown)}`);
+  if (unready.length > 0) messages.push(`containers with unready status: ${list(unready)}`);
+  return messages.length > 0
+    ? cond('ContainersReady', false, 'ContainersNotReady', messages.join(', '))
     : cond('ContainersReady', true);
 }
 
@@ -82,7 +109,7 @@ export function podConditions(
   old: readonly WirePodCondition[],
   now: number,
 ): WirePodCondition[] {
-  const cr = containersReady(input.spec, input.regular, input.phase);
+  const cr = containersReady(input.spec, input.init, input.regular, input.phase);
   const mine: Bare[] = [
     cond('PodReadyToStartContainers', input.sandboxReady),
     initialized(input.spec, input.init, input.regular, input.phase),

@@ -1,43 +1,59 @@
 /**
- * A pod's pending work as (due time, action) pairs on the clock, as
- * foreground timers. When the kubelet stops (node failure) they are
- * suspended; when it starts again, what fell due meanwhile runs at once, in
- * due order, and the rest keeps its time.
+ * A pod's pending work as (due time, action) pairs on the clock: foreground
+ * timers for work under way, background ones for retries that wait on the
+ * world (a missing Secret, an unbound claim). Each can be cancelled by its
+ * token. When the kubelet stops (node failure) they are suspended; when it
+ * starts again, what fell due meanwhile runs at once, in due order, and the
+ * rest keeps its time.
  */
 import type { Clock, TimerHandle } from '../clock/clock';
 
 interface Pending {
+  id: number;
   due: number;
   fn: () => void;
+  background: boolean;
   handle?: TimerHandle;
 }
 
 export class PodTimers {
-  private readonly pending = new Set<Pending>();
+  private readonly pending = new Map<number, Pending>();
   private suspended = false;
+  private nextId = 1;
 
   constructor(private readonly clock: Clock) {}
 
-  /** Runs `fn` at `due` (clock time, ms). */
-  at(due: number, fn: () => void): void {
-    const p: Pending = { due, fn };
-    this.pending.add(p);
+  /**
+   * Runs `fn` at `due` (clock time, ms); returns a token for `cancel`. A background timer is waiting on the world (a
+   * retry that may find nothing to do), not pending work.
+   */
+  at(due: number, fn: () => void, background = false): number {
+    const p: Pending = { id: this.nextId++, due, fn, background };
+    this.pending.set(p.id, p);
     if (!this.suspended) this.arm(p);
+    return p.id;
   }
 
   /** Runs `fn` `delayMs` from now. */
-  after(delayMs: number, fn: () => void): void {
-    this.at(this.clock.now() + Math.max(0, delayMs), fn);
+  after(delayMs: number, fn: () => void, background = false): number {
+    return this.at(this.clock.now() + Math.max(0, delayMs), fn, background);
+  }
+
+  cancel(token: number): void {
+    const p = this.pending.get(token);
+    if (!p) return;
+    if (p.handle) this.clock.clearTimer(p.handle);
+    this.pending.delete(token);
   }
 
   cancelAll(): void {
-    for (const p of this.pending) if (p.handle) this.clock.clearTimer(p.handle);
+    for (const p of this.pending.values()) if (p.handle) this.clock.clearTimer(p.handle);
     this.pending.clear();
   }
 
   suspend(): void {
     this.suspended = true;
-    for (const p of this.pending) {
+    for (const p of this.pending.values()) {
       if (p.handle) this.clock.clearTimer(p.handle);
       p.handle = undefined;
     }
@@ -45,7 +61,7 @@ export class PodTimers {
 
   resume(): void {
     this.suspended = false;
-    const sorted = [...this.pending].sort((a, b) => a.due - b.due);
+    const sorted = [...this.pending.values()].sort((a, b) => a.due - b.due || a.id - b.id);
     for (const p of sorted) this.arm(p);
   }
 
@@ -54,9 +70,13 @@ export class PodTimers {
   }
 
   private arm(p: Pending): void {
-    p.handle = this.clock.setTimer(p.due - this.clock.now(), () => {
-      this.pending.delete(p);
-      p.fn();
-    });
+    p.handle = this.clock.setTimer(
+      p.due - this.clock.now(),
+      () => {
+        this.pending.delete(p.id);
+        p.fn();
+      },
+      { background: p.background },
+    );
   }
 }

@@ -1,13 +1,20 @@
 /**
- * One pod on one node: the kubelet's pod worker and runtime in one small
- * state machine. Every step runs as a foreground timer on the pod's
- * `PodTimers`; after each step the worker re-syncs (starts what can start)
- * and writes the pod's status if it changed.
+ * One pod on one node: the kubelet's pod worker, volume manager, runtime and
+ * prober for that pod, as a small state machine on timers. Every step runs
+ * on the pod's `PodTimers`; after each step the worker re-syncs (starts what
+ * can start, as kuberuntime `computePodActions` decides) and writes the pod's
+ * status if it changed.
  *
- * Lifecycle: sandbox → init containers in order → regular containers in
- * order (pull, create, start) → probes and behaviours → exits and restarts
- * with back-off → terminal phase, or termination on `deletionTimestamp`
- * ending in the final delete.
+ * Lifecycle: volumes set up (ConfigMap, Secret and projected sources must
+ * exist: `FailedMount` on the reconciler's back-off; claims must be bound) →
+ * sandbox → init containers in order, a sidecar (`restartPolicy: Always`)
+ * counting as done once started → regular containers in order (pull, make
+ * the environment — `CreateContainerConfigError` retried on the pod worker's
+ * back-off —, create, start) → probes and processes → exits and restarts
+ * with back-off (sidecars whatever the pod's policy) → completion (the
+ * sidecars of a finished pod are stopped, in reverse order) or termination
+ * on `deletionTimestamp` (containers first, then sidecars in reverse order,
+ * within the grace period) ending in the final delete.
  */
 import type { ObjectsByResource } from '../api/resourceObjects';
 import type { WirePodStatus } from '../api/types';
@@ -16,6 +23,14 @@ import { jsonEqual } from '../util/json';
 import { containerBehavior } from './behaviors';
 import type { ContainerRuntime, Termination } from './containerRuntime';
 import { containerStatus, newContainerRuntime } from './containerRuntime';
+import { containerEnvironment, processEnvironment } from './container/env';
+import type { PodFacts } from './container/env';
+import { ContainerFs } from './container/fileSystem';
+import { rootTree } from './container/rootfs';
+import type { ContainerRun, ExecOutcome, RunInput } from './container/run';
+import { runContainer } from './container/run';
+import type { Resolution } from './shell/types';
+import { PodVolumes, claimProblem, mountFailures } from './container/volumes';
 import { imageID, parseImage } from './images';
 import type { PullScheduler } from './imagePuller';
 import { ensureImage } from './imagePuller';
@@ -24,20 +39,36 @@ import type { PodPhase } from './phase';
 import { podPhase } from './phase';
 import { podConditions } from './podConditions';
 import { PodTimers } from './podTimers';
-import { livenessPlan, probeFailureOutput, readinessPlan, startupAt } from './probes';
+import type { ProbeKind, ProbeSchedule } from './probes';
+import { defaultLiveness, planProbe, probeAnswer, probeDefaults } from './probes';
 import type { WorkerHost } from './workerHost';
 import { draw } from './workerHost';
-import { containerProgram } from './logs/containerProgram';
-import { mountedFiles } from './logs/mountedFiles';
-import type { ExitCause } from './logs/containerProgram';
+import type { ExitCause } from './container/run';
 import { customLogs } from './logs/customLogs';
 import type { InstanceLog } from './logs/instanceLog';
 import { logContainerID } from './logs/logErrors';
 import { PodLogs } from './logs/podLogs';
+import type { ProbedHttp } from './logs/probeLines';
+import { probeRequestSources } from './logs/probeLines';
 
 type Pod = ObjectsByResource['pods'];
 
 const TERMINAL = new Set(['Succeeded', 'Failed']);
+
+/** The volume manager's retry back-off (nestedpendingoperations: 500 ms doubling to 2m2s). */
+const MOUNT_RETRY_INITIAL_MS = 500;
+const MOUNT_RETRY_MAX_MS = 122_000;
+/** killContainer's minimum grace (`minimumGracePeriodInSeconds`). */
+const MIN_GRACE_MS = 2000;
+/** How far ahead probes are planned before the plan is worked out again. */
+const PROBE_HORIZON_MS = 3_600_000;
+
+interface Termination_ {
+  /** Deletion (`deletionTimestamp`), completion (its containers are done; its sidecars stop) or the pod's deadline. */
+  kind: 'delete' | 'complete' | 'deadline';
+  startedAt: number;
+  graceMs: number;
+}
 
 export class PodWorker {
   readonly key: string;
@@ -47,15 +78,23 @@ export class PodWorker {
   private readonly inits: ContainerRuntime[];
   private readonly regular: ContainerRuntime[];
   private readonly scheduler: PullScheduler;
+  private readonly volumes: PodVolumes;
   private startTime = 0;
+  private mounted = false;
+  private readonly mountRetry = new Map<string, { delay: number; token: number }>();
+  private claimRetry: number | undefined;
   private sandboxReady = false;
   private podIP: string | undefined;
-  private killAt: number | undefined;
+  private terminating: Termination_ | undefined;
+  private deadlineExceeded = false;
   /** The pod reached a terminal phase here; nothing more will run. */
   private done = false;
   private deleteAfterWrite = false;
   private disposed = false;
   private behaviorErrors: string[] = [];
+  private readonly schedules = new Map<string, ProbeSchedule>();
+  /** What the cluster DNS answered for each name the containers looked up, and when that changed. */
+  private readonly dns = new Map<string, { at: number; address: string | undefined }[]>();
   /** What the containers print (`kubectl logs`). */
   readonly logs: PodLogs;
 
@@ -68,6 +107,7 @@ export class PodWorker {
     this.uid = pod.metadata!.uid ?? '';
     this.timers = new PodTimers(host.clock);
     this.logs = new PodLogs(host.clock);
+    this.volumes = new PodVolumes(pod);
     const spec = pod.spec!;
     const defaultWaiting = (spec.initContainers ?? []).length > 0 ? 'PodInitializing' : 'ContainerCreating';
     const make = (init: boolean) => (c: (typeof spec.containers)[number]) => {
@@ -77,7 +117,11 @@ export class PodWorker {
     };
     this.inits = (spec.initContainers ?? []).map(make(true));
     this.regular = spec.containers.map(make(false));
-    this.scheduler = { pod: () => this.pod, later: (ms, fn) => this.later(ms, fn), at: (due, fn) => this.at(due, fn) };
+    this.scheduler = {
+      pod: () => this.pod,
+      later: (ms, fn) => void this.later(ms, fn),
+      at: (due, fn) => void this.at(due, fn),
+    };
   }
 
   /** The pod as last seen (for admission accounting). */
@@ -90,11 +134,19 @@ export class PodWorker {
     return !this.done;
   }
 
-  /** Admitted: post the first status and set up the sandbox. */
+  private get all(): ContainerRuntime[] {
+    return [...this.inits, ...this.regular];
+  }
+
+  /** Admitted: the probe workers start, the first status is posted, the volumes are set up. */
   start(): void {
-    this.startTime = this.host.clock.now();
+    const now = this.host.clock.now();
+    this.startTime = now;
+    this.startProbeWorkers(now);
     if (this.behaviorErrors.length > 0) this.event('Warning', 'InvalidBehavior', this.behaviorErrors.join('; '));
-    this.run(() => this.later(draw(this.host, this.host.delays.sandbox), () => this.sandboxUp()));
+    const deadline = this.pod.spec?.activeDeadlineSeconds;
+    if (deadline !== undefined && deadline !== null) this.at(now + deadline * 1000, () => this.deadline());
+    this.run(() => this.setUpVolumes());
   }
 
   /** A newer version of the pod: deletion starts termination; anything else re-asserts the status. */
@@ -107,14 +159,22 @@ export class PodWorker {
 
   /** Kills a running container (exit 137) as a fault; false when none of that name is running. */
   crash(containerName?: string): boolean {
-    const all = [...this.inits, ...this.regular];
     const c =
       containerName === undefined
-        ? all.find((x) => x.state.kind === 'running')
-        : all.find((x) => x.spec.name === containerName);
-    if (!c || c.state.kind !== 'running' || this.killAt !== undefined || this.done) return false;
+        ? this.all.find((x) => x.state.kind === 'running')
+        : this.all.find((x) => x.spec.name === containerName);
+    if (!c || c.state.kind !== 'running' || this.terminating || this.done) return false;
     this.run(() => this.exited(c, 137, 'Error', 'crash'));
     return true;
+  }
+
+  /** `kubectl exec`: runs `argv` in a running container now; what it writes stays in the container's files. */
+  exec(containerName: string, argv: readonly string[]): ExecOutcome | undefined {
+    const c = this.all.find((x) => x.spec.name === containerName);
+    if (!c?.run || c.state.kind !== 'running') return undefined;
+    const result = c.run.exec(argv, this.host.clock.now(), 'exec');
+    this.run(() => this.replanAll());
+    return result;
   }
 
   suspend(): void {
@@ -139,19 +199,19 @@ export class PodWorker {
    * is none.
    */
   logInstance(container: string, previous: boolean): InstanceLog | undefined {
-    const c = this.regular.find((x) => x.spec.name === container) ?? this.inits.find((x) => x.spec.name === container);
+    const c = this.all.find((x) => x.spec.name === container);
     const id = logContainerID(c ? containerStatus(c) : undefined, container, this.pod.metadata!.name!, previous);
     return this.logs.instance(container, id);
   }
 
   // ---- steps --------------------------------------------------------------
 
-  private later(delayMs: number, fn: () => void): void {
-    this.timers.after(delayMs, () => this.run(fn));
+  private later(delayMs: number, fn: () => void, background = false): number {
+    return this.timers.after(delayMs, () => this.run(fn), background);
   }
 
-  private at(due: number, fn: () => void): void {
-    this.timers.at(due, () => this.run(fn));
+  private at(due: number, fn: () => void, background = false): number {
+    return this.timers.at(due, () => this.run(fn), background);
   }
 
   /** One step: the change, then start what can start, settle the phase, write the status. */
@@ -167,20 +227,94 @@ export class PodWorker {
     }
   }
 
+  private facts(): PodFacts {
+    const ns = this.pod.metadata?.namespace ?? 'default';
+    return {
+      podIP: this.podIP ?? '',
+      hostIP: this.host.hostIP,
+      services: this.host.listServices(ns),
+      nodeAllocatable: this.host.nodeAllocatable,
+    };
+  }
+
+  // ---- volumes ------------------------------------------------------------
+
+  /**
+   * The volume manager: every ConfigMap, Secret and projected volume must be set up (a failure is a `FailedMount`
+   * event, retried per volume on its back-off) and every claim bound (retried with the pod worker's back-off) before
+   * the sandbox is created.
+   */
+  private setUpVolumes(): void {
+    if (this.terminating || this.done) return;
+    const failures = mountFailures(this.pod, this.host.readConfig, this.facts());
+    for (const f of failures) this.mountFailed(f.volume, f.message);
+    this.checkClaims();
+    this.volumesDone();
+  }
+
+  private mountFailed(volume: string, message: string): void {
+    this.event('Warning', 'FailedMount', message);
+    const previous = this.mountRetry.get(volume);
+    const delay = previous ? Math.min(previous.delay * 2, MOUNT_RETRY_MAX_MS) : MOUNT_RETRY_INITIAL_MS;
+    const token = this.later(delay, () => this.retryMount(volume), true);
+    this.mountRetry.set(volume, { delay, token });
+  }
+
+  private retryMount(volume: string): void {
+    if (this.terminating || this.done) return;
+    const failure = mountFailures(this.pod, this.host.readConfig, this.facts()).find((f) => f.volume === volume);
+    if (failure) return this.mountFailed(volume, failure.message);
+    this.mountRetry.delete(volume);
+    this.volumesDone();
+  }
+
+  private checkClaims(): void {
+    const problem = claimProblem(this.pod, this.host.readClaim);
+    if (!problem) {
+      this.claimRetry = undefined;
+      return;
+    }
+    this.event('Warning', 'FailedMount', problem);
+    this.claimRetry = this.later(
+      draw(this.host, this.host.delays.podRetry),
+      () => {
+        this.claimRetry = undefined;
+        if (this.terminating || this.done) return;
+        this.checkClaims();
+        this.volumesDone();
+      },
+      true,
+    );
+  }
+
+  private volumesDone(): void {
+    if (this.mounted || this.mountRetry.size > 0 || this.claimRetry !== undefined) return;
+    this.mounted = true;
+    this.later(draw(this.host, this.host.delays.sandbox), () => this.sandboxUp());
+  }
+
   private sandboxUp(): void {
+    if (this.terminating || this.done) return;
     this.sandboxReady = true;
     this.podIP = this.host.allocatePodIP();
   }
 
+  // ---- starting containers ------------------------------------------------
+
   /**
-   * SyncPod: init containers one at a time (sidecars must have started), then regular containers in order, one pull at
-   * a time.
+   * computePodActions: init containers in order — each regular one must succeed, each sidecar must have started once —
+   * then the regular containers in order, one pull at a time.
    */
   private sync(): void {
-    if (!this.sandboxReady || this.killAt !== undefined || this.done) return;
+    if (!this.sandboxReady || this.terminating || this.done) return;
     for (const c of this.inits) {
+      if (c.sidecar) {
+        if (!c.launched) this.launch(c);
+        if (c.initialized) continue;
+        return;
+      }
+      if (c.state.kind === 'terminated' && c.state.termination.exitCode === 0) continue;
       if (!c.launched) this.launch(c);
-      if (c.sidecar ? c.started : c.state.kind === 'terminated' && c.state.termination.exitCode === 0) continue;
       return;
     }
     for (const c of this.regular) {
@@ -191,139 +325,474 @@ export class PodWorker {
 
   private launch(c: ContainerRuntime): void {
     c.launched = true;
+    this.attempt(c);
+  }
+
+  /** startContainer: the image first, then the container's configuration. */
+  private attempt(c: ContainerRuntime): void {
     c.busy = true;
     const outcome = ensureImage(this.host, this.scheduler, c, () => this.create(c));
     if (outcome === 'ready') this.create(c);
     else if (outcome === 'failed') c.busy = false;
   }
 
-  /** Creates and starts an instance (after `start-delay`, if any). */
+  /** generateContainerConfig: the environment; a missing ConfigMap, Secret or key is CreateContainerConfigError. */
   private create(c: ContainerRuntime): void {
+    if (this.terminating || this.done) return;
+    const env = containerEnvironment(this.pod, c.spec, this.host.readConfig, this.facts());
+    if ('error' in env) {
+      c.configError = env.error;
+      c.state = { kind: 'waiting', reason: 'CreateContainerConfigError', message: env.error };
+      c.busy = false;
+      this.event('Warning', 'Failed', msg.error(env.error));
+      this.later(
+        draw(this.host, this.host.delays.podRetry),
+        () => {
+          if (this.terminating || this.done || c.busy || c.state.kind !== 'waiting') return;
+          if (c.state.reason !== 'CreateContainerConfigError') return;
+          this.attempt(c);
+        },
+        true,
+      );
+      return;
+    }
+    c.configError = undefined;
+    const vars = env.vars;
     const delay = c.behavior.startDelayMs ?? 0;
-    if (delay > 0) this.later(delay, () => this.startInstance(c));
-    else this.startInstance(c);
+    if (delay > 0) this.later(delay, () => this.startInstance(c, vars));
+    else this.startInstance(c, vars);
   }
 
-  private startInstance(c: ContainerRuntime): void {
-    if (this.killAt !== undefined || this.done) return;
+  private startInstance(c: ContainerRuntime, kubeletVars: ReadonlyMap<string, string>): void {
+    if (this.terminating || this.done) return;
     const now = this.host.clock.now();
     if (c.state.kind === 'terminated') c.last = c.state.termination;
     if (c.containerID !== '') c.restartCount++;
     c.instance++;
     c.containerID = `containerd://${this.host.random.string(64, '0123456789abcdef')}`;
     if (!('error' in c.image)) c.imageID = imageID(c.image);
+    const facts = this.facts();
+    const mounts = this.volumes.mounts(c.spec, this.host.readConfig, facts);
+    const fs = new ContainerFs(rootTree(this.pod, c.spec.image ?? '', this.podIP ?? ''), mounts);
+    const policy = this.pod.spec?.restartPolicy ?? 'Always';
+    const instanceSeed = `${this.uid}/${c.spec.name}/${c.instance}`;
+    const random = this.host.random.fork(instanceSeed);
+    const d = this.host.delays;
+    const lookedUp = new Set<string>();
+    const runInput: RunInput = {
+      pod: this.pod,
+      container: c.spec,
+      init: c.init,
+      sidecar: c.sidecar,
+      behavior: c.behavior,
+      startedAt: now,
+      podIP: this.podIP ?? '',
+      env: processEnvironment(this.pod, c.spec, kubeletVars),
+      fs,
+      mountedPaths: mounts.map((m) => m.path),
+      batch: !c.sidecar && (c.init || policy !== 'Always'),
+      draw: (range) => random.between(range[0], range[1]),
+      timing: { quickExit: d.quickExit, interpreter: d.interpreter, batchWork: d.batchWork, initWork: d.initWork },
+      seed: instanceSeed,
+      resolve: (name, t) => this.resolve(name, t, lookedUp),
+    };
+    const run = runContainer(runInput);
+    c.runInput = runInput;
+    c.lookedUp = lookedUp;
+    c.run = run;
+    c.fs = fs;
+    c.startedAt = now;
     c.state = { kind: 'running', startedAt: now };
     c.busy = false;
-    this.logs.started(
-      c.spec.name,
-      c.containerID,
-      containerProgram({
-        pod: this.pod,
-        container: c.spec,
-        init: c.init,
-        behavior: c.behavior,
-        startedAt: now,
-        podIP: this.podIP ?? '',
-        hostIP: this.host.hostIP,
-        readFile: mountedFiles(this.pod, c.spec, this.host.readConfig),
-      }),
-    );
+    c.stopping = false;
+    c.ready = false;
+    c.started = false;
     this.event('Normal', 'Created', msg.created(c.spec.name));
     this.event('Normal', 'Started', msg.started(c.spec.name));
-    this.scheduleInstance(c, now);
+    const probed = this.planProbes(c, now, true);
+    this.logs.started(c.spec.name, c.containerID, this.program(c, run, probed));
+    this.armExit(c);
+    // What this container writes may change what its neighbours' probes see.
+    this.replanAll(c);
   }
 
-  private scheduleInstance(c: ContainerRuntime, startedAt: number): void {
-    const instance = c.instance;
-    const guard = (fn: () => void) => () => {
-      if (c.instance === instance && c.state.kind === 'running') fn();
+  /** What the instance prints: its process's lines and its side of the HTTP probes. */
+  private program(c: ContainerRuntime, run: ContainerRun, probed: ProbedHttp[]) {
+    return {
+      sources: [
+        ...run.sources,
+        ...probeRequestSources({
+          container: c.spec,
+          behavior: c.behavior,
+          run,
+          podIP: this.podIP ?? '',
+          startedAt: c.startedAt ?? this.host.clock.now(),
+          probes: probed,
+        }),
+      ],
+      onSignal: (at: number) => run.onSignal(at, c.behavior.ignoreSigterm === true),
+      onExit: (at: number, code: number, oom: boolean, cause: ExitCause) => run.onExit(at, code, oom, cause),
     };
-    const exit = c.behavior.exit;
-    if (exit) {
-      const after =
-        exit.after === 'quick'
-          ? draw(this.host, this.host.delays.quickExit)
-          : exit.after === 'work'
-            ? draw(this.host, this.host.delays.initWork)
-            : exit.after;
-      this.later(
-        after,
-        guard(() => this.exited(c, exit.code, exit.oom ? 'OOMKilled' : exit.code === 0 ? 'Completed' : 'Error')),
-      );
-    }
-    if (c.init && !c.sidecar) {
-      c.started = true;
-      return;
-    }
-    const okAt = startupAt(c.spec.startupProbe, startedAt);
-    const started = guard(() => void (c.started = true));
-    if (okAt <= startedAt) started();
-    else this.at(okAt, started);
-    const ready = readinessPlan(c.spec.readinessProbe, c.behavior, startedAt, okAt);
-    if (ready.failAt !== undefined)
-      this.at(
-        ready.failAt,
-        guard(() => this.probeFailed(c, 'Readiness', 503)),
-      );
-    if (ready.readyAt !== undefined) {
-      const becomeReady = guard(() => void (c.ready = true));
-      if (ready.readyAt <= startedAt) becomeReady();
-      else this.at(ready.readyAt, becomeReady);
-    }
-    const live = livenessPlan(c.spec.livenessProbe, c.behavior, startedAt, okAt);
-    if (!live) return;
-    for (const t of live.failures)
-      this.at(
-        t,
-        guard(() => this.probeFailed(c, 'Liveness', 500)),
-      );
-    this.at(
-      live.killAt,
-      guard(() => {
-        this.event('Normal', 'Killing', msg.livenessKill(c.spec.name));
-        this.logs.signaled(c.spec.name);
-        c.ready = false;
-        const stopIn = Math.min(draw(this.host, this.host.delays.stop), this.graceMs());
-        this.later(
-          stopIn,
-          guard(() => this.exited(c, 137, 'Error', 'killed')),
-        );
-      }),
+  }
+
+  private armExit(c: ContainerRuntime): void {
+    if (c.exitToken !== undefined) this.timers.cancel(c.exitToken);
+    c.exitToken = undefined;
+    const exit = c.run?.exit;
+    if (!exit) return;
+    c.exitToken = this.at(
+      Math.max(exit.at, this.host.clock.now()),
+      this.guard(c, () => this.exited(c, exit.code, exit.oom ? 'OOMKilled' : exit.code === 0 ? 'Completed' : 'Error')),
     );
   }
 
-  private probeFailed(c: ContainerRuntime, kind: 'Liveness' | 'Readiness', code: number): void {
-    const probe = kind === 'Liveness' ? c.spec.livenessProbe : c.spec.readinessProbe;
-    this.event('Warning', 'Unhealthy', msg.probeFailed(kind, probeFailureOutput(probe, this.podIP ?? '', code)));
+  // ---- the cluster DNS ----------------------------------------------------
+
+  /**
+   * The container's resolver (resolv.conf: `search <ns>.svc.cluster.local svc.cluster.local cluster.local`,
+   * `ndots:5`) against the cluster DNS as it was at `t`: what it answered when first asked, and each change seen since
+   * (a Service created or deleted). A name outside the cluster with a dot resolves (the internet is not simulated: an
+   * address from 203.0.113.0/24); a single label does not.
+   */
+  private resolve(name: string, t: number, lookedUp: Set<string>): Resolution {
+    const ns = this.pod.metadata?.namespace ?? 'default';
+    const bare = name.replace(/\.$/, '');
+    const absolute = name.endsWith('.');
+    const search = [`${ns}.svc.cluster.local`, 'svc.cluster.local', 'cluster.local'].map((d) => `${bare}.${d}`);
+    const dots = (bare.match(/\./g) ?? []).length;
+    const candidates = absolute ? [bare] : dots >= 5 ? [bare, ...search] : [...search, bare];
+    for (const fqdn of candidates) {
+      if (!fqdn.endsWith('.cluster.local')) {
+        if (!fqdn.includes('.')) continue;
+        let h = 0;
+        for (const ch of fqdn) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+        return { fqdn, address: `203.0.113.${(h % 254) + 1}` };
+      }
+      lookedUp.add(fqdn);
+      const address = this.dnsAt(fqdn, t);
+      if (address !== undefined) return { fqdn, address };
+    }
+    return { fqdn: bare };
   }
 
-  /** A container instance ended; decide on a restart as the restart policy says. */
+  private dnsAt(fqdn: string, t: number): string | undefined {
+    let history = this.dns.get(fqdn);
+    if (!history) {
+      history = [{ at: -Infinity, address: this.host.dnsLookup(fqdn) }];
+      this.dns.set(fqdn, history);
+    }
+    let address: string | undefined;
+    for (const h of history) if (h.at <= t) address = h.address;
+    return address;
+  }
+
+  /**
+   * The cluster's Services changed: for each name looked up whose answer changed, the containers that looked it up are
+   * worked out again from their start, with the new answer from now on (what they did before stays as it was).
+   */
+  dnsChanged(): void {
+    if (this.done || this.disposed) return;
+    const now = this.host.clock.now();
+    const changed = new Set<string>();
+    for (const [fqdn, history] of this.dns) {
+      const address = this.host.dnsLookup(fqdn);
+      if (address !== history[history.length - 1].address) {
+        history.push({ at: now, address });
+        changed.add(fqdn);
+      }
+    }
+    if (changed.size === 0) return;
+    this.run(() => {
+      for (const c of this.all) {
+        if (c.state.kind !== 'running' || c.stopping || !c.lookedUp) continue;
+        if ([...c.lookedUp].some((n) => changed.has(n))) this.rerun(c, now);
+      }
+    });
+  }
+
+  /** Works the running instance's process out again from its start, keeping what happened before `at`. */
+  private rerun(c: ContainerRuntime, at: number): void {
+    if (!c.runInput || !c.fs) return;
+    const fs = c.fs.rerunFrom(at);
+    const input: RunInput = { ...c.runInput, fs, draw: this.redraw(c) };
+    const run = runContainer(input);
+    c.runInput = input;
+    c.fs = fs;
+    c.run = run;
+    const probed = this.planProbes(c, at, false);
+    this.logs.rebased(c.spec.name, at, this.program(c, run, probed));
+    this.armExit(c);
+  }
+
+  /** The instance's seeded draws, from the first: a process worked out again draws what it drew before. */
+  private redraw(c: ContainerRuntime): (range: readonly [number, number]) => number {
+    const random = this.host.random.fork(`${this.uid}/${c.spec.name}/${c.instance}`);
+    return (range) => random.between(range[0], range[1]);
+  }
+
+  /** Runs `fn` only while the same instance is running. */
+  private guard(c: ContainerRuntime, fn: () => void): () => void {
+    const instance = c.instance;
+    return () => {
+      if (c.instance === instance && c.state.kind === 'running') fn();
+    };
+  }
+
+  // ---- probes -------------------------------------------------------------
+
+  /** The probe workers start with the pod: at once, or within the first period when the kubelet just started. */
+  private startProbeWorkers(now: number): void {
+    const recent = (periodMs: number) => now - this.host.kubeletStartedAt() < periodMs;
+    for (const c of this.all) {
+      if (c.init && !c.sidecar) continue;
+      const probes: [ProbeKind, ReturnType<typeof probeDefaults> | undefined][] = [
+        ['startup', c.spec.startupProbe ? probeDefaults(c.spec.startupProbe) : undefined],
+        [
+          'liveness',
+          c.spec.livenessProbe || c.behavior.livenessFailAfterMs !== undefined
+            ? probeDefaults(c.spec.livenessProbe ?? defaultLiveness(c.spec))
+            : undefined,
+        ],
+        ['readiness', c.spec.readinessProbe ? probeDefaults(c.spec.readinessProbe) : undefined],
+      ];
+      for (const [kind, d] of probes) {
+        if (!d) continue;
+        const periodMs = d.periodSeconds * 1000;
+        const jitter = recent(periodMs) ? this.host.random.int(periodMs) : 0;
+        this.schedules.set(`${c.spec.name}/${kind}`, { anchor: now + jitter, periodMs });
+      }
+    }
+  }
+
+  /**
+   * Plans the current instance's probes from `from`: startup (the container is `started` when it passes), then liveness
+   * and readiness. Returns the HTTP probes for the app's request log.
+   */
+  private planProbes(c: ContainerRuntime, from: number, fresh: boolean): ProbedHttp[] {
+    for (const t of c.tokens.splice(0)) this.timers.cancel(t);
+    const run = c.run;
+    const startedAt = c.startedAt;
+    if (!run || startedAt === undefined) return [];
+    const httpProbes: ProbedHttp[] = [];
+    if (c.init && !c.sidecar) {
+      if (fresh) c.started = true;
+      return [];
+    }
+    const podIP = this.podIP ?? '';
+    const behavior = c.behavior;
+    const nextChange = (t: number) => {
+      const times = [run.nextChangeAfter(t)];
+      for (const x of [behavior.readyAfterMs, behavior.livenessFailAfterMs])
+        if (x !== undefined && startedAt + x > t) times.push(startedAt + x);
+      const defined = times.filter((v): v is number => v !== undefined);
+      return defined.length > 0 ? Math.min(...defined) : undefined;
+    };
+    const horizon = from + PROBE_HORIZON_MS;
+    const plan = (
+      kind: ProbeKind,
+      probe: NonNullable<typeof c.spec.livenessProbe>,
+      start: number,
+      initial: boolean,
+      extra: number[],
+    ) =>
+      planProbe({
+        kind,
+        probe,
+        schedule: this.schedules.get(`${c.spec.name}/${kind}`)!,
+        startedAt,
+        from: start,
+        extra,
+        answer: (t) => probeAnswer(kind, probe, c.spec, run, behavior, startedAt, podIP, t),
+        nextChange,
+        initial,
+        horizon,
+      });
+    const guard = (fn: () => void) => this.guard(c, fn);
+    const schedule = (at: number, fn: () => void, background = false) => {
+      c.tokens.push(this.at(at, guard(fn), background));
+    };
+    const failed = (kind: ProbeKind, output: string) =>
+      this.event(
+        'Warning',
+        'Unhealthy',
+        msg.probeFailed(`${kind[0].toUpperCase()}${kind.slice(1)}` as 'Liveness', output),
+      );
+
+    let started: number | undefined = c.started ? from : startedAt;
+    if (c.spec.startupProbe && !c.started) {
+      const p = plan('startup', c.spec.startupProbe, from, false, []);
+      started = undefined;
+      for (const e of p.events) {
+        if (e.failed !== undefined) schedule(e.at, () => failed('startup', e.failed!));
+        if (e.result === true) started = e.at;
+        if (e.result === false) schedule(e.at, () => this.killForProbe(c, 'startup'));
+      }
+      if (p.resumeAt !== undefined) schedule(p.resumeAt, () => this.replan(c), true);
+      if (started !== undefined) {
+        const at = started;
+        // Started, and ready at the same moment when nothing else holds readiness back (one status update).
+        const readyToo =
+          !c.spec.readinessProbe && !behavior.neverReady && startedAt + (behavior.readyAfterMs ?? 0) <= at;
+        schedule(at, () => {
+          this.markStarted(c);
+          if (readyToo) c.ready = true;
+        });
+      }
+      if (c.spec.startupProbe.httpGet)
+        httpProbes.push({
+          kind: 'startup',
+          probe: c.spec.startupProbe,
+          schedule: this.schedules.get(`${c.spec.name}/startup`)!,
+          from,
+          until: started ?? p.events.find((e) => e.result === false)?.at,
+          extra: [],
+        });
+    } else if (!c.started) {
+      this.markStarted(c);
+    }
+    if (started === undefined) return httpProbes;
+    const startedTime = Math.max(started, from);
+
+    const liveness =
+      c.spec.livenessProbe ?? (behavior.livenessFailAfterMs !== undefined ? defaultLiveness(c.spec) : undefined);
+    let killAt: number | undefined;
+    if (liveness) {
+      const p = plan('liveness', liveness, startedTime, true, []);
+      for (const e of p.events) {
+        if (e.failed !== undefined) schedule(e.at, () => failed('liveness', e.failed!));
+        if (e.result === false) {
+          killAt = e.at;
+          schedule(e.at, () => this.killForProbe(c, 'liveness'));
+        }
+      }
+      if (p.resumeAt !== undefined) schedule(p.resumeAt, () => this.replan(c), true);
+      if (liveness.httpGet)
+        httpProbes.push({
+          kind: 'liveness',
+          probe: liveness,
+          schedule: this.schedules.get(`${c.spec.name}/liveness`)!,
+          from: startedTime,
+          until: killAt,
+          extra: [],
+        });
+    }
+
+    const readiness = c.spec.readinessProbe;
+    if (readiness) {
+      const extra = fresh || started > from ? [startedTime] : [];
+      const p = plan('readiness', readiness, startedTime, c.ready, extra);
+      for (const e of p.events) {
+        if (e.failed !== undefined) schedule(e.at, () => failed('readiness', e.failed!));
+        if (e.result !== undefined) {
+          const ready = e.result;
+          schedule(e.at, () => void (c.ready = ready));
+        }
+      }
+      if (p.resumeAt !== undefined) schedule(p.resumeAt, () => this.replan(c), true);
+      if (readiness.httpGet)
+        httpProbes.push({
+          kind: 'readiness',
+          probe: readiness,
+          schedule: this.schedules.get(`${c.spec.name}/readiness`)!,
+          from: startedTime,
+          extra,
+        });
+    } else if (!behavior.neverReady) {
+      // No readiness probe: ready once started (the behaviour `ready-after` holds it back).
+      const readyAt = Math.max(startedTime, startedAt + (behavior.readyAfterMs ?? 0));
+      if (readyAt <= this.host.clock.now()) c.ready = true;
+      else if (readyAt > started || c.started) schedule(readyAt, () => void (c.ready = true));
+    }
+    return httpProbes;
+  }
+
+  /** `started`: a sidecar started once lets the next init container run. */
+  private markStarted(c: ContainerRuntime): void {
+    c.started = true;
+    if (c.sidecar) c.initialized = true;
+  }
+
+  private replan(c: ContainerRuntime): void {
+    if (c.state.kind !== 'running' || c.stopping || this.done) return;
+    this.planProbes(c, this.host.clock.now(), false);
+  }
+
+  /** The pod's files changed (a container started or stopped, an exec wrote something): probes are worked out again. */
+  private replanAll(except?: ContainerRuntime): void {
+    for (const c of this.all) if (c !== except && c.state.kind === 'running' && !c.stopping) this.replan(c);
+  }
+
+  /** A liveness or startup failure: the container is killed, and restarted as its policy says. */
+  private killForProbe(c: ContainerRuntime, kind: 'liveness' | 'startup'): void {
+    if (c.stopping || this.terminating) return;
+    const restart = c.sidecar || (this.pod.spec?.restartPolicy ?? 'Always') !== 'Never';
+    this.event('Normal', 'Killing', msg.probeKill(kind, c.spec.name, c.init, restart));
+    const probe = kind === 'liveness' ? c.spec.livenessProbe : c.spec.startupProbe;
+    const seconds = probe?.terminationGracePeriodSeconds ?? this.pod.spec?.terminationGracePeriodSeconds ?? 30;
+    this.signal(c, this.host.clock.now() + Math.max(seconds * 1000, MIN_GRACE_MS));
+  }
+
+  /** SIGTERM (or the image's stop signal): the process stops as it handles it, or SIGKILL ends it at `deadline`. */
+  private signal(c: ContainerRuntime, deadline: number): void {
+    if (c.state.kind !== 'running' || c.stopping) return;
+    c.stopping = true;
+    for (const t of c.tokens.splice(0)) this.timers.cancel(t);
+    this.logs.signaled(c.spec.name);
+    const handling = c.run?.signal ?? { kind: 'exit', code: 0 };
+    const kill = this.guard(c, () => this.exited(c, 137, 'Error', 'killed'));
+    if (handling.kind === 'exit') {
+      const stopAt = this.host.clock.now() + draw(this.host, this.host.delays.stop);
+      if (stopAt < deadline) {
+        const code = handling.code;
+        c.tokens.push(
+          this.at(
+            stopAt,
+            this.guard(c, () => this.exited(c, code, code === 0 ? 'Completed' : 'Error', 'stopped')),
+          ),
+        );
+        return;
+      }
+    }
+    c.tokens.push(this.at(deadline, kill));
+  }
+
+  // ---- exits and restarts -------------------------------------------------
+
+  /** A container instance ended; decide on a restart as its restart policy says. */
   private exited(c: ContainerRuntime, exitCode: number, reason: string, cause: ExitCause = 'exit'): void {
     if (c.state.kind !== 'running') return;
     const now = this.host.clock.now();
     this.logs.exited(c.spec.name, exitCode, reason === 'OOMKilled', cause);
+    for (const t of c.tokens.splice(0)) this.timers.cancel(t);
+    if (c.exitToken !== undefined) this.timers.cancel(c.exitToken);
+    c.exitToken = undefined;
+    c.fs?.cutWriters(now);
     c.state = {
       kind: 'terminated',
       termination: { exitCode, reason, startedAt: c.state.startedAt, finishedAt: now, containerID: c.containerID },
     };
     c.instance++;
     c.started = false;
+    c.stopping = false;
     c.ready = c.init && !c.sidecar && exitCode === 0;
-    if (this.killAt !== undefined) return;
+    c.run = undefined;
+    this.replanAll();
+    if (this.terminating) return this.terminationProgress();
     const policy = this.pod.spec?.restartPolicy ?? 'Always';
-    const restart =
-      c.sidecar ||
-      (c.init
+    const restart = c.sidecar
+      ? true
+      : c.init
         ? exitCode !== 0 && policy !== 'Never'
-        : policy === 'Always' || (policy === 'OnFailure' && exitCode !== 0));
+        : policy === 'Always' || (policy === 'OnFailure' && exitCode !== 0);
     if (restart) this.later(this.host.delays.sync, () => this.restartCheck(c));
+    else this.completionCheck();
   }
 
   /**
    * kuberuntime `doBackOff`: restart now, or wait in CrashLoopBackOff until the window measured from the exit closes.
    */
   private restartCheck(c: ContainerRuntime): void {
-    if (this.killAt !== undefined || this.done) return;
+    if (this.terminating || this.done) return;
     const t: Termination | undefined = c.state.kind === 'terminated' ? c.state.termination : c.last;
     if (!t) return;
     const key = `${this.uid}/${c.spec.name}`;
@@ -342,10 +811,28 @@ export class PodWorker {
       return;
     }
     backoff.next(key, t.finishedAt);
-    c.busy = true;
-    const outcome = ensureImage(this.host, this.scheduler, c, () => this.create(c));
-    if (outcome === 'ready') this.create(c);
-    else if (outcome === 'failed') c.busy = false;
+    this.attempt(c);
+  }
+
+  /**
+   * computePodActions' `KillPod`: every regular container is done and none will restart (or an init container failed
+   * under `Never`) — the sidecars still running are stopped, and the pod ends.
+   */
+  private completionCheck(): void {
+    if (this.terminating || this.done) return;
+    const policy = this.pod.spec?.restartPolicy ?? 'Always';
+    const initFailed =
+      policy === 'Never' &&
+      this.inits.some((c) => !c.sidecar && c.state.kind === 'terminated' && c.state.termination.exitCode !== 0);
+    const regularDone =
+      policy !== 'Always' &&
+      this.regular.every(
+        (c) => c.state.kind === 'terminated' && (policy === 'Never' || c.state.termination.exitCode === 0),
+      );
+    if (!initFailed && !regularDone) return;
+    if (!this.all.some((c) => c.state.kind === 'running')) return;
+    const seconds = this.pod.spec?.terminationGracePeriodSeconds ?? 30;
+    this.beginTermination('complete', Math.max(0, seconds) * 1000);
   }
 
   // ---- termination --------------------------------------------------------
@@ -357,52 +844,94 @@ export class PodWorker {
   }
 
   private running(): ContainerRuntime[] {
-    return [...this.inits, ...this.regular].filter((c) => c.state.kind === 'running');
+    return this.all.filter((c) => c.state.kind === 'running');
   }
 
-  /** SIGTERM every running container (preStop runs instantly); SIGKILL what is left at the deadline. */
+  /** Deletion: stop everything within the grace period (a shorter one, given later, wins). */
   private terminate(): void {
-    const now = this.host.clock.now();
-    const deadline = now + this.graceMs();
     if (this.done) {
       this.deleteAfterWrite = !this.disposed;
       return;
     }
-    if (this.killAt !== undefined) {
-      if (deadline < this.killAt) {
-        this.killAt = deadline;
-        this.at(deadline, () => this.killRemaining());
-      }
+    const grace = this.graceMs();
+    if (this.terminating) {
+      // A second, shorter grace period (e.g. --grace-period=0 --force): what is left is killed then.
+      const deadline = this.host.clock.now() + grace;
+      if (deadline < this.terminating.startedAt + this.terminating.graceMs) {
+        this.terminating = { ...this.terminating, kind: 'delete', graceMs: deadline - this.terminating.startedAt };
+        this.at(deadline, () => {
+          for (const c of this.running()) this.exited(c, 137, 'Error', 'killed');
+        });
+      } else this.terminating.kind = 'delete';
       return;
     }
-    this.killAt = deadline;
-    this.timers.cancelAll();
-    for (const c of [...this.inits, ...this.regular]) c.busy = false;
-    for (const c of this.running()) {
-      this.event('Normal', 'Killing', msg.stopping(c.spec.name));
-      this.logs.signaled(c.spec.name);
-      c.ready = false;
-      if (c.behavior.ignoreSigterm) continue;
-      const stopAt = now + draw(this.host, this.host.delays.stop);
-      if (stopAt < deadline) this.at(stopAt, () => this.exited(c, 0, 'Completed', 'stopped'));
-    }
-    this.at(deadline, () => this.killRemaining());
+    this.beginTermination('delete', grace);
   }
 
-  private killRemaining(): void {
-    for (const c of this.running()) this.exited(c, 137, 'Error', 'killed');
+  /** The pod's `activeDeadlineSeconds` passed: it is killed and fails (pkg/kubelet/active_deadline.go). */
+  private deadline(): void {
+    if (this.terminating || this.done) return;
+    this.deadlineExceeded = true;
+    this.event('Warning', 'DeadlineExceeded', 'Pod was active on the node longer than the specified deadline');
+    this.beginTermination('deadline', Math.max(0, this.pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000);
+  }
+
+  /**
+   * killPodWithSyncResult: the regular containers get SIGTERM at once; each sidecar, in reverse order, once the regular
+   * containers and the sidecars after it have stopped, with what is left of the grace period (at least 2 s).
+   */
+  private beginTermination(kind: Termination_['kind'], graceMs: number): void {
+    const now = this.host.clock.now();
+    this.terminating = { kind, startedAt: now, graceMs };
+    // Nothing more starts: pulls, retries and planned exits and probes are dropped.
+    this.timers.cancelAll();
+    for (const c of this.all) {
+      c.busy = false;
+      c.tokens = [];
+      c.exitToken = undefined;
+    }
+    const running = this.running();
+    const sidecars = this.inits.filter((c) => c.sidecar && c.state.kind === 'running').reverse();
+    const others = running.filter((c) => !sidecars.includes(c));
+    for (const c of [...others, ...sidecars]) this.event('Normal', 'Killing', msg.stopping(c.spec.name));
+    for (const c of others) this.signal(c, now + Math.max(graceMs, MIN_GRACE_MS));
+    // When the grace period is over, the sidecars still waiting for their turn get theirs (with the 2 s minimum).
+    this.at(now + graceMs, () => this.terminationProgress(true));
+    this.terminationProgress();
+  }
+
+  /** Gives the sidecars their turn to stop, last first. */
+  private terminationProgress(graceOver = false): void {
+    const term = this.terminating;
+    if (!term) return;
+    const now = this.host.clock.now();
+    const regularRunning = this.all.some((c) => !c.sidecar && c.state.kind === 'running');
+    const sidecars = this.inits.filter((c) => c.sidecar);
+    for (let i = sidecars.length - 1; i >= 0; i--) {
+      const c = sidecars[i];
+      if (c.state.kind !== 'running' || c.stopping) continue;
+      const laterRunning = sidecars.slice(i + 1).some((s) => s.state.kind === 'running');
+      if (!graceOver && (regularRunning || laterRunning)) break;
+      // The waited time counts in whole seconds (the grace period is in seconds).
+      const waited = Math.floor((now - term.startedAt) / 1000) * 1000;
+      this.signal(c, now + Math.max(term.graceMs - waited, MIN_GRACE_MS));
+      if (!graceOver) break;
+    }
   }
 
   /** Settles a terminal phase: the pod is finished here (and, when deleting, deleted after this write). */
   private checkTerminal(): void {
     if (this.done) return;
-    if (this.killAt !== undefined) {
-      if (this.running().length > 0) return;
+    const anyRunning = this.running().length > 0;
+    if (this.terminating) {
+      if (anyRunning) return;
       this.finish();
-      this.deleteAfterWrite = true;
+      if (this.terminating.kind === 'delete') this.deleteAfterWrite = true;
       return;
     }
-    if (TERMINAL.has(this.phase())) this.finish();
+    if (!TERMINAL.has(this.phase())) return;
+    if (anyRunning) return this.completionCheck();
+    this.finish();
   }
 
   private finish(): void {
@@ -414,14 +943,15 @@ export class PodWorker {
   // ---- status -------------------------------------------------------------
 
   private phase(): PodPhase {
+    if (this.deadlineExceeded) return 'Failed';
     const spec = this.pod.spec!;
     const phase = podPhase(
       spec,
       this.inits.map(containerStatus),
       this.regular.map(containerStatus),
-      this.killAt !== undefined && this.running().length === 0,
+      this.terminating !== undefined && this.running().length === 0,
     );
-    return this.done && this.killAt !== undefined && !TERMINAL.has(phase) ? 'Failed' : phase;
+    return this.done && this.terminating?.kind === 'delete' && !TERMINAL.has(phase) ? 'Failed' : phase;
   }
 
   private buildStatus(current: Pod): WirePodStatus {
@@ -441,6 +971,11 @@ export class PodWorker {
       startTime: formatTimestamp(this.startTime),
       containerStatuses: regular,
     };
+    if (this.deadlineExceeded)
+      Object.assign(status, {
+        reason: 'DeadlineExceeded',
+        message: 'Pod was active on the node longer than the specified deadline',
+      });
     if (this.podIP) Object.assign(status, { podIP: this.podIP, podIPs: [{ ip: this.podIP }] });
     if (init.length > 0) status.initContainerStatuses = init;
     if (old.qosClass) status.qosClass = old.qosClass;
@@ -461,3 +996,5 @@ export class PodWorker {
     this.host.recorder.event(this.pod, type, reason, message);
   }
 }
+
+export type { ContainerRun };

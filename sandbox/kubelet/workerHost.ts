@@ -7,7 +7,9 @@ import type { SeededRandom } from '../clock/random';
 import type { Recorder } from '../client/component';
 import type { Backoff } from './backoff';
 import type { KubeletDelays, Range } from './delays';
-import type { ReadConfig } from './logs/mountedFiles';
+import type { Service } from 'kubernetes-types/core/v1';
+import type { ReadConfig } from './container/env';
+import type { ReadClaim } from './container/volumes';
 
 export interface WorkerHost {
   readonly clock: Clock;
@@ -25,8 +27,18 @@ export interface WorkerHost {
   releasePodIP(ip: string): void;
   /** The pod as the API server has it now. */
   readPod(namespace: string, name: string): ObjectsByResource['pods'] | undefined;
-  /** A ConfigMap or Secret as the API server has it now (what volumes project into containers). */
+  /** A ConfigMap or Secret as the API server has it now (environment and volumes). */
   readConfig: ReadConfig;
+  /** A PersistentVolumeClaim as the API server has it now. */
+  readClaim: ReadClaim;
+  /** The Services of a namespace and `default/kubernetes` (the containers' Service environment variables). */
+  listServices(namespace: string): Service[];
+  /** The node's allocatable CPU (millicores) and memory (bytes). */
+  readonly nodeAllocatable: { cpu: number; memory: number };
+  /** When the kubelet (and its probe manager) last started. */
+  kubeletStartedAt(): number;
+  /** The cluster DNS's address for a `….cluster.local` name now (a Service's, a pod's by hostname), or none. */
+  dnsLookup(fqdn: string): string | undefined;
   writeStatus(pod: ObjectsByResource['pods'], status: WirePodStatus): void;
   /** The final delete (grace period 0, uid precondition). */
   deletePod(pod: Pod): void;

@@ -5,7 +5,7 @@
  * program prints on its stop signal, on a request from the kubelet's HTTP
  * probe, and when it has stopped. The lines are short imitations, not copies.
  */
-import { imageBaseName } from '../commandBehavior';
+import { imageBaseName } from '../images';
 import type { LogLine } from './lineSource';
 import { strftime } from './logTime';
 
@@ -36,6 +36,8 @@ export interface ImageStyle {
   readonly programs: readonly string[];
   /** Logs every request (an access log); otherwise only failing ones. */
   readonly accessLog: boolean;
+  /** Logs no request at all (a Go test server). */
+  readonly quietRequests?: boolean;
   startup(at: number, ctx: StyleContext): LogLine[];
   line(at: number, level: Level, message: string): string;
   request(at: number, r: ProbeRequest): string;
@@ -234,7 +236,39 @@ const generic: ImageStyle = {
   stopped: (at) => [generic.line(at, 'info', 'stopped')],
 };
 
-const STYLES: Record<string, ImageStyle> = { nginx, 'nginx-unprivileged': nginx, httpd, redis, postgres, mysql };
+/** Go's standard `log` package: `2026/01/01 00:00:01 message` (agnhost, goproxy, etcd's fallback). */
+export const goLogStyle: ImageStyle = {
+  programs: [],
+  accessLog: false,
+  quietRequests: true,
+  line: (at, _level, message) => `${strftime(at, '%Y/%m/%d %H:%M:%S')} ${message}`,
+  startup: () => [],
+  request: (at, r) => goLogStyle.line(at, 'info', `GET ${r.path}`),
+  signal: () => [],
+  stopped: () => [],
+};
+
+/** `python -m http.server`: its access log on stderr. */
+const pythonHttp: ImageStyle = {
+  programs: [],
+  accessLog: true,
+  line: (_at, _level, message) => message,
+  startup: () => [],
+  request: (at, r) => `${r.remote} - - [${strftime(at, '%d/%b/%Y %H:%M:%S')}] "GET ${r.path} HTTP/1.1" ${r.status} -`,
+  signal: () => [],
+  stopped: () => [],
+};
+
+const STYLES: Record<string, ImageStyle> = {
+  nginx,
+  'nginx-unprivileged': nginx,
+  httpd,
+  redis,
+  postgres,
+  mysql,
+  mariadb: mysql,
+  'python-http': pythonHttp,
+};
 
 /**
  * The style of an image, by its base name (`nginx:1.27`, `docker.io/library/redis@sha256:…`); the generic one when

@@ -19,6 +19,18 @@ export interface LogListener {
   end(): void;
 }
 
+/** A source's lines with `lo ≤ at < hi`. */
+function windowed(s: LineSource, lo: number, hi: number): LineSource {
+  return {
+    between: (from, to, max) =>
+      s.between(Math.max(from, lo - 1e-6), Math.min(to, hi - 1e-6), max).filter((l) => l.at >= lo && l.at < hi),
+    nextAfter: (after) => {
+      const next = s.nextAfter(Math.max(after, lo - 1e-6));
+      return next !== undefined && next < hi ? next : undefined;
+    },
+  };
+}
+
 export class InstanceLog {
   private lines: LogLine[] = [];
   /** Lines read from the sources up to this time. */
@@ -31,8 +43,17 @@ export class InstanceLog {
   constructor(
     readonly containerID: string,
     private readonly clock: Clock,
-    private readonly sources: readonly LineSource[],
+    private sources: readonly LineSource[],
   ) {}
+
+  /** From `at` on, the lines come from `sources` (the process was worked out again): the old ones stop there. */
+  rebase(at: number, sources: readonly LineSource[]): void {
+    this.sources = [
+      ...this.sources.map((s) => windowed(s, -Infinity, at)),
+      ...sources.map((s) => windowed(s, at, Infinity)),
+    ];
+    this.arm();
+  }
 
   get ended(): boolean {
     return this.endedAt !== undefined;

@@ -6,7 +6,15 @@
  * through it. Everything goes when the pod leaves the node.
  */
 import type { Clock } from '../../clock/clock';
-import type { ContainerProgram, ExitCause } from './containerProgram';
+import type { ExitCause } from '../container/run';
+import type { LineSource } from './lineSource';
+
+/** What one container instance prints: its sources, and what it prints on its stop signal and when it exits. */
+export interface ContainerProgram {
+  readonly sources: readonly LineSource[];
+  onSignal(at: number): string[];
+  onExit(at: number, code: number, oom: boolean, cause: ExitCause): string[];
+}
 import { InstanceLog } from './instanceLog';
 import type { PodLogOptions } from './logOptions';
 import { LogWriter, tail } from './logOptions';
@@ -30,6 +38,14 @@ export class PodLogs {
     list.push({ log: new InstanceLog(containerID, this.clock, program.sources), program });
     while (list.length > KEPT_INSTANCES) list.shift()!.log.closeListeners();
     this.containers.set(container, list);
+  }
+
+  /** The running instance's process was worked out again from `at` (what it looked up changed). */
+  rebased(container: string, at: number, program: ContainerProgram): void {
+    const current = this.current(container);
+    if (!current) return;
+    current.log.rebase(at, program.sources);
+    current.program = program;
   }
 
   /** The running instance got its stop signal. */

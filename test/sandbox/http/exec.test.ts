@@ -172,8 +172,8 @@ describe('HTTP API: exec, attach and port-forward', () => {
     assert.equal(status.status, 'Failure');
     assert.equal(status.reason, 'NonZeroExitCode');
     assert.deepEqual(status.details.causes, [{ reason: 'ExitCode', message: '3' }]);
-    const unknown = await wsExec(s, `${PODS}/web/exec?command=nginx&stdout=true&stderr=true`);
-    assert.match(unknown.channels.get(2)!, /^sh: nginx: not found/);
+    const unknown = await wsExec(s, `${PODS}/web/exec?command=frobnicate&stdout=true&stderr=true`);
+    assert.match(unknown.channels.get(2)!, /^sh: (1: )?frobnicate: not found/);
     assert.equal(
       (JSON.parse(unknown.channels.get(3)!) as { details: { causes: { message: string }[] } }).details.causes[0]
         .message,

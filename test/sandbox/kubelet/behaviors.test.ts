@@ -2,7 +2,6 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Container, Pod } from 'kubernetes-types/core/v1';
 import { BEHAVIOR_ANNOTATION, containerBehavior, parseBehavior } from '../../../sandbox/kubelet/behaviors';
-import { commandExit } from '../../../sandbox/kubelet/commandBehavior';
 import { formatGoDuration, parseDuration } from '../../../sandbox/kubelet/duration';
 import { Backoff } from '../../../sandbox/kubelet/backoff';
 import { normalizedImage, parseImage } from '../../../sandbox/kubelet/images';
@@ -70,7 +69,7 @@ describe('containerBehavior', () => {
       errors: [],
     });
     assert.deepEqual(containerBehavior(p, { name: 'other', image: 'busybox', command: ['sleep', '1'] }, true), {
-      behavior: { exit: { after: 1000, code: 0 } },
+      behavior: {},
       errors: [],
     });
   });
@@ -81,49 +80,16 @@ describe('containerBehavior', () => {
     ]);
   });
 
-  test('without an exit key, the command decides', () => {
+  test('without an exit key, none is set (the process decides when it runs)', () => {
     assert.deepEqual(
       containerBehavior(
         pod({ [BEHAVIOR_ANNOTATION]: 'never-ready' }),
         { name: 'app', image: 'busybox', command: ['false'] },
         false,
       ),
-      {
-        behavior: { neverReady: true, exit: { after: 'quick', code: 1 } },
-        errors: [],
-      },
+      { behavior: { neverReady: true }, errors: [] },
     );
   });
-});
-
-describe('commandExit', () => {
-  const cases: [Container, boolean, ReturnType<typeof commandExit>][] = [
-    [{ name: 'a', image: 'nginx' }, false, undefined],
-    [{ name: 'a', image: 'nginx', args: ['-g', 'daemon off;'] }, false, undefined],
-    [{ name: 'a', image: 'busybox' }, false, { after: 'quick', code: 0 }],
-    [{ name: 'a', image: 'busybox:1.36', command: ['false'] }, false, { after: 'quick', code: 1 }],
-    [{ name: 'a', image: 'alpine', command: ['/bin/true'] }, false, { after: 'quick', code: 0 }],
-    [{ name: 'a', image: 'busybox', command: ['sleep', '5'] }, false, { after: 5000, code: 0 }],
-    [{ name: 'a', image: 'busybox', command: ['sleep', 'infinity'] }, false, undefined],
-    [{ name: 'a', image: 'busybox', command: ['sh', '-c', 'exit 3'] }, false, { after: 'quick', code: 3 }],
-    [
-      { name: 'a', image: 'busybox', command: ['sh', '-c'], args: ['echo hi; sleep 2 && sleep 1m; exit 7'] },
-      false,
-      { after: 62_000, code: 7 },
-    ],
-    [{ name: 'a', image: 'busybox', command: ['sh', '-c', 'while true; do sleep 1; done'] }, false, undefined],
-    [{ name: 'a', image: 'busybox', args: ['echo', 'hello'] }, false, { after: 'quick', code: 0 }],
-    [{ name: 'a', image: 'python:3', command: ['python', 'app.py'] }, false, undefined],
-    [{ name: 'init', image: 'registry.k8s.io/pause' }, true, { after: 'work', code: 0 }],
-    [
-      { name: 'init', image: 'busybox', command: ['sh', '-c', 'until nslookup db; do sleep 2; done'] },
-      true,
-      { after: 'work', code: 0 },
-    ],
-  ];
-  for (const [c, init, expected] of cases)
-    test(`${JSON.stringify(c.command ?? c.args ?? c.image)}${init ? ' (init)' : ''}`, () =>
-      assert.deepEqual(commandExit(c, init), expected));
 });
 
 describe('durations', () => {

@@ -138,7 +138,7 @@ describe('plain nginx: ContainerCreating → Running and Ready', () => {
 
 describe('readiness', () => {
   test('with a readiness probe, ready at the first passing period after initialDelaySeconds', () => {
-    const f = setupKubelet();
+    const f = setupKubelet({}, 1, 60_000);
     const steps = timeline(f, 'web');
     f.create(
       newPod('web', {
@@ -152,14 +152,16 @@ describe('readiness', () => {
       }),
     );
     f.h.settle();
-    // started at 1.5 s; ticks at 1.5, 11.5 s: the first at or after 6.5 s passes.
+    // The probe worker starts with the pod (0 s) and ticks every 10 s: 0, 10, 20 s. The container starts at 1.5 s
+    // (sandbox 0.5 s + pull 1 s); the probe at its start is skipped (initialDelaySeconds 5), the tick at 10 s is the
+    // first at or after 6.5 s: nginx answers GET / with 200, ready.
     assert.deepEqual(
       steps.map((s) => [s.at, s.containers, s.ready]),
       [
         [0, 'ContainerCreating', 'False'],
         [500, 'ContainerCreating', 'False'],
         [1500, 'running', 'False'],
-        [11_500, 'running', 'True'],
+        [10_000, 'running', 'True'],
       ],
     );
   });
@@ -205,7 +207,7 @@ describe('readiness', () => {
   });
 
   test('liveness-fail-after: failureThreshold failures, Killing, restart', () => {
-    const f = setupKubelet();
+    const f = setupKubelet({}, 1, 60_000);
     f.create(
       newPod(
         'web',
@@ -214,16 +216,19 @@ describe('readiness', () => {
             {
               name: 'app',
               image: 'nginx:1.27',
-              livenessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 5, failureThreshold: 2 },
+              livenessProbe: { tcpSocket: { port: 80 }, periodSeconds: 5, failureThreshold: 2 },
             },
           ],
         },
         { [BEHAVIOR_ANNOTATION]: 'liveness-fail-after=60s' },
       ),
     );
-    f.h.advance(70_000);
-    // started 1.5 s; failing ticks at 61.5 and 66.5 s; killed then (stop 300 ms), restarted 1 s later.
+    f.h.advance(75_000);
+    // Ticks every 5 s from the pod's admission (0 s); started at 1.5 s, failing from 61.5 s: the ticks at 65 and 70 s
+    // fail (failureThreshold 2), the kubelet kills it at 70 s; nginx stops on its stop signal in 300 ms, exit 0
+    // (Completed), and is restarted 1 s later.
     const cs = f.pod('web')!.status!.containerStatuses![0];
+    const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + 60_000 + ms).toISOString().replace('.000Z', 'Z');
     assert.deepEqual(
       [
         cs.restartCount,
@@ -232,10 +237,10 @@ describe('readiness', () => {
         cs.lastState?.terminated?.finishedAt,
         cs.state?.running?.startedAt,
       ],
-      [1, 137, 'Error', ts(66), ts(67)],
+      [1, 0, 'Completed', at(70_000), at(71_000)],
     );
     assert.deepEqual(f.events('web').slice(4, 6), [
-      'Warning Unhealthy: Liveness probe failed: dial tcp 10.244.1.2:8080: connect: connection refused (x2)',
+      'Warning Unhealthy: Liveness probe failed: dial tcp 10.244.1.2:80: connect: connection refused (x2)',
       'Normal Killing: Container app failed liveness probe, will be restarted',
     ]);
   });
@@ -469,12 +474,11 @@ describe('termination', () => {
 
   test('SIGTERM: the container stops within a second, the pod is Succeeded, then deleted', () => {
     const { f, steps } = runAndDelete();
-    // The API's deletionTimestamp, then the kubelet: SIGTERM sent, the container no longer ready.
+    // The API's deletionTimestamp; nginx (SIGQUIT, its stop signal) stops 300 ms later, and stays ready meanwhile.
     assert.deepEqual(
       steps.map((s) => [s.at, s.phase, s.containers, s.ready]),
       [
         [10_000, 'Running', 'running', 'True'],
-        [10_000, 'Running', 'running', 'False'],
         [10_300, 'Succeeded', 'terminated:Completed:0', 'False'],
         [10_300, 'DELETED', 'terminated:Completed:0', 'False'],
       ],
@@ -489,7 +493,6 @@ describe('termination', () => {
       steps.map((s) => [s.at, s.phase, s.containers, s.ready]),
       [
         [10_000, 'Running', 'running', 'True'],
-        [10_000, 'Running', 'running', 'False'],
         [30_000, 'Failed', 'terminated:Error:137', 'False'],
         [30_000, 'DELETED', 'terminated:Error:137', 'False'],
       ],
@@ -525,6 +528,29 @@ describe('admission', () => {
       "Warning OutOfcpu: Node didn't have enough resource: cpu, requested: 2000, used: 3000, capacity: 4000",
     ]);
     assert.equal(f.pod('big')!.status!.phase, 'Pending');
+  });
+
+  test("a sidecar's requests count with the containers' (an init container's with the sidecars before it)", () => {
+    const f = setupKubelet();
+    const cpu = (name: string, n: string, sidecar = false) => ({
+      name,
+      image: 'nginx:1.27',
+      resources: { requests: { cpu: n } },
+      ...(sidecar ? { restartPolicy: 'Always' as const } : {}),
+    });
+    // 2 + 1.5 (sidecar) = 3.5 CPUs; its init container needs 1.5 + 1 = 2.5, less.
+    f.create(
+      newPod('big', {
+        initContainers: [cpu('proxy', '1500m', true), cpu('setup', '1')],
+        containers: [cpu('app', '2')],
+      }),
+    );
+    f.create(newPod('more', { containers: [cpu('app', '1')] }));
+    f.h.advance(0);
+    assert.equal(
+      f.pod('more')!.status!.message,
+      "Pod was rejected: Node didn't have enough resource: cpu, requested: 1000, used: 3500, capacity: 4000",
+    );
   });
 
   test('OutOfpods at the pod capacity', () => {

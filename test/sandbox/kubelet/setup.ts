@@ -9,13 +9,19 @@ import type { KubeletDelays, NodeConfig } from '../../../sandbox/kubelet/kubelet
 import { newHarness } from '../controllers/harness';
 import type { Harness } from '../controllers/harness';
 
-/** Every range collapsed to one value: sandbox 500 ms, pull 1 s, quick exits 100 ms, init work 2 s, stop 300 ms. */
+/**
+ * Every range collapsed to one value: sandbox 500 ms, pull 1 s, quick exits 100 ms, init work 2 s, batch work 5 s,
+ * interpreter start 500 ms, stop 300 ms, pod retry 10 s.
+ */
 export const FIXED_DELAYS: KubeletDelays = {
   sandbox: [500, 500],
   pull: [1000, 1000],
   repull: [200, 200],
   quickExit: [100, 100],
   initWork: [2000, 2000],
+  batchWork: [5000, 5000],
+  interpreter: [500, 500],
+  podRetry: [10_000, 10_000],
   stop: [300, 300],
   sync: 1000,
   leaseRenew: 10_000,
@@ -29,17 +35,23 @@ export interface KubeletFixture {
   create(pod: Typed<Pod>): Typed<Pod>;
   /** The pod as stored now (undefined once deleted). */
   pod(name: string): Typed<Pod> | undefined;
-  /** Milliseconds since the fixture started. */
+  /** Milliseconds since the fixture started (after its warm-up). */
   elapsed(): number;
   /** Event lines `Type Reason: message` for one object, oldest first. */
   events(name: string): string[];
 }
 
-export function setupKubelet(config: Partial<NodeConfig> = {}, seed = 1): KubeletFixture {
+/**
+ * A harness with one started kubelet. `warmMs`: how long the kubelet runs before the fixture's time starts — probe
+ * workers of pods admitted within a period of the kubelet's start begin at a random point of that period, so tests of
+ * probe timing start after a warm-up.
+ */
+export function setupKubelet(config: Partial<NodeConfig> = {}, seed = 1, warmMs = 0): KubeletFixture {
   const h = newHarness(seed);
-  const start = h.clock.now();
   const kubelet = new Kubelet(h.ctx, { name: 'node-1', index: 1, delays: FIXED_DELAYS, ...config });
   kubelet.start();
+  h.advance(warmMs);
+  const start = h.clock.now();
   return {
     h,
     kubelet,

@@ -84,25 +84,41 @@ describe('lines appear as containers start', () => {
   });
 
   test('nginx starts in its own words and logs each readiness probe', () => {
-    const f = setupKubelet();
+    // The kubelet has run a minute: the probe worker starts when the pod is admitted (1:00) and ticks every 5 s.
+    const f = setupKubelet({}, 1, 60_000);
     start(f, 'web', {
       image: 'nginx:1.27',
-      readinessProbe: { httpGet: { path: '/ready', port: 80 }, periodSeconds: 5 },
+      readinessProbe: { httpGet: { path: '/', port: 80 }, periodSeconds: 5 },
     });
     f.h.advance(11_500);
+    // Started at 1:01.5: probed at once (the status manager's trigger), then at the ticks 1:05 and 1:10.
     assert.equal(
       logs(f, 'web'),
       [
         '/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration',
         '/docker-entrypoint.sh: Configuration complete; ready for start up',
-        '2026/01/01 00:00:01 [notice] 1#1: nginx/1.27.0',
-        '2026/01/01 00:00:01 [notice] 1#1: start worker processes',
-        ...[1, 6, 11].map(
-          (s) =>
-            `10.244.1.1 - - [01/Jan/2026:00:00:${String(s).padStart(2, '0')} +0000] "GET /ready HTTP/1.1" 200 615 "-" "kube-probe/1.32" "-"`,
+        '2026/01/01 00:01:01 [notice] 1#1: nginx/1.27.0',
+        '2026/01/01 00:01:01 [notice] 1#1: start worker processes',
+        ...['01', '05', '10'].map(
+          (s) => `10.244.1.1 - - [01/Jan/2026:00:01:${s} +0000] "GET / HTTP/1.1" 200 615 "-" "kube-probe/1.32" "-"`,
         ),
         '',
       ].join('\n'),
+    );
+  });
+
+  test('nginx answers a path it does not serve with 404: the probe fails, as on a real node', () => {
+    const f = setupKubelet({}, 1, 60_000);
+    start(f, 'web', {
+      image: 'nginx:1.27',
+      readinessProbe: { httpGet: { path: '/ready', port: 80 }, periodSeconds: 5 },
+    });
+    f.h.advance(11_500);
+    assert.match(logs(f, 'web'), /"GET \/ready HTTP\/1.1" 404 153 "-" "kube-probe\/1.32" "-"\n$/);
+    assert.equal(f.pod('web')!.status!.containerStatuses![0].ready, false);
+    assert.deepEqual(
+      f.events('web').filter((e) => e.includes('Unhealthy')),
+      ['Warning Unhealthy: Readiness probe failed: HTTP probe failed with statuscode: 404'],
     );
   });
 
@@ -176,7 +192,7 @@ describe('crashes, restarts and --previous', () => {
       logs(f, 'mem'),
       '[sandbox] out of memory: killed by the kernel OOM killer (exit code 137, reason OOMKilled, memory limit 64Mi) [oom-after=5s]\n',
     );
-    start(f, 'victim', { image: 'postgres:17' });
+    start(f, 'victim', { image: 'postgres:17', env: [{ name: 'POSTGRES_PASSWORD', value: 'example' }] });
     f.h.advance(2000);
     assert.equal(f.kubelet.crashContainer('default', 'victim'), true);
     assert.match(
@@ -186,23 +202,25 @@ describe('crashes, restarts and --previous', () => {
   });
 
   test('a failing liveness probe: the app answers 500, then gets SIGTERM; the restart reads it as previous', () => {
-    const f = setupKubelet();
+    const f = setupKubelet({}, 1, 60_000);
     const livenessProbe = { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 10, failureThreshold: 2 };
     start(f, 'live', { image: 'example.com/api', livenessProbe }, { [BEHAVIOR_ANNOTATION]: 'liveness-fail-after=20s' });
-    // Killed at 31.5 s, gone 300 ms later, re-pulled (tag latest: Always) and restarted by 33 s.
-    f.h.advance(40_000);
+    // Admitted at 1:00 (ticks 1:00, 1:10…), started 1:01.5, failing from 1:21.5: the ticks at 1:30 and 1:40 fail, the
+    // kubelet kills it at 1:40; the image (unknown to the sandbox) stops on SIGTERM 300 ms later; restarted by 1:43.
+    f.h.advance(45_000);
     const previous = logs(f, 'live', { previous: true }).split('\n');
     assert.deepEqual(previous.slice(1), [
-      'time=2026-01-01T00:00:21.500Z level=WARN msg="GET /healthz 500" remote=10.244.1.1 user_agent=kube-probe/1.32',
-      'time=2026-01-01T00:00:31.500Z level=WARN msg="GET /healthz 500" remote=10.244.1.1 user_agent=kube-probe/1.32',
-      'time=2026-01-01T00:00:31.500Z level=INFO msg="received SIGTERM, shutting down"',
+      'time=2026-01-01T00:01:30.000Z level=WARN msg="GET /healthz 500" remote=10.244.1.1 user_agent=kube-probe/1.32',
+      'time=2026-01-01T00:01:40.000Z level=WARN msg="GET /healthz 500" remote=10.244.1.1 user_agent=kube-probe/1.32',
+      'time=2026-01-01T00:01:40.000Z level=INFO msg="received SIGTERM, shutting down"',
+      'time=2026-01-01T00:01:40.300Z level=INFO msg=stopped',
       '',
     ]);
     assert.equal(f.events('live').filter((e) => e.includes('Killing')).length, 1);
   });
 
   test('a readiness probe that never passes: 503 on every period', () => {
-    const f = setupKubelet();
+    const f = setupKubelet({}, 1, 60_000);
     start(
       f,
       'nr',
@@ -213,10 +231,11 @@ describe('crashes, restarts and --previous', () => {
     const probes = logs(f, 'nr')
       .split('\n')
       .filter((l) => l.includes('kube-probe') || l.includes('GET'));
+    // Probed when it starts (1:01.5), then at the worker's ticks 1:10 and 1:20.
     assert.deepEqual(probes, [
-      '10.244.1.1 - - [01/Jan/2026:00:00:01 +0000] "GET / HTTP/1.1" 503 197',
-      '10.244.1.1 - - [01/Jan/2026:00:00:11 +0000] "GET / HTTP/1.1" 503 197',
-      '10.244.1.1 - - [01/Jan/2026:00:00:21 +0000] "GET / HTTP/1.1" 503 197',
+      '10.244.1.1 - - [01/Jan/2026:00:01:01 +0000] "GET / HTTP/1.1" 503 197',
+      '10.244.1.1 - - [01/Jan/2026:00:01:10 +0000] "GET / HTTP/1.1" 503 197',
+      '10.244.1.1 - - [01/Jan/2026:00:01:20 +0000] "GET / HTTP/1.1" 503 197',
     ]);
   });
 });

@@ -1,13 +1,17 @@
 /**
  * Word expansion as the shell does it when it runs a command: backslash
- * escapes, `$NAME` / `${NAME}` / `${NAME:-default}` / `${#NAME}`, special
- * parameters, `$((arithmetic))`, and `$(command)` / `` `command` `` (run by
- * the interpreter, whose output replaces them). Unset variables expand to ''.
+ * escapes, `$NAME` / `${NAME}` / `${NAME:-default}` / `${#NAME}` /
+ * `${NAME#pattern}` / `${NAME%pattern}` / `${NAME:offset:length}` /
+ * `${NAME/pattern/text}`, special and positional parameters,
+ * `$((arithmetic))`, and `$(command)` / `` `command` `` (run by the
+ * interpreter, whose output replaces them). Unset variables expand to ''.
  */
 import type { Word, WordPart } from './parse';
 
 export interface ExpandScope {
   get(name: string): string | undefined;
+  /** `$1`…, `$#`, `$@`. */
+  readonly args: readonly string[];
   /** The output of a command substitution, trailing newlines removed. */
   substitute(script: string): string;
   /** `$?` */
@@ -21,11 +25,45 @@ export function expandWord(word: Word, scope: ExpandScope): string {
   return word.map((p) => expandPart(p, scope)).join('');
 }
 
-/** Fields for `for x in …`: unquoted words are split on whitespace after expansion. */
+/**
+ * The fields of a word as a command's arguments: unquoted expansions are split on whitespace (an unquoted word that
+ * expands to nothing is no field at all), `"$@"` gives one field per positional parameter.
+ */
 export function expandFields(word: Word, scope: ExpandScope): string[] {
+  if (word.length === 1 && word[0].quote === 'double' && word[0].text === '$@') return [...scope.args];
   const text = expandWord(word, scope);
   if (word.some((p) => p.quote !== 'none')) return [text];
+  if (!word.some((p) => p.text.includes('$') || p.text.includes('`'))) return [text];
   return text.split(/\s+/).filter((f) => f !== '');
+}
+
+/** A shell pattern (`*`, `?`, `[…]`) as a regular expression source (unanchored). */
+export function patternSource(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\' && i + 1 < pattern.length) out += pattern[++i].replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    else if (c === '*') out += '.*';
+    else if (c === '?') out += '.';
+    else if (c === '[') {
+      const close = pattern.indexOf(']', i + 2);
+      if (close < 0) out += '\\[';
+      else {
+        const body = pattern
+          .slice(i + 1, close)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
+        out += `[${body}]`;
+        i = close;
+      }
+    } else out += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return out;
+}
+
+/** `case` and `[[ == ]]` matching: the whole text against a shell pattern. */
+export function matchPattern(text: string, pattern: string): boolean {
+  return new RegExp(`^${patternSource(pattern)}$`, 's').test(text);
 }
 
 function expandPart(part: WordPart, scope: ExpandScope): string {
@@ -97,8 +135,10 @@ function dollar(text: string, i: number, scope: ExpandScope): { value: string; e
 function special(c: string, scope: ExpandScope): string {
   if (c === '?') return String(scope.status);
   if (c === '$') return '1';
-  if (c === '#') return '0';
+  if (c === '#') return String(scope.args.length);
   if (c === '0') return 'sh';
+  if (c === '@' || c === '*') return scope.args.join(' ');
+  if (/^[1-9]$/.test(c)) return scope.args[Number(c) - 1] ?? '';
   return '';
 }
 
@@ -108,14 +148,54 @@ function variable(name: string, scope: ExpandScope): string {
 }
 
 function braced(inner: string, scope: ExpandScope): string {
-  if (inner.startsWith('#')) return String(variable(inner.slice(1), scope).length);
-  const m = /^([A-Za-z_][A-Za-z0-9_]*|[?$#0-9])(:?[-=+?])?(.*)$/s.exec(inner);
+  if (inner.startsWith('#') && inner.length > 1) {
+    const name = inner.slice(1);
+    return String(/^[A-Za-z_]/.test(name) ? variable(name, scope).length : special(name, scope).length);
+  }
+  const m = /^([A-Za-z_][A-Za-z0-9_]*|[?$#@*]|[0-9]+)(:?[-=+?]|##?|%%?|\/\/?|:)?(.*)$/s.exec(inner);
   if (!m) return '';
   const value = /^[A-Za-z_]/.test(m[1])
     ? (scope.get(m[1]) ?? (m[1] === 'RANDOM' ? String(scope.random()) : undefined))
-    : special(m[1], scope);
+    : /^[0-9]+$/.test(m[1])
+      ? scope.args[Number(m[1]) - 1]
+      : special(m[1], scope);
   const op = m[2];
   if (!op) return value ?? '';
+  const text = value ?? '';
+  if (op === '#' || op === '##' || op === '%' || op === '%%') {
+    const pattern = patternSource(expandText(m[3], true, scope));
+    const greedy = op.length === 2;
+    const re =
+      op[0] === '#'
+        ? new RegExp(`^(${greedy ? pattern : pattern.replace(/\.\*/g, '.*?')})`, 's')
+        : new RegExp(`(${greedy ? pattern : pattern.replace(/\.\*/g, '.*?')})$`, 's');
+    if (op[0] === '#') return text.replace(re, '');
+    // Shortest suffix: try from the end.
+    if (!greedy) {
+      for (let i = text.length; i >= 0; i--)
+        if (new RegExp(`^${pattern}$`, 's').test(text.slice(i))) return text.slice(0, i);
+      return text;
+    }
+    for (let i = 0; i <= text.length; i++)
+      if (new RegExp(`^${pattern}$`, 's').test(text.slice(i))) return text.slice(0, i);
+    return text;
+  }
+  if (op === '/' || op === '//') {
+    const slash = m[3].indexOf('/');
+    const pat = slash < 0 ? m[3] : m[3].slice(0, slash);
+    const rep = slash < 0 ? '' : expandText(m[3].slice(slash + 1), true, scope);
+    const re = new RegExp(patternSource(expandText(pat, true, scope)), op === '//' ? 'gs' : 's');
+    return text.replace(re, () => rep);
+  }
+  if (op === ':') {
+    const [offText, lenText] = m[3].split(':');
+    let offset = arithmetic(offText ?? '0', scope);
+    if (offset < 0) offset = Math.max(0, text.length + offset);
+    const length = lenText === undefined ? undefined : arithmetic(lenText, scope);
+    return length === undefined
+      ? text.slice(offset)
+      : text.slice(offset, length < 0 ? text.length + length : offset + length);
+  }
   const unset = op.startsWith(':') ? !value : value === undefined;
   const word = expandText(m[3], true, scope);
   if (op.endsWith('-') || op.endsWith('=')) return unset ? word : value!;

@@ -1,0 +1,303 @@
+/**
+ * One container instance, run: its process (the command, or the image's
+ * entrypoint) interpreted in simulated time from its start, against its
+ * files — a fresh root with the pod's volumes mounted — and its environment.
+ * The result says what it prints, when it exits and with which code (or that
+ * it runs until stopped), what SIGTERM does to its PID 1, which servers in it
+ * answer probes, and runs commands in it (exec probes, `kubectl exec`) at any
+ * time. A behaviour annotation's exit (`crash-after`, `exit-after`…)
+ * overrides the process's own.
+ */
+import type { Container, Pod } from 'kubernetes-types/core/v1';
+import type { ContainerBehavior } from '../behaviors';
+import { BEHAVIOR_ANNOTATION, parseBehavior } from '../behaviors';
+import type { Range } from '../delays';
+import { formatGoDuration } from '../duration';
+import { imageBaseName } from '../images';
+import type { ImageStyle } from '../logs/imageStyles';
+import type { LineSource } from '../logs/lineSource';
+import { customLogSources, customLogs } from '../logs/customLogs';
+import { basename } from '../shell/commands';
+import { Shell, runScript } from '../shell/run';
+import type { RunningProgram, ScriptRun } from '../shell/run';
+import type { Resolution, ShellHost } from '../shell/types';
+import { expandKubeVars } from './env';
+import type { ContainerFs } from './fileSystem';
+import { ScratchFs } from './fileSystem';
+import type { ProgramContext, ProgramTiming, ServerProcess, SignalHandling } from './programs';
+import { dialectOf, imageArgv, nslookupStyleOf, runProgram } from './programs';
+
+/** Why an instance ended: its own exit, the crash action, a graceful stop after SIGTERM, or SIGKILL. */
+export type ExitCause = 'exit' | 'crash' | 'stopped' | 'killed';
+
+export interface RunInput {
+  pod: Pod;
+  container: Container;
+  init: boolean;
+  /** An init container with `restartPolicy: Always`. */
+  sidecar: boolean;
+  behavior: ContainerBehavior;
+  startedAt: number;
+  podIP: string;
+  /** The process environment (the kubelet's variables, resolved). */
+  env: ReadonlyMap<string, string>;
+  fs: ContainerFs;
+  /** Where volumes are mounted. */
+  mountedPaths: readonly string[];
+  /** The container is not restarted after it succeeds (Jobs, `Never`/`OnFailure`, init containers). */
+  batch: boolean;
+  /** A seeded draw from a range (ms). */
+  draw(range: Range): number;
+  timing: ProgramTiming & { initWork: Range };
+  /** A seed for `$RANDOM`. */
+  seed: string;
+  /** The cluster's DNS at a time (undefined: lookups are not simulated). */
+  resolve?(name: string, t: number): Resolution;
+}
+
+export interface ExecOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** The command would run until stopped (the sandbox stopped it there). */
+  blocked: boolean;
+  /** How long it took (ms of simulated time). */
+  tookMs: number;
+  /** A program the sandbox cannot run (`kubectl exec` only). */
+  notFound?: string;
+}
+
+export interface ContainerRun {
+  readonly sources: readonly LineSource[];
+  /** When it exits on its own, with which code (undefined: it runs until stopped). */
+  readonly exit?: { at: number; code: number; oom?: boolean };
+  /** What SIGTERM does to it. */
+  readonly signal: SignalHandling;
+  /** What its PID 1 is, in words (`sh`, `nginx`, `sleep`). */
+  readonly pid1: string;
+  /** The servers running in it at `t`. */
+  servers(t: number): readonly ServerProcess[];
+  /** When what its probes see may next change after `t` (a server starts or turns unhealthy, a file changes). */
+  nextChangeAfter(t: number): number | undefined;
+  /** Runs `argv` in it at `t`: exec probes (unknown programs succeed, writes are not kept) or `kubectl exec`. */
+  exec(argv: readonly string[], t: number, mode: 'probe' | 'exec'): ExecOutcome;
+  /** Lines printed when it gets its stop signal. */
+  onSignal(at: number, ignored: boolean): string[];
+  onExit(at: number, code: number, oom: boolean, cause: ExitCause): string[];
+}
+
+/** The argv the container runs (command and args with the kubelet's `$(VAR)` expansion), or the image's. */
+export function containerArgv(container: Container, env: ReadonlyMap<string, string>): string[] {
+  const expand = (a: string) => expandKubeVars(a, env);
+  if (container.command && container.command.length > 0)
+    return [...container.command, ...(container.args ?? [])].map(expand);
+  const args = container.args?.map(expand);
+  const image = container.image ?? '';
+  // An image the sandbox does not know: its entrypoint is "the image's program", named after the image.
+  return imageArgv(image, args) ?? [imageBaseName(image) || 'entrypoint', ...(args ?? [])];
+}
+
+/** The annotation settings that make it exit (`crash-after=30s exit=2`), or undefined. */
+function annotatedExit(pod: Pod, container: Container, init: boolean): string | undefined {
+  const annotations = pod.metadata?.annotations ?? {};
+  const names = [...(init ? [] : [BEHAVIOR_ANNOTATION]), `${BEHAVIOR_ANNOTATION}.${container.name}`];
+  const tokens = names
+    .flatMap((n) => (annotations[n] ?? '').trim().split(/\s+/))
+    .filter((t) => /^(crash-after|oom-after|exit-after|exit)=/.test(t));
+  return parseBehavior(tokens.join(' ')).behavior.exit ? tokens.join(' ') : undefined;
+}
+
+/** The behaviour in words, for the generic start-up line of an image the sandbox does not know. */
+export function describeBehavior(b: ContainerBehavior, init: boolean, batch: boolean): string {
+  const parts: string[] = [];
+  const e = b.exit;
+  const when = (after: number | string) =>
+    typeof after === 'number' ? `after ${formatGoDuration(after)}` : after === 'quick' ? 'at once' : 'after its work';
+  if (!e) parts.push(batch ? 'runs as batch work, then exits 0' : 'runs until stopped');
+  else if (e.oom) parts.push(`is OOM-killed ${when(e.after)}`);
+  else if (e.code === 0) parts.push(`completes ${when(e.after)}`);
+  else parts.push(`exits with code ${e.code} ${when(e.after)}`);
+  if (b.neverReady) parts.push('never ready');
+  else if (b.readyAfterMs !== undefined) parts.push(`ready ${formatGoDuration(b.readyAfterMs)} after start`);
+  if (b.livenessFailAfterMs !== undefined)
+    parts.push(`liveness fails after ${formatGoDuration(b.livenessFailAfterMs)}`);
+  if (b.ignoreSigterm) parts.push('ignores SIGTERM');
+  return init ? `init container: ${parts.join('; ')}` : parts.join('; ');
+}
+
+/** Programs that, as PID 1, have no SIGTERM handler (the signal is ignored; SIGKILL ends them). */
+const NO_HANDLER = new Set(['sleep', 'tail', 'cat', 'yes', 'wait', 'sh', 'bash', 'ash', 'dash']);
+
+function signalOf(
+  run: ScriptRun,
+  behavior: ContainerBehavior,
+): { handling: SignalHandling; pid1: string; process?: ServerProcess } {
+  if (behavior.ignoreSigterm) return { handling: { kind: 'ignore' }, pid1: 'ignore-sigterm' };
+  const pid1 = run.running.find((r) => r.replacedShell);
+  if (!pid1 || run.shellIsPid1) {
+    // The shell is PID 1: it ignores SIGTERM unless the script traps it.
+    const trap = run.traps.get('TERM') ?? run.traps.get('15');
+    if (trap !== undefined && trap !== '' && trap !== '-') {
+      const m = /\bexit\s+(\d+)/.exec(trap);
+      return { handling: { kind: 'exit', code: m ? Number(m[1]) & 255 : /\bexit\b/.test(trap) ? 0 : 143 }, pid1: 'sh' };
+    }
+    return { handling: { kind: 'ignore' }, pid1: 'sh' };
+  }
+  const process = pid1.process as ServerProcess | undefined;
+  if (process) return { handling: process.signal, pid1: process.name, process };
+  const name = basename(pid1.argv[0] ?? 'sh');
+  return { handling: NO_HANDLER.has(name) ? { kind: 'ignore' } : { kind: 'exit', code: 0 }, pid1: name };
+}
+
+function processes(running: readonly RunningProgram[]): ServerProcess[] {
+  return running.map((r) => r.process as ServerProcess | undefined).filter((p): p is ServerProcess => p !== undefined);
+}
+
+export function runContainer(input: RunInput): ContainerRun {
+  const { pod, container, init, behavior, startedAt } = input;
+  const image = container.image ?? '';
+  const argv = containerArgv(container, input.env);
+  const annotated = annotatedExit(pod, container, init);
+  const timing: ProgramTiming = { ...input.timing, batchWork: init ? input.timing.initWork : input.timing.batchWork };
+  const mainServers: ServerProcess[] = [];
+  const context = (mode: ProgramContext['mode']): ProgramContext => ({
+    image,
+    container: container.name,
+    env: input.env,
+    fs: input.fs,
+    hostname: pod.spec?.hostname ?? pod.metadata?.name ?? '',
+    podIP: input.podIP,
+    ports: (container.ports ?? []).map((p) => p.containerPort),
+    mode,
+    batch: input.batch,
+    draw: input.draw,
+    timing,
+    servers: (t) => mainServers.filter((s) => s.startedAt <= t),
+    behaviorText: describeBehavior(behavior, init, input.batch),
+    mountedPaths: input.mountedPaths,
+    specCommand:
+      container.command || container.args
+        ? [...(container.command ?? []), ...(container.args ?? [])].join(' ')
+        : undefined,
+    resolve: input.resolve,
+  });
+  const main = context('main');
+  const host: ShellHost = {
+    env: input.env,
+    hostname: main.hostname,
+    fs: input.fs,
+    dialect: dialectOf(image),
+    podIP: input.podIP,
+    nslookupStyle: nslookupStyleOf(image),
+    resolve: input.resolve,
+    onProgram: (words, at) => runProgram(words, at, main),
+  };
+  const run = runScript(argv, host, startedAt);
+  mainServers.push(...processes(run.running));
+  for (const loop of run.loops) if (loop.writes) input.fs.addPeriodic(loop.first, loop.period, loop.writes);
+
+  const sources: LineSource[] = [
+    ...run.sources,
+    ...customLogSources(customLogs(pod, container, init).lines, startedAt),
+  ];
+  let exit: ContainerRun['exit'];
+  const e = behavior.exit;
+  if (e) {
+    const after =
+      e.after === 'quick'
+        ? input.draw(input.timing.quickExit)
+        : e.after === 'work'
+          ? input.draw(input.timing.initWork)
+          : e.after;
+    exit = { at: startedAt + after, code: e.code, oom: e.oom };
+  } else if (run.flow === 'ok' || run.flow === 'exit') {
+    // A process that is done at once still takes a moment to start and exit.
+    const took = run.end - startedAt;
+    exit = { at: took > 0 ? run.end : startedAt + input.draw(input.timing.quickExit), code: run.status & 255 };
+  }
+  const { handling, pid1, process } = signalOf(run, behavior);
+  const style: ImageStyle | undefined = process?.style;
+  const say = (at: number, level: 'info' | 'warn' | 'error', message: string) =>
+    style ? style.line(at, level, message) : `[sandbox] ${message}`;
+  const memory = container.resources?.limits?.memory;
+
+  return {
+    sources,
+    exit,
+    signal: handling,
+    pid1,
+    servers: (t) => mainServers.filter((s) => s.startedAt <= t),
+    nextChangeAfter: (t) => {
+      const times = [input.fs.nextChangeAfter(t)];
+      for (const s of mainServers) {
+        if (s.startedAt > t) times.push(s.startedAt);
+        times.push(s.changesAfter?.(t));
+      }
+      const defined = times.filter((x): x is number => x !== undefined && x > t);
+      return defined.length > 0 ? Math.min(...defined) : undefined;
+    },
+    exec: (words, t, mode) => execIn(words, t, mode, input, context(mode), host),
+    onSignal: (at, ignored) => {
+      if (process) return process.style.signal(at, ignored);
+      return behavior.ignoreSigterm
+        ? ['[sandbox] SIGTERM ignored (ignore-sigterm): the kubelet kills the container when the grace period ends']
+        : [];
+    },
+    onExit: (at, code, oom, cause) => {
+      if (cause === 'crash') return [say(at, 'error', 'killed by the sandbox crash action (exit code 137)')];
+      if (cause === 'stopped') return process ? process.style.stopped(at) : [];
+      if (cause !== 'exit') return [];
+      const limit = memory ? `, memory limit ${memory}` : '';
+      if (oom)
+        return [
+          say(
+            at,
+            'error',
+            `out of memory: killed by the kernel OOM killer (exit code 137, reason OOMKilled${limit})${annotated ? ` [${annotated}]` : ''}`,
+          ),
+        ];
+      if (annotated)
+        return [
+          code === 0
+            ? say(at, 'info', `finished, exiting with code 0 [${annotated}]`)
+            : say(at, 'error', `fatal error, exiting with code ${code} [${annotated}]`),
+        ];
+      return [];
+    },
+  };
+}
+
+/** Runs a command in the container at `t`, on its files (an exec probe's writes are not kept). */
+function execIn(
+  argv: readonly string[],
+  t: number,
+  mode: 'probe' | 'exec',
+  input: RunInput,
+  ctx: ProgramContext,
+  base: ShellHost,
+): ExecOutcome {
+  let notFound: string | undefined;
+  const fs = mode === 'probe' ? new ScratchFs(input.fs) : input.fs;
+  const host: ShellHost = {
+    ...base,
+    fs,
+    onProgram: (words, at) => {
+      const result = runProgram(words, at, { ...ctx, fs });
+      if (!result) notFound ??= basename(words[0]);
+      return result;
+    },
+  };
+  const sh = new Shell(host, t, new Map(input.env), true);
+  sh.replaceProcess();
+  const flow = argv.length === 0 ? 'ok' : sh.command(argv);
+  sh.flush();
+  const blocked = flow === 'block' || flow === 'loop';
+  return {
+    code: sh.status,
+    stdout: sh.stdoutText,
+    stderr: sh.stderrText,
+    blocked,
+    tookMs: sh.t - t,
+    notFound,
+  };
+}

@@ -1,0 +1,237 @@
+/**
+ * A pod's volumes on its node: whether each can be set up (the volume
+ * manager's `MountVolume.SetUp` for ConfigMap, Secret and projected volumes,
+ * the desired-state populator's checks of PersistentVolumeClaims), with
+ * upstream's messages, and what a container finds at its mount points.
+ *
+ * emptyDir, hostPath and claim volumes are one tree per pod, shared by its
+ * containers and kept across their restarts. ConfigMap, Secret, projected and
+ * downward API volumes are read-only trees of the objects' content, read when
+ * the container starts.
+ */
+import type { Container, KeyToPath, Pod, Volume } from 'kubernetes-types/core/v1';
+import { SeededRandom } from '../../clock/random';
+import type { PodFacts, ReadConfig } from './env';
+import { fieldValue, resourceFieldValue } from './env';
+import type { Mount } from './fileSystem';
+import { FileTree } from './fileSystem';
+
+/** Reads a PersistentVolumeClaim as the API server has it now. */
+export type ReadClaim = (
+  namespace: string,
+  name: string,
+) => { status?: { phase?: string }; spec?: { volumeName?: string } } | undefined;
+
+const decode = (secret: boolean, value: string) => (secret ? Buffer.from(value, 'base64').toString('utf8') : value);
+
+type Files = Map<string, string>;
+
+/** key → file (or `items`' paths), or the SetUp error; a missing optional source is no files. */
+function projectKeys(
+  kind: 'configmap' | 'secret',
+  name: string,
+  obj: ReturnType<ReadConfig>,
+  items: readonly KeyToPath[] | undefined,
+  optional: boolean,
+): { files: Files } | { error: string } {
+  const files: Files = new Map();
+  if (!obj) return optional ? { files } : { error: `${kind} "${name}" not found` };
+  const data = { ...(kind === 'configmap' ? (obj.binaryData ?? {}) : {}), ...(obj.data ?? {}) };
+  const secret = kind === 'secret';
+  if (items && items.length > 0) {
+    for (const item of items) {
+      if (!Object.hasOwn(data, item.key)) {
+        if (optional) continue;
+        return {
+          error:
+            kind === 'configmap'
+              ? `configmap references non-existent config key: ${item.key}`
+              : `references non-existent secret key: ${item.key}`,
+        };
+      }
+      files.set(item.path, decode(secret, data[item.key]));
+    }
+  } else {
+    for (const [key, value] of Object.entries(data)) files.set(key, decode(secret, value));
+  }
+  return { files };
+}
+
+/** A service account token as the kubelet projects it: a JWT, stable per pod. */
+function fakeToken(pod: Pod): string {
+  const r = new SeededRandom(`token/${pod.metadata?.uid ?? pod.metadata?.name ?? ''}`);
+  const part = (n: number) => r.string(n, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
+  return `eyJhbGciOiJSUzI1NiIsImtpZCI6I${part(40)}.${part(180)}.${part(86)}`;
+}
+
+/**
+ * The files of a ConfigMap, Secret, projected or downward API volume, or the SetUp error (`secret "db" not found`);
+ * undefined for volume types whose content is not projected (emptyDir, hostPath, claims…).
+ */
+export function projectedFiles(
+  pod: Pod,
+  volume: Volume,
+  read: ReadConfig,
+  facts: PodFacts,
+): { files: Files } | { error: string } | undefined {
+  const ns = pod.metadata?.namespace ?? 'default';
+  if (volume.configMap) {
+    const name = volume.configMap.name ?? '';
+    return projectKeys(
+      'configmap',
+      name,
+      read('configmaps', ns, name),
+      volume.configMap.items,
+      !!volume.configMap.optional,
+    );
+  }
+  if (volume.secret) {
+    const name = volume.secret.secretName ?? '';
+    return projectKeys('secret', name, read('secrets', ns, name), volume.secret.items, !!volume.secret.optional);
+  }
+  if (volume.downwardAPI) return { files: downwardFiles(pod, volume.downwardAPI.items ?? [], facts) };
+  if (volume.projected) {
+    const files: Files = new Map();
+    const errors: string[] = [];
+    for (const source of volume.projected.sources ?? []) {
+      let result: { files: Files } | { error: string } | undefined;
+      if (source.configMap) {
+        const name = source.configMap.name ?? '';
+        result = projectKeys(
+          'configmap',
+          name,
+          read('configmaps', ns, name),
+          source.configMap.items,
+          !!source.configMap.optional,
+        );
+      } else if (source.secret) {
+        const name = source.secret.name ?? '';
+        result = projectKeys('secret', name, read('secrets', ns, name), source.secret.items, !!source.secret.optional);
+      } else if (source.downwardAPI) result = { files: downwardFiles(pod, source.downwardAPI.items ?? [], facts) };
+      else if (source.serviceAccountToken)
+        result = { files: new Map([[source.serviceAccountToken.path, fakeToken(pod)]]) };
+      if (!result) continue;
+      if ('error' in result) errors.push(result.error);
+      else for (const [k, v] of result.files) files.set(k, v);
+    }
+    // utilerrors.NewAggregate: one error as itself, several as a list.
+    if (errors.length === 1) return { error: errors[0] };
+    if (errors.length > 1) return { error: `[${errors.join(', ')}]` };
+    return { files };
+  }
+  return undefined;
+}
+
+function downwardFiles(
+  pod: Pod,
+  items: readonly {
+    path: string;
+    fieldRef?: { fieldPath: string };
+    resourceFieldRef?: { containerName?: string; resource: string; divisor?: string | number };
+  }[],
+  facts: PodFacts,
+): Files {
+  const files: Files = new Map();
+  for (const item of items) {
+    if (item.fieldRef) files.set(item.path, fieldValue(pod, item.fieldRef.fieldPath, facts) ?? '');
+    else if (item.resourceFieldRef) {
+      const container = pod.spec?.containers?.[0] ?? { name: '' };
+      files.set(item.path, resourceFieldValue(pod, container, item.resourceFieldRef, facts));
+    }
+  }
+  return files;
+}
+
+export interface MountFailure {
+  volume: string;
+  /** The whole event message: `MountVolume.SetUp failed for volume "config" : configmap "app" not found`. */
+  message: string;
+}
+
+/** The volumes whose SetUp fails now (the volume manager's reconciler retries them on its back-off). */
+export function mountFailures(pod: Pod, read: ReadConfig, facts: PodFacts): MountFailure[] {
+  const out: MountFailure[] = [];
+  for (const v of pod.spec?.volumes ?? []) {
+    const r = projectedFiles(pod, v, read, facts);
+    if (r && 'error' in r)
+      out.push({ volume: v.name, message: `MountVolume.SetUp failed for volume "${v.name}" : ${r.error}` });
+  }
+  return out;
+}
+
+/**
+ * Claims that keep the pod's volumes from being processed (the desired-state populator's `error processing PVC …`),
+ * as the kubelet's `Unable to attach or mount volumes: …` event words it; undefined when every claim is bound.
+ */
+export function claimProblem(pod: Pod, readClaim: ReadClaim): string | undefined {
+  const ns = pod.metadata?.namespace ?? 'default';
+  const failed: { volume: string; error: string }[] = [];
+  for (const v of pod.spec?.volumes ?? []) {
+    const claim = v.persistentVolumeClaim?.claimName;
+    if (claim === undefined) continue;
+    const pvc = readClaim(ns, claim);
+    if (!pvc)
+      failed.push({
+        volume: v.name,
+        error: `error processing PVC ${ns}/${claim}: failed to fetch PVC from API server: persistentvolumeclaims "${claim}" not found`,
+      });
+    else if (pvc.status?.phase !== 'Bound' || !pvc.spec?.volumeName)
+      failed.push({ volume: v.name, error: `error processing PVC ${ns}/${claim}: PVC is not bound` });
+  }
+  if (failed.length === 0) return undefined;
+  const names = failed.map((f) => f.volume).sort();
+  return `Unable to attach or mount volumes: unmounted volumes=[${names.join(' ')}], unattached volumes=[], failed to process volumes=[${names.join(' ')}]: ${failed.map((f) => f.error).join('; ')}`;
+}
+
+function fileTree(name: string, files: Files, readOnly: boolean): FileTree {
+  const tree = new FileTree(name, readOnly);
+  const w = tree.writer();
+  for (const [path, text] of files) w.add({ at: -Infinity, op: 'write', path: `/${path}`, text });
+  return tree;
+}
+
+/** The volumes of one pod on this node. */
+export class PodVolumes {
+  /** emptyDir, hostPath, claims, ephemeral: one tree each for the pod's life. */
+  private readonly shared = new Map<string, FileTree>();
+
+  constructor(private readonly pod: Pod) {}
+
+  /** What `container` finds at its mount points, ConfigMaps and Secrets read now. */
+  mounts(container: Container, read: ReadConfig, facts: PodFacts): Mount[] {
+    const volumes = new Map((this.pod.spec?.volumes ?? []).map((v) => [v.name, v]));
+    const out: Mount[] = [];
+    const projected = new Map<string, FileTree>();
+    for (const m of container.volumeMounts ?? []) {
+      const v = volumes.get(m.name);
+      if (!v) continue;
+      let tree: FileTree | undefined;
+      const files = projectedFiles(this.pod, v, read, facts);
+      if (files) {
+        tree = projected.get(v.name);
+        if (!tree) {
+          tree = fileTree(v.name, 'files' in files ? files.files : new Map(), true);
+          projected.set(v.name, tree);
+        }
+      } else {
+        tree = this.shared.get(v.name);
+        if (!tree) {
+          tree = new FileTree(v.name);
+          this.shared.set(v.name, tree);
+        }
+      }
+      out.push({
+        path: m.mountPath.replace(/\/+$/, '') || '/',
+        tree,
+        source: m.subPath ? `/${m.subPath}` : '/',
+        readOnly: m.readOnly === true,
+      });
+    }
+    return out;
+  }
+
+  /** Every shared tree (for probes that re-plan when a volume changes). */
+  sharedTrees(): FileTree[] {
+    return [...this.shared.values()];
+  }
+}
