@@ -28,6 +28,9 @@ import type { SchedulingExplanation } from '../scheduler/scheduler';
 import type { Component, ComponentContext } from '../client/component';
 import { controllerComponents } from './components';
 import { ReconcileLog } from '../client/reconcileLog';
+import { LoadTable } from '../client/metrics/loadTable';
+import { SimulatedMetricsServer } from '../client/metrics/metricsServer';
+import type { UsageSpec } from '../client/metrics/usage';
 import { runUntilSettled } from './settle';
 import type { SettleReport } from './settle';
 import { describeUnsettled } from './describe';
@@ -47,6 +50,8 @@ export interface ClusterOptions {
   /** Start from an existing API server (e.g. restored from a snapshot). */
   api?: ApiServer;
   historyCapacity?: ApiServerOptions['historyCapacity'];
+  /** false: no metrics-server, as on a bare cluster (HPAs report that the resource metrics API is missing). */
+  metricsServer?: boolean;
 }
 
 export interface SettleResult extends SettleReport {
@@ -68,6 +73,9 @@ export class Cluster {
   readonly log = new ReconcileLog();
   readonly random: SeededRandom;
   readonly scheduler: Scheduler;
+  /** The load put on pods by `load=SELECTOR:cpu=…` (sandbox/client/metrics/loadTable.ts). */
+  readonly load = new LoadTable();
+  readonly metrics: SimulatedMetricsServer;
   private readonly ctx: ComponentContext;
   private readonly kubelets = new Map<string, Kubelet>();
   private readonly components: Component[];
@@ -83,12 +91,14 @@ export class Cluster {
         random: this.random.fork('apiserver'),
         historyCapacity: options.historyCapacity,
       });
+    this.metrics = new SimulatedMetricsServer(this.api, this.clock, this.load, { enabled: options.metricsServer });
     this.ctx = {
       api: this.api,
       clock: this.clock,
       random: this.random,
       informers: new InformerFactory(this.api),
       log: this.log,
+      metrics: this.metrics,
     };
     this.scheduler = new Scheduler(this.ctx);
     this.components = [...controllerComponents(this.ctx), this.scheduler];
@@ -150,6 +160,14 @@ export class Cluster {
 
   recoverNode(name: string): void {
     this.kubelet(name).start();
+  }
+
+  /**
+   * Puts a total load on the pods `selector` matches in `namespace` (shared by those Ready), from now on; resources
+   * the spec leaves out keep their value. Throws on a selector that does not parse.
+   */
+  setLoad(namespace: string, selector: string, usage: UsageSpec): void {
+    this.load.set(namespace, selector, usage, this.clock.now());
   }
 
   /** `kubectl scale` through the `/scale` subresource (sandbox/operations/scale.ts). */

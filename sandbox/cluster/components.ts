@@ -14,6 +14,7 @@ import { CronJobController } from '../controllers/cronjob/cronJobController';
 import { EndpointSliceController } from '../controllers/endpointslice/endpointSliceController';
 import { EndpointsController } from '../controllers/endpointslice/endpointsController';
 import { DisruptionController } from '../controllers/disruption/disruptionController';
+import { HorizontalPodAutoscalerController } from '../controllers/podautoscaler/hpaController';
 
 export function controllerComponents(ctx: ComponentContext): Component[] {
   return [
@@ -28,5 +29,6 @@ export function controllerComponents(ctx: ComponentContext): Component[] {
     new NodeLifecycleController(ctx),
     new TaintEvictionController(ctx),
     new DisruptionController(ctx),
+    new HorizontalPodAutoscalerController(ctx),
   ];
 }
