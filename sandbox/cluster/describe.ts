@@ -9,6 +9,7 @@ import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { KubeObject } from '../api/types';
 import { podReadyText, podStatusText } from '../printers/podStatus';
 import { isPodReady } from '../controllers/util/pods';
+import { unsettledAutoscalers } from '../controllers/podautoscaler/unsettled';
 
 function ref(obj: KubeObject): string {
   return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name!;
@@ -46,5 +47,6 @@ export function describeUnsettled(api: ApiServer, _now: number): string[] {
     if (ready?.status !== 'True')
       lines.push(`node ${ref(n)}: ${ready ? `Ready=${ready.status} (${ready.reason ?? ''})` : 'no Ready condition'}`);
   }
+  lines.push(...unsettledAutoscalers(api));
   return lines;
 }

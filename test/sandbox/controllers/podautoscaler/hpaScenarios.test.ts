@@ -79,6 +79,7 @@ describe('HorizontalPodAutoscaler on a cluster', () => {
     // Idle usage is 2m of a 100m request: 2%, far below target; the recommendation (1) waits out the 300 s window.
     assert.equal(h.status?.currentMetrics?.[0]?.resource?.current.averageUtilization, 2);
     assert.equal(replicas(c), 1);
+    assert.deepEqual(c.runUntilSettled().pending, []);
     assert.deepEqual(
       events(c, 'SuccessfulRescale').map((e) => e.message),
       ['New size: 1; reason: All metrics below target'],
@@ -154,7 +155,7 @@ describe('HorizontalPodAutoscaler on a cluster', () => {
     c.start();
     c.apply(web(2));
     c.apply(hpa());
-    c.runUntilSettled();
+    const run = c.runUntilSettled();
     const active = condition(c, 'ScalingActive');
     assert.equal(active?.status, 'False');
     assert.equal(active?.reason, 'FailedGetResourceMetric');
@@ -163,6 +164,13 @@ describe('HorizontalPodAutoscaler on a cluster', () => {
       /the server could not find the requested resource \(get pods\.metrics\.k8s\.io\)/,
     );
     assert.equal(replicas(c), 2);
+    // The settled report names it, with the reason (never "settled" silently).
+    assert.deepEqual(
+      run.pending.filter((l) => l.startsWith('horizontalpodautoscaler')),
+      [
+        `horizontalpodautoscaler default/web: unable to scale: ScalingActive=False (FailedGetResourceMetric): ${active?.message}`,
+      ],
+    );
   });
 
   test('load= action rejects bad input with a clear message', () => {
