@@ -78,7 +78,9 @@ export function parseAction(text: string, defaultNamespace = 'default'): Cluster
       const colon = arg.lastIndexOf(':');
       const selector = colon < 0 ? '' : arg.slice(0, colon).trim();
       if (selector === '')
-        throw new ActionSyntaxError(`load needs SELECTOR:cpu=QUANTITY,memory=QUANTITY (e.g. app=web:cpu=2), got "${arg}"`);
+        throw new ActionSyntaxError(
+          `load needs SELECTOR:cpu=QUANTITY,memory=QUANTITY (e.g. app=web:cpu=2), got "${arg}"`,
+        );
       try {
         parseLabelSelector(selector);
       } catch (e) {

@@ -34,6 +34,7 @@ import type { UsageSpec } from '../client/metrics/usage';
 import { runUntilSettled } from './settle';
 import type { SettleReport } from './settle';
 import { describeUnsettled } from './describe';
+import { standardStorageClass } from '../controllers/volume/persistentVolumeController';
 
 export type { PodLogOptions } from '../kubelet/logs/logOptions';
 export type { ExecResult } from '../kubelet/exec';
@@ -52,6 +53,8 @@ export interface ClusterOptions {
   historyCapacity?: ApiServerOptions['historyCapacity'];
   /** false: no metrics-server, as on a bare cluster (HPAs report that the resource metrics API is missing). */
   metricsServer?: boolean;
+  /** false: no default StorageClass (kind has `standard`). */
+  storageClass?: boolean;
 }
 
 export interface SettleResult extends SettleReport {
@@ -100,6 +103,8 @@ export class Cluster {
       log: this.log,
       metrics: this.metrics,
     };
+    // kind's default StorageClass (`standard`, rancher.io/local-path, WaitForFirstConsumer), on a new cluster.
+    if (!options.api && options.storageClass !== false) this.api.create(standardStorageClass());
     this.scheduler = new Scheduler(this.ctx);
     this.components = [...controllerComponents(this.ctx), this.scheduler];
     for (const config of nodeConfigs(options)) this.kubelets.set(config.name, new Kubelet(this.ctx, config));

@@ -15,6 +15,7 @@ import { EndpointSliceController } from '../controllers/endpointslice/endpointSl
 import { EndpointsController } from '../controllers/endpointslice/endpointsController';
 import { DisruptionController } from '../controllers/disruption/disruptionController';
 import { HorizontalPodAutoscalerController } from '../controllers/podautoscaler/hpaController';
+import { PersistentVolumeController } from '../controllers/volume/persistentVolumeController';
 
 export function controllerComponents(ctx: ComponentContext): Component[] {
   return [
@@ -30,5 +31,6 @@ export function controllerComponents(ctx: ComponentContext): Component[] {
     new TaintEvictionController(ctx),
     new DisruptionController(ctx),
     new HorizontalPodAutoscalerController(ctx),
+    new PersistentVolumeController(ctx),
   ];
 }

@@ -10,6 +10,7 @@ import type { KubeObject } from '../api/types';
 import { podReadyText, podStatusText } from '../printers/podStatus';
 import { isPodReady } from '../controllers/util/pods';
 import { unsettledAutoscalers } from '../controllers/podautoscaler/unsettled';
+import { unsettledClaims } from '../controllers/volume/unsettled';
 
 function ref(obj: KubeObject): string {
   return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name!;
@@ -48,5 +49,6 @@ export function describeUnsettled(api: ApiServer, _now: number): string[] {
       lines.push(`node ${ref(n)}: ${ready ? `Ready=${ready.status} (${ready.reason ?? ''})` : 'no Ready condition'}`);
   }
   lines.push(...unsettledAutoscalers(api));
+  lines.push(...unsettledClaims(api));
   return lines;
 }

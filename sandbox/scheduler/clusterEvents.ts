@@ -12,6 +12,7 @@ import {
   NODE_RESOURCES_FIT,
   NODE_UNSCHEDULABLE,
   TAINT_TOLERATION,
+  VOLUME_BINDING,
 } from './filters';
 
 export function pluginBit(plugin: number): number {
@@ -25,7 +26,11 @@ export const NODE_ADDED =
   pluginBit(TAINT_TOLERATION) |
   pluginBit(NODE_AFFINITY) |
   pluginBit(NODE_PORTS) |
-  pluginBit(NODE_RESOURCES_FIT);
+  pluginBit(NODE_RESOURCES_FIT) |
+  pluginBit(VOLUME_BINDING);
+
+/** A PersistentVolumeClaim, PersistentVolume or StorageClass was added or changed (VolumeBinding's events). */
+export const VOLUME_CHANGED = pluginBit(VOLUME_BINDING);
 
 /** A bound pod was deleted or finished: its node has room and ports again. */
 export const ASSIGNED_POD_GONE = pluginBit(NODE_RESOURCES_FIT) | pluginBit(NODE_PORTS);

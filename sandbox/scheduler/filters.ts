@@ -16,6 +16,7 @@ export const FILTER_PLUGINS = [
   'NodeAffinity',
   'NodePorts',
   'NodeResourcesFit',
+  'VolumeBinding',
 ] as const;
 export type FilterPluginName = Exclude<(typeof FILTER_PLUGINS)[number], ''>;
 
@@ -25,6 +26,7 @@ export const TAINT_TOLERATION = 3;
 export const NODE_AFFINITY = 4;
 export const NODE_PORTS = 5;
 export const NODE_RESOURCES_FIT = 6;
+export const VOLUME_BINDING = 7;
 
 /** NodeResourcesFit reasons, as bits of `verdict >> 3`. */
 export const FIT_PODS = 1;
@@ -43,6 +45,7 @@ export const REASON_UNSCHEDULABLE = 'node(s) were unschedulable';
 export const REASON_NODE_NAME = "node(s) didn't match the requested node name";
 export const REASON_NODE_AFFINITY = "node(s) didn't match Pod's node affinity/selector";
 export const REASON_NODE_PORTS = "node(s) didn't have free ports for the requested pod ports";
+export const REASON_VOLUME_NODE_AFFINITY = 'node(s) had volume node affinity conflict';
 
 export function pluginOf(verdict: number): number {
   return verdict & 7;
@@ -59,7 +62,9 @@ export function filterNode(pod: PodInfo, node: NodeState): number {
   if (pod.required && !pod.required(node)) return NODE_AFFINITY;
   for (const p of pod.hostPorts) if (node.portConflict(p)) return NODE_PORTS;
   const fit = fitReasons(pod, node);
-  return fit === 0 ? 0 : NODE_RESOURCES_FIT | (fit << 3);
+  if (fit !== 0) return NODE_RESOURCES_FIT | (fit << 3);
+  if (pod.volumeNodes && !pod.volumeNodes(node)) return VOLUME_BINDING;
+  return 0;
 }
 
 /** `fitsRequest`: pod count, then cpu, memory and ephemeral storage; zero requests always fit. */
@@ -92,6 +97,8 @@ export function verdictReasons(verdict: number, taintReason: string): string[] {
       return [REASON_NODE_AFFINITY];
     case NODE_PORTS:
       return [REASON_NODE_PORTS];
+    case VOLUME_BINDING:
+      return [REASON_VOLUME_NODE_AFFINITY];
     case NODE_RESOURCES_FIT: {
       const m = verdict >> 3;
       const out: string[] = [];

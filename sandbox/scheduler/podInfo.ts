@@ -40,6 +40,8 @@ export interface PodInfo {
   readonly required: NodeMatcher | undefined;
   readonly preferred: readonly PreferredTerm[];
   readonly preemptNever: boolean;
+  /** VolumeBinding's Filter: the node affinity of the pod's bound volumes, set each cycle (volumeBinding.ts). */
+  volumeNodes?: NodeMatcher;
 }
 
 /** Bound pods only need what the node accounting uses. */
