@@ -16,6 +16,7 @@ import { hpaPrinter } from './kinds/hpa';
 import { endpointSlicePrinter, endpointsPrinter, ingressPrinter, servicePrinter } from './kinds/network';
 import { podPrinter } from './kinds/pods';
 import { podDisruptionBudgetPrinter } from './kinds/policy';
+import { persistentVolumePrinter, storageClassPrinter } from './kinds/storage';
 import type { KindPrinter, Table, TableCell, TableColumn } from './table';
 import { AGE_COLUMN, NAME_COLUMN, age } from './table';
 
@@ -48,6 +49,8 @@ const PRINTERS: ReadonlyMap<string, KindPrinter> = new Map([
   printing('Secret', secretPrinter),
   printing('ServiceAccount', serviceAccountPrinter),
   printing('PersistentVolumeClaim', pvcPrinter),
+  printing('PersistentVolume', persistentVolumePrinter),
+  printing('StorageClass', storageClassPrinter),
   printing('HorizontalPodAutoscaler', hpaPrinter),
   printing('PodDisruptionBudget', podDisruptionBudgetPrinter),
 ]);
