@@ -2,8 +2,7 @@
 import { ApiServer } from '../../sandbox/apiserver/apiServer';
 import { VirtualClock } from '../../sandbox/clock/virtualClock';
 import type { KubeObject, WatchEvent } from '../../sandbox/api/types';
-import { ApiError } from '../../sandbox/api/errors';
-import type { Status } from '../../sandbox/api/errors';
+import { aConfigMap, aDeployment, aPod } from '../builders';
 
 export function newApi(seed: number | string = 1): { api: ApiServer; clock: VirtualClock } {
   const clock = new VirtualClock();
@@ -17,46 +16,23 @@ export function newApi(seed: number | string = 1): { api: ApiServer; clock: Virt
   return { api, clock };
 }
 
+export { statusOf } from '../builders';
+
+/** A one-container pod in `default` (or `namespace`); `extra` fields replace the built ones. */
 export function pod(
   name: string,
   extra: Partial<KubeObject> & { labels?: Record<string, string>; namespace?: string; nodeName?: string } = {},
 ): KubeObject {
   const { labels, namespace, nodeName, ...rest } = extra;
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: namespace ?? 'default', ...(labels ? { labels } : {}) },
-    spec: { containers: [{ name: 'app', image: 'nginx:1.27' }], ...(nodeName ? { nodeName } : {}) },
-    ...rest,
-  };
+  return { ...aPod(name, { labels, namespace, nodeName }), ...rest };
 }
 
 export function configMap(name: string, data: Record<string, string> = {}, namespace = 'default'): KubeObject {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data };
+  return aConfigMap(name, data, { namespace });
 }
 
 export function deployment(name: string, replicas = 3, labels: Record<string, string> = { app: name }): KubeObject {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: 'default' },
-    spec: {
-      replicas,
-      selector: { matchLabels: labels },
-      template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
-    },
-  };
-}
-
-/** Runs `fn`, expecting an ApiError; returns its Status. */
-export function statusOf(fn: () => unknown): Status {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e.status;
-    throw e;
-  }
-  throw new Error('expected an ApiError, but the call succeeded');
+  return aDeployment(name, { replicas, selector: labels });
 }
 
 /** Collects watch events as `TYPE name rv` lines, for whole-list comparisons. */

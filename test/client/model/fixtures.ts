@@ -2,6 +2,7 @@
 import type { ContainerStatus, Node, Pod } from 'kubernetes-types/core/v1';
 import type { KubeObject, OwnerReference, Typed, TypedObjectMeta } from '../../../sandbox/api/types';
 import { MirrorCache } from '../../../client/src/sandbox/mirror';
+import { aDeployment, aNamespace, aNode, aPod, aReplicaSet, controllerRef } from '../../builders';
 
 /** 2025-01-01T00:10:00Z: ten minutes after the cluster started. */
 export const NOW = Date.UTC(2025, 0, 1, 0, 10, 0);
@@ -19,21 +20,15 @@ export function meta(name: string, uid: string, namespace?: string, owner?: Owne
 }
 
 export function controller(kind: string, name: string, uid: string, apiVersion = 'apps/v1'): OwnerReference {
-  return { apiVersion, kind, name, uid, controller: true };
+  return controllerRef(kind, name, uid, apiVersion);
 }
 
 export function node(name: string, ready: boolean, unschedulable = false): Typed<Node> {
-  return {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: meta(name, `uid-${name}`),
-    spec: unschedulable ? { unschedulable: true } : {},
-    status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'Unknown' }] },
-  };
+  return aNode(name, { metadata: meta(name, `uid-${name}`), noHostnameLabel: true, ready, unschedulable });
 }
 
 export function namespace(name: string): KubeObject {
-  return { apiVersion: 'v1', kind: 'Namespace', metadata: meta(name, `uid-ns-${name}`), status: { phase: 'Active' } };
+  return aNamespace(name, { metadata: meta(name, `uid-ns-${name}`), active: true });
 }
 
 type PodState = 'running' | 'unready' | 'pending' | 'crashing' | 'completed';
@@ -84,27 +79,20 @@ export function pod(
   ns = 'default',
 ): Typed<Pod> {
   const scheduled = nodeName !== undefined;
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
+  return aPod(name, {
     metadata: meta(name, `uid-${name}`, ns, owner),
-    spec: { containers: [{ name: 'app', image: 'nginx:1.27' }], ...(scheduled ? { nodeName } : {}) },
+    nodeName,
     status: { phase: PHASE[state], ...(scheduled ? { containerStatuses: [containerStatus(state)] } : {}) },
-  };
+  });
 }
 
 export function deployment(name: string, replicas: number, ready: number): KubeObject {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
+  return aDeployment(name, {
     metadata: meta(name, `uid-${name}`, 'default'),
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: { spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
-    },
+    replicas,
+    templateLabels: false,
     status: { replicas, readyReplicas: ready, updatedReplicas: replicas, availableReplicas: ready },
-  };
+  });
 }
 
 export function replicaSet(
@@ -113,17 +101,13 @@ export function replicaSet(
   replicas: number,
   ready: number,
 ): KubeObject {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'ReplicaSet',
+  return aReplicaSet(name, {
     metadata: meta(name, `uid-${name}`, 'default', owner),
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: 'web' } },
-      template: { spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
-    },
+    replicas,
+    selector: { app: 'web' },
+    templateLabels: false,
     status: { replicas, readyReplicas: ready },
-  };
+  });
 }
 
 export function cacheOf(objects: readonly { resource: string; object: KubeObject }[]): MirrorCache {

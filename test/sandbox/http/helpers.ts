@@ -9,6 +9,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import type { ConfigMap, Pod } from 'kubernetes-types/core/v1';
 import type { Typed } from '../../../sandbox/api/types';
+import { aConfigMap, aDeployment, aPod } from '../../builders';
 import { Cluster } from '../../../sandbox/cluster/cluster';
 import type { ClusterOptions } from '../../../sandbox/cluster/cluster';
 import type { HttpTimers, KubeHttpServer, KubeHttpServerOptions } from '../../../sandbox/http/server';
@@ -248,21 +249,11 @@ export function configMap(
   data: Record<string, string> = { a: '1' },
   labels?: Record<string, string>,
 ): Typed<ConfigMap> {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...(labels ? { labels } : {}) }, data };
+  return aConfigMap(name, data, { namespace: null, labels });
 }
 
 export function deployment(name: string, replicas = 2): Typed<Deployment> {
-  const labels = { app: name };
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name },
-    spec: {
-      replicas,
-      selector: { matchLabels: labels },
-      template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
-    },
-  };
+  return aDeployment(name, { namespace: null, replicas });
 }
 
 export function pod(
@@ -270,10 +261,5 @@ export function pod(
   labels: Record<string, string> = {},
   extra: Record<string, unknown> = {},
 ): Typed<Pod> {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, labels },
-    spec: { containers: [{ name: 'app', image: 'nginx:1.27' }], ...extra },
-  };
+  return aPod(name, { namespace: null, labels, spec: extra });
 }

@@ -8,6 +8,7 @@ import { Kubelet } from '../../../sandbox/kubelet/kubelet';
 import type { KubeletDelays, NodeConfig } from '../../../sandbox/kubelet/kubelet';
 import { newHarness } from '../controllers/harness';
 import type { Harness } from '../controllers/harness';
+import { aPod } from '../../builders';
 
 /**
  * Every range collapsed to one value: sandbox 500 ms, pull 1 s, quick exits 100 ms, init work 2 s, batch work 5 s,
@@ -71,10 +72,5 @@ export function newPod(
   spec: Partial<NonNullable<Pod['spec']>> = {},
   annotations?: Record<string, string>,
 ): Typed<Pod> {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'default', ...(annotations ? { annotations } : {}) },
-    spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'nginx:1.27' }], ...spec },
-  };
+  return aPod(name, { annotations, spec: { nodeName: 'node-1', ...spec } });
 }

@@ -1,6 +1,7 @@
 /** Node and pod builders for the scheduler tests. */
-import type { Node, NodeSpec, Pod, PodSpec, Taint } from 'kubernetes-types/core/v1';
+import type { Node, Pod, PodSpec, Taint } from 'kubernetes-types/core/v1';
 import type { Typed } from '../../../sandbox/api/types';
+import { aNode, aPod } from '../../builders';
 
 export interface NodeSpecInput {
   cpu?: string;
@@ -12,18 +13,7 @@ export interface NodeSpecInput {
 }
 
 export function node(name: string, o: NodeSpecInput = {}): Typed<Node> {
-  const allocatable: Record<string, string> = { cpu: o.cpu ?? '4', memory: o.memory ?? '8Gi' };
-  if (o.pods) allocatable.pods = o.pods;
-  const spec: NodeSpec = {};
-  if (o.taints) spec.taints = o.taints;
-  if (o.unschedulable) spec.unschedulable = true;
-  return {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: { name, labels: { 'kubernetes.io/hostname': name, ...(o.labels ?? {}) } },
-    spec,
-    status: { capacity: allocatable, allocatable },
-  };
+  return aNode(name, { ...o, namespace: null, cpu: o.cpu ?? '4', memory: o.memory ?? '8Gi' });
 }
 
 export interface PodInput {
@@ -37,10 +27,5 @@ export function pod(name: string, o: PodInput = {}): Typed<Pod> {
   const requests: Record<string, string> = {};
   if (o.cpu) requests.cpu = o.cpu;
   if (o.memory) requests.memory = o.memory;
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: o.namespace ?? 'default' },
-    spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests } }], ...(o.spec ?? {}) },
-  };
+  return aPod(name, { namespace: o.namespace, image: 'nginx', requests, spec: o.spec });
 }

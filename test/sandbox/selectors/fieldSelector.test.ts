@@ -1,19 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Status } from '../../../sandbox/api/errors';
-import { isApiError } from '../../../sandbox/api/errors';
+import { statusOf } from '../../builders';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { parseFieldSelector } from '../../../sandbox/api/selectors/fieldSelector';
-
-function statusOf(fn: () => unknown): Status {
-  try {
-    fn();
-  } catch (e) {
-    if (isApiError(e)) return e.status;
-    throw e;
-  }
-  assert.fail('expected an ApiError');
-}
 
 function badRequest(message: string): Status {
   return {

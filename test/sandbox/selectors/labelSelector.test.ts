@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Status } from '../../../sandbox/api/errors';
-import { isApiError } from '../../../sandbox/api/errors';
+import { statusOf } from '../../builders';
 import type { LabelSelector, Selector } from '../../../sandbox/api/selectors/labelSelector';
 import {
   formatLabelSelector,
@@ -10,16 +10,6 @@ import {
   labelSelectorMatches,
   parseLabelSelector,
 } from '../../../sandbox/api/selectors/labelSelector';
-
-function statusOf(fn: () => unknown): Status {
-  try {
-    fn();
-  } catch (e) {
-    if (isApiError(e)) return e.status;
-    throw e;
-  }
-  assert.fail('expected an ApiError');
-}
 
 function badRequest(message: string): Status {
   return {
