@@ -31,6 +31,7 @@ import type {
   Pod,
   ResourceQuota,
   Secret,
+  ReplicationController,
   Service,
   ServiceAccount,
 } from 'kubernetes-types/core/v1';
@@ -58,6 +59,7 @@ export interface ObjectsByResource {
   limitranges: Typed<LimitRange>;
   deployments: Typed<Deployment>;
   replicasets: Typed<ReplicaSet>;
+  replicationcontrollers: Typed<ReplicationController>;
   statefulsets: Typed<StatefulSet>;
   daemonsets: Typed<DaemonSet>;
   controllerrevisions: Typed<ControllerRevision>;
@@ -116,6 +118,7 @@ export const TYPED_RESOURCES = [
   'limitranges',
   'deployments',
   'replicasets',
+  'replicationcontrollers',
   'statefulsets',
   'daemonsets',
   'controllerrevisions',

@@ -63,6 +63,16 @@ const SPECS: Spec[] = [
     generation: true,
   },
   {
+    gv: 'v1',
+    kind: 'ReplicationController',
+    plural: 'replicationcontrollers',
+    short: ['rc'],
+    all: true,
+    status: true,
+    scale: true,
+    generation: true,
+  },
+  {
     gv: 'apps/v1',
     kind: 'ReplicaSet',
     plural: 'replicasets',

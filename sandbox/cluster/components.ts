@@ -16,11 +16,16 @@ import { EndpointsController } from '../controllers/endpointslice/endpointsContr
 import { DisruptionController } from '../controllers/disruption/disruptionController';
 import { HorizontalPodAutoscalerController } from '../controllers/podautoscaler/hpaController';
 import { PersistentVolumeController } from '../controllers/volume/persistentVolumeController';
+import { StatefulSetController } from '../controllers/statefulset/statefulSetController';
+import { DaemonSetController } from '../controllers/daemonset/daemonSetController';
 
 export function controllerComponents(ctx: ComponentContext): Component[] {
   return [
     new DeploymentController(ctx),
     new ReplicaSetController(ctx),
+    new ReplicaSetController(ctx, { kind: 'ReplicationController' }),
+    new StatefulSetController(ctx),
+    new DaemonSetController(ctx),
     new JobController(ctx),
     new CronJobController(ctx),
     new EndpointSliceController(ctx),

@@ -8,7 +8,14 @@ import type { ResourceType } from '../api/resources';
 import type { AnyTypedObject, ObjectOfKind } from '../api/resourceObjects';
 import type { KubeObject } from '../api/types';
 import { cronJobPrinter, jobPrinter } from './kinds/batch';
-import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from './kinds/apps';
+import {
+  controllerRevisionPrinter,
+  daemonSetPrinter,
+  deploymentPrinter,
+  replicaSetPrinter,
+  replicationControllerPrinter,
+  statefulSetPrinter,
+} from './kinds/apps';
 import { leasePrinter, namespacePrinter, nodePrinter } from './kinds/cluster';
 import { configMapPrinter, pvcPrinter, secretPrinter, serviceAccountPrinter } from './kinds/config';
 import { eventPrinter } from './kinds/events';
@@ -33,8 +40,10 @@ const PRINTERS: ReadonlyMap<string, KindPrinter> = new Map([
   printing('Pod', podPrinter),
   printing('Deployment', deploymentPrinter),
   printing('ReplicaSet', replicaSetPrinter),
+  printing('ReplicationController', replicationControllerPrinter),
   printing('StatefulSet', statefulSetPrinter),
   printing('DaemonSet', daemonSetPrinter),
+  printing('ControllerRevision', controllerRevisionPrinter),
   printing('Job', jobPrinter),
   printing('CronJob', cronJobPrinter),
   printing('Service', servicePrinter),

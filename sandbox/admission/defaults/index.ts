@@ -19,6 +19,7 @@ import {
   defaultDeployment,
   defaultJob,
   defaultReplicaSet,
+  defaultReplicationController,
   defaultStatefulSet,
 } from './workloads';
 
@@ -31,6 +32,7 @@ type SpecDefaulter = (spec: Obj, obj: KubeObject) => void;
 const SPEC_DEFAULTERS: Record<string, SpecDefaulter> = {
   Deployment: defaultDeployment,
   ReplicaSet: defaultReplicaSet,
+  ReplicationController: defaultReplicationController,
   StatefulSet: defaultStatefulSet,
   DaemonSet: defaultDaemonSet,
   Job: defaultJob,
