@@ -178,7 +178,7 @@ describe(
             await until(
               'an Unknown field problem for replicsa',
               async () =>
-                (await wb.problems()).some((p) => p.includes('Unknown field `replicsa`')) ? true : undefined,
+                (await wb.problems()).some((p) => p.includes('Unknown field "replicsa"')) ? true : undefined,
               WAIT_MS,
               async () => (await wb.problems()).join(' | '),
             );
