@@ -4,7 +4,7 @@
  * (sandbox/plan). The snapshot file is only read.
  */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { SnapshotError } from '../sandbox/apiserver/snapshot';
 import { parseDuration } from '../sandbox/kubelet/duration';
 import { formatPlanText } from '../sandbox/plan/format';
@@ -163,7 +163,13 @@ export async function runPlanCommand(args: readonly string[], io: CliIo): Promis
   let report;
   try {
     report = runPlan({
-      manifests: loaded.manifests.map((m) => ({ source: m.file, line: m.line, object: m.object, lineOf: m.lineOf })),
+      manifests: loaded.manifests.map((m) => ({
+        // relative to where the command runs, as the extension names a file relative to its workspace folder
+        source: relative(io.cwd, resolve(io.cwd, m.file)).split(sep).join('/'),
+        line: m.line,
+        object: m.object,
+        lineOf: m.lineOf,
+      })),
       snapshot,
       nodes: p.nodes,
       seed: p.seed,
