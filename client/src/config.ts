@@ -9,10 +9,20 @@ import type { Disposable, ExtensionContext } from 'vscode';
 import { readApiConfig } from './commands/apiCommands';
 import type { ApiConfig } from './commands/apiCommands';
 import { SETTING_KEYS, readSettings, sandboxSettings } from './model/settings';
-import type { SettingKey, Settings } from './model/settings';
+import type { ApplyOn, SettingKey, Settings } from './model/settings';
 import type { SandboxSettings } from './sandbox/protocol';
 
 export const SECTION = 'kubeReconcile';
+
+/** Settings read only when the user set them: `applyOnSave: false` migrates to `applyOn: never` only if set. */
+const EXPLICIT_ONLY: ReadonlySet<SettingKey> = new Set(['applyOn', 'applyOnSave']);
+
+/** The value the user set at the narrowest level, or undefined when only the default applies. */
+function explicitValue(
+  i: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined,
+): unknown {
+  return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
+}
 
 /** Settings of the HTTP API (`kubeReconcile.api.*`): changing one reconfigures the running sandbox. */
 export const API_KEYS = ['api.enabled', 'api.port'] as const;
@@ -30,7 +40,7 @@ export class Config {
   /** Every setting, read now. */
   get settings(): Settings {
     const cfg = workspace.getConfiguration(SECTION);
-    return readSettings((key) => cfg.get(key));
+    return readSettings((key) => (EXPLICIT_ONLY.has(key) ? explicitValue(cfg.inspect(key)) : cfg.get(key)));
   }
 
   /** What the sandbox worker's `init` takes. */
@@ -38,9 +48,9 @@ export class Config {
     return sandboxSettings(this.settings);
   }
 
-  /** Whether saving a YAML file applies it to the sandbox (`kubeReconcile.applyOnSave`). */
-  get applyOnSave(): boolean {
-    return this.settings.applyOnSave;
+  /** Which saves apply a YAML file to the sandbox (`kubeReconcile.applyOn`, or the legacy `applyOnSave`). */
+  get applyOn(): ApplyOn {
+    return this.settings.applyOn;
   }
 
   /** Whether the sync loop reverts drift (`kubeReconcile.selfHeal`). */

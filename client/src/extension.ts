@@ -1,16 +1,20 @@
+import { ConfigurationTarget, workspace } from 'vscode';
 import type { ExtensionContext } from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { loadSavedSnapshot, registerPersistence } from './apply/persistence';
 import type { Persistence } from './apply/persistence';
 import { registerApply } from './apply/registerApply';
 import type { ApplyRegistration } from './apply/registerApply';
+import { editManifest } from './apply/manifestEditor';
+import { selfHealNotice } from './commands/syncCommands';
+import { DiagnosticsFreshness } from './model/diagnosticsFreshness';
 import { connectApi } from './commands/apiCommands';
 import type { CommandContext } from './commands/context';
 import { registerCommands } from './commands/register';
 import { onSettingsChanged } from './commands/settingsChanged';
 import { startSandbox } from './commands/startup';
 import { createUi, createWorkspaceFiles } from './commands/vscodeUi';
-import { Config, kubeconfigFile } from './config';
+import { Config, SECTION, kubeconfigFile } from './config';
 import { createLanguageClient } from './languageClient';
 import { connectOutput, createOutput } from './output';
 import { SandboxHost } from './sandbox/host';
@@ -31,9 +35,10 @@ let persistence: Persistence | undefined;
  * Wires the extension and returns: starts the sandbox worker (the cluster
  * runs off the extension host's thread), registers the views, commands,
  * status bar and output channel, then starts the language server. The
- * sandbox's `init` and the first apply of the workspace run in the
- * background, and so does the language server's start (a failure is shown
- * as an error message). Everything created goes into `context.subscriptions`.
+ * sandbox's `init` and the start-up apply of the workspace (when
+ * `kubeReconcile.applyOnStartup` allows it) run in the background, and so does
+ * the language server's start (a failure is shown as an error message).
+ * Everything created goes into `context.subscriptions`.
  */
 export async function activate(context: ExtensionContext): Promise<void> {
   const started = performance.now();
@@ -49,6 +54,8 @@ export async function activate(context: ExtensionContext): Promise<void> {
   context.subscriptions.push(documents);
   let apply: ApplyRegistration | undefined;
   const kubeconfig = kubeconfigFile(context);
+  // Whether the language server has judged the text being saved (save-to-apply waits for its verdict).
+  const freshness = new DiagnosticsFreshness();
   const ctx: CommandContext = {
     connection,
     ui: createUi(output, documents),
@@ -59,6 +66,18 @@ export async function activate(context: ExtensionContext): Promise<void> {
     forgetSavedState: () => saved.clear(),
     applyWorkspace: () => apply?.applyWorkspace() ?? Promise.resolve(),
     api: () => ({ ...config.api, kubeconfig }),
+    applySource: (source) => apply?.applySource(source, 'sync') ?? Promise.resolve(undefined),
+    editManifest,
+    turnOffSelfHeal: () =>
+      Promise.resolve(
+        workspace
+          .getConfiguration(SECTION)
+          .update(
+            'selfHeal',
+            false,
+            workspace.workspaceFolders ? ConfigurationTarget.Workspace : ConfigurationTarget.Global,
+          ),
+      ),
   };
   registerCommands(context, ctx);
   registerClusterView(context, connection);
@@ -66,16 +85,25 @@ export async function activate(context: ExtensionContext): Promise<void> {
   context.subscriptions.push(
     config.onDidChange((changed) => void onSettingsChanged(ctx, changed)),
     connection.onDidCrash((e) => ctx.ui.error(e.message)),
+    connection.onDidSelfHeal((reverts) => reverts.forEach((r) => void selfHealNotice(ctx, r))),
+    workspace.onDidChangeTextDocument((e) => {
+      if (e.contentChanges.length > 0) freshness.changed(e.document.uri.toString());
+    }),
+    workspace.onDidCloseTextDocument((d) => freshness.closed(d.uri.toString())),
     ...connectApi(ctx, {
       onDidChangeSettings: (l) => config.onDidChangeApi(l),
       onDidCrash: (l) => connection.onDidCrash(l),
     }),
   );
   void startSandbox(ctx, () => loadSavedSnapshot(context)).then((running) => {
-    if (running) apply = registerApply(context, connection);
+    if (!running) return;
+    apply = registerApply(context, connection, { freshness, settings: () => config.settings });
+    void apply
+      .startup()
+      .catch((e: unknown) => ctx.ui.error(`Kube Reconcile could not apply the workspace: ${String(e)}`));
   });
 
-  client = createLanguageClient(context);
+  client = createLanguageClient(context, (uri) => freshness.published(uri.toString()));
   context.subscriptions.push(client);
   // Activation does not wait for the language server: its diagnostics arrive when it is up.
   const wired = Math.round(performance.now() - started);

@@ -1,5 +1,5 @@
 import { workspace } from 'vscode';
-import type { ExtensionContext } from 'vscode';
+import type { ExtensionContext, Uri } from 'vscode';
 import { LanguageClient, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 
@@ -15,8 +15,10 @@ const DEBUG_PORT = 6009;
 /**
  * Creates, but does not start, the language client for the bundled server
  * (`dist/server.js`, forked over IPC). It serves YAML documents of any scheme.
+ * `onDiagnostics` hears of each publication, once its diagnostics are stored
+ * (save-to-apply waits for the verdict on the text being saved).
  */
-export function createLanguageClient(context: ExtensionContext): LanguageClient {
+export function createLanguageClient(context: ExtensionContext, onDiagnostics?: (uri: Uri) => void): LanguageClient {
   const module = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -30,6 +32,12 @@ export function createLanguageClient(context: ExtensionContext): LanguageClient 
     documentSelector: [{ language: 'yaml' }],
     // For clients that cannot register watchers dynamically: the server indexes every manifest in the workspace.
     synchronize: { fileEvents: workspace.createFileSystemWatcher('**/*.{yaml,yml}') },
+    middleware: {
+      handleDiagnostics: (uri, diagnostics, next) => {
+        next(uri, diagnostics);
+        onDiagnostics?.(uri);
+      },
+    },
   };
   return new LanguageClient(CLIENT_ID, 'Kube Reconcile Language Server', serverOptions, clientOptions);
 }

@@ -55,6 +55,7 @@ function renderObject(state: ObjectViewState): void {
     renderHeader(state, {
       openManifest: () => post({ type: 'openManifest' }),
       refresh: () => post({ type: 'refresh' }),
+      syncAction: (action) => post({ type: 'syncAction', action }),
     }),
   );
   document.getElementById('diff')!.replaceChildren(renderDiff(state.diff, page.showServer));

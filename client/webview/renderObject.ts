@@ -1,11 +1,14 @@
 /** Renders the Desired vs Actual view of one object (everything but the editors). */
-import type { DiffEntry, EventRow, ObjectViewState, SchedulingExplanation } from '../src/webview/protocol';
+import type { DiffEntry, EventRow, ObjectViewState, SchedulingExplanation, SyncAction } from '../src/webview/protocol';
 import { h, table } from './dom';
 import { formatValue, healthLine } from './format';
+import { renderSync } from './renderSync';
 
 export interface ObjectActions {
   openManifest(): void;
   refresh(): void;
+  /** Sync, Revert Live to Manifest, Update Manifest from Live. */
+  syncAction(action: SyncAction): void;
 }
 
 export function renderHeader(state: ObjectViewState, actions: ObjectActions): HTMLElement {
@@ -52,6 +55,7 @@ export function renderHeader(state: ObjectViewState, actions: ObjectActions): HT
       refresh,
     ),
     health,
+    state.sync ? renderSync(state.sync, (a) => actions.syncAction(a)) : null,
   );
 }
 

@@ -5,3 +5,10 @@
 
 /** `kubectl apply`'s record of the configuration it last applied (LastAppliedConfigAnnotation). */
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * The workspace file an object was applied from by the GitOps sync (Argo CD keeps its tracking id in an annotation the
+ * same way): the sync loop writes it, the extension reads it to tell an object applied from a file from one the
+ * cluster made.
+ */
+export const SOURCE_ANNOTATION = 'kube-reconcile.dev/source';

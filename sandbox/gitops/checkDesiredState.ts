@@ -15,7 +15,7 @@ export class DesiredStateError extends Error {
 
 function checkObject(o: unknown, where: string): DesiredStateData['sources'][number]['objects'][number] {
   if (!isPlainObject(o)) throw new DesiredStateError(`${where} is not an object`);
-  const { resource, namespace, name, line, manifest, source } = o;
+  const { resource, namespace, name, line, manifest, source, order } = o;
   if (typeof resource !== 'string' || typeof name !== 'string' || name === '')
     throw new DesiredStateError(`${where} needs a resource and a name`);
   if (namespace !== undefined && typeof namespace !== 'string')
@@ -23,6 +23,8 @@ function checkObject(o: unknown, where: string): DesiredStateData['sources'][num
   if (typeof line !== 'number' || !Number.isInteger(line) || line < 0)
     throw new DesiredStateError(`${where}.line must be a non-negative integer`);
   if (typeof source !== 'string') throw new DesiredStateError(`${where}.source must be a string`);
+  if (order !== undefined && (typeof order !== 'number' || !Number.isInteger(order) || order < 0))
+    throw new DesiredStateError(`${where}.order must be a non-negative integer`);
   if (
     !isPlainObject(manifest) ||
     !isPlainObject(manifest.metadata) ||
@@ -31,7 +33,8 @@ function checkObject(o: unknown, where: string): DesiredStateData['sources'][num
   ) {
     throw new DesiredStateError(`${where}.manifest is not a Kubernetes object`);
   }
-  return { resource, namespace, name, line, source, manifest: manifest as KubeObject };
+  const checked = { resource, namespace, name, line, source, manifest: manifest as KubeObject };
+  return order === undefined ? checked : { ...checked, order };
 }
 
 /** The data, typed, when it is a well-formed desired state; throws DesiredStateError otherwise. */

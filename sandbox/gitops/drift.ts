@@ -13,6 +13,8 @@ import { isPlainObject, jsonEqual } from '../util/json';
 /** One field the apply would put back: its path and the live and desired values. */
 export interface FieldChange {
   path: string;
+  /** The path's keys and list indexes (`['metadata', 'labels', 'app.kubernetes.io/name']`): dots kept in keys. */
+  segments: (string | number)[];
   live: unknown;
   desired: unknown;
 }
@@ -35,18 +37,24 @@ function join(path: string, key: string): string {
 }
 
 /** Leaf differences between two JSON values, in key order of `b` then of keys only in `a`. */
-export function diffJson(a: unknown, b: unknown, path = '', out: FieldChange[] = []): FieldChange[] {
+export function diffJson(
+  a: unknown,
+  b: unknown,
+  path = '',
+  out: FieldChange[] = [],
+  segments: (string | number)[] = [],
+): FieldChange[] {
   if (jsonEqual(a, b)) return out;
   if (isPlainObject(a) && isPlainObject(b)) {
     const keys = [...Object.keys(b), ...Object.keys(a).filter((k) => !(k in b))];
-    for (const k of keys) diffJson(a[k], b[k], join(path, k), out);
+    for (const k of keys) diffJson(a[k], b[k], join(path, k), out, [...segments, k]);
     return out;
   }
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
-    a.forEach((item, i) => diffJson(item, b[i], `${path}[${i}]`, out));
+    a.forEach((item, i) => diffJson(item, b[i], `${path}[${i}]`, out, [...segments, i]));
     return out;
   }
-  if (!ignored(path)) out.push({ path, live: a, desired: b });
+  if (!ignored(path)) out.push({ path, segments, live: a, desired: b });
   return out;
 }
 

@@ -10,6 +10,17 @@ import type { Recorder } from '../client/component';
 import { withSourceAnnotation } from './desiredState';
 import type { TrackedObject } from './desiredState';
 import { describeChanges, detectDrift } from './drift';
+import type { FieldChange } from './drift';
+
+/** A self-heal revert, as the sync loop's listener hears of it. */
+export interface Revert {
+  /** The declaration put back. */
+  tracked: TrackedObject;
+  /** The fields put back, with the live values they had (empty when the object was recreated). */
+  changes: FieldChange[];
+  /** True when the object had been deleted and was created again. */
+  recreated: boolean;
+}
 
 /** Runs `fn` as the sync loop's own write to `key` (so its watch events are not taken for drift). */
 export type OwnWrite = <T>(key: string, fn: () => T) => T;
@@ -30,6 +41,7 @@ export class DriftResponder {
     private readonly api: ApiServer,
     private readonly recorder: Recorder,
     private readonly write: OwnWrite,
+    private readonly onRevert: (r: Revert) => void = () => undefined,
   ) {}
 
   /** The object was (re)applied or pruned: a later drift is news again. */
@@ -54,11 +66,11 @@ export class DriftResponder {
     if (changes === undefined && this.api.tryGet(t.resource, t.namespace, t.name)) return;
     if (changes !== undefined && changes.length === 0) return this.forget(t.key);
     const what = changes ? describeChanges(changes) : undefined;
-    if (heal) this.revert(t, what);
+    if (heal) this.revert(t, changes, what);
     else this.report(t, what);
   }
 
-  private revert(t: TrackedObject, what: string | undefined): void {
+  private revert(t: TrackedObject, changes: FieldChange[] | undefined, what: string | undefined): void {
     try {
       const result = this.write(t.key, () => applyManifest(this.api, withSourceAnnotation(t.manifest, t.source)));
       this.forget(t.key);
@@ -70,7 +82,9 @@ export class DriftResponder {
       );
     } catch (e) {
       this.recorder.logOnly(refOf(t), 'Warning', 'SyncFailed', `${errorMessage(e)} (${t.source})`);
+      return;
     }
+    this.onRevert({ tracked: t, changes: changes ?? [], recreated: changes === undefined });
   }
 
   private report(t: TrackedObject, what: string | undefined): void {

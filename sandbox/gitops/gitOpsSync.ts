@@ -11,6 +11,7 @@ import { qualifiedKind } from '../api/resources';
 import { badRequest, isApiError } from '../api/errors';
 import type { Status } from '../api/errors';
 import { applyManifest } from '../operations/apply/apply';
+import type { ApplyAction } from '../operations/apply/apply';
 import type { TimerHandle } from '../clock/clock';
 import { isPlainObject } from '../util/json';
 import type { Component, ComponentContext } from '../client/component';
@@ -18,8 +19,13 @@ import { Recorder } from '../client/component';
 import { DesiredState, locate, trackingKey, withSourceAnnotation } from './desiredState';
 import type { DesiredStateData, SourceManifest, TrackedObject } from './desiredState';
 import { checkDesiredState } from './checkDesiredState';
+import { detectDrift } from './drift';
+import type { FieldChange } from './drift';
 import { DriftResponder } from './driftResponder';
+import type { Revert } from './driftResponder';
 import { onlyStatusChanged } from './statusOnly';
+
+export type { Revert };
 
 export const GITOPS_COMPONENT = 'gitops-sync';
 /** Clock time between noticing a change to a tracked object and comparing it with its manifest. */
@@ -28,6 +34,8 @@ export const DEFAULT_SYNC_DELAY_MS = 1500;
 export interface GitOpsOptions {
   selfHeal?: boolean;
   delayMs?: number;
+  /** Hears of every self-heal revert, after it was written (the extension offers to keep the live values instead). */
+  onRevert?: (revert: Revert) => void;
 }
 
 /** The result of applying one document (the shape of the protocol's ApplyOutcome). */
@@ -35,15 +43,39 @@ export interface SyncOutcome {
   line: number;
   message: string;
   ok: boolean;
+  /** What the apply did, when it was applied. */
+  action?: ApplyAction;
   status?: Status;
   /** The fields a rejection names when its Status does not carry them (strict decoding errors). */
   fields?: string[];
+  /** Other sources that declare the same object (a shared resource: the one applied last is in the cluster). */
+  sharedWith?: string[];
 }
 
 export interface SyncResult {
   outcomes: SyncOutcome[];
   /** `deployment.apps/web` for each object deleted because the source no longer declares it. */
   pruned: string[];
+  /**
+   * `deployment.apps/web from web.yaml` for each object the source no longer declares that another source still does:
+   * that declaration was applied instead of the object being deleted. Absent when none.
+   */
+  reapplied?: string[];
+}
+
+/** An object as the desired state holds it: the declaration in the cluster, and the files that declare it too. */
+export interface DeclaredObject extends TrackedObject {
+  /** Other sources' declarations of it, oldest applied first (each would be applied again if the newer ones went). */
+  shadowed: { source: string; line: number }[];
+}
+
+/** What "Revert Live to Manifest" did. */
+export interface RevertResult {
+  /** kubectl's line: `deployment.apps/web configured`. */
+  message: string;
+  source: string;
+  /** The fields put back, with their live values before (empty when the object was recreated or unchanged). */
+  changes: FieldChange[];
 }
 
 export class GitOpsSync implements Component {
@@ -64,7 +96,7 @@ export class GitOpsSync implements Component {
     options: GitOpsOptions = {},
   ) {
     this.recorder = new Recorder(ctx, GITOPS_COMPONENT);
-    this.drift = new DriftResponder(ctx.api, this.recorder, (key, fn) => this.write(key, fn));
+    this.drift = new DriftResponder(ctx.api, this.recorder, (key, fn) => this.write(key, fn), options.onRevert);
     this.heal = options.selfHeal ?? true;
     this.delayMs = options.delayMs ?? DEFAULT_SYNC_DELAY_MS;
   }
@@ -95,10 +127,12 @@ export class GitOpsSync implements Component {
   /**
    * Makes `manifests` the desired state of `source`: applies each (a
    * rejected one becomes an outcome with the API server's Status; the others
-   * are still applied) and, unless `prune` is false, deletes the objects the
-   * source declared before and no longer does. An object a rejected document
-   * declares is never pruned; when a rejected document's object cannot even
-   * be named, nothing is pruned.
+   * are still applied) and, unless `prune` is false, withdraws the source's
+   * declarations of the objects it declared before and no longer does: an
+   * object no other source declares is deleted, one another source declares
+   * gets that declaration applied. An object a rejected document declares is
+   * never withdrawn; when a rejected document's object cannot even be named,
+   * nothing is.
    */
   setSource(source: string, manifests: readonly SourceManifest[], options: { prune?: boolean } = {}): SyncResult {
     const previous = this.state.keysOf(source);
@@ -111,24 +145,40 @@ export class GitOpsSync implements Component {
       return result.outcome;
     });
     const prune = (options.prune ?? true) && !unnamedRejection;
-    const pruned = prune
-      ? this.prune(
-          previous.filter((k) => !declared.has(k) && this.state.get(k)?.source === source),
+    const gone = prune
+      ? this.withdraw(
+          previous.filter((k) => !declared.has(k)),
           source,
         )
-      : [];
-    return { outcomes, pruned };
+      : { pruned: [], reapplied: [] };
+    return withReapplied({ outcomes, pruned: gone.pruned }, gone.reapplied);
   }
 
-  /** The file is gone: prunes every object it declared. */
-  removeSource(source: string): { pruned: string[] } {
-    return { pruned: this.prune(this.state.keysOf(source), source) };
+  /** The file is gone: withdraws every declaration it made (see `setSource`). */
+  removeSource(source: string): Omit<SyncResult, 'outcomes'> {
+    const gone = this.withdraw(this.state.keysOf(source), source);
+    return withReapplied({ pruned: gone.pruned }, gone.reapplied);
   }
 
-  /** The manifest, file and line behind an object, when it was applied from a source. */
+  /** The manifest, file and line behind an object (the declaration in effect), when it was applied from a source. */
   desired(resource: string, namespace: string | undefined, name: string): TrackedObject | undefined {
-    const r = this.ctx.api.resolve(resource);
-    return this.state.get(trackingKey(r.plural, r.namespaced ? namespace || 'default' : undefined, name));
+    return this.state.get(this.keyOf(resource, namespace, name));
+  }
+
+  /** Every tracked object with the declaration in effect and the sources that declare it too. */
+  declaredObjects(): DeclaredObject[] {
+    return this.state.all().map((t) => ({
+      ...t,
+      shadowed: this.state
+        .declarations(t.key)
+        .slice(0, -1)
+        .map((d) => ({ source: d.source, line: d.line })),
+    }));
+  }
+
+  /** Counts changes to the desired state (declarations made or withdrawn). */
+  get desiredRevision(): number {
+    return this.state.revision;
   }
 
   /** The desired state, for snapshots. */
@@ -146,6 +196,47 @@ export class GitOpsSync implements Component {
     }
   }
 
+  /**
+   * Applies the declaration in effect of every tracked object now, namespaces first (a fresh cluster under the same
+   * desired state: Reset Sandbox). A rejection is logged, and the others are still applied.
+   */
+  syncAll(): void {
+    const all = this.state.all();
+    const ordered = [
+      ...all.filter((t) => t.resource === 'namespaces'),
+      ...all.filter((t) => t.resource !== 'namespaces'),
+    ];
+    for (const t of ordered) {
+      try {
+        const result = this.write(t.key, () => applyManifest(this.ctx.api, withSourceAnnotation(t.manifest, t.source)));
+        this.drift.forget(t.key);
+        if (result.action !== 'unchanged')
+          this.recorder.logOnly(result.object, 'Normal', 'Synced', `${result.message} from ${t.source}`);
+      } catch (e) {
+        this.recorder.logOnly(refOf(t), 'Warning', 'SyncFailed', `${errorText(e)} (${t.source})`);
+      }
+    }
+  }
+
+  /**
+   * "Revert Live to Manifest": applies the declaration in effect of one object now, whatever self-heal says. Throws
+   * when no source declares it, and the API server's error when the apply is rejected.
+   */
+  revert(resource: string, namespace: string | undefined, name: string): RevertResult {
+    const t = this.desired(resource, namespace, name);
+    if (!t) throw new Error(`${refText(this.ctx.api.resolve(resource), name)} is not declared in any saved file`);
+    const manifest = withSourceAnnotation(t.manifest, t.source);
+    const changes = detectDrift(this.ctx.api, manifest) ?? [];
+    const result = this.write(t.key, () => applyManifest(this.ctx.api, manifest));
+    this.drift.forget(t.key);
+    return { message: result.message, source: t.source, changes };
+  }
+
+  private keyOf(resource: string, namespace: string | undefined, name: string): string {
+    const r = this.ctx.api.resolve(resource);
+    return trackingKey(r.plural, r.namespaced ? namespace || 'default' : undefined, name);
+  }
+
   private applyOne(source: string, m: SourceManifest): { key?: string; outcome: SyncOutcome } {
     let key: string | undefined;
     try {
@@ -155,26 +246,63 @@ export class GitOpsSync implements Component {
       key = trackingKey(where.resource, where.namespace, where.name);
       if (!object.metadata.name && object.metadata.generateName)
         throw badRequest('cannot use generate name with apply');
+      const inEffect = this.state.get(key)?.source;
       const result = this.write(key, () => applyManifest(this.ctx.api, withSourceAnnotation(object, source)));
-      this.state.track({ ...where, key, source, line: m.line, manifest: object });
+      const others = this.state.declare({ ...where, key, source, line: m.line, manifest: object });
       this.drift.forget(key);
       if (this.running) this.watch(where.resource);
       if (result.action !== 'unchanged')
         this.recorder.logOnly(result.object, 'Normal', 'Synced', `${result.message} from ${source}`);
-      return { key, outcome: { line: m.line, message: result.message, ok: true } };
+      const sharedWith = others.map((o) => o.source);
+      // upstream (Argo CD): SharedResourceWarning when two applications manage one object; the last sync wins.
+      if (sharedWith.length > 0 && inEffect !== source)
+        this.recorder.logOnly(
+          result.object,
+          'Warning',
+          'SharedResource',
+          `${refText(r, where.name)} is also declared in ${sharedWith.join(', ')}; ${source}'s declaration, applied last, is the one in the cluster (deleting either file re-applies the other's)`,
+        );
+      const outcome: SyncOutcome = { line: m.line, message: result.message, ok: true, action: result.action };
+      if (sharedWith.length > 0) outcome.sharedWith = sharedWith;
+      return { key, outcome };
     } catch (e) {
       return { key, outcome: rejection(m.line, e) };
     }
   }
 
-  private prune(keys: readonly string[], source: string): string[] {
+  /**
+   * Withdraws `source`'s declarations of `keys`: an object no other source declares is deleted (pruned); when the
+   * withdrawn declaration was in effect and another source declares the object, that declaration is applied.
+   */
+  private withdraw(keys: readonly string[], source: string): { pruned: string[]; reapplied: string[] } {
     const pruned: string[] = [];
+    const reapplied: string[] = [];
     for (const key of keys) {
-      const t = this.state.untrack(key);
-      if (!t) continue;
+      const w = this.state.withdraw(key, source);
+      if (!w) continue;
       this.drift.forget(key);
+      if (!w.wasInEffect) continue;
+      const t = w.removed;
       const r = this.ctx.api.resolve(t.resource);
-      const ref = `${qualifiedKind(r).toLowerCase()}/${t.name}`;
+      const ref = refText(r, t.name);
+      if (w.inEffect) {
+        const next = w.inEffect;
+        try {
+          const result = this.write(key, () =>
+            applyManifest(this.ctx.api, withSourceAnnotation(next.manifest, next.source)),
+          );
+          this.recorder.logOnly(
+            result.object,
+            'Normal',
+            'Synced',
+            `${result.message} from ${next.source}: ${source} no longer declares it`,
+          );
+          reapplied.push(`${ref} from ${next.source}`);
+        } catch (e) {
+          this.recorder.logOnly(refOf(next), 'Warning', 'SyncFailed', `${errorText(e)} (${next.source})`);
+        }
+        continue;
+      }
       try {
         const last = this.write(key, () =>
           this.ctx.api.delete(r, t.namespace, t.name, { propagationPolicy: 'Background' }),
@@ -185,7 +313,7 @@ export class GitOpsSync implements Component {
         if (!isApiError(e, 404)) throw e;
       }
     }
-    return pruned;
+    return { pruned, reapplied };
   }
 
   private write<T>(key: string, fn: () => T): T {
@@ -228,6 +356,23 @@ export class GitOpsSync implements Component {
     const t = this.state.get(key);
     if (t && this.running) this.drift.respond(t, this.heal);
   }
+}
+
+function withReapplied<T extends { pruned: string[] }>(result: T, reapplied: string[]): T & { reapplied?: string[] } {
+  return reapplied.length > 0 ? { ...result, reapplied } : result;
+}
+
+/** `deployment.apps/web`, as kubectl names objects. */
+function refText(r: Parameters<typeof qualifiedKind>[0], name: string): string {
+  return `${qualifiedKind(r).toLowerCase()}/${name}`;
+}
+
+function refOf(t: TrackedObject): string {
+  return t.namespace ? `${t.namespace}/${t.name}` : t.name;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 function normalized(object: KubeObject): KubeObject {

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../../client/src/commands/table';
 import { NAMESPACED_KINDS, NAMESPACE_KIND, NODE_KIND } from '../../client/src/model/kinds';
-import { DEFAULT_SETTINGS, SETTING_KEYS, SPEEDS } from '../../client/src/model/settings';
+import { APPLY_ON, APPLY_ON_STARTUP, DEFAULT_SETTINGS, SETTING_KEYS, SPEEDS } from '../../client/src/model/settings';
+import { DEFAULT_DESIRED_STATE } from '../../client/src/model/desiredSelection';
 import { KUBERNETES_VERSIONS } from '../../sandbox/schema/versions';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -107,6 +108,9 @@ describe('package.json contributions', () => {
         'kubeReconcile.showDesiredVsActual',
         'kubeReconcile.showEvents',
         'kubeReconcile.copyAsYaml',
+        'kubeReconcile.sync',
+        'kubeReconcile.revertLive',
+        'kubeReconcile.updateManifestFromLive',
       ]),
     );
   });
@@ -145,10 +149,17 @@ describe('package.json contributions', () => {
       'sandbox.nodes': DEFAULT_SETTINGS.nodes,
       'sandbox.speed': DEFAULT_SETTINGS.speed,
       'sandbox.seed': DEFAULT_SETTINGS.seed,
-      applyOnSave: DEFAULT_SETTINGS.applyOnSave,
+      applyOn: DEFAULT_SETTINGS.applyOn,
+      // The legacy setting keeps its old default: only a `false` someone set migrates (to applyOn: never).
+      applyOnSave: true,
+      applyOnStartup: DEFAULT_SETTINGS.applyOnStartup,
       selfHeal: DEFAULT_SETTINGS.selfHeal,
       kubernetesVersion: DEFAULT_SETTINGS.kubernetesVersion,
     });
+    assert.deepEqual(props['kubeReconcile.applyOn'].enum, APPLY_ON);
+    assert.deepEqual(props['kubeReconcile.applyOnStartup'].enum, APPLY_ON_STARTUP);
+    assert.deepEqual(props['kubeReconcile.desiredState.include'].default, DEFAULT_DESIRED_STATE.include);
+    assert.deepEqual(props['kubeReconcile.desiredState.exclude'].default, DEFAULT_DESIRED_STATE.exclude);
     assert.deepEqual(props['kubeReconcile.kubernetesVersion'].enum, KUBERNETES_VERSIONS);
     assert.deepEqual(props['kubeReconcile.sandbox.speed'].enum, SPEEDS);
     assert.deepEqual(props['kubeReconcile.validation.include'].default, ['**/*.yaml', '**/*.yml']);

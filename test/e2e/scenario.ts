@@ -36,12 +36,15 @@ export const WORKSPACE_FILES: Readonly<Record<string, string>> = {
 
 /**
  * Speed 20: the node lifecycle's 40 s grace and the 300 s eviction toleration
- * pass in seconds, with Fast-forward for the rest.
+ * pass in seconds, with Fast-forward for the rest. The workspace is applied at
+ * start-up without the question asked once per workspace, and saves apply on
+ * Ctrl+S (the default).
  */
 export const SANDBOX_SETTINGS: Readonly<Record<string, unknown>> = {
   'kubeReconcile.sandbox.speed': 20,
   'kubeReconcile.selfHeal': true,
-  'kubeReconcile.applyOnSave': true,
+  'kubeReconcile.applyOn': 'explicitSave',
+  'kubeReconcile.applyOnStartup': 'always',
 };
 
 /** The 1-based line of the Deployment's `replicas:` in `text`. */

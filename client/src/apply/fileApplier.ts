@@ -4,10 +4,11 @@
  * applied, so a deleted folder can prune what its files declared.
  */
 import type { SandboxConnection } from '../sandbox/connection';
-import type { ApplyReply } from '../sandbox/protocol';
+import type { ApplyReply, ApplyTrigger } from '../sandbox/protocol';
 import { applyDiagnostics } from './applyDiagnostics';
 import type { ApplyDiagnostic } from './applyDiagnostics';
 import { manifestsForApply } from './manifestsForApply';
+import type { ParsedForApply } from './manifestsForApply';
 import { filesUnder } from './workspaceFiles';
 
 export interface FileApplyResult {
@@ -30,32 +31,41 @@ export class FileApplier {
    * still applied but nothing is pruned (a broken document must not delete
    * what it declared). A file without manifests is sent too: when it used to
    * have some (perhaps in a restored session), its objects are pruned; otherwise
-   * the worker has nothing to do.
+   * the worker has nothing to do. `trigger` names the user's action in the reconciliation log; `parsed` saves a second
+   * parse when the caller read the text already.
    */
-  async applyText(file: string, text: string): Promise<FileApplyResult> {
-    const parsed = manifestsForApply(text);
+  async applyText(
+    file: string,
+    text: string,
+    trigger?: ApplyTrigger,
+    parsed: ParsedForApply = manifestsForApply(text),
+  ): Promise<FileApplyResult> {
     // A YAML error in a file that never declared an object (a Helm template…) is the language server's business.
     const relevant = parsed.manifests.length > 0 || this.known.has(file);
     const reply = await this.connection.request('applyFile', {
       file,
       manifests: parsed.manifests,
       prune: parsed.yamlErrors.length === 0,
+      ...(trigger ? { trigger } : {}),
     });
     if (parsed.manifests.length > 0) this.known.add(file);
     else if (parsed.yamlErrors.length === 0) this.known.delete(file);
     return { reply, diagnostics: applyDiagnostics(text, relevant ? parsed : { ...parsed, yamlErrors: [] }, reply) };
   }
 
-  /** The file was deleted: prunes what it declared. */
-  async remove(file: string): Promise<string[]> {
+  /**
+   * The file was deleted: prunes what it declared (what another file declares too gets that file's declaration
+   * instead).
+   */
+  async remove(file: string): Promise<Omit<ApplyReply, 'outcomes'>> {
     this.known.delete(file);
-    return (await this.connection.request('removeFile', { file })).pruned;
+    return this.connection.request('removeFile', { file });
   }
 
-  /** A folder was deleted: prunes what the files applied from under it declared. */
+  /** A folder was deleted: prunes what the files applied from under it declared; returns what was pruned. */
   async removeFolder(folder: string): Promise<string[]> {
     const pruned: string[] = [];
-    for (const f of filesUnder(folder, this.known)) pruned.push(...(await this.remove(f)));
+    for (const f of filesUnder(folder, this.known)) pruned.push(...(await this.remove(f)).pruned);
     return pruned;
   }
 }

@@ -1,6 +1,7 @@
 /** What every command factory receives, and the factory's shape (rust-analyzer's `Cmd`). */
+import type { LiveValue, ManifestEdits } from '../model/manifestEdits';
 import type { SandboxConnection } from '../sandbox/connection';
-import type { ApiSettings, ObjectRef } from '../sandbox/protocol';
+import type { ApiSettings, ApplyReply, ObjectRef } from '../sandbox/protocol';
 import type { Settings } from '../model/settings';
 import type { Ui, WorkspaceFiles } from './ui';
 
@@ -20,6 +21,15 @@ export interface CommandContext {
   applyWorkspace?: () => Promise<void>;
   /** The HTTP API settings with the kubeconfig path the worker writes (absent: the API is never started). */
   api?: () => ApiSettings;
+  /** Applies a workspace file (by its source name) as saved ("Sync"); the result is shown by the apply glue. */
+  applySource?: (source: string) => Promise<ApplyReply | undefined>;
+  /**
+   * Writes live values into the manifest at `line` of a workspace file, in its editor (unsaved, shown); undefined when
+   * no manifest starts at that line.
+   */
+  editManifest?: (source: string, line: number, values: readonly LiveValue[]) => Promise<ManifestEdits | undefined>;
+  /** Turns `kubeReconcile.selfHeal` off (the settings change reaches the sandbox). */
+  turnOffSelfHeal?: () => Promise<void>;
 }
 
 /**

@@ -9,6 +9,7 @@ import { copyAsYaml, revealManifest, showClusterOverview, showDesiredVsActual, s
 import { cordon, drain, failNode, recoverNode, uncordon } from './nodeCommands';
 import { crashContainer, killPod } from './podCommands';
 import { fastForward, pause, reset, resume, sandboxControls, speed, step } from './sandboxCommands';
+import { revertLive, sync, updateManifestFromLive } from './syncCommands';
 import { openExample, showLog } from './walkthroughCommands';
 import { deleteObject, restartRollout, rollBack, scale } from './workloadCommands';
 
@@ -29,6 +30,9 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
   'kubeReconcile.showEvents': showEvents,
   'kubeReconcile.copyAsYaml': copyAsYaml,
   'kubeReconcile.revealManifest': revealManifest,
+  'kubeReconcile.sync': sync,
+  'kubeReconcile.revertLive': revertLive,
+  'kubeReconcile.updateManifestFromLive': updateManifestFromLive,
   'kubeReconcile.pause': pause,
   'kubeReconcile.resume': resume,
   'kubeReconcile.step': step,

@@ -41,10 +41,10 @@ export interface Ui {
   /** Opens read-only text in an editor (events tables). `name` becomes the tab title. */
   showText(name: string, text: string): Promise<void>;
   /**
-   * Opens a file (absolute path) with the cursor on the 0-based `line`; `focus` moves the focus to it (else it stays
-   * where it is).
+   * Opens a workspace file, named as the sandbox names it (`web.yaml`; `app/web.yaml` in a multi-root workspace), with
+   * the cursor on the 0-based `line`; `focus` moves the focus to it (else it stays where it is).
    */
-  openFile(file: string, line: number | undefined, focus: boolean): Promise<void>;
+  openFile(source: string, line: number | undefined, focus: boolean): Promise<void>;
   copy(text: string): Promise<void>;
   /** Shows the "Kube Reconcile" output channel. */
   showLog(): void;
@@ -52,12 +52,12 @@ export interface Ui {
   openTerminal(request: TerminalRequest): void;
 }
 
-/** Files in the workspace and the extension, for the walkthrough's example. */
+/** Files in the workspace and the extension, for the walkthrough's example; workspace files by their source names. */
 export interface WorkspaceFiles {
-  /** The first workspace folder's path, or undefined with no folder open. */
-  root(): string | undefined;
-  exists(path: string): Promise<boolean>;
+  /** The source name of `relative` in the first workspace folder, or undefined with no folder open. */
+  inFirstFolder(relative: string): string | undefined;
+  exists(source: string): Promise<boolean>;
   /** A file shipped with the extension, by path relative to its root (`examples/web.yaml`). */
   readBundled(relative: string): Promise<string>;
-  write(path: string, text: string): Promise<void>;
+  write(source: string, text: string): Promise<void>;
 }

@@ -2,13 +2,17 @@
 import { Range, Selection, TextEditorRevealType, Uri, env, window, workspace } from 'vscode';
 import type { ExtensionContext, OutputChannel } from 'vscode';
 import type { ReadOnlyDocuments } from '../views/readOnlyDocuments';
+import { sourceName } from '../model/workspacePaths';
+import { uriOfSource } from '../workspaceUris';
 import type { PickItem, Ui, WorkspaceFiles } from './ui';
 
 const NOTIFY_MS = 5000;
 
-/** A file as the sandbox names it: a path, or a uri string (`file:///…`, `vscode-vfs://…`). */
-function toUri(file: string): Uri {
-  return /^[a-z][a-z0-9+.-]+:\/\//i.test(file) ? Uri.parse(file) : Uri.file(file);
+/** A workspace file as the sandbox names it, joined onto its workspace folder's URI; throws outside every folder. */
+function toUri(source: string): Uri {
+  const uri = uriOfSource(source);
+  if (uri === undefined) throw new Error(`${source} is not in an open workspace folder`);
+  return uri;
 }
 
 export function createUi(output: OutputChannel, documents: ReadOnlyDocuments): Ui {
@@ -54,10 +58,18 @@ export function createUi(output: OutputChannel, documents: ReadOnlyDocuments): U
 
 export function createWorkspaceFiles(context: ExtensionContext): WorkspaceFiles {
   return {
-    root: () => workspace.workspaceFolders?.[0]?.uri.fsPath,
-    async exists(path) {
+    inFirstFolder(relative) {
+      const folders = workspace.workspaceFolders ?? [];
+      if (folders.length === 0) return undefined;
+      return sourceName(
+        folders.map((f) => ({ name: f.name, path: f.uri.path })),
+        0,
+        relative,
+      );
+    },
+    async exists(source) {
       try {
-        await workspace.fs.stat(Uri.file(path));
+        await workspace.fs.stat(toUri(source));
         return true;
       } catch {
         return false;
@@ -66,8 +78,8 @@ export function createWorkspaceFiles(context: ExtensionContext): WorkspaceFiles 
     async readBundled(relative) {
       return new TextDecoder().decode(await workspace.fs.readFile(Uri.joinPath(context.extensionUri, relative)));
     },
-    async write(path, text) {
-      await workspace.fs.writeFile(Uri.file(path), new TextEncoder().encode(text));
+    async write(source, text) {
+      await workspace.fs.writeFile(toUri(source), new TextEncoder().encode(text));
     },
   };
 }

@@ -1,5 +1,4 @@
 /** Commands the walkthrough's steps use: open the example manifest, show the reconciliation log. */
-import { join } from 'node:path';
 import type { CommandFactory } from './context';
 
 /** The example shipped with the extension, and where it goes in the workspace. */
@@ -11,20 +10,19 @@ export const EXAMPLE_TARGET = 'web.yaml';
  * exists, copies the bundled example to `web.yaml` first (it is applied when saved).
  */
 export const openExample: CommandFactory = (ctx) => async () => {
-  const root = ctx.files.root();
-  if (root === undefined) {
+  const target = ctx.files.inFirstFolder(EXAMPLE_TARGET);
+  if (target === undefined) {
     ctx.ui.error(
       'Open a folder first: the example manifest is copied into it, and saving it applies it to the sandbox.',
     );
     return;
   }
-  for (const candidate of [join(root, EXAMPLE), join(root, EXAMPLE_TARGET)]) {
+  for (const candidate of [ctx.files.inFirstFolder(EXAMPLE)!, target]) {
     if (await ctx.files.exists(candidate)) {
       await ctx.ui.openFile(candidate, 0, true);
       return;
     }
   }
-  const target = join(root, EXAMPLE_TARGET);
   await ctx.files.write(target, await ctx.files.readBundled(EXAMPLE));
   await ctx.ui.openFile(target, 0, true);
 };

@@ -31,11 +31,36 @@ export interface DiffEntry {
   kind: DiffKind;
 }
 
-/** The manifest as the API server would store it: a copy with upstream defaults applied. */
+/** UTF-8 then base64, as a Secret's `data` holds values (no Node Buffer: the webview's program reads this file). */
+function utf8Base64(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/**
+ * A Secret's write-only `stringData` merged into `data` (base64, `stringData` winning) and dropped, as the API server
+ * stores it (sandbox/apiserver/prepare.ts mergeSecretStringData; upstream's v1 → internal conversion).
+ */
+function mergeStringData(secret: KubeObject): void {
+  const stringData = secret.stringData;
+  if (typeof stringData !== 'object' || stringData === null || Array.isArray(stringData)) return;
+  const data: Record<string, unknown> =
+    typeof secret.data === 'object' && secret.data !== null && !Array.isArray(secret.data) ? { ...secret.data } : {};
+  for (const [k, v] of Object.entries(stringData)) if (typeof v === 'string') data[k] = utf8Base64(v);
+  secret.data = data as JsonValue;
+  delete secret.stringData;
+}
+
+/**
+ * The manifest as the API server would store it: a copy with upstream defaults applied (and a Secret's write-only
+ * `stringData` merged into `data`, as the API server does).
+ */
 export function defaultedManifest(manifest: KubeObject, live: KubeObject | undefined): KubeObject {
   const copy = cloneJson(manifest);
   const resource = resourceFor(copy.apiVersion, copy.kind);
   if (!resource) return copy;
+  if (resource.kind === 'Secret' && resource.group === '') mergeStringData(copy);
   if (resource.namespaced && copy.metadata && !copy.metadata.namespace)
     copy.metadata.namespace = live?.metadata.namespace ?? 'default';
   applyDefaults(copy, resource);

@@ -36,3 +36,6 @@ export function worstHealth(all: readonly HealthStatus[]): HealthStatus {
 export function health(status: HealthStatusCode, message = ''): HealthStatus {
   return { status, message };
 }
+
+/** Argo CD's sync status of one object against its saved file (see syncStatus.ts). */
+export type SyncStatusCode = 'Synced' | 'OutOfSync' | 'Missing' | 'Extra';

@@ -10,6 +10,7 @@
  */
 import type { ObjectsByResource } from '../../../sandbox/api/resourceObjects';
 import type { KubeObject } from '../../../sandbox/api/types';
+import type { SyncStatus } from '../health/syncStatus';
 import type { MirrorCache } from '../sandbox/mirror';
 import type { ObjectRef } from '../sandbox/protocol';
 import { activePods, nodeDescription, objectDescription } from './describe';
@@ -28,10 +29,14 @@ const EXPANDED_KINDS = new Set(['deployments', 'replicasets', 'statefulsets', 'd
 export class ClusterTree {
   private index: TreeIndex | undefined;
 
-  /** `now` gives the sandbox clock (epoch ms) that ages are measured against. */
+  /**
+   * `now` gives the sandbox clock (epoch ms) that ages are measured against; `syncOf`, when given, the sync status of
+   * an object against the saved files.
+   */
   constructor(
     private readonly cache: MirrorCache,
     private readonly now: () => number,
+    private readonly syncOf?: (resource: string, o: KubeObject) => SyncStatus | undefined,
   ) {}
 
   /** Forgets what was read from the cache; call when it changed. */
@@ -137,16 +142,19 @@ export class ClusterTree {
     const now = this.now();
     const collapsible: Collapsible = hasChildren ? (EXPANDED_KINDS.has(resource) ? 'expanded' : 'collapsed') : 'none';
     const description = objectDescription(o, now);
+    const sync = this.syncOf?.(resource, o);
+    const tooltip = objectTooltip(o, now);
     return {
       id: `${idPrefix}${resource}/${uid}`,
       label: o.metadata.name!,
       ...(description ? { description } : {}),
-      tooltip: objectTooltip(o, now),
+      tooltip: sync ? `${tooltip}\n\n${sync.message}` : tooltip,
       icon: objectIcon(resource, o),
       contextValue: view?.contextValue ?? o.kind.toLowerCase(),
       collapsible,
       ref: refOf(resource, o),
       revealsManifest: !o.metadata.ownerReferences?.some((r) => r.controller),
+      ...(sync ? { sync: sync.status } : {}),
       source: { type: 'object', resource, uid, name: o.metadata.name! },
     };
   }

@@ -10,12 +10,17 @@ import {
 } from '../../../sandbox/schema/versions';
 import type { SandboxSettings } from '../sandbox/protocol';
 
-/** Keys under `kubeReconcile.` that this module reads. */
+/**
+ * Keys under `kubeReconcile.` that this module reads. `applyOnSave` is the setting `applyOn` replaced: read only to
+ * migrate a `false` someone set.
+ */
 export type SettingKey =
   | 'sandbox.nodes'
   | 'sandbox.speed'
   | 'sandbox.seed'
+  | 'applyOn'
   | 'applyOnSave'
+  | 'applyOnStartup'
   | 'selfHeal'
   | 'kubernetesVersion';
 
@@ -23,10 +28,23 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'sandbox.nodes',
   'sandbox.speed',
   'sandbox.seed',
+  'applyOn',
   'applyOnSave',
+  'applyOnStartup',
   'selfHeal',
   'kubernetesVersion',
 ];
+
+/**
+ * Which saves apply a file: only those the user asked for (Ctrl+S, Save All; not the auto-saves after a delay or on a
+ * focus change), any save, or none (apply by hand).
+ */
+export type ApplyOn = 'explicitSave' | 'anySave' | 'never';
+export const APPLY_ON: readonly ApplyOn[] = ['explicitSave', 'anySave', 'never'];
+
+/** Whether the workspace's manifests are applied when the extension starts: ask once per workspace, always, never. */
+export type ApplyOnStartup = 'ask' | 'always' | 'never';
+export const APPLY_ON_STARTUP: readonly ApplyOnStartup[] = ['ask', 'always', 'never'];
 
 /** Settings that only take effect when the sandbox is reset (a new cluster is built). */
 export const RESET_SETTINGS: readonly SettingKey[] = ['sandbox.nodes', 'sandbox.seed', 'kubernetesVersion'];
@@ -35,7 +53,8 @@ export const SPEEDS: readonly number[] = [1, 5, 20];
 export const MAX_NODES = 20;
 
 export interface Settings extends SandboxSettings {
-  applyOnSave: boolean;
+  applyOn: ApplyOn;
+  applyOnStartup: ApplyOnStartup;
   kubernetesVersion: string;
 }
 
@@ -44,7 +63,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   speed: 1,
   seed: 1,
   selfHeal: true,
-  applyOnSave: true,
+  applyOn: 'explicitSave',
+  applyOnStartup: 'ask',
   kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
 };
 
@@ -61,7 +81,22 @@ function release(value: unknown): string {
   return v !== undefined && isSupportedKubernetesVersion(v) ? v : DEFAULT_SETTINGS.kubernetesVersion;
 }
 
-/** The settings from `get(key)`; a missing or out-of-range value falls back to its default. */
+function oneOf<T extends string>(value: unknown, choices: readonly T[]): T | undefined {
+  return typeof value === 'string' && (choices as readonly string[]).includes(value) ? (value as T) : undefined;
+}
+
+/**
+ * `applyOn` when set; else the legacy `applyOnSave: false` means `never`; else the default. `get` must return only
+ * values the user set for these two keys (not the defaults of package.json), or the migration cannot tell.
+ */
+function applyOnOf(get: (key: SettingKey) => unknown): ApplyOn {
+  return oneOf(get('applyOn'), APPLY_ON) ?? (get('applyOnSave') === false ? 'never' : DEFAULT_SETTINGS.applyOn);
+}
+
+/**
+ * The settings from `get(key)`; a missing or out-of-range value falls back to its default. For `applyOn` and
+ * `applyOnSave`, `get` gives only what the user set (see `applyOnOf`).
+ */
 export function readSettings(get: (key: SettingKey) => unknown): Settings {
   const speed = get('sandbox.speed');
   return {
@@ -69,7 +104,8 @@ export function readSettings(get: (key: SettingKey) => unknown): Settings {
     speed: typeof speed === 'number' && SPEEDS.includes(speed) ? speed : DEFAULT_SETTINGS.speed,
     seed: integer(get('sandbox.seed'), DEFAULT_SETTINGS.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
     selfHeal: bool(get('selfHeal'), DEFAULT_SETTINGS.selfHeal),
-    applyOnSave: bool(get('applyOnSave'), DEFAULT_SETTINGS.applyOnSave),
+    applyOn: applyOnOf(get),
+    applyOnStartup: oneOf(get('applyOnStartup'), APPLY_ON_STARTUP) ?? DEFAULT_SETTINGS.applyOnStartup,
     kubernetesVersion: release(get('kubernetesVersion')),
   };
 }

@@ -2,6 +2,7 @@
  * The cluster tree as plain data: what VS Code's `TreeItem` needs, without
  * `vscode`, so that the shape of the tree is unit-tested.
  */
+import type { SyncStatusCode } from '../health/syncStatus';
 import type { ObjectRef } from '../sandbox/protocol';
 
 /** A codicon and, optionally, a theme colour id (`charts.green`). */
@@ -40,5 +41,7 @@ export interface TreeNode {
    * expands them instead.
    */
   revealsManifest?: boolean;
+  /** Argo CD's sync status against the saved files (shown as a badge); absent for objects the cluster made. */
+  sync?: SyncStatusCode;
   source: NodeSource;
 }

@@ -5,8 +5,9 @@
  * Implemented by `SandboxHost` (worker thread); tests may provide a fake.
  */
 import type { LogEntry } from '../../../sandbox/client/reconcileLog';
+import type { DesiredIndex } from './desiredIndex';
 import type { MirrorCache } from './mirror';
-import type { Method, Notification, Requests, SandboxStatus, WatchChange } from './protocol';
+import type { Method, Notification, Requests, SandboxStatus, SelfHealRevert, WatchChange } from './protocol';
 
 /** A line or the end of an operation that outlived its request (a drain). */
 export type OperationNotification = Extract<Notification, { kind: 'operation' }>;
@@ -18,11 +19,17 @@ export interface Disposable {
 export interface SandboxConnection {
   request<M extends Method>(method: M, params: Requests[M]['params']): Promise<Requests[M]['result']>;
   readonly cache: MirrorCache;
+  /** The GitOps desired state, as the worker last sent it. */
+  readonly desired: DesiredIndex;
   /** The latest status the worker sent. */
   readonly status: SandboxStatus | undefined;
   onDidChange(listener: (changes: WatchChange[]) => void): Disposable;
   onDidLog(listener: (entries: LogEntry[]) => void): Disposable;
   onDidStatus(listener: (status: SandboxStatus) => void): Disposable;
   onDidOperation(listener: (operation: OperationNotification) => void): Disposable;
+  /** The desired state changed (`desired` holds the new one). */
+  onDidChangeDesired(listener: () => void): Disposable;
+  /** Self-heal put objects back to their manifests. */
+  onDidSelfHeal(listener: (reverts: SelfHealRevert[]) => void): Disposable;
   dispose(): void;
 }

@@ -10,6 +10,7 @@ import type { WorkerOptions } from 'node:worker_threads';
 import type { Status } from '../../../sandbox/api/errors';
 import type { LogEntry } from '../../../sandbox/client/reconcileLog';
 import type { Disposable, OperationNotification, SandboxConnection } from './connection';
+import { DesiredIndex } from './desiredIndex';
 import { MirrorCache } from './mirror';
 import type {
   Method,
@@ -18,6 +19,7 @@ import type {
   Requests,
   RequestMessage,
   SandboxStatus,
+  SelfHealRevert,
   WatchChange,
   WorkerMessage,
 } from './protocol';
@@ -63,6 +65,7 @@ interface Pending {
 
 export class SandboxHost implements SandboxConnection {
   readonly cache = new MirrorCache();
+  readonly desired = new DesiredIndex();
   private worker: Worker;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
@@ -76,6 +79,8 @@ export class SandboxHost implements SandboxConnection {
   private readonly statuses = new Emitter<SandboxStatus>();
   private readonly operations = new Emitter<OperationNotification>();
   private readonly crashed = new Emitter<Error>();
+  private readonly desiredChanged = new Emitter<void>();
+  private readonly selfHealed = new Emitter<SelfHealRevert[]>();
 
   constructor(private readonly options: SandboxHostOptions) {
     this.worker = this.spawn();
@@ -119,6 +124,14 @@ export class SandboxHost implements SandboxConnection {
 
   onDidOperation(listener: (operation: OperationNotification) => void): Disposable {
     return this.operations.on(listener);
+  }
+
+  onDidChangeDesired(listener: () => void): Disposable {
+    return this.desiredChanged.on(listener);
+  }
+
+  onDidSelfHeal(listener: (reverts: SelfHealRevert[]) => void): Disposable {
+    return this.selfHealed.on(listener);
   }
 
   /** The worker died (it is restarted, unless it keeps dying). */
@@ -205,6 +218,11 @@ export class SandboxHost implements SandboxConnection {
     if (n.kind === 'status') return this.setStatus(n.status);
     if (n.kind === 'log') return this.logs.fire(n.entries);
     if (n.kind === 'operation') return this.operations.fire(n);
+    if (n.kind === 'selfHeal') return this.selfHealed.fire(n.reverts);
+    if (n.kind === 'desired') {
+      this.desired.replace(n.objects);
+      return this.desiredChanged.fire();
+    }
     const changes = this.cache.apply(n);
     if (changes.length > 0 || n.kind === 'list') this.changes.fire(changes);
   }

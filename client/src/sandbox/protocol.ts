@@ -25,16 +25,62 @@ export interface ApplyOutcome {
   /** `deployment.apps/web created|configured|unchanged`, or the rejection message. */
   message: string;
   ok: boolean;
+  /** What kubectl's apply did, when the document was applied. */
+  action?: 'created' | 'configured' | 'unchanged';
   /** The API server's Status when rejected (422, 404, 403, …). */
   status?: Status;
   /** The fields the rejection names, as upstream paths, when its Status does not (`unknown field "spec.foo"`). */
   fields?: string[];
+  /** Other files that declare the same object (the file applied last is the one in the cluster). */
+  sharedWith?: string[];
 }
 
 export interface ApplyReply {
   outcomes: ApplyOutcome[];
   /** `kind/name` of objects deleted because the file no longer declares them. */
   pruned: string[];
+  /**
+   * `deployment.apps/web from web.yaml`: objects the file no longer declares that another file does, whose declaration
+   * was applied instead of deleting them.
+   */
+  reapplied?: string[];
+}
+
+/** Why a file was applied: the reconciliation log names the user's action. */
+export type ApplyTrigger = 'save' | 'command' | 'disk' | 'workspace' | 'sync';
+
+/** One field as a change names it: its path, its keys and indexes, and the values on each side. */
+export interface FieldChangeInfo {
+  /** `spec.replicas`, `metadata.annotations["a.b/c"]`. */
+  path: string;
+  segments: (string | number)[];
+  live?: unknown;
+  desired?: unknown;
+}
+
+/** An object of the GitOps desired state: the declaration in the cluster, and other files that declare it too. */
+export interface DesiredObject {
+  resource: string;
+  namespace?: string;
+  name: string;
+  /** The workspace file (workspace-relative path) whose declaration is in the cluster: the one applied last. */
+  source: string;
+  /** The 0-based line its document starts on. */
+  line: number;
+  manifest: KubeObject;
+  /** Other files' declarations, oldest applied first. */
+  shadowed: { source: string; line: number }[];
+}
+
+/** Self-heal put an object back to its manifest. */
+export interface SelfHealRevert {
+  ref: ObjectRef;
+  kind: string;
+  source: string;
+  line: number;
+  /** The fields put back, with the live values they had (empty when the object was recreated). */
+  changes: FieldChangeInfo[];
+  recreated: boolean;
 }
 
 /** An object reference as the tree and commands use it. */
@@ -130,8 +176,15 @@ export interface Requests {
    * The file's manifests become its desired state; `prune: false` (a file with YAML errors) keeps objects it no longer
    * lists.
    */
-  applyFile: { params: { file: string; manifests: ManifestInput[]; prune?: boolean }; result: ApplyReply };
-  removeFile: { params: { file: string }; result: { pruned: string[] } };
+  applyFile: {
+    params: { file: string; manifests: ManifestInput[]; prune?: boolean; trigger?: ApplyTrigger };
+    result: ApplyReply;
+  };
+  removeFile: { params: { file: string }; result: Omit<ApplyReply, 'outcomes'> };
+  /** "Revert Live to Manifest": applies the object's declaration in effect now, whatever self-heal says. */
+  revert: { params: ObjectRef; result: { message: string; source: string; changes: FieldChangeInfo[] } };
+  /** A user action the host decided on (a save not applied, and why), recorded in the reconciliation log. */
+  record: { params: { level: 'Normal' | 'Warning'; reason: string; object: string; message: string }; result: object };
   /**
    * Runs a fault action; `message` says what it did. A drain goes on after the answer: `operation` is its id, and
    * `operation` notifications with that id carry its further lines and its end.
@@ -179,7 +232,11 @@ export type Notification =
   | { kind: 'log'; entries: LogEntry[] }
   | { kind: 'status'; status: SandboxStatus }
   /** A line printed by a running operation (`line`), or its end (`done`): kubectl's words. */
-  | { kind: 'operation'; id: number; title: string; line?: string; done?: { ok: boolean; message: string } };
+  | { kind: 'operation'; id: number; title: string; line?: string; done?: { ok: boolean; message: string } }
+  /** The whole GitOps desired state, sent after init and whenever a declaration was made or withdrawn. */
+  | { kind: 'desired'; objects: DesiredObject[] }
+  /** Self-heal reverted objects (sent after the changes it made). */
+  | { kind: 'selfHeal'; reverts: SelfHealRevert[] };
 
 export type WorkerMessage = ReplyMessage | ({ kind: 'notification' } & { notification: Notification });
 export type HostMessage = RequestMessage;

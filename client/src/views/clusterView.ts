@@ -5,9 +5,11 @@
 import { EventEmitter, MarkdownString, window } from 'vscode';
 import type { Event, ExtensionContext, TreeDataProvider, TreeItem } from 'vscode';
 import { ClusterTree } from '../model/clusterTree';
+import { SyncStatuses } from '../model/syncStatuses';
 import { Throttle } from '../model/throttle';
 import type { TreeNode } from '../model/treeNode';
 import type { SandboxConnection } from '../sandbox/connection';
+import { registerSyncDecorations } from './syncDecorations';
 import { toTreeItem } from './treeItem';
 
 export const CLUSTER_VIEW = 'kubeReconcile.cluster';
@@ -28,7 +30,12 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   private readonly childIds = new Map<string, string[]>();
 
   constructor(private readonly connection: SandboxConnection) {
-    this.tree = new ClusterTree(connection.cache, () => connection.status?.time ?? 0);
+    const sync = new SyncStatuses(connection.desired);
+    this.tree = new ClusterTree(
+      connection.cache,
+      () => connection.status?.time ?? 0,
+      (resource, o) => sync.of(resource, o),
+    );
   }
 
   /** Schedules a refresh; bursts coalesce. */
@@ -138,6 +145,8 @@ export function registerClusterView(context: ExtensionContext, connection: Sandb
     provider,
     view,
     connection.onDidChange(() => provider.scheduleRefresh()),
+    connection.onDidChangeDesired(() => provider.scheduleRefresh()),
+    registerSyncDecorations(),
     connection.onDidStatus((s) => provider.clockMoved(s.time)),
   );
 }

@@ -1,6 +1,7 @@
 /** Turns the model's plain `TreeNode` into VS Code's `TreeItem`. */
 import { MarkdownString, ThemeColor, ThemeIcon, TreeItem, TreeItemCollapsibleState } from 'vscode';
 import type { Collapsible, TreeNode } from '../model/treeNode';
+import { syncUri } from './syncDecorations';
 
 /** The command run when an object is selected: reveal its manifest line. */
 export const SELECT_COMMAND = 'kubeReconcile.revealManifest';
@@ -21,6 +22,7 @@ export function toTreeItem(node: TreeNode): TreeItem {
     node.icon.color === undefined ? undefined : new ThemeColor(node.icon.color),
   );
   item.contextValue = node.contextValue;
+  if (node.sync) item.resourceUri = syncUri(node.sync, node.id);
   if (node.ref && node.revealsManifest)
     item.command = { command: SELECT_COMMAND, title: 'Reveal Manifest', arguments: [node.ref] };
   return item;

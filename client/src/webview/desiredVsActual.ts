@@ -8,28 +8,29 @@ import type { SandboxConnection } from '../sandbox/connection';
 import type { ObjectRef, Requests, WatchChange } from '../sandbox/protocol';
 import { parseLiveEdit } from './editLive';
 import { isEventFor } from './events';
+import { syncStatusOf } from '../health/syncStatus';
 import { kindOf, needsSchedulingExplanation, objectState, titleOf } from './objectState';
 import { affectsOverview, overviewState } from './overviewState';
 import { StatePanel, type ViewSource } from './panel';
 import type { HostMessage, WebviewMessage } from './protocol';
+import { uriOfSource } from '../workspaceUris';
 
 const objectPanels = new Map<string, StatePanel>();
 let overviewPanel: StatePanel | undefined;
 
 const refKey = (ref: ObjectRef) => `${ref.resource}/${ref.namespace ?? ''}/${ref.name}`;
 
-/** A manifest's file as the worker reports it: a URI string, or a plain path. */
-function fileUri(file: string): vscode.Uri {
-  return /^[a-z][\w+.-]+:/i.test(file) ? vscode.Uri.parse(file) : vscode.Uri.file(file);
-}
-
 async function openManifest(desired: Requests['desired']['result']): Promise<void> {
   if (desired.file === undefined) {
     void vscode.window.showInformationMessage('This object was not created from a saved manifest.');
     return;
   }
+  // The worker names the file relative to its workspace folder: joined onto the folder's URI, it opens in remote
+  // workspaces too (a local absolute path would not).
+  const uri = uriOfSource(desired.file);
+  if (uri === undefined) throw new Error(`${desired.file} is not in an open workspace folder`);
   const position = new vscode.Position(desired.line ?? 0, 0);
-  await vscode.window.showTextDocument(fileUri(desired.file), {
+  await vscode.window.showTextDocument(uri, {
     selection: new vscode.Range(position, position),
     viewColumn: vscode.ViewColumn.One,
   });
@@ -63,13 +64,17 @@ function objectSource(context: vscode.ExtensionContext, connection: SandboxConne
         needsSchedulingExplanation(live) && ref.namespace
           ? await connection.request('explain', { namespace: ref.namespace, name: ref.name }).catch(() => noExplanation)
           : noExplanation;
-      const fileLabel = (file: string) => vscode.workspace.asRelativePath(fileUri(file), false);
+      // Already workspace-relative, as the sandbox names files.
+      const fileLabel = (file: string) => file.replace(/^\/+/, '');
+      const declared = connection.desired.get(ref.resource, ref.namespace, ref.name);
+      const sync = syncStatusOf(declared, live);
       return objectState({
         ref,
         cache: connection.cache,
         desired,
         fileLabel,
         scheduling: explain.explanation,
+        ...(sync ? { sync } : {}),
         now: connection.status?.time ?? Date.now(),
       });
     },
@@ -89,6 +94,7 @@ function objectSource(context: vscode.ExtensionContext, connection: SandboxConne
       if (m.type === 'openManifest') await openManifest(desired);
       else if (m.type === 'editLive') return editLive(connection, ref, m);
       else if (m.type === 'openObject') showDesiredVsActual(context, connection, m.ref);
+      else if (m.type === 'syncAction') await vscode.commands.executeCommand(`kubeReconcile.${m.action}`, ref);
       return undefined;
     },
   };

@@ -9,6 +9,7 @@ import type { KubeObject } from '../../../sandbox/api/types';
 import type { SchedulingExplanation } from '../../../sandbox/scheduler/explanation';
 import { diffObjects } from '../health/diff';
 import { resourceHealth } from '../health/resourceHealth';
+import type { SyncStatus } from '../health/syncStatus';
 import type { MirrorCache } from '../sandbox/mirror';
 import type { ObjectRef, Requests } from '../sandbox/protocol';
 import { eventRows } from './events';
@@ -21,6 +22,8 @@ export interface ObjectStateInput {
   /** Turns the manifest's absolute file into the label shown (workspace-relative). */
   fileLabel: (file: string) => string;
   scheduling?: SchedulingExplanation;
+  /** The object's sync status against its own saved file (not an owner's), when it has one. */
+  sync?: SyncStatus;
   /** Sandbox clock time, for event ages. */
   now: number;
 }
@@ -58,6 +61,7 @@ export function objectState(input: ObjectStateInput): ObjectViewState {
   // An object nobody declared and nobody created has no health to show; a declared one that is gone is Missing.
   const health = live || desired.manifest ? resourceHealth(live) : undefined;
   if (health) state.health = health;
+  if (input.sync) state.sync = { status: input.sync.status, message: input.sync.message };
   if (desired.manifest && desired.file !== undefined) {
     state.manifest = {
       yaml: stringify(desired.manifest),

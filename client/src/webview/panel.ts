@@ -66,6 +66,8 @@ export class StatePanel implements vscode.Disposable {
       connection.onDidChange((changes) => {
         if (this.source.isRelevant(changes)) this.schedule();
       }),
+      // What the files declare changed: sync status and the desired side may be different now.
+      connection.onDidChangeDesired(() => this.schedule()),
     );
   }
 

@@ -11,7 +11,7 @@
  */
 import type { SchedulingExplanation } from '../../../sandbox/scheduler/explanation';
 import type { DiffEntry } from '../health/diff';
-import type { HealthStatus, HealthStatusCode } from '../health/types';
+import type { HealthStatus, HealthStatusCode, SyncStatusCode } from '../health/types';
 import type { ObjectRef } from '../sandbox/protocol';
 
 export type { DiffEntry, HealthStatus, ObjectRef, SchedulingExplanation };
@@ -36,6 +36,17 @@ export interface ManifestInfo {
   line: number;
 }
 
+/** Argo CD's sync status of the object against its saved file, with the line that explains it. */
+export interface SyncViewState {
+  status: SyncStatusCode;
+  /** `OutOfSync: spec.replicas differs from web.yaml:9`. */
+  message: string;
+}
+
+/** The sync actions the page offers, by the command each runs on the object. */
+export type SyncAction = 'sync' | 'revertLive' | 'updateManifestFromLive';
+export const SYNC_ACTIONS: readonly SyncAction[] = ['sync', 'revertLive', 'updateManifestFromLive'];
+
 export interface ObjectViewState {
   view: 'object';
   ref: ObjectRef;
@@ -49,6 +60,8 @@ export interface ObjectViewState {
   diff: DiffEntry[];
   /** Absent for kinds with no health rule. */
   health?: HealthStatus;
+  /** Absent for objects the cluster made (neither declared in a file nor applied by hand). */
+  sync?: SyncViewState;
   events: EventRow[];
   /** For a Pending pod: the scheduler's last decision, node by node. */
   scheduling?: SchedulingExplanation;
@@ -84,7 +97,9 @@ export type WebviewMessage =
   /** Replace the live object with this YAML (drift the sync loop may revert). */
   | { type: 'editLive'; id: number; yaml: string }
   /** From the overview: open Desired vs Actual for a row. */
-  | { type: 'openObject'; ref: ObjectRef };
+  | { type: 'openObject'; ref: ObjectRef }
+  /** Sync, Revert Live to Manifest or Update Manifest from Live, on the object the view shows. */
+  | { type: 'syncAction'; action: SyncAction };
 
 // ---- validators: hand-written, one per message, no trust in the sender ----
 
@@ -115,6 +130,7 @@ const WEBVIEW_VALIDATORS: Record<WebviewMessage['type'], (m: Unknown) => boolean
   openManifest: (m) => hasOnly(m, ['type']),
   editLive: (m) => hasOnly(m, ['type', 'id', 'yaml']) && isId(m.id) && isString(m.yaml, MAX_EDIT_BYTES),
   openObject: (m) => hasOnly(m, ['type', 'ref']) && isObjectRef(m.ref),
+  syncAction: (m) => hasOnly(m, ['type', 'action']) && SYNC_ACTIONS.includes(m.action as SyncAction),
 };
 
 /** True when `m` is exactly one of the webview's messages (no extra fields, every field of the right type). */
@@ -136,6 +152,12 @@ export function isHealthStatus(v: unknown): v is HealthStatus {
   return isRecord(v) && HEALTH_CODES.includes(v.status as HealthStatusCode) && typeof v.message === 'string';
 }
 
+const SYNC_CODES: readonly SyncStatusCode[] = ['Synced', 'OutOfSync', 'Missing', 'Extra'];
+
+function isSyncState(v: unknown): boolean {
+  return isRecord(v) && SYNC_CODES.includes(v.status as SyncStatusCode) && typeof v.message === 'string';
+}
+
 function isObjectState(s: Unknown): boolean {
   return (
     isObjectRef(s.ref) &&
@@ -143,7 +165,8 @@ function isObjectState(s: Unknown): boolean {
     typeof s.kind === 'string' &&
     Array.isArray(s.diff) &&
     Array.isArray(s.events) &&
-    (s.health === undefined || isHealthStatus(s.health))
+    (s.health === undefined || isHealthStatus(s.health)) &&
+    (s.sync === undefined || isSyncState(s.sync))
   );
 }
 

@@ -7,6 +7,7 @@ import { isApiError } from '../../../sandbox/api/errors';
 import { isPlainObject } from '../../../sandbox/util/json';
 import type {
   ApiSettings,
+  ApplyTrigger,
   ControlAction,
   FaultAction,
   Method,
@@ -20,12 +21,31 @@ import { runAction } from './actions';
 import { ApiServing } from './apiServing';
 import type { ApiServingDeps } from './apiServing';
 import type { HostTimers } from './batcher';
+import { applyCounts } from '../model/applySummary';
 import { desiredFor } from './desired';
+import { describeChanges } from '../../../sandbox/gitops/drift';
 import { BadRequest, apiSettingsOf, manifestsOf, objectRefOf, record, settingsOf, text } from './params';
 import { saveState } from './savedState';
 import { SandboxSession } from './session';
 
 export const STATUS_INTERVAL_MS = 1000;
+
+/** How the reconciliation log names what made the host apply a file. */
+const TRIGGER_TEXT: Record<ApplyTrigger, string> = {
+  save: 'saved',
+  command: 'Apply File',
+  disk: 'changed on disk',
+  workspace: 'Apply Workspace',
+  sync: 'Sync',
+};
+
+function triggerOf(value: unknown): ApplyTrigger {
+  return typeof value === 'string' && Object.hasOwn(TRIGGER_TEXT, value) ? (value as ApplyTrigger) : 'command';
+}
+
+function refName(ref: { namespace?: string; name: string }): string {
+  return ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
+}
 
 export interface DispatcherDeps {
   /** Wall-clock time for a fresh sandbox's clock. */
@@ -94,9 +114,69 @@ export class Dispatcher {
       applyFile: (p) => {
         const params = record(p, 'params');
         const prune = params.prune === undefined ? true : params.prune === true;
-        return this.live().gitops.setSource(text(params.file, 'file'), manifestsOf(params.manifests), { prune });
+        const file = text(params.file, 'file');
+        const s = this.live();
+        const result = s.gitops.setSource(file, manifestsOf(params.manifests), { prune });
+        const trigger = triggerOf(params.trigger);
+        const rejected = result.outcomes.some((o) => !o.ok);
+        const changed =
+          rejected ||
+          result.pruned.length > 0 ||
+          !!result.reapplied ||
+          result.outcomes.some((o) => o.action !== 'unchanged');
+        // A save or a command is the user's act, always recorded; a workspace scan only when it changed something.
+        if (trigger === 'save' || trigger === 'command' || trigger === 'sync' || changed)
+          s.recordUser(
+            rejected ? 'Warning' : 'Normal',
+            'Apply',
+            file,
+            `${TRIGGER_TEXT[trigger]}: ${applyCounts(result)}`,
+          );
+        s.sendDesired();
+        return result;
       },
-      removeFile: (p) => this.live().gitops.removeSource(text(record(p, 'params').file, 'file')),
+      removeFile: (p) => {
+        const file = text(record(p, 'params').file, 'file');
+        const s = this.live();
+        const result = s.gitops.removeSource(file);
+        if (result.pruned.length > 0 || result.reapplied?.length)
+          s.recordUser('Normal', 'Prune', file, `file deleted: ${applyCounts(result)}`);
+        s.sendDesired();
+        return result;
+      },
+      revert: (p) => {
+        const s = this.live();
+        const ref = objectRefOf(p);
+        const result = s.gitops.revert(ref.resource, ref.namespace, ref.name);
+        const what = result.changes.length > 0 ? describeChanges(result.changes) : 'nothing to put back';
+        s.recordUser(
+          'Normal',
+          'Revert',
+          refName(ref),
+          `Revert Live to Manifest (${result.message}): ${what} from ${result.source}`,
+        );
+        return {
+          message: result.message,
+          source: result.source,
+          changes: result.changes.map((c) => ({
+            path: c.path,
+            segments: c.segments,
+            live: c.live,
+            desired: c.desired,
+          })),
+        };
+      },
+      record: (p) => {
+        const params = record(p, 'params');
+        const level = params.level === 'Warning' ? 'Warning' : 'Normal';
+        this.live().recordUser(
+          level,
+          text(params.reason, 'reason'),
+          text(params.object, 'object'),
+          text(params.message, 'message'),
+        );
+        return {};
+      },
       action: (p) => {
         const s = this.live();
         return runAction(s.cluster, record(p, 'params') as unknown as FaultAction, s.operations);
@@ -180,12 +260,9 @@ export class Dispatcher {
     const settings = { ...this.settings!, speed: old.clock.speed };
     this.start(settings);
     const fresh = this.live();
-    for (const { source, objects } of desired.sources) {
-      fresh.gitops.setSource(
-        source,
-        objects.map((o) => ({ line: o.line, object: o.manifest })),
-      );
-    }
+    fresh.gitops.loadDesiredState(desired);
+    fresh.gitops.syncAll();
+    fresh.sendDesired();
   }
 
   private sendStatus(): void {

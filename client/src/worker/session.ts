@@ -9,8 +9,16 @@ import { SwitchableClock } from '../../../sandbox/clock/switchableClock';
 import { Cluster } from '../../../sandbox/cluster/cluster';
 import { runUntilSettled } from '../../../sandbox/cluster/settle';
 import { gitOpsFor } from '../../../sandbox/gitops/forCluster';
-import type { GitOpsSync } from '../../../sandbox/gitops/gitOpsSync';
-import type { ControlAction, Notification, SandboxSettings, SandboxStatus } from '../sandbox/protocol';
+import type { GitOpsSync, Revert } from '../../../sandbox/gitops/gitOpsSync';
+import type { LogEntry } from '../../../sandbox/client/reconcileLog';
+import type {
+  ControlAction,
+  DesiredObject,
+  Notification,
+  SandboxSettings,
+  SandboxStatus,
+  SelfHealRevert,
+} from '../sandbox/protocol';
 import { Batcher } from './batcher';
 import type { HostTimers } from './batcher';
 import { ChangeFeed } from './changeFeed';
@@ -43,6 +51,8 @@ export class SandboxSession {
   private readonly batcher: Batcher;
   private readonly feed: ChangeFeed;
   private readonly unsubscribeLog: () => void;
+  /** The desired state's revision last sent to the host. */
+  private sentDesired = -1;
 
   constructor(private readonly options: SessionOptions) {
     const { settings } = options;
@@ -71,7 +81,7 @@ export class SandboxSession {
       restored?.api ??
       new ApiServer({ clock: this.clock, random: new SeededRandom(settings.seed).fork('apiserver'), onWatchError });
     this.cluster = new Cluster({ clock: this.clock, seed: settings.seed, nodes: settings.nodes, api });
-    this.gitops = gitOpsFor(this.cluster, { selfHeal: settings.selfHeal });
+    this.gitops = gitOpsFor(this.cluster, { selfHeal: settings.selfHeal, onRevert: (r) => this.reverted(r) });
     this.batcher = new Batcher(options.send, undefined, options.timers);
     this.operations = new Operations((n) => {
       // Pending changes first, so the views have seen what an operation's line talks about.
@@ -89,10 +99,47 @@ export class SandboxSession {
     if (restored) this.gitops.loadDesiredState(restored.desired);
   }
 
-  /** Sends the whole state as one `list` (pending changes before it are sent first; the list supersedes them). */
+  /**
+   * Sends the whole state as one `list` (pending changes before it are sent first; the list supersedes them), then the
+   * desired state.
+   */
   sendList(): void {
     this.batcher.flush();
     this.options.send(this.feed.list());
+    this.sentDesired = -1;
+    this.sendDesired();
+  }
+
+  /** Sends the desired state when it changed since it was last sent (after the pending changes, so they agree). */
+  sendDesired(): void {
+    const revision = this.gitops.desiredRevision;
+    if (revision === this.sentDesired) return;
+    this.sentDesired = revision;
+    this.batcher.flush();
+    const objects: DesiredObject[] = this.gitops.declaredObjects().map(({ key: _key, ...o }) => o);
+    this.options.send({ kind: 'desired', objects });
+  }
+
+  /** A line of the reconciliation log for something the user did (component `user`). */
+  recordUser(level: LogEntry['level'], reason: string, object: string, message: string): void {
+    this.cluster.log.append({ time: this.clock.now(), component: 'user', level, reason, object, message });
+  }
+
+  private reverted(r: Revert): void {
+    const t = r.tracked;
+    const revert: SelfHealRevert = {
+      ref: t.namespace
+        ? { resource: t.resource, namespace: t.namespace, name: t.name }
+        : { resource: t.resource, name: t.name },
+      kind: t.manifest.kind,
+      source: t.source,
+      line: t.line,
+      changes: r.changes.map((c) => ({ path: c.path, segments: c.segments, live: c.live, desired: c.desired })),
+      recreated: r.recreated,
+    };
+    // The changes it made first, so that the views show what the notification talks about.
+    this.batcher.flush();
+    this.options.send({ kind: 'selfHeal', reverts: [revert] });
   }
 
   status(): SandboxStatus {

@@ -23,8 +23,21 @@ export function registerCompletion(
   connection.onCompletion((params) => {
     const doc = documents.get(params.textDocument.uri);
     if (doc === undefined || !isYamlDocument(doc)) return [];
-    return completeAt(doc, params.position, { workspaceLabels: workspaceLabels(index, doc.uri) });
+    return completeAt(doc, params.position, {
+      workspaceLabels: workspaceLabels(index, doc.uri),
+      takenNames: (kind) => takenNames(index, doc.uri, kind),
+    });
   });
+}
+
+/** Names of the objects of `kind` in the document's folder (or in the document alone, outside every folder). */
+function takenNames(index: WorkspaceIndex, uri: string, kind: string): Set<string> {
+  const folder = index.folderFor(uri);
+  const files = folder !== undefined ? index.filesIn(folder) : [index.get(uri)].filter((f) => f !== undefined);
+  const names = new Set<string>();
+  for (const f of files)
+    for (const o of f.facts.objects) if (o.kind === kind && o.name !== undefined) names.add(o.name);
+  return names;
 }
 
 function workspaceLabels(index: WorkspaceIndex, uri: string): LabelIndex {

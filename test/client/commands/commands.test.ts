@@ -161,7 +161,8 @@ describe('object commands', () => {
 
   test('selecting an object opens its manifest at its line, without taking focus; objects from no file open nothing', async () => {
     const connection = new FakeConnection();
-    connection.replies.desired = (ref) => (ref.name === 'web' ? { file: '/ws/web.yaml', line: 12 } : {});
+    // The worker names files as workspace sources (relative to their folder), never as absolute local paths.
+    connection.replies.desired = (ref) => (ref.name === 'web' ? { file: 'deploy/web.yaml', line: 12 } : {});
     const ui = new FakeUi();
     await run('kubeReconcile.revealManifest', connection, ui, {
       resource: 'deployments',
@@ -173,7 +174,7 @@ describe('object commands', () => {
       namespace: 'default',
       name: 'web-1',
     });
-    assert.deepEqual(ui.opened, [{ file: '/ws/web.yaml', line: 12, focus: false }]);
+    assert.deepEqual(ui.opened, [{ file: 'deploy/web.yaml', line: 12, focus: false }]);
     assert.deepEqual(ui.shown, []);
   });
 });
@@ -334,16 +335,24 @@ describe('panels', () => {
 describe('walkthrough', () => {
   test('Open Example opens the workspace copy when there is one, else copies the bundled example to web.yaml', async () => {
     const ui = new FakeUi();
-    const files = new FakeFiles('/ws', { 'examples/web.yaml': 'kind: Deployment\n' });
+    const files = new FakeFiles('', { 'examples/web.yaml': 'kind: Deployment\n' });
     const ctx = contextOf(new FakeConnection(), ui, files);
     await COMMANDS['kubeReconcile.openExample'](ctx)();
-    assert.deepEqual([...files.files], [['/ws/web.yaml', 'kind: Deployment\n']]);
-    files.files.set('/ws/examples/web.yaml', 'kind: Service\n');
+    assert.deepEqual([...files.files], [['web.yaml', 'kind: Deployment\n']]);
+    files.files.set('examples/web.yaml', 'kind: Service\n');
     await COMMANDS['kubeReconcile.openExample'](ctx)();
     assert.deepEqual(ui.opened, [
-      { file: '/ws/web.yaml', line: 0, focus: true },
-      { file: '/ws/examples/web.yaml', line: 0, focus: true },
+      { file: 'web.yaml', line: 0, focus: true },
+      { file: 'examples/web.yaml', line: 0, focus: true },
     ]);
+  });
+
+  test('Open Example in a multi-root workspace uses the first folder, by its name', async () => {
+    const ui = new FakeUi();
+    const files = new FakeFiles('app', { 'examples/web.yaml': 'kind: Deployment\n' });
+    await COMMANDS['kubeReconcile.openExample'](contextOf(new FakeConnection(), ui, files))();
+    assert.deepEqual([...files.files.keys()], ['app/web.yaml']);
+    assert.deepEqual(ui.opened, [{ file: 'app/web.yaml', line: 0, focus: true }]);
   });
 
   test('Open Example without a folder asks for one', async () => {

@@ -4,8 +4,9 @@ import type { InputOptions, PickItem, TerminalRequest, Ui, WorkspaceFiles } from
 import { DEFAULT_SETTINGS } from '../../../client/src/model/settings';
 import type { Settings } from '../../../client/src/model/settings';
 import type { Disposable, OperationNotification, SandboxConnection } from '../../../client/src/sandbox/connection';
+import { DesiredIndex } from '../../../client/src/sandbox/desiredIndex';
 import type { MirrorCache } from '../../../client/src/sandbox/mirror';
-import type { Method, Requests, SandboxStatus } from '../../../client/src/sandbox/protocol';
+import type { Method, Requests, SandboxStatus, SelfHealRevert } from '../../../client/src/sandbox/protocol';
 import { cacheOf } from '../model/fixtures';
 
 export interface Sent {
@@ -20,6 +21,8 @@ export class FakeConnection implements SandboxConnection {
   status: SandboxStatus | undefined = { running: true, paused: false, speed: 1, time: 0, pods: 0, nodes: 3 };
   /** Replies by method; a function may throw to fail the request. */
   replies: Partial<{ [M in Method]: (params: Requests[M]['params']) => Requests[M]['result'] }> = {};
+
+  readonly desired = new DesiredIndex();
 
   constructor(readonly cache: MirrorCache = cacheOf([])) {}
 
@@ -50,6 +53,25 @@ export class FakeConnection implements SandboxConnection {
   onDidOperation(listener: (n: OperationNotification) => void): Disposable {
     this.operationListeners.add(listener);
     return { dispose: () => this.operationListeners.delete(listener) };
+  }
+
+  private readonly desiredListeners = new Set<() => void>();
+
+  onDidChangeDesired(listener: () => void): Disposable {
+    this.desiredListeners.add(listener);
+    return { dispose: () => this.desiredListeners.delete(listener) };
+  }
+
+  private readonly selfHealListeners = new Set<(reverts: SelfHealRevert[]) => void>();
+
+  onDidSelfHeal(listener: (reverts: SelfHealRevert[]) => void): Disposable {
+    this.selfHealListeners.add(listener);
+    return { dispose: () => this.selfHealListeners.delete(listener) };
+  }
+
+  /** A self-heal notification from the worker. */
+  fireSelfHeal(reverts: SelfHealRevert[]): void {
+    for (const l of [...this.selfHealListeners]) l(reverts);
   }
 
   /** An operation notification from the worker (a drain's line or end). */
@@ -140,17 +162,19 @@ export class FakeUi implements Ui {
 export class FakeFiles implements WorkspaceFiles {
   readonly files = new Map<string, string>();
 
+  /** `folder`: the first folder's name in a multi-root workspace, '' for a single folder, undefined for none. */
   constructor(
-    private readonly rootPath: string | undefined,
+    private readonly folder: string | undefined,
     private readonly bundled: Record<string, string> = {},
   ) {}
 
-  root(): string | undefined {
-    return this.rootPath;
+  inFirstFolder(relative: string): string | undefined {
+    if (this.folder === undefined) return undefined;
+    return this.folder === '' ? relative : `${this.folder}/${relative}`;
   }
 
-  async exists(path: string): Promise<boolean> {
-    return this.files.has(path);
+  async exists(source: string): Promise<boolean> {
+    return this.files.has(source);
   }
 
   async readBundled(relative: string): Promise<string> {
@@ -159,15 +183,15 @@ export class FakeFiles implements WorkspaceFiles {
     return text;
   }
 
-  async write(path: string, text: string): Promise<void> {
-    this.files.set(path, text);
+  async write(source: string, text: string): Promise<void> {
+    this.files.set(source, text);
   }
 }
 
 export function contextOf(
   connection: FakeConnection,
   ui: FakeUi,
-  files = new FakeFiles('/ws'),
+  files = new FakeFiles(''),
   settings: Settings = DEFAULT_SETTINGS,
 ): CommandContext {
   return { connection, ui, files, settings: () => settings };

@@ -86,13 +86,22 @@ describe('settings', () => {
       'sandbox.nodes': 5,
       'sandbox.speed': 20,
       'sandbox.seed': 42,
-      applyOnSave: false,
+      applyOn: 'anySave',
+      applyOnStartup: 'never',
       selfHeal: false,
       kubernetesVersion: '1.33',
     };
     assert.deepEqual(
       readSettings((k) => values[k]),
-      { nodes: 5, speed: 20, seed: 42, applyOnSave: false, selfHeal: false, kubernetesVersion: '1.33' },
+      {
+        nodes: 5,
+        speed: 20,
+        seed: 42,
+        applyOn: 'anySave',
+        applyOnStartup: 'never',
+        selfHeal: false,
+        kubernetesVersion: '1.33',
+      },
     );
     assert.deepEqual(
       readSettings(() => undefined),
@@ -102,15 +111,32 @@ describe('settings', () => {
       'sandbox.nodes': 0,
       'sandbox.speed': 7,
       'sandbox.seed': 1.5,
-      applyOnSave: 'yes',
+      applyOn: 'always',
+      applyOnStartup: true,
       selfHeal: 1,
       kubernetesVersion: '1.29',
     };
     assert.deepEqual(
       readSettings((k) => bad[k]),
-      { nodes: 3, speed: 1, seed: 1, applyOnSave: true, selfHeal: true, kubernetesVersion: '1.32' },
+      {
+        nodes: 3,
+        speed: 1,
+        seed: 1,
+        applyOn: 'explicitSave',
+        applyOnStartup: 'ask',
+        selfHeal: true,
+        kubernetesVersion: '1.32',
+      },
     );
     assert.equal(readSettings((k) => (k === 'kubernetesVersion' ? '1.34' : undefined)).kubernetesVersion, '1.34');
+  });
+
+  test('applyOn: the legacy applyOnSave false means never, unless applyOn is set; true is the default', () => {
+    const read = (v: Partial<Record<SettingKey, unknown>>) => readSettings((k) => v[k]).applyOn;
+    assert.equal(read({ applyOnSave: false }), 'never');
+    assert.equal(read({ applyOnSave: true }), 'explicitSave');
+    assert.equal(read({ applyOnSave: false, applyOn: 'anySave' }), 'anySave');
+    assert.equal(read({}), 'explicitSave');
   });
 
   test('the sandbox part is what init takes', () => {

@@ -8,6 +8,7 @@ import { MirrorCache } from '../../../client/src/sandbox/mirror';
 import { objectState } from '../../../client/src/webview/objectState';
 import { overviewState } from '../../../client/src/webview/overviewState';
 import { parseLiveEdit } from '../../../client/src/webview/editLive';
+import { syncStatusOf } from '../../../client/src/health/syncStatus';
 
 const manifest: KubeObject = {
   apiVersion: 'apps/v1',
@@ -64,6 +65,20 @@ describe('objectState', () => {
     );
     assert.match(state.events[1].message, /^Scaled up replica set web-[a-z0-9]+ from 2 to 4$/);
     assert.equal(state.scheduling, undefined);
+    assert.equal(state.sync, undefined, 'no sync status given: none shown');
+    const live = c.api.get('deployments', 'default', 'web');
+    const withSync = objectState({
+      ref,
+      cache: mirror(c),
+      desired: { file: 'web.yaml', line: 3, manifest },
+      fileLabel: (f) => f,
+      sync: syncStatusOf({ manifest, source: 'web.yaml', line: 3 }, live),
+      now: c.clock.now(),
+    });
+    assert.deepEqual(withSync.sync, {
+      status: 'OutOfSync',
+      message: 'OutOfSync: spec.replicas differs from web.yaml:4',
+    });
   });
 
   test('a declared object that is gone is Missing, with no live YAML', () => {

@@ -11,6 +11,9 @@ describe('isWebviewMessage', () => {
     { type: 'editLive', id: 3, yaml: 'apiVersion: v1\n' },
     { type: 'openObject', ref: { resource: 'deployments', namespace: 'default', name: 'web' } },
     { type: 'openObject', ref: { resource: 'nodes', name: 'node-1' } },
+    { type: 'syncAction', action: 'sync' },
+    { type: 'syncAction', action: 'revertLive' },
+    { type: 'syncAction', action: 'updateManifestFromLive' },
   ];
   for (const m of valid) test(`accepts ${JSON.stringify(m)}`, () => assert.equal(isWebviewMessage(m), true));
 
@@ -30,6 +33,8 @@ describe('isWebviewMessage', () => {
     ['openObject with an empty name', { type: 'openObject', ref: { resource: 'pods', name: '' } }],
     ['openObject with an extra ref field', { type: 'openObject', ref: { resource: 'pods', name: 'a', uid: 'x' } }],
     ['openObject with a numeric namespace', { type: 'openObject', ref: { resource: 'pods', namespace: 1, name: 'a' } }],
+    ['syncAction naming another command', { type: 'syncAction', action: 'delete' }],
+    ['syncAction with a ref (it acts on the object the view shows)', { type: 'syncAction', action: 'sync', ref: {} }],
   ];
   for (const [name, m] of invalid) test(`rejects ${name}`, () => assert.equal(isWebviewMessage(m), false));
 });
@@ -55,6 +60,8 @@ describe('isHostMessage', () => {
       true,
     );
     assert.equal(isHostMessage({ type: 'editResult', id: 1, ok: false, message: 'no' }), true);
+    const sync = { status: 'OutOfSync', message: 'OutOfSync: spec.replicas differs from web.yaml:9' };
+    assert.equal(isHostMessage({ type: 'state', state: { ...objectState, sync } }), true);
   });
   test('rejects unknown views, bad health codes, bad rows and foreign messages', () => {
     assert.equal(isHostMessage({ type: 'state', state: { ...objectState, view: 'other' } }), false);
@@ -70,6 +77,10 @@ describe('isHostMessage', () => {
       false,
     );
     assert.equal(isHostMessage({ type: 'editResult', id: 1, ok: 'yes', message: '' }), false);
+    assert.equal(
+      isHostMessage({ type: 'state', state: { ...objectState, sync: { status: 'Behind', message: '' } } }),
+      false,
+    );
     assert.equal(isHostMessage({ vscodeScheduleAsyncWork: 1 }), false);
   });
 });

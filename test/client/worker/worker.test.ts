@@ -78,7 +78,12 @@ describe('sandbox worker', () => {
         { line: 21, object: { ...deployment('bad', -1) } },
       ],
     });
-    assert.deepEqual(reply.outcomes[0], { line: 0, message: 'deployment.apps/web created', ok: true });
+    assert.deepEqual(reply.outcomes[0], {
+      line: 0,
+      message: 'deployment.apps/web created',
+      ok: true,
+      action: 'created',
+    });
     assert.equal(reply.outcomes[1].ok, false);
     assert.equal(reply.outcomes[1].status?.code, 422);
     assert.deepEqual(reply.pruned, []);
@@ -111,6 +116,78 @@ describe('sandbox worker', () => {
     );
     assert.equal(host.cache.get('pods', 'default', victim), undefined);
     assert.equal(host.cache.list('pods', 'default').length, 2);
+  });
+
+  test('the desired state follows applies and deletions; user actions are logged; self-heal is announced', async () => {
+    const { host } = await started();
+    const logged: string[] = [];
+    host.onDidLog((es) =>
+      logged.push(...es.filter((e) => e.component === 'user').map((e) => `${e.reason} ${e.object}: ${e.message}`)),
+    );
+    const healed: string[] = [];
+    host.onDidSelfHeal((rs) =>
+      healed.push(
+        ...rs.map(
+          (r) =>
+            `${r.kind}/${r.ref.name} from ${r.source}:${r.line} ${JSON.stringify(r.changes.map((c) => [c.segments, c.live, c.desired]))}`,
+        ),
+      ),
+    );
+    await host.request('applyFile', {
+      file: 'web.yaml',
+      manifests: [{ line: 8, object: deployment('web', 2) }],
+      trigger: 'save',
+    });
+    await host.request('applyFile', {
+      file: 'new.yaml',
+      manifests: [{ line: 0, object: deployment('web', 1) }],
+      trigger: 'save',
+    });
+    const web = host.desired.get('deployments', 'default', 'web');
+    assert.deepEqual([web?.source, web?.line, web?.shadowed], ['new.yaml', 0, [{ source: 'web.yaml', line: 8 }]]);
+    assert.deepEqual(await host.request('removeFile', { file: 'new.yaml' }), {
+      pruned: [],
+      reapplied: ['deployment.apps/web from web.yaml'],
+    });
+    assert.deepEqual(host.desired.get('deployments', 'default', 'web')?.shadowed, []);
+    await host.request('action', {
+      type: 'scale',
+      resource: 'deployments',
+      namespace: 'default',
+      name: 'web',
+      replicas: 4,
+    });
+    const reverted = await host.request('revert', { resource: 'deployments', namespace: 'default', name: 'web' });
+    assert.equal(reverted.message, 'deployment.apps/web configured');
+    assert.deepEqual(
+      reverted.changes.map((c) => [c.path, c.live, c.desired]),
+      [['spec.replicas', 4, 2]],
+    );
+    await host.request('action', {
+      type: 'scale',
+      resource: 'deployments',
+      namespace: 'default',
+      name: 'web',
+      replicas: 5,
+    });
+    await host.request('control', { type: 'step', ms: 2_000 });
+    await until(
+      'the self-heal notification',
+      () => healed.length > 0,
+      (wake) => host.onDidSelfHeal(wake),
+    );
+    assert.deepEqual(healed, ['Deployment/web from web.yaml:8 [[["spec","replicas"],5,2]]']);
+    await until(
+      'the log lines',
+      () => logged.length >= 4,
+      (wake) => host.onDidLog(wake),
+    );
+    assert.deepEqual(logged, [
+      'Apply web.yaml: saved: 1 created',
+      'Apply new.yaml: saved: 1 configured',
+      'Prune new.yaml: file deleted: 1 re-applied from another file',
+      'Revert default/web: Revert Live to Manifest (deployment.apps/web configured): spec.replicas 4 → 2 from web.yaml',
+    ]);
   });
 
   test('pause stops the clock, step moves it exactly, resume lets it run', async () => {

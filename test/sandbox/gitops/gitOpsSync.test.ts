@@ -72,8 +72,8 @@ describe('GitOpsSync', () => {
     const result = g.setSource('web.yaml', manifests(deployment('web', 3), configMap('cfg', { a: '1' })));
     assert.deepEqual(result, {
       outcomes: [
-        { line: 0, message: 'deployment.apps/web created', ok: true },
-        { line: 20, message: 'configmap/cfg created', ok: true },
+        { line: 0, message: 'deployment.apps/web created', ok: true, action: 'created' },
+        { line: 20, message: 'configmap/cfg created', ok: true, action: 'created' },
       ],
       pruned: [],
     });
@@ -204,7 +204,7 @@ describe('GitOpsSync', () => {
     g.setSource('web.yaml', manifests(deployment('web', 2), configMap('cfg')));
     c.runUntilSettled();
     assert.deepEqual(g.setSource('web.yaml', manifests(deployment('web', 2))), {
-      outcomes: [{ line: 0, message: 'deployment.apps/web unchanged', ok: true }],
+      outcomes: [{ line: 0, message: 'deployment.apps/web unchanged', ok: true, action: 'unchanged' }],
       pruned: ['configmap/cfg'],
     });
     assert.equal(c.api.tryGet('configmaps', 'default', 'cfg'), undefined);
@@ -231,7 +231,7 @@ describe('GitOpsSync', () => {
     ]);
     assert.equal(result.outcomes.length, 2);
     const [rejected, applied] = result.outcomes;
-    assert.deepEqual(applied, { line: 30, message: 'configmap/new created', ok: true });
+    assert.deepEqual(applied, { line: 30, message: 'configmap/new created', ok: true, action: 'created' });
     assert.equal(rejected.ok, false);
     assert.equal(rejected.line, 0);
     assert.equal(rejected.status?.code, 422);

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TextEdit } from 'vscode-languageserver-types';
 import { completeAt } from '../../../server/src/services/completion/complete';
-import { fillDefaults } from '../../../server/src/services/completion/skeletonItems';
+import { fillDefaults, withUniqueName } from '../../../server/src/services/completion/skeletonItems';
 import { SKELETONS } from '../../../server/src/services/completion/skeletonTemplates';
 import { validateManifestText } from '../../../server/src/services/validateDocument';
 import { applyEdits, lines, withCursor } from './cursor';
@@ -59,5 +59,26 @@ describe('skeletons', () => {
       character: 0,
     }).map((i) => i.label);
     assert.deepEqual(labels, ['binaryData', 'data', 'immutable', 'metadata']);
+  });
+});
+
+describe('skeleton names', () => {
+  test('the default name is kept when free, else the first free `-N`; mirrors follow the tab stop', () => {
+    const deployment = SKELETONS[0].snippet;
+    assert.equal(withUniqueName(deployment, new Set()), deployment);
+    const renamed = withUniqueName(deployment, new Set(['web', 'web-2']));
+    assert.match(renamed, /^ {2}name: \$\{1:web-3\}$/m);
+    const filled = fillDefaults(renamed);
+    assert.match(filled, /^ {2}name: web-3\n {2}labels:\n {4}app: web-3$/m);
+    assert.deepEqual(validateManifestText(`${filled}\n`), []);
+  });
+
+  test('offered with the names declared in the workspace taken: a new Deployment never reuses `web`', () => {
+    const { doc, position } = withCursor('Dep|');
+    const taken = (kind: string) => new Set(kind === 'Deployment' ? ['web'] : []);
+    const items = completeAt(doc, position, { takenNames: taken });
+    const edit = (label: string) => (items.find((i) => i.label === label)?.textEdit as TextEdit).newText;
+    assert.match(edit('Deployment (apps/v1)'), /name: \$\{1:web-2\}/);
+    assert.match(edit('Service (v1)'), /name: \$\{1:web\}/, 'a Service named web is another object');
   });
 });

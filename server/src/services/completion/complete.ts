@@ -26,11 +26,14 @@ import { apiVersionItems, kindItems } from './kindItems';
 import { labelPairItems, labelValueItems, labelsInText, mergeLabels, nodeLabels, selectorTarget } from './labelItems';
 import type { LabelIndex } from './labelItems';
 import { skeletonItems } from './skeletonItems';
+import type { TakenNames } from './skeletonItems';
 import { valueItems } from './valueItems';
 
 export interface CompletionOptions {
   /** Label keys and values known in the document's workspace folder (for selectors). */
   readonly workspaceLabels?: LabelIndex;
+  /** Names already declared per kind in the document's workspace folder (a new manifest gets another). */
+  readonly takenNames?: TakenNames;
 }
 
 /** The completion items at `position` of `doc`; empty where nothing fits. Never throws on any text. */
@@ -39,7 +42,7 @@ export function completeAt(doc: TextDocument, position: Position, options: Compl
   const ctx = cursorContext(lines, position);
   if (ctx === undefined) return [];
   if (ctx.at === 'key' && ctx.path.length === 0 && ctx.column === 0 && isEmptyDocument(lines, ctx.bounds, ctx.line))
-    return skeletonItems(ctx);
+    return skeletonItems(ctx, options.takenNames);
   if (ctx.at === 'value' && ctx.path.length === 1 && (ctx.path[0] === 'kind' || ctx.path[0] === 'apiVersion'))
     return kindFieldItems(lines, ctx);
   const schema = documentSchema(lines, ctx.bounds);

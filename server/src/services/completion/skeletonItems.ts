@@ -5,19 +5,38 @@ import type { CursorContext } from '../yamlPosition';
 import { ordinal, replaceRange } from './edits';
 import { SKELETONS } from './skeletonTemplates';
 
+/** Names of objects of a kind already declared where the new manifest goes (its workspace folder). */
+export type TakenNames = (kind: string) => ReadonlySet<string>;
+
+/**
+ * The skeleton with a name no object of its kind has yet: `web` when free, else `web-2`, `web-3`… A skeleton keeping
+ * the default of an object that exists would take it over when saved (the file applied last wins).
+ */
+export function withUniqueName(snippet: string, taken: ReadonlySet<string>): string {
+  return snippet.replace(/\$\{1:([^}]*)\}/, (whole, base: string) => {
+    if (!taken.has(base)) return whole;
+    let n = 2;
+    while (taken.has(`${base}-${n}`)) n++;
+    return `\${1:${base}-${n}}`;
+  });
+}
+
 /** Every skeleton, in the table's order, replacing the word typed so far. */
-export function skeletonItems(ctx: CursorContext): CompletionItem[] {
-  return SKELETONS.map((s, i) => ({
-    label: `${s.kind} (${s.apiVersion})`,
-    kind: CompletionItemKind.Snippet,
-    detail: `New ${s.kind} manifest`,
-    documentation: { kind: 'markdown', value: `\`\`\`yaml\n${fillDefaults(s.snippet)}\n\`\`\`` },
-    sortText: ordinal(i),
-    filterText: s.kind,
-    textEdit: { range: replaceRange(ctx), newText: s.snippet },
-    insertTextFormat: InsertTextFormat.Snippet,
-    insertTextMode: InsertTextMode.asIs,
-  }));
+export function skeletonItems(ctx: CursorContext, taken: TakenNames = () => new Set()): CompletionItem[] {
+  return SKELETONS.map((s, i) => {
+    const snippet = withUniqueName(s.snippet, taken(s.kind));
+    return {
+      label: `${s.kind} (${s.apiVersion})`,
+      kind: CompletionItemKind.Snippet,
+      detail: `New ${s.kind} manifest`,
+      documentation: { kind: 'markdown', value: `\`\`\`yaml\n${fillDefaults(snippet)}\n\`\`\`` },
+      sortText: ordinal(i),
+      filterText: s.kind,
+      textEdit: { range: replaceRange(ctx), newText: snippet },
+      insertTextFormat: InsertTextFormat.Snippet,
+      insertTextMode: InsertTextMode.asIs,
+    };
+  });
 }
 
 /**
