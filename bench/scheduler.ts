@@ -5,7 +5,10 @@
  * Prints pods/s (target ≥ 2,000 on one core) and where the time went:
  * the scheduling algorithm vs the API writes (binding, events). Runs once
  * with upstream's adaptive percentageOfNodesToScore and once scoring every
- * node. Prints figures; never fails on them.
+ * node. Then, as upstream's scheduler_perf does, with inter-pod
+ * anti-affinity (each pod keeps off nodes running its app, topologyKey
+ * hostname) and with topology spread (DoNotSchedule over zones, maxSkew 1),
+ * side by side with the plain run. Prints figures; never fails on them.
  */
 import { performance } from 'node:perf_hooks';
 import { ApiServer } from '../sandbox/apiserver/apiServer';
@@ -37,12 +40,42 @@ function nodeObject(i: number): KubeObject {
   };
 }
 
-function podObject(i: number): KubeObject {
+type Variant = 'plain' | 'anti-affinity' | 'spread';
+
+function constraints(variant: Variant, app: string): Record<string, unknown> {
+  const selector = { matchLabels: { app } };
+  if (variant === 'anti-affinity')
+    return {
+      affinity: {
+        podAntiAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            { labelSelector: selector, topologyKey: 'kubernetes.io/hostname' },
+          ],
+        },
+      },
+    };
+  if (variant === 'spread')
+    return {
+      topologySpreadConstraints: [
+        {
+          maxSkew: 1,
+          topologyKey: 'topology.kubernetes.io/zone',
+          whenUnsatisfiable: 'DoNotSchedule',
+          labelSelector: selector,
+        },
+      ],
+    };
+  return {};
+}
+
+function podObject(i: number, variant: Variant = 'plain'): KubeObject {
+  const app = `app-${i % 50}`;
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: `pod-${i}`, namespace: 'default', labels: { app: `app-${i % 50}` } },
+    metadata: { name: `pod-${i}`, namespace: 'default', labels: { app } },
     spec: {
+      ...constraints(variant, app),
       containers: [
         {
           name: 'app',
@@ -60,7 +93,7 @@ interface Run {
   phases: Record<SchedulerPhase, number>;
 }
 
-function run(percentageOfNodesToScore: number): Run {
+function run(percentageOfNodesToScore: number, variant: Variant = 'plain'): Run {
   const clock = new VirtualClock();
   const random = new SeededRandom(1);
   const api = new ApiServer({ clock, random: random.fork('apiserver'), historyCapacity: 50_000 });
@@ -82,9 +115,9 @@ function run(percentageOfNodesToScore: number): Run {
   const settle = (): void => {
     while (clock.pendingForegroundTimers > 0) clock.advanceTo(clock.nextForegroundTimerAt()!);
   };
-  for (let i = 0; i < WARMUP; i++) api.create(podObject(i));
+  for (let i = 0; i < WARMUP; i++) api.create(podObject(i, variant));
   settle();
-  for (let i = WARMUP; i < WARMUP + MEASURED; i++) api.create(podObject(i));
+  for (let i = WARMUP; i < WARMUP + MEASURED; i++) api.create(podObject(i, variant));
   timing = true;
   const t0 = performance.now();
   settle();
@@ -113,5 +146,9 @@ console.log(`bench/scheduler — ${machine()}`);
 console.log(
   `  ${NODES.toLocaleString('en-US')} nodes, ${WARMUP.toLocaleString('en-US')} warm-up + ${MEASURED.toLocaleString('en-US')} measured pods, default plugins (target ≥ 2,000 pods/s)`,
 );
-report('adaptive percentageOfNodesToScore (upstream default)', run(0));
-report('percentageOfNodesToScore=100 (every node filtered and scored)', run(100));
+if (!process.env.BENCH_SCHEDULER_ONLY) report('adaptive percentageOfNodesToScore (upstream default)', run(0));
+const only = process.env.BENCH_SCHEDULER_ONLY;
+if (!only) report('percentageOfNodesToScore=100 (every node filtered and scored)', run(100));
+if (!only || only === 'anti-affinity')
+  report('required pod anti-affinity (hostname), adaptive', run(0, 'anti-affinity'));
+if (!only || only === 'spread') report('topology spread (zones, DoNotSchedule maxSkew 1), adaptive', run(0, 'spread'));

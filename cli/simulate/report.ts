@@ -11,13 +11,16 @@ import { formatGet } from '../../sandbox/printers/format';
 import type { GetGroup } from '../../sandbox/printers/format';
 import { formatTable } from '../../sandbox/printers/format';
 import { tableFor } from '../../sandbox/printers/tableFor';
+import { systemPriorityClass } from '../../sandbox/apiserver/priority';
 
 const MAIN_KINDS = ['deployments', 'replicasets', 'pods', 'nodes'];
 const HIDDEN = new Set(['events', 'leases', 'namespaces', 'endpointslices', 'endpoints', 'controllerrevisions']);
 
 function userObjects(api: ApiServer, plural: string): KubeObject[] {
   const items = api.list(plural).items;
-  // The bootstrap `kubernetes` Service is part of every cluster; showing it would only add noise.
+  // The bootstrap `kubernetes` Service and the system PriorityClasses are part of every cluster; showing them would
+  // only add noise.
+  if (plural === 'priorityclasses') return items.filter((c) => !systemPriorityClass(c.metadata.name ?? ''));
   return plural === 'services'
     ? items.filter((s) => !(s.metadata.namespace === 'default' && s.metadata.name === 'kubernetes'))
     : items;

@@ -79,8 +79,8 @@ export async function activate(context: ExtensionContext): Promise<void> {
           ),
       ),
   };
+  ctx.tree = registerClusterView(context, connection);
   registerCommands(context, ctx);
-  registerClusterView(context, connection);
   registerStatusBar(context, connection);
   context.subscriptions.push(
     config.onDidChange((changed) => void onSettingsChanged(ctx, changed)),

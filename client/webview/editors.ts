@@ -54,6 +54,24 @@ function theme(): string {
   return c.contains('vscode-light') ? 'vs' : 'vs-dark';
 }
 
+let following = false;
+
+/**
+ * Keeps every editor on the workbench's theme: VS Code swaps the body's `vscode-light` / `vscode-dark` /
+ * `vscode-high-contrast(-light)` class when the user switches themes, and Monaco's theme is global to the page.
+ */
+export function followTheme(): void {
+  if (following) return;
+  following = true;
+  let current = theme();
+  new MutationObserver(() => {
+    const next = theme();
+    if (next === current) return;
+    current = next;
+    monaco.editor.setTheme(next);
+  }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+}
+
 /** A YAML editor in `host`; read-only for the live viewer, editable for "Edit live object". */
 export function createYamlEditor(host: HTMLElement, text: string, readOnly: boolean, label: string): Editor {
   return monaco.editor.create(host, {

@@ -10,8 +10,8 @@ import {
   type WebviewMessage,
 } from '../src/webview/protocol';
 import { h } from './dom';
-import { createYamlEditor, setText, setUpMonaco, type Editor } from './editors';
-import { renderDiff, renderEvents, renderHeader, renderScheduling, section } from './renderObject';
+import { createYamlEditor, followTheme, setText, setUpMonaco, type Editor } from './editors';
+import { renderDiff, renderEvents, renderHeader, renderScheduling, renderWhy, section } from './renderObject';
 import { renderOverview } from './renderOverview';
 
 interface VsCodeApi {
@@ -58,16 +58,25 @@ function renderObject(state: ObjectViewState): void {
       syncAction: (action) => post({ type: 'syncAction', action }),
     }),
   );
-  document.getElementById('diff')!.replaceChildren(renderDiff(state.diff, page.showServer));
+  document.getElementById('diff')!.replaceChildren(renderDiff(state.diff, page.showServer, isTemplate(state)));
   document.getElementById('events')!.replaceChildren(renderEvents(state.events));
+  // A Pending pod's "why" comes first, with numbers, before the desired and live YAML.
   const scheduling = document.getElementById('scheduling')!;
-  scheduling.hidden = !state.scheduling;
+  const pending = state.why !== undefined || state.scheduling !== undefined;
+  scheduling.hidden = !pending;
   scheduling.replaceChildren(
-    ...(state.scheduling
-      ? [h('h2', { id: 'scheduling-title' }, 'Why is this pod Pending?'), renderScheduling(state.scheduling)]
+    ...(pending
+      ? [
+          h('h2', { id: 'scheduling-title' }, 'Why is this pod Pending?'),
+          ...(state.why ? [renderWhy(state.why)] : []),
+          ...(state.scheduling ? [renderScheduling(state.scheduling)] : []),
+        ]
       : []),
   );
-  if (page.desired) setText(page.desired, state.manifest?.yaml ?? '# This object did not come from a saved manifest.');
+  document.getElementById('desired-title')!.textContent = isTemplate(state)
+    ? `Desired (the pod template of ${(state.comparedWith as { owner: string }).owner})`
+    : 'Desired (saved manifest)';
+  if (page.desired) setText(page.desired, state.manifest?.yaml ?? '# No saved manifest declares this object.');
   if (page.live) setText(page.live, state.liveYaml ?? '# The object does not exist.');
   document.getElementById('edit-button')!.toggleAttribute('disabled', state.liveYaml === undefined);
 }
@@ -76,7 +85,10 @@ function buildShell(): HTMLElement {
   const showServer = h('input', { type: 'checkbox', id: 'show-server' });
   showServer.addEventListener('change', () => {
     page.showServer = showServer.checked;
-    if (page.last) document.getElementById('diff')!.replaceChildren(renderDiff(page.last.diff, page.showServer));
+    if (page.last)
+      document
+        .getElementById('diff')!
+        .replaceChildren(renderDiff(page.last.diff, page.showServer, isTemplate(page.last)));
   });
   const desiredHost = editorHost('Desired manifest (read-only)');
   const liveHost = editorHost('Live object (read-only)');
@@ -96,20 +108,22 @@ function buildShell(): HTMLElement {
     'div',
     { id: 'object-shell' },
     h('div', { id: 'header' }),
+    h('section', { id: 'scheduling', 'aria-labelledby': 'scheduling-title', hidden: true }),
     section(
       'yaml-title',
       'Desired and live',
       h(
         'div',
         { class: 'panes' },
-        h('div', { class: 'pane' }, h('h3', {}, 'Desired (saved manifest)'), desiredHost),
+        h('div', { class: 'pane' }, h('h3', { id: 'desired-title' }, 'Desired (saved manifest)'), desiredHost),
         h(
           'div',
           { class: 'pane' },
-          h('h3', {}, 'Live object'),
+          h('h3', { id: 'live-title' }, 'Live object'),
           liveHost,
-          h('div', { class: 'actions' }, editButton, save, cancel),
+          h('h3', { id: 'edit-title', hidden: true }, 'Editing the live object: Save replaces it in the cluster'),
           editHost,
+          h('div', { class: 'actions' }, editButton, save, cancel),
           result,
         ),
       ),
@@ -120,18 +134,27 @@ function buildShell(): HTMLElement {
       h('label', { class: 'toggle' }, showServer, ' Show fields set by the server'),
       h('div', { id: 'diff' }),
     ),
-    h('section', { id: 'scheduling', 'aria-labelledby': 'scheduling-title', hidden: true }),
     section('events-title', 'Events', h('div', { id: 'events' })),
   );
   setUpMonaco(uris);
+  followTheme();
   page.desired = createYamlEditor(desiredHost, '', true, 'Desired manifest, read-only YAML');
   page.live = createYamlEditor(liveHost, '', true, 'Live object, read-only YAML');
   editHost.hidden = true;
   return shell;
 }
 
+/** While editing, the editable copy replaces the read-only one under its own heading: one copy of the YAML shown. */
+function showEditor(editing: boolean): void {
+  for (const id of ['live-title', 'edit-title'])
+    document.getElementById(id)!.hidden = (id === 'edit-title') !== editing;
+  const live = document.querySelector<HTMLElement>('.editor[aria-label="Live object (read-only)"]');
+  if (live) live.hidden = editing;
+}
+
 function startEditing(host: HTMLElement, [edit, save, cancel]: HTMLElement[]): void {
   page.editing = true;
+  showEditor(true);
   host.hidden = false;
   edit.hidden = true;
   save.hidden = false;
@@ -144,10 +167,15 @@ function startEditing(host: HTMLElement, [edit, save, cancel]: HTMLElement[]): v
 
 function stopEditing(host: HTMLElement, [edit, save, cancel]: HTMLElement[]): void {
   page.editing = false;
+  showEditor(false);
   host.hidden = true;
   edit.hidden = false;
   save.hidden = true;
   cancel.hidden = true;
+}
+
+function isTemplate(state: ObjectViewState): boolean {
+  return state.comparedWith?.kind === 'template';
 }
 
 function render(state: ViewState): void {

@@ -1,5 +1,12 @@
 /** Renders the Desired vs Actual view of one object (everything but the editors). */
-import type { DiffEntry, EventRow, ObjectViewState, SchedulingExplanation, SyncAction } from '../src/webview/protocol';
+import type {
+  DiffEntry,
+  EventRow,
+  ObjectViewState,
+  PendingWhy,
+  SchedulingExplanation,
+  SyncAction,
+} from '../src/webview/protocol';
 import { h, table } from './dom';
 import { formatValue, healthLine } from './format';
 import { renderSync } from './renderSync';
@@ -11,22 +18,38 @@ export interface ObjectActions {
   syncAction(action: SyncAction): void;
 }
 
-export function renderHeader(state: ObjectViewState, actions: ObjectActions): HTMLElement {
-  const source = state.manifest
-    ? h(
-        'a',
-        {
-          href: '#',
-          class: 'manifest-link',
-          'aria-label': `Open the manifest ${state.manifest.label} at line ${state.manifest.line}`,
-        },
-        `${state.manifest.label}:${state.manifest.line}`,
-      )
-    : h('span', { class: 'muted' }, 'not from a saved manifest');
-  source.addEventListener('click', (e) => {
+/** The manifest link, or undefined without a manifest. */
+function manifestLink(state: ObjectViewState, actions: ObjectActions): HTMLElement | undefined {
+  if (!state.manifest) return undefined;
+  const link = h(
+    'a',
+    {
+      href: '#',
+      class: 'manifest-link',
+      'aria-label': `Open the manifest ${state.manifest.label} at line ${state.manifest.line}`,
+    },
+    `${state.manifest.label}:${state.manifest.line}`,
+  );
+  link.addEventListener('click', (e) => {
     e.preventDefault();
-    if (state.manifest) actions.openManifest();
+    actions.openManifest();
   });
+  return link;
+}
+
+/** Where the desired state comes from: `desired from web.yaml:9`, the owner's template, or why there is none. */
+function desiredSource(state: ObjectViewState, actions: ObjectActions): (Node | string)[] {
+  const link = manifestLink(state, actions);
+  const c = state.comparedWith ?? (link ? { kind: 'manifest' as const } : { kind: 'none' as const, why: '' });
+  if (c.kind === 'manifest') return link ? ['desired from ', link] : ['no saved manifest'];
+  if (c.kind === 'template') {
+    const chain = c.managedBy.length > 0 ? `, managed by ${c.managedBy.join(' → ')}` : '';
+    return [`compared with the pod template of ${c.owner}${chain}`, ...(link ? [' (declared in ', link, ')'] : [])];
+  }
+  return [h('span', { class: 'muted' }, c.why || 'not declared in a saved manifest')];
+}
+
+export function renderHeader(state: ObjectViewState, actions: ObjectActions): HTMLElement {
   const refresh = h('button', { type: 'button', class: 'secondary', 'aria-label': 'Refresh' }, 'Refresh');
   refresh.addEventListener('click', () => actions.refresh());
   const health = state.health
@@ -49,13 +72,32 @@ export function renderHeader(state: ObjectViewState, actions: ObjectActions): HT
       'p',
       { class: 'meta' },
       state.ref.namespace ? `namespace ${state.ref.namespace} · ` : '',
-      'desired from ',
-      source,
+      ...desiredSource(state, actions),
       ' ',
       refresh,
     ),
     health,
     state.sync ? renderSync(state.sync, (a) => actions.syncAction(a)) : null,
+  );
+}
+
+/** A Pending pod's requests against every node: the first thing its view shows. */
+export function renderWhy(why: PendingWhy): HTMLElement {
+  const rows = why.rows.map((r) =>
+    h(
+      'tr',
+      { class: r.fits ? 'node-fits' : 'node-rejected' },
+      h('th', { scope: 'row' }, r.node),
+      h('td', {}, r.cpu),
+      h('td', {}, r.memory),
+      h('td', { class: 'verdict' }, r.verdict),
+    ),
+  );
+  return h(
+    'div',
+    {},
+    h('p', { class: 'why-lead' }, why.lead),
+    table('Each node: allocatable, requested by its pods, free', ['Node', 'CPU', 'Memory', ''], rows, 'fit'),
   );
 }
 
@@ -67,30 +109,48 @@ const KIND_LABEL: Record<DiffEntry['kind'], string> = {
   'extra-by-server': 'server',
 };
 
-export function renderDiff(entries: readonly DiffEntry[], showServer: boolean): HTMLElement {
-  const drift = entries.filter((e) => e.kind === 'drift' || e.kind === 'missing').length;
-  const shown = entries.filter((e) => showServer || e.kind !== 'extra-by-server');
-  const rows = shown.map((e) =>
-    h(
-      'tr',
-      { class: `diff-${e.kind}` },
-      h('th', { scope: 'row' }, h('code', {}, e.path)),
-      h('td', {}, formatValue(e.desired)),
-      h('td', {}, formatValue(e.live)),
-      h('td', {}, KIND_LABEL[e.kind]),
-    ),
+function diffRow(e: DiffEntry): HTMLTableRowElement {
+  return h(
+    'tr',
+    { class: `diff-${e.kind}` },
+    h('th', { scope: 'row' }, h('code', {}, e.path)),
+    h('td', {}, formatValue(e.desired)),
+    h('td', {}, formatValue(e.live)),
+    h('td', {}, KIND_LABEL[e.kind]),
   );
+}
+
+const HEADERS = ['Field', 'Desired', 'Live', ''];
+
+/**
+ * Drift first: the fields out of sync in their own table, then the fields that match (declared or defaulted) folded
+ * away, then — when asked — the fields the server set.
+ */
+export function renderDiff(entries: readonly DiffEntry[], showServer: boolean, template = false): HTMLElement {
+  const drift = entries.filter((e) => e.kind === 'drift' || e.kind === 'missing');
+  const matching = entries.filter((e) => e.kind === 'same' || e.kind === 'defaulted');
+  const server = entries.filter((e) => e.kind === 'extra-by-server');
+  const against = template ? 'its pod template' : 'the manifest';
   const summary =
     entries.length === 0
-      ? 'No saved manifest to compare with.'
-      : drift === 0
-        ? 'In sync: the live object matches the manifest (defaults aside).'
-        : `${drift} field${drift === 1 ? '' : 's'} out of sync.`;
+      ? 'Nothing to compare with.'
+      : drift.length === 0
+        ? `In sync: the live object matches ${against} (defaults aside).`
+        : `${drift.length} field${drift.length === 1 ? '' : 's'} out of sync with ${against}.`;
+  const defaulted = matching.filter((e) => e.kind === 'defaulted').length;
+  const same = h(
+    'details',
+    { class: 'matching' },
+    h('summary', {}, `${matching.length} field${matching.length === 1 ? '' : 's'} match (${defaulted} by default)`),
+    table('Fields that match', HEADERS, matching.map(diffRow), 'diff'),
+  );
   return h(
     'div',
     {},
-    h('p', { class: drift > 0 ? 'summary drift' : 'summary' }, summary),
-    table('Fields, desired against live', ['Field', 'Desired', 'Live', ''], rows, 'diff'),
+    h('p', { class: drift.length > 0 ? 'summary drift' : 'summary' }, summary),
+    drift.length > 0 ? table('Fields out of sync, desired against live', HEADERS, drift.map(diffRow), 'diff') : null,
+    matching.length > 0 ? same : null,
+    showServer && server.length > 0 ? table('Fields set by the server', HEADERS, server.map(diffRow), 'diff') : null,
   );
 }
 

@@ -18,7 +18,14 @@ export interface PodSpecAt {
 }
 
 /** Kinds whose objects contain a pod template. */
-export const TEMPLATE_KINDS: readonly string[] = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job'];
+export const TEMPLATE_KINDS: readonly string[] = [
+  'Deployment',
+  'ReplicaSet',
+  'ReplicationController',
+  'StatefulSet',
+  'DaemonSet',
+  'Job',
+];
 /** Every kind that holds a pod spec somewhere. */
 export const POD_SPEC_KINDS: readonly string[] = ['Pod', ...TEMPLATE_KINDS, 'CronJob'];
 

@@ -31,6 +31,7 @@ import type {
   Pod,
   ResourceQuota,
   Secret,
+  ReplicationController,
   Service,
   ServiceAccount,
 } from 'kubernetes-types/core/v1';
@@ -38,6 +39,7 @@ import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { Ingress, IngressClass, NetworkPolicy } from 'kubernetes-types/networking/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from 'kubernetes-types/rbac/v1';
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
 import type { StorageClass } from 'kubernetes-types/storage/v1';
 import type { KubeObject, Typed } from './types';
 
@@ -58,6 +60,7 @@ export interface ObjectsByResource {
   limitranges: Typed<LimitRange>;
   deployments: Typed<Deployment>;
   replicasets: Typed<ReplicaSet>;
+  replicationcontrollers: Typed<ReplicationController>;
   statefulsets: Typed<StatefulSet>;
   daemonsets: Typed<DaemonSet>;
   controllerrevisions: Typed<ControllerRevision>;
@@ -71,6 +74,7 @@ export interface ObjectsByResource {
   endpointslices: Typed<EndpointSlice>;
   leases: Typed<Lease>;
   storageclasses: Typed<StorageClass>;
+  priorityclasses: Typed<PriorityClass>;
   roles: Typed<Role>;
   rolebindings: Typed<RoleBinding>;
   clusterroles: Typed<ClusterRole>;
@@ -116,6 +120,7 @@ export const TYPED_RESOURCES = [
   'limitranges',
   'deployments',
   'replicasets',
+  'replicationcontrollers',
   'statefulsets',
   'daemonsets',
   'controllerrevisions',
@@ -129,6 +134,7 @@ export const TYPED_RESOURCES = [
   'endpointslices',
   'leases',
   'storageclasses',
+  'priorityclasses',
   'roles',
   'rolebindings',
   'clusterroles',

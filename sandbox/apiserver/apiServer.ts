@@ -54,6 +54,7 @@ import { checkObjectShape } from './metaShape';
 import { checkPatchFields, decodeObjectFields } from './fieldValidation';
 import type { FieldValidationOptions } from './fieldValidation';
 import { bootstrapObjects, namespaceAdmission, PROTECTED_NAMESPACES } from './namespaces';
+import { admitPodPriority, admitPriorityClass, refuseSystemClassDelete, systemPriorityClassObjects } from './priority';
 import type { DeleteOptions, ListOptions, PatchType, WatchOptions, WriteOptions } from './options';
 import {
   generationChanged,
@@ -119,7 +120,15 @@ export class ApiServer {
     this.allocators = new ServiceAllocators(this.random.fork('service-allocation'));
     this.policySource = storePolicySource(this.store);
     for (const svc of this.store.list(kindKey(this.resolve('services')))) reserveServiceAddresses(svc, this.allocators);
-    if (options.bootstrap ?? store === undefined) for (const obj of bootstrapObjects()) this.create(obj);
+    if (options.bootstrap ?? store === undefined) {
+      for (const obj of bootstrapObjects()) this.create(obj);
+      // The system PriorityClasses take their uids from a stream of their own: every other uid and generated name stays
+      // what it was before they existed.
+      const saved = this.random.getState();
+      this.random.setState(this.random.fork('system-priority-classes').getState());
+      for (const obj of systemPriorityClassObjects()) this.create(obj);
+      this.random.setState(saved);
+    }
   }
 
   /** The store's latest resourceVersion. */
@@ -246,6 +255,7 @@ export class ApiServer {
     delete body.metadata.deletionGracePeriodSeconds;
     if (r.kind === 'Namespace') namespaceLabels(body);
     defaultObject(body, r);
+    if (r.kind === 'Pod' && r.group === '') admitPodPriority(this.store, body);
     initialStatus(body, r, podQosClass);
     if (r.kind === 'Secret') mergeSecretStringData(body);
     this.trackFields(r, undefined, body, options, undefined, preset);
@@ -257,6 +267,7 @@ export class ApiServer {
     if (generated) body.metadata.name = this.generatedName(r, ns, body.metadata.generateName!);
     if (r.kind === 'Job' && r.group === 'batch') generateJobSelector(body);
     validateOrThrow(body, r);
+    admitPriorityClass(this.store, r, body, false);
     this.admitPolicies(r, 'CREATE', body, undefined, options);
     if (r.kind === 'Service') this.allocate(r, body);
     if (this.store.get(kindKey(r), ns, body.metadata.name!)) throw alreadyExists(r, body.metadata.name!);
@@ -290,9 +301,11 @@ export class ApiServer {
     this.checkNoNewFinalizersWhileDeleting(r, body, old);
     if (r.kind === 'Namespace') namespaceLabels(body);
     defaultObject(body, r);
+    if (r.kind === 'Pod' && r.group === '') admitPodPriority(this.store, body, old);
     if (r.kind === 'Secret') mergeSecretStringData(body);
     this.trackFields(r, old, body, options, undefined, preset);
     validateOrThrow(body, r, old);
+    admitPriorityClass(this.store, r, body, true);
     this.admitPolicies(r, 'UPDATE', body, old, options);
     if (r.kind === 'Service') this.allocate(r, body, old);
     if (r.hasGeneration && generationChanged(r, body, old))
@@ -464,6 +477,7 @@ export class ApiServer {
         `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`,
       );
     }
+    refuseSystemClassDelete(r, name);
     this.admitPolicies(r, 'DELETE', undefined, old, { dryRun: options.dryRun });
     if (r.kind === 'Namespace') return this.deleteNamespace(r, old, options);
     const grace = r.kind === 'Pod' ? podGracePeriod(old, options) : 0;

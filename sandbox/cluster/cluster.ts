@@ -44,6 +44,12 @@ export interface ClusterOptions {
   nodes?: number | NodeConfig[];
   /** Applied to every generated node config. */
   nodeDefaults?: Partial<Omit<NodeConfig, 'name'>>;
+  /**
+   * Spread the generated nodes over this many zones: node i gets `topology.kubernetes.io/zone: zone-<a, b, c…>`
+   * round-robin (the label cloud providers set; PodTopologySpread and InterPodAffinity spread over it). Default 0:
+   * no zone label, as kind's nodes have none.
+   */
+  zones?: number;
   /** Start from an existing API server (e.g. restored from a snapshot). */
   api?: ApiServer;
   historyCapacity?: ApiServerOptions['historyCapacity'];
@@ -54,12 +60,27 @@ export interface SettleResult extends SettleReport {
   pending: string[];
 }
 
+/** The well-known zone label (`v1.LabelTopologyZone`). */
+export const ZONE_LABEL = 'topology.kubernetes.io/zone';
+
+/** `zone-a`, `zone-b`, … */
+export function zoneName(i: number): string {
+  return `zone-${String.fromCharCode(97 + i)}`;
+}
+
 function nodeConfigs(options: ClusterOptions): NodeConfig[] {
   const nodes = options.nodes ?? 3;
   if (Array.isArray(nodes)) return nodes;
   if (!Number.isInteger(nodes) || nodes < 0)
     throw new RangeError(`node count must be a non-negative integer, got ${nodes}`);
-  return Array.from({ length: nodes }, (_, i) => ({ ...options.nodeDefaults, name: `node-${i + 1}`, index: i }));
+  const zones = options.zones ?? 0;
+  if (!Number.isInteger(zones) || zones < 0 || zones > 26)
+    throw new RangeError(`zone count must be an integer from 0 to 26, got ${zones}`);
+  return Array.from({ length: nodes }, (_, i) => {
+    const config: NodeConfig = { ...options.nodeDefaults, name: `node-${i + 1}`, index: i };
+    if (zones > 0) config.labels = { ...config.labels, [ZONE_LABEL]: zoneName(i % zones) };
+    return config;
+  });
 }
 
 export class Cluster {
@@ -150,6 +171,11 @@ export class Cluster {
 
   recoverNode(name: string): void {
     this.kubelet(name).start();
+  }
+
+  /** False while Fail Node has stopped the node's kubelet. */
+  isKubeletRunning(name: string): boolean {
+    return this.kubelet(name).isRunning;
   }
 
   /** `kubectl scale` through the `/scale` subresource (sandbox/operations/scale.ts). */

@@ -14,11 +14,16 @@ import { CronJobController } from '../controllers/cronjob/cronJobController';
 import { EndpointSliceController } from '../controllers/endpointslice/endpointSliceController';
 import { EndpointsController } from '../controllers/endpointslice/endpointsController';
 import { DisruptionController } from '../controllers/disruption/disruptionController';
+import { StatefulSetController } from '../controllers/statefulset/statefulSetController';
+import { DaemonSetController } from '../controllers/daemonset/daemonSetController';
 
 export function controllerComponents(ctx: ComponentContext): Component[] {
   return [
     new DeploymentController(ctx),
     new ReplicaSetController(ctx),
+    new ReplicaSetController(ctx, { kind: 'ReplicationController' }),
+    new StatefulSetController(ctx),
+    new DaemonSetController(ctx),
     new JobController(ctx),
     new CronJobController(ctx),
     new EndpointSliceController(ctx),

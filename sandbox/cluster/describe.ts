@@ -1,7 +1,9 @@
 /**
  * Plain-words summary of what has not converged, for a run that hit its time
- * limit (and for the extension's status): rollouts in progress, pods that are
- * not Running and Ready, nodes that are not Ready.
+ * limit (and for the extension's status): rollouts in progress (in `kubectl
+ * rollout status`'s words for StatefulSets and DaemonSets), pods that are not
+ * Running and Ready, nodes that are not Ready, and objects of kinds whose
+ * controller the sandbox does not run (never reported as settled).
  */
 import type { ApiServer } from '../apiserver/apiServer';
 import type { Deployment } from 'kubernetes-types/apps/v1';
@@ -9,6 +11,16 @@ import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { KubeObject } from '../api/types';
 import { podReadyText, podStatusText } from '../printers/podStatus';
 import { isPodReady } from '../controllers/util/pods';
+import { daemonSetRolloutStatus, statefulSetRolloutStatus } from '../operations/rolloutStatus';
+import type { RolloutStatus } from '../operations/rolloutStatus';
+
+/**
+ * Kinds the API server stores whose upstream controller the sandbox does not run: their objects' status never moves,
+ * so each one is reported instead of counted as settled.
+ */
+export const UNMODELLED_CONTROLLERS: Readonly<Record<string, string>> = {
+  horizontalpodautoscalers: 'the HorizontalPodAutoscaler controller',
+};
 
 function ref(obj: KubeObject): string {
   return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name!;
@@ -28,6 +40,23 @@ function deploymentLine(d: Deployment & KubeObject): string | undefined {
   return undefined;
 }
 
+/** kubectl's status line; a strategy kubectl will not follow (OnDelete) falls back to the ready count. */
+function rolloutLine(
+  kind: string,
+  obj: KubeObject,
+  look: () => RolloutStatus,
+  ready: () => number,
+  want: number,
+): string | undefined {
+  try {
+    const s = look();
+    return s.done ? undefined : `${kind} ${ref(obj)}: ${s.message}`;
+  } catch {
+    const r = ready();
+    return r < want ? `${kind} ${ref(obj)}: ${r} of ${want} pods are ready (updateStrategy OnDelete)` : undefined;
+  }
+}
+
 /** One line per object that is not where it should be; empty when everything has converged. */
 export function describeUnsettled(api: ApiServer, _now: number): string[] {
   const lines: string[] = [];
@@ -35,6 +64,42 @@ export function describeUnsettled(api: ApiServer, _now: number): string[] {
     const line = deploymentLine(d as Deployment & KubeObject);
     if (line) lines.push(line);
   }
+  // ReplicaSets a Deployment owns are reported through it.
+  for (const rs of [...api.list('replicasets').items, ...api.list('replicationcontrollers').items]) {
+    if (rs.metadata.ownerReferences?.some((r) => r.controller === true)) continue;
+    const want = rs.spec?.replicas ?? 1;
+    const s = rs.status;
+    const kind = rs.kind.toLowerCase();
+    if ((s?.observedGeneration ?? 0) < (rs.metadata.generation ?? 0))
+      lines.push(`${kind} ${ref(rs)}: waiting for the spec update to be observed`);
+    else if ((s?.replicas ?? 0) !== want)
+      lines.push(`${kind} ${ref(rs)}: ${s?.replicas ?? 0} of ${want} replicas exist`);
+    else if ((s?.availableReplicas ?? 0) < want)
+      lines.push(`${kind} ${ref(rs)}: ${s?.availableReplicas ?? 0} of ${want} replicas are available`);
+  }
+  for (const sts of api.list('statefulsets').items) {
+    const line = rolloutLine(
+      'statefulset',
+      sts,
+      () => statefulSetRolloutStatus(sts),
+      () => sts.status?.readyReplicas ?? 0,
+      sts.spec?.replicas ?? 1,
+    );
+    if (line) lines.push(line);
+  }
+  for (const ds of api.list('daemonsets').items) {
+    const line = rolloutLine(
+      'daemonset',
+      ds,
+      () => daemonSetRolloutStatus(ds),
+      () => ds.status?.numberReady ?? 0,
+      ds.status?.desiredNumberScheduled ?? 0,
+    );
+    if (line) lines.push(line);
+  }
+  for (const [resource, controller] of Object.entries(UNMODELLED_CONTROLLERS))
+    for (const obj of api.list(resource).items)
+      lines.push(`${obj.kind.toLowerCase()} ${ref(obj)}: not modelled by the sandbox (it does not run ${controller})`);
   for (const p of api.list('pods').items) {
     const pod = p as Pod & KubeObject;
     const status = podStatusText(pod);

@@ -10,6 +10,7 @@ import type { KubeObject } from '../api/types';
 import { formatTimestamp } from '../clock/clock';
 import { cloneJson, jsonEqual } from '../util/json';
 import { LAST_APPLIED } from './apply/apply';
+import { rolloutUndoRevision } from './rolloutHistory';
 
 export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 /** kubectl's deploymentutil names (k8s.io/kubectl/pkg/util/deployment). */
@@ -140,8 +141,8 @@ function replicaSetForRevision(api: ApiServer, deployment: KubeObject, toRevisio
 /**
  * `kubectl rollout undo deployment/NAME [--to-revision=N]`: copies the pod template of the revision's ReplicaSet
  * (the previous revision by default) into the Deployment, with the ReplicaSet's annotations; the Deployment
- * controller rolls the pods. Skipped when the template already matches. Only Deployments: StatefulSets and DaemonSets
- * roll back through ControllerRevisions, which the sandbox does not keep.
+ * controller rolls the pods. Skipped when the template already matches. StatefulSets and DaemonSets roll back to a
+ * ControllerRevision (rolloutHistory.ts).
  */
 export function rolloutUndo(
   api: ApiServer,
@@ -152,9 +153,7 @@ export function rolloutUndo(
 ): RolloutResult {
   const r = api.resolve(resource);
   if (r.group === 'apps' && (r.kind === 'StatefulSet' || r.kind === 'DaemonSet'))
-    throw new Error(
-      `rollout undo of ${qualifiedResource(r)} is not modelled by the sandbox: it keeps no ControllerRevisions`,
-    );
+    return rolloutUndoRevision(api, r, namespace, name, toRevision);
   if (r.group !== 'apps' || r.kind !== 'Deployment')
     throw new Error(`no rollbacker has been implemented for "${qualifiedKind(r)}"`);
   if (toRevision < 0) throw new Error(`unable to find specified revision ${toRevision} in history`);

@@ -22,7 +22,7 @@ function width(text: string): number {
 }
 
 function cellText(cell: TableCell): string {
-  return typeof cell === 'number' ? String(cell) : cell;
+  return typeof cell === 'string' ? cell : String(cell);
 }
 
 /** Aligns lines of cells; each line ends with a newline, trailing blanks trimmed. */

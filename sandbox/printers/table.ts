@@ -23,7 +23,8 @@ export interface TableColumn {
   description?: string;
 }
 
-export type TableCell = string | number;
+/** A cell as the API's Table carries it: text, a number, or a boolean (`GLOBAL-DEFAULT`). */
+export type TableCell = string | number | boolean;
 
 export interface TableRow {
   cells: TableCell[];

@@ -8,7 +8,14 @@ import type { ResourceType } from '../api/resources';
 import type { AnyTypedObject, ObjectOfKind } from '../api/resourceObjects';
 import type { KubeObject } from '../api/types';
 import { cronJobPrinter, jobPrinter } from './kinds/batch';
-import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from './kinds/apps';
+import {
+  controllerRevisionPrinter,
+  daemonSetPrinter,
+  deploymentPrinter,
+  replicaSetPrinter,
+  replicationControllerPrinter,
+  statefulSetPrinter,
+} from './kinds/apps';
 import { leasePrinter, namespacePrinter, nodePrinter } from './kinds/cluster';
 import { configMapPrinter, pvcPrinter, secretPrinter, serviceAccountPrinter } from './kinds/config';
 import { eventPrinter } from './kinds/events';
@@ -16,6 +23,7 @@ import { hpaPrinter } from './kinds/hpa';
 import { endpointSlicePrinter, endpointsPrinter, ingressPrinter, servicePrinter } from './kinds/network';
 import { podPrinter } from './kinds/pods';
 import { podDisruptionBudgetPrinter } from './kinds/policy';
+import { priorityClassPrinter } from './kinds/scheduling';
 import type { KindPrinter, Table, TableCell, TableColumn } from './table';
 import { AGE_COLUMN, NAME_COLUMN, age } from './table';
 
@@ -32,8 +40,10 @@ const PRINTERS: ReadonlyMap<string, KindPrinter> = new Map([
   printing('Pod', podPrinter),
   printing('Deployment', deploymentPrinter),
   printing('ReplicaSet', replicaSetPrinter),
+  printing('ReplicationController', replicationControllerPrinter),
   printing('StatefulSet', statefulSetPrinter),
   printing('DaemonSet', daemonSetPrinter),
+  printing('ControllerRevision', controllerRevisionPrinter),
   printing('Job', jobPrinter),
   printing('CronJob', cronJobPrinter),
   printing('Service', servicePrinter),
@@ -50,6 +60,7 @@ const PRINTERS: ReadonlyMap<string, KindPrinter> = new Map([
   printing('PersistentVolumeClaim', pvcPrinter),
   printing('HorizontalPodAutoscaler', hpaPrinter),
   printing('PodDisruptionBudget', podDisruptionBudgetPrinter),
+  printing('PriorityClass', priorityClassPrinter),
 ]);
 
 const GENERIC: KindPrinter = {

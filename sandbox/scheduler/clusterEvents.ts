@@ -12,6 +12,8 @@ import {
   NODE_RESOURCES_FIT,
   NODE_UNSCHEDULABLE,
   TAINT_TOLERATION,
+  INTER_POD_AFFINITY,
+  POD_TOPOLOGY_SPREAD,
 } from './filters';
 
 export function pluginBit(plugin: number): number {
@@ -25,16 +27,22 @@ export const NODE_ADDED =
   pluginBit(TAINT_TOLERATION) |
   pluginBit(NODE_AFFINITY) |
   pluginBit(NODE_PORTS) |
-  pluginBit(NODE_RESOURCES_FIT);
+  pluginBit(NODE_RESOURCES_FIT) |
+  pluginBit(POD_TOPOLOGY_SPREAD) |
+  pluginBit(INTER_POD_AFFINITY);
 
-/** A bound pod was deleted or finished: its node has room and ports again. */
-export const ASSIGNED_POD_GONE = pluginBit(NODE_RESOURCES_FIT) | pluginBit(NODE_PORTS);
+/** A pod's placement changed: what InterPodAffinity and PodTopologySpread count. */
+export const ASSIGNED_POD_ADDED = pluginBit(POD_TOPOLOGY_SPREAD) | pluginBit(INTER_POD_AFFINITY);
+
+/** A bound pod was deleted or finished: its node has room and ports again, and the counts change. */
+export const ASSIGNED_POD_GONE = pluginBit(NODE_RESOURCES_FIT) | pluginBit(NODE_PORTS) | ASSIGNED_POD_ADDED;
 
 /** The plugins a node update concerns: allocatable, labels, taints, cordon. 0 for a heartbeat. */
 export function nodeUpdateMask(old: Node, node: Node): number {
   let mask = 0;
   if (!jsonEqual(old.status?.allocatable ?? {}, node.status?.allocatable ?? {})) mask |= pluginBit(NODE_RESOURCES_FIT);
-  if (!jsonEqual(old.metadata?.labels ?? {}, node.metadata?.labels ?? {})) mask |= pluginBit(NODE_AFFINITY);
+  if (!jsonEqual(old.metadata?.labels ?? {}, node.metadata?.labels ?? {}))
+    mask |= pluginBit(NODE_AFFINITY) | ASSIGNED_POD_ADDED;
   if (!jsonEqual(old.spec?.taints ?? [], node.spec?.taints ?? []))
     mask |= pluginBit(TAINT_TOLERATION) | pluginBit(NODE_UNSCHEDULABLE);
   if ((old.spec?.unschedulable ?? false) !== (node.spec?.unschedulable ?? false)) mask |= pluginBit(NODE_UNSCHEDULABLE);

@@ -6,10 +6,10 @@
  * deleted pod's entry goes, and beyond `detailBudget` evaluated nodes in
  * total the oldest entries keep only their summary.
  */
-import { FILTER_PLUGINS, verdictReasons } from './filters';
+import { FILTER_PLUGINS, pluginOf, verdictReasons } from './filters';
 import type { FilterPluginName } from './filters';
 import type { CycleRecord } from './schedulePod';
-import { SCORE_PLUGINS, SCORE_WEIGHTS, totalScore } from './scores';
+import { SCORE_PLUGINS, SCORE_STRIDE, SCORE_WEIGHTS, totalScore } from './scores';
 import type { ScorePluginName } from './scores';
 
 export interface NodeExplanation {
@@ -136,7 +136,7 @@ function nodeExplanations(r: CycleRecord): NodeExplanation[] {
     if (v === 0) return { node };
     return {
       node,
-      rejectedBy: FILTER_PLUGINS[v & 7] as FilterPluginName,
+      rejectedBy: FILTER_PLUGINS[pluginOf(v)] as FilterPluginName,
       reasons: verdictReasons(v, r.taintReasons?.get(i) ?? ''),
     };
   });
@@ -144,7 +144,7 @@ function nodeExplanations(r: CycleRecord): NodeExplanation[] {
     const e = out[at];
     if (r.scores) {
       const scores = {} as Record<ScorePluginName, number>;
-      SCORE_PLUGINS.forEach((p, k) => (scores[p] = r.scores![f * 4 + k]));
+      SCORE_PLUGINS.forEach((p, k) => (scores[p] = r.scores![f * SCORE_STRIDE + k]));
       e.scores = scores;
       e.total = totalScore(r.scores, f);
     }

@@ -1,11 +1,17 @@
 /**
  * The default filter plugins, in upstream order, stopping at the first one
  * that rejects the node. The verdict is one integer so the hot loop
- * allocates nothing: `plugin | fitReasons << 3 | taintIndex << 8`, 0 when
- * the node fits.
+ * allocates nothing: `plugin | reasons << 4 | taintIndex << 9`, 0 when
+ * the node fits. PodTopologySpread and InterPodAffinity read the state their
+ * PreFilter computed for the cycle (`CycleState`).
  */
 import type { NodeState } from './nodeState';
+import type { ScoreHook } from './scores';
+import type { InterPodState, NamespaceLabels } from './podAffinity';
+import { AFFINITY_NOT_MATCH, interPodFilter, interPodReason } from './podAffinity';
 import type { PodInfo } from './podInfo';
+import type { SpreadState } from './topologySpread';
+import { REASON_SPREAD, REASON_SPREAD_MISSING_LABEL, SPREAD_MISSING_LABEL, spreadFilter } from './topologySpread';
 import { TAINT_NODE_UNSCHEDULABLE, firstUntoleratedTaint, tolerationsTolerate } from './taints';
 
 export const FILTER_PLUGINS = [
@@ -16,6 +22,8 @@ export const FILTER_PLUGINS = [
   'NodeAffinity',
   'NodePorts',
   'NodeResourcesFit',
+  'PodTopologySpread',
+  'InterPodAffinity',
 ] as const;
 export type FilterPluginName = Exclude<(typeof FILTER_PLUGINS)[number], ''>;
 
@@ -25,8 +33,24 @@ export const TAINT_TOLERATION = 3;
 export const NODE_AFFINITY = 4;
 export const NODE_PORTS = 5;
 export const NODE_RESOURCES_FIT = 6;
+export const POD_TOPOLOGY_SPREAD = 7;
+export const INTER_POD_AFFINITY = 8;
 
-/** NodeResourcesFit reasons, as bits of `verdict >> 3`. */
+/** The plugin part of a verdict. */
+export const PLUGIN_MASK = 15;
+const REASON_SHIFT = 4;
+const TAINT_SHIFT = 9;
+
+/** What PreFilter computed for one cycle; absent parts have nothing to check. */
+export interface CycleState {
+  readonly spread?: SpreadState;
+  readonly interPod?: InterPodState;
+  readonly nsLabels: NamespaceLabels;
+  /** PreScore and Score of PodTopologySpread and InterPodAffinity over the feasible nodes. */
+  readonly score?: ScoreHook;
+}
+
+/** NodeResourcesFit reasons, as bits of `verdict >> 4`. */
 export const FIT_PODS = 1;
 export const FIT_CPU = 2;
 export const FIT_MEMORY = 4;
@@ -45,21 +69,39 @@ export const REASON_NODE_AFFINITY = "node(s) didn't match Pod's node affinity/se
 export const REASON_NODE_PORTS = "node(s) didn't have free ports for the requested pod ports";
 
 export function pluginOf(verdict: number): number {
-  return verdict & 7;
+  return verdict & PLUGIN_MASK;
+}
+
+/** The taint index of a TaintToleration verdict. */
+export function taintIndexOf(verdict: number): number {
+  return verdict >> TAINT_SHIFT;
+}
+
+function reasonsOf(verdict: number): number {
+  return (verdict >> REASON_SHIFT) & 31;
 }
 
 /** Runs the filters for `pod` on `node`. */
-export function filterNode(pod: PodInfo, node: NodeState): number {
+export function filterNode(pod: PodInfo, node: NodeState, cycle?: CycleState): number {
   if (node.unschedulable && !tolerationsTolerate(pod.tolerations, UNSCHEDULABLE_TAINT)) return NODE_UNSCHEDULABLE;
   if (pod.nodeName !== '' && pod.nodeName !== node.name) return NODE_NAME;
   if (node.taints.length > 0) {
     const i = firstUntoleratedTaint(node.taints, pod.tolerations);
-    if (i >= 0) return TAINT_TOLERATION | (i << 8);
+    if (i >= 0) return TAINT_TOLERATION | (i << TAINT_SHIFT);
   }
   if (pod.required && !pod.required(node)) return NODE_AFFINITY;
   for (const p of pod.hostPorts) if (node.portConflict(p)) return NODE_PORTS;
   const fit = fitReasons(pod, node);
-  return fit === 0 ? 0 : NODE_RESOURCES_FIT | (fit << 3);
+  if (fit !== 0) return NODE_RESOURCES_FIT | (fit << REASON_SHIFT);
+  if (cycle?.spread) {
+    const r = spreadFilter(cycle.spread, node);
+    if (r !== 0) return POD_TOPOLOGY_SPREAD | (r << REASON_SHIFT);
+  }
+  if (cycle?.interPod) {
+    const r = interPodFilter(cycle.interPod, node, cycle.nsLabels);
+    if (r !== 0) return INTER_POD_AFFINITY | (r << REASON_SHIFT);
+  }
+  return 0;
 }
 
 /** `fitsRequest`: pod count, then cpu, memory and ephemeral storage; zero requests always fit. */
@@ -81,7 +123,7 @@ export function fitReasons(pod: PodInfo, node: NodeState): number {
  * plugin is TaintToleration.
  */
 export function verdictReasons(verdict: number, taintReason: string): string[] {
-  switch (verdict & 7) {
+  switch (verdict & PLUGIN_MASK) {
     case NODE_UNSCHEDULABLE:
       return [REASON_UNSCHEDULABLE];
     case NODE_NAME:
@@ -92,8 +134,12 @@ export function verdictReasons(verdict: number, taintReason: string): string[] {
       return [REASON_NODE_AFFINITY];
     case NODE_PORTS:
       return [REASON_NODE_PORTS];
+    case POD_TOPOLOGY_SPREAD:
+      return [reasonsOf(verdict) & SPREAD_MISSING_LABEL ? REASON_SPREAD_MISSING_LABEL : REASON_SPREAD];
+    case INTER_POD_AFFINITY:
+      return [interPodReason(reasonsOf(verdict))];
     case NODE_RESOURCES_FIT: {
-      const m = verdict >> 3;
+      const m = reasonsOf(verdict);
       const out: string[] = [];
       if (m & FIT_PODS) out.push('Too many pods');
       if (m & FIT_CPU) out.push('Insufficient cpu');
@@ -113,8 +159,12 @@ export function verdictReasons(verdict: number, taintReason: string): string[] {
  * `tooSmallIsUnresolvable` selects that behaviour.
  */
 export function isUnresolvable(verdict: number, tooSmallIsUnresolvable = false): boolean {
-  const p = verdict & 7;
+  const p = verdict & PLUGIN_MASK;
   if (p === NODE_PORTS) return false;
-  if (p === NODE_RESOURCES_FIT) return tooSmallIsUnresolvable && ((verdict >> 3) & FIT_UNRESOLVABLE) !== 0;
+  if (p === NODE_RESOURCES_FIT) return tooSmallIsUnresolvable && (reasonsOf(verdict) & FIT_UNRESOLVABLE) !== 0;
+  // upstream: a missing topology label and unmet pod affinity are UnschedulableAndUnresolvable; skew and
+  // anti-affinity are Unschedulable (removing pods may help).
+  if (p === POD_TOPOLOGY_SPREAD) return (reasonsOf(verdict) & SPREAD_MISSING_LABEL) !== 0;
+  if (p === INTER_POD_AFFINITY) return (reasonsOf(verdict) & AFFINITY_NOT_MATCH) !== 0;
   return p !== 0;
 }

@@ -34,9 +34,10 @@ function bump(counts: Map<string, number>, reason: string): void {
  * The full message for a cycle in which no node passed the filters.
  * `verdicts[i]` is node i's filter verdict, `taintReason(i)` its taint
  * reason when TaintToleration rejected it; `tooSmallIsUnresolvable` as in
- * `isUnresolvable`. Preemption is not simulated: every
- * node where it could help is reported as having no victims, which is what
- * upstream says when no pod has a lower priority than the incoming one.
+ * `isUnresolvable`. `preemption` is the dry run's per-node reasons (see
+ * preemption.ts); without it every node where preemption could help is
+ * reported as having no victims. `preemption === null`: preemption
+ * succeeded, and upstream's message then has no preemption part.
  */
 export function fitErrorMessage(
   total: number,
@@ -45,6 +46,7 @@ export function fitErrorMessage(
   taintReason: (i: number) => string,
   preemptNever: boolean,
   tooSmallIsUnresolvable = false,
+  preemption?: ReadonlyMap<string, number> | null,
 ): string {
   const filterCounts = new Map<string, number>();
   const preemptionCounts = new Map<string, number>();
@@ -53,6 +55,7 @@ export function fitErrorMessage(
     for (const r of verdictReasons(v, taintReason(i))) bump(filterCounts, r);
     bump(preemptionCounts, isUnresolvable(v, tooSmallIsUnresolvable) ? PREEMPTION_NOT_HELPFUL : NO_PREEMPTION_VICTIMS);
   }
-  const post = preemptNever ? PREEMPTION_POLICY_NEVER : availability(total, preemptionCounts);
+  if (preemption === null) return availability(total, filterCounts);
+  const post = preemptNever ? PREEMPTION_POLICY_NEVER : availability(total, preemption ?? preemptionCounts);
   return `${availability(total, filterCounts)} preemption: ${post}`;
 }

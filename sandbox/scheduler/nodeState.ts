@@ -5,7 +5,8 @@
  */
 import type { Node } from 'kubernetes-types/core/v1';
 import { parseQuantity, quantityToMilli, quantityValue } from '../api/quantity';
-import type { HostPort } from './podInfo';
+import type { Pod } from 'kubernetes-types/core/v1';
+import type { AffinityTerm, WeightedAffinityTerm } from './affinityTerm';
 import type { NodeTaint } from './taints';
 import { toNodeTaint } from './taints';
 
@@ -20,6 +21,35 @@ export interface PodUsage {
   nonZeroCpu: number;
   nonZeroMemory: number;
   hostPorts: readonly HostPort[];
+}
+
+export interface HostPort {
+  readonly ip: string;
+  /** `TCP/8080`: protocol and port, the key of a node's used-port table. */
+  readonly protocolPort: string;
+}
+
+/** A pod counted on a node, with what InterPodAffinity, PodTopologySpread and preemption look at. */
+export interface BoundPod {
+  readonly key: string;
+  readonly uid: string;
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly priority: number;
+  /** Being deleted (PodTopologySpread does not count it). */
+  readonly deleting: boolean;
+  /** Its required anti-affinity terms; undefined when it has none. */
+  readonly requiredAntiAffinity: readonly AffinityTerm[] | undefined;
+  /** Its other pod (anti-)affinity terms, for InterPodAffinity's score; absent when it has none. */
+  readonly requiredAffinity?: readonly AffinityTerm[];
+  readonly preferredAffinity?: readonly WeightedAffinityTerm[];
+  readonly preferredAntiAffinity?: readonly WeightedAffinityTerm[];
+  readonly usage: PodUsage;
+  /** The object (for preemption's victims); the scheduler's own copy for an assumed pod. */
+  pod: Pod;
+  node: NodeState;
+  /** Assumed by the scheduler and not yet confirmed by the informer. */
+  assumed: boolean;
 }
 
 /** A quantity in millis or base units; 0 when missing or unparsable. */
@@ -48,6 +78,8 @@ export class NodeState {
   podCount = 0;
   /** ip → `PROTO/port` → number of pods using it; undefined while no pod uses a host port. */
   usedPorts: Map<string, Map<string, number>> | undefined;
+  /** The pods counted here. */
+  readonly pods = new Set<BoundPod>();
 
   constructor(readonly name: string) {}
 
@@ -62,6 +94,13 @@ export class NodeState {
     this.allocMemory = amount(a.memory, false);
     this.allocEphemeral = amount(a['ephemeral-storage'], false);
     this.allocPods = a.pods === undefined ? DEFAULT_MAX_PODS : amount(a.pods, false);
+  }
+
+  /** Counts (or stops counting) a pod here. */
+  attach(p: BoundPod, sign: 1 | -1): void {
+    if (sign > 0) this.pods.add(p);
+    else this.pods.delete(p);
+    this.addPod(p.usage, sign);
   }
 
   addPod(u: PodUsage, sign: 1 | -1): void {

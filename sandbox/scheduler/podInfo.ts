@@ -6,16 +6,17 @@
 import type { Pod, Toleration } from 'kubernetes-types/core/v1';
 import { objectKey } from '../client/cache';
 import type { ObjectsByResource } from '../api/resourceObjects';
+import type { AffinityTerm, WeightedAffinityTerm } from './affinityTerm';
+import { compileAffinityTerms, compileWeightedTerms } from './affinityTerm';
 import type { NodeMatcher } from './nodeSelector';
+import type { HostPort } from './nodeState';
+
+export type { HostPort } from './nodeState';
 import { compileTerm, compileTerms } from './nodeSelector';
 import type { Requests } from './podRequests';
 import { podRequests } from './podRequests';
-
-export interface HostPort {
-  readonly ip: string;
-  /** `TCP/8080`: protocol and port, the key of a node's used-port table. */
-  readonly protocolPort: string;
-}
+import type { SoftConstraint, SpreadConstraint } from './topologySpread';
+import { compileSoftConstraints, compileSpreadConstraints } from './topologySpread';
 
 export interface PreferredTerm {
   readonly weight: number;
@@ -40,6 +41,24 @@ export interface PodInfo {
   readonly required: NodeMatcher | undefined;
   readonly preferred: readonly PreferredTerm[];
   readonly preemptNever: boolean;
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+  /** Required pod affinity and anti-affinity terms (InterPodAffinity). */
+  readonly requiredAffinity: readonly AffinityTerm[];
+  readonly requiredAntiAffinity: readonly AffinityTerm[];
+  /** Preferred pod affinity and anti-affinity terms (InterPodAffinity's score). */
+  readonly preferredAffinity: readonly WeightedAffinityTerm[];
+  readonly preferredAntiAffinity: readonly WeightedAffinityTerm[];
+  /** Whether the pod has any pod affinity or anti-affinity. */
+  readonly hasPodAffinity: boolean;
+  /** The DoNotSchedule topology spread constraints. */
+  readonly constraints: readonly SpreadConstraint[];
+  /** The ScheduleAnyway ones (PodTopologySpread's score). */
+  readonly softConstraints: readonly SoftConstraint[];
+  /** Whether the pod declares topology spread constraints at all (else the cluster defaults score). */
+  readonly ownConstraints: boolean;
+  /** The object this was computed from. */
+  readonly pod: Pod;
 }
 
 /** Bound pods only need what the node accounting uses. */
@@ -71,6 +90,9 @@ export function newPodInfo(pod: ObjectsByResource['pods']): PodInfo {
   const preferred = (spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [])
     .filter((t) => t.weight !== 0)
     .map((t) => ({ weight: t.weight, matches: compileTerm(t.preference) }));
+  const namespace = pod.metadata.namespace ?? '';
+  const labels = pod.metadata.labels ?? {};
+  const affinity = spec?.affinity;
   return {
     key: objectKey(pod),
     uid: pod.metadata.uid ?? '',
@@ -84,5 +106,28 @@ export function newPodInfo(pod: ObjectsByResource['pods']): PodInfo {
     required: requiredMatcher(pod),
     preferred,
     preemptNever: spec?.preemptionPolicy === 'Never',
+    namespace,
+    labels,
+    requiredAffinity: compileAffinityTerms(
+      affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+      namespace,
+    ),
+    requiredAntiAffinity: compileAffinityTerms(
+      affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+      namespace,
+    ),
+    preferredAffinity: compileWeightedTerms(
+      affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+      namespace,
+    ),
+    preferredAntiAffinity: compileWeightedTerms(
+      affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+      namespace,
+    ),
+    hasPodAffinity: affinity?.podAffinity !== undefined || affinity?.podAntiAffinity !== undefined,
+    constraints: compileSpreadConstraints(spec?.topologySpreadConstraints, labels),
+    softConstraints: compileSoftConstraints(spec?.topologySpreadConstraints, labels),
+    ownConstraints: (spec?.topologySpreadConstraints ?? []).length > 0,
+    pod,
   };
 }

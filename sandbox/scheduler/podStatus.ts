@@ -1,7 +1,8 @@
 /**
  * The scheduler's one status write for a pod it could not place: the
  * `PodScheduled=False` condition (`schedule_one.go` `updatePod` with
- * `podutil.UpdatePodCondition`), written only when it changes.
+ * `podutil.UpdatePodCondition`), and the node a preemption nominated
+ * (`status.nominatedNodeName`), written only when it changes.
  */
 import type { ApiServer } from '../apiserver/apiServer';
 import { isApiError } from '../api/errors';
@@ -18,12 +19,14 @@ export function setPodScheduledFalse(
   pod: ObjectsByResource['pods'],
   reason: string,
   message: string,
+  nominatedNodeName?: string,
 ): boolean {
   if (pod.spec?.nodeName) return false;
+  const nominate = nominatedNodeName !== undefined && pod.status?.nominatedNodeName !== nominatedNodeName;
   const conditions: WirePodCondition[] = [...(pod.status?.conditions ?? [])];
   const i = conditions.findIndex((c) => c.type === 'PodScheduled');
   const old = i >= 0 ? conditions[i] : undefined;
-  if (old && old.status === 'False' && old.reason === reason && old.message === message) return false;
+  if (old && old.status === 'False' && old.reason === reason && old.message === message && !nominate) return false;
   const cond: WirePodCondition = {
     type: 'PodScheduled',
     status: 'False',
@@ -36,7 +39,8 @@ export function setPodScheduledFalse(
   if (i >= 0) conditions[i] = cond;
   else conditions.push(cond);
   try {
-    api.updateStatus({ ...pod, status: { ...pod.status, conditions } });
+    const status = { ...pod.status, conditions, ...(nominate ? { nominatedNodeName } : {}) };
+    api.updateStatus({ ...pod, status });
     return true;
   } catch (e) {
     // Gone or changed since the cache saw it: the next attempt writes again if still needed.

@@ -6,7 +6,8 @@
  * (`selectHost`'s reservoir sampling). Pure: reads the cache, writes nothing.
  */
 import type { SeededRandom } from '../clock/random';
-import { TAINT_TOLERATION, filterNode } from './filters';
+import type { CycleState } from './filters';
+import { TAINT_TOLERATION, filterNode, pluginOf, taintIndexOf } from './filters';
 import type { NodeState } from './nodeState';
 import type { PodInfo } from './podInfo';
 import { scoreNodes, totalScore } from './scores';
@@ -26,7 +27,8 @@ export interface CycleRecord {
   /** Evaluated indices of the feasible nodes. */
   readonly feasible: Int32Array;
   /**
-   * 4 normalized plugin scores per feasible node; undefined when fewer than two were feasible (upstream skips scoring).
+   * `SCORE_STRIDE` normalized plugin scores per feasible node; undefined when fewer than two were feasible (upstream
+   * skips scoring).
    */
   readonly scores: Int32Array | undefined;
   /** Index into `feasible` of the chosen node, -1 when none fits. */
@@ -58,6 +60,7 @@ export function schedulePod(
   cursor: CycleCursor,
   random: SeededRandom,
   percentage: number,
+  cycle?: CycleState,
 ): CycleRecord {
   const total = nodes.length;
   const want = numFeasibleNodesToFind(percentage, total);
@@ -72,14 +75,14 @@ export function schedulePod(
   let at = start;
   while (processed < total && feasible.length < want) {
     const node = nodes[at];
-    const v = filterNode(pod, node);
+    const v = filterNode(pod, node, cycle);
     verdicts[processed] = v;
     names.push(node.name);
     if (v === 0) {
       feasible.push(processed);
       feasibleNodes.push(node);
-    } else if ((v & 7) === TAINT_TOLERATION) {
-      (taintReasons ??= new Map()).set(processed, node.taints[v >> 8].reason);
+    } else if (pluginOf(v) === TAINT_TOLERATION) {
+      (taintReasons ??= new Map()).set(processed, node.taints[taintIndexOf(v)].reason);
     }
     processed++;
     if (++at === total) at = 0;
@@ -94,7 +97,7 @@ export function schedulePod(
   };
   if (feasible.length === 0) return { ...base, scores: undefined, chosen: -1 };
   if (feasible.length === 1) return { ...base, scores: undefined, chosen: 0 };
-  const scores = scoreNodes(pod, feasibleNodes);
+  const scores = scoreNodes(pod, feasibleNodes, cycle?.score);
   return { ...base, scores, chosen: selectHost(scores, feasible.length, random) };
 }
 

@@ -6,7 +6,9 @@
  * event and the `PodScheduled=False` condition. Keeps each pod's last
  * decision for `explain`.
  */
-import type { Node } from 'kubernetes-types/core/v1';
+import type { Node, Pod, PodCondition } from 'kubernetes-types/core/v1';
+import type { LabelSelectorRequirement, Selector } from '../api/selectors/labelSelector';
+import { labelSelectorFromObject } from '../api/selectors/labelSelector';
 import { isApiError } from '../api/errors';
 import type { ObjectsByResource } from '../api/resourceObjects';
 import { objectKey } from '../client/cache';
@@ -17,10 +19,17 @@ import type { SeededRandom } from '../clock/random';
 import type { Component, ComponentContext } from '../client/component';
 import { Recorder } from '../client/component';
 import { bindPod } from './bind';
-import { ASSIGNED_POD_GONE, NODE_ADDED, nodeUpdateMask, pluginBit } from './clusterEvents';
+import { ASSIGNED_POD_ADDED, ASSIGNED_POD_GONE, NODE_ADDED, nodeUpdateMask, pluginBit } from './clusterEvents';
 import type { SchedulingExplanation, SchedulingOutcome } from './explanation';
 import { ExplanationStore } from './explanation';
 import { NO_NODES_AVAILABLE, fitErrorMessage } from './fitError';
+import type { CycleState } from './filters';
+import { isUnresolvable, pluginOf } from './filters';
+import type { NamespaceLabels } from './podAffinity';
+import { preFilter } from './preFilter';
+import type { Candidate } from './preemption';
+import { findCandidate } from './preemption';
+import type { NodeState } from './nodeState';
 import type { PodInfo } from './podInfo';
 import { newPodInfo } from './podInfo';
 import { SchedulerCache } from './schedulerCache';
@@ -33,6 +42,43 @@ import { setPodScheduledFalse } from './podStatus';
 export type { NodeExplanation, SchedulingExplanation, SchedulingOutcome } from './explanation';
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
+
+/** upstream: pkg/scheduler/framework/preemption `PodEligibleToPreemptOthers`. */
+const NOT_ELIGIBLE_TERMINATING = 'not eligible due to a terminating pod on the nominated node.';
+
+function isUnresolvableVerdict(v: number, tooSmall: boolean): boolean {
+  return isUnresolvable(v, tooSmall);
+}
+
+/** `podTerminatingByPreemption`: being deleted, and marked DisruptionTarget by a scheduler's preemption. */
+function terminatingByPreemption(pod: Pod): boolean {
+  if (!pod.metadata?.deletionTimestamp) return false;
+  return (pod.status?.conditions ?? []).some(
+    (c) => c.type === 'DisruptionTarget' && c.status === 'True' && c.reason === PREEMPTION_REASON,
+  );
+}
+
+const PREEMPTION_REASON = 'PreemptionByScheduler';
+
+/** The victim's status with `DisruptionTarget=True` (`prepareCandidate`); undefined when it already says so. */
+function withPreemptionCondition(pod: Pod, now: number, schedulerName: string): Pod['status'] | undefined {
+  const message = `${schedulerName}: preempting to accommodate a higher priority pod`;
+  const conditions: PodCondition[] = [...(pod.status?.conditions ?? [])];
+  const i = conditions.findIndex((c) => c.type === 'DisruptionTarget');
+  const old = i >= 0 ? conditions[i] : undefined;
+  if (old && old.status === 'True' && old.reason === PREEMPTION_REASON && old.message === message) return undefined;
+  const next: PodCondition = {
+    type: 'DisruptionTarget',
+    status: 'True',
+    lastTransitionTime:
+      old?.status === 'True' && old.lastTransitionTime ? old.lastTransitionTime : formatTimestamp(now),
+    reason: PREEMPTION_REASON,
+    message,
+  };
+  if (i >= 0) conditions[i] = next;
+  else conditions.push(next);
+  return { ...pod.status, conditions };
+}
 
 type CachedPod = ObjectsByResource['pods'];
 
@@ -75,6 +121,12 @@ export class Scheduler implements Component {
   private readonly cursor: CycleCursor = { nextStart: 0 };
   private readonly measure: <T>(phase: SchedulerPhase, fn: () => T) => T;
   private pods: Informer<CachedPod> | undefined;
+  private namespaces: Informer<ObjectsByResource['namespaces']> | undefined;
+  private pdbs: Informer<ObjectsByResource['poddisruptionbudgets']> | undefined;
+  private readonly nsLabels: NamespaceLabels = (ns) => this.namespaces?.cache.get(ns)?.metadata.labels;
+  private services: Informer<ObjectsByResource['services']> | undefined;
+  private replicaSets: Informer<ObjectsByResource['replicasets']> | undefined;
+  private statefulSets: Informer<ObjectsByResource['statefulsets']> | undefined;
   private drainTimer: TimerHandle | undefined;
   private running = false;
 
@@ -98,6 +150,11 @@ export class Scheduler implements Component {
       onUpdate: (o, n) => this.running && this.onNode(o, n),
       onDelete: (n) => this.running && this.cache.removeNode(n.metadata.name!),
     });
+    this.namespaces = this.ctx.informers.get('namespaces');
+    this.pdbs = this.ctx.informers.get('poddisruptionbudgets');
+    this.services = this.ctx.informers.get('services');
+    this.replicaSets = this.ctx.informers.get('replicasets');
+    this.statefulSets = this.ctx.informers.get('statefulsets');
     this.pods = this.ctx.informers.get('pods');
     this.pods.addHandlers({
       onAdd: (p) => this.running && this.onPod(undefined, p),
@@ -137,7 +194,7 @@ export class Scheduler implements Component {
       if (phase === 'Succeeded' || phase === 'Failed') {
         if (this.cache.removePod(key)) this.queue.moveAll(ASSIGNED_POD_GONE);
       } else {
-        this.cache.addOrUpdatePod(key, pod);
+        if (this.cache.addOrUpdatePod(key, pod)) this.queue.moveAll(ASSIGNED_POD_ADDED);
       }
       return;
     }
@@ -174,19 +231,118 @@ export class Scheduler implements Component {
     const nodes = this.cache.nodeList;
     if (nodes.length === 0) return this.unschedulable(qp, EMPTY_RECORD, NO_NODES_AVAILABLE, 0);
     const pct = this.options.percentageOfNodesToScore ?? 0;
-    const record = this.measure('schedule', () => schedulePod(info, nodes, this.cursor, this.random, pct));
+    const record = this.measure('schedule', () => {
+      const cycle = preFilter(info, this.cache, this.nsLabels, () => this.defaultSelector(qp.pod));
+      return schedulePod(info, nodes, this.cursor, this.random, pct, cycle);
+    });
     if (record.chosen >= 0) return this.bind(qp, info, record, record.names[record.feasible[record.chosen]]);
-    const message = fitErrorMessage(
+    const tooSmall = this.options.nodeTooSmallIsUnresolvable ?? false;
+    const { preemption, nominated, notEligible } = info.preemptNever
+      ? { preemption: undefined, nominated: undefined, notEligible: undefined }
+      : this.measure('schedule', () => this.postFilter(qp, info, record, tooSmall));
+    let message = fitErrorMessage(
       record.totalNodes,
       record.verdicts,
       record.names.length,
       (i) => record.taintReasons?.get(i) ?? '',
       info.preemptNever,
-      this.options.nodeTooSmallIsUnresolvable ?? false,
+      tooSmall,
+      preemption,
     );
+    if (notEligible) message = `${message.slice(0, message.indexOf(' preemption: '))} preemption: ${notEligible}`;
     let rejected = 0;
-    for (const v of record.verdicts) rejected |= pluginBit(v & 7);
-    this.unschedulable(qp, record, message, rejected);
+    for (const v of record.verdicts) rejected |= pluginBit(pluginOf(v));
+    this.unschedulable(qp, record, message, rejected, nominated);
+  }
+
+  /**
+   * DefaultPreemption's PostFilter: not eligible while a victim of an earlier preemption is still terminating on the
+   * nominated node (`PodEligibleToPreemptOthers`); else the dry run, and for the chosen candidate the victims are
+   * marked DisruptionTarget, deleted and told why (`prepareCandidate`). Returns the reasons for the message (null
+   * when a candidate was found) and the node nominated.
+   */
+  private postFilter(
+    qp: QueuedPod,
+    info: PodInfo,
+    record: CycleRecord,
+    tooSmall: boolean,
+  ): { preemption: Map<string, number> | null | undefined; nominated?: string; notEligible?: string } {
+    const current = this.pods?.cache.get(qp.key) ?? qp.pod;
+    const nominatedName = current.status?.nominatedNodeName;
+    if (nominatedName) {
+      const i = record.names.indexOf(nominatedName);
+      const unresolvable = i >= 0 && isUnresolvableVerdict(record.verdicts[i], tooSmall);
+      const node = this.cache.node(nominatedName);
+      if (!unresolvable && node)
+        for (const p of node.pods)
+          if (p.priority < info.priority && terminatingByPreemption(p.pod))
+            return { preemption: undefined, notEligible: NOT_ELIGIBLE_TERMINATING };
+    }
+    const nodes: NodeState[] = record.names.map((n) => this.cache.node(n)!);
+    const pdbs = this.pdbs?.cache.list() ?? [];
+    const recompute = (): CycleState => preFilter(info, this.cache, this.nsLabels);
+    const { candidate, reasons } = findCandidate(info, nodes, record.verdicts, pdbs, recompute, tooSmall);
+    if (!candidate) return { preemption: reasons };
+    this.evictVictims(current, candidate);
+    return { preemption: null, nominated: candidate.node.name };
+  }
+
+  /**
+   * `helper.DefaultSelector`: the Services selecting the pod, and its controller if a ReplicaSet or StatefulSet, merged
+   * into one selector. (ReplicationControllers are not served by this sandbox yet.)
+   */
+  private defaultSelector(pod: CachedPod): Selector | undefined {
+    const ns = pod.metadata.namespace ?? '';
+    const labels = pod.metadata.labels ?? {};
+    const matchLabels: Record<string, string> = {};
+    for (const svc of this.services?.cache.list() ?? []) {
+      const sel = svc.spec?.selector;
+      if (svc.metadata.namespace !== ns || !sel || Object.keys(sel).length === 0) continue;
+      if (Object.entries(sel).every(([k, v]) => labels[k] === v)) Object.assign(matchLabels, sel);
+    }
+    const owner = pod.metadata.ownerReferences?.find((o) => o.controller === true);
+    let matchExpressions: LabelSelectorRequirement[] = [];
+    const informer =
+      owner?.apiVersion === 'apps/v1' && owner.kind === 'ReplicaSet'
+        ? this.replicaSets
+        : owner?.apiVersion === 'apps/v1' && owner.kind === 'StatefulSet'
+          ? this.statefulSets
+          : undefined;
+    const workload = owner && informer?.cache.get(`${ns}/${owner.name}`);
+    if (workload) {
+      const sel = workload.spec?.selector;
+      Object.assign(matchLabels, sel?.matchLabels ?? {});
+      matchExpressions = [...(sel?.matchExpressions ?? [])];
+    }
+    try {
+      return labelSelectorFromObject({ matchLabels, matchExpressions });
+    } catch {
+      return undefined;
+    }
+  }
+
+  private evictVictims(preemptor: CachedPod, c: Candidate): void {
+    const schedulerName = preemptor.spec?.schedulerName ?? DEFAULT_SCHEDULER_NAME;
+    for (const v of c.victims) {
+      const ns = v.pod.metadata?.namespace ?? '';
+      const name = v.pod.metadata?.name ?? '';
+      const live = this.ctx.api.tryGet('pods', ns, name);
+      if (!live || live.metadata.uid !== v.uid) continue;
+      try {
+        const status = withPreemptionCondition(live, this.ctx.clock.now(), schedulerName);
+        if (status) this.ctx.api.updateStatus({ ...live, status });
+        this.ctx.api.delete('pods', ns, name);
+      } catch (e) {
+        if (!isApiError(e, 404) && !isApiError(e, 409)) throw e;
+        continue;
+      }
+      this.recorder.event(
+        live,
+        'Normal',
+        'Preempted',
+        `Preempted by pod ${preemptor.metadata.uid ?? ''} on node ${c.node.name}`,
+      );
+    }
   }
 
   private bind(qp: QueuedPod, info: PodInfo, record: CycleRecord, nodeName: string): void {
@@ -221,17 +377,24 @@ export class Scheduler implements Component {
     this.queue.retry(qp);
   }
 
-  private unschedulable(qp: QueuedPod, record: CycleRecord, message: string, rejected: number): void {
+  private unschedulable(
+    qp: QueuedPod,
+    record: CycleRecord,
+    message: string,
+    rejected: number,
+    nominated?: string,
+  ): void {
     this.remember(qp, record, 'Unschedulable', message);
     this.measure('event', () => this.recorder.event(qp.pod, 'Warning', 'FailedScheduling', message));
-    this.writeCondition(qp, 'Unschedulable', message);
+    this.writeCondition(qp, 'Unschedulable', message, nominated);
+    // A pod that preempted waits for its victims to go (ASSIGNED_POD_GONE concerns every plugin preemption helps).
     this.queue.unschedulable(qp, rejected);
   }
 
-  private writeCondition(qp: QueuedPod, reason: string, message: string): void {
+  private writeCondition(qp: QueuedPod, reason: string, message: string, nominated?: string): void {
     const current = this.pods?.cache.get(qp.key);
     if (!current) return;
-    this.measure('status', () => setPodScheduledFalse(this.ctx.api, current, reason, message));
+    this.measure('status', () => setPodScheduledFalse(this.ctx.api, current, reason, message, nominated));
   }
 
   private remember(qp: QueuedPod, record: CycleRecord, outcome: SchedulingOutcome, message?: string): void {

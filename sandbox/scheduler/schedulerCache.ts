@@ -5,19 +5,17 @@
  * the informers, so a scheduling cycle is O(nodes), never O(pods).
  */
 import type { Node, Pod } from 'kubernetes-types/core/v1';
-import type { PodUsage } from './nodeState';
+import type { BoundPod, PodUsage } from './nodeState';
 import { NodeState } from './nodeState';
+import { compileAffinityTerms, compileWeightedTerms } from './affinityTerm';
+import type { Selector } from '../api/selectors/labelSelector';
 import type { PodInfo } from './podInfo';
 import { podHostPorts } from './podInfo';
 import { podRequests } from './podRequests';
 
-interface PodEntry {
-  uid: string;
-  node: NodeState;
-  usage: PodUsage;
-  /** Assumed by the scheduler and not yet confirmed by the informer. */
-  assumed: boolean;
-}
+type PodEntry = BoundPod;
+
+const EMPTY: ReadonlySet<BoundPod> = new Set();
 
 function usageOf(pod: Pod): PodUsage {
   const r = podRequests(pod.spec);
@@ -32,9 +30,24 @@ function usageOf(pod: Pod): PodUsage {
   };
 }
 
+function sameLabels(before: Readonly<Record<string, string>>, pod: Pod): boolean {
+  const now = pod.metadata?.labels ?? {};
+  if (now === before) return true;
+  const keys = Object.keys(now);
+  if (keys.length !== Object.keys(before).length) return false;
+  for (const k of keys) if (before[k] !== now[k]) return false;
+  return true;
+}
+
 export class SchedulerCache {
   private readonly nodes = new Map<string, NodeState>();
   private readonly pods = new Map<string, PodEntry>();
+  /** Pods with required anti-affinity terms (upstream `HavePodsWithRequiredAntiAffinityList`). */
+  readonly withAntiAffinity = new Set<PodEntry>();
+  /** `namespace\0key\0value` → the pods carrying that label: selectors look only at the pods they could match. */
+  private readonly byLabel = new Map<string, Set<PodEntry>>();
+  /** Pods with any pod affinity or anti-affinity (upstream `HavePodsWithAffinityList`). */
+  readonly withAffinity = new Set<PodEntry>();
   private list: NodeState[] = [];
 
   /** Existing nodes, in the order they were added: the order a cycle walks them. */
@@ -62,17 +75,82 @@ export class SchedulerCache {
     if (state.podCount === 0) this.nodes.delete(name);
   }
 
-  /** Counts a bound, non-terminal pod (or re-counts it when it moved or changed uid). */
-  addOrUpdatePod(key: string, pod: Pod): void {
+  /**
+   * Counts a bound, non-terminal pod (or re-counts it when it moved, changed uid or labels, or began terminating).
+   * Returns whether what InterPodAffinity and PodTopologySpread count changed.
+   */
+  addOrUpdatePod(key: string, pod: Pod): boolean {
     const nodeName = pod.spec?.nodeName ?? '';
     const uid = pod.metadata?.uid ?? '';
     const old = this.pods.get(key);
-    if (old && old.uid === uid && old.node.name === nodeName) {
+    const deleting = pod.metadata?.deletionTimestamp !== undefined && pod.metadata?.deletionTimestamp !== null;
+    if (
+      old &&
+      old.uid === uid &&
+      old.node.name === nodeName &&
+      old.deleting === deleting &&
+      sameLabels(old.labels, pod)
+    ) {
       old.assumed = false;
-      return;
+      old.pod = pod;
+      return false;
     }
     if (old) this.release(key, old);
-    this.account(key, { uid, node: this.stateFor(nodeName), usage: usageOf(pod), assumed: false });
+    const namespace = pod.metadata?.namespace ?? '';
+    const affinity = pod.spec?.affinity;
+    const anti = affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+    const terms =
+      affinity?.podAffinity || affinity?.podAntiAffinity
+        ? {
+            requiredAffinity: compileAffinityTerms(
+              affinity.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+              namespace,
+            ),
+            preferredAffinity: compileWeightedTerms(
+              affinity.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+              namespace,
+            ),
+            preferredAntiAffinity: compileWeightedTerms(
+              affinity.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+              namespace,
+            ),
+          }
+        : undefined;
+    this.account(key, {
+      ...terms,
+      key,
+      uid,
+      namespace,
+      labels: pod.metadata?.labels ?? {},
+      priority: pod.spec?.priority ?? 0,
+      deleting,
+      requiredAntiAffinity: anti && anti.length > 0 ? compileAffinityTerms(anti, namespace) : undefined,
+      pod,
+      node: this.stateFor(nodeName),
+      usage: usageOf(pod),
+      assumed: false,
+    });
+    return true;
+  }
+
+  /**
+   * The pods of `namespace` that may match `selector`: those carrying the label of one of its equality requirements;
+   * undefined when it has none (then every pod may match).
+   */
+  candidates(namespace: string, selector: Selector): ReadonlySet<BoundPod> | undefined {
+    let best: ReadonlySet<BoundPod> | undefined;
+    for (const r of selector.requirements) {
+      if (!(r.operator === 'Equals' || r.operator === 'DoubleEquals' || (r.operator === 'In' && r.values.length === 1)))
+        continue;
+      const set = this.byLabel.get(`${namespace}\u0000${r.key}\u0000${r.values[0]}`) ?? EMPTY;
+      if (!best || set.size < best.size) best = set;
+    }
+    return best;
+  }
+
+  /** The counted pod of that key. */
+  pod(key: string): BoundPod | undefined {
+    return this.pods.get(key);
   }
 
   /** Stops counting a pod (deleted, or Succeeded/Failed). Returns whether it was counted. */
@@ -93,7 +171,26 @@ export class SchedulerCache {
       nonZeroMemory: info.nonZero.memory,
       hostPorts: info.hostPorts,
     };
-    this.account(info.key, { uid: info.uid, node: this.stateFor(nodeName), usage, assumed: true });
+    this.account(info.key, {
+      key: info.key,
+      uid: info.uid,
+      namespace: info.namespace,
+      labels: info.labels,
+      priority: info.priority,
+      deleting: false,
+      requiredAntiAffinity: info.requiredAntiAffinity.length > 0 ? info.requiredAntiAffinity : undefined,
+      ...(info.hasPodAffinity
+        ? {
+            requiredAffinity: info.requiredAffinity,
+            preferredAffinity: info.preferredAffinity,
+            preferredAntiAffinity: info.preferredAntiAffinity,
+          }
+        : {}),
+      pod: info.pod,
+      node: this.stateFor(nodeName),
+      usage,
+      assumed: true,
+    });
   }
 
   /** Undoes `assume` after a failed binding, unless the informer has confirmed the pod meanwhile. */
@@ -103,13 +200,29 @@ export class SchedulerCache {
   }
 
   private account(key: string, entry: PodEntry): void {
-    entry.node.addPod(entry.usage, 1);
+    entry.node.attach(entry, 1);
     this.pods.set(key, entry);
+    for (const [k, v] of Object.entries(entry.labels)) {
+      const key = `${entry.namespace}\u0000${k}\u0000${v}`;
+      let set = this.byLabel.get(key);
+      if (!set) this.byLabel.set(key, (set = new Set()));
+      set.add(entry);
+    }
+    if (entry.requiredAntiAffinity) this.withAntiAffinity.add(entry);
+    if (entry.requiredAntiAffinity || entry.preferredAffinity) this.withAffinity.add(entry);
   }
 
   private release(key: string, entry: PodEntry): void {
-    entry.node.addPod(entry.usage, -1);
+    entry.node.attach(entry, -1);
     this.pods.delete(key);
+    this.withAntiAffinity.delete(entry);
+    this.withAffinity.delete(entry);
+    for (const [k, v] of Object.entries(entry.labels)) {
+      const key = `${entry.namespace}\u0000${k}\u0000${v}`;
+      const set = this.byLabel.get(key);
+      set?.delete(entry);
+      if (set?.size === 0) this.byLabel.delete(key);
+    }
     if (!entry.node.exists && entry.node.podCount === 0) this.nodes.delete(entry.node.name);
   }
 

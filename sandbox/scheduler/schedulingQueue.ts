@@ -29,8 +29,11 @@ export interface QueuedPod {
   rejectedBy: number;
   state: QueueState;
   seq: number;
-  /** `moves` when the pod was popped: a move during its attempt sends a failure to back-off, not to wait. */
-  popMoves: number;
+  /**
+   * The plugins concerned by cluster events during its attempt: a failure those plugins caused goes to back-off, not to
+   * wait (upstream's in-flight events checked by the queueing hints).
+   */
+  inflightInterest: number;
 }
 
 export interface QueueOptions {
@@ -53,7 +56,8 @@ export class SchedulingQueue {
   private backoffTimer: { handle: TimerHandle; due: number } | undefined;
   private flushTimer: TimerHandle | undefined;
   private seq = 0;
-  private moves = 0;
+  /** Pods popped and not yet settled (one at a time in practice). */
+  private readonly inflight = new Set<QueuedPod>();
   private readonly initialBackoff: number;
   private readonly maxBackoff: number;
   private readonly maxUnschedulable: number;
@@ -95,7 +99,7 @@ export class SchedulingQueue {
         rejectedBy: 0,
         state: 'active',
         seq: this.seq++,
-        popMoves: 0,
+        inflightInterest: 0,
       };
       this.pods.set(key, fresh);
       this.pushActive(fresh);
@@ -113,6 +117,7 @@ export class SchedulingQueue {
     this.pods.delete(key);
     this.backoff.delete(key);
     this.waiting.delete(key);
+    this.inflight.delete(qp);
     qp.state = 'gone';
   }
 
@@ -127,24 +132,28 @@ export class SchedulingQueue {
       if (qp.state !== 'active' || this.pods.get(qp.key) !== qp) continue;
       qp.state = 'inflight';
       qp.attempts++;
-      qp.popMoves = this.moves;
+      qp.inflightInterest = 0;
+      this.inflight.add(qp);
       return qp;
     }
   }
 
   /** The pod was bound. */
   done(qp: QueuedPod): void {
+    this.inflight.delete(qp);
     if (this.pods.get(qp.key) === qp) this.pods.delete(qp.key);
     qp.state = 'gone';
   }
 
   /** The pod fits nowhere: it waits for an event that involves one of `rejectedBy`'s plugins. */
   unschedulable(qp: QueuedPod, rejectedBy: number): void {
+    this.inflight.delete(qp);
     if (this.pods.get(qp.key) !== qp) return;
     qp.unschedulableCount++;
     qp.rejectedBy = rejectedBy;
     qp.timestamp = this.clock.now();
-    if (this.moves !== qp.popMoves) return this.toBackoff(qp);
+    if ((qp.inflightInterest & rejectedBy) !== 0 || (rejectedBy === 0 && qp.inflightInterest !== 0))
+      return this.toBackoff(qp);
     qp.state = 'unschedulable';
     this.waiting.set(qp.key, qp);
     this.armFlush();
@@ -152,6 +161,7 @@ export class SchedulingQueue {
 
   /** The attempt failed for another reason (an API error): retry after back-off. */
   retry(qp: QueuedPod): void {
+    this.inflight.delete(qp);
     if (this.pods.get(qp.key) !== qp) return;
     qp.unschedulableCount++;
     qp.timestamp = this.clock.now();
@@ -160,7 +170,7 @@ export class SchedulingQueue {
 
   /** A cluster event that may help pods rejected by the plugins in `interest` (a bit mask). */
   moveAll(interest: number): void {
-    this.moves++;
+    for (const qp of this.inflight) qp.inflightInterest |= interest;
     for (const qp of [...this.waiting.values()])
       if ((qp.rejectedBy & interest) !== 0 || qp.rejectedBy === 0) this.reactivate(qp);
   }

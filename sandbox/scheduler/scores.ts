@@ -2,9 +2,10 @@
  * The default score plugins and their weights
  * (`apis/config/v1/default_plugins.go`): TaintToleration 3, NodeAffinity 2,
  * NodeResourcesFit (LeastAllocated, cpu and memory weight 1) 1,
- * NodeResourcesBalancedAllocation 1. ImageLocality (1) is not modelled: the
- * sandbox's nodes hold no images, so it would score 0 everywhere.
- * PodTopologySpread and InterPodAffinity are not implemented.
+ * NodeResourcesBalancedAllocation 1, PodTopologySpread 2, InterPodAffinity 2
+ * (their scores in topologySpread.ts and podAffinity.ts, computed by the
+ * cycle's `score` hook). ImageLocality (1) is not modelled: the sandbox's
+ * nodes hold no images, so it would score 0 everywhere.
  */
 import type { NodeState } from './nodeState';
 import type { PodInfo } from './podInfo';
@@ -17,6 +18,8 @@ export const SCORE_PLUGINS = [
   'NodeAffinity',
   'NodeResourcesFit',
   'NodeResourcesBalancedAllocation',
+  'PodTopologySpread',
+  'InterPodAffinity',
 ] as const;
 export type ScorePluginName = (typeof SCORE_PLUGINS)[number];
 export const SCORE_WEIGHTS: Readonly<Record<ScorePluginName, number>> = {
@@ -24,8 +27,18 @@ export const SCORE_WEIGHTS: Readonly<Record<ScorePluginName, number>> = {
   NodeAffinity: 2,
   NodeResourcesFit: 1,
   NodeResourcesBalancedAllocation: 1,
+  PodTopologySpread: 2,
+  InterPodAffinity: 2,
 };
-const [W0, W1, W2, W3] = SCORE_PLUGINS.map((p) => SCORE_WEIGHTS[p]);
+const [W0, W1, W2, W3, W4, W5] = SCORE_PLUGINS.map((p) => SCORE_WEIGHTS[p]);
+/** Plugin scores per node in a `scoreNodes` result. */
+export const SCORE_STRIDE = SCORE_PLUGINS.length;
+/** Where PodTopologySpread's and InterPodAffinity's scores go in a node's stride. */
+export const SPREAD_SCORE = 4;
+export const INTER_POD_SCORE = 5;
+
+/** Writes the normalized scores of the plugins that need the cycle's state (PodTopologySpread, InterPodAffinity). */
+export type ScoreHook = (feasible: readonly NodeState[], out: Int32Array) => void;
 
 /** `leastRequestedScore`: the free share of a resource, 0–100. */
 export function leastRequestedScore(requested: number, capacity: number): number {
@@ -91,27 +104,36 @@ export function normalizeScores(
 }
 
 /**
- * Scores the feasible nodes. Returns a flat array, 4 plugin scores per node
+ * Scores the feasible nodes. Returns a flat array, `SCORE_STRIDE` plugin scores per node
  * in `SCORE_PLUGINS` order (normalized, 0–100), in `nodes` order.
  */
-export function scoreNodes(pod: PodInfo, nodes: readonly NodeState[]): Int32Array {
+export function scoreNodes(pod: PodInfo, nodes: readonly NodeState[], hook?: ScoreHook): Int32Array {
   const n = nodes.length;
-  const out = new Int32Array(n * 4);
+  const S = SCORE_STRIDE;
+  const out = new Int32Array(n * S);
   const hasPreferred = pod.preferred.length > 0;
   for (let i = 0; i < n; i++) {
     const node = nodes[i];
-    out[i * 4] = node.taints.length === 0 ? 0 : intolerablePreferNoSchedule(node.taints, pod.preferTolerations);
-    out[i * 4 + 1] = hasPreferred ? nodeAffinityRaw(pod, node) : 0;
-    out[i * 4 + 2] = leastAllocatedScore(pod, node);
-    out[i * 4 + 3] = balancedAllocationScore(pod, node);
+    out[i * S] = node.taints.length === 0 ? 0 : intolerablePreferNoSchedule(node.taints, pod.preferTolerations);
+    out[i * S + 1] = hasPreferred ? nodeAffinityRaw(pod, node) : 0;
+    out[i * S + 2] = leastAllocatedScore(pod, node);
+    out[i * S + 3] = balancedAllocationScore(pod, node);
   }
-  normalizeScores(out, n, 4, 0, true);
-  normalizeScores(out, n, 4, 1, false);
+  normalizeScores(out, n, S, 0, true);
+  normalizeScores(out, n, S, 1, false);
+  hook?.(nodes, out);
   return out;
 }
 
 /** Σ weight × score for node `i` of a `scoreNodes` result. */
 export function totalScore(scores: Int32Array, i: number): number {
-  const j = i * 4;
-  return W0 * scores[j] + W1 * scores[j + 1] + W2 * scores[j + 2] + W3 * scores[j + 3];
+  const j = i * SCORE_STRIDE;
+  return (
+    W0 * scores[j] +
+    W1 * scores[j + 1] +
+    W2 * scores[j + 2] +
+    W3 * scores[j + 3] +
+    W4 * scores[j + 4] +
+    W5 * scores[j + 5]
+  );
 }

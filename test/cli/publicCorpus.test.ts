@@ -45,7 +45,7 @@ const REFUSED: { at: string; says: string }[] = [
     // …and kubectl's strict field validation refuses it first: `strict decoding error: unknown field
     // "spec.containers[0].livenessProbe.gRPC"`.
     at: 'kubernetes-website/pods/probe/grpc-liveness.yaml:13 unknown-field',
-    says: 'Unknown field `gRPC` in `Probe`',
+    says: 'Unknown field "gRPC" in Probe',
   },
   {
     // The docs' matchConditions example still names v1alpha1, which a 1.32 server does not serve (`no matches for kind

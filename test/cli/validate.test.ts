@@ -77,7 +77,7 @@ describe('kube-reconcile validate', () => {
       code: 1,
       stdout: lines(
         'manifests/b-old.yml:1:13 error removed-api-version extensions/v1beta1 Ingress was removed in Kubernetes 1.22; use networking.k8s.io/v1',
-        'manifests/nested/cert.yaml:2:7 warning unknown-kind No CustomResourceDefinition for `cert-manager.io/v1 Certificate` in the workspace: it is not checked',
+        'manifests/nested/cert.yaml:2:7 warning unknown-kind No CustomResourceDefinition for "cert-manager.io/v1 Certificate" in the workspace: it is not checked',
         'manifests/web.yaml:2:7 error unknown-kind Unknown kind "Deploymnt" for apiVersion "apps/v1"',
         'manifests/web.yaml:14:31 error container-port-number spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive',
       ),
@@ -89,7 +89,7 @@ describe('kube-reconcile validate', () => {
     assert.deepEqual(await run('validate', 'versions'), {
       code: 1,
       stdout: lines(
-        'versions/pod.yaml:6:3 error unknown-field `hostnameOverride` is not in Kubernetes 1.32 (added in 1.34): unknown field in `PodSpec`',
+        'versions/pod.yaml:6:3 error unknown-field "hostnameOverride" is not in Kubernetes 1.32 (added in 1.34): unknown field in PodSpec',
       ),
       stderr: '1 file, 1 resource: 1 error, 0 warnings\n',
     });
@@ -112,8 +112,8 @@ describe('kube-reconcile validate', () => {
     assert.equal(
       r.stdout,
       lines(
-        'crds/route.yaml:2:7 warning unknown-kind No CustomResourceDefinition for `gateway.networking.k8s.io/v1 HTTPRoute` in the workspace: it is not checked',
-        'crds/route.yaml:7:7 warning unknown-kind No CustomResourceDefinition for `snapshot.storage.k8s.io/v1 VolumeSnapshot` in the workspace: it is not checked',
+        'crds/route.yaml:2:7 warning unknown-kind No CustomResourceDefinition for "gateway.networking.k8s.io/v1 HTTPRoute" in the workspace: it is not checked',
+        'crds/route.yaml:7:7 warning unknown-kind No CustomResourceDefinition for "snapshot.storage.k8s.io/v1 VolumeSnapshot" in the workspace: it is not checked',
       ),
     );
   });
@@ -174,7 +174,7 @@ describe('kube-reconcile validate', () => {
     assert.deepEqual(await run('validate', 'manifests/nested'), {
       code: 0,
       stdout:
-        'manifests/nested/cert.yaml:2:7 warning unknown-kind No CustomResourceDefinition for `cert-manager.io/v1 Certificate` in the workspace: it is not checked\n',
+        'manifests/nested/cert.yaml:2:7 warning unknown-kind No CustomResourceDefinition for "cert-manager.io/v1 Certificate" in the workspace: it is not checked\n',
       stderr: '1 file, 1 resource: 0 errors, 1 warning\n',
     });
   });

@@ -1,18 +1,25 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../../client/src/commands/table';
-import { NAMESPACED_KINDS, NAMESPACE_KIND, NODE_KIND } from '../../client/src/model/kinds';
+import { NAMESPACED_KINDS } from '../../client/src/model/kinds';
+import { nodeContextValue, podContextValue } from '../../client/src/model/liveState';
 import { APPLY_ON, APPLY_ON_STARTUP, DEFAULT_SETTINGS, SETTING_KEYS, SPEEDS } from '../../client/src/model/settings';
 import { DEFAULT_DESIRED_STATE } from '../../client/src/model/desiredSelection';
+import { CREATED, node as fixtureNode, pod } from './model/fixtures';
+
+function liveNode(state: 'ready' | 'cordoned' | 'notready') {
+  return fixtureNode('node-1', state !== 'notready', state === 'cordoned');
+}
 import { KUBERNETES_VERSIONS } from '../../sandbox/schema/versions';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 interface MenuEntry {
   command: string;
+  submenu?: string;
   when?: string;
   group?: string;
 }
@@ -26,7 +33,11 @@ interface Manifest {
     views: Record<string, { id: string; icon?: string }[]>;
     viewsContainers: { activitybar: { id: string; title: string; icon: string }[] };
     configuration: { properties: Record<string, { default?: unknown; enum?: unknown[] }> };
-    walkthroughs: { id: string; steps: { id: string; media: { markdown?: string }; completionEvents?: string[] }[] }[];
+    walkthroughs: {
+      id: string;
+      steps: { id: string; title: string; media: { markdown?: string }; completionEvents?: string[] }[];
+    }[];
+    keybindings: { command: string; key: string; when: string }[];
   };
 }
 
@@ -41,18 +52,32 @@ const APPLY_COMMANDS = [
   ),
 ].map((m) => m[1]);
 const contributed = pkg.contributes.commands.map((c) => c.command);
-const CONTEXT_VALUES = new Set([
-  'group',
-  NODE_KIND.contextValue,
-  NAMESPACE_KIND.contextValue,
-  ...NAMESPACED_KINDS.map((k) => k.contextValue),
-]);
+/**
+ * Evaluates a `when` clause of the forms package.json uses (`a && b`, `a || b`, `!key`, `key`, `key == value`,
+ * `key != value`, `key =~ /regex/`) against context values, as VS Code does.
+ */
+function when(clause: string | undefined, context: Record<string, string | boolean | undefined>): boolean {
+  if (clause === undefined) return true;
+  return clause.split(' || ').some((any) =>
+    any.split(' && ').every((term) => {
+      const t = term.trim();
+      const re = /^([\w.]+) =~ \/(.+)\/$/.exec(t);
+      if (re) return new RegExp(re[2]).test(String(context[re[1]] ?? ''));
+      const cmp = /^([\w.]+) (==|!=) ([\w.]+)$/.exec(t);
+      if (cmp) return (String(context[cmp[1]] ?? '') === cmp[3]) === (cmp[2] === '==');
+      if (t.startsWith('!')) return !context[t.slice(1)];
+      if (t === 'false') return false;
+      return Boolean(context[t]);
+    }),
+  );
+}
 
-/** The `viewItem` values a `when` clause can match: `viewItem == x` or `viewItem =~ /^(a|b)$/`. */
-function viewItems(when: string): string[] {
-  const eq = [...when.matchAll(/viewItem == (\w+)/g)].map((m) => m[1]);
-  const re = [...when.matchAll(/viewItem =~ \/\^\(([\w|]+)\)\$\//g)].flatMap((m) => m[1].split('|'));
-  return [...eq, ...re];
+/** The context menu of a Cluster view row whose `contextValue` is `viewItem`. */
+function menuFor(viewItem: string): string[] {
+  const ctx = { view: 'kubeReconcile.cluster', viewItem };
+  return pkg.contributes.menus['view/item/context']
+    .filter((e) => !e.group?.startsWith('inline') && when(e.when, ctx))
+    .map((e) => e.command.replace('kubeReconcile.', ''));
 }
 
 describe('package.json contributions', () => {
@@ -62,57 +87,90 @@ describe('package.json contributions', () => {
     for (const c of pkg.contributes.commands) assert.equal(c.category, 'Kube Reconcile', c.command);
   });
 
-  test('menus name contributed commands and match context values the tree sets', () => {
-    for (const [menu, entries] of Object.entries(pkg.contributes.menus)) {
-      for (const e of entries) {
-        assert.ok(contributed.includes(e.command), `${menu}: ${e.command}`);
-        for (const v of viewItems(e.when ?? ''))
-          assert.ok(CONTEXT_VALUES.has(v), `${menu}: ${e.command} matches unknown viewItem ${v}`);
-      }
+  test('menus name contributed commands', () => {
+    for (const [menu, entries] of Object.entries(pkg.contributes.menus))
+      for (const e of entries) if (e.command) assert.ok(contributed.includes(e.command), `${menu}: ${e.command}`);
+  });
+
+  test('a node offers what its state allows: Cordon or Uncordon, Fail Node or Recover Node', () => {
+    const inspect = ['showDesiredVsActual', 'showEvents', 'copyAsYaml'];
+    const node = (state: Parameters<typeof liveNode>[0], failed = false) =>
+      menuFor(nodeContextValue(liveNode(state), failed ? { name: 'node-1', notReadyAt: 0 } : undefined));
+    assert.deepEqual(node('ready'), ['failNode', 'cordon', 'drain', 'describe', ...inspect]);
+    assert.deepEqual(node('cordoned'), ['failNode', 'uncordon', 'drain', 'describe', ...inspect]);
+    assert.deepEqual(node('ready', true), ['recoverNode', 'cordon', 'drain', 'describe', ...inspect]);
+    assert.deepEqual(node('notready', true), ['recoverNode', 'cordon', 'drain', 'describe', ...inspect]);
+  });
+
+  test('a pod offers Crash Container only while running, and nothing but inspection once terminating', () => {
+    const inspect = ['showDesiredVsActual', 'showEvents', 'copyAsYaml'];
+    const logs = ['showLogs', 'showPreviousLogs', 'describe'];
+    const running = pod('web-1', 'running', 'node-1');
+    assert.deepEqual(menuFor(podContextValue(running)), ['killPod', 'crashContainer', ...logs, ...inspect]);
+    assert.deepEqual(menuFor(podContextValue(pod('web-2', 'pending', undefined))), ['killPod', ...logs, ...inspect]);
+    const terminating = { ...running, metadata: { ...running.metadata, deletionTimestamp: CREATED } };
+    assert.deepEqual(menuFor(podContextValue(terminating)), [...logs, ...inspect]);
+  });
+
+  test('workloads, services and namespaces get their actions; folders get none', () => {
+    const inspect = ['showDesiredVsActual', 'showEvents', 'copyAsYaml'];
+    const sync = ['sync', 'revertLive', 'updateManifestFromLive'];
+    assert.deepEqual(menuFor('deployment'), [
+      'scale',
+      'restartRollout',
+      'rollBack',
+      'showLogs',
+      'describe',
+      ...inspect,
+      ...sync,
+      'delete',
+    ]);
+    assert.deepEqual(menuFor('service'), ['describe', ...inspect, ...sync, 'delete']);
+    assert.deepEqual(menuFor('namespace'), inspect);
+    assert.deepEqual(menuFor('group'), []);
+    for (const k of NAMESPACED_KINDS.filter((k) => k.resource !== 'pods'))
+      assert.ok(menuFor(k.contextValue).includes('showDesiredVsActual'), k.contextValue);
+  });
+
+  test('the Filter menu offers the option not in force', () => {
+    const filter = (ctx: Record<string, boolean>) =>
+      pkg.contributes.menus['kubeReconcile.treeFilter']
+        .filter((e) => when(e.when, ctx))
+        .map((e) => e.command.replace('kubeReconcile.', ''));
+    assert.deepEqual(filter({ 'kubeReconcile.tree.hideEmptyReplicaSets': true }), [
+      'filterUnhealthy',
+      'filterNamespace',
+      'showEmptyReplicaSets',
+      'groupByNode',
+    ]);
+    assert.deepEqual(filter({ 'kubeReconcile.tree.unhealthyOnly': true, 'kubeReconcile.tree.groupByNode': true }), [
+      'filterShowAll',
+      'filterNamespace',
+      'hideEmptyReplicaSets',
+      'groupByNamespace',
+    ]);
+  });
+
+  test('keybindings act on the Cluster view only, never while typing', () => {
+    const keys = pkg.contributes.keybindings;
+    assert.deepEqual(
+      keys.map((k) => [k.key, k.command.replace('kubeReconcile.', '')]),
+      [
+        ['delete', 'deleteSelected'],
+        ['ctrl+backspace', 'deleteSelected'],
+        ['l', 'showLogs'],
+        ['shift+l', 'showPreviousLogs'],
+        ['d', 'describe'],
+        ['s', 'scale'],
+        ['e', 'showEvents'],
+        ['v', 'showDesiredVsActual'],
+        ['enter', 'revealManifest'],
+      ],
+    );
+    for (const k of keys) {
+      assert.ok(contributed.includes(k.command), k.command);
+      assert.ok(k.when.startsWith('focusedView == kubeReconcile.cluster && !inputFocus'), k.when);
     }
-    const itemMenu = pkg.contributes.menus['view/item/context'];
-    const forItem = (v: string) =>
-      itemMenu
-        .filter((e) => viewItems(e.when!).includes(v) || e.when!.includes('viewItem != group'))
-        .map((e) => e.command);
-    assert.deepEqual(
-      new Set(forItem('pod')),
-      new Set([
-        'kubeReconcile.killPod',
-        'kubeReconcile.crashContainer',
-        'kubeReconcile.showDesiredVsActual',
-        'kubeReconcile.showEvents',
-        'kubeReconcile.copyAsYaml',
-      ]),
-    );
-    assert.deepEqual(
-      new Set(forItem('node')),
-      new Set([
-        'kubeReconcile.failNode',
-        'kubeReconcile.recoverNode',
-        'kubeReconcile.cordon',
-        'kubeReconcile.uncordon',
-        'kubeReconcile.drain',
-        'kubeReconcile.showDesiredVsActual',
-        'kubeReconcile.showEvents',
-        'kubeReconcile.copyAsYaml',
-      ]),
-    );
-    assert.deepEqual(
-      new Set(forItem('deployment')),
-      new Set([
-        'kubeReconcile.scale',
-        'kubeReconcile.restartRollout',
-        'kubeReconcile.rollBack',
-        'kubeReconcile.delete',
-        'kubeReconcile.showDesiredVsActual',
-        'kubeReconcile.showEvents',
-        'kubeReconcile.copyAsYaml',
-        'kubeReconcile.sync',
-        'kubeReconcile.revertLive',
-        'kubeReconcile.updateManifestFromLive',
-      ]),
-    );
   });
 
   test('commands that need a tree item are hidden from the command palette', () => {
@@ -176,12 +234,47 @@ describe('package.json contributions', () => {
       ['openExample', 'applyExample', 'killPod', 'failNode', 'scaleByHand'],
     );
     for (const step of walkthrough.steps) {
+      // The walkthrough's column cuts titles longer than this.
+      assert.ok(step.title.length <= 32, `title fits: ${step.title}`);
       assert.ok(existsSync(join(root, step.media.markdown!)), step.media.markdown);
       for (const event of step.completionEvents ?? []) {
         const [kind, arg] = event.split(':');
         if (kind === 'onCommand') assert.ok(contributed.includes(arg), event);
         else assert.equal(event, 'onView:kubeReconcile.cluster');
       }
+    }
+  });
+
+  test("the walkthrough's pictures: each one its markdown links is there, small, and none is shipped unused", () => {
+    // VS Code resolves a step's markdown images against the markdown's folder; walkthrough/ is shipped whole.
+    const [walkthrough] = pkg.contributes.walkthroughs;
+    const linked = new Set<string>();
+    for (const step of walkthrough.steps) {
+      const md = step.media.markdown!;
+      for (const m of readFileSync(join(root, md), 'utf8').matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)) {
+        const file = posix.join(dirname(md), m[1]);
+        assert.ok(existsSync(join(root, file)), `${md} links ${m[1]}, which is not there`);
+        assert.match(file, /\.(webp|png)$/);
+        assert.ok(statSync(join(root, file)).size < 48 * 1024, `${file} is over 48 kB`);
+        linked.add(file);
+      }
+    }
+    assert.ok(linked.size > 0, 'the walkthrough shows no picture');
+    for (const f of readdirSync(join(root, 'walkthrough', 'media')))
+      assert.ok(linked.has(`walkthrough/media/${f}`), `walkthrough/media/${f} is packaged but no step shows it`);
+  });
+
+  test("the README's pictures are in the repository (vsce links them there), not in the VSIX", () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const pictures = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+    assert.ok(pictures.length > 0);
+    for (const p of pictures) {
+      assert.ok(existsSync(join(root, p)), `README.md shows ${p}, which is not there`);
+      assert.match(
+        p,
+        /^media\/readme\//,
+        `${p}: README pictures live in media/readme/, which .vscodeignore leaves out`,
+      );
     }
   });
 });

@@ -146,7 +146,9 @@ describe(
         await wb.runCommand('Kube Reconcile: Apply Workspace to Sandbox');
       }
       for (const node of nodeRows(await wb.treeRows())) {
-        if (node.description.startsWith('NotReady')) await wb.contextMenu(node.label, 'Recover Node');
+        // A failed node still reads Ready for its grace period (`… · kubelet stopped — NotReady in 38s`).
+        if (node.description.startsWith('NotReady') || node.description.includes('kubelet stopped'))
+          await wb.contextMenu(node.label, 'Recover Node');
         if (node.description.includes('SchedulingDisabled')) await wb.contextMenu(node.label, 'Uncordon');
       }
       await wb.waitForTree(`${NODES.join(', ')} Ready and schedulable, web at ${replicas}/${replicas}`, (rows) => {
@@ -252,7 +254,10 @@ describe(
           (await frame.locator('p.summary').first().innerText()).trim(),
           'In sync: the live object matches the manifest (defaults aside).',
         );
+        // Matching fields are folded under drift: open them.
+        await frame.locator('details.matching > summary').first().click();
         const replicas = frame.locator('tr', { has: frame.locator('code', { hasText: /^spec\.replicas$/ }) }).first();
+        await replicas.waitFor({ state: 'visible', timeout: WAIT_MS });
         assert.deepEqual(
           (await replicas.locator('td').allInnerTexts()).map((t) => t.trim()),
           ['3', '3', 'same'],
@@ -288,7 +293,7 @@ describe(
           WAIT_MS,
           async () => (await wb.problems()).join(' | '),
         );
-        assert.match(problem, /Unknown field `replicsa`/);
+        assert.match(problem, /Unknown field "replicsa"/);
         assert.match(problem, new RegExp(`\\[Ln ${line + 1}, Col 3\\]`), `at the misspelled key (line ${line + 1})`);
         await wb.screenshot('unknown-field-problem');
         await wb.runCommand('File: Revert File');

@@ -114,7 +114,7 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
         1,
         17,
         'unknown-kind',
-        'No CustomResourceDefinition for `cert-manager.io/v1 Certificate` in the workspace: it is not checked',
+        'No CustomResourceDefinition for "cert-manager.io/v1 Certificate" in the workspace: it is not checked',
         2,
       ),
     ],

@@ -2,7 +2,9 @@
  * What the editor shows after an apply: for each rejected document the API
  * server's own message — on each field it names when the rejection names
  * fields (`strict decoding error: unknown field "spec.containers[0].poarts"`
- * sits on `poarts`), otherwise on the document's first line; and one warning
+ * sits on `poarts`; a 422 sits on each field of its causes, where the
+ * language server's own diagnostic for it is), otherwise on the document's
+ * first line; and one warning
  * when YAML errors kept documents from being applied.
  * Plain data here; the vscode glue turns it into `vscode.Diagnostic`s.
  */
@@ -44,7 +46,9 @@ export function applyDiagnostics(
   for (const o of reply?.outcomes ?? []) {
     if (o.ok) continue;
     const code = o.status?.reason || undefined;
-    const spans = (o.fields ?? []).map((f) => parsed.keyOf(o.line, f)).filter((s) => s !== undefined);
+    // The fields the rejection names: its own list (strict decoding), else the Status causes (a 422 names each field).
+    const fields = o.fields ?? (o.status?.details?.causes ?? []).flatMap((c) => (c.field ? [c.field] : []));
+    const spans = fields.map((f) => parsed.keyOf(o.line, f)).filter((s) => s !== undefined);
     if (spans.length === 0) spans.push({ line: o.line, character: 0, endCharacter: lineLength(text, o.line) });
     const seen = new Set<string>();
     for (const span of spans) {

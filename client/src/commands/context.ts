@@ -3,6 +3,7 @@ import type { LiveValue, ManifestEdits } from '../model/manifestEdits';
 import type { SandboxConnection } from '../sandbox/connection';
 import type { ApiSettings, ApplyReply, ObjectRef } from '../sandbox/protocol';
 import type { Settings } from '../model/settings';
+import type { TreeOptions } from '../model/treeOptions';
 import type { Ui, WorkspaceFiles } from './ui';
 
 export interface CommandContext {
@@ -30,6 +31,15 @@ export interface CommandContext {
   editManifest?: (source: string, line: number, values: readonly LiveValue[]) => Promise<ManifestEdits | undefined>;
   /** Turns `kubeReconcile.selfHeal` off (the settings change reaches the sandbox). */
   turnOffSelfHeal?: () => Promise<void>;
+  /** The Cluster view: its grouping and filters, and the row the keyboard is on. */
+  tree?: TreeControl;
+}
+
+export interface TreeControl {
+  options(): TreeOptions;
+  setOptions(options: TreeOptions): Promise<void>;
+  /** The object of the selected row: what a keybinding acts on. */
+  selected(): ObjectRef | undefined;
 }
 
 /**

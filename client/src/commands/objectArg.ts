@@ -1,6 +1,6 @@
 /** The shared steps of commands run on a tree item: find the object, send the action, report the outcome. */
 import { refFromArg } from '../model/objectRef';
-import type { FaultAction, ObjectRef } from '../sandbox/protocol';
+import type { FaultAction, ObjectRef, Requests } from '../sandbox/protocol';
 import type { CommandContext } from './context';
 import { errorMessage } from './context';
 
@@ -15,7 +15,8 @@ export function targetOf(
   arg: unknown,
   resources: readonly string[] = [],
 ): ObjectRef | undefined {
-  const ref = refFromArg(arg);
+  // A keybinding passes nothing: the command acts on the Cluster view's selected row.
+  const ref = arg === undefined ? ctx.tree?.selected() : refFromArg(arg);
   if (ref && (resources.length === 0 || resources.includes(ref.resource))) return ref;
   const what = resources.length === 0 ? 'an object' : resources.map((r) => `a ${r.replace(/s$/, '')}`).join(' or ');
   ctx.ui.error(`${title}: right-click ${what} in the Cluster view.`);
@@ -23,25 +24,43 @@ export function targetOf(
 }
 
 /**
- * Sends a fault action; shows the sandbox's reply, or the API server's message when it fails. An action that goes on
- * (a drain) shows its further lines as they come — which pods wait on a PodDisruptionBudget — and its end.
+ * Sends a fault action; shows the sandbox's reply (`quiet`: the caller says it), or the API server's message when it
+ * fails. An action that goes on (a drain) shows its lines in a progress notification as they come — which pods wait on
+ * a PodDisruptionBudget — and then its end.
  */
-export async function sendAction(ctx: CommandContext, title: string, action: FaultAction): Promise<void> {
+export async function sendAction(
+  ctx: CommandContext,
+  title: string,
+  action: FaultAction,
+  options: { quiet?: boolean } = {},
+): Promise<Requests['action']['result'] | undefined> {
   try {
     const reply = await ctx.connection.request('action', action);
-    ctx.ui.notify(reply.message);
-    if (reply.operation !== undefined) follow(ctx, title, reply.operation);
+    if (reply.operation !== undefined) follow(ctx, title, reply.operation, reply.message);
+    else if (options.quiet) return reply;
+    else if (reply.message.includes('\n')) ctx.ui.info(reply.message.split('\n').join('; '));
+    else ctx.ui.notify(reply.message);
+    return reply;
   } catch (e) {
     ctx.ui.error(`${title} failed: ${errorMessage(e)}`);
+    return undefined;
   }
 }
 
-function follow(ctx: CommandContext, title: string, id: number): void {
+/**
+ * An operation that goes on (a drain): a progress notification titled by it, whose message is its latest line (kubectl
+ * prints one per pod evicted, or what it waits for), closed by its end — then the outcome as a message of its own.
+ */
+function follow(ctx: CommandContext, title: string, id: number, first: string): void {
+  const progress = ctx.ui.progress(title);
+  const lines = first.split('\n').filter(Boolean);
+  if (lines.length > 0) progress.report(lines[lines.length - 1]);
   const subscription = ctx.connection.onDidOperation((n) => {
     if (n.id !== id) return;
-    if (n.line !== undefined) ctx.ui.notify(n.line);
+    if (n.line !== undefined) progress.report(n.line);
     if (!n.done) return;
     subscription.dispose();
+    progress.done();
     if (n.done.ok) ctx.ui.info(n.done.message);
     else ctx.ui.error(`${title} failed: ${n.done.message}`);
   });

@@ -57,7 +57,9 @@ export const revealManifest: CommandFactory = (ctx) => async (arg) => {
   if (!ref) return;
   try {
     const desired = await ctx.connection.request('desired', ref);
-    if (desired.file) await ctx.ui.openFile(desired.file, desired.line, false);
+    if (desired.file) await ctx.ui.openFile(desired.file, desired.line, arg === undefined);
+    // From the keyboard (Enter on the selected row) say why nothing opens; a click on such a row expands it instead.
+    else if (arg === undefined) ctx.ui.notify(`${refText(ref)} is not declared in a saved manifest`);
   } catch (e) {
     ctx.ui.error(`Reveal Manifest failed: ${errorMessage(e)}`);
   }

@@ -4,16 +4,23 @@
  */
 import { humanDuration } from '../../../sandbox/printers';
 import { SPEEDS, sandboxSettings } from '../model/settings';
-import type { ControlAction, SandboxStatus } from '../sandbox/protocol';
+import type { ControlAction, Requests, SandboxStatus } from '../sandbox/protocol';
 import type { Command, CommandContext, CommandFactory } from './context';
 import { errorMessage } from './context';
+
+/** Step's codicon: a straight arrow down to a dot, unlike Refresh's circular arrow (debug-step-over looked like it). */
+export const STEP_ICON = 'debug-step-into';
 
 /** How far Step advances the sandbox clock. */
 export const STEP_MS = 10_000;
 /** The most virtual time Fast-forward runs before giving up on the cluster settling. */
 export const FAST_FORWARD_LIMIT_MS = 10 * 60_000;
 
-async function control(ctx: CommandContext, title: string, action: ControlAction): Promise<SandboxStatus | undefined> {
+async function control(
+  ctx: CommandContext,
+  title: string,
+  action: ControlAction,
+): Promise<Requests['control']['result'] | undefined> {
   try {
     return await ctx.connection.request('control', action);
   } catch (e) {
@@ -55,11 +62,28 @@ export const reset: CommandFactory = (ctx) => async () => {
   if (ok && (await control(ctx, 'Reset Sandbox', { type: 'reset' }))) await ctx.forgetSavedState?.();
 };
 
+/**
+ * Runs the sandbox's clock until nothing is pending (at most FAST_FORWARD_LIMIT_MS of its time), under a progress
+ * notification; then says how far it went and, when it stopped without settling, what is still not converged.
+ */
 export const fastForward: CommandFactory = (ctx) => async () => {
-  const before = ctx.connection.status?.time;
+  const progress = ctx.ui.progress('Fast-forwarding the sandbox until it settles');
+  progress.report(`at most ${humanDuration(FAST_FORWARD_LIMIT_MS)} of sandbox time`);
   const after = await control(ctx, 'Fast-forward', { type: 'fastForward', limitMs: FAST_FORWARD_LIMIT_MS });
-  if (after && before !== undefined)
-    ctx.ui.notify(`Fast-forwarded ${humanDuration(after.time - before)} of sandbox time`);
+  progress.done();
+  const report = after?.fastForward;
+  if (!report) return;
+  if (report.settled) {
+    ctx.ui.notify(`Fast-forwarded ${humanDuration(report.elapsedMs)} of sandbox time: the cluster settled`);
+    return;
+  }
+  const shown = report.pending.slice(0, 5);
+  const more = report.pending.length > shown.length ? ` (and ${report.pending.length - shown.length} more)` : '';
+  ctx.ui.info(
+    `Fast-forward stopped after ${humanDuration(report.elapsedMs)} of sandbox time without settling: ${
+      shown.length > 0 ? `${shown.join('; ')}${more}` : 'timers kept firing'
+    }.`,
+  );
 };
 
 /**
@@ -85,7 +109,7 @@ export function controlChoices(status: SandboxStatus | undefined): { label: stri
     status?.paused
       ? { label: '$(debug-continue) Resume', value: resume }
       : { label: '$(debug-pause) Pause', value: pause },
-    { label: '$(debug-step-over) Step 10 s', value: step },
+    { label: `$(${STEP_ICON}) Step 10 s`, value: step },
     { label: '$(dashboard) Speed…', value: speed },
     { label: '$(run-all) Fast-forward Until Settled', value: fastForward },
     { label: '$(discard) Reset Sandbox…', value: reset },

@@ -12,6 +12,17 @@ import { fastForward, pause, reset, resume, sandboxControls, speed, step } from 
 import { revertLive, sync, updateManifestFromLive } from './syncCommands';
 import { openExample, showLog } from './walkthroughCommands';
 import { deleteObject, restartRollout, rollBack, scale } from './workloadCommands';
+import { describe, showLogs, showPreviousLogs } from './inspectCommands';
+import {
+  deleteSelected,
+  filterNamespace,
+  filterShowAll,
+  filterUnhealthy,
+  groupByNamespace,
+  groupByNode,
+  hideEmptyReplicaSets,
+  showEmptyReplicaSets,
+} from './treeCommands';
 
 export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
   'kubeReconcile.killPod': killPod,
@@ -44,4 +55,15 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
   'kubeReconcile.showLog': showLog,
   'kubeReconcile.copyKubeconfigPath': copyKubeconfigPath,
   'kubeReconcile.openKubectlTerminal': openKubectlTerminal,
+  'kubeReconcile.showLogs': showLogs,
+  'kubeReconcile.showPreviousLogs': showPreviousLogs,
+  'kubeReconcile.describe': describe,
+  'kubeReconcile.deleteSelected': deleteSelected,
+  'kubeReconcile.filterUnhealthy': filterUnhealthy,
+  'kubeReconcile.filterShowAll': filterShowAll,
+  'kubeReconcile.filterNamespace': filterNamespace,
+  'kubeReconcile.groupByNode': groupByNode,
+  'kubeReconcile.groupByNamespace': groupByNamespace,
+  'kubeReconcile.showEmptyReplicaSets': showEmptyReplicaSets,
+  'kubeReconcile.hideEmptyReplicaSets': hideEmptyReplicaSets,
 };

@@ -50,6 +50,23 @@ export interface Ui {
   showLog(): void;
   /** Opens and shows a new integrated terminal. */
   openTerminal(request: TerminalRequest): void;
+  /** A notification with a progress indicator, titled `title`, open until `done()`. */
+  progress(title: string): Progress;
+  /**
+   * Opens a read-only document named `name` that grows as `append` is called (a followed log); `onClose` runs when the
+   * user closes it.
+   */
+  openStream(name: string, text: string, onClose: () => void): Promise<TextStream>;
+}
+
+export interface Progress {
+  /** Replaces the message under the title. */
+  report(message: string): void;
+  done(): void;
+}
+
+export interface TextStream {
+  append(text: string): void;
 }
 
 /** Files in the workspace and the extension, for the walkthrough's example; workspace files by their source names. */

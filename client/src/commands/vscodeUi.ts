@@ -1,5 +1,5 @@
 /** The `Ui` and `WorkspaceFiles` the commands use, implemented with the VS Code API. */
-import { Range, Selection, TextEditorRevealType, Uri, env, window, workspace } from 'vscode';
+import { ProgressLocation, Range, Selection, TextEditorRevealType, Uri, env, window, workspace } from 'vscode';
 import type { ExtensionContext, OutputChannel } from 'vscode';
 import type { ReadOnlyDocuments } from '../views/readOnlyDocuments';
 import { sourceName } from '../model/workspacePaths';
@@ -53,6 +53,47 @@ export function createUi(output: OutputChannel, documents: ReadOnlyDocuments): U
     copy: (text) => Promise.resolve(env.clipboard.writeText(text)),
     showLog: () => output.show(true),
     openTerminal: ({ name, env, message }) => window.createTerminal({ name, env, message }).show(),
+    progress(title) {
+      let report: ((message: string) => void) | undefined;
+      let last: string | undefined;
+      let finish: () => void = () => undefined;
+      const finished = new Promise<void>((resolve) => (finish = resolve));
+      void window.withProgress({ location: ProgressLocation.Notification, title, cancellable: false }, (p) => {
+        report = (message) => p.report({ message });
+        if (last !== undefined) report(last);
+        return finished;
+      });
+      return {
+        report: (message) => (report ? report(message) : (last = message)),
+        done: () => finish(),
+      };
+    },
+    async openStream(name, text, onClose) {
+      const uri = documents.put(name, text);
+      const doc = await workspace.openTextDocument(uri);
+      await window.showTextDocument(doc, { preview: false });
+      const closed = workspace.onDidCloseTextDocument((d) => {
+        if (d.uri.toString() !== uri.toString()) return;
+        closed.dispose();
+        onClose();
+      });
+      return {
+        append: (more) => {
+          documents.append(uri, more);
+          // Follow the end, as `kubectl logs -f` does, in editors that show it.
+          for (const editor of window.visibleTextEditors) {
+            if (editor.document.uri.toString() !== uri.toString()) continue;
+            const lastVisible = editor.visibleRanges[editor.visibleRanges.length - 1]?.end.line ?? 0;
+            if (lastVisible >= editor.document.lineCount - 3) {
+              setTimeout(() => {
+                const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
+                editor.revealRange(new Range(end, end), TextEditorRevealType.Default);
+              }, 150);
+            }
+          }
+        },
+      };
+    },
   };
 }
 

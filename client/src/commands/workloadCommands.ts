@@ -1,5 +1,8 @@
 /** Workload actions: Scale…, Restart Rollout, Roll Back, Delete. */
+import type { Event } from 'kubernetes-types/core/v1';
 import { refText } from '../model/objectRef';
+import type { ObjectRef, Requests } from '../sandbox/protocol';
+import type { CommandContext } from './context';
 import { parseReplicas, validateReplicas } from '../model/replicas';
 import type { CommandFactory } from './context';
 import { namespaceOf, sendAction, targetOf } from './objectArg';
@@ -24,14 +27,45 @@ export const scale: CommandFactory = (ctx) => async (arg) => {
   });
   const replicas = text === undefined ? undefined : parseReplicas(text);
   if (replicas === undefined) return;
-  await sendAction(ctx, 'Scale', {
-    type: 'scale',
-    resource: ref.resource,
-    namespace: namespaceOf(ref),
-    name: ref.name,
-    replicas,
-  });
+  // Whether self-heal will put it back: the object's saved manifest declares another count.
+  const desired = ctx.settings().selfHeal
+    ? await ctx.connection.request('desired', ref).catch((): Requests['desired']['result'] => ({}))
+    : {};
+  const declared = currentReplicas(desired.manifest?.spec);
+  const reverts = desired.file !== undefined && desired.manifest !== undefined && (declared ?? 1) !== replicas;
+  const reply = await sendAction(
+    ctx,
+    'Scale',
+    { type: 'scale', resource: ref.resource, namespace: namespaceOf(ref), name: ref.name, replicas },
+    reverts ? { quiet: true } : {},
+  );
+  if (!reply || !reverts) return;
+  const file = desired.file!.replace(/^.*[\\/]/, '');
+  ctx.ui.notify(`${reply.message} — self-heal will put it back to ${declared ?? 1} (${file} declares it)`);
+  watchRevert(ctx, ref, replicas);
 };
+
+/** How long after a scale a revert is still attributed to it. */
+const REVERT_WATCH_MS = 60_000;
+
+/**
+ * Tells when self-heal has put the scaled object back (its `DriftReverted` event), so that the status bar never keeps
+ * saying "scaled" about a count that no longer holds.
+ */
+function watchRevert(ctx: CommandContext, ref: ObjectRef, replicas: number): void {
+  const started = Date.now();
+  const subscription = ctx.connection.onDidChange((changes) => {
+    if (Date.now() - started > REVERT_WATCH_MS) return subscription.dispose();
+    for (const c of changes) {
+      const e = c.object as unknown as Event;
+      if (c.resource !== 'events' || e.reason !== 'DriftReverted') continue;
+      if (e.involvedObject?.name !== ref.name || e.involvedObject.namespace !== ref.namespace) continue;
+      subscription.dispose();
+      ctx.ui.notify(`${refText(ref)}: self-heal undid the scale to ${replicas} — ${(e.message ?? '').trim()}`);
+      return;
+    }
+  });
+}
 
 export const restartRollout: CommandFactory = (ctx) => async (arg) => {
   const ref = targetOf(ctx, 'Restart Rollout', arg, RESTARTABLE);

@@ -1,10 +1,19 @@
-/** The status-bar item of the sandbox: `$(pulse) Sandbox 5× · 12 pods`, `$(debug-pause) Sandbox paused · 12 pods`. */
+/**
+ * The status-bar item of the sandbox: `$(pulse) Sandbox 5× · 12 pods`,
+ * `$(debug-pause) Sandbox paused · 12 pods` (on the warning background), and
+ * what needs attention: `· $(error) 1 pod failing`.
+ */
 import type { SandboxStatus } from '../sandbox/protocol';
+import type { HealthSummary } from './liveState';
 
 export interface StatusBarText {
   text: string;
   tooltip: string;
+  /** A theme colour id for the item's background (`statusBarItem.warningBackground` while paused). */
+  background?: string;
 }
+
+export const WARNING_BACKGROUND = 'statusBarItem.warningBackground';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -16,16 +25,27 @@ function withOperations(base: StatusBarText, status: SandboxStatus): StatusBarTe
   if (ops.length === 0) return base;
   const titles = ops.map((o) => o.title).join(', ');
   return {
+    ...base,
     text: `${base.text} · $(sync~spin) ${titles}`,
     tooltip: [base.tooltip, ...ops.map((o) => `${o.title}: ${o.detail}`)].join('\n'),
   };
 }
 
+function withHealth(base: StatusBarText, health: HealthSummary | undefined): StatusBarText {
+  if (!health || health.text === '') return base;
+  const icon = /failing|NotReady/.test(health.text) ? '$(error)' : '$(warning)';
+  return {
+    ...base,
+    text: `${base.text} · ${icon} ${health.text}`,
+    tooltip: [base.tooltip, ...health.details].join('\n'),
+  };
+}
+
 /** Text and tooltip for the latest status; `undefined` status means the worker has not reported yet. */
-export function statusBarText(status: SandboxStatus | undefined): StatusBarText {
+export function statusBarText(status: SandboxStatus | undefined, health?: HealthSummary): StatusBarText {
   if (status === undefined)
     return { text: '$(loading~spin) Sandbox starting', tooltip: 'Kube Reconcile: the sandbox cluster is starting' };
-  return withOperations(baseText(status), status);
+  return withOperations(withHealth(baseText(status), health), status);
 }
 
 function baseText(status: SandboxStatus): StatusBarText {
@@ -40,7 +60,8 @@ function baseText(status: SandboxStatus): StatusBarText {
   if (status.paused)
     return {
       text: `$(debug-pause) Sandbox paused · ${pods}`,
-      tooltip: `Kube Reconcile sandbox paused (${size}). Click for sandbox controls.`,
+      tooltip: `Kube Reconcile sandbox paused: its clock stands still, nothing reconciles (${size}). Click for sandbox controls: Resume, Step.`,
+      background: WARNING_BACKGROUND,
     };
   return {
     text: `$(pulse) Sandbox ${status.speed}× · ${pods}`,

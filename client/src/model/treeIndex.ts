@@ -2,7 +2,7 @@
  * One pass over the mirror cache that the tree reads from: objects by uid,
  * children by controller owner, pods by node. Rebuilt when the cache changes.
  */
-import type { ObjectsByResource } from '../../../sandbox/api/resourceObjects';
+import type { ObjectsByResource, ResourceName } from '../../../sandbox/api/resourceObjects';
 import type { KubeObject } from '../../../sandbox/api/types';
 import type { MirrorCache } from '../sandbox/mirror';
 import { CHILD_RESOURCES, PARENT_RESOURCES, kindView } from './kinds';
@@ -12,6 +12,7 @@ export class TreeIndex {
   private readonly parents = new Map<string, string>();
   private readonly byOwner = new Map<string, Map<string, KubeObject[]>>();
   private readonly byNode = new Map<string, ObjectsByResource['pods'][]>();
+  private readonly unscheduled: ObjectsByResource['pods'][] = [];
 
   constructor(readonly cache: MirrorCache) {
     for (const resource of PARENT_RESOURCES)
@@ -28,6 +29,7 @@ export class TreeIndex {
     for (const pod of cache.list('pods')) {
       const node = pod.spec?.nodeName;
       if (node) push(this.byNode, node, pod);
+      else this.unscheduled.push(pod);
     }
   }
 
@@ -45,9 +47,35 @@ export class TreeIndex {
     return parent !== undefined && (kindView(parent)?.children.includes(resource) ?? false);
   }
 
+  private readonly lists = new Map<string, KubeObject[]>();
+
+  /** `cache.list`, read once per index: the tree asks for the same lists many times in one refresh. */
+  list<R extends ResourceName>(resource: R, namespace?: string): ObjectsByResource[R][];
+  list(resource: string, namespace?: string): KubeObject[];
+  list(resource: string, namespace?: string): KubeObject[] {
+    const key = `${resource}/${namespace ?? ''}`;
+    let l = this.lists.get(key);
+    if (!l) this.lists.set(key, (l = this.cache.list(resource, namespace)));
+    return l;
+  }
+
+  private readonly topLevels = new Map<string, KubeObject[]>();
+
   /** Objects of `resource` in `namespace` that are not nested under a controller. */
   topLevel(resource: string, namespace: string): KubeObject[] {
-    return this.cache.list(resource, namespace).filter((o) => !this.hasShownController(o, resource));
+    const key = `${resource}/${namespace}`;
+    let l = this.topLevels.get(key);
+    if (!l)
+      this.topLevels.set(
+        key,
+        (l = this.list(resource, namespace).filter((o) => !this.hasShownController(o, resource))),
+      );
+    return l;
+  }
+
+  /** Pods bound to no node, sorted by namespace and name. */
+  unscheduledPods(): ObjectsByResource['pods'][] {
+    return this.unscheduled;
   }
 
   /** Pods bound to the node, sorted by namespace and name. */

@@ -20,15 +20,22 @@ export type NodeSource =
   | { type: 'namespace'; namespace: string }
   | { type: 'group'; namespace: string; resource: string }
   | { type: 'object'; resource: string; uid: string; name: string }
-  | { type: 'node'; uid: string; name: string };
+  | { type: 'node'; uid: string; name: string }
+  /** Pods no node runs (Pending, not yet scheduled), when the tree is grouped by node. */
+  | { type: 'unscheduled' };
+
+/** The tooltip's Markdown, made now if it is made on demand. */
+export function tooltipText(node: Pick<TreeNode, 'tooltip'>): string | undefined {
+  return typeof node.tooltip === 'function' ? node.tooltip() : node.tooltip;
+}
 
 export interface TreeNode {
   /** Unique in the tree and stable across updates (built from uids), so expansion survives refreshes. */
   id: string;
   label: string;
   description?: string;
-  /** Markdown. */
-  tooltip?: string;
+  /** Markdown; objects' tooltips are made when hovered (a function), so that a refresh never computes them. */
+  tooltip?: string | (() => string);
   icon: TreeIcon;
   /** `pod`, `deployment`, `node`, … for objects; `group` for folders. */
   contextValue: string;

@@ -12,6 +12,9 @@ import type { Method, Notification, Requests, SandboxStatus, SelfHealRevert, Wat
 /** A line or the end of an operation that outlived its request (a drain). */
 export type OperationNotification = Extract<Notification, { kind: 'operation' }>;
 
+/** Text a followed container printed, or the end of its stream. */
+export type PodLogNotification = Extract<Notification, { kind: 'podLog' }>;
+
 export interface Disposable {
   dispose(): void;
 }
@@ -31,5 +34,6 @@ export interface SandboxConnection {
   onDidChangeDesired(listener: () => void): Disposable;
   /** Self-heal put objects back to their manifests. */
   onDidSelfHeal(listener: (reverts: SelfHealRevert[]) => void): Disposable;
+  onDidPodLog(listener: (log: PodLogNotification) => void): Disposable;
   dispose(): void;
 }

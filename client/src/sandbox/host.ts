@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { WorkerOptions } from 'node:worker_threads';
 import type { Status } from '../../../sandbox/api/errors';
 import type { LogEntry } from '../../../sandbox/client/reconcileLog';
-import type { Disposable, OperationNotification, SandboxConnection } from './connection';
+import type { Disposable, OperationNotification, PodLogNotification, SandboxConnection } from './connection';
 import { DesiredIndex } from './desiredIndex';
 import { MirrorCache } from './mirror';
 import type {
@@ -78,6 +78,7 @@ export class SandboxHost implements SandboxConnection {
   private readonly logs = new Emitter<LogEntry[]>();
   private readonly statuses = new Emitter<SandboxStatus>();
   private readonly operations = new Emitter<OperationNotification>();
+  private readonly podLogs = new Emitter<PodLogNotification>();
   private readonly crashed = new Emitter<Error>();
   private readonly desiredChanged = new Emitter<void>();
   private readonly selfHealed = new Emitter<SelfHealRevert[]>();
@@ -132,6 +133,10 @@ export class SandboxHost implements SandboxConnection {
 
   onDidSelfHeal(listener: (reverts: SelfHealRevert[]) => void): Disposable {
     return this.selfHealed.on(listener);
+  }
+
+  onDidPodLog(listener: (log: PodLogNotification) => void): Disposable {
+    return this.podLogs.on(listener);
   }
 
   /** The worker died (it is restarted, unless it keeps dying). */
@@ -223,6 +228,7 @@ export class SandboxHost implements SandboxConnection {
       this.desired.replace(n.objects);
       return this.desiredChanged.fire();
     }
+    if (n.kind === 'podLog') return this.podLogs.fire(n);
     const changes = this.cache.apply(n);
     if (changes.length > 0 || n.kind === 'list') this.changes.fire(changes);
   }

@@ -104,6 +104,23 @@ export interface SandboxStatus {
   api?: ApiStatus;
   /** kubectl operations still running (a drain waiting for its pods), with what each waits for. */
   operations?: OperationStatus[];
+  /** Nodes whose kubelet Fail Node stopped, with when the node lifecycle controller will mark them NotReady. */
+  failedNodes?: FailedNode[];
+}
+
+/** A node whose kubelet is stopped (Fail Node): its last heartbeat plus the node monitor grace period. */
+export interface FailedNode {
+  name: string;
+  /** Sandbox clock time (ms since epoch) at which the node lifecycle controller marks it NotReady. */
+  notReadyAt: number;
+}
+
+/** What Fast-forward did: whether the cluster settled, how much time passed, and what is still pending if not. */
+export interface FastForwardReport {
+  settled: boolean;
+  elapsedMs: number;
+  /** `pod default/web-x: Pending (0/3 nodes are available: …)`, as simulate prints what has not converged. */
+  pending: string[];
 }
 
 /** A running operation: `Drain node-2`, `waiting: a PodDisruptionBudget allows no disruption for default/web-x …`. */
@@ -190,7 +207,8 @@ export interface Requests {
    * `operation` notifications with that id carry its further lines and its end.
    */
   action: { params: FaultAction; result: { message: string; operation?: number } };
-  control: { params: ControlAction; result: SandboxStatus };
+  /** The status after the control; Fast-forward adds its report. */
+  control: { params: ControlAction; result: SandboxStatus & { fastForward?: FastForwardReport } };
   setSelfHeal: { params: { selfHeal: boolean }; result: { selfHeal: boolean } };
   snapshot: { params: Record<string, never>; result: { snapshot: unknown } };
   explain: { params: { namespace: string; name: string }; result: { explanation?: SchedulingExplanation } };
@@ -198,6 +216,23 @@ export interface Requests {
   desired: { params: ObjectRef; result: { file?: string; line?: number; manifest?: KubeObject } };
   /** Starts, moves or stops the HTTP API; answers once it serves (or failed, or stopped). */
   setApi: { params: ApiSettings; result: ApiStatus };
+  /**
+   * A container's log, as `kubectl logs` reads it (`GET …/pods/NAME/log`). With `follow`, `text` is the log so far and
+   * `stream` the id whose `podLog` notifications carry what the container prints next, until their `end`.
+   */
+  podLogs: { params: PodLogRequest; result: { text: string; stream?: number } };
+  /** Stops following a log stream (the user closed its document); unknown ids are ignored. */
+  stopPodLogs: { params: { stream: number }; result: Record<string, never> };
+}
+
+/** Which log: the pod, its container (the only one when absent), the previous instance, follow. */
+export interface PodLogRequest {
+  namespace: string;
+  name: string;
+  container?: string;
+  previous?: boolean;
+  follow?: boolean;
+  tailLines?: number;
 }
 
 export type Method = keyof Requests;
@@ -236,7 +271,9 @@ export type Notification =
   /** The whole GitOps desired state, sent after init and whenever a declaration was made or withdrawn. */
   | { kind: 'desired'; objects: DesiredObject[] }
   /** Self-heal reverted objects (sent after the changes it made). */
-  | { kind: 'selfHeal'; reverts: SelfHealRevert[] };
+  | { kind: 'selfHeal'; reverts: SelfHealRevert[] }
+  /** What a followed container printed (`text`), or the end of its stream (`end`: why). */
+  | { kind: 'podLog'; stream: number; text?: string; end?: string };
 
 export type WorkerMessage = ReplyMessage | ({ kind: 'notification' } & { notification: Notification });
 export type HostMessage = RequestMessage;

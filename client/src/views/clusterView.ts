@@ -1,22 +1,32 @@
 /**
  * The Cluster view: a tree over the mirror cache, refreshed from the
- * sandbox's watch changes at most 10 times a second.
+ * sandbox's watch changes at most 10 times a second, and once a second of
+ * sandbox time for its ages and countdowns (only the rows whose text changed
+ * are sent to VS Code). Its title bar says when the sandbox is paused and
+ * which filters are on; its options (grouping, filters) are kept in the
+ * workspace state and mirrored into context keys for the menus.
  */
-import { EventEmitter, MarkdownString, window } from 'vscode';
-import type { Event, ExtensionContext, TreeDataProvider, TreeItem } from 'vscode';
+import { EventEmitter, MarkdownString, commands, window } from 'vscode';
+import type { Event, ExtensionContext, TreeDataProvider, TreeItem, TreeView } from 'vscode';
 import { ClusterTree } from '../model/clusterTree';
 import { SyncStatuses } from '../model/syncStatuses';
 import { Throttle } from '../model/throttle';
+import { tooltipText } from '../model/treeNode';
 import type { TreeNode } from '../model/treeNode';
+import { describeTreeOptions, readTreeOptions } from '../model/treeOptions';
+import type { TreeOptions } from '../model/treeOptions';
 import type { SandboxConnection } from '../sandbox/connection';
 import { registerSyncDecorations } from './syncDecorations';
+import type { ObjectRef } from '../sandbox/protocol';
 import { toTreeItem } from './treeItem';
 
 export const CLUSTER_VIEW = 'kubeReconcile.cluster';
 /** At most 10 refreshes a second. */
 const REFRESH_INTERVAL_MS = 100;
-/** Ages in descriptions are refreshed when the sandbox clock has moved this far, even with no change. */
-const AGE_REFRESH_MS = 10_000;
+/** Ages and countdowns in descriptions are refreshed when the sandbox clock has moved this far, even with no change. */
+const AGE_REFRESH_MS = 1_000;
+/** Where the tree's options are kept (workspace state). */
+const OPTIONS_KEY = 'kubeReconcile.treeOptions';
 
 export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   private readonly changed = new EventEmitter<TreeNode | TreeNode[] | undefined>();
@@ -29,13 +39,29 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   /** Child ids handed out per parent id ('' for the roots). */
   private readonly childIds = new Map<string, string[]>();
 
-  constructor(private readonly connection: SandboxConnection) {
+  constructor(
+    private readonly connection: SandboxConnection,
+    options: () => TreeOptions,
+  ) {
     const sync = new SyncStatuses(connection.desired);
-    this.tree = new ClusterTree(
-      connection.cache,
-      () => connection.status?.time ?? 0,
-      (resource, o) => sync.of(resource, o),
-    );
+    this.tree = new ClusterTree(connection.cache, () => connection.status?.time ?? 0, {
+      failedNodes: () => connection.status?.failedNodes ?? [],
+      options,
+      syncOf: (resource, o) => sync.of(resource, o),
+    });
+  }
+
+  /** True once something has been applied (the tree is empty before, and the view shows its welcome content). */
+  get hasContent(): boolean {
+    return this.tree.hasUserObjects();
+  }
+
+  /** Rebuilds the whole tree (the options changed what it shows). */
+  refreshAll(): void {
+    this.tree.invalidate();
+    this.shown.clear();
+    this.childIds.clear();
+    this.changed.fire(undefined);
   }
 
   /** Schedules a refresh; bursts coalesce. */
@@ -50,13 +76,12 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
 
   getTreeItem(node: TreeNode): TreeItem {
     // The tooltip (with ages) is resolved on hover, so that an age ticking over never refreshes a parent.
-    const item = toTreeItem(node);
-    item.tooltip = undefined;
-    return item;
+    return toTreeItem(node);
   }
 
   resolveTreeItem(item: TreeItem, node: TreeNode): TreeItem {
-    item.tooltip = node.tooltip === undefined ? undefined : new MarkdownString(node.tooltip);
+    const text = tooltipText(node);
+    item.tooltip = text === undefined ? undefined : new MarkdownString(text);
     return item;
   }
 
@@ -137,16 +162,94 @@ function overwrite(target: TreeNode, from: TreeNode): void {
   Object.assign(target, from);
 }
 
+/** What the commands use of the view: its options and the row the keyboard is on. */
+export interface ClusterViewHandle {
+  options(): TreeOptions;
+  setOptions(options: TreeOptions): Promise<void>;
+  /** The object of the selected row (what a keybinding acts on), if the row shows one. */
+  selected(): ObjectRef | undefined;
+}
+
+/** Context keys the title bar's Filter menu reads. */
+const CONTEXT_KEYS = (o: TreeOptions): Record<string, unknown> => ({
+  'kubeReconcile.tree.unhealthyOnly': o.unhealthyOnly,
+  'kubeReconcile.tree.groupByNode': o.groupBy === 'node',
+  'kubeReconcile.tree.hideEmptyReplicaSets': o.hideEmptyReplicaSets,
+  'kubeReconcile.tree.namespaceFilter': o.namespace !== undefined,
+});
+
+/** The view's description: paused first (it changes what every row means), then the filters in force. */
+export function viewDescription(paused: boolean, options: TreeOptions): string {
+  return [paused ? '⏸ PAUSED' : '', describeTreeOptions(options)].filter(Boolean).join(' · ');
+}
+
+/**
+ * The line above the tree (the title bar is too narrow to be relied on): paused first, then a filter that hides rows.
+ */
+export function viewMessage(paused: boolean, options: TreeOptions, hasContent: boolean): string {
+  const lines: string[] = [];
+  if (paused) lines.push('⏸ Sandbox paused: its clock stands still (Resume or Step in the title bar).');
+  if (hasContent && options.unhealthyOnly)
+    lines.push('Showing only what needs attention (Filter › Show Everything to see all).');
+  else if (hasContent && options.namespace !== undefined)
+    lines.push(`Showing namespace ${options.namespace} only (Filter › Show Everything to see all).`);
+  return lines.join('\n');
+}
+
 /** Registers the view and feeds it the sandbox's changes. */
-export function registerClusterView(context: ExtensionContext, connection: SandboxConnection): void {
-  const provider = new ClusterTreeProvider(connection);
-  const view = window.createTreeView(CLUSTER_VIEW, { treeDataProvider: provider, showCollapseAll: true });
+export function registerClusterView(context: ExtensionContext, connection: SandboxConnection): ClusterViewHandle {
+  let options = readTreeOptions(context.workspaceState.get(OPTIONS_KEY));
+  const provider = new ClusterTreeProvider(connection, () => options);
+  const view: TreeView<TreeNode> = window.createTreeView(CLUSTER_VIEW, {
+    treeDataProvider: provider,
+    showCollapseAll: true,
+  });
+  let paused = connection.status?.paused ?? false;
+  let hadContent = false;
+  const setContext = (o: TreeOptions) => {
+    for (const [key, value] of Object.entries(CONTEXT_KEYS(o))) void commands.executeCommand('setContext', key, value);
+  };
+  const describe = () => {
+    view.description = viewDescription(paused, options);
+    view.title = paused ? 'Cluster (paused)' : 'Cluster';
+    view.message = viewMessage(paused, options, provider.hasContent) || undefined;
+  };
+  setContext(options);
+  describe();
   context.subscriptions.push(
     provider,
     view,
-    connection.onDidChange(() => provider.scheduleRefresh()),
+    // Enter reveals the manifest of an object's row (keybinding); on a folder it keeps expanding it.
+    view.onDidChangeSelection((e) =>
+      commands.executeCommand('setContext', 'kubeReconcile.tree.objectSelected', e.selection[0]?.ref !== undefined),
+    ),
+    connection.onDidChange(() => {
+      provider.scheduleRefresh();
+      // The first object applied turns the welcome content into the tree (and the last one pruned, back).
+      if (provider.hasContent !== hadContent) {
+        hadContent = !hadContent;
+        provider.refreshAll();
+      }
+    }),
     connection.onDidChangeDesired(() => provider.scheduleRefresh()),
     registerSyncDecorations(),
-    connection.onDidStatus((s) => provider.clockMoved(s.time)),
+    connection.onDidStatus((s) => {
+      provider.clockMoved(s.time);
+      if (s.paused !== paused) {
+        paused = s.paused;
+        describe();
+      }
+    }),
   );
+  return {
+    options: () => options,
+    async setOptions(next) {
+      options = next;
+      await context.workspaceState.update(OPTIONS_KEY, next);
+      setContext(next);
+      describe();
+      provider.refreshAll();
+    },
+    selected: () => view.selection[0]?.ref,
+  };
 }

@@ -1,6 +1,7 @@
 /**
- * Read-only text documents (events tables) under the `kube-reconcile:`
- * scheme: they open in an editor, cannot be edited, and never ask to be saved.
+ * Read-only text documents (events tables, describe, followed logs) under the
+ * `kube-reconcile:` scheme: they open in an editor, cannot be edited, and never
+ * ask to be saved.
  */
 import { EventEmitter, Uri, workspace } from 'vscode';
 import type { Disposable, TextDocumentContentProvider } from 'vscode';
@@ -20,6 +21,28 @@ export class ReadOnlyDocuments implements TextDocumentContentProvider, Disposabl
     this.changed.fire(uri);
     return uri;
   }
+
+  /** Most a streamed document keeps: the newest text (a followed log) beyond it drops its oldest lines. */
+  static readonly MAX_CHARS = 2_000_000;
+
+  /** Adds text at the end of an open document (a followed log); its editors update at most 10 times a second. */
+  append(uri: Uri, text: string): void {
+    const key = uri.toString();
+    let next = (this.texts.get(key) ?? '') + text;
+    if (next.length > ReadOnlyDocuments.MAX_CHARS) {
+      const cut = next.indexOf('\n', next.length - ReadOnlyDocuments.MAX_CHARS / 2);
+      next = next.slice(cut + 1);
+    }
+    this.texts.set(key, next);
+    if (this.pending.has(key)) return;
+    this.pending.add(key);
+    setTimeout(() => {
+      this.pending.delete(key);
+      this.changed.fire(uri);
+    }, 100);
+  }
+
+  private readonly pending = new Set<string>();
 
   provideTextDocumentContent(uri: Uri): string {
     return this.texts.get(uri.toString()) ?? '';

@@ -1,5 +1,5 @@
-/** Turns the model's plain `TreeNode` into VS Code's `TreeItem`. */
-import { MarkdownString, ThemeColor, ThemeIcon, TreeItem, TreeItemCollapsibleState } from 'vscode';
+/** Turns the model's plain `TreeNode` into VS Code's `TreeItem` (its tooltip is resolved on hover: see the view). */
+import { ThemeColor, ThemeIcon, TreeItem, TreeItemCollapsibleState } from 'vscode';
 import type { Collapsible, TreeNode } from '../model/treeNode';
 import { syncUri } from './syncDecorations';
 
@@ -16,7 +16,6 @@ export function toTreeItem(node: TreeNode): TreeItem {
   const item = new TreeItem(node.label, COLLAPSIBLE[node.collapsible]);
   item.id = node.id;
   item.description = node.description;
-  item.tooltip = node.tooltip === undefined ? undefined : new MarkdownString(node.tooltip);
   item.iconPath = new ThemeIcon(
     node.icon.id,
     node.icon.color === undefined ? undefined : new ThemeColor(node.icon.color),

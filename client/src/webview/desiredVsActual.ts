@@ -17,6 +17,11 @@ import { uriOfSource } from '../workspaceUris';
 
 const objectPanels = new Map<string, StatePanel>();
 let overviewPanel: StatePanel | undefined;
+/**
+ * The editor group the Desired vs Actual panels live in: the first opens beside the editor, the next ones join it as
+ * tabs (each panel opened Beside its predecessor made a new, ever narrower split).
+ */
+let panelColumn: vscode.ViewColumn | undefined;
 
 const refKey = (ref: ObjectRef) => `${ref.resource}/${ref.namespace ?? ''}/${ref.name}`;
 
@@ -113,16 +118,24 @@ export function showDesiredVsActual(
   const open = objectPanels.get(key);
   if (open) return open.reveal();
   const title = `Desired vs Actual: ${titleOf(ref, kindOf(ref, connection.cache.get(ref.resource, ref.namespace, ref.name)))}`;
+  const open_ = [...objectPanels.values()].find((p) => p.panel.viewColumn !== undefined);
+  const column = open_?.panel.viewColumn ?? panelColumn;
   const panel = new StatePanel(
     context,
     connection,
     'kubeReconcile.desiredVsActual',
     title,
     objectSource(context, connection, ref),
+    column ?? vscode.ViewColumn.Beside,
   );
   objectPanels.set(key, panel);
+  panelColumn = panel.panel.viewColumn;
+  panel.onDidChangeViewState(() => {
+    if (panel.panel.viewColumn !== undefined) panelColumn = panel.panel.viewColumn;
+  });
   panel.onDidDispose(() => {
     objectPanels.delete(key);
+    if (objectPanels.size === 0) panelColumn = undefined;
     panel.dispose();
   });
   context.subscriptions.push(panel);

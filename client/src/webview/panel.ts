@@ -37,13 +37,14 @@ export class StatePanel implements vscode.Disposable {
     viewType: string,
     title: string,
     private readonly source: ViewSource,
+    viewColumn: vscode.ViewColumn = vscode.ViewColumn.Beside,
   ) {
     const dist = vscode.Uri.joinPath(context.extensionUri, 'dist');
     const media = vscode.Uri.joinPath(context.extensionUri, 'media');
     this.panel = vscode.window.createWebviewPanel(
       viewType,
       title,
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      { viewColumn, preserveFocus: false },
       {
         enableScripts: true,
         localResourceRoots: [dist, media],
@@ -69,6 +70,10 @@ export class StatePanel implements vscode.Disposable {
       // What the files declare changed: sync status and the desired side may be different now.
       connection.onDidChangeDesired(() => this.schedule()),
     );
+  }
+
+  onDidChangeViewState(listener: () => void): void {
+    this.disposables.push(this.panel.onDidChangeViewState(listener));
   }
 
   onDidDispose(listener: () => void): void {

@@ -46,9 +46,37 @@ export interface SyncViewState {
 /** The sync actions the page offers, by the command each runs on the object. */
 export type SyncAction = 'sync' | 'revertLive' | 'updateManifestFromLive';
 export const SYNC_ACTIONS: readonly SyncAction[] = ['sync', 'revertLive', 'updateManifestFromLive'];
+/** What the live object is compared with. */
+export type Comparison =
+  /** Its own saved manifest. */
+  | { kind: 'manifest' }
+  /** The pod template of the controller that made it (`replicaset/web-7d9f`), itself managed by `deployment/web`. */
+  | { kind: 'template'; owner: string; managedBy: string[] }
+  /** Nothing: `why` says why there is no desired state (a node is the cluster's own…). */
+  | { kind: 'none'; why: string };
+
+/** One node's room for a Pending pod: `4 allocatable − 0.3 requested = 3.7 free` per resource. */
+export interface FitRow {
+  node: string;
+  cpu: string;
+  memory: string;
+  /** `fits`, `too little cpu`, `cordoned`… */
+  verdict: string;
+  fits: boolean;
+}
+
+/** Why a Pending pod waits, in numbers, first in the view. */
+export interface PendingWhy {
+  /** `requests 64 CPU and 64Mi memory; no node has that much free`. */
+  lead: string;
+  rows: FitRow[];
+}
 
 export interface ObjectViewState {
   view: 'object';
+  comparedWith?: Comparison;
+  /** For a Pending pod: its requests against every node, before the scheduler's own words. */
+  why?: PendingWhy;
   ref: ObjectRef;
   /** `deployment/web`. */
   title: string;

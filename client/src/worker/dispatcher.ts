@@ -9,6 +9,7 @@ import type {
   ApiSettings,
   ApplyTrigger,
   ControlAction,
+  FastForwardReport,
   FaultAction,
   Method,
   ReplyMessage,
@@ -24,6 +25,7 @@ import type { HostTimers } from './batcher';
 import { applyCounts } from '../model/applySummary';
 import { desiredFor } from './desired';
 import { describeChanges } from '../../../sandbox/gitops/drift';
+import { LogStreams, podLogRequestOf } from './logStreams';
 import { BadRequest, apiSettingsOf, manifestsOf, objectRefOf, record, settingsOf, text } from './params';
 import { saveState } from './savedState';
 import { SandboxSession } from './session';
@@ -69,6 +71,7 @@ export class Dispatcher {
   private readonly statusTimer: ReturnType<typeof setInterval>;
   private readonly handlers: Handlers;
   private readonly api: ApiServing;
+  private readonly logStreams: LogStreams;
 
   constructor(
     private readonly post: (m: WorkerMessage) => void,
@@ -78,6 +81,7 @@ export class Dispatcher {
     this.statusTimer.unref?.();
     this.handlers = this.makeHandlers();
     this.api = new ApiServing(() => this.sendStatus(), deps.api);
+    this.logStreams = new LogStreams((n) => this.post({ kind: 'notification', notification: n }));
   }
 
   /** Handles one raw message from the host. */
@@ -103,6 +107,7 @@ export class Dispatcher {
 
   dispose(): void {
     clearInterval(this.statusTimer);
+    this.logStreams.dispose('the sandbox stopped');
     this.session?.dispose();
     this.session = undefined;
     void this.api.dispose();
@@ -201,6 +206,13 @@ export class Dispatcher {
       },
       desired: (p) => desiredFor(this.live(), objectRefOf(p)),
       setApi: (p) => this.api.configure(apiSettingsOf(p)),
+      podLogs: (p) => this.logStreams.start(this.live().cluster, podLogRequestOf(p)),
+      stopPodLogs: (p) => {
+        const stream = record(p, 'params').stream;
+        if (typeof stream !== 'number') throw new BadRequest('stream must be a number');
+        this.logStreams.stop(stream);
+        return {};
+      },
     };
   }
 
@@ -226,6 +238,7 @@ export class Dispatcher {
 
   /** Replaces the session; the host gets a fresh `list`. */
   private start(settings: SandboxSettings, snapshot?: unknown): void {
+    this.logStreams.dispose();
     this.session?.dispose();
     this.session = undefined;
     this.settings = settings;
@@ -241,16 +254,17 @@ export class Dispatcher {
   }
 
   private control(action: ControlAction): Requests['control']['result'] {
+    let fastForward: FastForwardReport | undefined;
     if (action.type === 'reset') this.reset();
     else if (
       typeof action.type === 'string' &&
       ['pause', 'resume', 'step', 'speed', 'fastForward'].includes(action.type)
     )
-      this.live().control(action);
+      fastForward = this.live().control(action);
     else throw new BadRequest(`unknown control ${JSON.stringify((action as { type?: unknown }).type)}`);
     const status = this.status(this.live());
     this.post({ kind: 'notification', notification: { kind: 'status', status } });
-    return status;
+    return fastForward ? { ...status, fastForward } : status;
   }
 
   /** A fresh cluster that syncs the same desired state again (as a new cluster under the same Git repository would). */

@@ -11,9 +11,16 @@ import { runUntilSettled } from '../../../sandbox/cluster/settle';
 import { gitOpsFor } from '../../../sandbox/gitops/forCluster';
 import type { GitOpsSync, Revert } from '../../../sandbox/gitops/gitOpsSync';
 import type { LogEntry } from '../../../sandbox/client/reconcileLog';
+import { describeUnsettled } from '../../../sandbox/cluster/describe';
+import { lastHeartbeat } from '../../../sandbox/controllers/nodelifecycle/health';
+import { DEFAULT_NODE_MONITOR_GRACE_MS } from '../../../sandbox/controllers/nodelifecycle/nodeLifecycleController';
+import type { Lease } from 'kubernetes-types/coordination/v1';
+import type { Node } from 'kubernetes-types/core/v1';
 import type {
   ControlAction,
   DesiredObject,
+  FailedNode,
+  FastForwardReport,
   Notification,
   SandboxSettings,
   SandboxStatus,
@@ -152,22 +159,47 @@ export class SandboxSession {
       pods: api.list('pods').items.length,
       nodes: api.list('nodes').items.length,
       ...(this.operations.status().length > 0 ? { operations: this.operations.status() } : {}),
+      ...(this.failedNodes().length > 0 ? { failedNodes: this.failedNodes() } : {}),
     };
   }
 
-  /** Pause, resume, step, speed and fast-forward (reset replaces the session: see the dispatcher). */
-  control(action: Exclude<ControlAction, { type: 'reset' }>): void {
+  /**
+   * Nodes whose kubelet is stopped, each with the moment the node lifecycle controller will find its heartbeat too old
+   * (its last heartbeat, from the node status or its Lease, plus the node monitor grace period: upstream
+   * pkg/controller/nodelifecycle: tryUpdateNodeHealth).
+   */
+  failedNodes(): FailedNode[] {
+    const api = this.cluster.api;
+    return this.cluster.nodeNames
+      .filter((name) => !this.cluster.isKubeletRunning(name))
+      .map((name) => {
+        const node = api.tryGet('nodes', undefined, name) as unknown as Node | undefined;
+        const lease = api.tryGet('leases', 'kube-node-lease', name) as unknown as Lease | undefined;
+        const heard = node ? lastHeartbeat(node, lease) : this.clock.now();
+        return { name, notReadyAt: heard + DEFAULT_NODE_MONITOR_GRACE_MS };
+      });
+  }
+
+  /**
+   * Pause, resume, step, speed and fast-forward (reset replaces the session: see the dispatcher). Fast-forward returns
+   * what it did: settled or not, and what has not converged when not.
+   */
+  control(action: Exclude<ControlAction, { type: 'reset' }>): FastForwardReport | undefined {
     switch (action.type) {
       case 'pause':
-        return this.clock.pause();
+        this.clock.pause();
+        return undefined;
       case 'resume':
-        return this.clock.resume();
+        this.clock.resume();
+        return undefined;
       case 'speed':
-        return this.clock.setSpeed(action.speed);
+        this.clock.setSpeed(action.speed);
+        return undefined;
       case 'step':
         if (!Number.isFinite(action.ms) || action.ms < 0)
           throw new RangeError(`step must be a non-negative number of ms, got ${action.ms}`);
-        return this.clock.step(action.ms);
+        this.clock.step(action.ms);
+        return undefined;
       case 'fastForward': {
         if (!Number.isFinite(action.limitMs) || action.limitMs < 0)
           throw new RangeError(`fast-forward limit must be a non-negative number of ms, got ${action.limitMs}`);
@@ -180,7 +212,9 @@ export class SandboxSession {
           object: '',
           message: `${report.settled ? 'settled after' : 'still busy after'} ${Math.round(report.elapsedMs / 1000)}s of cluster time`,
         });
-        return;
+        const pending = report.settled ? [] : describeUnsettled(this.cluster.api, this.clock.now());
+        for (const o of this.operations.status()) if (!report.settled) pending.push(`${o.title}: ${o.detail}`);
+        return { settled: report.settled, elapsedMs: report.elapsedMs, pending };
       }
     }
   }

@@ -10,6 +10,7 @@ import { isObj, type Obj } from '../validation/access';
 import { defaultRequestsFromLimits } from './container';
 import { defaultHpa, defaultNamespace, defaultNetworkPolicy, defaultNode, defaultPvc, defaultSecret } from './other';
 import { defaultPodSpec } from './podSpec';
+import { defaultPriorityClass } from './scheduling';
 import { defaultService } from './service';
 import { applyDefaultTolerations } from './tolerations';
 import { defaultBindingSpec, defaultPolicySpec } from '../policy/defaults';
@@ -19,6 +20,7 @@ import {
   defaultDeployment,
   defaultJob,
   defaultReplicaSet,
+  defaultReplicationController,
   defaultStatefulSet,
 } from './workloads';
 
@@ -31,6 +33,7 @@ type SpecDefaulter = (spec: Obj, obj: KubeObject) => void;
 const SPEC_DEFAULTERS: Record<string, SpecDefaulter> = {
   Deployment: defaultDeployment,
   ReplicaSet: defaultReplicaSet,
+  ReplicationController: defaultReplicationController,
   StatefulSet: defaultStatefulSet,
   DaemonSet: defaultDaemonSet,
   Job: defaultJob,
@@ -66,4 +69,5 @@ export function applyDefaults(obj: KubeObject, resource: ResourceType): void {
   if (kind === 'Namespace') defaultNamespace(obj);
   else if (kind === 'Node') defaultNode(obj);
   else if (kind === 'Secret') defaultSecret(obj);
+  else if (kind === 'PriorityClass') defaultPriorityClass(obj);
 }

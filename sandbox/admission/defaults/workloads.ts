@@ -1,4 +1,5 @@
 /** apps/v1 defaults (pkg/apis/apps/v1/defaults.go). Selectors are never defaulted in apps/v1. */
+import type { KubeObject } from '../../api/types';
 import { isObj, obj, type Obj } from '../validation/access';
 import { eachObj, ensureObj, setDefault } from './setDefault';
 
@@ -27,11 +28,13 @@ export function defaultStatefulSet(spec: Obj): void {
   setDefault(spec, 'podManagementPolicy', 'OrderedReady');
   const us = ensureObj(spec, 'updateStrategy');
   if (us) {
-    setDefault(us, 'type', 'RollingUpdate');
-    if (us.type === 'RollingUpdate') {
-      const ru = ensureObj(us, 'rollingUpdate');
-      if (ru) setDefault(ru, 'partition', 0);
+    // SetDefaults_StatefulSet: only an empty type gets `rollingUpdate: {}`; an explicit `type: RollingUpdate` without
+    // the block keeps it absent (the controller and `kubectl rollout status` tell the two apart).
+    if (us.type === undefined || us.type === null || us.type === '') {
+      us.type = 'RollingUpdate';
+      ensureObj(us, 'rollingUpdate');
     }
+    if (us.type === 'RollingUpdate' && isObj(us.rollingUpdate)) setDefault(us.rollingUpdate, 'partition', 0);
   }
   const retention = ensureObj(spec, 'persistentVolumeClaimRetentionPolicy');
   if (retention) {
@@ -99,4 +102,19 @@ export function defaultCronJob(spec: Obj): void {
   setDefault(spec, 'suspend', false);
   setDefault(spec, 'successfulJobsHistoryLimit', 3);
   setDefault(spec, 'failedJobsHistoryLimit', 1);
+}
+
+/**
+ * ReplicationController: `SetDefaults_ReplicationController`. With template labels, an empty selector and empty
+ * object labels take them; replicas default to 1.
+ */
+export function defaultReplicationController(spec: Obj, rc: KubeObject): void {
+  const template = spec.template;
+  const labels = isObj(template) && isObj(template.metadata) ? template.metadata.labels : undefined;
+  if (isObj(labels)) {
+    if (!isObj(spec.selector) || Object.keys(spec.selector).length === 0) spec.selector = { ...labels };
+    if (!rc.metadata.labels || Object.keys(rc.metadata.labels).length === 0)
+      rc.metadata.labels = { ...(labels as Record<string, string>) };
+  }
+  setDefault(spec, 'replicas', 1);
 }

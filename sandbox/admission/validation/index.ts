@@ -58,6 +58,7 @@ import { configMapData, immutableData, secretData, secretTypeImmutable } from '.
 import { hpaReplicas, hpaScaleTargetRef } from './rules/hpa';
 import { pdbSpec } from './rules/pdb';
 import { pvcSpec } from './rules/pvc';
+import { priorityClassSpec } from './rules/priorityClass';
 import { ingressSpec } from './rules/ingress';
 import { networkPolicySpec } from './rules/networkPolicy';
 import { validatingAdmissionPolicySpec } from '../policy/validatePolicy';
@@ -123,6 +124,7 @@ export const VALIDATION_RULES: readonly ValidationRule[] = Object.freeze([
   hpaScaleTargetRef,
   pdbSpec,
   pvcSpec,
+  priorityClassSpec,
   ingressSpec,
   networkPolicySpec,
   validatingAdmissionPolicySpec,

@@ -27,6 +27,9 @@ import { describeTaints, desiredTaints, nodeCondition, reconcileTaints } from '.
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
+/** `--node-monitor-grace-period`: 50 s since v1.32 (kube-controller-manager's options). */
+export const DEFAULT_NODE_MONITOR_GRACE_MS = 50_000;
+
 export interface NodeLifecycleOptions {
   /** How often heartbeats are checked (`--node-monitor-period`, default 5 s). */
   monitorPeriodMs?: number;
@@ -70,7 +73,7 @@ export class NodeLifecycleController extends Controller {
     super(ctx, { name: 'node-lifecycle-controller', recorderName: 'node-controller' });
     this.options = {
       monitorPeriodMs: options.monitorPeriodMs ?? 5_000,
-      gracePeriodMs: options.gracePeriodMs ?? 50_000,
+      gracePeriodMs: options.gracePeriodMs ?? DEFAULT_NODE_MONITOR_GRACE_MS,
       startupGracePeriodMs: options.startupGracePeriodMs ?? 60_000,
       lateHeartbeatMs: options.lateHeartbeatMs ?? 20_000,
     };

@@ -2,8 +2,12 @@
  * The ReplicaSet controller (pkg/controller/replicaset/replica_set.go):
  * keeps `spec.replicas` active pods matching each ReplicaSet's selector —
  * claiming, creating, deleting — and reports what it sees in `status`.
+ * The same code runs ReplicationControllers, as upstream's replication
+ * manager does (pkg/controller/replication: `NewReplicationManager` wraps the
+ * ReplicaSet controller; the RC's map selector reads as `matchLabels`).
  */
 import type { Pod } from 'kubernetes-types/core/v1';
+import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import type { ObjectsByResource } from '../../api/resourceObjects';
 import { labelSelectorFromObject } from '../../api/selectors/labelSelector';
 import type { OwnerReference } from '../../api/types';
@@ -16,16 +20,31 @@ import { enqueueOwnerObserving, resolveOwner } from '../framework/handlers';
 import { controlledBy, ensureControllerIndex, orphansIn } from '../util/controllerIndex';
 import { controllerRefOf } from '../util/owners';
 import { podFacts } from '../util/podFacts';
-import { claimPods } from './claim';
+import { claimPods } from '../util/claim';
 import { BURST_REPLICAS, manageReplicas } from './manage';
 import { writeStatus } from './statusWriter';
 
 export interface ReplicaSetControllerOptions {
   /** Creates or deletes per sync (default 500, upstream `BurstReplicas`). */
   burstReplicas?: number;
+  /** `ReplicationController`: run as upstream's replication manager (`replication-controller`). */
+  kind?: 'ReplicaSet' | 'ReplicationController';
 }
 
+/** What the controller manages: ReplicaSets, or ReplicationControllers read as ReplicaSets. */
+const KINDS = {
+  ReplicaSet: { resource: 'replicasets', group: 'apps', name: 'replicaset-controller' },
+  ReplicationController: { resource: 'replicationcontrollers', group: '', name: 'replication-controller' },
+} as const;
+
 type Rs = ObjectsByResource['replicasets'];
+
+/** The label selector of a ReplicaSet, or of a ReplicationController (its map as `matchLabels`). */
+function selectorObjectOf(rs: Rs): LabelSelector | undefined {
+  if ((rs.kind as string) !== 'ReplicationController') return rs.spec?.selector;
+  const sel: unknown = rs.spec?.selector;
+  return sel && typeof sel === 'object' ? { matchLabels: sel as Record<string, string> } : undefined;
+}
 type CachedPod = ObjectsByResource['pods'];
 
 export class ReplicaSetController extends Controller {
@@ -38,7 +57,7 @@ export class ReplicaSetController extends Controller {
     ctx: ComponentContext,
     private readonly options: ReplicaSetControllerOptions = {},
   ) {
-    super(ctx, { name: 'replicaset-controller' });
+    super(ctx, { name: KINDS[options.kind ?? 'ReplicaSet'].name });
     this.expectations = new Expectations(ctx.clock);
   }
 
@@ -47,7 +66,9 @@ export class ReplicaSetController extends Controller {
    * ReplicaSet, observing expectations, and orphans wake the ReplicaSets that would adopt them.
    */
   protected watch(w: Watches): void {
-    const rsInformer = (this.rsInformer = w.informer('replicasets'));
+    const rsInformer = (this.rsInformer = w.informer(
+      KINDS[this.options.kind ?? 'ReplicaSet'].resource,
+    ) as Informer<Rs>);
     const podInformer = (this.podInformer = w.informer('pods'));
     ensureControllerIndex(rsInformer);
     ensureControllerIndex(podInformer);
@@ -75,7 +96,8 @@ export class ReplicaSetController extends Controller {
   }
 
   private resolveControllerRef(namespace: string, ref: OwnerReference): Rs | undefined {
-    return resolveOwner(this.rsInformer, namespace, ref, { kind: 'ReplicaSet', group: 'apps' });
+    const kind = this.options.kind ?? 'ReplicaSet';
+    return resolveOwner(this.rsInformer, namespace, ref, { kind, group: KINDS[kind].group });
   }
 
   /** ReplicaSets in the pod's namespace whose (non-empty) selector matches it (`GetPodReplicaSets`). */
@@ -83,7 +105,7 @@ export class ReplicaSetController extends Controller {
     const out: Rs[] = [];
     for (const rs of this.rsInformer.cache.list(pod.metadata?.namespace ?? '')) {
       try {
-        const sel = labelSelectorFromObject(rs.spec?.selector);
+        const sel = labelSelectorFromObject(selectorObjectOf(rs));
         if (!sel.empty && sel.matches(pod.metadata?.labels)) out.push(rs);
       } catch {
         // An invalid selector matches nothing.
@@ -102,7 +124,7 @@ export class ReplicaSetController extends Controller {
     const needsSync = this.expectations.satisfied(key);
     let selector;
     try {
-      selector = labelSelectorFromObject(rs.spec?.selector);
+      selector = labelSelectorFromObject(selectorObjectOf(rs));
     } catch {
       return;
     }
@@ -163,7 +185,7 @@ export class ReplicaSetController extends Controller {
     for (const sibling of controlledBy(this.rsInformer, owner.uid)) {
       let sel;
       try {
-        sel = labelSelectorFromObject(sibling.spec?.selector);
+        sel = labelSelectorFromObject(selectorObjectOf(sibling));
       } catch {
         continue;
       }

@@ -37,7 +37,8 @@ export function writeStatus(
       break;
     } catch (e) {
       if (attempt > 0 || !isApiError(e, 409)) throw e;
-      current = api.get('replicasets', rs.metadata.namespace, rs.metadata.name ?? '');
+      const resource = (rs.kind as string) === 'ReplicationController' ? 'replicationcontrollers' : 'replicasets';
+      current = api.get(resource, rs.metadata.namespace, rs.metadata.name ?? '') as Typed<ReplicaSet>;
     }
   }
   return manageError ? undefined : nextAvailableIn(current, pods, now);

@@ -1,8 +1,13 @@
-/** `kubectl get deployments,replicasets,statefulsets,daemonsets` (upstream `printDeployment`, `printReplicaSet`, …). */
+/**
+ * `kubectl get deployments,replicasets,statefulsets,daemonsets,controllerrevisions` (upstream `printDeployment`,
+ * `printReplicaSet`, …, `printControllerRevision`).
+ */
+import type { ReplicationController } from 'kubernetes-types/core/v1';
 import type { LabelSelector as ApiLabelSelector } from 'kubernetes-types/meta/v1';
-import type { DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1';
+import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1';
 import { labelSelectorFromObject } from '../../api/selectors/labelSelector';
 import type { Typed } from '../../api/types';
+import { parseApiVersion } from '../../api/types';
 import type { KindPrinter, TableCell, TableColumn } from '../table';
 import {
   AGE_COLUMN,
@@ -144,6 +149,63 @@ export const daemonSetPrinter: KindPrinter<Typed<DaemonSet>> = {
       names,
       images,
       selectorText(ds.spec?.selector),
+    ];
+  },
+};
+
+/** `printControllerRevision`: CONTROLLER is `formatResourceName` of the controller, `statefulset.apps/web`. */
+export const controllerRevisionPrinter: KindPrinter<Typed<ControllerRevision>> = {
+  columns: [
+    NAME_COLUMN,
+    col('Controller', 'string', 'Controller of the object'),
+    col('Revision', 'string', 'Revision indicates the revision of the state represented by Data.'),
+    AGE_COLUMN,
+  ],
+  row(cr: Typed<ControllerRevision>, now: number): TableCell[] {
+    const ref = cr.metadata.ownerReferences?.find((r) => r.controller === true);
+    let controller = '<none>';
+    if (ref) {
+      const { group } = parseApiVersion(ref.apiVersion);
+      controller = `${(group ? `${ref.kind}.${group}` : ref.kind).toLowerCase()}/${ref.name}`;
+    }
+    return [cr.metadata.name ?? '', controller, cr.revision, age(cr, now)];
+  },
+};
+
+/** `printReplicationController`: the ReplicaSet's columns; the wide SELECTOR is the map as `k=v,…`. */
+export const replicationControllerPrinter: KindPrinter<Typed<ReplicationController>> = {
+  columns: [
+    NAME_COLUMN,
+    col(
+      'Desired',
+      'integer',
+      'Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller',
+    ),
+    col(
+      'Current',
+      'integer',
+      'Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller',
+    ),
+    col('Ready', 'integer', 'The number of ready replicas for this replication controller.'),
+    AGE_COLUMN,
+    ...TEMPLATE_COLUMNS,
+    wide(
+      'Selector',
+      'string',
+      'Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors',
+    ),
+  ],
+  row(rc: Typed<ReplicationController>, now: number): TableCell[] {
+    const [names, images] = containerCells(rc.spec?.template?.spec?.containers);
+    return [
+      rc.metadata.name ?? '',
+      int(rc.spec?.replicas),
+      int(rc.status?.replicas),
+      int(rc.status?.readyReplicas),
+      age(rc, now),
+      names,
+      images,
+      formatLabels(rc.spec?.selector),
     ];
   },
 };

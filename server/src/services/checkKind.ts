@@ -82,7 +82,7 @@ export function checkKind(
   }
   const group = parseApiVersion(apiVersion).group;
   if (!builtInGroups().has(group)) {
-    const message = `No CustomResourceDefinition for \`${apiVersion} ${kind}\` in the workspace: it is not checked`;
+    const message = `No CustomResourceDefinition for "${apiVersion} ${kind}" in the workspace: it is not checked`;
     return { diagnostic: makeDiagnostic(fieldRange(root, 'kind', lc), 'unknown-kind', message, true) };
   }
   const message = `Unknown kind "${kind}" for apiVersion "${apiVersion}"${hint(apiVersion, kind)}`;

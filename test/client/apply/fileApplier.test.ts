@@ -110,6 +110,31 @@ describe('FileApplier', () => {
     assert.deepEqual([...applier.files], ['app/web.yaml']);
   });
 
+  test('a 422 sits on the field its cause names (where the editor flags it too), not on the first line', async () => {
+    const status: Status = {
+      ...invalid,
+      details: {
+        name: 'web',
+        group: 'apps',
+        kind: 'Deployment',
+        causes: [
+          {
+            reason: 'FieldValueInvalid',
+            message: 'Invalid value: -1: must be greater than or equal to 0',
+            field: 'spec.replicas',
+          },
+        ],
+      },
+    };
+    const { connection } = fakeConnection({
+      applyFile: { outcomes: [{ line: 1, message: invalid.message, ok: false, status }], pruned: [] },
+    });
+    const result = await new FileApplier(connection).applyText('web.yaml', WEB);
+    assert.deepEqual(result.diagnostics, [
+      { line: 6, character: 2, endCharacter: 10, message: invalid.message, severity: 'error', code: 'Invalid' },
+    ]);
+  });
+
   test("a rejection naming fields (strict decoding) sits on each field's key, with the API server's message", async () => {
     const text = [
       'apiVersion: v1',

@@ -62,12 +62,48 @@ describe('object commands', () => {
     });
     assert.deepEqual(ui.validated, [undefined, '"-2" is not a whole number of replicas (0 or more).']);
     assert.deepEqual(connection.sent, [
+      { method: 'desired', params: { resource: 'deployments', namespace: 'default', name: 'web' } },
       {
         method: 'action',
         params: { type: 'scale', resource: 'deployments', namespace: 'default', name: 'web', replicas: 5 },
       },
     ]);
     assert.deepEqual(ui.shown, ['input: Scale deployment/web (3)', 'notify: deployment.apps/web scaled to 5']);
+  });
+
+  test('Scale… of a declared object says self-heal will put it back, then says when it has', async () => {
+    const connection = new FakeConnection(webCache());
+    connection.replies.action = () => ({ message: 'deployment.apps/web scaled' });
+    connection.replies.desired = () => ({
+      file: '/ws/web.yaml',
+      line: 8,
+      manifest: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 3 } },
+    });
+    const ui = new FakeUi();
+    ui.answers = ['5'];
+    await run('kubeReconcile.scale', connection, ui, {
+      ref: { resource: 'deployments', namespace: 'default', name: 'web' },
+    });
+    const event = (name: string, reason: string) => ({
+      type: 'ADDED' as const,
+      resource: 'events',
+      object: {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: `${name}.1`, namespace: 'default' },
+        involvedObject: { kind: 'Deployment', name, namespace: 'default' },
+        reason,
+        message: 'spec.replicas 5 → 3 from web.yaml',
+      },
+    });
+    connection.fireChange([event('other', 'DriftReverted'), event('web', 'ScalingReplicaSet')]);
+    connection.fireChange([event('web', 'DriftReverted')]);
+    connection.fireChange([event('web', 'DriftReverted')]);
+    assert.deepEqual(ui.shown, [
+      'input: Scale deployment/web (3)',
+      'notify: deployment.apps/web scaled — self-heal will put it back to 3 (web.yaml declares it)',
+      'notify: deployment/web: self-heal undid the scale to 5 — spec.replicas 5 → 3 from web.yaml',
+    ]);
   });
 
   test('Scale… cancelled sends nothing', async () => {
@@ -134,11 +170,16 @@ describe('object commands', () => {
       title: 'Drain node-2',
       done: { ok: false, message: 'drain cancelled' },
     });
+    // One progress notification per drain (a multi-line status-bar message was clipped), with its latest line.
     assert.deepEqual(ui.shown, [
-      'notify: node/node-2 cordoned\nevicting pod default/web-1',
-      `notify: ${refused}`,
+      'progress: Drain',
+      'progress Drain: evicting pod default/web-1',
+      `progress Drain: ${refused}`,
+      'progress Drain: done',
       'info: node/node-2 drained',
-      'notify: node/node-2 cordoned\nevicting pod default/web-1',
+      'progress: Drain',
+      'progress Drain: evicting pod default/web-1',
+      'progress Drain: done',
       'error: Drain failed: drain cancelled',
     ]);
   });
@@ -211,13 +252,37 @@ describe('sandbox controls', () => {
     assert.deepEqual(ui.shown.slice(-1), ['error: Reset Sandbox failed: worker gone']);
   });
 
-  test('Fast-forward reports how much sandbox time passed', async () => {
+  test('Fast-forward shows progress, then how much sandbox time passed and that the cluster settled', async () => {
     const connection = new FakeConnection();
-    connection.replies.control = () => ({ ...connection.status!, time: 95_000 });
+    connection.replies.control = () => ({
+      ...connection.status!,
+      time: 95_000,
+      fastForward: { settled: true, elapsedMs: 95_000, pending: [] },
+    });
     const ui = new FakeUi();
     await run('kubeReconcile.fastForward', connection, ui);
     assert.deepEqual(connection.sent, [{ method: 'control', params: { type: 'fastForward', limitMs: 600_000 } }]);
-    assert.deepEqual(ui.shown, ['notify: Fast-forwarded 95s of sandbox time']);
+    assert.deepEqual(ui.shown, [
+      'progress: Fast-forwarding the sandbox until it settles',
+      'progress Fast-forwarding the sandbox until it settles: at most 10m of sandbox time',
+      'progress Fast-forwarding the sandbox until it settles: done',
+      'notify: Fast-forwarded 95s of sandbox time: the cluster settled',
+    ]);
+  });
+
+  test('Fast-forward that stops without settling says after how long and what is still not converged', async () => {
+    const connection = new FakeConnection();
+    const pending = [1, 2, 3, 4, 5, 6].map((i) => `pod default/web-${i}: CrashLoopBackOff (0/1 ready)`);
+    connection.replies.control = () => ({
+      ...connection.status!,
+      fastForward: { settled: false, elapsedMs: 600_000, pending },
+    });
+    const ui = new FakeUi();
+    await run('kubeReconcile.fastForward', connection, ui);
+    assert.equal(
+      ui.shown.at(-1),
+      `info: Fast-forward stopped after 10m of sandbox time without settling: ${pending.slice(0, 5).join('; ')} (and 1 more).`,
+    );
   });
 
   test('the status bar quick pick offers Resume when paused and runs the chosen control', async () => {

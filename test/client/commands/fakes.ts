@@ -1,12 +1,31 @@
 /** A scripted sandbox connection and editor UI that record what the commands do. */
 import type { CommandContext } from '../../../client/src/commands/context';
-import type { InputOptions, PickItem, TerminalRequest, Ui, WorkspaceFiles } from '../../../client/src/commands/ui';
+import type {
+  InputOptions,
+  PickItem,
+  Progress,
+  TerminalRequest,
+  TextStream,
+  Ui,
+  WorkspaceFiles,
+} from '../../../client/src/commands/ui';
 import { DEFAULT_SETTINGS } from '../../../client/src/model/settings';
 import type { Settings } from '../../../client/src/model/settings';
-import type { Disposable, OperationNotification, SandboxConnection } from '../../../client/src/sandbox/connection';
+import type {
+  Disposable,
+  OperationNotification,
+  PodLogNotification,
+  SandboxConnection,
+} from '../../../client/src/sandbox/connection';
 import { DesiredIndex } from '../../../client/src/sandbox/desiredIndex';
 import type { MirrorCache } from '../../../client/src/sandbox/mirror';
-import type { Method, Requests, SandboxStatus, SelfHealRevert } from '../../../client/src/sandbox/protocol';
+import type {
+  Method,
+  Requests,
+  SandboxStatus,
+  SelfHealRevert,
+  WatchChange,
+} from '../../../client/src/sandbox/protocol';
 import { cacheOf } from '../model/fixtures';
 
 export interface Sent {
@@ -33,8 +52,16 @@ export class FakeConnection implements SandboxConnection {
     return reply(params);
   }
 
-  onDidChange(): Disposable {
-    return NONE;
+  private readonly changeListeners = new Set<(changes: WatchChange[]) => void>();
+
+  onDidChange(listener: (changes: WatchChange[]) => void): Disposable {
+    this.changeListeners.add(listener);
+    return { dispose: () => this.changeListeners.delete(listener) };
+  }
+
+  /** Watch changes from the worker (the cache is not updated: tests that need it build the cache). */
+  fireChange(changes: WatchChange[]): void {
+    for (const l of [...this.changeListeners]) l(changes);
   }
 
   onDidLog(): Disposable {
@@ -72,6 +99,18 @@ export class FakeConnection implements SandboxConnection {
   /** A self-heal notification from the worker. */
   fireSelfHeal(reverts: SelfHealRevert[]): void {
     for (const l of [...this.selfHealListeners]) l(reverts);
+  }
+
+  private readonly podLogListeners = new Set<(n: PodLogNotification) => void>();
+
+  onDidPodLog(listener: (n: PodLogNotification) => void): Disposable {
+    this.podLogListeners.add(listener);
+    return { dispose: () => this.podLogListeners.delete(listener) };
+  }
+
+  /** A followed log's text or end from the worker. */
+  firePodLog(n: PodLogNotification): void {
+    for (const l of [...this.podLogListeners]) l(n);
   }
 
   /** An operation notification from the worker (a drain's line or end). */
@@ -156,6 +195,23 @@ export class FakeUi implements Ui {
 
   openTerminal(request: TerminalRequest): void {
     this.terminals.push(request);
+  }
+
+  progress(title: string): Progress {
+    this.shown.push(`progress: ${title}`);
+    return {
+      report: (message) => this.shown.push(`progress ${title}: ${message}`),
+      done: () => this.shown.push(`progress ${title}: done`),
+    };
+  }
+
+  /** Streams opened: their name, text so far, and how to close them as the user would. */
+  streams: { name: string; text: string; close: () => void }[] = [];
+
+  async openStream(name: string, text: string, onClose: () => void): Promise<TextStream> {
+    const stream = { name, text, close: onClose };
+    this.streams.push(stream);
+    return { append: (more) => (stream.text += more) };
   }
 }
 

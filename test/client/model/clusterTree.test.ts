@@ -36,41 +36,41 @@ const yellow = 'charts.yellow';
 const red = 'charts.red';
 
 describe('ClusterTree', () => {
-  test('nests workloads by owner, lists only non-empty groups, and describes each object in kubectl words', () => {
+  test('nests workloads by owner, lists only non-empty groups, hides old 0/0 ReplicaSets, and describes each object in kubectl words', () => {
     const tree = new ClusterTree(webCluster(), () => NOW);
     const podA = {
       label: 'web-7d9f-a',
       description: 'Running · node-1 · 5m',
       icon: { id: 'vm', color: green },
-      contextValue: 'pod',
+      contextValue: 'pod.running',
       collapsible: 'none',
     } as const;
     const podB = {
       label: 'web-7d9f-b',
       description: 'Pending · 5m',
       icon: { id: 'vm', color: yellow },
-      contextValue: 'pod',
+      contextValue: 'pod.pending',
       collapsible: 'none',
     } as const;
     const podC = {
       label: 'web-7d9f-c',
       description: 'CrashLoopBackOff · 4 restarts · node-1 · 5m',
       icon: { id: 'vm', color: red },
-      contextValue: 'pod',
+      contextValue: 'pod.running',
       collapsible: 'none',
     } as const;
     const tickPod = {
       label: 'tick-1-x',
       description: 'Completed · node-1 · 5m',
       icon: { id: 'vm' },
-      contextValue: 'pod',
+      contextValue: 'pod.succeeded',
       collapsible: 'none',
     } as const;
     const debugPod = {
       label: 'debug',
       description: 'Running · 0/1 ready · node-3 · 5m',
       icon: { id: 'vm', color: yellow },
-      contextValue: 'pod',
+      contextValue: 'pod.running',
       collapsible: 'none',
     } as const;
     const expected: Shape[] = [
@@ -87,7 +87,7 @@ describe('ClusterTree', () => {
             label: 'node-1',
             description: 'Ready · 2 pods',
             icon: { id: 'server', color: green },
-            contextValue: 'node',
+            contextValue: 'node.ready.schedulable',
             collapsible: 'collapsed',
             children: [
               { id: 'node/uid-node-1/pods/uid-tick-1-x', ...tickPod },
@@ -100,7 +100,7 @@ describe('ClusterTree', () => {
             label: 'node-2',
             description: 'NotReady · 0 pods',
             icon: { id: 'server', color: red },
-            contextValue: 'node',
+            contextValue: 'node.notready.schedulable',
             collapsible: 'none',
           },
           {
@@ -108,7 +108,7 @@ describe('ClusterTree', () => {
             label: 'node-3',
             description: 'Ready · SchedulingDisabled · 1 pod',
             icon: { id: 'server', color: yellow },
-            contextValue: 'node',
+            contextValue: 'node.ready.unschedulable',
             collapsible: 'collapsed',
             children: [{ id: 'node/uid-node-3/pods/uid-debug', ...debugPod }],
           },
@@ -145,25 +145,17 @@ describe('ClusterTree', () => {
                     collapsible: 'expanded',
                     children: [
                       {
-                        id: 'replicasets/uid-web-7d9f',
+                        id: 'deployments/uid-web/replicasets/uid-web-7d9f',
                         label: 'web-7d9f',
                         description: '1/3',
                         icon: { id: 'copy', color: yellow },
                         contextValue: 'replicaset',
                         collapsible: 'expanded',
                         children: [
-                          { id: 'pods/uid-web-7d9f-a', ...podA },
-                          { id: 'pods/uid-web-7d9f-b', ...podB },
-                          { id: 'pods/uid-web-7d9f-c', ...podC },
+                          { id: 'deployments/uid-web/replicasets/uid-web-7d9f/pods/uid-web-7d9f-a', ...podA },
+                          { id: 'deployments/uid-web/replicasets/uid-web-7d9f/pods/uid-web-7d9f-b', ...podB },
+                          { id: 'deployments/uid-web/replicasets/uid-web-7d9f/pods/uid-web-7d9f-c', ...podC },
                         ],
-                      },
-                      {
-                        id: 'replicasets/uid-web-old',
-                        label: 'web-old',
-                        description: '0/0',
-                        icon: { id: 'copy' },
-                        contextValue: 'replicaset',
-                        collapsible: 'none',
                       },
                     ],
                   },
@@ -213,13 +205,13 @@ describe('ClusterTree', () => {
                     collapsible: 'collapsed',
                     children: [
                       {
-                        id: 'jobs/uid-tick-1',
+                        id: 'cronjobs/uid-tick/jobs/uid-tick-1',
                         label: 'tick-1',
                         description: 'Complete · 1/1',
                         icon: { id: 'checklist' },
                         contextValue: 'job',
                         collapsible: 'collapsed',
-                        children: [{ id: 'pods/uid-tick-1-x', ...tickPod }],
+                        children: [{ id: 'cronjobs/uid-tick/jobs/uid-tick-1/pods/uid-tick-1-x', ...tickPod }],
                       },
                     ],
                   },
@@ -293,7 +285,10 @@ describe('ClusterTree', () => {
       after.map(([id]) => id),
       before.map(([id]) => id),
     );
-    assert.deepEqual(after[1], ['pods/uid-web-7d9f-b', 'Running · node-3 · 5m']);
+    assert.deepEqual(after[1], [
+      'deployments/uid-web/replicasets/uid-web-7d9f/pods/uid-web-7d9f-b',
+      'Running · node-3 · 5m',
+    ]);
   });
 
   test('only objects that can come from a file reveal their manifest when selected', () => {

@@ -46,7 +46,9 @@ describe('status bar text', () => {
     });
     assert.deepEqual(statusBarText({ ...status, paused: true, pods: 1 }), {
       text: '$(debug-pause) Sandbox paused · 1 pod',
-      tooltip: 'Kube Reconcile sandbox paused (3 nodes, 1 pod, clock 00:10:00). Click for sandbox controls.',
+      tooltip:
+        'Kube Reconcile sandbox paused: its clock stands still, nothing reconciles (3 nodes, 1 pod, clock 00:10:00). Click for sandbox controls: Resume, Step.',
+      background: 'statusBarItem.warningBackground',
     });
     assert.equal(statusBarText({ ...status, running: false }).text, '$(circle-slash) Sandbox stopped · 12 pods');
     assert.equal(statusBarText(undefined).text, '$(loading~spin) Sandbox starting');
@@ -59,6 +61,18 @@ describe('status bar text', () => {
         },
       ],
     });
+    assert.deepEqual(
+      statusBarText(status, { text: '1 pod failing · node-2 NotReady', details: ['Failing: default/web-1'] }),
+      {
+        text: '$(pulse) Sandbox 5× · 12 pods · $(error) 1 pod failing · node-2 NotReady',
+        tooltip:
+          'Kube Reconcile sandbox running at 5× (3 nodes, 12 pods, clock 00:10:00). Click for sandbox controls.\nFailing: default/web-1',
+      },
+    );
+    assert.equal(
+      statusBarText(status, { text: '2 pods Pending', details: [] }).text,
+      '$(pulse) Sandbox 5× · 12 pods · $(warning) 2 pods Pending',
+    );
     assert.deepEqual(draining, {
       text: '$(pulse) Sandbox 5× · 12 pods · $(sync~spin) Drain node-2',
       tooltip:

@@ -45,12 +45,7 @@ describe('the tree shows sync status', () => {
     const desired = new DesiredIndex();
     desired.replace(g.declaredObjects().map(({ key: _key, ...o }) => o));
     const statuses = new SyncStatuses(desired);
-    const treeOf = () =>
-      new ClusterTree(
-        mirrorOf(c),
-        () => c.clock.now(),
-        (r, o) => statuses.of(r, o),
-      );
+    const treeOf = () => new ClusterTree(mirrorOf(c), () => c.clock.now(), { syncOf: (r, o) => statuses.of(r, o) });
     const synced = badges(treeOf());
     assert.deepEqual(
       synced.filter((b) => !/^web-/.test(b)),
@@ -75,6 +70,10 @@ describe('the tree shows sync status', () => {
       }
       return undefined;
     })(node.roots());
-    assert.match(web?.tooltip ?? '', /OutOfSync: spec\.replicas differs from web\.yaml:1$/);
+    const tooltip = web?.tooltip;
+    assert.match(
+      typeof tooltip === 'function' ? tooltip() : (tooltip ?? ''),
+      /OutOfSync: spec\.replicas differs from web\.yaml:1$/,
+    );
   });
 });

@@ -94,6 +94,117 @@ describe('objectState', () => {
     assert.equal(state.liveYaml, undefined);
   });
 
+  test('a pod is compared with the pod template its ReplicaSet made it from, not with the Deployment manifest', () => {
+    const c = new Cluster({ seed: 2 });
+    c.start();
+    c.apply(manifest);
+    c.runUntilSettled();
+    const cache = mirror(c);
+    const pod = cache.list('pods')[0];
+    const rs = cache.list('replicasets')[0];
+    const state = objectState({
+      ref: { resource: 'pods', namespace: 'default', name: pod.metadata.name! },
+      cache,
+      // What the worker answers for a pod: the nearest tracked owner's manifest, the Deployment.
+      desired: { file: '/ws/web.yaml', line: 3, manifest },
+      fileLabel: (f) => f.replace('/ws/', ''),
+      now: c.clock.now(),
+    });
+    assert.deepEqual(state.comparedWith, {
+      kind: 'template',
+      owner: `replicaset/${rs.metadata.name}`,
+      managedBy: ['deployment/web'],
+    });
+    assert.deepEqual(
+      state.diff.filter((e) => e.kind === 'drift' || e.kind === 'missing'),
+      [],
+      'a pod just made from its template matches it',
+    );
+    assert.ok(state.diff.some((e) => e.path === 'spec.containers[0].image' && e.kind === 'same'));
+    assert.match(state.manifest!.yaml, /^apiVersion: v1\nkind: Pod\n/);
+    assert.equal(state.manifest!.label, 'web.yaml');
+    // Change the live pod's image by hand: that is drift against the template.
+    const edited = structuredClone(pod) as KubeObject & { spec: { containers: { image: string }[] } };
+    edited.spec.containers[0].image = 'nginx:1.28';
+    cache.apply({ kind: 'changes', changes: [{ type: 'MODIFIED', resource: 'pods', object: edited }] });
+    const after = objectState({
+      ref: { resource: 'pods', namespace: 'default', name: pod.metadata.name! },
+      cache,
+      desired: { file: '/ws/web.yaml', line: 3, manifest },
+      fileLabel: (f) => f,
+      now: c.clock.now(),
+    });
+    assert.deepEqual(
+      after.diff.filter((e) => e.kind === 'drift'),
+      [{ path: 'spec.containers[0].image', desired: 'nginx:1.27', live: 'nginx:1.28', kind: 'drift' }],
+    );
+  });
+
+  test("a Pending pod's why: its requests against each node's allocatable and what is already requested there", () => {
+    const big = structuredClone(manifest) as KubeObject & {
+      spec: { template: { spec: { containers: Record<string, unknown>[] } } };
+    };
+    big.spec.template.spec.containers[0].resources = { requests: { cpu: '64', memory: '64Mi' } };
+    const c = new Cluster({ seed: 2, nodes: 2 });
+    c.start();
+    c.apply(big);
+    c.apply({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'small', namespace: 'default' },
+      spec: {
+        nodeName: 'node-1',
+        containers: [{ name: 'a', image: 'busybox', resources: { requests: { cpu: '500m' } } }],
+      },
+    });
+    c.runFor(5_000);
+    const cache = mirror(c);
+    const pod = cache.list('pods').find((p) => p.metadata.name!.startsWith('web-'))!;
+    const state = objectState({
+      ref: { resource: 'pods', namespace: 'default', name: pod.metadata.name! },
+      cache,
+      desired: {},
+      fileLabel: (f) => f,
+      now: c.clock.now(),
+    });
+    assert.deepEqual(state.why, {
+      lead: 'This pod requests 64 CPU and 64Mi memory; no schedulable node has that much free.',
+      rows: [
+        {
+          node: 'node-1',
+          cpu: '4 allocatable − 500m requested = 3.5 free',
+          memory: '16Gi allocatable − 0 requested = 16Gi free',
+          verdict: 'too little cpu',
+          fits: false,
+        },
+        {
+          node: 'node-2',
+          cpu: '4 allocatable − 0 requested = 4 free',
+          memory: '16Gi allocatable − 0 requested = 16Gi free',
+          verdict: 'too little cpu',
+          fits: false,
+        },
+      ],
+    });
+  });
+
+  test('a node says why it has no desired state instead of "desired from not from a saved manifest"', () => {
+    const c = new Cluster({ seed: 2 });
+    c.start();
+    const state = objectState({
+      ref: { resource: 'nodes', name: 'node-1' },
+      cache: mirror(c),
+      desired: {},
+      fileLabel: (f) => f,
+      now: c.clock.now(),
+    });
+    assert.deepEqual(state.comparedWith, {
+      kind: 'none',
+      why: "not declared in a saved manifest: nodes are the cluster's own (their kubelets register them)",
+    });
+    assert.deepEqual(state.diff, []);
+  });
+
   test('the overview lists declared objects, not the ReplicaSets and Pods made for them', () => {
     const c = new Cluster({ seed: 2 });
     c.start();

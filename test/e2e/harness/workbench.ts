@@ -132,6 +132,7 @@ export class Workbench {
    */
   async contextMenu(label: string, item: string, description?: RegExp): Promise<void> {
     await this.closeMenus();
+    await this.dismissHover();
     const row = this.treeRow(label, description);
     await row.waitFor({ state: 'visible', timeout: this.timeout });
     await row.scrollIntoViewIfNeeded();
@@ -168,6 +169,31 @@ export class Workbench {
     }
     await this.page.keyboard.press('Enter');
     await this.page.locator(MENU).first().waitFor({ state: 'detached', timeout: this.timeout });
+  }
+
+  /**
+   * Moves the mouse off the side bar so that a row's hover (the tree's tooltip, shown after the pointer rested on a
+   * row) goes away: it covers the rows under it, and a click there would land on the tooltip.
+   */
+  async dismissHover(): Promise<void> {
+    await this.page.mouse.move(1, 1);
+    const hover = this.page.locator('.context-view:not(:has(.monaco-menu)), .monaco-hover:visible').first();
+    await hover.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  }
+
+  /** Selects the row labelled `label` with a click, as a user does before pressing a key on it. */
+  async selectRow(label: string, description?: RegExp): Promise<void> {
+    await this.closeMenus();
+    await this.dismissHover();
+    const row = this.treeRow(label, description);
+    await row.waitFor({ state: 'visible', timeout: this.timeout });
+    await row.scrollIntoViewIfNeeded();
+    await row.click();
+    await until(
+      `${label} to be selected`,
+      async () => ((await row.getAttribute('aria-selected')) === 'true' ? true : undefined),
+      this.timeout,
+    );
   }
 
   /** Closes any open context menu (Escape), as a user would before the next action. */

@@ -6,7 +6,14 @@ import { ExplanationStore } from '../../../sandbox/scheduler/explanation';
 import type { CycleRecord } from '../../../sandbox/scheduler/schedulePod';
 import { node, pod } from './fixtures';
 
-const WEIGHTS = { TaintToleration: 3, NodeAffinity: 2, NodeResourcesFit: 1, NodeResourcesBalancedAllocation: 1 };
+const WEIGHTS = {
+  TaintToleration: 3,
+  NodeAffinity: 2,
+  NodeResourcesFit: 1,
+  NodeResourcesBalancedAllocation: 1,
+  PodTopologySpread: 2,
+  InterPodAffinity: 2,
+};
 
 describe('explanations', () => {
   test('every node: the rejecting plugin and reasons, or the plugin scores and total; and the choice', () => {
@@ -40,12 +47,26 @@ describe('explanations', () => {
         },
         {
           node: 'w1',
-          scores: { TaintToleration: 100, NodeAffinity: 0, NodeResourcesFit: 68, NodeResourcesBalancedAllocation: 81 },
+          scores: {
+            TaintToleration: 100,
+            NodeAffinity: 0,
+            NodeResourcesFit: 68,
+            NodeResourcesBalancedAllocation: 81,
+            PodTopologySpread: 0,
+            InterPodAffinity: 0,
+          },
           total: 449,
         },
         {
           node: 'w2',
-          scores: { TaintToleration: 100, NodeAffinity: 0, NodeResourcesFit: 81, NodeResourcesBalancedAllocation: 93 },
+          scores: {
+            TaintToleration: 100,
+            NodeAffinity: 0,
+            NodeResourcesFit: 81,
+            NodeResourcesBalancedAllocation: 93,
+            PodTopologySpread: 0,
+            InterPodAffinity: 0,
+          },
           total: 474,
           chosen: true,
         },

@@ -35,7 +35,7 @@ function state(
 function outcome(p: Typed<Pod>, n: NodeState): 'fits' | [string, string[]] {
   const v = filterNode(newPodInfo(p), n);
   if (v === 0) return 'fits';
-  return [FILTER_PLUGINS[v & 7], verdictReasons(v, n.taints[v >> 8]?.reason ?? '')];
+  return [FILTER_PLUGINS[v & 15], verdictReasons(v, n.taints[v >> 9]?.reason ?? '')];
 }
 
 const cp = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' };

@@ -13,7 +13,7 @@ import {
 } from '../../../sandbox/scheduler/filters';
 import { fitErrorMessage } from '../../../sandbox/scheduler/fitError';
 
-const fit = (mask: number) => NODE_RESOURCES_FIT | (mask << 3);
+const fit = (mask: number) => NODE_RESOURCES_FIT | (mask << 4);
 const taint = '{node-role.kubernetes.io/control-plane: }';
 
 function message(verdicts: number[], preemptNever = false, tooSmallIsUnresolvable = false): string {

@@ -175,8 +175,14 @@ describe('Scheduler', () => {
 
   test('pods are placed in priority order, then in arrival order', () => {
     const { h } = setup(1, [node('only', { cpu: '1' })]);
+    h.api.create({
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: 'high' },
+      value: 1000,
+    });
     h.api.create(pod('low', { cpu: '600m' }));
-    h.api.create(pod('high', { cpu: '600m', spec: { priority: 1000 } }));
+    h.api.create(pod('high', { cpu: '600m', spec: { priorityClassName: 'high' } }));
     h.settle();
     assert.deepEqual([nodeOf(h, 'high'), nodeOf(h, 'low')], ['only', undefined]);
   });

@@ -87,7 +87,7 @@ describe('score plugins against the upstream formulas', () => {
     ];
     // raw taint counts 0, 1, 2 → reversed 100, 50, 0; raw affinity 0, 30, 70 → 0, 42 (3000/70 = 42.86), 100.
     // LeastAllocated on 4 cpu / 8Gi: cpu 75, memory 75 → 75; Balanced: f = 0.25 both → 100.
-    assert.deepEqual([...scoreNodes(p, nodes)], [100, 0, 75, 100, 50, 42, 75, 100, 0, 100, 75, 100]);
+    assert.deepEqual([...scoreNodes(p, nodes)], [100, 0, 75, 100, 0, 0, 50, 42, 75, 100, 0, 0, 0, 100, 75, 100, 0, 0]);
     const scores = scoreNodes(p, nodes);
     assert.deepEqual(
       [0, 1, 2].map((i) => totalScore(scores, i)),
@@ -97,18 +97,21 @@ describe('score plugins against the upstream formulas', () => {
 
   test('all-zero raw scores normalize to 100 (reversed) and 0', () => {
     const p = newPodInfo(pod('p', { cpu: '1', memory: '2Gi' }));
-    assert.deepEqual([...scoreNodes(p, [state(node('a')), state(node('b'))])], [100, 0, 75, 100, 100, 0, 75, 100]);
+    assert.deepEqual(
+      [...scoreNodes(p, [state(node('a')), state(node('b'))])],
+      [100, 0, 75, 100, 0, 0, 100, 0, 75, 100, 0, 0],
+    );
   });
 });
 
 describe('selectHost', () => {
   test('the highest total wins without a draw', () => {
-    const scores = Int32Array.from([100, 0, 50, 50, 100, 0, 60, 50]);
+    const scores = Int32Array.from([100, 0, 50, 50, 0, 0, 100, 0, 60, 50, 0, 0]);
     assert.equal(selectHost(scores, 2, new SeededRandom(1)), 1);
   });
 
   test('ties are broken at random, the same way for the same seed, reaching every tied node', () => {
-    const tied = Int32Array.from([100, 0, 50, 50, 100, 0, 50, 50, 100, 0, 50, 50]);
+    const tied = Int32Array.from([100, 0, 50, 50, 0, 0, 100, 0, 50, 50, 0, 0, 100, 0, 50, 50, 0, 0]);
     const pick = (seed: number) => selectHost(tied, 3, new SeededRandom(seed));
     const picks = Array.from({ length: 60 }, (_, s) => pick(s));
     assert.deepEqual(

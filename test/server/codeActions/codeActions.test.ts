@@ -32,13 +32,13 @@ describe('quick fixes', () => {
   test('a misspelled key', () => {
     const text = POD('      image: nginx', '      poarts:', '        - containerPort: 80');
     assert.deepEqual(fixes(text), [
-      ['Change `poarts` to `ports`', true, POD('      image: nginx', '      ports:', '        - containerPort: 80')],
+      ['Change "poarts" to "ports"', true, POD('      image: nginx', '      ports:', '        - containerPort: 80')],
     ]);
   });
 
   test("an enum value's case", () => {
     assert.deepEqual(fixes(POD('      image: nginx', '      imagePullPolicy: ifNotPresent')), [
-      ['Change to `IfNotPresent`', true, POD('      image: nginx', '      imagePullPolicy: IfNotPresent')],
+      ['Change to "IfNotPresent"', true, POD('      image: nginx', '      imagePullPolicy: IfNotPresent')],
     ]);
   });
 
@@ -57,7 +57,7 @@ describe('quick fixes', () => {
     const text = POD('      image: nginx', '      ports:', '        - name: http', '          protocol: TCP   # web');
     assert.deepEqual(fixes(text), [
       [
-        'Add required field `containerPort`',
+        'Add required field "containerPort"',
         true,
         POD(
           '      image: nginx',
@@ -74,7 +74,7 @@ describe('quick fixes', () => {
     const text = lines('apiVersion: v1', 'kind: Pod', 'metadata:', '  name: web', 'spec:', '  restartPolicy: Always');
     assert.deepEqual(fixes(text), [
       [
-        'Add required field `containers`',
+        'Add required field "containers"',
         true,
         lines(
           'apiVersion: v1',
@@ -94,7 +94,7 @@ describe('quick fixes', () => {
     const first = lines('apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: c', '---');
     const text = `${first}${lines('apiVersion: batch/v1beta1', 'kind: CronJob', 'metadata:', '  name: c')}`;
     const [title, preferred, fixed] = fixes(text)[0];
-    assert.deepEqual([title, preferred], ['Change apiVersion to `batch/v1`', true]);
+    assert.deepEqual([title, preferred], ['Change apiVersion to "batch/v1"', true]);
     assert.equal(fixed, `${first}${lines('apiVersion: batch/v1', 'kind: CronJob', 'metadata:', '  name: c')}`);
   });
 

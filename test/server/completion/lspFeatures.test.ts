@@ -95,7 +95,7 @@ test('completion, hover and code actions over stdio', async () => {
     )) as CodeAction[];
     assert.deepEqual(
       actions.map((a) => a.title),
-      ['Change `poarts` to `ports`'],
+      ['Change "poarts" to "ports"'],
     );
     assert.equal(applyEdits(text, actions[0].edit!.changes![uri] as TextEdit[]), text.replace('poarts', 'ports'));
 

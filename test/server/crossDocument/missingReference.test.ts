@@ -40,7 +40,7 @@ spec:
       - secret: {name: proj-secret, optional: true}
 `;
 
-const STARTS = 'its pods cannot start until it exists (mark the reference `optional: true` if it may be absent)';
+const STARTS = 'its pods cannot start until it exists (mark the reference "optional: true" if it may be absent)';
 const missing = (
   line: number,
   start: number,

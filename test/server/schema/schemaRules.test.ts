@@ -56,7 +56,7 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
     name: 'unknown-field: a typo in a container, with the suggestion on the key',
     text: deployment('poarts:', '  - containerPort: 80'),
     expected: [
-      d(14, 10, 16, 'unknown-field', 'Unknown field `poarts` in `Container`; did you mean `ports`?', {
+      d(14, 10, 16, 'unknown-field', 'Unknown field "poarts" in Container; did you mean "ports"?', {
         rule: 'unknown-field',
         path: [...CONTAINER, 'poarts'],
         field: 'poarts',
@@ -77,21 +77,21 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
       'frobnicate: true',
     ),
     expected: [
-      d(4, 2, 8, 'unknown-field', 'Unknown field `Labels` in `ObjectMeta`; did you mean `labels`?', {
+      d(4, 2, 8, 'unknown-field', 'Unknown field "Labels" in ObjectMeta; did you mean "labels"?', {
         rule: 'unknown-field',
         path: ['metadata', 'Labels'],
         field: 'Labels',
         parent: 'ObjectMeta',
         replacement: 'labels',
       }),
-      d(5, 0, 5, 'unknown-field', 'Unknown field `dataa` in `ConfigMap`; did you mean `data`?', {
+      d(5, 0, 5, 'unknown-field', 'Unknown field "dataa" in ConfigMap; did you mean "data"?', {
         rule: 'unknown-field',
         path: ['dataa'],
         field: 'dataa',
         parent: 'ConfigMap',
         replacement: 'data',
       }),
-      d(6, 0, 10, 'unknown-field', 'Unknown field `frobnicate` in `ConfigMap`', {
+      d(6, 0, 10, 'unknown-field', 'Unknown field "frobnicate" in ConfigMap', {
         rule: 'unknown-field',
         path: ['frobnicate'],
         field: 'frobnicate',
@@ -457,7 +457,7 @@ const CASES: Array<{ name: string; text: string; expected: Diagnostic[] }> = [
         field: 'provisioner',
         type: 'string',
       }),
-      d(3, 0, 10, 'unknown-field', 'Unknown field `provisoner` in `StorageClass`; did you mean `provisioner`?', {
+      d(3, 0, 10, 'unknown-field', 'Unknown field "provisoner" in StorageClass; did you mean "provisioner"?', {
         rule: 'unknown-field',
         path: ['provisoner'],
         field: 'provisoner',

@@ -18,7 +18,7 @@ export function removedApiFix(doc: TextDocument, d: Diagnostic): CodeAction[] {
   const replacement = fromData(d.data) ?? fromDocument(doc, d.range.start.line);
   if (replacement === undefined) return [];
   return [
-    quickFix(`Change apiVersion to \`${replacement}\``, doc.uri, d, [{ range: d.range, newText: replacement }], true),
+    quickFix(`Change apiVersion to "${replacement}"`, doc.uri, d, [{ range: d.range, newText: replacement }], true),
   ];
 }
 

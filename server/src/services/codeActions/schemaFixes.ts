@@ -24,7 +24,7 @@ export function schemaFixes(doc: TextDocument, d: Diagnostic, data: SchemaDiagno
       if (data.replacement === undefined || unquote(at) !== data.field) return [];
       return [
         quickFix(
-          `Change \`${data.field}\` to \`${data.replacement}\``,
+          `Change "${data.field}" to "${data.replacement}"`,
           doc.uri,
           d,
           [{ range: d.range, newText: data.replacement }],
@@ -34,13 +34,7 @@ export function schemaFixes(doc: TextDocument, d: Diagnostic, data: SchemaDiagno
     case 'invalid-enum':
       if (data.replacement === undefined || unquote(at) !== data.value) return [];
       return [
-        quickFix(
-          `Change to \`${data.replacement}\``,
-          doc.uri,
-          d,
-          [{ range: d.range, newText: data.replacement }],
-          true,
-        ),
+        quickFix(`Change to "${data.replacement}"`, doc.uri, d, [{ range: d.range, newText: data.replacement }], true),
       ];
     case 'wrong-type':
       if (data.replacement === undefined || at === '') return [];
@@ -70,7 +64,7 @@ function addMissingField(
   const type = schema === undefined ? undefined : typeAtPath(schema.definition, data.path)?.type;
   const value = type === undefined ? placeholderForTypeText(data.type) : placeholder(type);
   const edit = insertPairEdit(pd, map, data.field, value);
-  return edit === undefined ? [] : [quickFix(`Add required field \`${data.field}\``, doc.uri, d, [edit], true)];
+  return edit === undefined ? [] : [quickFix(`Add required field "${data.field}"`, doc.uri, d, [edit], true)];
 }
 
 function unquote(text: string): string {

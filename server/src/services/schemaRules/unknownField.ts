@@ -40,7 +40,7 @@ export const unknownFieldRule: SchemaRule = {
       if (e.kind !== 'unknown' || def === undefined || typeof name !== 'string') continue;
       const elsewhere = otherReleases(def.name, name);
       const replacement = elsewhere === undefined ? closestName(name, Object.keys(def.properties)) : undefined;
-      const hint = replacement === undefined ? '' : `; did you mean \`${replacement}\`?`;
+      const hint = replacement === undefined ? '' : `; did you mean "${replacement}"?`;
       const data: SchemaDiagnosticData = {
         rule: 'unknown-field',
         path: e.segments,
@@ -50,8 +50,8 @@ export const unknownFieldRule: SchemaRule = {
       };
       const message =
         elsewhere === undefined
-          ? `Unknown field \`${name}\` in \`${def.title}\`${hint}`
-          : `\`${name}\` is not in Kubernetes ${kubernetesVersion()} (${elsewhere}): unknown field in \`${def.title}\``;
+          ? `Unknown field "${name}" in ${def.title}${hint}`
+          : `"${name}" is not in Kubernetes ${kubernetesVersion()} (${elsewhere}): unknown field in ${def.title}`;
       const range = fieldRange(doc.root, e.segments, ctx.lineCounter, { part: 'key' });
       out.push({ ...makeDiagnostic(range, 'unknown-field', message), data });
     }

@@ -12,8 +12,8 @@ import { objectKey } from '../rule';
 
 /** What happens to the pods when the referenced object is missing. */
 const CONSEQUENCE: Readonly<Record<ReferencedKind, string>> = {
-  ConfigMap: 'its pods cannot start until it exists (mark the reference `optional: true` if it may be absent)',
-  Secret: 'its pods cannot start until it exists (mark the reference `optional: true` if it may be absent)',
+  ConfigMap: 'its pods cannot start until it exists (mark the reference "optional: true" if it may be absent)',
+  Secret: 'its pods cannot start until it exists (mark the reference "optional: true" if it may be absent)',
   PersistentVolumeClaim: 'its pods stay Pending until it exists',
   ServiceAccount: 'the API server rejects its pods until it exists',
 };

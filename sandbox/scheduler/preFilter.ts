@@ -1,0 +1,46 @@
+/**
+ * PreFilter for one cycle (upstream `RunPreFilterPlugins`): the state
+ * PodTopologySpread and InterPodAffinity filter against, computed from the
+ * cache's nodes and pods.
+ */
+import type { CycleState } from './filters';
+import type { NamespaceLabels } from './podAffinity';
+import { interPodPreFilter, interPodScores } from './podAffinity';
+import type { PodInfo } from './podInfo';
+import type { SchedulerCache } from './schedulerCache';
+import { INTER_POD_SCORE, SCORE_STRIDE, SPREAD_SCORE } from './scores';
+import type { Selector } from '../api/selectors/labelSelector';
+import { defaultConstraints, spreadPreFilter, spreadScores } from './topologySpread';
+
+/**
+ * `defaultSelector` (only asked when the pod declares no spread constraints): the selector of the Services and the
+ * controller selecting it, for the cluster default constraints.
+ */
+export function preFilter(
+  pod: PodInfo,
+  cache: SchedulerCache,
+  nsLabels: NamespaceLabels,
+  defaultSelector?: () => Selector | undefined,
+): CycleState {
+  const nodes = cache.nodeList;
+  const anti = [...cache.withAntiAffinity].map((e) => ({ node: e.node, pod: e }));
+  return {
+    spread: spreadPreFilter(pod, nodes, (ns, sel) => cache.candidates(ns, sel)),
+    interPod: interPodPreFilter(pod, nodes, anti, nsLabels, (ns, sel) => cache.candidates(ns, sel)),
+    nsLabels,
+    score: (feasible, out) => {
+      const soft = pod.ownConstraints ? pod.softConstraints : defaultConstraints(defaultSelector?.());
+      spreadScores(pod, soft, feasible, cache.nodeList, out, SCORE_STRIDE, SPREAD_SCORE);
+      const withAffinity = [...cache.withAffinity].map((e) => ({
+        node: e.node,
+        pod: {
+          ...e,
+          requiredAffinity: e.requiredAffinity ?? [],
+          preferredAffinity: e.preferredAffinity ?? [],
+          preferredAntiAffinity: e.preferredAntiAffinity ?? [],
+        },
+      }));
+      interPodScores(pod, feasible, cache.nodeList, withAffinity, nsLabels, out, SCORE_STRIDE, INTER_POD_SCORE);
+    },
+  };
+}

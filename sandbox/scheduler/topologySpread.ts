@@ -1,0 +1,292 @@
+/**
+ * The PodTopologySpread filter (upstream: pkg/scheduler/framework/plugins/
+ * podtopologyspread/filtering.go). Only `whenUnsatisfiable: DoNotSchedule`
+ * constraints filter. PreFilter counts, per topology pair, the pods matching
+ * each constraint's selector in the pod's namespace on the nodes the pod
+ * could go to (`nodeAffinityPolicy` Honor by default, `nodeTaintsPolicy`
+ * Ignore by default; a node must carry every constraint's key), and the
+ * smallest count per key (0 when there are fewer domains than `minDomains`).
+ * Filter: `count(node's domain) + selfMatch − min ≤ maxSkew`.
+ *
+ * The ScheduleAnyway constraints (and the cluster default constraints, which
+ * are ScheduleAnyway: hostname maxSkew 3, zone maxSkew 5) only score; their
+ * score is not modelled.
+ */
+import type { TopologySpreadConstraint } from 'kubernetes-types/core/v1';
+import type { Selector } from '../api/selectors/labelSelector';
+import { NOTHING, labelSelectorFromObject } from '../api/selectors/labelSelector';
+import type { NodeMatcher } from './nodeSelector';
+import type { BoundPod, NodeState } from './nodeState';
+import type { NodeTaint } from './taints';
+import { firstUntoleratedTaint } from './taints';
+import type { Toleration } from 'kubernetes-types/core/v1';
+
+export interface SpreadConstraint {
+  readonly maxSkew: number;
+  readonly topologyKey: string;
+  readonly selector: Selector;
+  readonly minDomains: number;
+  readonly honorAffinity: boolean;
+  readonly honorTaints: boolean;
+}
+
+/** What the plugin needs from the incoming pod. */
+export interface SpreadPod {
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly constraints: readonly SpreadConstraint[];
+  readonly required: NodeMatcher | undefined;
+  readonly tolerations: readonly Toleration[];
+}
+
+export const REASON_SPREAD = "node(s) didn't match pod topology spread constraints";
+export const REASON_SPREAD_MISSING_LABEL =
+  "node(s) didn't match pod topology spread constraints (missing required label)";
+export const SPREAD_NOT_MATCH = 1;
+export const SPREAD_MISSING_LABEL = 2;
+
+/**
+ * The DoNotSchedule constraints, compiled; `matchLabelKeys` adds the pod's own values of those keys to the selector
+ * (`mergeLabelSetWithSelector`).
+ */
+export function compileSpreadConstraints(
+  list: readonly TopologySpreadConstraint[] | undefined,
+  podLabels: Readonly<Record<string, string>>,
+): SpreadConstraint[] {
+  const out: SpreadConstraint[] = [];
+  for (const c of list ?? []) {
+    if (c.whenUnsatisfiable !== 'DoNotSchedule') continue;
+    let selector: Selector;
+    try {
+      const sel = c.labelSelector;
+      const keys = (c.matchLabelKeys ?? []).filter((k) => Object.hasOwn(podLabels, k));
+      const merged =
+        sel && keys.length > 0
+          ? {
+              ...sel,
+              matchExpressions: [
+                ...(sel.matchExpressions ?? []),
+                ...keys.map((k) => ({ key: k, operator: 'In', values: [podLabels[k]] })),
+              ],
+            }
+          : sel;
+      selector = labelSelectorFromObject(merged);
+    } catch {
+      selector = NOTHING;
+    }
+    out.push({
+      maxSkew: c.maxSkew,
+      topologyKey: c.topologyKey,
+      selector,
+      minDomains: c.minDomains ?? 1,
+      honorAffinity: c.nodeAffinityPolicy !== 'Ignore',
+      honorTaints: c.nodeTaintsPolicy === 'Honor',
+    });
+  }
+  return out;
+}
+
+export interface SpreadState {
+  readonly pod: SpreadPod;
+  /** `key\0value` → matching pods in that domain. */
+  readonly pairCounts: Map<string, number>;
+  /** Per constraint: the global minimum its skew is measured against. */
+  readonly minMatch: number[];
+  /** Per constraint: whether the pod matches its own selector. */
+  readonly selfMatch: number[];
+}
+
+function pair(key: string, value: string): string {
+  return `${key}\u0000${value}`;
+}
+
+function untolerated(taints: readonly NodeTaint[], tolerations: readonly Toleration[]): boolean {
+  const hard = taints.filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
+  return hard.length > 0 && firstUntoleratedTaint(hard, tolerations) >= 0;
+}
+
+/** The pods that may match a selector (see `SchedulerCache.candidates`); undefined: look at every pod. */
+export type Candidates = (namespace: string, selector: Selector) => ReadonlySet<BoundPod> | undefined;
+
+/** `PreFilter` (`calPreFilterState`); undefined when the pod has no DoNotSchedule constraint. */
+export function spreadPreFilter(
+  pod: SpreadPod,
+  nodes: readonly NodeState[],
+  candidates?: Candidates,
+): SpreadState | undefined {
+  const cs = pod.constraints;
+  if (cs.length === 0) return undefined;
+  const pairCounts = new Map<string, number>();
+  const domains = cs.map(() => new Set<string>());
+  const eligible = cs.map(() => new Set<NodeState>());
+  const hard = cs.some((c) => c.honorTaints);
+  for (const node of nodes) {
+    let allKeys = true;
+    for (const c of cs) if (!Object.hasOwn(node.labels, c.topologyKey)) allKeys = false;
+    if (!allKeys) continue;
+    const affinityOk = !pod.required || pod.required(node);
+    const taintsOk = !hard || node.taints.length === 0 || !untolerated(node.taints, pod.tolerations);
+    for (let i = 0; i < cs.length; i++) {
+      const c = cs[i];
+      if ((c.honorAffinity && !affinityOk) || (c.honorTaints && !taintsOk)) continue;
+      const value = node.labels[c.topologyKey];
+      domains[i].add(value);
+      eligible[i].add(node);
+      const k = pair(c.topologyKey, value);
+      if (!pairCounts.has(k)) pairCounts.set(k, 0);
+    }
+  }
+  cs.forEach((c, i) => {
+    const count = (p: BoundPod) => {
+      if (p.deleting || p.namespace !== pod.namespace || !eligible[i].has(p.node) || !c.selector.matches(p.labels))
+        return;
+      const k = pair(c.topologyKey, p.node.labels[c.topologyKey]);
+      pairCounts.set(k, (pairCounts.get(k) ?? 0) + 1);
+    };
+    const some = candidates?.(pod.namespace, c.selector);
+    if (some) for (const p of some) count(p);
+    else for (const node of eligible[i]) for (const p of node.pods) count(p);
+  });
+  const minMatch = cs.map((c, i) => {
+    if (domains[i].size < c.minDomains) return 0;
+    let min = Infinity;
+    for (const v of domains[i]) min = Math.min(min, pairCounts.get(pair(c.topologyKey, v)) ?? 0);
+    return min === Infinity ? 0 : min;
+  });
+  const selfMatch = cs.map((c) => (c.selector.matches(pod.labels) ? 1 : 0));
+  return { pod, pairCounts, minMatch, selfMatch };
+}
+
+/** `Filter`: 0, SPREAD_MISSING_LABEL (unresolvable) or SPREAD_NOT_MATCH. */
+export function spreadFilter(s: SpreadState, node: NodeState): number {
+  const cs = s.pod.constraints;
+  for (let i = 0; i < cs.length; i++) {
+    const c = cs[i];
+    const value = node.labels[c.topologyKey];
+    if (value === undefined) return SPREAD_MISSING_LABEL;
+    const matchNum = s.pairCounts.get(pair(c.topologyKey, value)) ?? 0;
+    if (matchNum + s.selfMatch[i] - s.minMatch[i] > c.maxSkew) return SPREAD_NOT_MATCH;
+  }
+  return 0;
+}
+
+export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
+
+/** A ScheduleAnyway constraint (or a cluster default one). */
+export interface SoftConstraint {
+  readonly maxSkew: number;
+  readonly topologyKey: string;
+  readonly selector: Selector;
+  readonly honorAffinity: boolean;
+  readonly honorTaints: boolean;
+}
+
+/** The cluster default constraints (`plugin.go` `systemDefaultConstraints`). */
+export const SYSTEM_DEFAULT_CONSTRAINTS = [
+  { maxSkew: 3, topologyKey: LABEL_HOSTNAME },
+  { maxSkew: 5, topologyKey: 'topology.kubernetes.io/zone' },
+] as const;
+
+/** The ScheduleAnyway constraints of a pod, compiled as the DoNotSchedule ones are. */
+export function compileSoftConstraints(
+  list: readonly TopologySpreadConstraint[] | undefined,
+  podLabels: Readonly<Record<string, string>>,
+): SoftConstraint[] {
+  const soft = (list ?? []).filter((c) => c.whenUnsatisfiable === 'ScheduleAnyway');
+  return compileSpreadConstraints(
+    soft.map((c) => ({ ...c, whenUnsatisfiable: 'DoNotSchedule' })),
+    podLabels,
+  );
+}
+
+/** The default constraints with the selector of the Services and workloads selecting the pod (`DefaultSelector`). */
+export function defaultConstraints(selector: Selector | undefined): SoftConstraint[] {
+  if (!selector || selector.empty) return [];
+  return SYSTEM_DEFAULT_CONSTRAINTS.map((c) => ({ ...c, selector, honorAffinity: true, honorTaints: false }));
+}
+
+/** The pod as spread scoring sees it. */
+export interface SpreadScorePod {
+  readonly namespace: string;
+  readonly required: NodeMatcher | undefined;
+  readonly tolerations: readonly Toleration[];
+  /** Whether the pod declares constraints itself (then every node must carry every key). */
+  readonly ownConstraints: boolean;
+}
+
+function countMatching(node: NodeState, c: SoftConstraint, namespace: string): number {
+  let n = 0;
+  for (const p of node.pods) if (!p.deleting && p.namespace === namespace && c.selector.matches(p.labels)) n++;
+  return n;
+}
+
+/**
+ * PodTopologySpread's PreScore, Score and NormalizeScore (upstream: podtopologyspread/scoring.go): a node scores
+ * `round(Σ count(domain) × ln(domains + 2) + maxSkew − 1)` over the constraints whose key it has, normalized so that
+ * fewer matching pods score higher: `100 × (max + min − s) / max` (100 everywhere when max is 0); with the pod's own
+ * constraints a node missing a key scores 0. Written at `out[i * stride + offset]`.
+ */
+export function spreadScores(
+  pod: SpreadScorePod,
+  constraints: readonly SoftConstraint[],
+  feasible: readonly NodeState[],
+  all: readonly NodeState[],
+  out: Int32Array,
+  stride: number,
+  offset: number,
+): void {
+  if (constraints.length === 0 || feasible.length === 0) return;
+  const requireAll = pod.ownConstraints;
+  const hasAllKeys = (n: NodeState) => constraints.every((c) => Object.hasOwn(n.labels, c.topologyKey));
+  const ignored = feasible.map((n) => requireAll && !hasAllKeys(n));
+  const counts = new Map<string, number>();
+  const sizes = constraints.map(() => 0);
+  feasible.forEach((n, i) => {
+    if (ignored[i]) return;
+    constraints.forEach((c, k) => {
+      if (c.topologyKey === LABEL_HOSTNAME) return;
+      const p = pair(c.topologyKey, n.labels[c.topologyKey] ?? '');
+      if (!counts.has(p)) {
+        counts.set(p, 0);
+        sizes[k]++;
+      }
+    });
+  });
+  const kept = ignored.filter((x) => !x).length;
+  const weights = constraints.map((c, k) => Math.log((c.topologyKey === LABEL_HOSTNAME ? kept : sizes[k]) + 2));
+  for (const n of all) {
+    if (requireAll && !hasAllKeys(n)) continue;
+    for (const c of constraints) {
+      if (c.topologyKey === LABEL_HOSTNAME) continue;
+      if (c.honorAffinity && pod.required && !pod.required(n)) continue;
+      if (c.honorTaints && n.taints.length > 0 && untolerated(n.taints, pod.tolerations)) continue;
+      const p = pair(c.topologyKey, n.labels[c.topologyKey] ?? '');
+      const before = counts.get(p);
+      if (before === undefined) continue;
+      counts.set(p, before + countMatching(n, c, pod.namespace));
+    }
+  }
+  let min = Infinity;
+  let max = 0;
+  feasible.forEach((n, i) => {
+    if (ignored[i]) return;
+    let score = 0;
+    constraints.forEach((c, k) => {
+      const v = n.labels[c.topologyKey];
+      if (v === undefined) return;
+      const cnt =
+        c.topologyKey === LABEL_HOSTNAME ? countMatching(n, c, pod.namespace) : counts.get(pair(c.topologyKey, v))!;
+      score += cnt * weights[k] + (c.maxSkew - 1);
+    });
+    const s = Math.round(score);
+    out[i * stride + offset] = s;
+    min = Math.min(min, s);
+    max = Math.max(max, s);
+  });
+  feasible.forEach((_, i) => {
+    const j = i * stride + offset;
+    if (ignored[i]) out[j] = 0;
+    else if (max === 0) out[j] = 100;
+    else out[j] = Math.trunc((100 * (max + min - out[j])) / max);
+  });
+}

@@ -1,0 +1,193 @@
+/** `kubectl describe` from the objects a client would list: Go's tabwriter, then each describer on a real sandbox. */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { KubeObject } from '../../../sandbox/api/types';
+import { Cluster } from '../../../sandbox/cluster/cluster';
+import { describeObject, describeProbe } from '../../../sandbox/printers/describe/describe';
+import type { DescribeInputs } from '../../../sandbox/printers/describe/describe';
+import { tabwriter } from '../../../sandbox/printers/describe/tabwriter';
+
+const WEB: KubeObject = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', labels: { app: 'web' } },
+  spec: {
+    replicas: 2,
+    selector: { matchLabels: { app: 'web' } },
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: {
+        containers: [
+          {
+            name: 'nginx',
+            image: 'nginx:1.27',
+            ports: [{ name: 'http', containerPort: 80 }],
+            resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { memory: '128Mi' } },
+          },
+        ],
+      },
+    },
+  },
+};
+
+const SVC: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name: 'web' },
+  spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
+};
+
+function settled(): Cluster {
+  const c = new Cluster({ seed: 1, nodes: 2 });
+  c.start();
+  c.apply(WEB);
+  c.apply(SVC);
+  c.runUntilSettled();
+  return c;
+}
+
+function inputs(c: Cluster, obj: KubeObject): DescribeInputs {
+  const ns = obj.metadata.namespace;
+  const list = (r: string) => c.api.list(r).items.filter((o) => ns === undefined || o.metadata.namespace === ns);
+  return {
+    events: c.api
+      .list('events')
+      .items.filter((e) => (e as { involvedObject?: { uid?: string } }).involvedObject?.uid === obj.metadata.uid),
+    pods: obj.kind === 'Node' ? c.api.list('pods').items : list('pods'),
+    replicaSets: list('replicasets'),
+    endpointSlices: list('endpointslices'),
+    lease: obj.kind === 'Node' ? c.api.tryGet('leases', 'kube-node-lease', obj.metadata.name!) : undefined,
+  };
+}
+
+describe('tabwriter (Go text/tabwriter, as kubectl describe sets it up)', () => {
+  test('aligns a column over the lines that have a cell in it; a line without a tab ends the block', () => {
+    const out = tabwriter(
+      'Name:\tweb\nService Account:\tdefault\nIPs:\n  IP:\t10.0.0.1\nControlled By:\tReplicaSet/x\n',
+    );
+    assert.equal(
+      out,
+      [
+        'Name:             web',
+        'Service Account:  default',
+        'IPs:',
+        '  IP:           10.0.0.1',
+        'Controlled By:  ReplicaSet/x',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('nested columns are sized per block of the outer column', () => {
+    assert.equal(tabwriter('a\tbb\tc\naaa\tb\tc\nx\n'), 'a    bb  c\naaa  b   c\nx\n');
+  });
+});
+
+describe('describeObject', () => {
+  test('a pod: its sections in kubectl order, the container with ports, requests and probe, conditions, events', () => {
+    const c = settled();
+    const pod = c.api.list('pods').items[0];
+    const text = describeObject(pod, inputs(c, pod), c.clock.now())!;
+    const keys = text
+      .split('\n')
+      .filter((l) => /^[A-Z][\w -]+:/.test(l))
+      .map((l) => l.slice(0, l.indexOf(':')));
+    assert.deepEqual(keys, [
+      'Name',
+      'Namespace',
+      'Node',
+      'Start Time',
+      'Labels',
+      'Annotations',
+      'Status',
+      'IP',
+      'IPs',
+      'Controlled By',
+      'Containers',
+      'Conditions',
+      'Volumes',
+      'QoS Class',
+      'Node-Selectors',
+      'Tolerations',
+      'Events',
+    ]);
+    assert.match(text, /^Name: {9}web-[a-z0-9]+-[a-z0-9]{5}\n/);
+    assert.match(text, /\n {4}Port: {11}80\/TCP \(http\)\n/);
+    assert.match(text, /\n {4}Requests:\n {6}cpu: {8}100m\n {6}memory: {5}64Mi\n/);
+    assert.match(text, /\nQoS Class: {20}Burstable\n/);
+    assert.match(text, /\nTolerations: {18}node\.kubernetes\.io\/not-ready:NoExecute op=Exists for 300s\n/);
+    assert.match(text, /\nEvents:\n {2}Type {4}Reason {5}Age {3}From {15}Message\n {2}---- {4}------ {5}---/);
+    assert.match(text, /\n {2}Normal {2}Scheduled {2}\S+ +default-scheduler {2}Successfully assigned default\/web-/);
+  });
+
+  test('a deployment: replicas, strategy, the pod template, conditions and its new ReplicaSet', () => {
+    const c = settled();
+    const dep = c.api.get('deployments', 'default', 'web');
+    const text = describeObject(dep, inputs(c, dep), c.clock.now())!;
+    assert.match(text, /\nReplicas: {15}2 desired \| 2 updated \| 2 total \| 2 available \| 0 unavailable\n/);
+    assert.match(text, /\nRollingUpdateStrategy: {2}25% max unavailable, 25% max surge\n/);
+    assert.match(text, /\nPod Template:\n {2}Labels: {2}app=web\n {2}Containers:\n {3}nginx:\n/);
+    assert.match(text, /\nOldReplicaSets: {2}<none>\nNewReplicaSet: {3}web-[a-z0-9]+ \(2\/2 replicas created\)\n/);
+    assert.match(
+      text,
+      /ScalingReplicaSet {2}\S+ +deployment-controller {2}Scaled up replica set web-[a-z0-9]+ from 0 to 2/,
+    );
+  });
+
+  test('a replicaset: controlled by its deployment, pods by phase', () => {
+    const c = settled();
+    const rs = c.api.list('replicasets').items[0];
+    const text = describeObject(rs, inputs(c, rs), c.clock.now())!;
+    assert.match(
+      text,
+      /\nControlled By: {2}Deployment\/web\nReplicas: {7}2 current \/ 2 desired\nPods Status: {4}2 Running \/ 0 Waiting \/ 0 Succeeded \/ 0 Failed\n/,
+    );
+  });
+
+  test('a node: lease, conditions table, allocated resources counting its pods', () => {
+    const c = settled();
+    const pod = c.api.list('pods').items[0] as { spec?: { nodeName?: string } } & KubeObject;
+    const node = c.api.get('nodes', undefined, pod.spec!.nodeName!);
+    const onNode = c.api
+      .list('pods')
+      .items.filter((p) => (p as typeof pod).spec?.nodeName === node.metadata.name).length;
+    const text = describeObject(node, inputs(c, node), c.clock.now())!;
+    assert.match(text, /\nLease:\n {2}HolderIdentity: {2}node-\d\n/);
+    assert.match(text, /\n {2}Ready {12}True {4}/);
+    assert.match(text, new RegExp(`\\nNon-terminated Pods: +\\(${onNode} in total\\)\\n`));
+    assert.match(
+      text,
+      new RegExp(`\\n {2}cpu +${onNode * 100}m \\(${Math.trunc((onNode * 100) / 40)}%\\) +0 \\(0%\\)\\n`),
+    );
+    assert.match(text, /\n {2}\(Total limits may be over 100 percent, i\.e\., overcommitted\.\)\n/);
+  });
+
+  test('a service: ports, target port and ready endpoints', () => {
+    const c = settled();
+    const svc = c.api.get('services', 'default', 'web');
+    const text = describeObject(svc, inputs(c, svc), c.clock.now())!;
+    assert.match(
+      text,
+      /\nPort: {21}http {2}80\/TCP\nTargetPort: {15}http\/TCP\nEndpoints: {16}10\.244\.\d+\.\d+:80,10\.244\.\d+\.\d+:80\n/,
+    );
+    assert.match(text, /\nEvents: {19}<none>\n$/);
+  });
+
+  test('kinds without a describer here are left to the caller', () => {
+    assert.equal(
+      describeObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }, { events: [] }, 0),
+      undefined,
+    );
+  });
+
+  test('probes read as kubectl prints them', () => {
+    assert.equal(
+      describeProbe({ httpGet: { path: '/', port: 'http' }, initialDelaySeconds: 2, periodSeconds: 5 }),
+      'http-get http://:http/ delay=2s timeout=1s period=5s #success=1 #failure=3',
+    );
+    assert.equal(
+      describeProbe({ exec: { command: ['cat', '/tmp/ok'] } }),
+      'exec [cat /tmp/ok] delay=0s timeout=1s period=10s #success=1 #failure=3',
+    );
+  });
+});
