@@ -16,8 +16,8 @@ export { restoreSnapshot, takeSnapshot, SnapshotError, SNAPSHOT_API_VERSION } fr
 export type { Snapshot } from './apiserver/snapshot';
 export { ApiError, isApiError } from './api/errors';
 export type { Status, StatusCause } from './api/errors';
+export { RESOURCES } from './api/registry';
 export {
-  RESOURCES,
   resourceFor,
   resourceByName,
   resourceByPlural,

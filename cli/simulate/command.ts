@@ -12,7 +12,6 @@ import { ACTION_HELP, ActionSyntaxError, parseTimedAction, runAction } from '../
 import type { TimedAction } from '../../sandbox/cluster/actions';
 import type { DrainHandle } from '../../sandbox/operations/drain';
 import { formatLogEntry } from '../../sandbox/client/reconcileLog';
-import { RESOURCES } from '../../sandbox/api/resources';
 import { formatGoDuration, parseDuration } from '../../sandbox/kubelet/duration';
 import {
   KUBERNETES_VERSION_HELP,
@@ -141,7 +140,11 @@ interface Out {
  */
 function applyAll(cluster: Cluster, manifests: readonly LoadedManifest[], namespace: string, out: Out): number {
   let rejected = 0;
-  for (const m of manifests) {
+  // CustomResourceDefinitions first, wherever they are in the files, so that the custom resources of a bundle find
+  // their kinds (as Helm installs a chart's crds/ first); otherwise in the files' order.
+  const first = (m: LoadedManifest) =>
+    m.object.kind === 'CustomResourceDefinition' && String(m.object.apiVersion).startsWith('apiextensions.k8s.io/');
+  for (const m of [...manifests.filter(first), ...manifests.filter((m) => !first(m))]) {
     try {
       out.progress.write(`${cluster.apply(m.object, { namespace }).message}\n`);
     } catch (e) {
@@ -155,7 +158,7 @@ function applyAll(cluster: Cluster, manifests: readonly LoadedManifest[], namesp
 
 function startRecording(cluster: Cluster, file: string, start: number): () => void {
   const fd = openSync(file, 'w');
-  const handles = RESOURCES.map((r) =>
+  const handles = cluster.api.resources.storedKinds().map((r) =>
     cluster.api.watch(r, { resourceVersion: cluster.api.resourceVersion }, (e) => {
       writeSync(fd, `${JSON.stringify({ time: cluster.clock.now() - start, type: e.type, object: e.object })}\n`);
     }),

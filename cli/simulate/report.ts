@@ -6,24 +6,25 @@
 import { stringify } from 'yaml';
 import type { ApiServer } from '../../sandbox/apiserver/apiServer';
 import type { KubeObject } from '../../sandbox/api/types';
-import { RESOURCES } from '../../sandbox/api/resources';
+import type { ResourceType } from '../../sandbox/api/resources';
 import { formatGet } from '../../sandbox/printers/format';
 import type { GetGroup } from '../../sandbox/printers/format';
 import { formatTable } from '../../sandbox/printers/format';
 import { tableFor } from '../../sandbox/printers/tableFor';
+import { describeNotReconciled } from '../../sandbox/cluster/describe';
 import { systemPriorityClass } from '../../sandbox/apiserver/priority';
 
 const MAIN_KINDS = ['deployments', 'replicasets', 'pods', 'nodes'];
 const HIDDEN = new Set(['events', 'leases', 'namespaces', 'endpointslices', 'endpoints', 'controllerrevisions']);
 
-function userObjects(api: ApiServer, plural: string): KubeObject[] {
-  const items = api.list(plural).items;
-  // The bootstrap `kubernetes` Service and the system PriorityClasses are part of every cluster; showing them would
+function userObjects(api: ApiServer, r: ResourceType): KubeObject[] {
+  const items = api.list(r).items;
+  // The bootstrap `kubernetes` Service and system PriorityClasses are part of every cluster: showing them would
   // only add noise.
-  if (plural === 'priorityclasses') return items.filter((c) => !systemPriorityClass(c.metadata.name ?? ''));
-  return plural === 'services'
-    ? items.filter((s) => !(s.metadata.namespace === 'default' && s.metadata.name === 'kubernetes'))
-    : items;
+  if (r.plural === 'services' && r.group === '')
+    return items.filter((s) => !(s.metadata.namespace === 'default' && s.metadata.name === 'kubernetes'));
+  if (r.plural === 'priorityclasses') return items.filter((p) => !systemPriorityClass(p.metadata.name ?? ''));
+  return items;
 }
 
 /**
@@ -32,13 +33,17 @@ function userObjects(api: ApiServer, plural: string): KubeObject[] {
  */
 export function formatReport(api: ApiServer, now: number): string {
   const groups: GetGroup[] = [];
-  const plurals = [
-    ...MAIN_KINDS,
-    ...RESOURCES.map((r) => r.plural).filter((p) => !MAIN_KINDS.includes(p) && !HIDDEN.has(p)),
+  const kinds = api.resources.storedKinds();
+  const main = MAIN_KINDS.map(
+    (p) => kinds.find((r) => (r.group === '' || r.group === 'apps' ? r.plural === p : false))!,
+  );
+  const resources = [
+    ...main,
+    ...kinds.filter((r) => !main.includes(r) && !(r.custom === undefined && HIDDEN.has(r.plural))),
   ];
-  for (const plural of plurals) {
-    const objects = userObjects(api, plural);
-    if (objects.length > 0) groups.push({ kind: plural, objects });
+  for (const r of resources) {
+    const objects = userObjects(api, r);
+    if (objects.length > 0) groups.push({ kind: r, objects });
   }
   const namespaces = new Set(
     groups.flatMap((g) => g.objects.map((o) => o.metadata.namespace).filter((n) => n !== undefined)),
@@ -47,6 +52,8 @@ export function formatReport(api: ApiServer, now: number): string {
   let out = formatGet(groups, now, { showNamespace });
   const events = [...api.list('events').items].sort(byLastSeen);
   if (events.length > 0) out += `\n${formatTable(tableFor('events', events, now, { showNamespace }))}`;
+  const stored = describeNotReconciled(api);
+  if (stored.length > 0) out += `\nNot acted on in this sandbox:\n${stored.map((l) => `  ${l}\n`).join('')}`;
   return out;
 }
 
@@ -59,7 +66,7 @@ function byLastSeen(a: KubeObject, b: KubeObject): number {
 
 function everything(api: ApiServer) {
   const items: KubeObject[] = [];
-  for (const r of RESOURCES) items.push(...api.list(r).items);
+  for (const r of api.resources.storedKinds()) items.push(...api.list(r).items);
   return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: api.resourceVersion }, items };
 }
 

@@ -12,12 +12,16 @@
  * time) gives the untyped `KubeObject`, as before.
  */
 import type {
+  MutatingWebhookConfiguration,
   ValidatingAdmissionPolicy,
   ValidatingAdmissionPolicyBinding,
+  ValidatingWebhookConfiguration,
 } from 'kubernetes-types/admissionregistration/v1';
+import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1';
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1';
 import type { HorizontalPodAutoscaler } from 'kubernetes-types/autoscaling/v2';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1';
+import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1';
 import type { Lease } from 'kubernetes-types/coordination/v1';
 import type {
   ConfigMap,
@@ -29,19 +33,47 @@ import type {
   PersistentVolume,
   PersistentVolumeClaim,
   Pod,
+  PodTemplate,
+  ReplicationController,
   ResourceQuota,
   Secret,
-  ReplicationController,
   Service,
   ServiceAccount,
 } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
+import type { FlowSchema, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1';
 import type { Ingress, IngressClass, NetworkPolicy } from 'kubernetes-types/networking/v1';
+import type { RuntimeClass } from 'kubernetes-types/node/v1';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from 'kubernetes-types/rbac/v1';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1';
-import type { StorageClass } from 'kubernetes-types/storage/v1';
-import type { KubeObject, Typed } from './types';
+import type {
+  CSIDriver,
+  CSINode,
+  CSIStorageCapacity,
+  StorageClass,
+  VolumeAttachment,
+} from 'kubernetes-types/storage/v1';
+import type { KubeObject, ObjectMeta, Typed } from './types';
+
+/** apiregistration.k8s.io/v1 APIService (kubernetes-types has no apiregistration group): what the sandbox reads. */
+export interface APIService {
+  apiVersion?: 'apiregistration.k8s.io/v1';
+  kind?: 'APIService';
+  metadata?: ObjectMeta;
+  spec?: {
+    group?: string;
+    version?: string;
+    groupPriorityMinimum?: number;
+    versionPriority?: number;
+    service?: { namespace?: string; name?: string; port?: number };
+    insecureSkipTLSVerify?: boolean;
+    caBundle?: string;
+  };
+  status?: {
+    conditions?: { type: string; status: string; lastTransitionTime?: string; reason?: string; message?: string }[];
+  };
+}
 
 /** Every served resource (plural) → the objects it holds. */
 export interface ObjectsByResource {
@@ -60,7 +92,6 @@ export interface ObjectsByResource {
   limitranges: Typed<LimitRange>;
   deployments: Typed<Deployment>;
   replicasets: Typed<ReplicaSet>;
-  replicationcontrollers: Typed<ReplicationController>;
   statefulsets: Typed<StatefulSet>;
   daemonsets: Typed<DaemonSet>;
   controllerrevisions: Typed<ControllerRevision>;
@@ -74,13 +105,27 @@ export interface ObjectsByResource {
   endpointslices: Typed<EndpointSlice>;
   leases: Typed<Lease>;
   storageclasses: Typed<StorageClass>;
-  priorityclasses: Typed<PriorityClass>;
   roles: Typed<Role>;
   rolebindings: Typed<RoleBinding>;
   clusterroles: Typed<ClusterRole>;
   clusterrolebindings: Typed<ClusterRoleBinding>;
   validatingadmissionpolicies: Typed<ValidatingAdmissionPolicy>;
   validatingadmissionpolicybindings: Typed<ValidatingAdmissionPolicyBinding>;
+  podtemplates: Typed<PodTemplate>;
+  replicationcontrollers: Typed<ReplicationController>;
+  csidrivers: Typed<CSIDriver>;
+  csinodes: Typed<CSINode>;
+  csistoragecapacities: Typed<CSIStorageCapacity>;
+  volumeattachments: Typed<VolumeAttachment>;
+  mutatingwebhookconfigurations: Typed<MutatingWebhookConfiguration>;
+  validatingwebhookconfigurations: Typed<ValidatingWebhookConfiguration>;
+  customresourcedefinitions: Typed<CustomResourceDefinition>;
+  apiservices: Typed<APIService>;
+  certificatesigningrequests: Typed<CertificateSigningRequest>;
+  flowschemas: Typed<FlowSchema>;
+  prioritylevelconfigurations: Typed<PriorityLevelConfiguration>;
+  runtimeclasses: Typed<RuntimeClass>;
+  priorityclasses: Typed<PriorityClass>;
 }
 
 /** A resource with a type of its own: `'pods'`, `'deployments'`, … */
@@ -120,7 +165,6 @@ export const TYPED_RESOURCES = [
   'limitranges',
   'deployments',
   'replicasets',
-  'replicationcontrollers',
   'statefulsets',
   'daemonsets',
   'controllerrevisions',
@@ -134,13 +178,27 @@ export const TYPED_RESOURCES = [
   'endpointslices',
   'leases',
   'storageclasses',
-  'priorityclasses',
   'roles',
   'rolebindings',
   'clusterroles',
   'clusterrolebindings',
   'validatingadmissionpolicies',
   'validatingadmissionpolicybindings',
+  'podtemplates',
+  'replicationcontrollers',
+  'csidrivers',
+  'csinodes',
+  'csistoragecapacities',
+  'volumeattachments',
+  'mutatingwebhookconfigurations',
+  'validatingwebhookconfigurations',
+  'customresourcedefinitions',
+  'apiservices',
+  'certificatesigningrequests',
+  'flowschemas',
+  'prioritylevelconfigurations',
+  'runtimeclasses',
+  'priorityclasses',
 ] as const satisfies readonly ResourceName[];
 
 // Compile-time: TYPED_RESOURCES names every key of the map.

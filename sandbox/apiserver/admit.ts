@@ -41,11 +41,20 @@ export function defaultObject(obj: KubeObject, r: ResourceType): void {
   guarded('defaulting', () => applyDefaults(obj, r));
 }
 
-/** Validates `obj` (already defaulted); throws 422 when it has errors, returns its warnings. */
-export function validateOrThrow(obj: KubeObject, r: ResourceType, old?: KubeObject): FieldError[] {
-  const found = guarded('validation', () =>
-    validateObject(obj, { resource: r, operation: old ? 'UPDATE' : 'CREATE', old }),
-  );
+/**
+ * Validates `obj` (already defaulted); throws 422 when it has errors, returns its warnings. `extra`: the kind's own
+ * errors found elsewhere (a CRD's, a custom resource's schema), reported after the shared rules' in one 422.
+ */
+export function validateOrThrow(
+  obj: KubeObject,
+  r: ResourceType,
+  old?: KubeObject,
+  extra: readonly FieldError[] = [],
+): FieldError[] {
+  const found = guarded('validation', () => [
+    ...validateObject(obj, { resource: r, operation: old ? 'UPDATE' : 'CREATE', old }),
+    ...extra,
+  ]);
   const err = invalidIfAny(r, obj.metadata.name ?? obj.metadata.generateName ?? '', found);
   if (err) throw err;
   return found.filter((e) => e.warning);

@@ -18,13 +18,38 @@ import {
   expired,
   forbidden,
   invalidOptions,
+  methodNotSupported,
   notFound,
   resourceNotFound,
   timeout,
   tooLarge,
+  unsupportedMediaType,
 } from '../api/errors';
 import type { ResourceType } from '../api/resources';
-import { apiVersionOf, resourceByName, resourceFor } from '../api/resources';
+import { apiVersionOf, isStored, resourceFor } from '../api/resources';
+import { ResourceRegistry } from '../api/registry';
+import { kubernetesVersion } from '../schema/schema';
+import type { FieldError } from '../admission/validation/fieldError';
+import { crdResources } from '../apiextensions/served';
+import { reconcileCrdStatus } from '../apiextensions/naming';
+import type { CustomResourceDefinition } from '../apiextensions/types';
+import { CRD_GROUP, CRD_KIND } from '../apiextensions/types';
+import {
+  convertCustom,
+  crdErrors,
+  customDecoding,
+  customScaleOf,
+  customScaledParent,
+  defaultCustomResource,
+  markCrdTerminating,
+  prepareCrdCreate,
+  prepareCrdUpdate,
+  storageApiVersion,
+  terminatingCreate,
+  validateCustomObject,
+} from './customResources';
+import { convertBuiltIn } from './conversion';
+import { virtualCreate, virtualList } from './virtualResources';
 import type { ObjectsByResource, ResourceName, Written } from '../api/resourceObjects';
 import type { JsonValue, KubeList, KubeObject, WatchEvent } from '../api/types';
 import { applyPatch } from '../api/patch/index';
@@ -41,6 +66,8 @@ import { JsonCopyError, copyJson, isPlainObject, jsonEqual } from '../util/json'
 import { ServiceAllocators } from './allocators';
 import { admitPolicies, defaultObject, invalidIfAny, PolicyAuditLog, validateOrThrow } from './admit';
 import type { AdmissionAttributes, PolicySource } from '../admission/policy/index';
+import type { AdmissionLookup, PluginAttributes, QuotaCharge } from '../admission/plugins/index';
+import { mutatingAdmission, validatingAdmission } from '../admission/plugins/index';
 import { storePolicySource } from './policySource';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
 import { boundPod, checkBindable } from './binding';
@@ -58,6 +85,7 @@ import { admitPodPriority, admitPriorityClass, refuseSystemClassDelete, systemPr
 import type { DeleteOptions, ListOptions, PatchType, WatchOptions, WriteOptions } from './options';
 import {
   generationChanged,
+  applySchedulingGatedCondition,
   initialStatus,
   keepSystemMetadata,
   mergeSecretStringData,
@@ -78,6 +106,8 @@ export interface ApiServerOptions {
   bootstrap?: boolean;
   /** Where exceptions thrown by watch handlers go (default: rethrown asynchronously, so they are seen). */
   onWatchError?: (error: unknown) => void;
+  /** The Kubernetes release whose built-in kinds are served (default: the process's active release). */
+  kubernetesVersion?: string;
 }
 
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -99,6 +129,13 @@ export interface ApplyResult {
 export class ApiServer {
   readonly clock: Clock;
   readonly random: SeededRandom;
+  /** What this server serves: its release's built-in kinds and the resources of its established CRDs. */
+  readonly resources: ResourceRegistry;
+  private syncingCrds = false;
+  /** The resourceVersion of each CRD whose resources are registered. */
+  private readonly crdVersions = new Map<string, string | undefined>();
+  /** While set, UIDs come from here (bootstrap objects added later take their own stream, not the cluster's). */
+  private uidRandom: SeededRandom | undefined;
   private readonly store: ObjectStore;
   private readonly hub: WatchHub;
   private readonly allocators: ServiceAllocators;
@@ -118,7 +155,9 @@ export class ApiServer {
         }));
     this.hub = new WatchHub(this.store, report);
     this.allocators = new ServiceAllocators(this.random.fork('service-allocation'));
-    this.policySource = storePolicySource(this.store);
+    this.resources = new ResourceRegistry(options.kubernetesVersion ?? kubernetesVersion());
+    this.syncCrds();
+    this.policySource = storePolicySource(this.store, (apiVersion, kind) => this.resources.forGvk(apiVersion, kind));
     for (const svc of this.store.list(kindKey(this.resolve('services')))) reserveServiceAddresses(svc, this.allocators);
     if (options.bootstrap ?? store === undefined) {
       for (const obj of bootstrapObjects()) this.create(obj);
@@ -143,7 +182,7 @@ export class ApiServer {
 
   /** The registry entry for a reference; 404 when the server does not serve it. */
   resolve(ref: ResourceRef): ResourceType {
-    const r = typeof ref === 'string' ? resourceByName(ref) : ref;
+    const r = typeof ref === 'string' ? this.resources.byName(ref) : ref;
     if (!r) throw resourceNotFound();
     return r;
   }
@@ -152,10 +191,26 @@ export class ApiServer {
   resourceOf(obj: { apiVersion?: unknown; kind?: unknown }): ResourceType {
     const r =
       typeof obj.apiVersion === 'string' && typeof obj.kind === 'string'
-        ? resourceFor(obj.apiVersion, obj.kind)
+        ? this.resources.forGvk(obj.apiVersion, obj.kind)
         : undefined;
     if (!r) throw resourceNotFound();
     return r;
+  }
+
+  /** The resource a write body names; a body that is not an object with apiVersion and kind is decoded first (400). */
+  private requestedResource(input: unknown, options: WriteOptions): ResourceType {
+    const i = input as { apiVersion?: unknown; kind?: unknown } | null;
+    if (!isPlainObject(input) || typeof i?.apiVersion !== 'string' || typeof i.kind !== 'string')
+      this.decode(input, options);
+    return this.resourceOf(input as KubeObject);
+  }
+
+  /** A stored object (of the storage version) as the version `r` serves; shared objects stay shared. */
+  private out(r: ResourceType, obj: KubeObject): KubeObject;
+  private out(r: ResourceType, obj: KubeObject | undefined): KubeObject | undefined;
+  private out(r: ResourceType, obj: KubeObject | undefined): KubeObject | undefined {
+    if (obj === undefined || obj.apiVersion === apiVersionOf(r)) return obj;
+    return r.custom !== undefined ? convertCustom(obj, r) : convertBuiltIn(obj, r);
   }
 
   // ---- reads ------------------------------------------------------------
@@ -165,9 +220,14 @@ export class ApiServer {
   get(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject;
   get(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject {
     const r = this.resolve(ref);
+    if (r.serving === 'read-only') {
+      const found = virtualList(r).items.find((o) => o.metadata.name === name);
+      if (!found) throw notFound(r, name);
+      return found;
+    }
     const obj = this.store.get(kindKey(r), this.namespaceFor(r, namespace), name);
     if (!obj) throw notFound(r, name);
-    return obj;
+    return this.out(r, obj);
   }
 
   /** Like `get`, but undefined instead of 404. */
@@ -175,15 +235,19 @@ export class ApiServer {
   tryGet(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined;
   tryGet(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject | undefined {
     const r = this.resolve(ref);
-    return this.store.get(kindKey(r), this.namespaceFor(r, namespace), name);
+    return this.out(r, this.store.get(kindKey(r), this.namespaceFor(r, namespace), name));
   }
 
   list<R extends ResourceName>(ref: R, options?: ListOptions): KubeList<ObjectsByResource[R]>;
   list(ref: ResourceRef, options?: ListOptions): KubeList;
   list(ref: ResourceRef, options: ListOptions = {}): KubeList {
     const r = this.resolve(ref);
+    if (r.serving === 'read-only') return virtualList(r);
+    if (r.serving === 'create-only') throw methodNotSupported(r, 'list');
     const ns = r.namespaced ? options.namespace : undefined;
-    return listObjects(r, this.store.list(kindKey(r), ns), options, this.store.revision);
+    const list = listObjects(r, this.store.list(kindKey(r), ns), options, this.store.revision);
+    if (!list.items.some((o) => o.apiVersion !== apiVersionOf(r))) return list;
+    return { ...list, apiVersion: apiVersionOf(r), items: list.items.map((o) => this.out(r, o)) };
   }
 
   /**
@@ -200,6 +264,11 @@ export class ApiServer {
   watch(ref: ResourceRef, options: WatchOptions, handler: (event: WatchEvent) => void): WatchHandle;
   watch(ref: ResourceRef, options: WatchOptions, handler: (event: WatchEvent) => void): WatchHandle {
     const r = this.resolve(ref);
+    if (!isStored(r)) throw methodNotSupported(r, 'watch');
+    if (storageApiVersionOf(r) !== apiVersionOf(r)) {
+      const inner = handler;
+      handler = (e) => inner(e.type === 'BOOKMARK' ? e : { ...e, object: this.out(r, e.object) });
+    }
     const predicate = watchPredicate(r, options);
     const rv = options.resourceVersion;
     let from: number | undefined;
@@ -246,8 +315,12 @@ export class ApiServer {
   }
 
   private createObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
-    const body = this.decode(input, options);
-    const r = this.resourceOf(body);
+    const requested = this.requestedResource(input, options);
+    if (requested.serving === 'create-only') return virtualCreate(this, requested, this.decode(input), options);
+    if (requested.serving === 'read-only') throw methodNotSupported(requested, 'create');
+    if (requested.custom !== undefined && this.crdTerminating(requested)) throw terminatingCreate(requested);
+    const decoded = this.decode(input, options, true, requested);
+    const { body, r } = this.toStorage(requested, decoded);
     const ns = this.bodyNamespace(r, body, options.namespace);
     if (body.metadata.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
     if (r.namespaced) namespaceAdmission(this.store, r, ns, body.metadata.name ?? '');
@@ -256,25 +329,33 @@ export class ApiServer {
     if (r.kind === 'Namespace') namespaceLabels(body);
     defaultObject(body, r);
     if (r.kind === 'Pod' && r.group === '') admitPodPriority(this.store, body);
+    this.admitPlugins('CREATE', r, ns, body, undefined, options, 'mutating');
     initialStatus(body, r, podQosClass);
+    if (r.kind === 'Pod' && r.group === '') applySchedulingGatedCondition(body, this.clock.now());
+    if (isCrdResource(r)) prepareCrdCreate(body as CustomResourceDefinition);
+    // upstream: customresource strategy PrepareForCreate drops status when the status subresource is on.
+    if (r.custom !== undefined && r.statusSubresource) delete body.status;
     if (r.kind === 'Secret') mergeSecretStringData(body);
     this.trackFields(r, undefined, body, options, undefined, preset);
-    body.metadata.uid = this.random.uuid();
+    body.metadata.uid = (this.uidRandom ?? this.random).uuid();
     body.metadata.creationTimestamp = formatTimestamp(this.clock.now());
     if (r.hasGeneration) body.metadata.generation = 1;
     else delete body.metadata.generation;
     const generated = !body.metadata.name && !!body.metadata.generateName;
     if (generated) body.metadata.name = this.generatedName(r, ns, body.metadata.generateName!);
     if (r.kind === 'Job' && r.group === 'batch') generateJobSelector(body);
-    validateOrThrow(body, r);
+    validateOrThrow(body, r, undefined, this.kindErrors(r, body, undefined));
     admitPriorityClass(this.store, r, body, false);
+    const charges = this.admitPlugins('CREATE', r, ns, body, undefined, options, 'validating');
     this.admitPolicies(r, 'CREATE', body, undefined, options);
     if (r.kind === 'Service') this.allocate(r, body);
+    this.storeAs(r, body);
     if (this.store.get(kindKey(r), ns, body.metadata.name!)) throw alreadyExists(r, body.metadata.name!);
-    if (options.dryRun) return body;
-    const stored = this.store.put(kindKey(r), body);
+    if (options.dryRun) return this.out(requested, body);
+    const stored = this.put(r, body);
     if (r.kind === 'Service') reserveServiceAddresses(stored, this.allocators);
-    return stored;
+    this.chargeQuotas(charges);
+    return this.out(requested, stored);
   }
 
   /**
@@ -286,12 +367,15 @@ export class ApiServer {
   }
 
   private updateObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
-    const body = this.decode(input, options);
-    const r = this.resourceOf(body);
+    const requested = this.requestedResource(input, options);
+    if (!isStored(requested)) throw methodNotSupported(requested, 'update');
+    const decoded = this.decode(input, options, true, requested);
+    const { body, r } = this.toStorage(requested, decoded);
     const ns = this.bodyNamespace(r, body, options.namespace);
     const name = this.requireName(body);
-    const old = this.store.get(kindKey(r), ns, name);
-    if (!old) throw notFound(r, name);
+    const stored = this.store.get(kindKey(r), ns, name);
+    if (!stored) throw notFound(r, name);
+    const old = r.custom !== undefined ? this.out(r, stored) : stored;
     this.checkPreconditions(r, body, old);
     keepSystemMetadata(body.metadata, old.metadata);
     if (r.statusSubresource) {
@@ -302,15 +386,19 @@ export class ApiServer {
     if (r.kind === 'Namespace') namespaceLabels(body);
     defaultObject(body, r);
     if (r.kind === 'Pod' && r.group === '') admitPodPriority(this.store, body, old);
+    this.admitPlugins('UPDATE', r, ns, body, old, options, 'mutating');
+    if (isCrdResource(r)) prepareCrdUpdate(body as CustomResourceDefinition, old as CustomResourceDefinition);
     if (r.kind === 'Secret') mergeSecretStringData(body);
     this.trackFields(r, old, body, options, undefined, preset);
-    validateOrThrow(body, r, old);
+    validateOrThrow(body, r, old, this.kindErrors(r, body, old));
     admitPriorityClass(this.store, r, body, true);
+    this.admitPlugins('UPDATE', r, ns, body, old, options, 'validating');
     this.admitPolicies(r, 'UPDATE', body, old, options);
     if (r.kind === 'Service') this.allocate(r, body, old);
     if (r.hasGeneration && generationChanged(r, body, old))
       body.metadata.generation = (old.metadata.generation ?? 0) + 1;
-    return this.commitUpdate(r, body, old, options);
+    this.storeAs(r, body);
+    return this.out(requested, this.commitUpdate(r, body, stored, options));
   }
 
   /** PUT on `/status`: changes only `status`. A `fieldManager` is recorded with subresource `status`. */
@@ -319,13 +407,15 @@ export class ApiServer {
   }
 
   private updateStatusObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
-    const body = this.decode(input, options);
-    const r = this.resourceOf(body);
-    if (!r.statusSubresource) throw resourceNotFound();
+    const requested = this.requestedResource(input, options);
+    if (!requested.statusSubresource) throw resourceNotFound();
+    const decoded = this.decode(input, options, true, requested);
+    const { body, r } = this.toStorage(requested, decoded);
     const ns = this.bodyNamespace(r, body, options.namespace);
     const name = this.requireName(body);
-    const old = this.store.get(kindKey(r), ns, name);
-    if (!old) throw notFound(r, name);
+    const stored = this.store.get(kindKey(r), ns, name);
+    if (!stored) throw notFound(r, name);
+    const old = r.custom !== undefined ? this.out(r, stored) : stored;
     this.checkPreconditions(r, body, old);
     const next: KubeObject = { ...old, metadata: { ...old.metadata } };
     // apps/v1 status strategies keep metadata changes other than labels (the Deployment controller
@@ -338,7 +428,13 @@ export class ApiServer {
     else next.status = body.status;
     if (preset !== undefined || options.fieldManager !== undefined)
       this.trackFields(r, old, next, options, 'status', preset);
-    return this.commitUpdate(r, next, old, options);
+    if (r.custom !== undefined) {
+      // upstream: customresource statusStrategy.ValidateUpdate runs the schema (and CEL) on the whole object.
+      const err = invalidIfAny(r, name, validateCustomObject(r, next, old));
+      if (err) throw err;
+    }
+    this.storeAs(r, next);
+    return this.out(requested, this.commitUpdate(r, next, stored, options));
   }
 
   /**
@@ -372,11 +468,19 @@ export class ApiServer {
   ): KubeObject {
     if (type === 'apply') return this.apply(ref, namespace, name, patch, options).object;
     const r = this.resolve(ref);
+    if (!isStored(r)) throw methodNotSupported(r, 'patch');
+    // upstream: crdHandler serves no strategic merge patch: custom resources have no patch strategies.
+    if (type === 'strategic' && r.custom !== undefined)
+      throw unsupportedMediaType([
+        'application/json-patch+json',
+        'application/merge-patch+json',
+        'application/apply-patch+yaml',
+      ]);
     const ns = this.namespaceFor(r, namespace);
-    const old = this.store.get(kindKey(r), ns, name);
+    const old = this.out(r, this.store.get(kindKey(r), ns, name));
     if (!old) throw notFound(r, name);
     const patched = this.decode(applyPatch(type, old, patch));
-    checkPatchFields(type, patch, patched, options);
+    checkPatchFields(type, patch, patched, options, r.custom !== undefined ? customDecoding(r) : undefined);
     if (patched.apiVersion !== old.apiVersion || patched.kind !== old.kind)
       throw badRequest('a patch may not change apiVersion or kind');
     if (patched.metadata.name !== name)
@@ -415,7 +519,7 @@ export class ApiServer {
       ]);
     }
     const body = this.decode(config, undefined, false);
-    const old = this.store.get(kindKey(r), ns, name);
+    const old = this.out(r, this.store.get(kindKey(r), ns, name));
     if (!old && options.subresource === 'status') throw notFound(r, name);
     const merged = applyConfiguration(old, body, manager, options.force ?? false, {
       resource: r,
@@ -460,6 +564,16 @@ export class ApiServer {
   delete(ref: ResourceRef, namespace: string | undefined, name: string, options?: DeleteOptions): KubeObject;
   delete(ref: ResourceRef, namespace: string | undefined, name: string, options: DeleteOptions = {}): KubeObject {
     const r = this.resolve(ref);
+    if (!isStored(r)) throw methodNotSupported(r, 'delete');
+    return this.out(r, this.deleteStored(r, namespace, name, options));
+  }
+
+  private deleteStored(
+    r: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions,
+  ): KubeObject {
     const ns = this.namespaceFor(r, namespace);
     const old = this.store.get(kindKey(r), ns, name);
     if (!old) throw notFound(r, name);
@@ -480,6 +594,10 @@ export class ApiServer {
     refuseSystemClassDelete(r, name);
     this.admitPolicies(r, 'DELETE', undefined, old, { dryRun: options.dryRun });
     if (r.kind === 'Namespace') return this.deleteNamespace(r, old, options);
+    if (isCrdResource(r) && old.metadata.deletionTimestamp === undefined) {
+      const next = markCrdTerminating(old as CustomResourceDefinition, formatTimestamp(this.clock.now()));
+      return options.dryRun ? next : this.put(r, next);
+    }
     const grace = r.kind === 'Pod' ? podGracePeriod(old, options) : 0;
     if (old.metadata.deletionTimestamp !== undefined) return this.deleteAgain(r, old, grace, options);
     const policy = options.propagationPolicy ?? defaultPropagation(r);
@@ -493,7 +611,7 @@ export class ApiServer {
     if (finalizers.length > 0) meta.finalizers = finalizers;
     if (meta.generation !== undefined) meta.generation += 1;
     if (options.dryRun) return { ...old, metadata: meta };
-    return this.store.put(kindKey(r), { ...old, metadata: meta });
+    return this.put(r, { ...old, metadata: meta });
   }
 
   /**
@@ -528,7 +646,9 @@ export class ApiServer {
 
   /** GET `/scale`: the parent's `autoscaling/v1` Scale; 404 for a kind without the subresource. */
   getScale(ref: ResourceRef, namespace: string | undefined, name: string): KubeObject {
-    return scaleOf(this.get(this.scalable(ref), namespace, name));
+    const r = this.scalable(ref);
+    const parent = this.get(r, namespace, name);
+    return r.custom !== undefined ? customScaleOf(r, parent) : scaleOf(parent);
   }
 
   /**
@@ -542,8 +662,8 @@ export class ApiServer {
     scale: KubeObject,
     options: WriteOptions = {},
   ): KubeObject {
-    const parent = this.get(this.scalable(ref), namespace, name);
-    return this.writeScale(parent, scale, options);
+    const r = this.scalable(ref);
+    return this.writeScale(r, this.get(r, namespace, name), scale, options);
   }
 
   /** PATCH `/scale` (an apply of a Scale can own only `spec.replicas`: it merges like a merge patch). */
@@ -555,9 +675,11 @@ export class ApiServer {
     patch: unknown,
     options: WriteOptions = {},
   ): KubeObject {
-    const parent = this.get(this.scalable(ref), namespace, name);
-    const patched = applyPatch(type === 'apply' ? 'merge' : type, scaleOf(parent), patch) as KubeObject;
-    return this.writeScale(parent, patched, options);
+    const r = this.scalable(ref);
+    const parent = this.get(r, namespace, name);
+    const current = r.custom !== undefined ? customScaleOf(r, parent) : scaleOf(parent);
+    const patched = applyPatch(type === 'apply' ? 'merge' : type, current, patch) as KubeObject;
+    return this.writeScale(r, parent, patched, options);
   }
 
   /** `/finalize` on a Namespace: sets `spec.finalizers`; a terminating namespace with none left is removed. */
@@ -585,7 +707,14 @@ export class ApiServer {
     return r;
   }
 
-  private writeScale(parent: KubeObject, scale: KubeObject, options: WriteOptions): KubeObject {
+  private writeScale(r: ResourceType, parent: KubeObject, scale: KubeObject, options: WriteOptions): KubeObject {
+    if (r.custom !== undefined) {
+      const updated = this.update(customScaledParent(r, parent, scale), {
+        ...options,
+        namespace: parent.metadata.namespace,
+      });
+      return customScaleOf(r, updated);
+    }
     const updated = this.update(scaledParent(parent, scale), { ...options, namespace: parent.metadata.namespace });
     return scaleOf(updated);
   }
@@ -594,7 +723,12 @@ export class ApiServer {
    * Copies and shape-checks a request body (400 on a malformed one); with `fields`, also field validation (unknown and
    * duplicate fields, nulls; see fieldValidation.ts); `withManagedFields`: also managedFields' entries.
    */
-  private decode(input: unknown, fields?: FieldValidationOptions, withManagedFields = true): KubeObject {
+  private decode(
+    input: unknown,
+    fields?: FieldValidationOptions,
+    withManagedFields = true,
+    r?: ResourceType,
+  ): KubeObject {
     let body: unknown;
     try {
       body = copyJson(input, { maxDepth: 100, maxBytes: 1_572_864 });
@@ -605,8 +739,11 @@ export class ApiServer {
       }
       throw e;
     }
+    const custom = r?.custom !== undefined ? customDecoding(r) : undefined;
     const strict =
-      fields !== undefined && isPlainObject(body) ? decodeObjectFields(input, body as KubeObject, fields) : undefined;
+      fields !== undefined && isPlainObject(body)
+        ? decodeObjectFields(input, body as KubeObject, fields, custom)
+        : undefined;
     checkObjectShape(body);
     if (strict !== undefined) throw strict;
     const obj = body as KubeObject;
@@ -641,6 +778,54 @@ export class ApiServer {
     if (fields === undefined) delete next.metadata.managedFields;
     else next.metadata.managedFields = fields;
   }
+
+  /** The admission plugins that read the cluster (sandbox/admission/plugins): LimitRanger and the rest. */
+  private admitPlugins(
+    operation: 'CREATE' | 'UPDATE',
+    r: ResourceType,
+    namespace: string,
+    object: KubeObject,
+    oldObject: KubeObject | undefined,
+    options: WriteOptions,
+    phase: 'mutating' | 'validating',
+  ): QuotaCharge[] {
+    const a: PluginAttributes = {
+      operation,
+      resource: r,
+      namespace,
+      object,
+      oldObject,
+      dryRun: options.dryRun ?? false,
+      warn: options.warn,
+    };
+    if (phase === 'validating') return validatingAdmission(a, this.pluginLookup);
+    mutatingAdmission(a, this.pluginLookup);
+    return [];
+  }
+
+  /** ResourceQuota admission records what it admitted in the quotas' `status.used` (upstream: the quota evaluator). */
+  private chargeQuotas(charges: readonly QuotaCharge[]): void {
+    for (const { quota, used } of charges) {
+      const current = this.store.get(
+        kindKey(resourceFor('v1', 'ResourceQuota')!),
+        quota.metadata.namespace ?? '',
+        quota.metadata.name!,
+      );
+      if (!current) continue;
+      this.updateStatus({ ...current, status: { ...(current.status as object), used } });
+    }
+  }
+
+  private readonly pluginLookup: AdmissionLookup = {
+    list: (kind, namespace) => {
+      const r = resourceFor('v1', kind);
+      return r ? this.store.list(kindKey(r), namespace) : [];
+    },
+    get: (kind, namespace, name) => {
+      const r = resourceFor('v1', kind);
+      return r ? this.store.get(kindKey(r), namespace, name) : undefined;
+    },
+  };
 
   /** ValidatingAdmissionPolicy admission of one write (sandbox/admission/policy); throws its denial. */
   private admitPolicies(
@@ -756,7 +941,7 @@ export class ApiServer {
     const specFinalizers =
       r.kind === 'Namespace' ? ((next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length : 0;
     if (finished && specFinalizers === 0) return this.remove(r, next);
-    const stored = this.store.put(kindKey(r), next);
+    const stored = this.put(r, next);
     if (r.kind === 'Service') {
       releaseServiceAddresses(old, this.allocators, stored);
       reserveServiceAddresses(stored, this.allocators);
@@ -775,7 +960,7 @@ export class ApiServer {
       deletionTimestamp: formatTimestamp(this.clock.now() + grace * 1000),
       deletionGracePeriodSeconds: grace,
     };
-    return this.store.put(kindKey(r), { ...old, metadata: meta });
+    return this.put(r, { ...old, metadata: meta });
   }
 
   private deleteNamespace(r: ResourceType, old: KubeObject, options: DeleteOptions): KubeObject {
@@ -799,13 +984,114 @@ export class ApiServer {
   private remove(r: ResourceType, obj: KubeObject): KubeObject {
     const last = this.store.remove(kindKey(r), obj.metadata.namespace ?? '', obj.metadata.name!)!;
     if (r.kind === 'Service') releaseServiceAddresses(last, this.allocators);
+    if (isCrdResource(r)) this.syncCrds();
     return last;
+  }
+
+  /** Stores an object; a CRD's write lets its controllers act (names, conditions, the served resources). */
+  private put(r: ResourceType, obj: KubeObject): KubeObject {
+    const stored = this.store.put(kindKey(r), obj);
+    if (isCrdResource(r)) this.syncCrds();
+    return stored;
+  }
+
+  /**
+   * The body of a write as the kind's storage version, with the resource of that version. Built-in kinds convert
+   * before admission (their rules are written for the stored version); custom resources are pruned, defaulted and
+   * validated by their request version's schema first (see `kindErrors`), and only relabelled (`storeAs`).
+   */
+  private toStorage(requested: ResourceType, body: KubeObject): { body: KubeObject; r: ResourceType } {
+    const storage = storageApiVersionOf(requested);
+    if (requested.custom !== undefined || storage === apiVersionOf(requested)) {
+      if (requested.custom !== undefined) defaultCustomResource(requested, body);
+      return { body, r: requested };
+    }
+    const r = this.resources.forGvk(storage, requested.kind);
+    if (r === undefined) throw resourceNotFound();
+    return { body: convertBuiltIn(body, r) as KubeObject, r };
+  }
+
+  /** A custom resource's apiVersion set to its storage version, just before it is stored. */
+  private storeAs(r: ResourceType, body: KubeObject): void {
+    if (r.custom !== undefined) body.apiVersion = storageApiVersion(r);
+  }
+
+  /** Errors of the kind's own validation beyond the shared rules: a CRD's, a custom resource's schema. */
+  private kindErrors(r: ResourceType, body: KubeObject, old: KubeObject | undefined): FieldError[] {
+    if (isCrdResource(r)) return crdErrors(body, old);
+    if (r.custom !== undefined) return validateCustomObject(r, body, old);
+    return [];
+  }
+
+  private crdTerminating(r: ResourceType): boolean {
+    const crds = this.resources.forGvk(`${CRD_GROUP}/v1`, CRD_KIND);
+    const crd = crds && this.store.get(kindKey(crds), '', r.custom!.crdName);
+    return crd?.metadata.deletionTimestamp !== undefined;
+  }
+
+  /**
+   * The naming and establishing controllers of the apiextensions server, run at once after every CRD write (one
+   * API server: nothing to wait for): each CRD's accepted names and conditions, oldest CRD first (it keeps the
+   * names it was granted), then the served custom resources of every established CRD.
+   */
+  private syncCrds(): void {
+    if (this.syncingCrds) return;
+    const crdResource = this.resources.forGvk(`${CRD_GROUP}/v1`, CRD_KIND);
+    if (crdResource === undefined) return;
+    this.syncingCrds = true;
+    try {
+      const key = kindKey(crdResource);
+      const now = formatTimestamp(this.clock.now());
+      for (let round = 0; round < 100; round++) {
+        const all = this.byAge(this.store.list(key) as CustomResourceDefinition[]);
+        const changed = all.find((crd) => {
+          if (crd.metadata.deletionTimestamp !== undefined) return false;
+          const status = reconcileCrdStatus(crd, all, now);
+          if (status === undefined) return false;
+          this.store.put(key, { ...crd, metadata: { ...crd.metadata }, status });
+          return true;
+        });
+        if (changed === undefined) break;
+      }
+      const all = this.store.list(key) as CustomResourceDefinition[];
+      const names = new Set(all.map((c) => c.metadata.name!));
+      for (const r of this.resources.list())
+        if (r.custom && !names.has(r.custom.crdName)) this.resources.setCustom(r.custom.crdName, undefined);
+      for (const crd of all) {
+        // A CRD's resources change only with the CRD: its resourceVersion says whether they must be built again.
+        const name = crd.metadata.name!;
+        if (this.crdVersions.get(name) === crd.metadata.resourceVersion) continue;
+        this.crdVersions.set(name, crd.metadata.resourceVersion);
+        const next = crdResources(crd);
+        if (next.length > 0 || this.resources.customOf(name).length > 0) this.resources.setCustom(name, next);
+      }
+      for (const name of [...this.crdVersions.keys()]) if (!names.has(name)) this.crdVersions.delete(name);
+    } finally {
+      this.syncingCrds = false;
+    }
+  }
+
+  private byAge(crds: CustomResourceDefinition[]): CustomResourceDefinition[] {
+    return [...crds].sort((a, b) => {
+      const ta = a.metadata.creationTimestamp ?? '';
+      const tb = b.metadata.creationTimestamp ?? '';
+      if (ta !== tb) return ta < tb ? -1 : 1;
+      return Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion);
+    });
   }
 
   /** The underlying store, for snapshots and the sandbox's own components. */
   get objectStore(): ObjectStore {
     return this.store;
   }
+}
+
+function isCrdResource(r: ResourceType): boolean {
+  return r.group === CRD_GROUP && r.kind === CRD_KIND;
+}
+
+function storageApiVersionOf(r: ResourceType): string {
+  return storageApiVersion(r);
 }
 
 export { FINALIZER_FOREGROUND, FINALIZER_ORPHAN };

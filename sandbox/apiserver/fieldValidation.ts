@@ -25,6 +25,15 @@ import { goJson, goPrint } from './goText';
 
 export type { FieldValidation } from './options';
 
+/**
+ * How a kind that the generated schema does not describe (a custom resource) is decoded: its unknown fields by
+ * its own schema (pruning), and what becomes of its nulls.
+ */
+export interface SchemaDecoding {
+  unknownFields(obj: unknown): StrictFieldError[];
+  nulls(obj: Record<string, unknown>): void;
+}
+
 export interface FieldValidationOptions {
   /** Default `Warn`, as kube-apiserver's when a request names none. */
   fieldValidation?: FieldValidation;
@@ -80,14 +89,17 @@ export function decodeObjectFields(
   input: unknown,
   body: KubeObject,
   options: FieldValidationOptions,
+  custom?: SchemaDecoding,
 ): ApiError | undefined {
-  const def = definitionOf(body);
-  const errors = def === undefined ? [] : strictFieldErrors(input, def);
+  const def = custom === undefined ? definitionOf(body) : undefined;
+  const errors =
+    custom !== undefined ? custom.unknownFields(body) : def === undefined ? [] : strictFieldErrors(input, def);
   if (errors.length > 0 && options.fieldValidation === 'Strict')
     return withFields(decodeFailure(body, strictDecodingError(errors)), errors);
   pruneUnknownFields(body, errors);
   warnEach(options, errors);
-  decodeNulls(body as unknown as Record<string, unknown>, def);
+  if (custom !== undefined) custom.nulls(body as unknown as Record<string, unknown>);
+  else decodeNulls(body as unknown as Record<string, unknown>, def);
   return undefined;
 }
 
@@ -102,17 +114,21 @@ export function checkPatchFields(
   patch: unknown,
   patched: KubeObject,
   options: FieldValidationOptions,
+  custom?: SchemaDecoding,
 ): void {
   const mode = options.fieldValidation ?? 'Warn';
+  const unknownOf = (obj: KubeObject): StrictFieldError[] => {
+    if (custom !== undefined) return custom.unknownFields(obj);
+    const def = definitionOf(obj);
+    return def === undefined ? [] : strictFieldErrors(obj, def);
+  };
   if (mode === 'Ignore') {
-    const def = definitionOf(patched);
-    if (def !== undefined) pruneUnknownFields(patched, strictFieldErrors(patched, def));
+    pruneUnknownFields(patched, unknownOf(patched));
     return;
   }
   const prefix = type === 'json' ? 'json patch ' : '';
   const inPatch = strictFieldErrors(patch, 'any');
-  const def = definitionOf(patched);
-  const inResult = def === undefined ? [] : strictFieldErrors(patched, def);
+  const inResult = unknownOf(patched);
   if (inPatch.length + inResult.length === 0) return;
   if (mode === 'Strict') {
     const value = type === 'strategic' ? goPrint(patch) : goJson(patched);

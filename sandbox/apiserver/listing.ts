@@ -5,7 +5,13 @@
 import { badRequest } from '../api/errors';
 import type { ResourceType } from '../api/resources';
 import { apiVersionOf } from '../api/resources';
-import { fieldLabelsFor } from '../api/selectors/fieldLabels';
+import { customFieldLabels, fieldLabelsFor } from '../api/selectors/fieldLabels';
+import type { KindFieldLabels } from '../api/selectors/fieldLabels';
+
+/** A custom resource's own field labels (its selectable fields); undefined for built-in kinds. */
+function ownLabels(r: ResourceType): KindFieldLabels | undefined {
+  return r.custom === undefined ? undefined : customFieldLabels(r.custom.selectableFields);
+}
 import { parseFieldSelector } from '../api/selectors/fieldSelector';
 import { parseLabelSelector } from '../api/selectors/labelSelector';
 import type { KubeList, KubeObject } from '../api/types';
@@ -18,7 +24,7 @@ export function watchPredicate(
   options: ListOptions | WatchOptions,
 ): ((obj: KubeObject) => boolean) | undefined {
   const labels = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
-  const fields = options.fieldSelector ? parseFieldSelector(options.fieldSelector, r.kind) : undefined;
+  const fields = options.fieldSelector ? parseFieldSelector(options.fieldSelector, r.kind, ownLabels(r)) : undefined;
   const useLabels = labels && !labels.empty ? labels : undefined;
   const useFields = fields && !fields.empty ? fields : undefined;
   if (!useLabels && !useFields) return undefined;
@@ -28,8 +34,9 @@ export function watchPredicate(
 /** The first equality term of the field selector, for the watch hub to route changes by (see `WatchRoute`). */
 export function watchRoute(r: ResourceType, options: WatchOptions): WatchRoute | undefined {
   if (!options.fieldSelector) return undefined;
-  const term = parseFieldSelector(options.fieldSelector, r.kind).requirements.find((t) => t.op === '=');
-  const get = term && fieldLabelsFor(r.kind).getters.get(term.field);
+  const labels = ownLabels(r) ?? fieldLabelsFor(r.kind);
+  const term = parseFieldSelector(options.fieldSelector, r.kind, labels).requirements.find((t) => t.op === '=');
+  const get = term && labels.getters.get(term.field);
   return term && get ? { field: term.field, value: term.value, get } : undefined;
 }
 

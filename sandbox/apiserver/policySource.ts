@@ -1,16 +1,21 @@
 /** What ValidatingAdmissionPolicy admission reads from the API server's store (policies, bindings, params). */
 import type { PolicySource } from '../admission/policy/index';
-import { resourceFor } from '../api/resources';
+import type { ResourceType } from '../api/resources';
+import { resourceFor as builtInResourceFor } from '../api/resources';
 import type { ObjectStore } from '../store/objectStore';
 import { kindKey } from './kindKey';
 
 const POLICIES = 'admissionregistration.k8s.io/v1|ValidatingAdmissionPolicy';
 const BINDINGS = 'admissionregistration.k8s.io/v1|ValidatingAdmissionPolicyBinding';
 
-export function storePolicySource(store: ObjectStore): PolicySource {
+/** `resourceFor` resolves a kind as the server serves it (its release's kinds and its CRDs' kinds). */
+export function storePolicySource(
+  store: ObjectStore,
+  resourceFor: (apiVersion: string, kind: string) => ResourceType | undefined = builtInResourceFor,
+): PolicySource {
   const key = (gvk: string): string => {
     const [apiVersion, kind] = gvk.split('|');
-    return kindKey(resourceFor(apiVersion, kind)!);
+    return kindKey(builtInResourceFor(apiVersion, kind)!);
   };
   return {
     policies: () => store.list(key(POLICIES)),

@@ -5,6 +5,7 @@
  */
 import type { ResourceType } from '../api/resources';
 import type { KubeObject, ObjectMeta } from '../api/types';
+import { formatTimestamp } from '../clock/clock';
 import { jsonEqual } from '../util/json';
 
 /**
@@ -36,6 +37,28 @@ export function initialStatus(obj: KubeObject, r: ResourceType, qosClass: (pod: 
     default:
       if (r.statusSubresource && r.kind !== 'Node') obj.status = {};
   }
+}
+
+/**
+ * A new pod with scheduling gates starts with `PodScheduled=False`, reason `SchedulingGated` (upstream:
+ * pkg/registry/core/pod/strategy.go: applySchedulingGatedCondition), which kubectl shows as its STATUS.
+ */
+export function applySchedulingGatedCondition(pod: KubeObject, now: number): void {
+  const spec = pod.spec as { schedulingGates?: unknown[] } | undefined;
+  if (!Array.isArray(spec?.schedulingGates) || spec.schedulingGates.length === 0) return;
+  const status = (pod.status ??= {}) as { conditions?: { type?: string }[] };
+  if ((status.conditions ?? []).some((c) => c.type === 'PodScheduled')) return;
+  status.conditions = [
+    ...(status.conditions ?? []),
+    {
+      type: 'PodScheduled',
+      status: 'False',
+      lastProbeTime: null,
+      lastTransitionTime: formatTimestamp(now),
+      reason: 'SchedulingGated',
+      message: 'Scheduling is blocked due to non-empty scheduling gates',
+    } as { type: string },
+  ];
 }
 
 /** Server-owned metadata that a client cannot set on update: copied from the stored object. */

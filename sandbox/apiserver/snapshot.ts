@@ -6,6 +6,24 @@
 import type { Clock } from '../clock/clock';
 import { SeededRandom } from '../clock/random';
 import { resourceFor } from '../api/resources';
+import type { ResourceType } from '../api/resources';
+import { crdResources } from '../apiextensions/served';
+import type { CustomResourceDefinition } from '../apiextensions/types';
+import { isCrd } from '../apiextensions/types';
+
+/**
+ * The resource of a snapshot's object: a built-in kind, or a custom resource of one of the snapshot's CRDs (custom
+ * resources are saved and restored with their CRDs).
+ */
+function snapshotResolver(objects: readonly unknown[]): (apiVersion: string, kind: string) => ResourceType | undefined {
+  const custom = new Map<string, ResourceType>();
+  for (const o of objects) {
+    if (!isPlainObject(o) || !isCrd(o)) continue;
+    for (const r of crdResources(o as unknown as CustomResourceDefinition))
+      custom.set(`${r.group}/${r.version}|${r.kind}`, r);
+  }
+  return (apiVersion, kind) => resourceFor(apiVersion, kind) ?? custom.get(`${apiVersion}|${kind}`);
+}
 import type { KubeObject } from '../api/types';
 import { ObjectStore } from '../store/objectStore';
 import { cloneJson, isPlainObject } from '../util/json';
@@ -62,7 +80,8 @@ export function restoreSnapshot(
     historyCapacity: options.historyCapacity,
     initialRevision: Number(snap.resourceVersion),
   });
-  for (const obj of snap.objects) store.load(kindKey(resourceFor(obj.apiVersion, obj.kind)!), cloneJson(obj));
+  const resolve = snapshotResolver(snap.objects);
+  for (const obj of snap.objects) store.load(kindKey(resolve(obj.apiVersion, obj.kind)!), cloneJson(obj));
   const random = options.random instanceof SeededRandom ? options.random : new SeededRandom(options.random ?? 1);
   random.setState(snap.random);
   return new ApiServer({ ...options, random, bootstrap: false }, store);
@@ -79,13 +98,14 @@ function checkSnapshot(data: unknown): Snapshot {
     throw new SnapshotError('random must be four integers');
   if (!Array.isArray(data.objects)) throw new SnapshotError('objects must be a list');
   const seen = new Set<string>();
+  const resolve = snapshotResolver(data.objects as unknown[]);
   data.objects.forEach((obj: unknown, i: number) => {
     const where = `objects[${i}]`;
     if (!isPlainObject(obj) || !isPlainObject(obj.metadata))
       throw new SnapshotError(`${where} is not a Kubernetes object`);
     const r =
       typeof obj.apiVersion === 'string' && typeof obj.kind === 'string'
-        ? resourceFor(obj.apiVersion, obj.kind)
+        ? resolve(obj.apiVersion, obj.kind)
         : undefined;
     if (!r) throw new SnapshotError(`${where} has an unknown kind ${String(obj.apiVersion)}/${String(obj.kind)}`);
     const meta = obj.metadata;

@@ -11,11 +11,14 @@ import { NodeLifecycleController } from '../controllers/nodelifecycle/nodeLifecy
 import { TaintEvictionController } from '../controllers/nodelifecycle/taintEvictionController';
 import { JobController } from '../controllers/job/jobController';
 import { CronJobController } from '../controllers/cronjob/cronJobController';
+import { TtlAfterFinishedController } from '../controllers/ttlafterfinished/ttlAfterFinishedController';
+import { ResourceQuotaController } from '../controllers/resourcequota/resourceQuotaController';
 import { EndpointSliceController } from '../controllers/endpointslice/endpointSliceController';
 import { EndpointsController } from '../controllers/endpointslice/endpointsController';
 import { DisruptionController } from '../controllers/disruption/disruptionController';
 import { StatefulSetController } from '../controllers/statefulset/statefulSetController';
 import { DaemonSetController } from '../controllers/daemonset/daemonSetController';
+import { CrdCleanupController } from '../controllers/crdcleanup/crdCleanupController';
 
 export function controllerComponents(ctx: ComponentContext): Component[] {
   return [
@@ -26,6 +29,8 @@ export function controllerComponents(ctx: ComponentContext): Component[] {
     new DaemonSetController(ctx),
     new JobController(ctx),
     new CronJobController(ctx),
+    new TtlAfterFinishedController(ctx),
+    new ResourceQuotaController(ctx),
     new EndpointSliceController(ctx),
     new EndpointsController(ctx),
     new GarbageCollector(ctx),
@@ -33,5 +38,6 @@ export function controllerComponents(ctx: ComponentContext): Component[] {
     new NodeLifecycleController(ctx),
     new TaintEvictionController(ctx),
     new DisruptionController(ctx),
+    new CrdCleanupController(ctx),
   ];
 }

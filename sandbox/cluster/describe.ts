@@ -9,6 +9,7 @@ import type { ApiServer } from '../apiserver/apiServer';
 import type { Deployment } from 'kubernetes-types/apps/v1';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { KubeObject } from '../api/types';
+import { notReconciledNote } from '../api/resources';
 import { podReadyText, podStatusText } from '../printers/podStatus';
 import { isPodReady } from '../controllers/util/pods';
 import { daemonSetRolloutStatus, statefulSetRolloutStatus } from '../operations/rolloutStatus';
@@ -110,6 +111,29 @@ export function describeUnsettled(api: ApiServer, _now: number): string[] {
     const ready = (n as Node & KubeObject).status?.conditions?.find((c) => c.type === 'Ready');
     if (ready?.status !== 'True')
       lines.push(`node ${ref(n)}: ${ready ? `Ready=${ready.status} (${ready.reason ?? ''})` : 'no Ready condition'}`);
+  }
+  return lines;
+}
+
+const SYSTEM_OBJECTS = new Set(['scheduling.k8s.io/system-cluster-critical', 'scheduling.k8s.io/system-node-critical']);
+
+/**
+ * One line per object that is stored but that nothing in the sandbox acts on, though a real cluster would (the
+ * kind's note in sandbox/api/resources.ts: `Reconciliation`): `ingress/web: stored; no Ingress controller runs in
+ * this sandbox (as on a cluster without one)`. Custom resources are named with their group.
+ */
+export function describeNotReconciled(api: ApiServer): string[] {
+  const lines: string[] = [];
+  for (const r of api.resources.storedKinds()) {
+    const note = notReconciledNote(r);
+    if (note === undefined) continue;
+    const kind = r.custom === undefined ? r.singular : `${r.singular}.${r.group}`;
+    for (const obj of api.list(r).items) {
+      if (SYSTEM_OBJECTS.has(`${r.group}/${obj.metadata.name ?? ''}`)) continue;
+      const where =
+        r.namespaced && obj.metadata.namespace !== 'default' ? ` (namespace ${obj.metadata.namespace})` : '';
+      lines.push(`${kind}/${obj.metadata.name}${where}: stored; ${note}`);
+    }
   }
   return lines;
 }

@@ -7,6 +7,7 @@
  */
 import { badRequest } from '../api/errors';
 import type { KubeList, KubeObject } from '../api/types';
+import type { ResourceType } from '../api/resources';
 import { tableFor } from '../printers/tableFor';
 import type { OutputFormat } from './negotiate';
 
@@ -42,7 +43,12 @@ export interface TableRequest {
 }
 
 /** A `Table` of `objects` (all of `kind`). */
-export function toTable(kind: string, objects: readonly KubeObject[], meta: ListMeta, t: TableRequest): object {
+export function toTable(
+  kind: string | ResourceType,
+  objects: readonly KubeObject[],
+  meta: ListMeta,
+  t: TableRequest,
+): object {
   const table = tableFor(kind, objects, t.now, { wide: true });
   const rows = table.rows.map((row) => {
     if (t.includeObject === 'None') return { cells: row.cells, object: null };
@@ -63,7 +69,7 @@ export function toTable(kind: string, objects: readonly KubeObject[], meta: List
 /** A list in the requested form: itself, a Table, or a PartialObjectMetadataList. */
 export function convertList(
   list: KubeList,
-  kind: string,
+  kind: string | ResourceType,
   format: OutputFormat,
   includeObject: IncludeObject,
   now: number,
@@ -89,11 +95,12 @@ export function convertObject(
   includeObject: IncludeObject,
   now: number,
   headers = true,
+  resource?: ResourceType,
 ): object {
   const apiVersion = format.conversionVersion ?? '';
   if (format.conversion === 'Table')
     return toTable(
-      obj.kind,
+      resource ?? obj.kind,
       [obj],
       { resourceVersion: obj.metadata.resourceVersion ?? '' },
       { apiVersion, includeObject, headers, now },

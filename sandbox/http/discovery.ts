@@ -9,10 +9,13 @@
  */
 import { createHash } from 'node:crypto';
 import { notAcceptable } from '../api/errors';
-import { RESOURCES } from '../api/resources';
+import { storageVersionOf } from '../api/resources';
+import { defaultRegistry } from '../api/registry';
+import type { ResourceRegistry } from '../api/registry';
 import { kubernetesVersion } from '../schema/schema';
 import { deepFreeze } from '../util/json';
 import type { ResourceType } from '../api/resources';
+import { compareKubeAwareVersions } from '../apiextensions/served';
 
 /** The `/version` document (k8s.io/apimachinery/pkg/version.Info). */
 export interface VersionInfo {
@@ -67,8 +70,13 @@ const ALL_VERBS = Object.freeze(['create', 'delete', 'deletecollection', 'get', 
 const NAMESPACE_VERBS = Object.freeze(ALL_VERBS.filter((v) => v !== 'deletecollection'));
 const READ_WRITE = Object.freeze(['get', 'patch', 'update']);
 
+const CREATE_ONLY = Object.freeze(['create']);
+const READ_ONLY = Object.freeze(['get', 'list']);
+
 /** The verbs served on a resource, sorted as upstream lists them. */
 export function resourceVerbs(r: ResourceType): readonly string[] {
+  if (r.serving === 'create-only') return CREATE_ONLY;
+  if (r.serving === 'read-only') return READ_ONLY;
   return r.group === '' && r.plural === 'namespaces' ? NAMESPACE_VERBS : ALL_VERBS;
 }
 
@@ -76,7 +84,7 @@ function gvkOf(r: ResourceType): Gvk {
   return { group: r.group, version: r.version, kind: r.kind };
 }
 
-const subresourceCache = new Map<ResourceType, readonly Subresource[]>();
+const subresourceCache = new WeakMap<ResourceType, readonly Subresource[]>();
 
 /** The subresources served under a resource (`pods/status`, `deployments/scale`, …), sorted by name. */
 export function subresources(r: ResourceType): readonly Subresource[] {
@@ -94,6 +102,12 @@ export function subresources(r: ResourceType): readonly Subresource[] {
       );
     }
     if (r.group === '' && r.plural === 'namespaces') list.push({ name: 'finalize', verbs: ['update'], kind: gvkOf(r) });
+    if (r.group === '' && r.plural === 'serviceaccounts')
+      list.push({
+        name: 'token',
+        verbs: ['create'],
+        kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
+      });
     list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     found = deepFreeze(list);
     subresourceCache.set(r, found);
@@ -123,41 +137,87 @@ const GROUP_PRIORITY = [
   'flowcontrol.apiserver.k8s.io',
 ];
 
+const servedGroupsOf = (registry: ResourceRegistry): readonly ServedGroup[] => servedGroups(registry);
+
 /** A served group with its versions, preferred first. */
 export interface ServedGroup {
   readonly name: string;
   readonly versions: readonly string[];
 }
 
-let groupsCache: readonly ServedGroup[] | undefined;
+interface RegistryMemo {
+  generation: number;
+  groups?: readonly ServedGroup[];
+  documents: Map<string, unknown>;
+}
 
-/** Every served group, the core group (`''`) first, then in upstream's priority order. */
-export function servedGroups(): readonly ServedGroup[] {
-  if (groupsCache === undefined) {
+const registryMemos = new WeakMap<ResourceRegistry, RegistryMemo>();
+
+/** What has been built from a registry, forgotten when its served resources change (a CRD came or went). */
+function memoOf(registry: ResourceRegistry): RegistryMemo {
+  let m = registryMemos.get(registry);
+  if (m === undefined || m.generation !== registry.generation) {
+    m = { generation: registry.generation, documents: new Map() };
+    registryMemos.set(registry, m);
+  }
+  return m;
+}
+
+/**
+ * Every served group, the core group (`''`) first, then built-in groups in upstream's priority order, then the
+ * groups of CRDs by name (their APIServices' priority, 1000, is below every built-in group's), each with its
+ * versions, preferred first.
+ */
+export function servedGroups(registry: ResourceRegistry = defaultRegistry()): readonly ServedGroup[] {
+  const memo = memoOf(registry);
+  if (memo.groups === undefined) {
     const byName = new Map<string, string[]>();
-    for (const r of RESOURCES) {
+    const custom = new Set<string>();
+    for (const r of registry.list()) {
       const versions = byName.get(r.group) ?? [];
       if (!versions.includes(r.version)) versions.push(r.version);
       byName.set(r.group, versions);
+      if (r.custom !== undefined) custom.add(r.group);
     }
+    const builtIn = (g: string) => !custom.has(g) || registry.list().some((r) => r.group === g && !r.custom);
     const rank = (g: string): number =>
-      g === '' ? -1 : GROUP_PRIORITY.includes(g) ? GROUP_PRIORITY.indexOf(g) : GROUP_PRIORITY.length;
-    const names = [...byName.keys()].sort((a, b) => rank(a) - rank(b));
-    groupsCache = Object.freeze(
-      names.map((name) => Object.freeze({ name, versions: Object.freeze(byName.get(name)!) })),
+      g === ''
+        ? -1
+        : GROUP_PRIORITY.includes(g)
+          ? GROUP_PRIORITY.indexOf(g)
+          : builtIn(g)
+            ? GROUP_PRIORITY.length
+            : GROUP_PRIORITY.length + 1;
+    const names = [...byName.keys()].sort(
+      (a, b) => rank(a) - rank(b) || (rank(a) > GROUP_PRIORITY.length ? (a < b ? -1 : 1) : 0),
+    );
+    memo.groups = Object.freeze(
+      names.map((name) => {
+        const versions = byName.get(name)!;
+        if (!builtIn(name)) versions.sort(compareKubeAwareVersions);
+        return Object.freeze({ name, versions: Object.freeze(versions) });
+      }),
     );
   }
-  return groupsCache;
+  return memo.groups;
 }
 
 /** The served resources of one group/version, in table order. */
-export function resourcesOf(group: string, version: string): readonly ResourceType[] {
-  return RESOURCES.filter((r) => r.group === group && r.version === version);
+export function resourcesOf(
+  group: string,
+  version: string,
+  registry: ResourceRegistry = defaultRegistry(),
+): readonly ResourceType[] {
+  return registry.list().filter((r) => r.group === group && r.version === version);
 }
 
-/** upstream's storageVersionHash: the first 8 bytes of sha256("group/version/kind"), base64. */
+/** upstream's storageVersionHash: the first 8 bytes of sha256("group/version/kind") of the storage version, base64. */
 function storageVersionHash(r: ResourceType): string {
-  return createHash('sha256').update(`${r.group}/${r.version}/${r.kind}`).digest().subarray(0, 8).toString('base64');
+  return createHash('sha256')
+    .update(`${r.group}/${storageVersionOf(r)}/${r.kind}`)
+    .digest()
+    .subarray(0, 8)
+    .toString('base64');
 }
 
 // ---------------------------------------------------------------------------
@@ -234,9 +294,8 @@ function asksForAggregatedV2(range: MediaRange): boolean {
 
 type Document = { contentType: string; body: unknown };
 
-const memo = new Map<string, unknown>();
-
-function memoized(key: string, build: () => unknown): unknown {
+function memoized(registry: ResourceRegistry, key: string, build: () => unknown): unknown {
+  const memo = memoOf(registry).documents;
   let body = memo.get(key);
   if (body === undefined) {
     body = deepFreeze(build());
@@ -255,9 +314,9 @@ function groupForDiscovery(g: ServedGroup): object {
 }
 
 /** APIResourceList entries for one group/version: resources and their subresources, sorted by name as upstream does. */
-function apiResources(group: string, version: string): object[] {
+function apiResources(group: string, version: string, registry: ResourceRegistry): object[] {
   const entries: { name: string; entry: object }[] = [];
-  for (const r of resourcesOf(group, version)) {
+  for (const r of resourcesOf(group, version, registry)) {
     entries.push({
       name: r.plural,
       entry: {
@@ -268,7 +327,7 @@ function apiResources(group: string, version: string): object[] {
         verbs: [...resourceVerbs(r)],
         ...(r.shortNames.length > 0 ? { shortNames: [...r.shortNames] } : {}),
         ...(r.categories.length > 0 ? { categories: [...r.categories] } : {}),
-        storageVersionHash: storageVersionHash(r),
+        ...(r.serving === 'stored' || r.serving === undefined ? { storageVersionHash: storageVersionHash(r) } : {}),
       },
     });
     for (const s of subresources(r)) {
@@ -290,12 +349,12 @@ function apiResources(group: string, version: string): object[] {
 }
 
 /** One group in the aggregated format (apidiscovery.k8s.io/v2 APIGroupDiscovery). */
-function aggregatedGroup(g: ServedGroup): object {
+function aggregatedGroup(g: ServedGroup, registry: ResourceRegistry): object {
   return {
     metadata: g.name === '' ? {} : { name: g.name },
     versions: g.versions.map((version) => ({
       version,
-      resources: resourcesOf(g.name, version).map((r) => ({
+      resources: resourcesOf(g.name, version, registry).map((r) => ({
         resource: r.plural,
         responseKind: gvkOf(r),
         scope: r.namespaced ? 'Namespaced' : 'Cluster',
@@ -318,13 +377,13 @@ function aggregatedGroup(g: ServedGroup): object {
   };
 }
 
-function aggregatedList(core: boolean): object {
-  const groups = servedGroups().filter((g) => (g.name === '') === core);
+function aggregatedList(core: boolean, registry: ResourceRegistry): object {
+  const groups = servedGroups(registry).filter((g) => (g.name === '') === core);
   return {
     kind: 'APIGroupDiscoveryList',
     apiVersion: 'apidiscovery.k8s.io/v2',
     metadata: {},
-    items: groups.map(aggregatedGroup),
+    items: groups.map((g) => aggregatedGroup(g, registry)),
   };
 }
 
@@ -335,7 +394,12 @@ function aggregatedList(core: boolean): object {
  * served. `/api` and `/apis` answer aggregated discovery (with its own
  * Content-Type) when the Accept header prefers it, as client-go 1.26+ does.
  */
-export function discoveryDocument(path: string, accept: string | undefined): Document | undefined {
+export function discoveryDocument(
+  path: string,
+  accept: string | undefined,
+  registry: ResourceRegistry = defaultRegistry(),
+): Document | undefined {
+  const servedGroups = () => servedGroupsOf(registry);
   const clean = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
   const parts = clean.split('/').slice(1);
   const root = parts[0];
@@ -345,11 +409,11 @@ export function discoveryDocument(path: string, accept: string | undefined): Doc
   let aggregated: (() => unknown) | undefined;
   if (root === 'api' && parts.length === 1) {
     legacy = () => ({ kind: 'APIVersions', versions: [...servedGroups()[0].versions], serverAddressByClientCIDRs: [] });
-    aggregated = () => aggregatedList(true);
+    aggregated = () => aggregatedList(true, registry);
   } else if (root === 'api' && parts.length === 2) {
     const version = parts[1];
     if (!servedGroups().some((g) => g.name === '' && g.versions.includes(version))) return undefined;
-    legacy = () => ({ kind: 'APIResourceList', groupVersion: version, resources: apiResources('', version) });
+    legacy = () => ({ kind: 'APIResourceList', groupVersion: version, resources: apiResources('', version, registry) });
   } else if (root === 'apis' && parts.length === 1) {
     legacy = () => ({
       kind: 'APIGroupList',
@@ -358,7 +422,7 @@ export function discoveryDocument(path: string, accept: string | undefined): Doc
         .filter((g) => g.name !== '')
         .map(groupForDiscovery),
     });
-    aggregated = () => aggregatedList(false);
+    aggregated = () => aggregatedList(false, registry);
   } else if (root === 'apis' && (parts.length === 2 || parts.length === 3)) {
     const group = servedGroups().find((g) => g.name !== '' && g.name === parts[1]);
     if (group === undefined) return undefined;
@@ -371,7 +435,7 @@ export function discoveryDocument(path: string, accept: string | undefined): Doc
         kind: 'APIResourceList',
         apiVersion: 'v1',
         groupVersion: groupVersion(group.name, version),
-        resources: apiResources(group.name, version),
+        resources: apiResources(group.name, version, registry),
       });
     }
   } else {
@@ -380,9 +444,10 @@ export function discoveryDocument(path: string, accept: string | undefined): Doc
 
   for (const range of acceptedMediaRanges(accept)) {
     if (aggregated !== undefined && asksForAggregatedV2(range)) {
-      return { contentType: AGGREGATED_DISCOVERY_V2, body: memoized(`aggregated:${clean}`, aggregated) };
+      return { contentType: AGGREGATED_DISCOVERY_V2, body: memoized(registry, `aggregated:${clean}`, aggregated) };
     }
-    if (acceptsJson(range)) return { contentType: 'application/json', body: memoized(`legacy:${clean}`, legacy) };
+    if (acceptsJson(range))
+      return { contentType: 'application/json', body: memoized(registry, `legacy:${clean}`, legacy) };
   }
   throw notAcceptable(aggregated === undefined ? ['application/json'] : ['application/json', AGGREGATED_DISCOVERY_V2]);
 }

@@ -8,7 +8,8 @@
  */
 import { methodNotAllowed, resourceNotFound } from '../api/errors';
 import type { ResourceType } from '../api/resources';
-import { resourceByPlural } from '../api/resources';
+import { defaultRegistry } from '../api/registry';
+import type { ResourceRegistry } from '../api/registry';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -58,7 +59,12 @@ function splitPath(path: string): string[] | undefined {
  * resource`) for anything that does not name a served kind in a valid scope;
  * 405 for a method no route of that path takes.
  */
-export function parseResourceRequest(method: string, path: string, query: URLSearchParams): ResourceRequest {
+export function parseResourceRequest(
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  registry: ResourceRegistry = defaultRegistry(),
+): ResourceRequest {
   const parts = splitPath(path);
   if (parts === undefined) throw resourceNotFound();
   let group: string;
@@ -91,7 +97,7 @@ export function parseResourceRequest(method: string, path: string, query: URLSea
   }
   if (rest.length === 0 || rest.length > 3) throw resourceNotFound();
   const [plural, name, subresource] = rest;
-  const resource = resourceByPlural(group, version, plural);
+  const resource = registry.forPlural(group, version, plural);
   if (!resource) throw resourceNotFound();
 
   if (resource.namespaced ? namespace === undefined && name !== undefined : inNamespace) throw resourceNotFound();

@@ -84,7 +84,7 @@ function authorized(header: string | undefined, expected: Buffer): boolean {
 }
 
 /** `/version`, discovery and OpenAPI documents (GET only). True when the path was one of them. */
-function serveDocuments(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
+function serveDocuments(req: IncomingMessage, res: ServerResponse, url: URL, cluster: Cluster): boolean {
   const path = url.pathname.replace(/\/+$/, '') || '/';
   const isDocument = path === '/version' || path.startsWith('/openapi/') || isDiscoveryPath(path);
   if (!isDocument) return false;
@@ -94,7 +94,7 @@ function serveDocuments(req: IncomingMessage, res: ServerResponse, url: URL): bo
     return true;
   }
   if (path.startsWith('/openapi/')) {
-    const doc = openApiDocument(path, url.searchParams, req.headers.accept);
+    const doc = openApiDocument(path, url.searchParams, req.headers.accept, cluster.api.resources);
     if (!doc) throw resourceNotFound();
     setCommonHeaders(res, doc.contentType, { headers: doc.headers });
     res.setHeader('Content-Length', Buffer.byteLength(doc.body));
@@ -102,7 +102,7 @@ function serveDocuments(req: IncomingMessage, res: ServerResponse, url: URL): bo
     res.end(doc.body);
     return true;
   }
-  const doc = discoveryDocument(path, req.headers.accept);
+  const doc = discoveryDocument(path, req.headers.accept, cluster.api.resources);
   if (!doc) throw resourceNotFound();
   const body = encodedDocument(doc.body);
   setCommonHeaders(res, doc.contentType);
@@ -149,8 +149,13 @@ export function startKubeHttpServer(options: KubeHttpServerOptions): Promise<Kub
         return;
       }
       if (!authorized(req.headers.authorization, expected)) throw unauthorized();
-      if (serveDocuments(req, res, url)) return;
-      const info = parseResourceRequest(req.method ?? 'GET', url.pathname, url.searchParams);
+      if (serveDocuments(req, res, url, options.cluster)) return;
+      const info = parseResourceRequest(
+        req.method ?? 'GET',
+        url.pathname,
+        url.searchParams,
+        options.cluster.api.resources,
+      );
       await handleResource(new RequestContext(req, res, url, info, state));
     } catch (e) {
       const error = toApiError(e);

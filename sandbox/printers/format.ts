@@ -5,6 +5,7 @@
  */
 import type { KubeObject } from '../api/types';
 import type { Table, TableCell } from './table';
+import type { ResourceType } from '../api/resources';
 import { tableFor } from './tableFor';
 import type { TableOptions } from './tableFor';
 
@@ -22,6 +23,8 @@ function width(text: string): number {
 }
 
 function cellText(cell: TableCell): string {
+  // kubectl prints a cell without a value (null) as nothing.
+  if (cell === null) return '';
   return typeof cell === 'string' ? cell : String(cell);
 }
 
@@ -53,8 +56,8 @@ export function formatTable(table: Table, options: FormatOptions = {}): string {
 }
 
 export interface GetGroup {
-  /** Any name kubectl accepts for the kind: `deploy`, `replicasets`, `Pod`. */
-  kind: string;
+  /** Any name kubectl accepts for the kind (`deploy`, `replicasets`, `Pod`), or the resource itself. */
+  kind: string | ResourceType;
   objects: readonly KubeObject[];
 }
 

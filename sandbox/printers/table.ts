@@ -16,15 +16,15 @@ export interface TableColumn {
   name: string;
   /** OpenAPI type of the cells: `string`, `integer`, `boolean`. */
   type: 'string' | 'integer' | 'boolean' | 'number';
-  /** `name` for the column that identifies the object. */
-  format?: 'name';
+  /** `name` for the column that identifies the object (a CRD's columns may name other formats). */
+  format?: string;
   /** 0: always shown; 1: only with `-o wide`. */
   priority: 0 | 1;
   description?: string;
 }
 
-/** A cell as the API's Table carries it: text, a number, or a boolean (`GLOBAL-DEFAULT`). */
-export type TableCell = string | number | boolean;
+/** A cell: text, a number, a boolean, or `null` for nothing to show (kubectl prints nothing). */
+export type TableCell = string | number | boolean | null;
 
 export interface TableRow {
   cells: TableCell[];

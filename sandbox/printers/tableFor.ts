@@ -24,6 +24,8 @@ import { endpointSlicePrinter, endpointsPrinter, ingressPrinter, servicePrinter 
 import { podPrinter } from './kinds/pods';
 import { podDisruptionBudgetPrinter } from './kinds/policy';
 import { priorityClassPrinter } from './kinds/scheduling';
+import { customPrinter } from './kinds/custom';
+import { BUILT_IN_PRINTERS } from './kinds/more';
 import type { KindPrinter, Table, TableCell, TableColumn } from './table';
 import { AGE_COLUMN, NAME_COLUMN, age } from './table';
 
@@ -84,15 +86,28 @@ export interface TableOptions {
   showKind?: boolean;
 }
 
-/** The resource a kind name refers to: `pods`, `pod`, `po`, `Pod`, `deployments.apps`. */
-export function resolveKind(kind: string): ResourceType | undefined {
-  return resourceByName(kind);
+/** The resource a kind name refers to: `pods`, `pod`, `po`, `Pod`, `deployments.apps` (or the resource itself). */
+export function resolveKind(kind: string | ResourceType): ResourceType | undefined {
+  return typeof kind === 'string' ? resourceByName(kind) : kind;
+}
+
+const customPrinters = new WeakMap<ResourceType, KindPrinter>();
+
+function printerFor(kind: string | ResourceType): KindPrinter {
+  const r = resolveKind(kind);
+  if (r?.custom !== undefined) {
+    let p = customPrinters.get(r);
+    if (p === undefined) customPrinters.set(r, (p = customPrinter(r.custom.printerColumns)));
+    return p;
+  }
+  const name = r?.kind ?? (typeof kind === 'string' ? kind : kind.kind);
+  return PRINTERS.get(name) ?? BUILT_IN_PRINTERS.get(name) ?? GENERIC;
 }
 
 /** `deployment.apps`, `pod`: the prefix kubectl puts before names when several kinds are printed. */
-export function kindPrefix(kind: string): string {
+export function kindPrefix(kind: string | ResourceType): string {
   const r = resolveKind(kind);
-  if (!r) return kind.toLowerCase();
+  if (!r) return (kind as string).toLowerCase();
   return r.group === '' ? r.kind.toLowerCase() : `${r.kind.toLowerCase()}.${r.group}`;
 }
 
@@ -100,8 +115,13 @@ export function kindPrefix(kind: string): string {
  * The table of `objects` (all of one kind) as of `now` (epoch ms). Rows keep
  * the order given. Without `wide`, priority-1 columns and their cells are left out.
  */
-export function tableFor(kind: string, objects: readonly KubeObject[], now: number, options: TableOptions = {}): Table {
-  const printer = PRINTERS.get(resolveKind(kind)?.kind ?? kind) ?? GENERIC;
+export function tableFor(
+  kind: string | ResourceType,
+  objects: readonly KubeObject[],
+  now: number,
+  options: TableOptions = {},
+): Table {
+  const printer = printerFor(kind);
   const keep = printer.columns.map((c) => options.wide === true || c.priority === 0);
   const nameAt = printer.columns.findIndex((c) => c.format === 'name');
   const prefix = options.showKind ? `${kindPrefix(kind)}/` : '';

@@ -57,6 +57,7 @@ export const MODULES: readonly Module[] = [
       'sandbox/util/',
       'sandbox/printers/',
       'sandbox/manifests/',
+      'sandbox/apiextensions/',
       'sandbox/cel/',
     ],
     mayImport: [],

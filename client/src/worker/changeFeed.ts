@@ -5,7 +5,6 @@
  * in write order).
  */
 import type { ApiServer } from '../../../sandbox/apiserver/apiServer';
-import { RESOURCES } from '../../../sandbox/api/resources';
 import type { KubeObject, WatchEvent } from '../../../sandbox/api/types';
 import type { WatchHandle } from '../../../sandbox/store/watchHub';
 import type { Notification, WatchChange } from '../sandbox/protocol';
@@ -25,10 +24,12 @@ export class ChangeFeed {
     this.stop();
     const resourceVersion = this.api.resourceVersion;
     const objects: { resource: string; object: KubeObject }[] = [];
-    for (const r of RESOURCES) {
+    // Built-in kinds, each once (custom resources are not mirrored to the views yet).
+    const kinds = this.api.resources.storedKinds().filter((r) => r.custom === undefined);
+    for (const r of kinds) {
       for (const object of this.api.list(r).items) objects.push({ resource: r.plural, object });
     }
-    for (const r of RESOURCES) {
+    for (const r of kinds) {
       this.handles.push(this.api.watch(r, { resourceVersion }, (ev) => this.deliver(r.plural, ev)));
     }
     return { kind: 'list', resourceVersion, objects };

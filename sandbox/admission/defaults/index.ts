@@ -8,11 +8,19 @@ import type { KubeObject } from '../../api/types';
 import { containersOf, podSpecOf } from '../podSpecs';
 import { isObj, type Obj } from '../validation/access';
 import { defaultRequestsFromLimits } from './container';
-import { defaultHpa, defaultNamespace, defaultNetworkPolicy, defaultNode, defaultPvc, defaultSecret } from './other';
+import {
+  defaultHpa,
+  defaultLimitRange,
+  defaultNamespace,
+  defaultNetworkPolicy,
+  defaultNode,
+  defaultPvc,
+  defaultSecret,
+} from './other';
 import { defaultPodSpec } from './podSpec';
-import { defaultPriorityClass } from './scheduling';
 import { defaultService } from './service';
 import { applyDefaultTolerations } from './tolerations';
+import { defaultStoredKind } from './storedKinds';
 import { defaultBindingSpec, defaultPolicySpec } from '../policy/defaults';
 import {
   defaultCronJob,
@@ -42,6 +50,7 @@ const SPEC_DEFAULTERS: Record<string, SpecDefaulter> = {
   PersistentVolumeClaim: defaultPvc,
   HorizontalPodAutoscaler: defaultHpa,
   NetworkPolicy: defaultNetworkPolicy,
+  LimitRange: defaultLimitRange,
   ValidatingAdmissionPolicy: defaultPolicySpec,
   ValidatingAdmissionPolicyBinding: defaultBindingSpec,
 };
@@ -69,5 +78,5 @@ export function applyDefaults(obj: KubeObject, resource: ResourceType): void {
   if (kind === 'Namespace') defaultNamespace(obj);
   else if (kind === 'Node') defaultNode(obj);
   else if (kind === 'Secret') defaultSecret(obj);
-  else if (kind === 'PriorityClass') defaultPriorityClass(obj);
+  defaultStoredKind(obj, resource.group, kind);
 }

@@ -1,4 +1,4 @@
-/** Defaults of the remaining kinds: Namespace, Node, Secret, PVC, HPA, NetworkPolicy. */
+/** Defaults of the remaining kinds: Namespace, Node, Secret, PVC, HPA, NetworkPolicy, LimitRange. */
 import type { KubeObject } from '../../api/types';
 import { arr, isObj, obj, type Obj } from '../validation/access';
 import { eachObj, ensureObj, setDefault } from './setDefault';
@@ -64,5 +64,24 @@ export function defaultNetworkPolicy(spec: Obj): void {
   for (const dir of ['ingress', 'egress']) {
     for (const rule of arr(spec, dir))
       eachObj(isObj(rule) ? rule : undefined, 'ports', (p) => setDefault(p, 'protocol', 'TCP'));
+  }
+}
+
+/**
+ * `SetDefaults_LimitRangeItem` (pkg/apis/core/v1/defaults.go): for `Container` items, `default` (the limit) falls back
+ * to `max`, and `defaultRequest` to `default`, then to `min`.
+ */
+export function defaultLimitRange(spec: Obj): void {
+  for (const item of arr(spec, 'limits')) {
+    if (!isObj(item) || item.type !== 'Container') continue;
+    const max = isObj(item.max) ? item.max : {};
+    const min = isObj(item.min) ? item.min : {};
+    const def = isObj(item.default) ? { ...item.default } : {};
+    for (const [k, v] of Object.entries(max)) if (def[k] === undefined) def[k] = v;
+    const req = isObj(item.defaultRequest) ? { ...item.defaultRequest } : {};
+    for (const [k, v] of Object.entries(def)) if (req[k] === undefined) req[k] = v;
+    for (const [k, v] of Object.entries(min)) if (req[k] === undefined) req[k] = v;
+    if (Object.keys(def).length > 0) item.default = def;
+    if (Object.keys(req).length > 0) item.defaultRequest = req;
   }
 }

@@ -61,6 +61,15 @@ import { pvcSpec } from './rules/pvc';
 import { priorityClassSpec } from './rules/priorityClass';
 import { ingressSpec } from './rules/ingress';
 import { networkPolicySpec } from './rules/networkPolicy';
+import {
+  ingressClass,
+  priorityClass,
+  rbacRoleRef,
+  rbacRules,
+  runtimeClass,
+  storageClass,
+  webhookConfiguration,
+} from './rules/storedKinds';
 import { validatingAdmissionPolicySpec } from '../policy/validatePolicy';
 
 export type { ValidationContext, ValidationRule } from './rule';
@@ -127,6 +136,13 @@ export const VALIDATION_RULES: readonly ValidationRule[] = Object.freeze([
   priorityClassSpec,
   ingressSpec,
   networkPolicySpec,
+  rbacRules,
+  rbacRoleRef,
+  webhookConfiguration,
+  storageClass,
+  priorityClass,
+  runtimeClass,
+  ingressClass,
   validatingAdmissionPolicySpec,
 ]);
 

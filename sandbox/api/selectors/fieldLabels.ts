@@ -147,3 +147,30 @@ const DEFAULT = kind(
 export function fieldLabelsFor(kindName: string): KindFieldLabels {
   return BY_KIND.get(kindName) ?? DEFAULT;
 }
+
+/**
+ * The field labels of a custom resource: metadata.name, metadata.namespace and its CRD version's
+ * `selectableFields` (`.spec.color` → `spec.color`), each read as a string, a boolean or an integer, an absent
+ * field as "" (upstream: apiextensions-apiserver pkg/registry/customresource/strategy.go `GetAttrs`,
+ * `selectableFieldSet`; the rejection is its field-label conversion's).
+ */
+export function customFieldLabels(selectable: readonly string[]): KindFieldLabels {
+  const getters = new Map<string, FieldGetter>([
+    ['metadata.name', name],
+    ['metadata.namespace', namespace],
+  ]);
+  for (const path of selectable) {
+    const parts = path.replace(/^\./, '').split('.');
+    getters.set(parts.join('.'), (obj) => {
+      const v = at(obj, parts);
+      if (typeof v === 'string') return v;
+      if (typeof v === 'boolean' || typeof v === 'number') return String(v);
+      return '';
+    });
+  }
+  return {
+    getters,
+    aliases: new Map(),
+    unsupported: (label) => `field label not supported: ${label}`,
+  };
+}

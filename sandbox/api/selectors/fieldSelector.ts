@@ -6,7 +6,7 @@
  */
 import { badRequest } from '../errors';
 import type { KubeObject } from '../types';
-import type { FieldGetter } from './fieldLabels';
+import type { FieldGetter, KindFieldLabels } from './fieldLabels';
 import { fieldLabelsFor } from './fieldLabels';
 
 export interface FieldRequirement {
@@ -97,8 +97,8 @@ function parseTerms(text: string): FieldRequirement[] {
  * can't understand '…'`) or an unsupported label (`field label not supported:
  * spec.foo`, or the kind's own upstream wording).
  */
-export function parseFieldSelector(text: string, kind: string): FieldSelector {
-  const labels = fieldLabelsFor(kind);
+export function parseFieldSelector(text: string, kind: string, own?: KindFieldLabels): FieldSelector {
+  const labels = own ?? fieldLabelsFor(kind);
   const requirements = parseTerms(text).map((r) => {
     const field = labels.aliases.get(r.field) ?? r.field;
     if (!labels.getters.has(field)) throw badRequest(labels.unsupported(r.field));

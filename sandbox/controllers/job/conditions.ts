@@ -4,12 +4,18 @@
  * `Complete` / `Failed`, with upstream reasons and messages.
  */
 import type { Job, JobCondition } from 'kubernetes-types/batch/v1';
-import { formatTimestamp, parseTimestamp } from '../../clock/clock';
+import { formatTimestamp } from '../../clock/clock';
 
 export const REASON_BACKOFF_LIMIT = 'BackoffLimitExceeded';
 export const MESSAGE_BACKOFF_LIMIT = 'Job has reached the specified backoff limit';
 export const REASON_DEADLINE = 'DeadlineExceeded';
 export const MESSAGE_DEADLINE = 'Job was active longer than specified deadline';
+export const REASON_POD_FAILURE_POLICY = 'PodFailurePolicy';
+export const REASON_MAX_FAILED_INDEXES = 'MaxFailedIndexesExceeded';
+export const MESSAGE_MAX_FAILED_INDEXES = 'Job has exceeded the specified maximal number of failed indexes';
+export const REASON_FAILED_INDEXES = 'FailedIndexes';
+export const MESSAGE_FAILED_INDEXES = 'Job has failed indexes';
+export const REASON_SUCCESS_POLICY = 'SuccessPolicy';
 export const REASON_COMPLETIONS_REACHED = 'CompletionsReached';
 export const MESSAGE_COMPLETIONS_REACHED = 'Reached expected number of succeeded pods';
 
@@ -22,14 +28,6 @@ export function isJobFinished(job: Job): boolean {
   return (job.status?.conditions ?? []).some(
     (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
   );
-}
-
-/** When the Job finished (its terminal condition's transition time, ms), if it has. */
-export function finishedAt(job: Job): number | undefined {
-  const c = (job.status?.conditions ?? []).find(
-    (x) => (x.type === 'Complete' || x.type === 'Failed') && x.status === 'True',
-  );
-  return c?.lastTransitionTime ? parseTimestamp(c.lastTransitionTime) : undefined;
 }
 
 /** A condition as upstream `newCondition` builds it (empty reason/message omitted, as Go's omitempty does). */

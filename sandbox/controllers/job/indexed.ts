@@ -5,6 +5,7 @@
  */
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
+import { matchPodFailurePolicy } from './podFailurePolicy';
 
 export const COMPLETION_INDEX_KEY = 'batch.kubernetes.io/job-completion-index';
 
@@ -46,18 +47,72 @@ export function formatIndexes(indexes: Iterable<number>): string {
   return parts.join(',');
 }
 
-/** The `count` lowest indexes below `completions` that neither succeeded nor have an active pod. */
+/**
+ * The `count` lowest indexes below `completions` that are not pending elsewhere (`firstPendingIndexes`): not
+ * succeeded, not failed, without an active pod — nor a terminating one when only failed pods are replaced.
+ */
 export function firstPendingIndexes(
-  succeeded: ReadonlySet<number>,
-  active: readonly Pod[],
+  taken: Iterable<ReadonlySet<number> | undefined>,
+  pods: Iterable<readonly Pod[]>,
   count: number,
   completions: number,
 ): number[] {
-  const taken = new Set(succeeded);
-  for (const p of active) taken.add(completionIndexOf(p));
+  const nonPending = new Set<number>();
+  for (const set of taken) for (const i of set ?? []) nonPending.add(i);
+  for (const list of pods) for (const p of list) nonPending.add(completionIndexOf(p));
   const out: number[] = [];
-  for (let i = 0; i < completions && out.length < count; i++) if (!taken.has(i)) out.push(i);
+  for (let i = 0; i < completions && out.length < count; i++) if (!nonPending.has(i)) out.push(i);
   return out;
+}
+
+// ---- backoffLimitPerIndex (pkg/controller/job/indexed_job_utils.go) ---------------------------------------------
+
+/** How many counted failures an index has had before this pod (`batch.kubernetes.io/job-index-failure-count`). */
+export const INDEX_FAILURE_COUNT_KEY = 'batch.kubernetes.io/job-index-failure-count';
+/** How many ignored failures it has had (`batch.kubernetes.io/job-index-ignored-failure-count`). */
+export const INDEX_IGNORED_FAILURE_COUNT_KEY = 'batch.kubernetes.io/job-index-ignored-failure-count';
+
+export function hasBackoffLimitPerIndex(job: Job): boolean {
+  const limit = job.spec?.backoffLimitPerIndex;
+  return limit !== undefined && limit !== null;
+}
+
+/** An annotation as a non-negative int32, 0 when absent or not one (`parseInt32`). */
+function annotationCount(pod: Pod, key: string): number {
+  const v = pod.metadata?.annotations?.[key];
+  if (v === undefined || !/^[+-]?[0-9]+$/.test(v)) return 0;
+  const n = Number(v);
+  return n < 0 || n > 2147483647 ? 0 : n;
+}
+
+export function indexFailureCount(pod: Pod): number {
+  return annotationCount(pod, INDEX_FAILURE_COUNT_KEY);
+}
+
+/** Counted and ignored failures together (`getIndexAbsoluteFailureCount`). */
+export function indexAbsoluteFailureCount(pod: Pod): number {
+  return annotationCount(pod, INDEX_FAILURE_COUNT_KEY) + annotationCount(pod, INDEX_IGNORED_FAILURE_COUNT_KEY);
+}
+
+/** The counts a replacement of `replaced` carries (`getNewIndexFailureCounts`): [counted, ignored]. */
+export function newIndexFailureCounts(job: Job, replaced: Pod | undefined): [number, number] {
+  if (!replaced) return [0, 0];
+  let counted = indexFailureCount(replaced);
+  let ignored = annotationCount(replaced, INDEX_IGNORED_FAILURE_COUNT_KEY);
+  if (matchPodFailurePolicy(job.spec?.podFailurePolicy, replaced).countFailed) counted++;
+  else ignored++;
+  return [counted, ignored];
+}
+
+/**
+ * Whether this failed pod fails its index (`isIndexFailed`): a `FailIndex` rule matched, or a counted failure
+ * that reached `backoffLimitPerIndex`.
+ */
+export function isIndexFailed(job: Job, pod: Pod, failed: boolean): boolean {
+  if (!failed) return false;
+  const m = matchPodFailurePolicy(job.spec?.podFailurePolicy, pod);
+  if (m.action === 'FailIndex') return true;
+  return m.countFailed && indexFailureCount(pod) >= (job.spec?.backoffLimitPerIndex ?? 0);
 }
 
 /**

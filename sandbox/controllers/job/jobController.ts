@@ -2,8 +2,9 @@
  * The Job controller (pkg/controller/job/job_controller.go): runs each Job's
  * pods to completion — `min(parallelism, completions − succeeded)` at a time,
  * replacing failed ones after the pod-failure back-off — and reports the
- * outcome as counters and the `Complete` / `Failed` conditions. Finished
- * Jobs with `ttlSecondsAfterFinished` are deleted when it runs out.
+ * outcome as counters and the `Complete` / `Failed` conditions (finished
+ * Jobs with `ttlSecondsAfterFinished` are the TTL-after-finished
+ * controller's).
  */
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { ObjectsByResource } from '../../api/resourceObjects';
@@ -25,7 +26,6 @@ import { SYNC_BATCH_PERIOD_MS } from './manage';
 import { jobPodHandlers } from './podEvents';
 import { syncJob } from './syncJob';
 import { hasTrackingFinalizer, removeTrackingFinalizer } from './trackingFinalizer';
-import { expireFinishedJob } from './ttlAfterFinished';
 
 export class JobController extends Controller {
   readonly expectations: Expectations;
@@ -106,8 +106,7 @@ export class JobController extends Controller {
     const now = this.ctx.clock.now();
     if (isJobFinished(job)) {
       this.backoff.delete(key);
-      const left = expireFinishedJob(this.ctx.api, job, now);
-      return left === undefined ? undefined : { requeueAfter: left };
+      return;
     }
     const pods = controlledBy(this.pods, cached.metadata.uid!);
     let requeue: number | undefined;

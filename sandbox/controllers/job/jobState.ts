@@ -7,7 +7,16 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { Typed } from '../../api/types';
 import { isPodActive, isPodReady, isPodTerminal } from '../util/pods';
 import type { BackoffRecord } from './backoff';
-import { completionIndexOf, isIndexedJob, parseIndexes } from './indexed';
+import { podFinishedTime } from './backoff';
+import {
+  completionIndexOf,
+  hasBackoffLimitPerIndex,
+  indexAbsoluteFailureCount,
+  isIndexFailed,
+  isIndexedJob,
+  parseIndexes,
+} from './indexed';
+import { matchPodFailurePolicy } from './podFailurePolicy';
 import { hasTrackingFinalizer } from './trackingFinalizer';
 
 export interface JobState {
@@ -29,6 +38,13 @@ export interface JobState {
   failed: number;
   prevSucceededIndexes: Set<number>;
   succeededIndexes: Set<number>;
+  /** With `backoffLimitPerIndex`: the failed indexes (`status.failedIndexes` and new ones); otherwise undefined. */
+  failedIndexes: Set<number> | undefined;
+  /**
+   * With `backoffLimitPerIndex`: per index waiting for a replacement, the failed pod whose finalizer stays until the
+   * replacement exists (it carries the index's failure count and last failure time).
+   */
+  delayedDeletion: Map<number, Pod>;
   newBackoff: BackoffRecord;
   /** The condition the Job is heading for, if any. */
   finished: JobCondition | undefined;
@@ -82,9 +98,19 @@ export function newJobState(input: StateInput): JobState {
   if (indexed) {
     for (const p of pods) {
       const ix = completionIndexOf(p);
-      if (p.status?.phase === 'Succeeded' && ix >= 0 && ix < completions) succeededIndexes.add(ix);
+      if (p.status?.phase === 'Succeeded' && ix >= 0 && ix < completions && hasTrackingFinalizer(p))
+        succeededIndexes.add(ix);
     }
   }
+  const perIndex = indexed && hasBackoffLimitPerIndex(job);
+  const failedIndexes = perIndex ? calculateFailedIndexes(job, pods, completions) : undefined;
+  const delayedDeletion = perIndex
+    ? podsWithDelayedDeletion(job, pods, active, succeededIndexes, failedIndexes!, expectedRmFinalizers, completions)
+    : new Map<number, Pod>();
+  const policy = job.spec?.podFailurePolicy;
+  const countedNewFailed = policy
+    ? newFailed.filter((p) => matchPodFailurePolicy(policy, p).countFailed).length
+    : newFailed.length;
   return {
     key: input.key,
     job,
@@ -101,10 +127,52 @@ export function newJobState(input: StateInput): JobState {
     succeeded: indexed
       ? succeededIndexes.size
       : (status.succeeded ?? 0) + newSucceeded.length + uncountedSucceeded.size,
-    failed: (status.failed ?? 0) + newFailed.length + uncountedFailed.size,
+    failed: (status.failed ?? 0) + countedNewFailed + uncountedFailed.size,
     prevSucceededIndexes,
     succeededIndexes,
+    failedIndexes,
+    delayedDeletion,
     newBackoff: input.backoff(newSucceeded, newFailed),
     finished: undefined,
   };
+}
+
+/** `status.failedIndexes` and the indexes whose tracked pods failed them since (`calculateFailedIndexes`). */
+function calculateFailedIndexes(job: Job, pods: readonly Pod[], completions: number): Set<number> {
+  const out = job.status?.failedIndexes ? parseIndexes(job.status.failedIndexes, completions) : new Set<number>();
+  for (const p of pods) {
+    const ix = completionIndexOf(p);
+    if (ix >= 0 && ix < completions && hasTrackingFinalizer(p) && isIndexFailed(job, p, isPodFailed(p, job)))
+      out.add(ix);
+  }
+  return out;
+}
+
+/**
+ * `getPodsWithDelayedDeletionPerIndex`: for each index with neither success, failure nor an active pod, the failed pod
+ * with the highest failure count (the latest to finish among equals), whose finalizer waits for its replacement.
+ */
+function podsWithDelayedDeletion(
+  job: Job,
+  pods: readonly Pod[],
+  active: readonly Pod[],
+  succeeded: ReadonlySet<number>,
+  failed: ReadonlySet<number>,
+  expectedRmFinalizers: ReadonlySet<string>,
+  completions: number,
+): Map<number, Pod> {
+  const activeIndexes = new Set(active.map(completionIndexOf));
+  const out = new Map<number, Pod>();
+  for (const p of pods) {
+    if (!hasTrackingFinalizer(p) || expectedRmFinalizers.has(p.metadata?.uid ?? '') || !isPodFailed(p, job)) continue;
+    const ix = completionIndexOf(p);
+    if (ix < 0 || ix >= completions || succeeded.has(ix) || failed.has(ix) || activeIndexes.has(ix)) continue;
+    const last = out.get(ix);
+    if (
+      !last ||
+      (indexAbsoluteFailureCount(last) <= indexAbsoluteFailureCount(p) && podFinishedTime(p) >= podFinishedTime(last))
+    )
+      out.set(ix, p);
+  }
+  return out;
 }

@@ -8,10 +8,16 @@ import { isApiError } from '../../api/errors';
 import type { Expectations } from '../framework/expectations';
 import { isNamespaceTerminatingError } from '../util/namespaceTerminating';
 import { isPodReady } from '../util/pods';
-import { remainingBackoff } from './backoff';
-import { firstPendingIndexes, isIndexedJob } from './indexed';
+import { podFinishedTime, remainingBackoff } from './backoff';
+import {
+  firstPendingIndexes,
+  hasBackoffLimitPerIndex,
+  indexAbsoluteFailureCount,
+  isIndexedJob,
+  newIndexFailureCounts,
+} from './indexed';
 import type { JobState } from './jobState';
-import { onlyReplaceFailedPods } from './jobState';
+import { isPodTerminating, onlyReplaceFailedPods } from './jobState';
 import type { PodControl } from './podControl';
 import { createJobPod, deleteJobPod } from './podControl';
 import { podForJob } from './podTemplate';
@@ -49,18 +55,62 @@ export function manageJob(deps: ManageDeps, s: JobState): unknown {
   if (toDelete.length > 0) return deleteJobPods(deps, s, toDelete);
   let diff = want - (onlyReplaceFailedPods(job) ? s.terminating : 0) - active;
   if (diff <= 0) return undefined;
-  const wait = remainingBackoff(s.newBackoff, deps.now);
+  const perIndex = hasBackoffLimitPerIndex(job);
+  // With backoffLimitPerIndex each index waits out its own back-off (below), not the Job's.
+  const wait = perIndex ? 0 : remainingBackoff(s.newBackoff, deps.now);
   if (wait > 0) {
     deps.requeueAfter(Math.max(wait, SYNC_BATCH_PERIOD_MS));
+    // upstream: manageJob returns 0 active pods while the back-off delays a replacement.
+    s.activeCount = 0;
     return undefined;
   }
   diff = Math.min(diff, MAX_POD_CREATE_DELETE_PER_SYNC);
   let indexes: number[] | undefined;
   if (isIndexedJob(job)) {
-    indexes = firstPendingIndexes(s.succeededIndexes, s.active, diff, completions ?? 0);
+    const terminating = onlyReplaceFailedPods(job) ? s.pods.filter(isPodTerminating) : [];
+    indexes = firstPendingIndexes(
+      [s.succeededIndexes, s.failedIndexes],
+      [s.active, terminating],
+      diff,
+      completions ?? 0,
+    );
+    if (perIndex) {
+      const ready = readyIndexes(indexes, s.delayedDeletion, deps.now);
+      if (ready.indexes.length === 0 && ready.wait > 0) {
+        deps.requeueAfter(Math.max(ready.wait, SYNC_BATCH_PERIOD_MS));
+        s.activeCount = 0;
+        return undefined;
+      }
+      indexes = ready.indexes;
+    }
     diff = indexes.length;
   }
   return createPods(deps, s, diff, indexes);
+}
+
+/**
+ * `getPodCreationInfoForIndependentIndexes`: the indexes whose own back-off has passed — counted from the failure
+ * count and finish time of the failed pod each replaces — or, when none has, the shortest wait.
+ */
+function readyIndexes(
+  indexes: readonly number[],
+  delayed: ReadonlyMap<number, Pod>,
+  now: number,
+): { indexes: number[]; wait: number } {
+  const ready: number[] = [];
+  let wait: number | undefined;
+  for (const ix of indexes) {
+    const last = delayed.get(ix);
+    const left = last
+      ? remainingBackoff(
+          { failuresAfterLastSuccess: indexAbsoluteFailureCount(last) + 1, lastFailureTime: podFinishedTime(last) },
+          now,
+        )
+      : 0;
+    if (left === 0) ready.push(ix);
+    else if (wait === undefined || left < wait) wait = left;
+  }
+  return ready.length > 0 ? { indexes: ready, wait: 0 } : { indexes: ready, wait: wait ?? 0 };
 }
 
 /** Slow-start creation: batches of 1, 2, 4, …; the first failing batch stops the rest. */
@@ -75,7 +125,11 @@ function createPods(deps: ManageDeps, s: JobState, count: number, indexes: numbe
     for (let i = 0; i < batch; i++) {
       const index = indexes?.[next++];
       try {
-        createJobPod(deps, s.job, podForJob(s.job, index));
+        const counts =
+          index !== undefined && hasBackoffLimitPerIndex(s.job)
+            ? newIndexFailureCounts(s.job, s.delayedDeletion.get(index))
+            : undefined;
+        createJobPod(deps, s.job, podForJob(s.job, index, counts));
       } catch (e) {
         deps.expectations.lowerCreations(s.key);
         s.activeCount--;

@@ -9,13 +9,20 @@ import type { Container, Pod } from 'kubernetes-types/core/v1';
 import type { Typed } from '../../api/types';
 import { cloneJson } from '../../util/json';
 import { newControllerRef } from '../util/owners';
-import { COMPLETION_INDEX_KEY } from './indexed';
+import { COMPLETION_INDEX_KEY, INDEX_FAILURE_COUNT_KEY, INDEX_IGNORED_FAILURE_COUNT_KEY } from './indexed';
 import { JOB_TRACKING_FINALIZER } from './trackingFinalizer';
 
 const INDEX_ENV = 'JOB_COMPLETION_INDEX';
 
-/** The pod to create for `job`; `index` is the completion index (Indexed mode) or undefined. */
-export function podForJob(job: Typed<Job>, index: number | undefined): Typed<Pod> {
+/**
+ * The pod to create for `job`; `index` is the completion index (Indexed mode) or undefined; `failureCounts` the
+ * index's [counted, ignored] failures so far, with `backoffLimitPerIndex`.
+ */
+export function podForJob(
+  job: Typed<Job>,
+  index: number | undefined,
+  failureCounts?: readonly [number, number],
+): Typed<Pod> {
   const template = cloneJson(job.spec?.template ?? {});
   const meta = template.metadata ?? {};
   const labels = { ...(meta.labels ?? {}) };
@@ -31,6 +38,10 @@ export function podForJob(job: Typed<Job>, index: number | undefined): Typed<Pod
     spec.hostname = `${name}-${index}`;
     generateName = `${name}-${index}-`;
     for (const c of [...(spec.initContainers ?? []), ...spec.containers]) addIndexEnv(c);
+    if (failureCounts) {
+      annotations[INDEX_FAILURE_COUNT_KEY] = String(failureCounts[0]);
+      if (failureCounts[1] > 0) annotations[INDEX_IGNORED_FAILURE_COUNT_KEY] = String(failureCounts[1]);
+    }
   }
   const pod: Typed<Pod> = {
     apiVersion: 'v1',
@@ -52,6 +63,7 @@ function addIndexEnv(c: Container): void {
   if ((c.env ?? []).some((e) => e.name === INDEX_ENV)) return;
   c.env = [
     ...(c.env ?? []),
-    { name: INDEX_ENV, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX_KEY}']` } } },
+    // PodIndexLabel (GA in 1.32): the index is read from the pod's label.
+    { name: INDEX_ENV, valueFrom: { fieldRef: { fieldPath: `metadata.labels['${COMPLETION_INDEX_KEY}']` } } },
   ];
 }

@@ -1,7 +1,8 @@
 /**
  * One level-triggered pass over a Job (`syncJob`): count its pods, decide
- * whether it has failed (back-off limit, deadline) or succeeded, run or stop
- * pods, and record the outcome in its status.
+ * whether it has failed (pod failure policy, back-off limit, deadline, failed
+ * indexes) or succeeded (completions, success policy), run or stop pods, and
+ * record the outcome in its status.
  */
 import type { Job, JobCondition } from 'kubernetes-types/batch/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
@@ -13,16 +14,25 @@ import {
   MESSAGE_BACKOFF_LIMIT,
   MESSAGE_COMPLETIONS_REACHED,
   MESSAGE_DEADLINE,
+  MESSAGE_FAILED_INDEXES,
+  MESSAGE_MAX_FAILED_INDEXES,
   REASON_BACKOFF_LIMIT,
   REASON_COMPLETIONS_REACHED,
   REASON_DEADLINE,
+  REASON_FAILED_INDEXES,
+  REASON_MAX_FAILED_INDEXES,
+  REASON_POD_FAILURE_POLICY,
+  REASON_SUCCESS_POLICY,
   ensureCondition,
   findCondition,
   newCondition,
 } from './conditions';
+import { isIndexedJob } from './indexed';
+import { failJobMessage } from './podFailurePolicy';
+import { matchSuccessPolicy } from './successPolicy';
 import type { FinalizerExpectations } from './finalizerExpectations';
 import type { JobState } from './jobState';
-import { newJobState } from './jobState';
+import { isPodFailed, newJobState } from './jobState';
 import { deleteActivePods, manageJob } from './manage';
 import type { PodControl } from './podControl';
 import { trackStatus } from './tracking';
@@ -49,7 +59,7 @@ export function syncJob(deps: SyncDeps, key: string, job: Typed<Job>, pods: Pod[
   const suspended = job.spec?.suspend === true;
   const startTimeBefore = status.startTime;
   if (!status.startTime && !suspended) status.startTime = formatTimestamp(deps.now);
-  s.finished = failureCondition(deps, s);
+  s.finished = finishedCondition(deps, s);
   let manageError: unknown;
   let suspendChanged = false;
   if (s.finished) {
@@ -88,14 +98,45 @@ export function syncJob(deps: SyncDeps, key: string, job: Typed<Job>, pods: Pod[
   if (manageError !== undefined) throw manageError;
 }
 
-/** The failure the Job has reached, if any (an earlier FailureTarget, the back-off limit, the deadline). */
-function failureCondition(deps: SyncDeps, s: JobState): JobCondition | undefined {
+/**
+ * The condition the Job is heading for, if any, in upstream's order: an earlier `SuccessCriteriaMet` or
+ * `FailureTarget`; a `FailJob` rule of the pod failure policy; the back-off limit; the active deadline; for Indexed
+ * Jobs with `backoffLimitPerIndex`, too many failed indexes or every index finished with some failed; then the
+ * success policy.
+ */
+function finishedCondition(deps: SyncDeps, s: JobState): JobCondition | undefined {
   const job = s.job;
   const met = findCondition(job, 'SuccessCriteriaMet');
   if (met?.status === 'True') return met;
   const target = findCondition(job, 'FailureTarget');
   if (target?.status === 'True')
     return newCondition('Failed', 'True', target.reason ?? '', target.message ?? '', deps.now);
+  const message = failJobMessage(
+    job,
+    s.pods.filter((p) => isPodFailed(p, job)),
+  );
+  if (message !== undefined) return newCondition('FailureTarget', 'True', REASON_POD_FAILURE_POLICY, message, deps.now);
+  const failure = limitOrDeadline(deps, s);
+  if (failure) return failure;
+  if (!isIndexedJob(job)) return undefined;
+  const completions = job.spec?.completions ?? 0;
+  if (s.failedIndexes) {
+    const failed = s.failedIndexes.size;
+    const max = job.spec?.maxFailedIndexes;
+    if (max !== undefined && max !== null && failed > max)
+      return newCondition('FailureTarget', 'True', REASON_MAX_FAILED_INDEXES, MESSAGE_MAX_FAILED_INDEXES, deps.now);
+    if (failed > 0 && failed + s.succeededIndexes.size >= completions)
+      return newCondition('FailureTarget', 'True', REASON_FAILED_INDEXES, MESSAGE_FAILED_INDEXES, deps.now);
+  }
+  const success = matchSuccessPolicy(job.spec?.successPolicy, completions, s.succeededIndexes);
+  if (success !== undefined)
+    return newCondition('SuccessCriteriaMet', 'True', REASON_SUCCESS_POLICY, success, deps.now);
+  return undefined;
+}
+
+/** The back-off limit or the active deadline; schedules a sync for the deadline when it is still ahead. */
+function limitOrDeadline(deps: SyncDeps, s: JobState): JobCondition | undefined {
+  const job = s.job;
   if (s.failed > (job.spec?.backoffLimit ?? 6) || pastBackoffLimitOnFailure(job, s.pods)) {
     return newCondition('FailureTarget', 'True', REASON_BACKOFF_LIMIT, MESSAGE_BACKOFF_LIMIT, deps.now);
   }

@@ -15,6 +15,7 @@ import type { FinalizerExpectations } from './finalizerExpectations';
 import { completionIndexOf, formatIndexes, isIndexedJob } from './indexed';
 import type { JobState } from './jobState';
 import { isPodFailed } from './jobState';
+import { matchPodFailurePolicy } from './podFailurePolicy';
 import type { PodControl } from './podControl';
 import { hasTrackingFinalizer, removeTrackingFinalizer } from './trackingFinalizer';
 
@@ -45,6 +46,12 @@ export function trackStatus(deps: TrackDeps, s: JobState, needsFlush: boolean): 
     if (text !== (status.completedIndexes ?? '')) needsFlush = true;
     status.succeeded = s.succeededIndexes.size;
     status.completedIndexes = text;
+    const failedText = s.failedIndexes ? formatIndexes(s.failedIndexes) : undefined;
+    if (failedText !== status.failedIndexes) {
+      if (failedText === undefined) delete status.failedIndexes;
+      else status.failedIndexes = failedText;
+      needsFlush = true;
+    }
   }
   if (s.finished?.type === 'FailureTarget') {
     (status.conditions ??= []).push(s.finished);
@@ -83,7 +90,7 @@ function collectFinished(s: JobState): {
     const uid = uidOf(pod);
     if (!hasTrackingFinalizer(pod) || s.expectedRmFinalizers.has(uid)) continue;
     const failed = isPodFailed(pod, s.job);
-    if (!(s.job.metadata?.deletionTimestamp || s.finished || pod.status?.phase === 'Succeeded' || failed)) continue;
+    if (!canRemoveFinalizer(s, pod, failed)) continue;
     pods.push(pod);
     const ix = completionIndexOf(pod);
     const validIndex = ix >= 0 && ix < completions;
@@ -98,10 +105,12 @@ function collectFinished(s: JobState): {
         changed = true;
       }
     } else if (failed || (s.finished && s.finished.type !== 'SuccessCriteriaMet')) {
-      // A Job that is failing counts each pod it still tracks as failed.
+      // A Job that is failing counts each pod it still tracks as failed; an `Ignore` rule's pods are not counted.
       if (!s.uncountedFailed.has(uid) && (!indexed || validIndex)) {
-        (uncounted.failed ??= []).push(uid);
-        changed = true;
+        if (matchPodFailurePolicy(s.job.spec?.podFailurePolicy, pod).countFailed) {
+          (uncounted.failed ??= []).push(uid);
+          changed = true;
+        }
       }
     }
     if (
@@ -112,6 +121,17 @@ function collectFinished(s: JobState): {
     }
   }
   return { pods, newSucceededIndexes, changed, capped: false };
+}
+
+/**
+ * `canRemoveFinalizer`: a pod is done with once the Job is being deleted or finishing, or the pod succeeded, or it
+ * failed — unless, with `backoffLimitPerIndex`, it is the failed pod its index's replacement still needs.
+ */
+function canRemoveFinalizer(s: JobState, pod: Pod, failed: boolean): boolean {
+  if (s.job.metadata?.deletionTimestamp || s.finished || pod.status?.phase === 'Succeeded') return true;
+  if (!failed) return false;
+  const ix = completionIndexOf(pod);
+  return !(ix >= 0 && s.delayedDeletion.get(ix)?.metadata?.uid === uidOf(pod));
 }
 
 /** Moves uncounted pods that no longer carry the finalizer into the counters. */

@@ -7,7 +7,6 @@
 import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
 import type { ResourceType } from '../../api/resources';
-import { RESOURCES } from '../../api/resources';
 import { parseTimestamp } from '../../clock/clock';
 import type { DeletionOutcome } from './conditions';
 
@@ -75,7 +74,8 @@ export function deleteAllContent(
 ): ContentResult {
   const result: ContentResult = { remaining: new Map(), finalizers: new Map(), errors: [], estimate: 0 };
   const deletedAt = parseTimestamp(deletionTimestamp);
-  for (const r of RESOURCES) {
+  // Every namespaced kind the server stores, custom resources included (upstream: discovery's deletable resources).
+  for (const r of api.resources.storedKinds()) {
     if (!r.namespaced) continue;
     try {
       deleteAllOf(api, r, namespace, result, deletedAt, now);

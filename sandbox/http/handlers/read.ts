@@ -18,7 +18,7 @@ export function getObject(ctx: RequestContext): void {
   const format = negotiateOutput(ctx.req.headers.accept, 'object');
   const includeObject = includeObjectOf(ctx.query);
   const obj = ctx.api.get(resource, namespace, name!);
-  ctx.send(200, convertObject(obj, format, includeObject, ctx.now), { encoding: format.encoding });
+  ctx.send(200, convertObject(obj, format, includeObject, ctx.now, true, resource), { encoding: format.encoding });
 }
 
 /** A resourceVersion parameter as a revision number; 400 when it is not one. */
@@ -52,5 +52,5 @@ export function listObjects(ctx: RequestContext): void {
     limit: q.limit,
     continue: q.continue,
   });
-  ctx.send(200, convertList(list, resource.kind, format, includeObject, ctx.now), { encoding: format.encoding });
+  ctx.send(200, convertList(list, resource, format, includeObject, ctx.now), { encoding: format.encoding });
 }

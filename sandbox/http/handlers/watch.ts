@@ -14,6 +14,7 @@
 import { randomInt } from 'node:crypto';
 import { isApiError, timeout, tooManyRequests } from '../../api/errors';
 import { apiVersionOf } from '../../api/resources';
+import type { ResourceType } from '../../api/resources';
 import type { KubeObject, WatchEvent } from '../../api/types';
 import type { WatchHandle } from '../../store/watchHub';
 import type { RequestContext } from '../context';
@@ -40,15 +41,16 @@ function encodeObject(
   includeObject: IncludeObject,
   clockNow: number,
   headers: boolean,
+  resource?: ResourceType,
 ): string {
   // Table cells show ages to the second: watchers of one event share its encoding even on a real-time clock.
   const now = Math.floor(clockNow / 1000) * 1000;
   const key = format.conversion
-    ? `${format.conversion}|${format.conversionVersion}|${includeObject}|${headers}|${now}`
+    ? `${format.conversion}|${format.conversionVersion}|${includeObject}|${headers}|${now}|${resource?.custom?.crdUid ?? ''}|${resource?.version ?? ''}`
     : '';
   const hit = encoded.get(obj);
   if (hit && hit.key === key) return hit.json;
-  const json = JSON.stringify(convertObject(obj, format, includeObject, now, headers));
+  const json = JSON.stringify(convertObject(obj, format, includeObject, now, headers, resource));
   if (Object.isFrozen(obj)) encoded.set(obj, { key, json });
   return json;
 }
@@ -162,7 +164,14 @@ class WatchResponse {
         rows: [],
       });
     }
-    const json = encodeObject(event.object, format, this.includeObject, this.ctx.now, this.headers);
+    const json = encodeObject(
+      event.object,
+      format,
+      this.includeObject,
+      this.ctx.now,
+      this.headers,
+      this.ctx.info.resource,
+    );
     if (format.conversion === 'Table') this.headers = false;
     return json;
   }

@@ -24,7 +24,9 @@ const CREATE_ON_UPDATE = new Set(['Endpoints', 'Lease', 'Event']);
 
 function reply(ctx: RequestContext, code: number, obj: KubeObject): void {
   const format = negotiateOutput(ctx.req.headers.accept, 'object');
-  ctx.send(code, convertObject(obj, format, includeObjectOf(ctx.query), ctx.now), { encoding: format.encoding });
+  ctx.send(code, convertObject(obj, format, includeObjectOf(ctx.query), ctx.now, true, ctx.info.resource), {
+    encoding: format.encoding,
+  });
 }
 
 function typeOf(r: ResourceType) {

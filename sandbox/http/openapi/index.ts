@@ -10,6 +10,8 @@
  */
 import { createHash } from 'node:crypto';
 import { acceptedMediaRanges, servedGroups } from '../discovery';
+import { defaultRegistry } from '../../api/registry';
+import type { ResourceRegistry } from '../../api/registry';
 import { swaggerToProtobuf } from './protobuf';
 import { openApiV2Document } from './v2';
 import { openApiV3Document } from './v3';
@@ -28,13 +30,25 @@ interface Built {
   hash: string;
 }
 
-const built = new Map<string, Built>();
+const builtByRegistry = new WeakMap<ResourceRegistry, { generation: number; built: Map<string, Built> }>();
+let current: ResourceRegistry = defaultRegistry();
+
+/** The documents built for the registry being served, forgotten when it changes (a CRD came or went). */
+function builtFor(registry: ResourceRegistry): Map<string, Built> {
+  let m = builtByRegistry.get(registry);
+  if (m === undefined || m.generation !== registry.generation) {
+    m = { generation: registry.generation, built: new Map() };
+    builtByRegistry.set(registry, m);
+  }
+  return m.built;
+}
 
 function build(
   key: string,
   make: () => unknown,
   encode: (doc: unknown) => Buffer = (doc) => Buffer.from(JSON.stringify(doc)),
 ): Built {
+  const built = builtFor(current);
   let b = built.get(key);
   if (b === undefined) {
     const body = encode(make());
@@ -64,7 +78,7 @@ function v2Format(accept: string | undefined): 'json' | 'protobuf' | undefined {
 
 /** `api/v1`, `apis/apps/v1`: the index keys of every served group version. */
 function groupVersionKeys(): { key: string; group: string; version: string }[] {
-  return servedGroups().flatMap((g) =>
+  return servedGroups(current).flatMap((g) =>
     g.versions.map((version) => ({
       key: g.name === '' ? `api/${version}` : `apis/${g.name}/${version}`,
       group: g.name,
@@ -74,7 +88,8 @@ function groupVersionKeys(): { key: string; group: string; version: string }[] {
 }
 
 function v3Built(group: string, version: string): Built {
-  return build(`v3:${group}/${version}`, () => openApiV3Document(group, version));
+  const registry = current;
+  return build(`v3:${group}/${version}`, () => openApiV3Document(group, version, registry));
 }
 
 function serverRelativeURL(key: string, hash: string): string {
@@ -105,14 +120,19 @@ function json(b: Built, headers: Record<string, string> = {}): OpenApiResponse {
  * document (an unknown group version included: the caller answers 404).
  * `accept` is the request's Accept header (absent: anything).
  */
-export function openApiDocument(path: string, query: URLSearchParams, accept?: string): OpenApiResponse | undefined {
+export function openApiDocument(
+  path: string,
+  query: URLSearchParams,
+  accept?: string,
+  registry: ResourceRegistry = defaultRegistry(),
+): OpenApiResponse | undefined {
+  current = registry;
   if (path === '/openapi/v2') {
     const format = v2Format(accept);
     if (format === undefined) return NOT_ACCEPTABLE;
-    if (format === 'json') return json(build('v2', openApiV2Document), { Vary: 'Accept' });
-    const pb = build('v2-protobuf', openApiV2Document, (doc) =>
-      swaggerToProtobuf(doc as ReturnType<typeof openApiV2Document>),
-    );
+    const v2 = () => openApiV2Document(registry);
+    if (format === 'json') return json(build('v2', v2), { Vary: 'Accept' });
+    const pb = build('v2-protobuf', v2, (doc) => swaggerToProtobuf(doc as ReturnType<typeof openApiV2Document>));
     return { contentType: V2_PROTOBUF_CONTENT_TYPE, body: pb.body, headers: { ETag: `"${pb.hash}"`, Vary: 'Accept' } };
   }
   if (path === '/openapi/v3') {

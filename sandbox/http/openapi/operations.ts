@@ -6,8 +6,10 @@
  * describe exactly what is served; v2.ts and v3.ts render it.
  */
 import type { ResourceType } from '../../api/resources';
+import type { ResourceRegistry } from '../../api/registry';
 import { kindEntry } from '../../schema/schema';
 import { resourceVerbs, resourcesOf, subresources } from '../discovery';
+import { customDefinitionName } from './custom';
 import type { Gvk, Subresource } from '../discovery';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -172,7 +174,9 @@ export function tagOf(group: string, version: string): string {
   return `${word.charAt(0).toLowerCase()}${word.slice(1)}_${version}`;
 }
 
-function definitionOf(g: Gvk): string {
+function definitionOf(g: Gvk, r?: ResourceType): string {
+  if (r?.custom !== undefined && g.group === r.group && g.version === r.version)
+    return customDefinitionName(g.group, g.version, g.kind);
   const apiVersion = g.group === '' ? g.version : `${g.group}/${g.version}`;
   const entry = kindEntry(apiVersion, g.kind);
   if (entry === undefined) throw new Error(`the schema has no ${apiVersion} ${g.kind}`);
@@ -190,9 +194,11 @@ function resourcePaths(r: ResourceType): PathItem[] {
   const collection = r.namespaced ? `${prefix}/namespaces/{namespace}/${r.plural}` : `${prefix}/${r.plural}`;
   const scopeParams: ('namespace' | 'name')[] = r.namespaced ? ['namespace'] : [];
   const gvk: Gvk = { group: r.group, version: r.version, kind: r.kind };
-  const object: Body = { definition: definitionOf(gvk) };
-  const list: Body = { definition: definitionOf({ ...gvk, kind: `${r.kind}List` }) };
+  const object: Body = { definition: definitionOf(gvk, r) };
   const verbs = new Set(resourceVerbs(r));
+  const listKind = r.custom?.listKind ?? `${r.kind}List`;
+  // Create-only kinds (reviews, bindings) have no list type.
+  const list: Body = verbs.has('list') ? { definition: definitionOf({ ...gvk, kind: listKind }, r) } : object;
   const items: PathItem[] = [];
 
   const onCollection: Operation[] = [];
@@ -291,7 +297,7 @@ function resourcePaths(r: ResourceType): PathItem[] {
     const id = `${gv}${scoped}${subresourceWord(s)}`;
     const sub: Operation[] = [];
     const sVerbs = new Set(s.verbs);
-    const body: Body = s.name === 'log' ? { text: true } : { definition: definitionOf(s.kind) };
+    const body: Body = s.name === 'log' ? { text: true } : { definition: definitionOf(s.kind, r) };
     if (sVerbs.has('get'))
       sub.push({
         method: 'get',
@@ -375,8 +381,8 @@ function article(kind: string): string {
 }
 
 /** Every path the HTTP API serves for one group version, sorted as upstream serializes them. */
-export function pathsOf(group: string, version: string): PathItem[] {
-  return resourcesOf(group, version)
+export function pathsOf(group: string, version: string, registry?: ResourceRegistry): PathItem[] {
+  return resourcesOf(group, version, registry)
     .flatMap(resourcePaths)
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -153,13 +153,34 @@ function referencedNames(t: SchemaType, out: string[]): void {
   }
 }
 
-/** Every definition reachable from `roots` (roots included), sorted by name as upstream serializes them. */
-export function closure(roots: Iterable<string>): string[] {
+/** `$ref`s inside a schema object written out (a custom resource's). */
+function refsIn(schema: unknown, out: string[]): void {
+  if (Array.isArray(schema)) for (const s of schema) refsIn(s, out);
+  else if (typeof schema === 'object' && schema !== null) {
+    for (const [k, v] of Object.entries(schema)) {
+      if (k === '$ref' && typeof v === 'string') out.push(v.slice(v.lastIndexOf('/') + 1));
+      else refsIn(v, out);
+    }
+  }
+}
+
+/**
+ * Every definition reachable from `roots` (roots included), sorted by name as upstream serializes them. `extra`:
+ * definitions the generated schema does not have (custom resources'), already as schema objects.
+ */
+export function closure(roots: Iterable<string>, extra: Readonly<Record<string, JsonSchema>> = {}): string[] {
   const seen = new Set<string>();
   const queue = [...roots];
   while (queue.length > 0) {
     const name = queue.pop()!;
     if (seen.has(name)) continue;
+    if (Object.hasOwn(extra, name)) {
+      seen.add(name);
+      const refs: string[] = [];
+      refsIn(extra[name], refs);
+      for (const r of refs) if (!seen.has(r)) queue.push(r);
+      continue;
+    }
     if (name !== INT_OR_STRING && name !== QUANTITY && definition(name) === undefined) continue;
     seen.add(name);
     const def = definition(name);
@@ -171,11 +192,15 @@ export function closure(roots: Iterable<string>): string[] {
   return [...seen].sort();
 }
 
-/** The named schemas for `roots` and everything they reach, keyed by name. */
-export function schemasFor(roots: Iterable<string>, style: Style): Record<string, JsonSchema> {
+/** The named schemas for `roots` and everything they reach, keyed by name (`extra`: see `closure`). */
+export function schemasFor(
+  roots: Iterable<string>,
+  style: Style,
+  extra: Readonly<Record<string, JsonSchema>> = {},
+): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
-  for (const name of closure(roots)) {
-    const schema = definitionSchema(name, style);
+  for (const name of closure(roots, extra)) {
+    const schema = Object.hasOwn(extra, name) ? extra[name] : definitionSchema(name, style);
     if (schema !== undefined) out[name] = schema;
   }
   return out;

@@ -15,6 +15,9 @@ import {
 } from './operations';
 import type { Operation, ParameterType, PathItem } from './operations';
 import { gvkExtension, refTo, schemasFor } from './schemas';
+import type { ResourceRegistry } from '../../api/registry';
+import { resourcesOf } from '../discovery';
+import { customDefinitions } from './custom';
 import type { JsonSchema } from './schemas';
 
 /** Swagger 2.0 writes a parameter's type inline. */
@@ -58,10 +61,15 @@ function operation(op: Operation, tag: string): JsonSchema {
 }
 
 /** The Swagger 2.0 document of everything served. */
-export function openApiV2Document(): JsonSchema {
+export function openApiV2Document(registry?: ResourceRegistry): JsonSchema {
   const items: { item: PathItem; tag: string }[] = [];
-  for (const g of servedGroups()) {
-    for (const v of g.versions) for (const item of pathsOf(g.name, v)) items.push({ item, tag: tagOf(g.name, v) });
+  const extra: Record<string, JsonSchema> = {};
+  for (const g of servedGroups(registry)) {
+    for (const v of g.versions) {
+      for (const item of pathsOf(g.name, v, registry)) items.push({ item, tag: tagOf(g.name, v) });
+      for (const r of resourcesOf(g.name, v, registry))
+        if (r.custom !== undefined) Object.assign(extra, customDefinitions(r, 'v2'));
+    }
   }
   items.sort((a, b) => (a.item.path < b.item.path ? -1 : a.item.path > b.item.path ? 1 : 0));
   const paths: JsonSchema = {};
@@ -72,7 +80,7 @@ export function openApiV2Document(): JsonSchema {
     paths[item.path] = entry;
   }
   return {
-    definitions: schemasFor(definitionsUsed(items.map((i) => i.item)), 'v2'),
+    definitions: schemasFor(definitionsUsed(items.map((i) => i.item)), 'v2', extra),
     info: { title: 'Kubernetes', version: versionInfo().gitVersion },
     paths,
     security: [{ BearerToken: [] }],

@@ -16,6 +16,9 @@ import {
 } from './operations';
 import type { Body, Operation, ParameterType } from './operations';
 import { gvkExtension, refTo, schemasFor } from './schemas';
+import type { ResourceRegistry } from '../../api/registry';
+import { resourcesOf } from '../discovery';
+import { customDefinitions } from './custom';
 import type { JsonSchema } from './schemas';
 
 /** OpenAPI 3 puts a parameter's type under `schema`. */
@@ -56,8 +59,11 @@ function operation(op: Operation, tag: string): JsonSchema {
 }
 
 /** The OpenAPI 3.0 document of one served group version. */
-export function openApiV3Document(group: string, version: string): JsonSchema {
-  const items = pathsOf(group, version);
+export function openApiV3Document(group: string, version: string, registry?: ResourceRegistry): JsonSchema {
+  const items = pathsOf(group, version, registry);
+  const extra: Record<string, JsonSchema> = {};
+  for (const r of resourcesOf(group, version, registry))
+    if (r.custom !== undefined) Object.assign(extra, customDefinitions(r, 'v3'));
   const tag = tagOf(group, version);
   const paths: JsonSchema = {};
   for (const item of items) {
@@ -68,7 +74,7 @@ export function openApiV3Document(group: string, version: string): JsonSchema {
   }
   return {
     components: {
-      schemas: schemasFor(definitionsUsed(items), 'v3'),
+      schemas: schemasFor(definitionsUsed(items), 'v3', extra),
       securitySchemes: {
         BearerToken: {
           description: 'Bearer Token authentication',

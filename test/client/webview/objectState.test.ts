@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Cluster } from '../../../sandbox/cluster/cluster';
-import { RESOURCES } from '../../../sandbox/api/resources';
+import { RESOURCES } from '../../../sandbox/api/registry';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { MirrorCache } from '../../../client/src/sandbox/mirror';
 import { objectState } from '../../../client/src/webview/objectState';

@@ -2,7 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
-import { RESOURCES, apiVersionOf } from '../../../sandbox/api/resources';
+import { RESOURCES } from '../../../sandbox/api/registry';
+import { apiVersionOf } from '../../../sandbox/api/resources';
+import { defaultRegistry } from '../../../sandbox/api/registry';
 import { openApiDocument } from '../../../sandbox/http/openapi/index';
 import { definition, describeType, kindEntry } from '../../../sandbox/schema/schema';
 import { listStrategy } from '../../../sandbox/schema/listStrategies';
@@ -39,7 +41,9 @@ function gvkOf(apiVersion: string, kind: string): Json {
   return { group, kind, version };
 }
 
-const servedVersions = [...new Set(RESOURCES.map(apiVersionOf))];
+// Every group version a 1.32 server serves: the stored kinds' and those of create-only resources (reviews) and
+// older versions served by conversion (autoscaling/v1).
+const servedVersions = [...new Set(defaultRegistry().list().map(apiVersionOf))];
 
 /** Every `$ref` in a document. */
 function refs(value: unknown, out: string[] = []): string[] {

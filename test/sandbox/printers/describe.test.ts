@@ -95,6 +95,8 @@ describe('describeObject', () => {
     assert.deepEqual(keys, [
       'Name',
       'Namespace',
+      // The Priority admission plugin sets spec.priority (0 without a class): describe.go prints it when set.
+      'Priority',
       'Node',
       'Start Time',
       'Labels',

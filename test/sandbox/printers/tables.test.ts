@@ -424,10 +424,11 @@ describe('formatTable: kubectl get output', () => {
     );
   });
 
-  test('a kind without printer columns gets NAME and AGE', () => {
+  test('roles print NAME and CREATED AT, as kubectl does', () => {
+    // upstream: pkg/printers/internalversion/printers.go roleColumnDefinitions (Name, Created At).
     assert.equal(
       print('roles', [obj('rbac.authorization.k8s.io/v1', 'Role', 'reader')]),
-      text('NAME     AGE', 'reader   5m'),
+      text('NAME     CREATED AT', 'reader   2026-01-01T00:55:00Z'),
     );
   });
 

@@ -7,6 +7,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import type { FileFacts } from './facts';
 import type { CrossDocumentRule } from './rule';
 import { buildContext } from './rule';
+import { customResourceValidation } from './rules/customResourceValidation';
 import { duplicateObject } from './rules/duplicateObject';
 import { hpaTargetMissing } from './rules/hpaTargetMissing';
 import { missingReference } from './rules/missingReference';
@@ -20,6 +21,7 @@ export const CROSS_DOCUMENT_RULES: readonly CrossDocumentRule[] = [
   missingReference,
   hpaTargetMissing,
   validatingAdmissionPolicy,
+  customResourceValidation,
 ];
 
 /** How messages name the scope. */

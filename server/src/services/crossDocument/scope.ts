@@ -4,7 +4,8 @@
  * namespace of a kubeconfig context without one). Cluster-scoped kinds have
  * no namespace: for them the field is ignored, as the API server ignores it.
  */
-import { RESOURCES, resourceFor } from '../../../../sandbox/api/resources';
+import { RESOURCES } from '../../../../sandbox/api/registry';
+import { resourceFor } from '../../../../sandbox/api/resources';
 
 /** The namespace of objects that do not name one. */
 export const DEFAULT_NAMESPACE = 'default';

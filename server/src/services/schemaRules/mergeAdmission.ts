@@ -4,7 +4,8 @@
  * check (`imagePullPolicy`), or admission tripping over a value the schema
  * already found to be of the wrong type. One diagnostic per problem:
  *
- * - same field, Required vs missing-required or Unsupported vs invalid-enum:
+ * - same field, Required vs missing-required, Unsupported vs invalid-enum, or
+ *   Unsupported "" vs missing-required (a left-out enum decodes as ""):
  *   the admission diagnostic stays (it is the API server's exact answer) and
  *   takes the schema diagnostic's `data`, so its quick fix still works;
  * - at or below a wrong-type value: admission's findings go, since the API
@@ -64,7 +65,13 @@ function twinOf(
   missing: ReadonlyArray<{ field: string; diagnostic: Diagnostic }>,
   unsupported: ReadonlyMap<string, Diagnostic>,
 ): Diagnostic | undefined {
-  if (error.type === 'FieldValueNotSupported') return unsupported.get(error.field);
+  if (error.type === 'FieldValueNotSupported') {
+    // A value left out decodes as "": upstream answers NotSupported "" where the schema says it is required.
+    const left = error.value === '' || error.value === undefined;
+    return (
+      unsupported.get(error.field) ?? (left ? missing.find((m) => m.field === error.field)?.diagnostic : undefined)
+    );
+  }
   if (error.type === 'FieldValueRequired') return missing.find((m) => within(error.field, m.field))?.diagnostic;
   return undefined;
 }

@@ -301,7 +301,7 @@ describe('Job controller: failures', () => {
   });
 });
 
-describe('Job controller: suspend and TTL', () => {
+describe('Job controller: suspend', () => {
   test('suspend deletes active pods and sets Suspended; resume recreates them and restarts startTime', () => {
     const h = start();
     h.api.create(jobManifest('batch', { completions: 2, parallelism: 2 }));
@@ -335,21 +335,6 @@ describe('Job controller: suspend and TTL', () => {
     assert.equal(status.startTime, at(10));
     assert.deepEqual(status.conditions, [cond('Suspended', 10, 'JobResumed', 'Job resumed', 'False')]);
   });
-
-  test('ttlSecondsAfterFinished deletes the finished Job that many seconds after it finished', () => {
-    const h = start();
-    h.api.create(jobManifest('once', { ttlSecondsAfterFinished: 60 }));
-    h.advance(0);
-    setPodPhase(h.api, created(h)[0], 'Succeeded', h.clock.now());
-    h.advance(1000);
-    assert.equal(jobStatus(h, 'once')?.completionTime, at(1));
-    h.advance(59_999);
-    assert.ok(h.api.tryGet('jobs', 'default', 'once'));
-    h.advance(1);
-    const job = h.api.get('jobs', 'default', 'once');
-    // Foreground propagation: the garbage collector (not running here) removes the Job after its pods.
-    assert.deepEqual([job.metadata.deletionTimestamp, job.metadata.finalizers], [at(61), ['foregroundDeletion']]);
-  });
 });
 
 describe('Job controller: Indexed completion mode', () => {
@@ -369,7 +354,7 @@ describe('Job controller: Indexed completion mode', () => {
       {
         name: 'JOB_COMPLETION_INDEX',
         valueFrom: {
-          fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" },
+          fieldRef: { apiVersion: 'v1', fieldPath: "metadata.labels['batch.kubernetes.io/job-completion-index']" },
         },
       },
     ]; // apiVersion: the API server's defaulting

@@ -1,0 +1,143 @@
+/**
+ * Defaults of the kinds the sandbox stores without a controller acting on them, as kube-apiserver sets them
+ * (upstream: pkg/apis/scheduling/v1, storage/v1, admissionregistration/v1, flowcontrol/v1 and core/v1
+ * defaults.go: `SetDefaults_PriorityClass`, `SetDefaults_StorageClass`, `SetDefaults_CSIDriver`,
+ * `SetDefaults_ValidatingWebhook`, `SetDefaults_MutatingWebhook`, `SetDefaults_Rule`, `SetDefaults_ServiceReference`,
+ * `SetDefaults_ValidatingAdmissionPolicySpec`, `SetDefaults_MatchResources`, `SetDefaults_ParamRef`,
+ * `SetDefaults_FlowSchemaSpec`, `SetDefaults_PriorityLevelConfiguration`, `SetDefaults_PersistentVolume`,
+ * `SetDefaults_ReplicationController`). In place, on the API server's private copy.
+ */
+import type { KubeObject } from '../../api/types';
+import { isObj, type Obj } from '../validation/access';
+
+function setIfAbsent(o: Obj, key: string, value: unknown): void {
+  if (o[key] === undefined || o[key] === null) o[key] = value;
+}
+
+function defaultRules(rules: unknown): void {
+  if (!Array.isArray(rules)) return;
+  for (const r of rules) if (isObj(r)) setIfAbsent(r, 'scope', '*');
+}
+
+function defaultMatchResources(m: unknown): void {
+  if (!isObj(m)) return;
+  setIfAbsent(m, 'namespaceSelector', {});
+  setIfAbsent(m, 'objectSelector', {});
+  setIfAbsent(m, 'matchPolicy', 'Equivalent');
+  defaultRules(m.resourceRules);
+  defaultRules(m.excludeResourceRules);
+}
+
+function defaultWebhooks(obj: KubeObject, mutating: boolean): void {
+  const hooks = (obj as { webhooks?: unknown }).webhooks;
+  if (!Array.isArray(hooks)) return;
+  for (const h of hooks) {
+    if (!isObj(h)) continue;
+    setIfAbsent(h, 'failurePolicy', 'Fail');
+    setIfAbsent(h, 'matchPolicy', 'Equivalent');
+    setIfAbsent(h, 'namespaceSelector', {});
+    setIfAbsent(h, 'objectSelector', {});
+    setIfAbsent(h, 'timeoutSeconds', 10);
+    if (mutating) setIfAbsent(h, 'reinvocationPolicy', 'Never');
+    defaultRules(h.rules);
+    const service = isObj(h.clientConfig) ? h.clientConfig.service : undefined;
+    if (isObj(service)) setIfAbsent(service, 'port', 443);
+  }
+}
+
+function defaultPriorityLevel(spec: Obj): void {
+  if (spec.type === 'Limited') {
+    if (!isObj(spec.limited)) spec.limited = {};
+    const l = spec.limited as Obj;
+    setIfAbsent(l, 'nominalConcurrencyShares', 30);
+    setIfAbsent(l, 'lendablePercent', 0);
+    if (isObj(l.limitResponse) && l.limitResponse.type === 'Queue') {
+      if (!isObj(l.limitResponse.queuing)) l.limitResponse.queuing = {};
+      const q = l.limitResponse.queuing as Obj;
+      setIfAbsent(q, 'queues', 64);
+      setIfAbsent(q, 'handSize', 8);
+      setIfAbsent(q, 'queueLengthLimit', 50);
+    }
+  } else if (spec.type === 'Exempt') {
+    if (!isObj(spec.exempt)) spec.exempt = {};
+    const e = spec.exempt as Obj;
+    setIfAbsent(e, 'nominalConcurrencyShares', 0);
+    setIfAbsent(e, 'lendablePercent', 0);
+  }
+}
+
+function defaultReplicationController(obj: KubeObject, spec: Obj): void {
+  const template = isObj(spec.template) ? spec.template : undefined;
+  const labels =
+    template && isObj(template.metadata) && isObj(template.metadata.labels) ? template.metadata.labels : undefined;
+  if (labels !== undefined) {
+    if (!isObj(spec.selector) || Object.keys(spec.selector).length === 0) spec.selector = { ...labels };
+    if (obj.metadata.labels === undefined || Object.keys(obj.metadata.labels).length === 0)
+      obj.metadata.labels = { ...(labels as Record<string, string>) };
+  }
+  setIfAbsent(spec, 'replicas', 1);
+}
+
+/** Applies the defaults of `group/kind` (`scheduling.k8s.io/PriorityClass`) when it has any here. */
+export function defaultStoredKind(obj: KubeObject, group: string, kind: string): void {
+  const o = obj as unknown as Obj;
+  const spec = isObj(o.spec) ? o.spec : undefined;
+  switch (`${group}/${kind}`) {
+    case 'scheduling.k8s.io/PriorityClass':
+      setIfAbsent(o, 'preemptionPolicy', 'PreemptLowerPriority');
+      break;
+    case 'storage.k8s.io/StorageClass':
+      setIfAbsent(o, 'reclaimPolicy', 'Delete');
+      setIfAbsent(o, 'volumeBindingMode', 'Immediate');
+      break;
+    case 'storage.k8s.io/CSIDriver':
+      if (spec === undefined) break;
+      setIfAbsent(spec, 'attachRequired', true);
+      setIfAbsent(spec, 'podInfoOnMount', false);
+      setIfAbsent(spec, 'storageCapacity', false);
+      setIfAbsent(spec, 'fsGroupPolicy', 'ReadWriteOnceWithFSType');
+      setIfAbsent(spec, 'requiresRepublish', false);
+      setIfAbsent(spec, 'seLinuxMount', false);
+      if (spec.volumeLifecycleModes === undefined || spec.volumeLifecycleModes === null)
+        spec.volumeLifecycleModes = ['Persistent'];
+      break;
+    case 'admissionregistration.k8s.io/ValidatingWebhookConfiguration':
+      defaultWebhooks(obj, false);
+      break;
+    case 'admissionregistration.k8s.io/MutatingWebhookConfiguration':
+      defaultWebhooks(obj, true);
+      break;
+    case 'admissionregistration.k8s.io/ValidatingAdmissionPolicy':
+      if (spec === undefined) break;
+      setIfAbsent(spec, 'failurePolicy', 'Fail');
+      defaultMatchResources(spec.matchConstraints);
+      break;
+    case 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding':
+      if (spec === undefined) break;
+      defaultMatchResources(spec.matchResources);
+      if (isObj(spec.paramRef)) setIfAbsent(spec.paramRef, 'parameterNotFoundAction', 'Deny');
+      break;
+    case 'flowcontrol.apiserver.k8s.io/FlowSchema':
+      if (spec !== undefined) setIfAbsent(spec, 'matchingPrecedence', 1000);
+      break;
+    case 'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration':
+      if (spec !== undefined) defaultPriorityLevel(spec);
+      break;
+    case '/PersistentVolume':
+      if (spec !== undefined) {
+        setIfAbsent(spec, 'persistentVolumeReclaimPolicy', 'Retain');
+        setIfAbsent(spec, 'volumeMode', 'Filesystem');
+      }
+      if (!isObj(o.status)) o.status = {};
+      setIfAbsent(o.status as Obj, 'phase', 'Pending');
+      break;
+    case '/ReplicationController':
+      if (spec !== undefined) defaultReplicationController(obj, spec);
+      break;
+    case 'apiregistration.k8s.io/APIService':
+      if (spec !== undefined && isObj(spec.service)) setIfAbsent(spec.service, 'port', 443);
+      break;
+    default:
+      break;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The admission plugins that read other objects of the cluster (upstream's default plugin chain, in its order):
+ * mutating — LimitRanger (defaults); validating — LimitRanger (min/max), PodSecurity, ResourceQuota.
+ * The API server calls `mutatingAdmission` after defaulting and `validatingAdmission` after validation; both read
+ * the store through `AdmissionLookup`. A refusal is 403 Forbidden, `<resource> "<name>" is forbidden: <why>`, as
+ * upstream's `admission.NewForbidden`.
+ */
+import { forbidden } from '../../api/errors';
+import type { ResourceType } from '../../api/resources';
+import type { KubeObject } from '../../api/types';
+import { jsonEqual } from '../../util/json';
+import { podSpecOf } from '../podSpecs';
+import { isObj } from '../validation/access';
+import { aggregateMessage, applyLimitRangeDefaults, limitRangeViolations } from './limitRanger';
+import { namespacePolicy, podSecurityViolations } from './podSecurity';
+import type { QuotaCharge } from './resourceQuota';
+import { checkQuotas } from './resourceQuota';
+
+export type { QuotaCharge } from './resourceQuota';
+
+export interface AdmissionLookup {
+  /** The objects of `kind` (core/v1 kinds: LimitRange, ResourceQuota, ServiceAccount, Namespace…) in `namespace`. */
+  list(kind: string, namespace: string): KubeObject[];
+  get(kind: string, namespace: string, name: string): KubeObject | undefined;
+}
+
+export interface PluginAttributes {
+  operation: 'CREATE' | 'UPDATE';
+  resource: ResourceType;
+  namespace: string;
+  object: KubeObject;
+  oldObject?: KubeObject;
+  dryRun: boolean;
+  warn?: (text: string) => void;
+}
+
+function isCorePod(r: ResourceType): boolean {
+  return r.group === '' && r.kind === 'Pod';
+}
+
+/** LimitRanger's `Admit` (defaults on pod creation). */
+export function mutatingAdmission(a: PluginAttributes, lookup: AdmissionLookup): void {
+  if (a.operation === 'CREATE' && isCorePod(a.resource)) {
+    applyLimitRangeDefaults(a.object, lookup.list('LimitRange', a.namespace));
+  }
+}
+
+/**
+ * PodSecurity (admission.go: EvaluatePod, EvaluatePodController): a pod breaking the namespace's `enforce` level is
+ * refused; one breaking `warn` gets a warning; a workload's pod template breaking either gets a warning. Pod updates
+ * are checked only when the spec changed (`isSignificantPodUpdate`).
+ */
+function admitPodSecurity(a: PluginAttributes, lookup: AdmissionLookup): void {
+  if (a.resource.group === '' && a.resource.kind === 'Namespace') return;
+  const at = podSpecOf(a.object);
+  if (!at) return;
+  const isPod = a.resource.group === '' && a.resource.kind === 'Pod';
+  if (isPod && a.operation === 'UPDATE' && a.oldObject && jsonEqual(a.oldObject.spec, a.object.spec)) return;
+  const policy = namespacePolicy(lookup.get('Namespace', '', a.namespace));
+  if (!policy.enforce && !policy.warn) return;
+  const meta = isPod
+    ? a.object.metadata
+    : isObj(at.template?.metadata)
+      ? (at.template.metadata as KubeObject['metadata'])
+      : {};
+  const enforced = policy.enforce ? podSecurityViolations(policy.enforce, meta, at.spec) : undefined;
+  const warned =
+    policy.warn === undefined
+      ? undefined
+      : policy.warn === policy.enforce
+        ? enforced
+        : podSecurityViolations(policy.warn, meta, at.spec);
+  if (isPod) {
+    if (enforced !== undefined)
+      throw forbidden(
+        a.resource,
+        a.object.metadata.name ?? '',
+        `violates PodSecurity "${policy.enforce}": ${enforced}`,
+      );
+    // "avoid adding warnings to a request we're already going to reject with an error"
+    if (warned !== undefined) a.warn?.(`would violate PodSecurity "${policy.warn}": ${warned}`);
+    return;
+  }
+  if (enforced !== undefined) a.warn?.(`would violate PodSecurity "${policy.enforce}": ${enforced}`);
+  if (warned !== undefined && policy.warn !== policy.enforce)
+    a.warn?.(`would violate PodSecurity "${policy.warn}": ${warned}`);
+}
+
+/**
+ * LimitRanger's `Validate`, PodSecurity, then ResourceQuota; throws the first refusal. Returns the quota usage the
+ * write charges, for the caller to record once the object is stored.
+ */
+export function validatingAdmission(a: PluginAttributes, lookup: AdmissionLookup): QuotaCharge[] {
+  const name = a.object.metadata.name ?? '';
+  // Pods only on create (their containers are immutable); claims on create and update (`SupportsAttributes`).
+  const limited =
+    a.resource.group === '' &&
+    ((a.operation === 'CREATE' && a.resource.kind === 'Pod') || a.resource.kind === 'PersistentVolumeClaim');
+  if (limited) {
+    const errs = limitRangeViolations(a.object, lookup.list('LimitRange', a.namespace));
+    if (errs.length > 0) throw forbidden(a.resource, name, aggregateMessage(errs));
+  }
+  admitPodSecurity(a, lookup);
+  if (a.operation !== 'CREATE' || !a.resource.namespaced) return [];
+  const { charges, refusal } = checkQuotas(
+    a.object,
+    a.resource.plural,
+    a.resource.group,
+    lookup.list('ResourceQuota', a.namespace),
+  );
+  if (refusal !== undefined) throw forbidden(a.resource, name, refusal);
+  return charges;
+}

@@ -1,0 +1,464 @@
+/**
+ * Pod Security Admission (upstream: staging/src/k8s.io/pod-security-admission): the namespace labels
+ * `pod-security.kubernetes.io/enforce|warn|audit` (and `-version`) choose a level — privileged, baseline or
+ * restricted — and pods are checked against it. `enforce` refuses a pod (`violates PodSecurity
+ * "restricted:latest": allowPrivilegeEscalation != false (container "app" must set
+ * securityContext.allowPrivilegeEscalation=false), …`); `warn` — and, for workload resources whose pod template
+ * would be refused, `enforce` too — returns a warning (`would violate PodSecurity …`). `audit` only annotates
+ * audit events, which the sandbox does not write.
+ *
+ * The checks are those of policy/check_*.go at their latest version, baseline first then restricted, each sorted by
+ * check ID (registry.go: populate), restricted checks replacing the baseline checks they override (capabilities,
+ * hostPath volumes, seccomp). Not modelled: the AppArmor, SELinux options and Windows hostProcess checks (never
+ * failed here), version pinning (`-version` is shown but the latest checks run), exemptions, and the warnings on
+ * relabelling a namespace about its existing pods.
+ */
+import type { KubeObject } from '../../api/types';
+import { isObj, type Obj } from '../validation/access';
+
+export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
+
+const LABEL_PREFIX = 'pod-security.kubernetes.io/';
+
+export interface NamespacePolicy {
+  enforce?: string;
+  warn?: string;
+  audit?: string;
+}
+
+/** The level and version of each mode, as `level:version` (`latest` when no version label); undefined = privileged. */
+export function namespacePolicy(ns: KubeObject | undefined): NamespacePolicy {
+  const labels = ns?.metadata.labels ?? {};
+  const out: NamespacePolicy = {};
+  for (const mode of ['enforce', 'warn', 'audit'] as const) {
+    const level = labels[LABEL_PREFIX + mode];
+    if (level !== 'baseline' && level !== 'restricted') continue;
+    out[mode] = `${level}:${labels[`${LABEL_PREFIX}${mode}-version`] ?? 'latest'}`;
+  }
+  return out;
+}
+
+interface CheckResult {
+  reason: string;
+  detail: string;
+}
+
+type Check = (meta: KubeObject['metadata'], spec: Obj) => CheckResult | undefined;
+
+function objs(v: unknown): Obj[] {
+  return Array.isArray(v) ? v.filter(isObj) : [];
+}
+
+/** `visitContainers`: init containers, containers, then ephemeral containers. */
+function containers(spec: Obj): Obj[] {
+  return [...objs(spec.initContainers), ...objs(spec.containers), ...objs(spec.ephemeralContainers)];
+}
+
+function nameOf(c: Obj): string {
+  return typeof c.name === 'string' ? c.name : '';
+}
+
+function sc(o: Obj): Obj | undefined {
+  return isObj(o.securityContext) ? o.securityContext : undefined;
+}
+
+function joinQuote(items: readonly string[]): string {
+  return items.length === 0 ? '' : `"${items.join('", "')}"`;
+}
+
+function pluralize(singular: string, plural: string, n: number): string {
+  return n === 1 ? singular : plural;
+}
+
+function containersPhrase(names: readonly string[]): string {
+  return `${pluralize('container', 'containers', names.length)} ${joinQuote(names)}`;
+}
+
+function sortedSet(items: Iterable<string>): string[] {
+  return [...new Set(items)].sort();
+}
+
+// ---- baseline --------------------------------------------------------------------------------------------------
+
+const BASELINE_CAPABILITIES = new Set([
+  'AUDIT_WRITE',
+  'CHOWN',
+  'DAC_OVERRIDE',
+  'FOWNER',
+  'FSETID',
+  'KILL',
+  'MKNOD',
+  'NET_BIND_SERVICE',
+  'SETFCAP',
+  'SETGID',
+  'SETPCAP',
+  'SETUID',
+  'SYS_CHROOT',
+]);
+
+function capabilitiesOf(c: Obj): { add: string[]; drop: string[] } | undefined {
+  const caps = sc(c)?.capabilities;
+  if (!isObj(caps)) return undefined;
+  const strings = (v: unknown): string[] =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  return { add: strings(caps.add), drop: strings(caps.drop) };
+}
+
+/** check_capabilities_baseline.go */
+const capabilitiesBaseline: Check = (_m, spec) => {
+  const bad: string[] = [];
+  const caps: string[] = [];
+  for (const c of containers(spec)) {
+    const added = capabilitiesOf(c)?.add.filter((x) => !BASELINE_CAPABILITIES.has(x)) ?? [];
+    if (added.length > 0) {
+      bad.push(nameOf(c));
+      caps.push(...added);
+    }
+  }
+  if (bad.length === 0) return undefined;
+  return {
+    reason: 'non-default capabilities',
+    detail: `${containersPhrase(bad)} must not include ${joinQuote(sortedSet(caps))} in securityContext.capabilities.add`,
+  };
+};
+
+/** check_hostNamespaces.go */
+const hostNamespaces: Check = (_m, spec) => {
+  const set: string[] = [];
+  if (spec.hostNetwork === true) set.push('hostNetwork=true');
+  if (spec.hostPID === true) set.push('hostPID=true');
+  if (spec.hostIPC === true) set.push('hostIPC=true');
+  return set.length === 0 ? undefined : { reason: 'host namespaces', detail: set.join(', ') };
+};
+
+/** check_hostPathVolumes.go */
+const hostPathVolumes: Check = (_m, spec) => {
+  const names = objs(spec.volumes)
+    .filter((v) => v.hostPath !== undefined && v.hostPath !== null)
+    .map(nameOf);
+  if (names.length === 0) return undefined;
+  return { reason: 'hostPath volumes', detail: `${pluralize('volume', 'volumes', names.length)} ${joinQuote(names)}` };
+};
+
+/** check_hostPorts.go */
+const hostPorts: Check = (_m, spec) => {
+  const bad: string[] = [];
+  const ports: string[] = [];
+  for (const c of containers(spec)) {
+    const used = objs(c.ports)
+      .map((p) => p.hostPort)
+      .filter((p): p is number => typeof p === 'number' && p !== 0);
+    if (used.length > 0) {
+      bad.push(nameOf(c));
+      ports.push(...used.map(String));
+    }
+  }
+  if (bad.length === 0) return undefined;
+  const unique = sortedSet(ports);
+  return {
+    reason: 'hostPort',
+    detail:
+      `${containersPhrase(bad)} ${pluralize('uses', 'use', bad.length)} ` +
+      `${pluralize('hostPort', 'hostPorts', unique.length)} ${unique.join(', ')}`,
+  };
+};
+
+/** check_privileged.go */
+const privileged: Check = (_m, spec) => {
+  const bad = containers(spec)
+    .filter((c) => sc(c)?.privileged === true)
+    .map(nameOf);
+  if (bad.length === 0) return undefined;
+  return { reason: 'privileged', detail: `${containersPhrase(bad)} must not set securityContext.privileged=true` };
+};
+
+/** check_procMount.go: only `Default` (or unset) is allowed. */
+const procMount: Check = (_m, spec) => {
+  const bad: string[] = [];
+  const types: string[] = [];
+  for (const c of containers(spec)) {
+    const t = sc(c)?.procMount;
+    if (typeof t === 'string' && t !== 'Default') {
+      bad.push(nameOf(c));
+      types.push(t);
+    }
+  }
+  if (bad.length === 0) return undefined;
+  return {
+    reason: 'procMount',
+    detail: `${containersPhrase(bad)} must not set securityContext.procMount to ${joinQuote(sortedSet(types))}`,
+  };
+};
+
+function validSeccomp(t: unknown): boolean {
+  return t === 'RuntimeDefault' || t === 'Localhost';
+}
+
+function seccompTypeOf(o: Obj | undefined): unknown {
+  const p = o?.seccompProfile;
+  return isObj(p) ? p.type : undefined;
+}
+
+function hasSeccomp(o: Obj | undefined): boolean {
+  return isObj(o?.seccompProfile);
+}
+
+/** The explicitly bad setters of seccompProfile.type, shared by the baseline and restricted checks. */
+function badSeccompSetters(spec: Obj): { setters: string[]; values: string[]; podSet: boolean; implicit: string[] } {
+  const setters: string[] = [];
+  const values: string[] = [];
+  let podSet = false;
+  const podSc = isObj(spec.securityContext) ? spec.securityContext : undefined;
+  if (hasSeccomp(podSc)) {
+    if (!validSeccomp(seccompTypeOf(podSc))) {
+      setters.push('pod');
+      values.push(String(seccompTypeOf(podSc) ?? ''));
+    } else podSet = true;
+  }
+  const explicit: string[] = [];
+  const implicit: string[] = [];
+  for (const c of containers(spec)) {
+    if (hasSeccomp(sc(c))) {
+      if (!validSeccomp(seccompTypeOf(sc(c)))) {
+        explicit.push(nameOf(c));
+        values.push(String(seccompTypeOf(sc(c)) ?? ''));
+      }
+    } else if (!podSet) implicit.push(nameOf(c));
+  }
+  if (explicit.length > 0) setters.push(containersPhrase(explicit));
+  return { setters, values, podSet, implicit };
+}
+
+/** check_seccompProfile_baseline.go (the field; the alpha annotations are long gone from pods). */
+const seccompBaseline: Check = (_m, spec) => {
+  const { setters, values } = badSeccompSetters(spec);
+  if (setters.length === 0) return undefined;
+  return {
+    reason: 'seccompProfile',
+    detail: `${setters.join(' and ')} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(values))}`,
+  };
+};
+
+/** check_sysctls.go: the safe sysctls of 1.32. */
+const SAFE_SYSCTLS = new Set([
+  'kernel.shm_rmid_forced',
+  'net.ipv4.ip_local_port_range',
+  'net.ipv4.ip_unprivileged_port_start',
+  'net.ipv4.tcp_syncookies',
+  'net.ipv4.ping_group_range',
+  'net.ipv4.ip_local_reserved_ports',
+  'net.ipv4.tcp_keepalive_time',
+  'net.ipv4.tcp_fin_timeout',
+  'net.ipv4.tcp_keepalive_intvl',
+  'net.ipv4.tcp_keepalive_probes',
+  'net.ipv4.tcp_rmem',
+  'net.ipv4.tcp_wmem',
+]);
+
+const sysctls: Check = (_m, spec) => {
+  const podSc = isObj(spec.securityContext) ? spec.securityContext : {};
+  const bad = objs(podSc.sysctls)
+    .map((s) => (typeof s.name === 'string' ? s.name : ''))
+    .filter((n) => !SAFE_SYSCTLS.has(n));
+  return bad.length === 0 ? undefined : { reason: 'forbidden sysctls', detail: bad.join(', ') };
+};
+
+// ---- restricted ------------------------------------------------------------------------------------------------
+
+/** check_allowPrivilegeEscalation.go */
+const allowPrivilegeEscalation: Check = (_m, spec) => {
+  const bad = containers(spec)
+    .filter((c) => sc(c)?.allowPrivilegeEscalation !== false)
+    .map(nameOf);
+  if (bad.length === 0) return undefined;
+  return {
+    reason: 'allowPrivilegeEscalation != false',
+    detail: `${containersPhrase(bad)} must set securityContext.allowPrivilegeEscalation=false`,
+  };
+};
+
+/** check_capabilities_restricted.go */
+const capabilitiesRestricted: Check = (_m, spec) => {
+  const missingDrop: string[] = [];
+  const adding: string[] = [];
+  const forbidden: string[] = [];
+  for (const c of containers(spec)) {
+    const caps = capabilitiesOf(c);
+    if (!caps) {
+      missingDrop.push(nameOf(c));
+      continue;
+    }
+    if (!caps.drop.includes('ALL')) missingDrop.push(nameOf(c));
+    const bad = caps.add.filter((x) => x !== 'NET_BIND_SERVICE');
+    if (bad.length > 0) {
+      adding.push(nameOf(c));
+      forbidden.push(...bad);
+    }
+  }
+  const details: string[] = [];
+  if (missingDrop.length > 0)
+    details.push(`${containersPhrase(missingDrop)} must set securityContext.capabilities.drop=["ALL"]`);
+  if (adding.length > 0)
+    details.push(
+      `${containersPhrase(adding)} must not include ${joinQuote(sortedSet(forbidden))} in securityContext.capabilities.add`,
+    );
+  return details.length === 0 ? undefined : { reason: 'unrestricted capabilities', detail: details.join('; ') };
+};
+
+const ALLOWED_VOLUME_SOURCES = [
+  'configMap',
+  'csi',
+  'downwardAPI',
+  'emptyDir',
+  'ephemeral',
+  'persistentVolumeClaim',
+  'projected',
+  'secret',
+];
+const NAMED_VOLUME_TYPES: [string, string][] = [
+  ['hostPath', 'hostPath'],
+  ['gcePersistentDisk', 'gcePersistentDisk'],
+  ['awsElasticBlockStore', 'awsElasticBlockStore'],
+  ['gitRepo', 'gitRepo'],
+  ['nfs', 'nfs'],
+  ['iscsi', 'iscsi'],
+  ['glusterfs', 'glusterfs'],
+  ['rbd', 'rbd'],
+  ['flexVolume', 'flexVolume'],
+  ['cinder', 'cinder'],
+  ['cephfs', 'cephfs'],
+  ['flocker', 'flocker'],
+  ['fc', 'fc'],
+  ['azureFile', 'azureFile'],
+  ['vsphereVolume', 'vsphereVolume'],
+  ['quobyte', 'quobyte'],
+  ['azureDisk', 'azureDisk'],
+  ['photonPersistentDisk', 'photonPersistentDisk'],
+  ['portworxVolume', 'portworxVolume'],
+  ['scaleIO', 'scaleIO'],
+  ['storageos', 'storageos'],
+];
+
+/** check_restrictedVolumes.go */
+const restrictedVolumes: Check = (_m, spec) => {
+  const bad: string[] = [];
+  const types: string[] = [];
+  for (const v of objs(spec.volumes)) {
+    const has = (k: string): boolean => v[k] !== undefined && v[k] !== null;
+    if (ALLOWED_VOLUME_SOURCES.some(has)) continue;
+    bad.push(nameOf(v));
+    types.push(NAMED_VOLUME_TYPES.find(([k]) => has(k))?.[1] ?? 'unknown');
+  }
+  if (bad.length === 0) return undefined;
+  const unique = sortedSet(types);
+  return {
+    reason: 'restricted volume types',
+    detail:
+      `${pluralize('volume', 'volumes', bad.length)} ${joinQuote(bad)} ${pluralize('uses', 'use', bad.length)} ` +
+      `${pluralize('restricted volume type', 'restricted volume types', unique.length)} ${joinQuote(unique)}`,
+  };
+};
+
+/** check_runAsNonRoot.go */
+const runAsNonRoot: Check = (_m, spec) => {
+  const setters: string[] = [];
+  let podNonRoot = false;
+  const podSc = isObj(spec.securityContext) ? spec.securityContext : undefined;
+  if (typeof podSc?.runAsNonRoot === 'boolean') {
+    if (!podSc.runAsNonRoot) setters.push('pod');
+    else podNonRoot = true;
+  }
+  const explicit: string[] = [];
+  const implicit: string[] = [];
+  for (const c of containers(spec)) {
+    const v = sc(c)?.runAsNonRoot;
+    if (typeof v === 'boolean') {
+      if (!v) explicit.push(nameOf(c));
+    } else if (!podNonRoot) implicit.push(nameOf(c));
+  }
+  if (explicit.length > 0) setters.push(containersPhrase(explicit));
+  if (setters.length > 0)
+    return {
+      reason: 'runAsNonRoot != true',
+      detail: `${setters.join(' and ')} must not set securityContext.runAsNonRoot=false`,
+    };
+  if (implicit.length > 0)
+    return {
+      reason: 'runAsNonRoot != true',
+      detail: `pod or ${containersPhrase(implicit)} must set securityContext.runAsNonRoot=true`,
+    };
+  return undefined;
+};
+
+/** check_runAsUser.go */
+const runAsUser: Check = (_m, spec) => {
+  const setters: string[] = [];
+  const podSc = isObj(spec.securityContext) ? spec.securityContext : undefined;
+  if (podSc?.runAsUser === 0) setters.push('pod');
+  const explicit = containers(spec)
+    .filter((c) => sc(c)?.runAsUser === 0)
+    .map(nameOf);
+  if (explicit.length > 0) setters.push(containersPhrase(explicit));
+  if (setters.length === 0) return undefined;
+  return { reason: 'runAsUser=0', detail: `${setters.join(' and ')} must not set runAsUser=0` };
+};
+
+/** check_seccompProfile_restricted.go */
+const seccompRestricted: Check = (_m, spec) => {
+  const { setters, values, implicit } = badSeccompSetters(spec);
+  if (setters.length > 0)
+    return {
+      reason: 'seccompProfile',
+      detail: `${setters.join(' and ')} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(values))}`,
+    };
+  if (implicit.length > 0)
+    return {
+      reason: 'seccompProfile',
+      detail: `pod or ${containersPhrase(implicit)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"`,
+    };
+  return undefined;
+};
+
+/** Baseline checks by ID (sorted), and the restricted ones with the baseline IDs each overrides. */
+const BASELINE: [string, Check][] = [
+  ['capabilities_baseline', capabilitiesBaseline],
+  ['hostNamespaces', hostNamespaces],
+  ['hostPathVolumes', hostPathVolumes],
+  ['hostPorts', hostPorts],
+  ['privileged', privileged],
+  ['procMount', procMount],
+  ['seccompProfile_baseline', seccompBaseline],
+  ['sysctls', sysctls],
+];
+const RESTRICTED: [string, Check, string[]][] = [
+  ['allowPrivilegeEscalation', allowPrivilegeEscalation, []],
+  ['capabilities_restricted', capabilitiesRestricted, ['capabilities_baseline']],
+  ['restrictedVolumes', restrictedVolumes, ['hostPathVolumes']],
+  ['runAsNonRoot', runAsNonRoot, []],
+  ['runAsUser', runAsUser, []],
+  ['seccompProfile_restricted', seccompRestricted, ['seccompProfile_baseline']],
+];
+
+function checksFor(level: string): Check[] {
+  if (level === 'baseline') return BASELINE.map(([, c]) => c);
+  if (level !== 'restricted') return [];
+  const overridden = new Set(RESTRICTED.flatMap(([, , o]) => o));
+  return [...BASELINE.filter(([id]) => !overridden.has(id)).map(([, c]) => c), ...RESTRICTED.map(([, c]) => c)];
+}
+
+/**
+ * The pod's violations of `levelVersion` (`restricted:latest`), joined as upstream's `ForbiddenDetail`:
+ * `reason (detail), reason (detail)`; undefined when it complies.
+ */
+export function podSecurityViolations(
+  levelVersion: string,
+  meta: KubeObject['metadata'],
+  spec: Obj,
+): string | undefined {
+  const level = levelVersion.split(':')[0];
+  const failed = checksFor(level)
+    .map((check) => check(meta, spec))
+    .filter((r): r is CheckResult => r !== undefined);
+  if (failed.length === 0) return undefined;
+  return failed.map((r) => (r.detail ? `${r.reason} (${r.detail})` : r.reason)).join(', ');
+}

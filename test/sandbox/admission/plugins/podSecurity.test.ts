@@ -1,0 +1,162 @@
+/**
+ * Pod Security Admission (upstream: staging/src/k8s.io/pod-security-admission: admission/admission.go EvaluatePod /
+ * EvaluatePodController, policy/check_*.go, policy/registry.go for the order), through the API server.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { KubeObject } from '../../../../sandbox/api/types';
+import { newApi, statusOf } from '../../fixtures';
+
+function namespace(name: string, labels: Record<string, string>): KubeObject {
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } };
+}
+
+function pod(name: string, ns: string, spec: Record<string, unknown> = {}): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: ns },
+    spec: { containers: [{ name: 'nginx', image: 'nginx' }], ...spec },
+  };
+}
+
+const RESTRICTED_OK = {
+  securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+  containers: [
+    {
+      name: 'nginx',
+      image: 'nginx',
+      securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+    },
+  ],
+};
+
+describe('PodSecurity enforce', () => {
+  test('restricted refuses a plain pod with every failing check, in upstream order and wording', () => {
+    const { api } = newApi();
+    api.create(namespace('secure', { 'pod-security.kubernetes.io/enforce': 'restricted' }));
+    const s = statusOf(() => api.create(pod('nginx', 'secure')));
+    assert.equal(s.code, 403);
+    assert.equal(s.reason, 'Forbidden');
+    assert.equal(
+      s.message,
+      'pods "nginx" is forbidden: violates PodSecurity "restricted:latest": ' +
+        'allowPrivilegeEscalation != false (container "nginx" must set securityContext.allowPrivilegeEscalation=false), ' +
+        'unrestricted capabilities (container "nginx" must set securityContext.capabilities.drop=["ALL"]), ' +
+        'runAsNonRoot != true (pod or container "nginx" must set securityContext.runAsNonRoot=true), ' +
+        'seccompProfile (pod or container "nginx" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")',
+    );
+    assert.equal(api.tryGet('pods', 'secure', 'nginx'), undefined);
+  });
+
+  test('a pod that meets restricted is admitted', () => {
+    const { api } = newApi();
+    api.create(namespace('secure', { 'pod-security.kubernetes.io/enforce': 'restricted' }));
+    assert.ok(api.create(pod('ok', 'secure', RESTRICTED_OK)));
+  });
+
+  test('baseline checks come first; restricted replaces the baseline hostPath check with restricted volume types', () => {
+    const { api } = newApi();
+    api.create(
+      namespace('strict', {
+        'pod-security.kubernetes.io/enforce': 'restricted',
+        'pod-security.kubernetes.io/enforce-version': 'v1.32',
+      }),
+    );
+    const s = statusOf(() =>
+      api.create(
+        pod('host', 'strict', {
+          ...RESTRICTED_OK,
+          hostNetwork: true,
+          volumes: [{ name: 'logs', hostPath: { path: '/var/log' } }],
+          containers: [{ ...RESTRICTED_OK.containers[0], ports: [{ containerPort: 80, hostPort: 8080 }] }],
+        }),
+      ),
+    );
+    assert.equal(
+      s.message,
+      'pods "host" is forbidden: violates PodSecurity "restricted:v1.32": host namespaces (hostNetwork=true), ' +
+        'hostPort (container "nginx" uses hostPort 8080), ' +
+        'restricted volume types (volume "logs" uses restricted volume type "hostPath")',
+    );
+  });
+
+  test('baseline: privileged containers, added capabilities and hostPath volumes', () => {
+    const { api } = newApi();
+    api.create(namespace('base', { 'pod-security.kubernetes.io/enforce': 'baseline' }));
+    const s = statusOf(() =>
+      api.create(
+        pod('priv', 'base', {
+          volumes: [{ name: 'root', hostPath: { path: '/' } }],
+          containers: [
+            { name: 'a', image: 'busybox', securityContext: { privileged: true } },
+            {
+              name: 'b',
+              image: 'busybox',
+              securityContext: { capabilities: { add: ['SYS_ADMIN', 'NET_ADMIN', 'CHOWN'] } },
+            },
+          ],
+        }),
+      ),
+    );
+    assert.equal(
+      s.message,
+      'pods "priv" is forbidden: violates PodSecurity "baseline:latest": ' +
+        'non-default capabilities (container "b" must not include "NET_ADMIN", "SYS_ADMIN" in securityContext.capabilities.add), ' +
+        'hostPath volumes (volume "root"), privileged (container "a" must not set securityContext.privileged=true)',
+    );
+    // A plain pod meets baseline.
+    assert.ok(api.create(pod('plain', 'base')));
+  });
+
+  test('namespaces without labels, and the privileged level, admit anything', () => {
+    const { api } = newApi();
+    api.create(namespace('open', { 'pod-security.kubernetes.io/enforce': 'privileged' }));
+    const spec = { hostPID: true, containers: [{ name: 'x', image: 'x', securityContext: { privileged: true } }] };
+    assert.ok(api.create(pod('a', 'open', spec)));
+    assert.ok(api.create(pod('b', 'default', spec)));
+  });
+});
+
+describe('PodSecurity warn', () => {
+  test('warn returns the violations as a warning and admits the pod', () => {
+    const { api } = newApi();
+    api.create(
+      namespace('audit', {
+        'pod-security.kubernetes.io/enforce': 'baseline',
+        'pod-security.kubernetes.io/warn': 'restricted',
+      }),
+    );
+    const warnings: string[] = [];
+    api.create(pod('w', 'audit', { ...RESTRICTED_OK, securityContext: { runAsNonRoot: true } }), {
+      warn: (t) => warnings.push(t),
+    });
+    assert.deepEqual(warnings, [
+      'would violate PodSecurity "restricted:latest": seccompProfile (pod or container "nginx" must set ' +
+        'securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")',
+    ]);
+  });
+
+  test('a Deployment whose template breaks enforce is stored, with a warning (its pods will be refused)', () => {
+    const { api } = newApi();
+    api.create(namespace('secure', { 'pod-security.kubernetes.io/enforce': 'baseline' }));
+    const warnings: string[] = [];
+    const d = api.create(
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace: 'secure' },
+        spec: {
+          selector: { matchLabels: { app: 'web' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { hostNetwork: true, containers: [{ name: 'web', image: 'nginx' }] },
+          },
+        },
+      },
+      { warn: (t) => warnings.push(t) },
+    );
+    assert.ok(d.metadata.uid);
+    assert.deepEqual(warnings, ['would violate PodSecurity "baseline:latest": host namespaces (hostNetwork=true)']);
+  });
+});
