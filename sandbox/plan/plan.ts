@@ -11,7 +11,7 @@
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Pod, Service } from 'kubernetes-types/core/v1';
 import { isApiError } from '../api/errors';
-import { RESOURCES, qualifiedKind } from '../api/resources';
+import { qualifiedKind } from '../api/resources';
 import type { ResourceType } from '../api/resources';
 import type { KubeObject } from '../api/types';
 import { restoreSnapshot } from '../apiserver/snapshot';
@@ -127,7 +127,7 @@ function applyOne(api: ApiServer, m: PlanManifest, namespace: string, declared: 
 /** Objects that a given file applied before (their source annotation) and that no manifest declares now. */
 function prune(api: ApiServer, sources: ReadonlySet<string>, declared: ReadonlySet<string>): PlanObject[] {
   const pruned: PlanObject[] = [];
-  for (const r of RESOURCES) {
+  for (const r of api.resources.storedKinds()) {
     for (const obj of api.list(r).items) {
       const source = obj.metadata.annotations?.[SOURCE_ANNOTATION];
       if (source === undefined || !sources.has(source) || obj.metadata.deletionTimestamp) continue;
