@@ -132,7 +132,6 @@ interface Spec {
 const NO_INGRESS_CONTROLLER = 'no Ingress controller runs in this sandbox (as on a cluster without one)';
 const NO_RBAC = 'the sandbox does not enforce RBAC: every request is allowed';
 const NO_WEBHOOKS = 'the API server does not call admission webhooks in this sandbox';
-const NO_VOLUMES = 'no volume provisioner or binder runs in this sandbox';
 const NO_CSI = 'no CSI drivers run in this sandbox';
 const NO_APF = 'the API server does not apply priority and fairness in this sandbox';
 
@@ -152,7 +151,6 @@ const SPECS: Spec[] = [
     plural: 'persistentvolumeclaims',
     short: ['pvc'],
     status: true,
-    acted: NO_VOLUMES,
   },
   {
     gv: 'v1',
@@ -161,7 +159,6 @@ const SPECS: Spec[] = [
     namespaced: false,
     short: ['pv'],
     status: true,
-    acted: NO_VOLUMES,
   },
   {
     gv: 'v1',
@@ -246,7 +243,6 @@ const SPECS: Spec[] = [
     all: true,
     status: true,
     generation: true,
-    acted: 'no HorizontalPodAutoscaler controller runs in this sandbox yet',
   },
   {
     gv: 'autoscaling/v1',
@@ -257,7 +253,6 @@ const SPECS: Spec[] = [
     status: true,
     generation: true,
     storage: 'v2',
-    acted: 'no HorizontalPodAutoscaler controller runs in this sandbox yet',
   },
   {
     gv: 'policy/v1',

@@ -10,6 +10,7 @@ import type { KubeObject } from '../api/types';
 import { EventRecorder } from './eventRecorder';
 import type { EventType } from './eventRecorder';
 import type { InformerFactory } from './informerFactory';
+import type { ResourceMetricsSource } from './metrics/metricsServer';
 import type { ReconcileLog } from './reconcileLog';
 
 export interface ComponentContext {
@@ -19,6 +20,8 @@ export interface ComponentContext {
   random: SeededRandom;
   informers: InformerFactory;
   log: ReconcileLog;
+  /** The resource metrics API (metrics-server); absent on a cluster without one. */
+  metrics?: ResourceMetricsSource;
 }
 
 /** A running part of the control plane (a controller, the scheduler, a kubelet). */

@@ -51,10 +51,7 @@ export class EventRecorder {
           return this.api.update({ ...existing, count: previous.count, lastTimestamp: formatTimestamp(now) });
         }
       }
-      const created = this.api.create({
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { name: this.eventName(meta.name ?? 'unknown', now), namespace },
+      const created = this.createEvent(namespace, meta.name ?? 'unknown', now, {
         involvedObject: {
           apiVersion: involved.apiVersion,
           kind: involved.kind,
@@ -81,6 +78,25 @@ export class EventRecorder {
     } catch (e) {
       if (isApiError(e)) return undefined;
       throw e;
+    }
+  }
+
+  /**
+   * Creates the Event under a fresh name; another recorder (its own sequence) may have taken the name in the same
+   * instant for the same object, in which case the next name is tried.
+   */
+  private createEvent(namespace: string, objectName: string, now: number, body: Record<string, unknown>): KubeObject {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return this.api.create({
+          apiVersion: 'v1',
+          kind: 'Event',
+          metadata: { name: this.eventName(objectName, now), namespace },
+          ...body,
+        });
+      } catch (e) {
+        if (!isApiError(e, 409) || attempt >= 8) throw e;
+      }
     }
   }
 

@@ -8,6 +8,9 @@ import { cordon, uncordon } from '../operations/cordon';
 import { drainNode } from '../operations/drain';
 import type { DrainHandle, DrainOptions } from '../operations/drain';
 import type { Cluster } from './cluster';
+import { parseLabelSelector } from '../api/selectors/labelSelector';
+import { parseUsage } from '../client/metrics/usage';
+import type { UsageSpec } from '../client/metrics/usage';
 
 export type ClusterAction =
   | { type: 'apply'; file: string }
@@ -15,7 +18,8 @@ export type ClusterAction =
   | { type: 'kill-pods'; namespace: string; selector: string }
   | { type: 'crash'; namespace: string; selector: string }
   | { type: 'fail-node' | 'recover-node' | 'cordon' | 'uncordon' | 'drain'; node: string }
-  | { type: 'scale'; resource: string; namespace: string; name: string; replicas: number };
+  | { type: 'scale'; resource: string; namespace: string; name: string; replicas: number }
+  | { type: 'load'; namespace: string; selector: string; usage: UsageSpec };
 
 export interface TimedAction {
   /** Virtual milliseconds after the start of the run. */
@@ -30,7 +34,8 @@ export class ActionSyntaxError extends Error {}
 const NODE_ACTIONS = ['fail-node', 'recover-node', 'cordon', 'uncordon', 'drain'] as const;
 
 export const ACTION_HELP = `apply=FILE  delete=KIND/NAME  kill-pods=SELECTOR  crash=POD-SELECTOR
-fail-node=NODE  recover-node=NODE  cordon=NODE  uncordon=NODE  drain=NODE  scale=KIND/NAME=N`;
+fail-node=NODE  recover-node=NODE  cordon=NODE  uncordon=NODE  drain=NODE  scale=KIND/NAME=N
+load=SELECTOR:cpu=QUANTITY,memory=QUANTITY`;
 
 /** `KIND/NAME` or `KIND/NAMESPACE/NAME`. */
 function objectRef(
@@ -67,6 +72,27 @@ export function parseAction(text: string, defaultNamespace = 'default'): Cluster
       if (last < 0 || !Number.isInteger(replicas) || replicas < 0)
         throw new ActionSyntaxError(`scale needs KIND/NAME=N with N a whole number, got "${arg}"`);
       return { type: 'scale', ...objectRef(arg.slice(0, last), defaultNamespace, 'scale'), replicas };
+    }
+    case 'load': {
+      // `load=app=web:cpu=2` — the total the matching Ready pods share (sandbox/client/metrics/loadTable.ts).
+      const colon = arg.lastIndexOf(':');
+      const selector = colon < 0 ? '' : arg.slice(0, colon).trim();
+      if (selector === '')
+        throw new ActionSyntaxError(
+          `load needs SELECTOR:cpu=QUANTITY,memory=QUANTITY (e.g. app=web:cpu=2), got "${arg}"`,
+        );
+      try {
+        parseLabelSelector(selector);
+      } catch (e) {
+        throw new ActionSyntaxError(`load: invalid selector "${selector}": ${(e as Error).message}`);
+      }
+      let usage: UsageSpec;
+      try {
+        usage = parseUsage(arg.slice(colon + 1));
+      } catch (e) {
+        throw new ActionSyntaxError(`load: ${(e as Error).message}`);
+      }
+      return { type: 'load', namespace: defaultNamespace, selector, usage };
     }
     default:
       if ((NODE_ACTIONS as readonly string[]).includes(verb))
@@ -130,6 +156,14 @@ export function runAction(
       cluster.scale(action.resource, action.namespace, action.name, action.replicas);
       reporter.line(`${action.resource} ${action.namespace}/${action.name} scaled to ${action.replicas}`);
       return;
+    case 'load': {
+      cluster.setLoad(action.namespace, action.selector, action.usage);
+      const parts: string[] = [];
+      if (action.usage.cpuMilli !== undefined) parts.push(`cpu=${action.usage.cpuMilli}m`);
+      if (action.usage.memoryBytes !== undefined) parts.push(`memory=${action.usage.memoryBytes}`);
+      reporter.line(`load on pods ${action.namespace}/${action.selector} set to ${parts.join(',')}`);
+      return;
+    }
     case 'fail-node':
       cluster.failNode(action.node);
       reporter.line(`node ${action.node} failed (its kubelet stopped)`);

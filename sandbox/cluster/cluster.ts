@@ -28,9 +28,13 @@ import type { SchedulingExplanation } from '../scheduler/scheduler';
 import type { Component, ComponentContext } from '../client/component';
 import { controllerComponents } from './components';
 import { ReconcileLog } from '../client/reconcileLog';
+import { LoadTable } from '../client/metrics/loadTable';
+import { SimulatedMetricsServer } from '../client/metrics/metricsServer';
+import type { UsageSpec } from '../client/metrics/usage';
 import { runUntilSettled } from './settle';
 import type { SettleReport } from './settle';
 import { describeUnsettled } from './describe';
+import { standardStorageClass } from '../controllers/volume/persistentVolumeController';
 
 export type { PodLogOptions } from '../kubelet/logs/logOptions';
 export type { ExecResult } from '../kubelet/exec';
@@ -53,6 +57,10 @@ export interface ClusterOptions {
   /** Start from an existing API server (e.g. restored from a snapshot). */
   api?: ApiServer;
   historyCapacity?: ApiServerOptions['historyCapacity'];
+  /** false: no metrics-server, as on a bare cluster (HPAs report that the resource metrics API is missing). */
+  metricsServer?: boolean;
+  /** false: no default StorageClass (kind has `standard`). */
+  storageClass?: boolean;
 }
 
 export interface SettleResult extends SettleReport {
@@ -89,6 +97,9 @@ export class Cluster {
   readonly log = new ReconcileLog();
   readonly random: SeededRandom;
   readonly scheduler: Scheduler;
+  /** The load put on pods by `load=SELECTOR:cpu=…` (sandbox/client/metrics/loadTable.ts). */
+  readonly load = new LoadTable();
+  readonly metrics: SimulatedMetricsServer;
   private readonly ctx: ComponentContext;
   private readonly kubelets = new Map<string, Kubelet>();
   private readonly components: Component[];
@@ -104,13 +115,17 @@ export class Cluster {
         random: this.random.fork('apiserver'),
         historyCapacity: options.historyCapacity,
       });
+    this.metrics = new SimulatedMetricsServer(this.api, this.clock, this.load, { enabled: options.metricsServer });
     this.ctx = {
       api: this.api,
       clock: this.clock,
       random: this.random,
       informers: new InformerFactory(this.api),
       log: this.log,
+      metrics: this.metrics,
     };
+    // kind's default StorageClass (`standard`, rancher.io/local-path, WaitForFirstConsumer), on a new cluster.
+    if (!options.api && options.storageClass !== false) this.api.create(standardStorageClass());
     this.scheduler = new Scheduler(this.ctx);
     this.components = [...controllerComponents(this.ctx), this.scheduler];
     for (const config of nodeConfigs(options)) this.kubelets.set(config.name, new Kubelet(this.ctx, config));
@@ -176,6 +191,14 @@ export class Cluster {
   /** False while Fail Node has stopped the node's kubelet. */
   isKubeletRunning(name: string): boolean {
     return this.kubelet(name).isRunning;
+  }
+
+  /**
+   * Puts a total load on the pods `selector` matches in `namespace` (shared by those Ready), from now on; resources
+   * the spec leaves out keep their value. Throws on a selector that does not parse.
+   */
+  setLoad(namespace: string, selector: string, usage: UsageSpec): void {
+    this.load.set(namespace, selector, usage, this.clock.now());
   }
 
   /** `kubectl scale` through the `/scale` subresource (sandbox/operations/scale.ts). */

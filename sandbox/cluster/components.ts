@@ -16,6 +16,8 @@ import { ResourceQuotaController } from '../controllers/resourcequota/resourceQu
 import { EndpointSliceController } from '../controllers/endpointslice/endpointSliceController';
 import { EndpointsController } from '../controllers/endpointslice/endpointsController';
 import { DisruptionController } from '../controllers/disruption/disruptionController';
+import { HorizontalPodAutoscalerController } from '../controllers/podautoscaler/hpaController';
+import { PersistentVolumeController } from '../controllers/volume/persistentVolumeController';
 import { StatefulSetController } from '../controllers/statefulset/statefulSetController';
 import { DaemonSetController } from '../controllers/daemonset/daemonSetController';
 import { CrdCleanupController } from '../controllers/crdcleanup/crdCleanupController';
@@ -39,5 +41,7 @@ export function controllerComponents(ctx: ComponentContext): Component[] {
     new TaintEvictionController(ctx),
     new DisruptionController(ctx),
     new CrdCleanupController(ctx),
+    new HorizontalPodAutoscalerController(ctx),
+    new PersistentVolumeController(ctx),
   ];
 }

@@ -12,6 +12,8 @@ import type { KubeObject } from '../api/types';
 import { notReconciledNote } from '../api/resources';
 import { podReadyText, podStatusText } from '../printers/podStatus';
 import { isPodReady } from '../controllers/util/pods';
+import { unsettledAutoscalers } from '../controllers/podautoscaler/unsettled';
+import { unsettledClaims } from '../controllers/volume/unsettled';
 import { daemonSetRolloutStatus, statefulSetRolloutStatus } from '../operations/rolloutStatus';
 import type { RolloutStatus } from '../operations/rolloutStatus';
 
@@ -19,9 +21,7 @@ import type { RolloutStatus } from '../operations/rolloutStatus';
  * Kinds the API server stores whose upstream controller the sandbox does not run: their objects' status never moves,
  * so each one is reported instead of counted as settled.
  */
-export const UNMODELLED_CONTROLLERS: Readonly<Record<string, string>> = {
-  horizontalpodautoscalers: 'the HorizontalPodAutoscaler controller',
-};
+export const UNMODELLED_CONTROLLERS: Readonly<Record<string, string>> = {};
 
 function ref(obj: KubeObject): string {
   return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name!;
@@ -112,6 +112,8 @@ export function describeUnsettled(api: ApiServer, _now: number): string[] {
     if (ready?.status !== 'True')
       lines.push(`node ${ref(n)}: ${ready ? `Ready=${ready.status} (${ready.reason ?? ''})` : 'no Ready condition'}`);
   }
+  lines.push(...unsettledAutoscalers(api));
+  lines.push(...unsettledClaims(api));
   return lines;
 }
 

@@ -26,6 +26,7 @@ import { podDisruptionBudgetPrinter } from './kinds/policy';
 import { priorityClassPrinter } from './kinds/scheduling';
 import { customPrinter } from './kinds/custom';
 import { BUILT_IN_PRINTERS } from './kinds/more';
+import { persistentVolumePrinter, storageClassPrinter } from './kinds/storage';
 import type { KindPrinter, Table, TableCell, TableColumn } from './table';
 import { AGE_COLUMN, NAME_COLUMN, age } from './table';
 
@@ -60,6 +61,8 @@ const PRINTERS: ReadonlyMap<string, KindPrinter> = new Map([
   printing('Secret', secretPrinter),
   printing('ServiceAccount', serviceAccountPrinter),
   printing('PersistentVolumeClaim', pvcPrinter),
+  printing('PersistentVolume', persistentVolumePrinter),
+  printing('StorageClass', storageClassPrinter),
   printing('HorizontalPodAutoscaler', hpaPrinter),
   printing('PodDisruptionBudget', podDisruptionBudgetPrinter),
   printing('PriorityClass', priorityClassPrinter),

@@ -14,6 +14,7 @@ import {
   TAINT_TOLERATION,
   INTER_POD_AFFINITY,
   POD_TOPOLOGY_SPREAD,
+  VOLUME_BINDING,
 } from './filters';
 
 export function pluginBit(plugin: number): number {
@@ -29,7 +30,11 @@ export const NODE_ADDED =
   pluginBit(NODE_PORTS) |
   pluginBit(NODE_RESOURCES_FIT) |
   pluginBit(POD_TOPOLOGY_SPREAD) |
-  pluginBit(INTER_POD_AFFINITY);
+  pluginBit(INTER_POD_AFFINITY) |
+  pluginBit(VOLUME_BINDING);
+
+/** A PersistentVolumeClaim, PersistentVolume or StorageClass was added or changed (VolumeBinding's events). */
+export const VOLUME_CHANGED = pluginBit(VOLUME_BINDING);
 
 /** A pod's placement changed: what InterPodAffinity and PodTopologySpread count. */
 export const ASSIGNED_POD_ADDED = pluginBit(POD_TOPOLOGY_SPREAD) | pluginBit(INTER_POD_AFFINITY);

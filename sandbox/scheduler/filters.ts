@@ -24,6 +24,7 @@ export const FILTER_PLUGINS = [
   'NodeResourcesFit',
   'PodTopologySpread',
   'InterPodAffinity',
+  'VolumeBinding',
 ] as const;
 export type FilterPluginName = Exclude<(typeof FILTER_PLUGINS)[number], ''>;
 
@@ -35,6 +36,7 @@ export const NODE_PORTS = 5;
 export const NODE_RESOURCES_FIT = 6;
 export const POD_TOPOLOGY_SPREAD = 7;
 export const INTER_POD_AFFINITY = 8;
+export const VOLUME_BINDING = 9;
 
 /** The plugin part of a verdict. */
 export const PLUGIN_MASK = 15;
@@ -67,6 +69,7 @@ export const REASON_UNSCHEDULABLE = 'node(s) were unschedulable';
 export const REASON_NODE_NAME = "node(s) didn't match the requested node name";
 export const REASON_NODE_AFFINITY = "node(s) didn't match Pod's node affinity/selector";
 export const REASON_NODE_PORTS = "node(s) didn't have free ports for the requested pod ports";
+export const REASON_VOLUME_NODE_AFFINITY = 'node(s) had volume node affinity conflict';
 
 export function pluginOf(verdict: number): number {
   return verdict & PLUGIN_MASK;
@@ -93,6 +96,9 @@ export function filterNode(pod: PodInfo, node: NodeState, cycle?: CycleState): n
   for (const p of pod.hostPorts) if (node.portConflict(p)) return NODE_PORTS;
   const fit = fitReasons(pod, node);
   if (fit !== 0) return NODE_RESOURCES_FIT | (fit << REASON_SHIFT);
+  // upstream's filter order (pkg/scheduler/apis/config/v1 default plugins): VolumeBinding, then PodTopologySpread,
+  // then InterPodAffinity; a node's first failing filter gives its reason.
+  if (pod.volumeNodes && !pod.volumeNodes(node)) return VOLUME_BINDING;
   if (cycle?.spread) {
     const r = spreadFilter(cycle.spread, node);
     if (r !== 0) return POD_TOPOLOGY_SPREAD | (r << REASON_SHIFT);
@@ -138,6 +144,8 @@ export function verdictReasons(verdict: number, taintReason: string): string[] {
       return [reasonsOf(verdict) & SPREAD_MISSING_LABEL ? REASON_SPREAD_MISSING_LABEL : REASON_SPREAD];
     case INTER_POD_AFFINITY:
       return [interPodReason(reasonsOf(verdict))];
+    case VOLUME_BINDING:
+      return [REASON_VOLUME_NODE_AFFINITY];
     case NODE_RESOURCES_FIT: {
       const m = reasonsOf(verdict);
       const out: string[] = [];

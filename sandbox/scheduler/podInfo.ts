@@ -59,6 +59,8 @@ export interface PodInfo {
   readonly ownConstraints: boolean;
   /** The object this was computed from. */
   readonly pod: Pod;
+  /** VolumeBinding's Filter: the node affinity of the pod's bound volumes, set each cycle (volumeBinding.ts). */
+  volumeNodes?: NodeMatcher;
 }
 
 /** Bound pods only need what the node accounting uses. */

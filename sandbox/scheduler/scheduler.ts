@@ -19,10 +19,20 @@ import type { SeededRandom } from '../clock/random';
 import type { Component, ComponentContext } from '../client/component';
 import { Recorder } from '../client/component';
 import { bindPod } from './bind';
-import { ASSIGNED_POD_ADDED, ASSIGNED_POD_GONE, NODE_ADDED, nodeUpdateMask, pluginBit } from './clusterEvents';
+import {
+  ASSIGNED_POD_ADDED,
+  ASSIGNED_POD_GONE,
+  NODE_ADDED,
+  VOLUME_CHANGED,
+  nodeUpdateMask,
+  pluginBit,
+} from './clusterEvents';
+import { VOLUME_BINDING } from './filters';
+import { ANN_SELECTED_NODE, BIND_POLL_MS, BIND_TIMEOUT_MS, claimsBound, planVolumes } from './volumeBinding';
+import type { VolumeLookup, VolumePlan } from './volumeBinding';
 import type { SchedulingExplanation, SchedulingOutcome } from './explanation';
 import { ExplanationStore } from './explanation';
-import { NO_NODES_AVAILABLE, fitErrorMessage } from './fitError';
+import { NO_NODES_AVAILABLE, PREEMPTION_NOT_HELPFUL, PREEMPTION_POLICY_NEVER, fitErrorMessage } from './fitError';
 import type { CycleState } from './filters';
 import { isUnresolvable, pluginOf } from './filters';
 import type { NamespaceLabels } from './podAffinity';
@@ -129,6 +139,9 @@ export class Scheduler implements Component {
   private statefulSets: Informer<ObjectsByResource['statefulsets']> | undefined;
   private drainTimer: TimerHandle | undefined;
   private running = false;
+  private volumes: VolumeLookup | undefined;
+  /** PreBind waits (VolumeBinding): pods waiting for their claims to be bound. */
+  private readonly volumeWaits = new Set<TimerHandle>();
 
   constructor(
     private readonly ctx: ComponentContext,
@@ -161,6 +174,23 @@ export class Scheduler implements Component {
       onUpdate: (o, p) => this.running && this.onPod(o, p),
       onDelete: (p) => this.running && this.onPodDeleted(p),
     });
+    // VolumeBinding: claims, volumes and classes (upstream's `EventsToRegister`).
+    const claims = this.ctx.informers.get('persistentvolumeclaims');
+    const pvs = this.ctx.informers.get('persistentvolumes');
+    const classes = this.ctx.informers.get('storageclasses');
+    const moved = { onAdd: () => this.onVolumeEvent(), onUpdate: () => this.onVolumeEvent() };
+    claims.addHandlers(moved);
+    pvs.addHandlers(moved);
+    classes.addHandlers(moved);
+    this.volumes = {
+      claim: (ns, name) => claims.cache.get(`${ns}/${name}`),
+      volume: (name) => pvs.cache.get(name),
+      storageClass: (name) => classes.cache.get(name),
+    };
+  }
+
+  private onVolumeEvent(): void {
+    if (this.running) this.queue.moveAll(VOLUME_CHANGED);
   }
 
   stop(): void {
@@ -168,6 +198,8 @@ export class Scheduler implements Component {
     this.queue.shutdown();
     if (this.drainTimer) this.ctx.clock.clearTimer(this.drainTimer);
     this.drainTimer = undefined;
+    for (const t of this.volumeWaits) this.ctx.clock.clearTimer(t);
+    this.volumeWaits.clear();
   }
 
   /** The last scheduling decision for a pod, as a plain JSON-able object; undefined if none is known. */
@@ -230,12 +262,27 @@ export class Scheduler implements Component {
     const info = (qp.info ??= newPodInfo(qp.pod));
     const nodes = this.cache.nodeList;
     if (nodes.length === 0) return this.unschedulable(qp, EMPTY_RECORD, NO_NODES_AVAILABLE, 0);
+    const plan = this.volumes ? planVolumes(qp.pod, this.volumes) : undefined;
+    info.volumeNodes = plan?.nodes;
+    if (plan?.rejection !== undefined) {
+      // A PreFilter rejection (UnschedulableAndUnresolvable on every node): upstream's FitError wording.
+      const n = nodes.length;
+      const post = info.preemptNever
+        ? PREEMPTION_POLICY_NEVER
+        : `0/${n} nodes are available: ${n} ${PREEMPTION_NOT_HELPFUL}.`;
+      const message = `0/${n} nodes are available: ${plan.rejection}. preemption: ${post}`;
+      return this.unschedulable(qp, { ...EMPTY_RECORD, totalNodes: n }, message, pluginBit(VOLUME_BINDING));
+    }
     const pct = this.options.percentageOfNodesToScore ?? 0;
     const record = this.measure('schedule', () => {
       const cycle = preFilter(info, this.cache, this.nsLabels, () => this.defaultSelector(qp.pod));
       return schedulePod(info, nodes, this.cursor, this.random, pct, cycle);
     });
-    if (record.chosen >= 0) return this.bind(qp, info, record, record.names[record.feasible[record.chosen]]);
+    if (record.chosen >= 0) {
+      const nodeName = record.names[record.feasible[record.chosen]];
+      if (plan) return this.preBindVolumes(qp, info, record, nodeName, plan);
+      return this.bind(qp, info, record, nodeName);
+    }
     const tooSmall = this.options.nodeTooSmallIsUnresolvable ?? false;
     const { preemption, nominated, notEligible } = info.preemptNever
       ? { preemption: undefined, nominated: undefined, notEligible: undefined }
@@ -361,6 +408,52 @@ export class Scheduler implements Component {
     this.measure('event', () =>
       this.recorder.event(bound, 'Normal', 'Scheduled', `Successfully assigned ${ref} to ${nodeName}`),
     );
+  }
+
+  /**
+   * VolumeBinding's PreBind: the unbound WaitForFirstConsumer claims are annotated with the chosen node (the
+   * PersistentVolume controller then binds or provisions), and the pod is bound once every claim is Bound — polled
+   * every second up to the bind timeout, the pod staying assumed on its node meanwhile.
+   */
+  private preBindVolumes(qp: QueuedPod, info: PodInfo, record: CycleRecord, nodeName: string, plan: VolumePlan): void {
+    this.cache.assume(info, nodeName);
+    const ns = qp.pod.metadata.namespace ?? 'default';
+    try {
+      for (const name of plan.delayed) {
+        const pvc = this.volumes!.claim(ns, name);
+        if (!pvc || pvc.metadata?.annotations?.[ANN_SELECTED_NODE] === nodeName) continue;
+        this.ctx.api.update({
+          ...pvc,
+          metadata: { ...pvc.metadata, annotations: { ...pvc.metadata?.annotations, [ANN_SELECTED_NODE]: nodeName } },
+        });
+      }
+    } catch (e) {
+      this.cache.forget(info.key);
+      if (!isApiError(e)) throw e;
+      return this.bindingFailed(qp, record, `running PreBind plugin "VolumeBinding": binding volumes: ${e.message}`);
+    }
+    const deadline = this.ctx.clock.now() + BIND_TIMEOUT_MS;
+    const check = (): void => {
+      if (!this.running) return;
+      if (claimsBound(ns, plan.claims, this.volumes!)) {
+        this.cache.forget(info.key);
+        return this.bind(qp, info, record, nodeName);
+      }
+      if (this.ctx.clock.now() >= deadline) {
+        this.cache.forget(info.key);
+        return this.bindingFailed(
+          qp,
+          record,
+          'running PreBind plugin "VolumeBinding": binding volumes: context deadline exceeded',
+        );
+      }
+      const t = this.ctx.clock.setTimer(BIND_POLL_MS, () => {
+        this.volumeWaits.delete(t);
+        check();
+      });
+      this.volumeWaits.add(t);
+    };
+    check();
   }
 
   private bindingFailed(qp: QueuedPod, record: CycleRecord, message: string): void {

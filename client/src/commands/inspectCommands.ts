@@ -5,7 +5,7 @@
  * document until it is closed; `kubectl describe`'s sections and events, read
  * from the mirror cache as kubectl reads them from the API.
  */
-import type { Pod } from 'kubernetes-types/core/v1';
+import { asResource } from '../../../sandbox/api/resourceObjects';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { DESCRIBED_KINDS, describeObject } from '../../../sandbox/printers/describe/describe';
 import type { DescribeInputs } from '../../../sandbox/printers/describe/describe';
@@ -34,7 +34,7 @@ export function podsOf(cache: MirrorCache, ref: ObjectRef): KubeObject[] {
 
 /** The containers whose logs `kubectl logs --all-containers` prints: init containers, then the others. */
 function containersOf(pod: KubeObject): string[] {
-  const spec = (pod as unknown as Pod).spec;
+  const spec = asResource('pods', pod).spec;
   return [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])].map((c) => c.name);
 }
 

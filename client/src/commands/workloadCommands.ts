@@ -1,5 +1,5 @@
 /** Workload actions: Scale…, Restart Rollout, Roll Back, Delete. */
-import type { Event } from 'kubernetes-types/core/v1';
+import { asResource } from '../../../sandbox/api/resourceObjects';
 import { refText } from '../model/objectRef';
 import type { ObjectRef, Requests } from '../sandbox/protocol';
 import type { CommandContext } from './context';
@@ -57,8 +57,9 @@ function watchRevert(ctx: CommandContext, ref: ObjectRef, replicas: number): voi
   const subscription = ctx.connection.onDidChange((changes) => {
     if (Date.now() - started > REVERT_WATCH_MS) return subscription.dispose();
     for (const c of changes) {
-      const e = c.object as unknown as Event;
-      if (c.resource !== 'events' || e.reason !== 'DriftReverted') continue;
+      if (c.resource !== 'events') continue;
+      const e = asResource('events', c.object);
+      if (e.reason !== 'DriftReverted') continue;
       if (e.involvedObject?.name !== ref.name || e.involvedObject.namespace !== ref.namespace) continue;
       subscription.dispose();
       ctx.ui.notify(`${refText(ref)}: self-heal undid the scale to ${replicas} — ${(e.message ?? '').trim()}`);

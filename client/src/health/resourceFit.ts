@@ -5,7 +5,8 @@
  * pkg/scheduler/framework/plugins/noderesources/fit.go: fitsRequest), shown
  * the way `kubectl describe node` shows "Allocated resources".
  */
-import type { Node, Pod } from 'kubernetes-types/core/v1';
+import type { Node } from 'kubernetes-types/core/v1';
+import { asResource } from '../../../sandbox/api/resourceObjects';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { parseQuantity, quantityToMilli } from '../../../sandbox/api/quantity';
 import { podRequestsAndLimits } from '../../../sandbox/printers/describe/describe';
@@ -42,14 +43,14 @@ function allocatableOf(node: Node, resource: string): number {
 
 /** The fit of `pod` on every node, counting the non-terminated pods bound to each (not the pod itself). */
 export function resourceFit(pod: KubeObject, nodes: readonly KubeObject[], pods: readonly KubeObject[]): ResourceFit {
-  const own = podRequestsAndLimits(pod as unknown as Pod).requests;
+  const own = podRequestsAndLimits(asResource('pods', pod)).requests;
   const requests = { cpu: own.get('cpu') ?? 0, memory: own.get('memory') ?? 0 };
   const rows = nodes.map((n) => {
-    const node = n as unknown as Node;
+    const node = asResource('nodes', n);
     const name = n.metadata.name!;
     const used = { cpu: 0, memory: 0 };
     for (const p of pods) {
-      const other = p as unknown as Pod;
+      const other = asResource('pods', p);
       if (other.spec?.nodeName !== name || p.metadata.uid === pod.metadata.uid) continue;
       if (other.status?.phase === 'Succeeded' || other.status?.phase === 'Failed') continue;
       const r = podRequestsAndLimits(other).requests;

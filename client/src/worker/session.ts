@@ -14,8 +14,6 @@ import type { LogEntry } from '../../../sandbox/client/reconcileLog';
 import { describeUnsettled } from '../../../sandbox/cluster/describe';
 import { lastHeartbeat } from '../../../sandbox/controllers/nodelifecycle/health';
 import { DEFAULT_NODE_MONITOR_GRACE_MS } from '../../../sandbox/controllers/nodelifecycle/nodeLifecycleController';
-import type { Lease } from 'kubernetes-types/coordination/v1';
-import type { Node } from 'kubernetes-types/core/v1';
 import type {
   ControlAction,
   DesiredObject,
@@ -173,8 +171,8 @@ export class SandboxSession {
     return this.cluster.nodeNames
       .filter((name) => !this.cluster.isKubeletRunning(name))
       .map((name) => {
-        const node = api.tryGet('nodes', undefined, name) as unknown as Node | undefined;
-        const lease = api.tryGet('leases', 'kube-node-lease', name) as unknown as Lease | undefined;
+        const node = api.tryGet('nodes', undefined, name);
+        const lease = api.tryGet('leases', 'kube-node-lease', name);
         const heard = node ? lastHeartbeat(node, lease) : this.clock.now();
         return { name, notReadyAt: heard + DEFAULT_NODE_MONITOR_GRACE_MS };
       });

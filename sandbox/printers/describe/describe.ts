@@ -22,9 +22,9 @@ import type {
   Volume,
 } from 'kubernetes-types/core/v1';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
-import type { Lease } from 'kubernetes-types/coordination/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
-import type { KubeObject } from '../../api/types';
+import type { KubeObject, Typed } from '../../api/types';
+import { asResource } from '../../api/resourceObjects';
 import { parseQuantity, quantityToMilli, quantityValue } from '../../api/quantity';
 import { podQosClass } from '../../admission/defaults/podQos';
 import { parseTimestamp } from '../../clock/clock';
@@ -54,19 +54,19 @@ export function describeObject(obj: KubeObject, inputs: DescribeInputs, now: num
   const w = new PrefixWriter();
   switch (obj.kind) {
     case 'Pod':
-      describePod(w, obj as unknown as Pod, now);
+      describePod(w, asResource('pods', obj), now);
       break;
     case 'ReplicaSet':
-      describeReplicaSet(w, obj as unknown as ReplicaSet, inputs, now);
+      describeReplicaSet(w, asResource('replicasets', obj), inputs, now);
       break;
     case 'Deployment':
-      describeDeployment(w, obj as unknown as Deployment, inputs);
+      describeDeployment(w, asResource('deployments', obj), inputs);
       break;
     case 'Node':
-      describeNode(w, obj as unknown as Node, inputs, now);
+      describeNode(w, asResource('nodes', obj), inputs, now);
       break;
     case 'Service':
-      describeService(w, obj as unknown as Service, inputs);
+      describeService(w, asResource('services', obj), inputs);
       break;
     default:
       return undefined;
@@ -242,7 +242,7 @@ function quantityText(value: unknown): string {
 
 // ---- pods ----
 
-function describePod(w: PrefixWriter, pod: Pod, now: number): void {
+function describePod(w: PrefixWriter, pod: Typed<Pod>, now: number): void {
   const meta = pod.metadata ?? {};
   const spec = pod.spec ?? { containers: [] };
   const status = pod.status ?? {};
@@ -269,7 +269,7 @@ function describePod(w: PrefixWriter, pod: Pod, now: number): void {
     w.write(L0, 'IPs:\n');
     for (const ip of ips) w.write(L1, `IP:\t${ip.ip}\n`);
   }
-  const controlledBy = controllerOf(pod as unknown as KubeObject);
+  const controlledBy = controllerOf(pod);
   if (controlledBy) w.write(L0, `Controlled By:\t${controlledBy}\n`);
   if (status.nominatedNodeName) w.write(L0, `NominatedNodeName:\t${status.nominatedNodeName}\n`);
   if ((spec.initContainers ?? []).length > 0)
@@ -280,7 +280,7 @@ function describePod(w: PrefixWriter, pod: Pod, now: number): void {
     for (const c of status.conditions!) w.write(L1, `${c.type} \t${c.status} \n`);
   }
   describeVolumes(w, spec.volumes, '');
-  w.write(L0, `QoS Class:\t${status.qosClass || podQosClass(pod as unknown as KubeObject)}\n`);
+  w.write(L0, `QoS Class:\t${status.qosClass || podQosClass(pod)}\n`);
   labelsMultiline(w, 'Node-Selectors', spec.nodeSelector);
   tolerationsMultiline(w, 'Tolerations', spec.tolerations);
 }
@@ -487,14 +487,14 @@ function podsStatus(pods: readonly KubeObject[], owner: KubeObject): string {
     if (!matchesSelector(p.metadata.labels, selector)) continue;
     const ref = p.metadata.ownerReferences?.find((r) => r.controller);
     if (!ref || ref.uid !== uid) continue;
-    const phase = (p as unknown as Pod).status?.phase as keyof typeof counts | undefined;
+    const phase = asResource('pods', p).status?.phase as keyof typeof counts | undefined;
     if (phase && phase in counts) counts[phase]++;
   }
   return `${counts.Running} Running / ${counts.Pending} Waiting / ${counts.Succeeded} Succeeded / ${counts.Failed} Failed`;
 }
 
-function describeReplicaSet(w: PrefixWriter, rs: ReplicaSet, inputs: DescribeInputs, _now: number): void {
-  const obj = rs as unknown as KubeObject;
+function describeReplicaSet(w: PrefixWriter, rs: Typed<ReplicaSet>, inputs: DescribeInputs, _now: number): void {
+  const obj: KubeObject = rs;
   w.write(L0, `Name:\t${rs.metadata?.name}\n`);
   w.write(L0, `Namespace:\t${rs.metadata?.namespace}\n`);
   w.write(L0, `Selector:\t${formatSelector(rs.spec?.selector)}\n`);
@@ -553,7 +553,7 @@ function describeDeployment(w: PrefixWriter, d: Deployment, inputs: DescribeInpu
   }
   // upstream: deploymentutil.GetAllReplicaSetsInChunks — the new one is the current revision; old ones with replicas.
   const owned = (inputs.replicaSets ?? [])
-    .map((r) => r as unknown as ReplicaSet)
+    .map((r) => asResource('replicasets', r))
     .filter((r) => r.metadata?.ownerReferences?.some((o) => o.controller && o.uid === meta.uid));
   const revision = meta.annotations?.[REVISION];
   const isNew = (r: ReplicaSet) => revision !== undefined && r.metadata?.annotations?.[REVISION] === revision;
@@ -574,7 +574,7 @@ function describeNode(w: PrefixWriter, node: Node, inputs: DescribeInputs, now: 
   w.write(L0, `CreationTimestamp:\t${rfc1123z(meta.creationTimestamp)}\n`);
   taintsMultiline(w, 'Taints', node);
   w.write(L0, `Unschedulable:\t${node.spec?.unschedulable === true}\n`);
-  const lease = inputs.lease as unknown as Lease | undefined;
+  const lease = inputs.lease && asResource('leases', inputs.lease);
   w.write(L0, 'Lease:\n');
   w.write(L1, `HolderIdentity:\t${lease?.spec?.holderIdentity ?? '<unset>'}\n`);
   w.write(L1, `AcquireTime:\t${lease?.spec?.acquireTime ? rfc1123z(lease.spec.acquireTime) : '<unset>'}\n`);
@@ -672,7 +672,7 @@ function percent(milli: number, allocatable: unknown, resource: string): number 
 /** describeNodeResource: the non-terminated pods on the node and what they request. */
 function describeNodeResource(w: PrefixWriter, node: Node, allPods: readonly KubeObject[], now: number): void {
   const pods = allPods
-    .map((p) => p as unknown as Pod)
+    .map((p) => asResource('pods', p))
     .filter(
       (p) =>
         p.spec?.nodeName === node.metadata?.name && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed',
@@ -732,7 +732,7 @@ function describeService(w: PrefixWriter, svc: Service, inputs: DescribeInputs):
   if ((spec.externalIPs ?? []).length > 0) w.write(L0, `External IPs:\t${spec.externalIPs!.join(',')}\n`);
   if (spec.type === 'ExternalName') w.write(L0, `External Name:\t${spec.externalName ?? ''}\n`);
   const slices = (inputs.endpointSlices ?? [])
-    .map((s) => s as unknown as EndpointSlice)
+    .map((s) => asResource('endpointslices', s))
     .filter((s) => s.metadata?.labels?.['kubernetes.io/service-name'] === meta.name);
   for (const sp of spec.ports ?? []) {
     const name = sp.name || '<unset>';
@@ -776,7 +776,7 @@ function eventTime(e: Event): number {
 function describeEvents(w: PrefixWriter, list: readonly KubeObject[], now: number): void {
   if (list.length === 0) return w.write(L0, 'Events:\t<none>\n');
   w.flush();
-  const events = list.map((e) => e as unknown as Event).sort((a, b) => eventTime(a) - eventTime(b));
+  const events = list.map((e) => asResource('events', e)).sort((a, b) => eventTime(a) - eventTime(b));
   w.write(L0, 'Events:\n  Type\tReason\tAge\tFrom\tMessage\n');
   w.write(L1, '----\t------\t----\t----\t-------\n');
   for (const e of events) {

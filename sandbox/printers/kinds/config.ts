@@ -48,7 +48,7 @@ const ACCESS_MODES: readonly [string, string][] = [
 ];
 
 /** `GetAccessModesAsString`: `RWO,RWX` in a fixed order. */
-function accessModes(modes: readonly string[] | undefined): string {
+export function accessModes(modes: readonly string[] | undefined): string {
   return ACCESS_MODES.filter(([mode]) => (modes ?? []).includes(mode))
     .map(([, short]) => short)
     .join(',');

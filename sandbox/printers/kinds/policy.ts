@@ -1,5 +1,5 @@
 /** `kubectl get pdb` (upstream printers.go `printPodDisruptionBudget`). */
-import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
+import { asResource } from '../../api/resourceObjects';
 import type { KubeObject } from '../../api/types';
 import type { KindPrinter, TableCell } from '../table';
 import { AGE_COLUMN, NAME_COLUMN, age, col, int } from '../table';
@@ -18,7 +18,7 @@ export const podDisruptionBudgetPrinter: KindPrinter = {
     AGE_COLUMN,
   ],
   row(obj: KubeObject, now: number): TableCell[] {
-    const pdb = obj as unknown as PodDisruptionBudget;
+    const pdb = asResource('poddisruptionbudgets', obj);
     return [
       obj.metadata.name ?? '',
       intOrString(pdb.spec?.minAvailable),
