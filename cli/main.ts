@@ -6,6 +6,7 @@ import packageJson from '../package.json';
 import { UsageError } from './args';
 import { EXIT_OK, EXIT_USAGE } from './io';
 import type { CliIo } from './io';
+import { runPlanCommand } from './plan';
 import { runServe } from './serve';
 import { runSimulate } from './simulate/command';
 import { runValidate } from './validate';
@@ -15,6 +16,7 @@ type Command = (args: readonly string[], io: CliIo) => Promise<number>;
 const COMMANDS: Readonly<Record<string, Command>> = {
   validate: runValidate,
   simulate: runSimulate,
+  plan: runPlanCommand,
   serve: (args, io) => runServe(args, io),
 };
 
@@ -25,6 +27,9 @@ Commands:
                                   Kubernetes manifests (--format text|json)
   simulate <files or folders...>  Apply manifests to a sandbox cluster and run
                                   it in virtual time (--at, --for, --record)
+  plan <files or folders...>      Show what applying manifests would do: diffs,
+                                  rollouts, Pending pods, endpoints (--state,
+                                  -o json, --fail-on)
   serve [files or folders...]     Run a sandbox cluster in real time and serve
                                   its Kubernetes API for kubectl (--port,
                                   --kubeconfig, --state)

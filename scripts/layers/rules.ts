@@ -13,7 +13,7 @@
 export interface Module {
   /** Short name used in messages and in other modules' lists. */
   readonly name: string;
-  readonly layer: 'core' | 'client-side' | 'components' | 'cluster' | 'edges' | 'language server' | 'outside';
+  readonly layer: 'core' | 'client-side' | 'components' | 'cluster' | 'plan' | 'edges' | 'language server' | 'outside';
   /** Folders (ending in `/`) or files, relative to the root. A file belongs to the longest that matches. */
   readonly paths: readonly string[];
   /** Modules it may import at run time. `*` is any module. */
@@ -91,6 +91,14 @@ export const MODULES: readonly Module[] = [
     why: 'the composition root: one API server and every component on one clock',
   },
   {
+    name: 'plan',
+    layer: 'plan',
+    paths: ['sandbox/plan/'],
+    mayImport: SANDBOX,
+    forbidden: [NO_VSCODE],
+    why: 'what applying manifests would do, found on a forked Cluster in virtual time: pure, for the CLI and the worker',
+  },
+  {
     name: 'http',
     layer: 'edges',
     paths: ['sandbox/http/'],
@@ -102,7 +110,7 @@ export const MODULES: readonly Module[] = [
     name: 'cli',
     layer: 'edges',
     paths: ['cli/'],
-    mayImport: [...SANDBOX, 'http', 'language-server', 'package-json'],
+    mayImport: [...SANDBOX, 'plan', 'http', 'language-server', 'package-json'],
     forbidden: [NO_VSCODE],
     why: 'kube-reconcile validate | simulate | serve: the sandbox, its HTTP API and the language services, no editor',
   },
@@ -110,7 +118,7 @@ export const MODULES: readonly Module[] = [
     name: 'worker',
     layer: 'edges',
     paths: ['client/src/worker/'],
-    mayImport: [...SANDBOX, 'http', 'host-pure'],
+    mayImport: [...SANDBOX, 'plan', 'http', 'host-pure'],
     forbidden: [NO_VSCODE],
     why: 'the sandbox worker thread: a Cluster answering the host over client/src/sandbox/protocol.ts',
   },

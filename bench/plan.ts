@@ -1,0 +1,117 @@
+/**
+ * bench/plan: `runPlan` wall time for a 20-workload manifest (20 Deployments of 15 replicas and their Services, about
+ * 1,000 lines of YAML) against a snapshot of a settled 3-node sandbox holding those 300 pods. Three plans: the same
+ * files (nothing changes), one workload's image changed (15 pods rolled), every image changed (300 pods rolled).
+ * Each includes restoring the snapshot, settling the fork, applying, running to settled and the report; a plan of
+ * no manifests measures the fork alone. Target (issue 15): p95 ≤ 300 ms. Prints figures; never fails on them.
+ * PLAN_BENCH_RUNS sets the runs per plan (default 5).
+ */
+import { performance } from 'node:perf_hooks';
+import { stringify } from 'yaml';
+import type { KubeObject } from '../sandbox/api/types';
+import { takeSnapshot } from '../sandbox/apiserver/snapshot';
+import { Cluster } from '../sandbox/cluster/cluster';
+import { withSourceAnnotation } from '../sandbox/gitops/desiredState';
+import { runPlan } from '../sandbox/plan/plan';
+import type { PlanManifest } from '../sandbox/plan/plan';
+import { fmt, machine, percentile } from './stats';
+
+const WORKLOADS = 20;
+const REPLICAS = 15;
+const SOURCE = 'app/workloads.yaml';
+const RUNS = Number(process.env.PLAN_BENCH_RUNS ?? 5);
+
+function workload(i: number, image: string): KubeObject[] {
+  const name = `app-${String(i).padStart(2, '0')}`;
+  const labels = { app: name, tier: i % 2 === 0 ? 'web' : 'api', 'app.kubernetes.io/part-of': 'bench' };
+  return [
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name, labels },
+      spec: {
+        replicas: REPLICAS,
+        selector: { matchLabels: { app: name } },
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+        template: {
+          metadata: { labels },
+          spec: {
+            containers: [
+              {
+                name: 'main',
+                image,
+                ports: [{ name: 'http', containerPort: 80 }],
+                env: [
+                  { name: 'MODE', value: 'production' },
+                  { name: 'INDEX', value: String(i) },
+                ],
+                resources: { requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '64Mi' } },
+                readinessProbe: { httpGet: { path: '/', port: 80 }, periodSeconds: 5 },
+              },
+            ],
+          },
+        },
+      },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name, labels },
+      spec: { selector: { app: name }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
+    },
+  ];
+}
+
+function manifests(image: (i: number) => string): PlanManifest[] {
+  const out: PlanManifest[] = [];
+  let line = 1;
+  for (let i = 0; i < WORKLOADS; i++)
+    for (const object of workload(i, image(i))) {
+      out.push({ source: SOURCE, line, object });
+      line += stringify(object).split('\n').length;
+    }
+  return out;
+}
+
+function measure(label: string, snapshot: unknown, ms: PlanManifest[]): void {
+  const times: number[] = [];
+  let verdict = '';
+  for (let r = 0; r < RUNS; r++) {
+    const t0 = performance.now();
+    verdict = runPlan({ snapshot, manifests: ms }).verdict;
+    times.push(performance.now() - t0);
+  }
+  const s = [...times].sort((a, b) => a - b);
+  console.log(
+    `${label.padEnd(28)} p50 ${fmt(percentile(s, 50), 0).padStart(6)} ms  p95 ${fmt(percentile(s, 95), 0).padStart(6)} ms  ` +
+      `max ${fmt(s[s.length - 1], 0).padStart(6)} ms  (${RUNS} runs) — ${verdict}`,
+  );
+}
+
+const base = manifests(() => 'nginx:1.27');
+const lines = base.reduce((n, m) => n + stringify(m.object).split('\n').length, 0);
+const cluster = new Cluster({ nodes: 3 });
+cluster.start();
+for (const m of base) cluster.apply(withSourceAnnotation(m.object, SOURCE));
+cluster.runUntilSettled();
+const snapshot = JSON.parse(JSON.stringify(takeSnapshot(cluster.api))) as unknown;
+const pods = cluster.api.list('pods').items.length;
+cluster.stop();
+
+console.log(`bench/plan — ${machine()}`);
+console.log(
+  `${WORKLOADS} workloads (${lines} lines of YAML), 3 nodes, ${pods} pods in the snapshot; target p95 ≤ 300 ms`,
+);
+// the fork alone: restore the snapshot, start every component, settle (kubelets take their 300 pods back)
+measure('fork only (no manifests)', snapshot, []);
+measure('same files (no change)', snapshot, base);
+measure(
+  'one image changed',
+  snapshot,
+  manifests((i) => (i === 0 ? 'nginx:1.28' : 'nginx:1.27')),
+);
+measure(
+  'every image changed',
+  snapshot,
+  manifests(() => 'nginx:1.28'),
+);

@@ -1,0 +1,53 @@
+/** The plan as text, for a terminal (`kube-reconcile plan`, `-o text`); the JSON form is the report itself. */
+import { isEndpointLoss } from './plan';
+import type { PlanReport, PlanRollout } from './types';
+
+function seconds(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return s % 60 === 0 ? `${m}m` : `${m}m${s % 60}s`;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function rolloutLines(r: PlanRollout): string[] {
+  const strategy =
+    r.strategy === 'Recreate'
+      ? `recreate, ${plural(r.replicas, 'replica')}`
+      : `rolling update, ${plural(r.replicas, 'replica')} (maxSurge ${r.maxSurge}, maxUnavailable ${r.maxUnavailable})`;
+  const outcome = r.outcome === 'complete' ? 'complete' : r.outcome === 'stuck' ? 'STUCK' : 'still progressing';
+  const lines = [
+    `  ${r.deployment}: ${strategy}: ${plural(r.podsCreated, 'pod')} created, ${r.podsDeleted} deleted, ` +
+      `peak surge ${r.peakSurge}, peak unavailable ${r.peakUnavailable}, ${seconds(r.durationMs)}; ${outcome}` +
+      (r.outcome !== 'complete' && r.message ? `: ${r.message}` : ''),
+  ];
+  for (const rs of r.replicaSets)
+    lines.push(`    ${rs.name}  revision ${rs.revision || '?'}  ${plural(rs.replicas, 'replica')}`);
+  return lines;
+}
+
+export function formatPlanText(report: PlanReport): string {
+  const out: string[] = [];
+  for (const o of report.objects) {
+    const where = o.namespace && o.namespace !== 'default' ? ` -n ${o.namespace}` : '';
+    out.push(`${o.ref}${where} ${o.action} (${o.source})${o.message ? `: ${o.message}` : ''}`);
+    if (o.diff) out.push(o.diff.replace(/\n$/, ''));
+  }
+  if (report.rollouts.length > 0) out.push('', 'Rollouts:', ...report.rollouts.flatMap(rolloutLines));
+  if (report.pending.length > 0) {
+    out.push('', 'Pending:');
+    for (const p of report.pending) out.push(`  ${p.pod}${p.owner ? ` (${p.owner})` : ''}: ${p.message}`);
+  }
+  if (report.services.length > 0) {
+    out.push('', 'Services (ready endpoints):');
+    for (const s of report.services) {
+      const change = s.before === undefined ? `${s.after}` : `${s.before} → ${s.after}`;
+      const warn = isEndpointLoss(s) ? ' — no ready endpoints' : '';
+      out.push(`  ${s.service}: ${change} (fewest ${s.min})${warn}`);
+    }
+  }
+  if (report.unsettled.length > 0) out.push('', 'Not converged:', ...report.unsettled.map((l) => `  ${l}`));
+  out.push('', `Plan: ${report.verdict}`);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,322 @@
+/**
+ * The plan engine: what applying manifests would do to a cluster, found by doing it on a fork. The fork is a
+ * fresh Cluster (the defaults of `simulate`) or one restored from a snapshot (as `serve --state` and the extension
+ * save them); it is settled first, the manifests are applied as `kubectl apply` does, objects that the same files
+ * applied before and no longer declare are pruned (the GitOps source annotation decides, as the sync loop's prune
+ * does), and virtual time runs until the cluster settles or the bound passes. Nothing outside the fork changes.
+ *
+ * Pure: no I/O, virtual time on its own clock, randomness from the seed — the same inputs give the same plan, so
+ * the editor can run it in the worker on a snapshot of the running sandbox.
+ */
+import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { Pod, Service } from 'kubernetes-types/core/v1';
+import { isApiError } from '../api/errors';
+import { qualifiedKind } from '../api/resources';
+import type { ResourceType } from '../api/resources';
+import type { KubeObject } from '../api/types';
+import { restoreSnapshot } from '../apiserver/snapshot';
+import type { ApiServer } from '../apiserver/apiServer';
+import { SeededRandom } from '../clock/random';
+import { VirtualClock } from '../clock/virtualClock';
+import { Cluster } from '../cluster/cluster';
+import { REVISION_ANNOTATION } from '../controllers/deployment/annotations';
+import { resolveFenceposts } from '../controllers/deployment/fenceposts';
+import { podCondition } from '../controllers/util/pods';
+import { SOURCE_ANNOTATION, trackingKey, withSourceAnnotation } from '../gitops/desiredState';
+import { applyManifest } from '../operations/apply/apply';
+import { objectDiff } from './diff';
+import { PlanObserver } from './observe';
+import { PLAN_API_VERSION } from './types';
+import type { PlanFinding, PlanObject, PlanPendingPod, PlanReport, PlanRollout, PlanService } from './types';
+
+/** 15 minutes: past a Deployment's default progressDeadlineSeconds (600 s), so a stuck rollout is seen as stuck. */
+export const DEFAULT_PLAN_LIMIT_MS = 15 * 60_000;
+
+/** One document to apply, with where it was written. */
+export interface PlanManifest {
+  /** The file, as the user named it; objects the same file applied before carry it in `kube-reconcile.dev/source`. */
+  source: string;
+  /** 1-based line of the document. */
+  line: number;
+  object: KubeObject;
+  /** 1-based line of a field (an upstream path), to place a refusal on the field it names. */
+  lineOf?(field: string): number;
+}
+
+export interface PlanOptions {
+  manifests: readonly PlanManifest[];
+  /** A parsed snapshot (`serve --state`, the extension); a fresh cluster when absent. Throws SnapshotError if bad. */
+  snapshot?: unknown;
+  /** Nodes (node-1 … node-N): default 3, or with a snapshot the number of Nodes it holds. */
+  nodes?: number;
+  seed?: number | string;
+  /** Longest virtual time to run after the apply (default 15 minutes). */
+  limitMs?: number;
+  /** Namespace for manifests without one (default "default"). */
+  namespace?: string;
+}
+
+function snapshotNodeCount(data: unknown): number | undefined {
+  const objects = (data as { objects?: unknown } | undefined)?.objects;
+  if (!Array.isArray(objects)) return undefined;
+  const n = objects.filter((o) => (o as { kind?: unknown } | null)?.kind === 'Node').length;
+  return n > 0 ? n : undefined;
+}
+
+function forkCluster(o: PlanOptions): Cluster {
+  const seed = o.seed ?? 1;
+  if (o.snapshot === undefined) return new Cluster({ nodes: o.nodes ?? 3, seed });
+  const time = (o.snapshot as { time?: unknown }).time;
+  const clock = new VirtualClock(typeof time === 'number' && Number.isFinite(time) ? time : undefined);
+  const api = restoreSnapshot(o.snapshot, { clock, random: new SeededRandom(seed).fork('apiserver') });
+  return new Cluster({ api, clock, seed, nodes: o.nodes ?? snapshotNodeCount(o.snapshot) ?? 3 });
+}
+
+function refOf(r: ResourceType, name: string | undefined): string {
+  return `${qualifiedKind(r).toLowerCase()}/${name ?? ''}`;
+}
+
+function key(namespace: string | undefined, name: string | undefined): string {
+  return namespace ? `${namespace}/${name}` : `${name}`;
+}
+
+function applyOne(api: ApiServer, m: PlanManifest, namespace: string, declared: Set<string>): PlanObject {
+  const at = `${m.source}:${m.line}`;
+  let r: ResourceType;
+  try {
+    r = api.resourceOf(m.object);
+  } catch (e) {
+    if (!isApiError(e)) throw e;
+    return {
+      action: 'refused',
+      ref: `${m.object.kind ?? ''}/${m.object.metadata?.name ?? ''}`,
+      source: at,
+      message: e.message,
+    };
+  }
+  const ns = r.namespaced ? m.object.metadata?.namespace || namespace : undefined;
+  const ref = refOf(r, m.object.metadata?.name);
+  const name = m.object.metadata?.name;
+  let live: KubeObject | undefined;
+  if (name) {
+    declared.add(trackingKey(r.plural, ns, name));
+    try {
+      live = api.get(r, ns, name);
+    } catch (e) {
+      if (!isApiError(e, 404)) throw e;
+    }
+  }
+  // An object the GitOps sync applied from this file keeps its tracking annotation, as the sync loop applies it.
+  const tracked = live?.metadata.annotations?.[SOURCE_ANNOTATION] === m.source;
+  try {
+    const result = applyManifest(api, tracked ? withSourceAnnotation(m.object, m.source) : m.object, { namespace });
+    const object: PlanObject = { action: result.action, ref, source: at };
+    if (ns) object.namespace = ns;
+    if (result.action === 'configured' && live) object.diff = objectDiff(live, result.object);
+    return object;
+  } catch (e) {
+    if (!isApiError(e)) throw e;
+    const fields = e.fields ?? (e.status.details?.causes ?? []).flatMap((c) => (c.field ? [c.field] : []));
+    const line = fields.length > 0 && m.lineOf ? m.lineOf(fields[0]) : m.line;
+    const refused: PlanObject = { action: 'refused', ref, source: `${m.source}:${line}`, message: e.message };
+    if (ns) refused.namespace = ns;
+    return refused;
+  }
+}
+
+/** Objects that a given file applied before (their source annotation) and that no manifest declares now. */
+function prune(api: ApiServer, sources: ReadonlySet<string>, declared: ReadonlySet<string>): PlanObject[] {
+  const pruned: PlanObject[] = [];
+  for (const r of api.resources.storedKinds()) {
+    for (const obj of api.list(r).items) {
+      const source = obj.metadata.annotations?.[SOURCE_ANNOTATION];
+      if (source === undefined || !sources.has(source) || obj.metadata.deletionTimestamp) continue;
+      // A controller copies its annotations to what it creates (a Deployment's ReplicaSets): those were not applied.
+      if (obj.metadata.ownerReferences?.some((o) => o.controller === true)) continue;
+      if (declared.has(trackingKey(r.plural, obj.metadata.namespace, obj.metadata.name!))) continue;
+      // upstream (Argo CD prune, as sandbox/gitops): background propagation
+      api.delete(r, obj.metadata.namespace, obj.metadata.name!, { propagationPolicy: 'Background' });
+      const entry: PlanObject = { action: 'pruned', ref: refOf(r, obj.metadata.name), source };
+      if (obj.metadata.namespace) entry.namespace = obj.metadata.namespace;
+      pruned.push(entry);
+    }
+  }
+  return pruned;
+}
+
+function rollout(api: ApiServer, observer: PlanObserver, d: Deployment & KubeObject, start: number): PlanRollout {
+  const k = key(d.metadata.namespace, d.metadata.name);
+  const replicas = d.spec?.replicas ?? 1;
+  const recreate = d.spec?.strategy?.type === 'Recreate';
+  const ru = d.spec?.strategy?.rollingUpdate;
+  const [maxSurge, maxUnavailable] = recreate
+    ? [0, 0]
+    : resolveFenceposts(ru?.maxSurge ?? '25%', ru?.maxUnavailable ?? '25%', replicas);
+  const f = observer.figures(k);
+  const replicaSets = (
+    api.list('replicasets', { namespace: d.metadata.namespace }).items as (ReplicaSet & KubeObject)[]
+  )
+    .filter((rs) => rs.metadata.ownerReferences?.some((o) => o.controller === true && o.uid === d.metadata.uid))
+    .map((rs) => ({
+      name: rs.metadata.name!,
+      revision: rs.metadata.annotations?.[REVISION_ANNOTATION] ?? '',
+      replicas: rs.spec?.replicas ?? 1,
+    }))
+    .sort((a, b) => Number(b.revision) - Number(a.revision) || a.name.localeCompare(b.name));
+  const progressing = d.status?.conditions?.find((c) => c.type === 'Progressing');
+  const outcome =
+    progressing?.reason === 'ProgressDeadlineExceeded'
+      ? 'stuck'
+      : progressing?.reason === 'NewReplicaSetAvailable' &&
+          (d.status?.observedGeneration ?? 0) >= (d.metadata.generation ?? 0)
+        ? 'complete'
+        : 'progressing';
+  const r: PlanRollout = {
+    deployment: k,
+    replicas,
+    strategy: recreate ? 'Recreate' : 'RollingUpdate',
+    maxSurge,
+    maxUnavailable,
+    podsCreated: f?.podsCreated ?? 0,
+    podsDeleted: f?.podsDeleted ?? 0,
+    peakSurge: f?.peakSurge ?? 0,
+    peakUnavailable: f?.peakUnavailable ?? 0,
+    durationMs: Math.max(0, (f?.lastChangeAt ?? start) - start),
+    replicaSets,
+    outcome,
+  };
+  if (progressing?.message) r.message = progressing.message;
+  return r;
+}
+
+function ownerOf(api: ApiServer, pod: Pod & KubeObject): string | undefined {
+  const ref = pod.metadata.ownerReferences?.find((o) => o.controller === true);
+  if (!ref) return undefined;
+  if (ref.kind === 'ReplicaSet') {
+    const rs = api
+      .list('replicasets', { namespace: pod.metadata.namespace })
+      .items.find((x) => x.metadata.uid === ref.uid);
+    const d = rs?.metadata.ownerReferences?.find((o) => o.controller === true && o.kind === 'Deployment');
+    if (d) return `Deployment ${pod.metadata.namespace}/${d.name}`;
+  }
+  return `${ref.kind} ${pod.metadata.namespace}/${ref.name}`;
+}
+
+function pendingPods(api: ApiServer): PlanPendingPod[] {
+  const out: PlanPendingPod[] = [];
+  for (const p of api.list('pods').items as (Pod & KubeObject)[]) {
+    if (p.status?.phase !== 'Pending' || p.spec?.nodeName || p.metadata.deletionTimestamp) continue;
+    const scheduled = podCondition(p, 'PodScheduled');
+    if (scheduled?.status !== 'False' || scheduled.reason !== 'Unschedulable') continue;
+    const entry: PlanPendingPod = { pod: key(p.metadata.namespace, p.metadata.name), message: scheduled.message ?? '' };
+    const owner = ownerOf(api, p);
+    if (owner) entry.owner = owner;
+    out.push(entry);
+  }
+  return out;
+}
+
+function services(api: ApiServer, observer: PlanObserver, applied: ReadonlySet<string>): PlanService[] {
+  const wanted = new Set([...applied, ...observer.servicesChanged]);
+  const out: PlanService[] = [];
+  for (const s of api.list('services').items as (Service & KubeObject)[]) {
+    const k = key(s.metadata.namespace, s.metadata.name);
+    if (!wanted.has(k) || !s.spec?.selector || Object.keys(s.spec.selector).length === 0) continue;
+    const e = observer.endpoints(k) ?? { min: 0, after: 0 };
+    const entry: PlanService = { service: k, min: e.min, after: e.after };
+    if (e.before !== undefined) entry.before = e.before;
+    out.push(entry);
+  }
+  return out;
+}
+
+const FINDINGS: readonly PlanFinding[] = ['refused', 'pending', 'stuck', 'endpoints', 'unsettled'];
+
+function formatSeconds(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60 === 0 ? '' : `${s % 60}s`}`;
+}
+
+function verdict(report: Omit<PlanReport, 'verdict'>): string {
+  const counts = (['created', 'configured', 'unchanged', 'pruned', 'refused'] as const)
+    .map((a) => [a, report.objects.filter((o) => o.action === a).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([a, n]) => `${n} ${a}`);
+  const head = counts.length > 0 ? counts.join(', ') : 'nothing to apply';
+  const problems: string[] = [];
+  const refused = report.objects.filter((o) => o.action === 'refused').length;
+  if (refused > 0) problems.push(`${refused} refused by the API server`);
+  if (report.pending.length > 0)
+    problems.push(`${report.pending.length} pod${report.pending.length === 1 ? '' : 's'} would stay Pending`);
+  const stuck = report.rollouts.filter((r) => r.outcome === 'stuck').length;
+  if (stuck > 0) problems.push(`${stuck} rollout${stuck === 1 ? '' : 's'} would get stuck`);
+  const dry = report.services.filter((s) => isEndpointLoss(s)).length;
+  if (dry > 0) problems.push(`${dry} Service${dry === 1 ? '' : 's'} would have no ready endpoints`);
+  if (problems.length > 0) return `${head}; ${problems.join(', ')}.`;
+  if (!report.settled) return `${head}; not settled after ${formatSeconds(report.durationMs)} of virtual time.`;
+  if (report.unsettled.length > 0)
+    return `${head}; settled after ${formatSeconds(report.durationMs)}, but not everything converged.`;
+  return `${head}; settles in ${formatSeconds(report.durationMs)}.`;
+}
+
+/** A Service ends with no ready endpoints, or had some and drops to none during the run. */
+export function isEndpointLoss(s: PlanService): boolean {
+  return s.after === 0 || ((s.before ?? 0) > 0 && s.min === 0);
+}
+
+/** Runs the plan: fork, settle, apply, prune, run until settled; the report of what happened. */
+export function runPlan(o: PlanOptions): PlanReport {
+  const namespace = o.namespace ?? 'default';
+  const limitMs = o.limitMs ?? DEFAULT_PLAN_LIMIT_MS;
+  const cluster = forkCluster(o);
+  cluster.start();
+  try {
+    cluster.runUntilSettled(limitMs); // the state as it stands, before the change
+    const api = cluster.api;
+    const start = cluster.clock.now();
+    const observer = new PlanObserver(api, cluster.clock);
+    const declared = new Set<string>();
+    const objects = o.manifests.map((m) => applyOne(api, m, namespace, declared));
+    // An object a refused document declares might not be named at all: then nothing is pruned, as the sync loop.
+    const unnamed = objects.some((x) => x.action === 'refused' && x.ref.endsWith('/'));
+    if (o.snapshot !== undefined && !unnamed)
+      objects.push(...prune(api, new Set(o.manifests.map((m) => m.source)), declared));
+    const settle = cluster.runUntilSettled(limitMs);
+    observer.stop();
+    const durationMs = settle.settled ? Math.max(0, settle.lastActivityAt - start) : settle.elapsedMs;
+    const changed = (kind: string) =>
+      new Set(
+        objects
+          .filter((x) => (x.action === 'created' || x.action === 'configured') && x.ref.startsWith(`${kind}/`))
+          .map((x) => key(x.namespace ?? namespace, x.ref.slice(kind.length + 1))),
+      );
+    const rolled = changed('deployment.apps');
+    const rollouts = (api.list('deployments').items as (Deployment & KubeObject)[])
+      .filter((d) => rolled.has(key(d.metadata.namespace, d.metadata.name)))
+      .map((d) => rollout(api, observer, d, start));
+    const report: Omit<PlanReport, 'verdict'> = {
+      apiVersion: PLAN_API_VERSION,
+      kind: 'Plan',
+      settled: settle.settled,
+      durationMs,
+      nodes: cluster.nodeNames.length,
+      objects,
+      rollouts,
+      pending: pendingPods(api),
+      services: services(api, observer, changed('service')),
+      unsettled: settle.pending,
+      findings: [],
+    };
+    const present: Record<PlanFinding, boolean> = {
+      refused: objects.some((x) => x.action === 'refused'),
+      pending: report.pending.length > 0,
+      stuck: rollouts.some((r) => r.outcome === 'stuck'),
+      endpoints: report.services.some(isEndpointLoss),
+      unsettled: !settle.settled || settle.pending.length > 0,
+    };
+    report.findings = FINDINGS.filter((f) => present[f]);
+    return { ...report, verdict: verdict(report) };
+  } finally {
+    cluster.stop();
+  }
+}

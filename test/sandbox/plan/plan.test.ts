@@ -1,0 +1,256 @@
+/**
+ * The plan of each classic situation, asserted whole. The rollout figures come from upstream's rollout math
+ * (pkg/controller/deployment/util/deployment_util.go `ResolveFenceposts`: maxSurge is a percentage of replicas
+ * rounded up, maxUnavailable rounded down; rolling.go `reconcileNewReplicaSet` scales the new ReplicaSet up to
+ * replicas + maxSurge in total, `reconcileOldReplicaSets` scales old ones down while replicas - maxUnavailable stay
+ * available). Each plan runs on a fork: the snapshot it is given is never changed.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Deployment } from 'kubernetes-types/apps/v1';
+import type { KubeObject, Typed } from '../../../sandbox/api/types';
+import { takeSnapshot } from '../../../sandbox/apiserver/snapshot';
+import type { Snapshot } from '../../../sandbox/apiserver/snapshot';
+import { Cluster } from '../../../sandbox/cluster/cluster';
+import { withSourceAnnotation } from '../../../sandbox/gitops/desiredState';
+import { runPlan } from '../../../sandbox/plan/plan';
+import type { PlanManifest } from '../../../sandbox/plan/plan';
+import type { PlanReport } from '../../../sandbox/plan/types';
+import { aConfigMap, aDeployment, aService } from '../../builders';
+
+const SOURCE = 'app/web.yaml';
+
+/** A settled 3-node cluster (4 CPUs a node) holding `objects`, applied from SOURCE as the GitOps sync applies. */
+function stateWith(...objects: KubeObject[]): Snapshot {
+  const cluster = new Cluster({ nodes: 3 });
+  cluster.start();
+  for (const o of objects) cluster.apply(withSourceAnnotation(o, SOURCE));
+  cluster.runUntilSettled();
+  const snapshot = JSON.parse(JSON.stringify(takeSnapshot(cluster.api))) as Snapshot;
+  cluster.stop();
+  return snapshot;
+}
+
+function web(o: { image?: string; replicas?: number; cpu?: string } = {}): Typed<Deployment> {
+  return aDeployment('web', {
+    replicas: o.replicas ?? 4,
+    image: o.image ?? 'nginx:1.27',
+    name: 'nginx',
+    requests: { cpu: o.cpu ?? '100m' },
+  });
+}
+
+const manifests = (...objects: KubeObject[]): PlanManifest[] =>
+  objects.map((object, i) => ({ source: SOURCE, line: 1 + 20 * i, object }));
+
+/** The report without what names or times depend on: diffs, ReplicaSet names and durations (asserted apart). */
+function shape(report: PlanReport) {
+  return {
+    ...report,
+    durationMs: undefined,
+    verdict: undefined,
+    objects: report.objects.map(({ diff: _diff, ...o }) => o),
+    rollouts: report.rollouts.map(({ durationMs: _d, message: _m, ...r }) => ({
+      ...r,
+      replicaSets: r.replicaSets.map((rs) => ({ revision: rs.revision, replicas: rs.replicas })),
+    })),
+    pending: report.pending.map((p) => ({ ...p, pod: p.pod.replace(/-[a-z0-9]+-[a-z0-9]+$/, '-…') })),
+  };
+}
+
+describe('runPlan', () => {
+  const state = stateWith(web(), aService('web'), aConfigMap('settings', { mode: 'fast' }));
+  const stateText = JSON.stringify(state);
+  const base = {
+    apiVersion: 'plan.kube-reconcile.dev/v1alpha1',
+    kind: 'Plan',
+    durationMs: undefined,
+    verdict: undefined,
+  };
+
+  test('an image change rolls 4 replicas one at a time: maxSurge 25% → 1, maxUnavailable 25% → 1', () => {
+    const report = runPlan({
+      snapshot: state,
+      manifests: manifests(web({ image: 'nginx:1.28' }), aService('web'), aConfigMap('settings', { mode: 'fast' })),
+    });
+    assert.deepEqual(shape(report), {
+      ...base,
+      settled: true,
+      nodes: 3,
+      objects: [
+        { action: 'configured', ref: 'deployment.apps/web', namespace: 'default', source: `${SOURCE}:1` },
+        { action: 'unchanged', ref: 'service/web', namespace: 'default', source: `${SOURCE}:21` },
+        { action: 'unchanged', ref: 'configmap/settings', namespace: 'default', source: `${SOURCE}:41` },
+      ],
+      rollouts: [
+        {
+          deployment: 'default/web',
+          replicas: 4,
+          strategy: 'RollingUpdate',
+          maxSurge: 1,
+          maxUnavailable: 1,
+          podsCreated: 4,
+          podsDeleted: 4,
+          peakSurge: 1,
+          peakUnavailable: 1,
+          replicaSets: [
+            { revision: '2', replicas: 4 },
+            { revision: '1', replicas: 0 },
+          ],
+          outcome: 'complete',
+        },
+      ],
+      pending: [],
+      // the Service follows the rollout: one pod unavailable at a time, so 3 of 4 endpoints at the fewest
+      services: [{ service: 'default/web', before: 4, min: 3, after: 4 }],
+      unsettled: [],
+      findings: [],
+    });
+    const diff = report.objects[0].diff ?? '';
+    assert.match(
+      diff,
+      /^--- LIVE\/apps\.v1\.Deployment\.default\.web\n\+\+\+ MERGED\/apps\.v1\.Deployment\.default\.web\n/,
+    );
+    assert.match(diff, /\n- {6}- image: nginx:1\.27\n\+ {6}- image: nginx:1\.28\n/);
+    assert.match(diff, /\n- {2}generation: 1\n\+ {2}generation: 2\n/);
+    assert.doesNotMatch(diff, /managedFields|^[-+] {2}resourceVersion/m);
+    assert.ok(report.rollouts[0].durationMs > 0 && report.rollouts[0].durationMs <= report.durationMs);
+    assert.match(report.verdict, /^1 configured, 2 unchanged; settles in \d+s\.$/);
+    assert.equal(JSON.stringify(state), stateText, 'the snapshot is not changed');
+  });
+
+  test('with maxUnavailable 0 the same change never drops below 4 available (surge 1, unavailable 0)', () => {
+    const strict = web({ image: 'nginx:1.28' });
+    strict.spec!.strategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } };
+    const r = runPlan({ snapshot: state, manifests: manifests(strict, aService('web')) }).rollouts[0];
+    assert.deepEqual(
+      [r.maxSurge, r.maxUnavailable, r.podsCreated, r.podsDeleted, r.peakSurge, r.peakUnavailable, r.outcome],
+      [1, 0, 4, 4, 1, 0, 'complete'],
+    );
+  });
+
+  test('replicas beyond capacity leave pods Pending with the scheduler’s exact message', () => {
+    // 3 nodes × 4 CPUs hold 2 pods of 1500m each: 6 of 7 are placed
+    const report = runPlan({ manifests: manifests(web({ replicas: 7, cpu: '1500m' })), limitMs: 2 * 60_000 });
+    assert.deepEqual(shape(report).pending, [
+      {
+        pod: 'default/web-…',
+        owner: 'Deployment default/web',
+        message:
+          '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+      },
+    ]);
+    assert.deepEqual(report.objects, [
+      { action: 'created', ref: 'deployment.apps/web', namespace: 'default', source: `${SOURCE}:1` },
+    ]);
+    assert.deepEqual(report.findings, ['pending', 'unsettled']);
+    assert.equal(report.rollouts[0].outcome, 'progressing');
+    assert.match(report.verdict, /^1 created; 1 pod would stay Pending\.$/);
+  });
+
+  test('a readiness probe that never passes stops the rollout at progressDeadlineSeconds: ProgressDeadlineExceeded', () => {
+    const probed = web({ image: 'nginx:1.28' });
+    probed.spec!.progressDeadlineSeconds = 120;
+    probed.spec!.template.spec!.containers[0].readinessProbe = { httpGet: { path: '/', port: 8080 } };
+    const report = runPlan({ snapshot: state, manifests: manifests(probed, aService('web')) });
+    const r = report.rollouts[0];
+    assert.deepEqual(shape(report).rollouts, [
+      {
+        deployment: 'default/web',
+        replicas: 4,
+        strategy: 'RollingUpdate',
+        maxSurge: 1,
+        maxUnavailable: 1,
+        // the new ReplicaSet gets surge + unavailable = 2 pods, the old one keeps 3: none of the new pods is ready
+        podsCreated: 2,
+        podsDeleted: 1,
+        peakSurge: 1,
+        peakUnavailable: 1,
+        replicaSets: [
+          { revision: '2', replicas: 2 },
+          { revision: '1', replicas: 3 },
+        ],
+        outcome: 'stuck',
+      },
+    ]);
+    assert.match(r.message ?? '', /^ReplicaSet "web-[a-z0-9]+" has timed out progressing\.$/);
+    assert.ok(r.durationMs >= 120_000, `stuck after the deadline, not before (${r.durationMs} ms)`);
+    assert.deepEqual(report.findings, ['stuck', 'unsettled']);
+    // the Service keeps the 3 old pods' endpoints throughout
+    assert.deepEqual(report.services, [{ service: 'default/web', before: 4, min: 3, after: 3 }]);
+  });
+
+  test('a Service selector change leaves it with 0 ready endpoints', () => {
+    const report = runPlan({
+      snapshot: state,
+      manifests: manifests(web(), aService('web', { selector: { app: 'api' } })),
+    });
+    assert.deepEqual(report.services, [{ service: 'default/web', before: 4, min: 0, after: 0 }]);
+    assert.deepEqual(report.findings, ['endpoints']);
+    assert.deepEqual(
+      report.objects.map((o) => [o.ref, o.action]),
+      [
+        ['deployment.apps/web', 'unchanged'],
+        ['service/web', 'configured'],
+        ['configmap/settings', 'pruned'],
+      ],
+    );
+    assert.match(report.objects[1].diff ?? '', /\n {3}selector:\n- {4}app: web\n\+ {4}app: api\n/);
+    assert.match(report.verdict, /1 Service would have no ready endpoints\.$/);
+  });
+
+  test('an object the file no longer declares is pruned; the ReplicaSets its Deployment made are not', () => {
+    const report = runPlan({ snapshot: state, manifests: manifests(web()) });
+    assert.deepEqual(report.objects, [
+      { action: 'unchanged', ref: 'deployment.apps/web', namespace: 'default', source: `${SOURCE}:1` },
+      { action: 'pruned', ref: 'service/web', namespace: 'default', source: SOURCE },
+      { action: 'pruned', ref: 'configmap/settings', namespace: 'default', source: SOURCE },
+    ]);
+    assert.deepEqual(report.rollouts, []);
+    assert.deepEqual(report.findings, []);
+    // another file's plan prunes nothing of this one's
+    const other = runPlan({ snapshot: state, manifests: [{ source: 'other.yaml', line: 1, object: aConfigMap('x') }] });
+    assert.deepEqual(
+      other.objects.map((o) => o.action),
+      ['created'],
+    );
+  });
+
+  test('the same files again: every object unchanged, nothing to roll out, no finding', () => {
+    const report = runPlan({
+      snapshot: state,
+      manifests: manifests(web(), aService('web'), aConfigMap('settings', { mode: 'fast' })),
+    });
+    assert.deepEqual(
+      report.objects.map((o) => o.action),
+      ['unchanged', 'unchanged', 'unchanged'],
+    );
+    assert.deepEqual([report.rollouts, report.pending, report.services, report.findings], [[], [], [], []]);
+    assert.equal(report.verdict, '3 unchanged; settles in 0s.');
+  });
+
+  test('a document the API server refuses is reported with its message, as validate gives it', () => {
+    const bad = aDeployment('broken', { selector: { app: 'a' } });
+    bad.spec!.template.metadata = { labels: { app: 'b' } };
+    const report = runPlan({ snapshot: state, manifests: manifests(web(), bad) });
+    assert.deepEqual(
+      report.objects.map((o) => [o.ref, o.action]),
+      [
+        ['deployment.apps/web', 'unchanged'],
+        ['deployment.apps/broken', 'refused'],
+        ['service/web', 'pruned'],
+        ['configmap/settings', 'pruned'],
+      ],
+    );
+    assert.match(
+      report.objects[1].message ?? '',
+      /^Deployment\.apps "broken" is invalid: spec\.template\.metadata\.labels: Invalid value: .*`selector` does not match template `labels`/,
+    );
+    assert.deepEqual(report.findings, ['refused']);
+  });
+
+  test('the same inputs give the same plan', () => {
+    const input = { snapshot: state, manifests: manifests(web({ image: 'nginx:1.28' })) };
+    assert.deepEqual(runPlan(input), runPlan(input));
+  });
+});
