@@ -114,10 +114,21 @@ export class Workbench {
   async expand(label: string, description?: RegExp): Promise<void> {
     const row = this.treeRow(label, description);
     await row.waitFor({ state: 'visible', timeout: this.timeout });
-    if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
+    // The tree re-renders as the sandbox changes (a new row shifts the ones below it), so a click can land on the row
+    // that was there a moment before: while the row is still collapsed, click its twistie again (located anew), at
+    // most once per second.
+    let clickedAt = -Infinity;
     await until(
       `${label} to be expanded`,
-      async () => ((await row.getAttribute('aria-expanded')) === 'true' ? true : undefined),
+      async () => {
+        const expanded = await row.getAttribute('aria-expanded');
+        if (expanded === 'true') return true;
+        if (expanded === 'false' && Date.now() - clickedAt > 1000) {
+          clickedAt = Date.now();
+          await row.locator('.monaco-tl-twistie').click();
+        }
+        return undefined;
+      },
       this.timeout,
     );
   }
