@@ -6,26 +6,6 @@
  */
 import { formatApiVersion, parseApiVersion } from './types';
 
-export interface ResourceType {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-  /** Lower-case plural used in URLs and messages: `deployments`. */
-  readonly plural: string;
-  readonly singular: string;
-  readonly namespaced: boolean;
-  readonly shortNames: readonly string[];
-  readonly categories: readonly string[];
-  /**
-   * Has a `/status` subresource: the main resource cannot change `status`, and `/status` cannot change anything else.
-   */
-  readonly statusSubresource: boolean;
-  /** Has a `/scale` subresource (`spec.replicas`). */
-  readonly scaleSubresource: boolean;
-  /** The API server keeps `metadata.generation` for this kind. */
-  readonly hasGeneration: boolean;
-}
-
 /**
  * Who acts on objects of a kind in the sandbox — the one place the settled report (and later the tree) reads to say
  * that a kind is stored but not acted on.
