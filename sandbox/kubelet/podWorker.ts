@@ -440,11 +440,12 @@ export class PodWorker {
     c.exitToken = undefined;
     const exit = c.run?.exit;
     if (!exit) return;
-    // A container restarted whatever its exit (a sidecar, or restartPolicy Always) is desired running: its program's
-    // eventual end (`sleep 3600`) is a future disruption, not work the cluster must finish to reach its desired state,
-    // so the timer is background and "settled" does not wait for it. A crash inside the settle window still counts: the
-    // restart it causes is foreground work. Containers that are meant to finish (Never, OnFailure) keep it foreground.
-    const restartsAlways = c.sidecar || (this.pod.spec?.restartPolicy ?? 'Always') === 'Always';
+    // A container restarted whatever its exit (a sidecar, or an app container under restartPolicy Always; init
+    // containers are meant to finish) is desired running: its program's eventual end (`sleep 3600`) is a future
+    // disruption, not work the cluster must finish to reach its desired state, so the timer is background and
+    // "settled" does not wait for it. A crash inside the settle window still counts: the restart it causes is
+    // foreground work. Containers meant to finish (init containers, Never, OnFailure) keep it foreground.
+    const restartsAlways = c.sidecar || (!c.init && (this.pod.spec?.restartPolicy ?? 'Always') === 'Always');
     c.exitToken = this.at(
       Math.max(exit.at, this.host.clock.now()),
       this.guard(c, () => this.exited(c, exit.code, exit.oom ? 'OOMKilled' : exit.code === 0 ? 'Completed' : 'Error')),
