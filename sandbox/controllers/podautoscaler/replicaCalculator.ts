@@ -199,6 +199,28 @@ export interface ResourceProposal {
   timestamp: number;
 }
 
+/**
+ * The common start of `GetResourceReplicas` and `calcPlainMetricReplicas`: the pods' metrics without the ignored and
+ * unready pods, and the pods grouped as upstream's `groupPods` does.
+ */
+function readyMetrics(
+  pods: readonly Pod[],
+  raw: readonly PodMetrics[],
+  resource: ResourceName,
+  container: string,
+  now: number,
+) {
+  const metrics = podMetricsInfo(raw, resource, container);
+  const timestamp = raw[0].timestamp;
+  if (pods.length === 0) throw new CalculationError('no pods returned by selector while calculating replica count');
+  const { readyPodCount, unreadyPods, missingPods, ignoredPods } = groupPods(pods, metrics, resource, now);
+  removePods(metrics, ignoredPods);
+  removePods(metrics, unreadyPods);
+  if (metrics.size === 0)
+    throw new CalculationError('did not receive metrics for targeted pods (pods might be unready)');
+  return { metrics, timestamp, readyPodCount, unreadyPods, missingPods };
+}
+
 /** `GetResourceReplicas`: the replica count for a target utilization (percentage of request). */
 export function resourceReplicas(
   currentReplicas: number,
@@ -209,14 +231,13 @@ export function resourceReplicas(
   container: string,
   now: number,
 ): ResourceProposal {
-  const metrics = podMetricsInfo(raw, resource, container);
-  const timestamp = raw[0].timestamp;
-  if (pods.length === 0) throw new CalculationError('no pods returned by selector while calculating replica count');
-  const { readyPodCount, unreadyPods, missingPods, ignoredPods } = groupPods(pods, metrics, resource, now);
-  removePods(metrics, ignoredPods);
-  removePods(metrics, unreadyPods);
-  if (metrics.size === 0)
-    throw new CalculationError('did not receive metrics for targeted pods (pods might be unready)');
+  const { metrics, timestamp, readyPodCount, unreadyPods, missingPods } = readyMetrics(
+    pods,
+    raw,
+    resource,
+    container,
+    now,
+  );
   const requests = podRequests(pods, resource, container);
   const first = utilizationRatio(metrics, requests, targetUtilization);
   const { utilization, rawAverage } = first;
@@ -266,14 +287,13 @@ export function rawResourceReplicas(
   container: string,
   now: number,
 ): PlainProposal {
-  const metrics = podMetricsInfo(raw, resource, container);
-  const timestamp = raw[0].timestamp;
-  if (pods.length === 0) throw new CalculationError('no pods returned by selector while calculating replica count');
-  const { readyPodCount, unreadyPods, missingPods, ignoredPods } = groupPods(pods, metrics, resource, now);
-  removePods(metrics, ignoredPods);
-  removePods(metrics, unreadyPods);
-  if (metrics.size === 0)
-    throw new CalculationError('did not receive metrics for targeted pods (pods might be unready)');
+  const { metrics, timestamp, readyPodCount, unreadyPods, missingPods } = readyMetrics(
+    pods,
+    raw,
+    resource,
+    container,
+    now,
+  );
   const { ratio, usage } = usageRatio(metrics, targetUsage);
   const result = (replicas: number): PlainProposal => ({ replicas, usage, timestamp });
 
