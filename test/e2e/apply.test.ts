@@ -9,7 +9,7 @@
  * - A4: two files declare `web`; deleting the one in effect re-applies the other instead of pruning `web`;
  * - A5: the sync badge, the self-heal notification (Turn Off Self-Heal), Update Manifest from Live and Revert Live to
  *   Manifest.
- * Each step starts from the known state of `Steps.baseline`, waits on what a user would see with a deadline, and
+ * Each step starts from the known state of `Suite.baseline`, waits on what a user would see with a deadline, and
  * leaves a screenshot in test-artifacts/e2e/. Run with `npm run test:e2e -- --test-name-pattern='^A'`.
  */
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ import { after, describe, test } from 'node:test';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Steps, STEP, READY, WAIT_MS, writeWorkspaceSettings } from './harness/steps';
+import { createSuite, STEP, READY, WAIT_MS, writeWorkspaceSettings } from './harness/suite';
 import { until } from './harness/wait';
 import type { Workbench } from './harness/workbench';
 import { deploymentRow, replicasLine, runningWebPods, SANDBOX_SETTINGS, webYaml, WORKSPACE_FILES } from './scenario';
@@ -26,18 +26,10 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const skip = process.env.E2E_SKIP;
 const ACTIVE_TAB = '.part.editor .tabs-container .tab.active';
 
-const steps = new Steps(() => {
-  const codeServer = process.env.E2E_CODE_SERVER;
-  const vsix = process.env.E2E_VSIX;
-  assert.ok(codeServer && vsix, 'E2E_CODE_SERVER and E2E_VSIX are unset: run the suite with `npm run test:e2e`');
-  return {
-    codeServer,
-    vsix,
-    files: WORKSPACE_FILES,
-    settings: SANDBOX_SETTINGS,
-    artifactsDir: process.env.E2E_ARTIFACTS ?? join(ROOT, 'test-artifacts', 'e2e'),
-    keepTemp: process.env.E2E_KEEP_TEMP === '1',
-  };
+const suite = createSuite({
+  files: WORKSPACE_FILES,
+  settings: SANDBOX_SETTINGS,
+  artifactsDir: process.env.E2E_ARTIFACTS ?? join(ROOT, 'test-artifacts', 'e2e'),
 });
 
 /** Waits until the status bar shows text matching `pattern` (the transient result of a save or an apply). */
@@ -111,14 +103,15 @@ describe(
   'Kube Reconcile: safe apply and sync (code-server + Chromium)',
   { skip: skip ? `skipped: ${skip}` : false },
   () => {
-    after(() => steps.stop(), { timeout: 60_000 });
+    after(() => suite.stop(), { timeout: 60_000 });
 
     test(
       'A1. the web Deployment and the Desired vs Actual link open web.yaml at line 9 in a remote workspace',
       STEP,
       () =>
-        steps.run('apply-reveal-manifest', async (wb, session) => {
-          await steps.baseline(wb, session.workspace, 3);
+        suite.step('apply-reveal-manifest', async () => {
+          const { wb } = suite;
+          await suite.baseline(3);
           // A click on the Deployment reveals its manifest (the tree item's command).
           await wb.treeRow('web', READY).click();
           await manifestOpenAt(wb, 'web.yaml', 9);
@@ -148,8 +141,9 @@ describe(
       'A2. with auto-save after a delay, pauses apply nothing; Ctrl+S with an error is refused; fixed, it applies',
       STEP,
       () =>
-        steps.run('apply-auto-save', async (wb, session) => {
-          await steps.baseline(wb, session.workspace, 3);
+        suite.step('apply-auto-save', async () => {
+          const { wb, session } = suite;
+          await suite.baseline(3);
           writeWorkspaceSettings(session.workspace, { 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 300 });
           const file = join(session.workspace, 'web.yaml');
           try {
@@ -207,8 +201,9 @@ describe(
       'A3. a Pod with `poarts:` applied anyway is refused on the poarts key (source sandbox); fixed, it runs',
       STEP,
       () =>
-        steps.run('apply-strict-typo', async (wb, session) => {
-          await steps.baseline(wb, session.workspace, 3);
+        suite.step('apply-strict-typo', async () => {
+          const { wb, session } = suite;
+          await suite.baseline(3);
           const file = join(session.workspace, 'typo.yaml');
           const pod = (ports: string) =>
             `apiVersion: v1\nkind: Pod\nmetadata:\n  name: typo\nspec:\n  containers:\n    - name: app\n      image: nginx:1.27\n      ${ports}:\n        - containerPort: 80\n`;
@@ -271,8 +266,9 @@ describe(
     );
 
     test('A4. two files declare web: deleting the one in effect re-applies the other, web is never pruned', STEP, () =>
-      steps.run('apply-shared-object', async (wb, session) => {
-        await steps.baseline(wb, session.workspace, 3);
+      suite.step('apply-shared-object', async () => {
+        const { wb, session } = suite;
+        await suite.baseline(3);
         const second = join(session.workspace, 'new.yaml');
         // web.yaml's Deployment at 1 replica in a second file (a checkout, or a skeleton saved under that name).
         writeFileSync(second, webYaml(1).slice(webYaml(1).indexOf('apiVersion: apps/v1'), webYaml(1).indexOf('---')));
@@ -310,8 +306,9 @@ describe(
       'A5. the sync badge; self-heal says what it reverted; Update Manifest from Live; Revert Live to Manifest',
       STEP,
       () =>
-        steps.run('apply-sync-status', async (wb, session) => {
-          await steps.baseline(wb, session.workspace, 3);
+        suite.step('apply-sync-status', async () => {
+          const { wb, session } = suite;
+          await suite.baseline(3);
           try {
             await waitBadge(wb, '✓');
             await wb.contextMenu('web', 'Scale…', READY);

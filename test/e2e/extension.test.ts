@@ -14,14 +14,12 @@
  * with a deadline, and leaves a screenshot in test-artifacts/e2e/.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { after, describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSession } from './harness/session';
-import type { ConsoleMessage } from 'playwright-core';
-import type { Session } from './harness/session';
-import { interruptWaits, resumeWaits, until } from './harness/wait';
+import { createSuite, NODES, READY, STEP, WAIT_MS } from './harness/suite';
+import { until } from './harness/wait';
 import type { Workbench } from './harness/workbench';
 import { findKubeconfigs, findKubectl, kubectl, parseTable } from './harness/kubectl';
 import {
@@ -38,148 +36,29 @@ import {
 import type { PodRow } from './scenario';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** Deadline of one wait inside a step; the node:test timeout of a step is above it. */
-const WAIT_MS = 90_000;
-const STEP = { timeout: 180_000 };
 const skip = process.env.E2E_SKIP;
-/** What a tree command shows when it was invoked without a tree item (client/src/commands/objectArg.ts). */
-const NO_TREE_ITEM = /: right-click .+ in the Cluster view\.$/;
 /** The real kubectl, for the step that uses the sandbox's Kubernetes API. */
 const KUBECTL = findKubectl();
-const NODES = ['node-1', 'node-2', 'node-3'];
-/** A node row as every step starts with it: Ready and schedulable (`Ready · 2 pods`). */
-const HEALTHY_NODE = /^Ready · \d+ pods?$/;
-const READY = /^\d+\/\d+$/;
+const suite = createSuite({
+  files: WORKSPACE_FILES,
+  settings: SANDBOX_SETTINGS,
+  artifactsDir: process.env.E2E_ARTIFACTS ?? join(ROOT, 'test-artifacts', 'e2e'),
+});
+const step = (name: string, body: () => Promise<void>): Promise<void> => suite.step(name, body);
+const baseline = (replicas: number): Promise<PodRow[]> => suite.baseline(replicas);
+const wb = (): Workbench => suite.wb;
 
 describe(
   'Kube Reconcile in VS Code 1.100 (code-server + Chromium)',
   { skip: skip ? `skipped: ${skip}` : false },
   () => {
-    let session: Session | undefined;
-    let wb: Workbench;
-
-    /**
-     * Runs a step's body; on failure leaves a screenshot named after the step before
-     * rethrowing. Fails at once when the extension reports that a context-menu command
-     * reached it without its tree item, instead of waiting out the deadline.
-     */
-    async function step(name: string, body: () => Promise<void>): Promise<void> {
-      const page = wb.page;
-      let onConsole: ((m: ConsoleMessage) => void) | undefined;
-      const lostItem = new Promise<never>((_, reject) => {
-        onConsole = (m) => {
-          if (NO_TREE_ITEM.test(m.text()))
-            reject(
-              new Error(
-                `the command reached the extension without its tree item: "${m.text()}" (VS Code drops tree-item handles while a refresh of their parent is in flight)`,
-              ),
-            );
-        };
-        page.on('console', onConsole);
-      });
-      const running = body();
-      try {
-        await Promise.race([running, lostItem]);
-        await wb.screenshot(name);
-      } catch (e) {
-        // When the lost item ended the step, its body is still waiting: stop it before the next step starts.
-        interruptWaits(e instanceof Error ? e : new Error(String(e)));
-        await running.catch(() => undefined);
-        resumeWaits();
-        await wb?.screenshot(`${name}-FAILED`).catch(() => undefined);
-        if (session && session.browser.errors.length > 0)
-          console.error(`browser errors so far:\n${session.browser.errors.slice(-10).join('\n')}`);
-        throw e;
-      } finally {
-        if (onConsole) page.off('console', onConsole);
-        lostItem.catch(() => undefined);
-      }
-    }
-
-    before(
-      async () => {
-        const codeServer = process.env.E2E_CODE_SERVER;
-        const vsix = process.env.E2E_VSIX;
-        assert.ok(codeServer && vsix, 'E2E_CODE_SERVER and E2E_VSIX are unset: run the suite with `npm run test:e2e`');
-        session = await startSession({
-          codeServer,
-          vsix,
-          files: WORKSPACE_FILES,
-          settings: SANDBOX_SETTINGS,
-          artifactsDir: process.env.E2E_ARTIFACTS ?? join(ROOT, 'test-artifacts', 'e2e'),
-          keepTemp: process.env.E2E_KEEP_TEMP === '1',
-        });
-        wb = session.workbench;
-        wb.timeout = WAIT_MS;
-        console.log(`workbench ready in ${session.workbenchReadyMs} ms (${session.workspace})`);
-      },
-      { timeout: 180_000 },
-    );
-
-    after(
-      async () => {
-        await session?.stop();
-      },
-      { timeout: 60_000 },
-    );
-
-    /**
-     * The state a step starts from, whatever the step before it did or left half done: the
-     * workbench tidied (no menu, quick input, dialog, notification or editor), the sandbox running,
-     * web.yaml on disk at `replicas` and applied, every node Ready and schedulable (a failed node is
-     * recovered, a cordoned one uncordoned, from the tree), and the tree showing, down to the pods,
-     * web at `replicas`/`replicas` with that many running, ready pods and no other web pod. That
-     * state is stable once reached (nothing moves the cluster away from it), so seeing it in the
-     * tree means the tree is current. (Reset Sandbox is no shortcut: a fresh cluster has the same
-     * pod names and the tree shows the reset node by node, so its rows cannot tell before from
-     * after.) Returns the running web pods.
-     */
-    async function baseline(replicas: number): Promise<PodRow[]> {
-      await wb.tidy();
-      // The tree showing the nodes is also the sign that the extension is up and its commands are there.
-      await wb.openViewContainer('Kube Reconcile');
-      await wb.waitForTree('the three nodes', (rows) => (nodeRows(rows).length === NODES.length ? true : undefined));
-      if (/Sandbox paused/.test(await wb.statusBarText())) await wb.runCommand('Kube Reconcile: Resume Sandbox');
-      const file = join(session!.workspace, 'web.yaml');
-      if (readFileSync(file, 'utf8') !== webYaml(replicas)) {
-        writeFileSync(file, webYaml(replicas));
-        await wb.runCommand('Kube Reconcile: Apply Workspace to Sandbox');
-      }
-      for (const node of nodeRows(await wb.treeRows())) {
-        // A failed node still reads Ready for its grace period (`… · kubelet stopped — NotReady in 38s`).
-        if (node.description.startsWith('NotReady') || node.description.includes('kubelet stopped'))
-          await wb.contextMenu(node.label, 'Recover Node');
-        if (node.description.includes('SchedulingDisabled')) await wb.contextMenu(node.label, 'Uncordon');
-      }
-      await wb.waitForTree(`${NODES.join(', ')} Ready and schedulable, web at ${replicas}/${replicas}`, (rows) => {
-        const nodes = nodeRows(rows);
-        return nodes.length === NODES.length &&
-          nodes.every((n) => HEALTHY_NODE.test(n.description)) &&
-          deploymentRow(rows)?.description === `${replicas}/${replicas}`
-          ? true
-          : undefined;
-      });
-      await wb.expand('web', READY);
-      const replicaSet = await wb.waitForTree(
-        'its ReplicaSet',
-        (rows) => rows.find((r) => /^web-[a-z0-9]+$/.test(r.label) && READY.test(r.description))?.label,
-      );
-      await wb.expand(replicaSet);
-      return wb.waitForTree(`${replicas} running, ready web pods and no other web pod`, (rows) => {
-        const running = runningWebPods(rows);
-        return running.length === replicas &&
-          allWebPods(rows).length === replicas &&
-          nodeRows(rows).every((n) => HEALTHY_NODE.test(n.description))
-          ? running
-          : undefined;
-      });
-    }
+    after(() => suite.stop(), { timeout: 60_000 });
 
     test('1. the Kube Reconcile view shows the sandbox nodes', STEP, () =>
       step('nodes', async () => {
-        await wb.tidy();
-        await wb.openViewContainer('Kube Reconcile');
-        const nodes = await wb.waitForTree('three Ready nodes', (rows) => {
+        await wb().tidy();
+        await wb().openViewContainer('Kube Reconcile');
+        const nodes = await wb().waitForTree('three Ready nodes', (rows) => {
           const ready = nodeRows(rows).filter((r) => r.description.startsWith('Ready'));
           return ready.length === 3 ? ready.map((r) => r.label) : undefined;
         });
@@ -190,18 +69,18 @@ describe(
     test('2. saving web.yaml at 3 replicas brings up a third running pod', STEP, () =>
       step('saved-3-replicas', async () => {
         const before = await baseline(2);
-        await wb.quickOpen('web.yaml');
+        await wb().quickOpen('web.yaml');
         const line = replicasLine(webYaml(2));
-        await wb.goToLine(line);
-        await wb.page.keyboard.press('End');
-        await wb.page.keyboard.press('Backspace');
-        await wb.page.keyboard.type('3');
-        await wb.waitDirty(true);
-        assert.ok((await wb.editorLines()).includes('  replicas: 3'), 'the edit changed the replicas line');
-        await wb.page.keyboard.press('Control+S');
-        await wb.waitDirty(false);
-        assert.equal(readFileSync(join(session!.workspace, 'web.yaml'), 'utf8'), webYaml(3), 'saved to disk');
-        const after = await wb.waitForTree('3 running, ready web pods and the Deployment at 3/3', (rows) => {
+        await wb().goToLine(line);
+        await wb().page.keyboard.press('End');
+        await wb().page.keyboard.press('Backspace');
+        await wb().page.keyboard.type('3');
+        await wb().waitDirty(true);
+        assert.ok((await wb().editorLines()).includes('  replicas: 3'), 'the edit changed the replicas line');
+        await wb().page.keyboard.press('Control+S');
+        await wb().waitDirty(false);
+        assert.equal(readFileSync(join(suite.session.workspace, 'web.yaml'), 'utf8'), webYaml(3), 'saved to disk');
+        const after = await wb().waitForTree('3 running, ready web pods and the Deployment at 3/3', (rows) => {
           const running = runningWebPods(rows);
           return running.length === 3 && deploymentRow(rows)?.description === '3/3' ? running : undefined;
         });
@@ -219,8 +98,8 @@ describe(
       step('killed-pod-replaced', async () => {
         const before = await baseline(3);
         const victim = before[0].name;
-        await wb.contextMenu(victim, 'Kill Pod');
-        const after = await wb.waitForTree(`a replacement for ${victim}, running and ready`, (rows) => {
+        await wb().contextMenu(victim, 'Kill Pod');
+        const after = await wb().waitForTree(`a replacement for ${victim}, running and ready`, (rows) => {
           const running = runningWebPods(rows);
           return running.length === 3 && !running.some((p) => p.name === victim) ? running : undefined;
         });
@@ -232,8 +111,8 @@ describe(
     test('4. Desired vs Actual for the Deployment: Healthy, in sync with web.yaml', STEP, () =>
       step('desired-vs-actual', async () => {
         await baseline(3);
-        await wb.contextMenu('web', 'Show Desired vs Actual', READY);
-        const frame = wb.webview();
+        await wb().contextMenu('web', 'Show Desired vs Actual', READY);
+        const frame = wb().webview();
         const heading = frame.locator('h1', { hasText: 'Desired vs Actual' });
         await heading.waitFor({ state: 'visible', timeout: WAIT_MS });
         assert.equal((await heading.innerText()).trim(), 'Desired vs Actual: deployment/web');
@@ -270,15 +149,15 @@ describe(
       step('unknown-field', async () => {
         await baseline(3);
         const line = replicasLine(webYaml(3));
-        const problemFor = async () => (await wb.problems()).find((p) => p.includes('replicsa'));
+        const problemFor = async () => (await wb().problems()).find((p) => p.includes('replicsa'));
         assert.equal(await problemFor(), undefined, 'no problem about replicsa before the edit');
-        await wb.quickOpen('web.yaml');
-        await wb.goToLine(line);
-        await wb.page.keyboard.press('End');
-        await wb.page.keyboard.press('Enter');
-        await wb.page.keyboard.type('replicsa: 3');
-        await wb.waitDirty(true);
-        const lines = await wb.editorLines();
+        await wb().quickOpen('web.yaml');
+        await wb().goToLine(line);
+        await wb().page.keyboard.press('End');
+        await wb().page.keyboard.press('Enter');
+        await wb().page.keyboard.type('replicsa: 3');
+        await wb().waitDirty(true);
+        const lines = await wb().editorLines();
         assert.equal(
           lines[lines.indexOf('  replicas: 3') + 1],
           '  replicsa: 3',
@@ -291,18 +170,18 @@ describe(
             return p?.includes('Unknown field') ? p : undefined;
           },
           WAIT_MS,
-          async () => (await wb.problems()).join(' | '),
+          async () => (await wb().problems()).join(' | '),
         );
         assert.match(problem, /Unknown field "replicsa"/);
         assert.match(problem, new RegExp(`\\[Ln ${line + 1}, Col 3\\]`), `at the misspelled key (line ${line + 1})`);
-        await wb.screenshot('unknown-field-problem');
-        await wb.runCommand('File: Revert File');
-        await wb.waitDirty(false);
+        await wb().screenshot('unknown-field-problem');
+        await wb().runCommand('File: Revert File');
+        await wb().waitDirty(false);
         await until(
           'the problem to go once the file is reverted',
           async () => ((await problemFor()) === undefined ? true : undefined),
           WAIT_MS,
-          async () => (await wb.problems()).join(' | '),
+          async () => (await wb().problems()).join(' | '),
         );
       }),
     );
@@ -312,16 +191,16 @@ describe(
         const before = await baseline(3);
         const node = before[0].node;
         const moved = before.filter((p) => p.node === node);
-        await wb.contextMenu(node, 'Fail Node');
-        await wb.waitForTree(`${node} NotReady`, (rows) =>
+        await wb().contextMenu(node, 'Fail Node');
+        await wb().waitForTree(`${node} NotReady`, (rows) =>
           nodeRows(rows)
             .find((r) => r.label === node)
             ?.description.startsWith('NotReady')
             ? true
             : undefined,
         );
-        await wb.runCommand('Kube Reconcile: Fast-forward Until Settled');
-        const after = await wb.waitForTree(`3 running web pods, none on ${node}`, (rows) => {
+        await wb().runCommand('Kube Reconcile: Fast-forward Until Settled');
+        const after = await wb().waitForTree(`3 running web pods, none on ${node}`, (rows) => {
           const running = runningWebPods(rows);
           return running.length === 3 && running.every((p) => p.node !== node) ? running : undefined;
         });
@@ -332,7 +211,7 @@ describe(
           `one new pod for each of the ${moved.length} that ran on ${node}: ${JSON.stringify({ before, after })}`,
         );
         assert.ok(
-          nodeRows(await wb.treeRows())
+          nodeRows(await wb().treeRows())
             .find((r) => r.label === node)
             ?.description.startsWith('NotReady'),
           `${node} is still NotReady`,
@@ -343,12 +222,12 @@ describe(
     test('7. Scale… to 5 by hand is reverted to 3 by self-heal', STEP, () =>
       step('scale-reverted', async () => {
         await baseline(3);
-        await wb.contextMenu('web', 'Scale…', READY);
-        assert.equal(await wb.inputBox('Scale deployment/web'), '3', 'the input box starts at the live replicas');
-        await wb.answerInput('Scale deployment/web', '5');
+        await wb().contextMenu('web', 'Scale…', READY);
+        assert.equal(await wb().inputBox('Scale deployment/web'), '3', 'the input box starts at the live replicas');
+        await wb().answerInput('Scale deployment/web', '5');
         // Evidence that the scale happened and was put back: both events in the Deployment's view.
-        await wb.contextMenu('web', 'Show Desired vs Actual', READY);
-        const events = wb.webview().locator('table.events tbody tr');
+        await wb().contextMenu('web', 'Show Desired vs Actual', READY);
+        const events = wb().webview().locator('table.events tbody tr');
         const scaledUp = events
           .filter({ hasText: /ScalingReplicaSet.*Scaled up replica set web-[a-z0-9]+ from 3 to 5/ })
           .first();
@@ -357,8 +236,8 @@ describe(
         await reverted.waitFor({ state: 'visible', timeout: WAIT_MS });
         await reverted.scrollIntoViewIfNeeded();
         assert.match(await reverted.innerText(), /spec\.replicas 5 → 3 from web\.yaml/);
-        await wb.openViewContainer('Kube Reconcile');
-        await wb.waitForTree('the Deployment back at 3/3 with 3 running pods and no other web pod', (rows) => {
+        await wb().openViewContainer('Kube Reconcile');
+        await wb().waitForTree('the Deployment back at 3/3 with 3 running pods and no other web pod', (rows) => {
           const running = runningWebPods(rows);
           return deploymentRow(rows)?.description === '3/3' && running.length === 3 && allWebPods(rows).length === 3
             ? true
@@ -373,7 +252,7 @@ describe(
       () =>
         step('kubectl', async () => {
           const bin = KUBECTL!;
-          const dirs = session!.dirs;
+          const dirs = suite.session.dirs;
           const before = await baseline(3);
           // Written to the extension's workspace storage once the API serves; polled, as a user would wait for it.
           const kubeconfig = await until(
@@ -411,7 +290,7 @@ describe(
 
           // Fail Node in the tree: kubectl sees that node NotReady and the others Ready.
           const node = before[0].node;
-          await wb.contextMenu(node, 'Fail Node');
+          await wb().contextMenu(node, 'Fail Node');
           const failed = await until(
             `kubectl get nodes to show ${node} NotReady and the others Ready`,
             async () => {
@@ -422,7 +301,7 @@ describe(
             WAIT_MS,
             describeSeen,
           );
-          await wb.waitForTree(`the tree to agree: ${node} NotReady`, (rows) =>
+          await wb().waitForTree(`the tree to agree: ${node} NotReady`, (rows) =>
             nodeRows(rows)
               .find((r) => r.label === node)
               ?.description.startsWith('NotReady')
@@ -431,7 +310,7 @@ describe(
           );
 
           // Recover Node in the tree: kubectl sees all three Ready again.
-          await wb.contextMenu(node, 'Recover Node');
+          await wb().contextMenu(node, 'Recover Node');
           const recovered = await until(
             `kubectl get nodes to show ${NODES.join(', ')} Ready`,
             async () => {
@@ -447,7 +326,7 @@ describe(
           console.log(
             `kubectl (${kubeconfig}): pods ${pods.join(' ')}; after Fail Node ${JSON.stringify(failed)}; after Recover Node ${JSON.stringify(recovered)}`,
           );
-          await wb.waitForTree(`the tree to agree: ${NODES.join(', ')} Ready`, (rows) =>
+          await wb().waitForTree(`the tree to agree: ${NODES.join(', ')} Ready`, (rows) =>
             nodeRows(rows).filter((r) => r.description.startsWith('Ready')).length === NODES.length ? true : undefined,
           );
         }),

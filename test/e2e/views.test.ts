@@ -16,9 +16,9 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import type { ConsoleMessage, Locator } from 'playwright-core';
-import { anyWanted, createSuite, READY, STEP, WAIT_MS } from './harness/suite';
+import { createSuite, READY, STEP, WAIT_MS } from './harness/suite';
 import { until } from './harness/wait';
 import {
   allWebPods,
@@ -62,7 +62,7 @@ spec:
 
 const SELECTOR_ITEM = '.context-view .monaco-menu .action-item .action-label';
 
-/** The steps' names, for `anyWanted` (each `test` below uses one of them). */
+/** The steps' names (each `test` below uses one of them). */
 const STEP_NAMES = [
   'V1. a pod is compared with its ReplicaSet template; a Pending pod says why with numbers, first',
   'V2. node menus follow its state; Fail Node shows the countdown at once and offers Recover',
@@ -77,16 +77,9 @@ const STEP_NAMES = [
 ];
 
 describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `skipped: ${skip}` : false }, () => {
-  const suite = createSuite();
+  const suite = createSuite({ files: WORKSPACE_FILES, settings: SANDBOX_SETTINGS, artifactsDir: ARTIFACTS });
   const wb = () => suite.wb;
 
-  before(
-    async () => {
-      if (anyWanted(STEP_NAMES))
-        await suite.start({ files: WORKSPACE_FILES, settings: SANDBOX_SETTINGS, artifactsDir: ARTIFACTS });
-    },
-    { timeout: 180_000 },
-  );
   after(() => suite.stop(), { timeout: 60_000 });
 
   /** The labels of a tree row's context menu, closed again with Escape. */

@@ -1,13 +1,14 @@
 /**
  * What every e2e test file shares besides the workbench: one session per file,
- * `step` (a screenshot after each step, one named …-FAILED on failure, and an
- * early failure when a context-menu command loses its tree item), and
- * `baseline`, the known state every step starts from (see extension.test.ts,
- * whose steps follow the same rules).
+ * started by the first step that runs (so a `--test-name-pattern` that selects
+ * none of a file's steps starts no VS Code for it), `step` (a screenshot after
+ * each step, one named …-FAILED on failure, and an early failure when a
+ * context-menu command loses its tree item), and `baseline`, the known state
+ * every step starts from, so that steps never depend on one another.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ConsoleMessage } from 'playwright-core';
 import { allWebPods, deploymentRow, nodeRows, runningWebPods, webYaml } from '../scenario';
 import type { PodRow } from '../scenario';
@@ -18,7 +19,8 @@ import type { Workbench } from './workbench';
 
 /** Deadline of one wait inside a step; the node:test timeout of a step is above it. */
 export const WAIT_MS = 90_000;
-export const STEP = { timeout: 180_000 };
+/** A step's node:test options (the first step that runs also starts VS Code, most of a minute). */
+export const STEP = { timeout: 240_000 };
 /** What a tree command shows when it was invoked without a tree item (client/src/commands/objectArg.ts). */
 const NO_TREE_ITEM = /: right-click .+ in the Cluster view\.$/;
 export const NODES = ['node-1', 'node-2', 'node-3'];
@@ -26,30 +28,25 @@ export const NODES = ['node-1', 'node-2', 'node-3'];
 export const HEALTHY_NODE = /^Ready · \d+ pods?$/;
 export const READY = /^\d+\/\d+$/;
 
+export interface SuiteOptions {
+  files: Readonly<Record<string, string>>;
+  settings: Readonly<Record<string, unknown>>;
+  artifactsDir: string;
+}
+
 export interface Suite {
   readonly session: Session;
   readonly wb: Workbench;
-  start(options: {
-    files: Readonly<Record<string, string>>;
-    settings: Readonly<Record<string, unknown>>;
-    artifactsDir: string;
-  }): Promise<void>;
+  /** Starts the session now (a `step` starts it otherwise); `options` default to those given to `createSuite`. */
+  start(options?: SuiteOptions): Promise<void>;
   stop(): Promise<void>;
   step(name: string, body: () => Promise<void>): Promise<void>;
   baseline(replicas: number): Promise<PodRow[]>;
 }
 
-/**
- * False when the run was asked for chosen steps (`--test-name-pattern`) and none of `names` is one of them: Node's
- * test runner still runs a file's `before` hook then, and starting VS Code for nothing takes a minute.
- */
-export function anyWanted(names: readonly string[], execArgv: readonly string[] = process.execArgv): boolean {
-  const patterns = execArgv.flatMap((a) => (a.startsWith('--test-name-pattern=') ? [a.slice(20)] : []));
-  return patterns.length === 0 || names.some((n) => patterns.some((p) => new RegExp(p).test(n)));
-}
-
-export function createSuite(): Suite {
+export function createSuite(defaults?: SuiteOptions): Suite {
   let session: Session | undefined;
+  let started: Promise<void> | undefined;
   const suite: Suite = {
     get session() {
       assert.ok(session, 'the session has not started');
@@ -58,33 +55,41 @@ export function createSuite(): Suite {
     get wb() {
       return suite.session.workbench;
     },
-    async start({ files, settings, artifactsDir }) {
-      const codeServer = process.env.E2E_CODE_SERVER;
-      const vsix = process.env.E2E_VSIX;
-      assert.ok(codeServer && vsix, 'E2E_CODE_SERVER and E2E_VSIX are unset: run the suite with `npm run test:e2e`');
-      session = await startSession({
-        codeServer,
-        vsix,
-        files,
-        settings,
-        artifactsDir,
-        keepTemp: process.env.E2E_KEEP_TEMP === '1',
-      });
-      session.workbench.timeout = WAIT_MS;
-      console.log(`workbench ready in ${session.workbenchReadyMs} ms (${session.workspace})`);
+    start(options = defaults) {
+      started ??= (async () => {
+        assert.ok(options, 'createSuite was given no session options');
+        const codeServer = process.env.E2E_CODE_SERVER;
+        const vsix = process.env.E2E_VSIX;
+        assert.ok(codeServer && vsix, 'E2E_CODE_SERVER and E2E_VSIX are unset: run the suite with `npm run test:e2e`');
+        session = await startSession({
+          codeServer,
+          vsix,
+          ...options,
+          keepTemp: process.env.E2E_KEEP_TEMP === '1',
+        });
+        session.workbench.timeout = WAIT_MS;
+        console.log(`workbench ready in ${session.workbenchReadyMs} ms (${session.workspace})`);
+      })();
+      return started;
     },
     async stop() {
+      await started?.catch(() => undefined);
       await session?.stop();
     },
 
     async step(name, body) {
+      await suite.start();
       const wb = suite.wb;
       const page = wb.page;
       let onConsole: ((m: ConsoleMessage) => void) | undefined;
       const lostItem = new Promise<never>((_, reject) => {
         onConsole = (m) => {
           if (NO_TREE_ITEM.test(m.text()))
-            reject(new Error(`the command reached the extension without its tree item: "${m.text()}"`));
+            reject(
+              new Error(
+                `the command reached the extension without its tree item: "${m.text()}" (VS Code drops tree-item handles while a refresh of their parent is in flight)`,
+              ),
+            );
         };
         page.on('console', onConsole);
       });
@@ -106,8 +111,20 @@ export function createSuite(): Suite {
       }
     },
 
+    /**
+     * The state a step starts from, whatever the step before it did or left half done: the workbench tidied (no
+     * menu, quick input, dialog, notification or editor), the tree showing everything by namespace, the sandbox
+     * running, the workspace settings file empty (`.vscode/settings.json`: no auto-save, self-heal on), web.yaml on
+     * disk at `replicas` and applied, every node Ready and schedulable (a failed node is recovered, a cordoned one
+     * uncordoned, from the tree), and the tree showing, down to the pods, web at `replicas`/`replicas` with that
+     * many running, ready pods and no other web pod. That state is stable once reached (nothing moves the cluster
+     * away from it), so seeing it in the tree means the tree is current. (Reset Sandbox is no shortcut: a fresh
+     * cluster has the same pod names and the tree shows the reset node by node, so its rows cannot tell before from
+     * after.) Returns the running web pods.
+     */
     async baseline(replicas) {
       const wb = suite.wb;
+      writeWorkspaceSettings(suite.session.workspace, {});
       // The keyboard back on the workbench (a webview or a left-over picker may hold it), then the usual tidying.
       await wb.dismissHover();
       await wb.page
@@ -161,4 +178,19 @@ export function createSuite(): Suite {
     },
   };
   return suite;
+}
+
+/** Writes the workspace's `.vscode/settings.json` (VS Code picks the change up by itself). */
+export function writeWorkspaceSettings(workspace: string, settings: Record<string, unknown>): void {
+  const file = join(workspace, '.vscode', 'settings.json');
+  const text = `${JSON.stringify(settings, null, 2)}\n`;
+  let current: string | undefined;
+  try {
+    current = readFileSync(file, 'utf8');
+  } catch {
+    current = undefined;
+  }
+  if (current === text) return;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
 }
