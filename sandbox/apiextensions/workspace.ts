@@ -12,6 +12,7 @@ import { validateCrd } from './crdValidation';
 import { celValidation } from './schema/cel';
 import { applySchemaDefaults } from './schema/defaults';
 import { prune, pruneNonNullableNulls } from './schema/prune';
+import type { PrunedField } from './schema/prune';
 import type { JSONSchemaProps } from './schema/types';
 import { validateCustomResource } from './schema/validate';
 import type { CustomResourceDefinition } from './types';
@@ -45,6 +46,15 @@ function servedBy(crd: KubeObject): Served {
 export interface WorkspaceCrds {
   /** Whether any CRD of the set serves a kind. */
   readonly empty: boolean;
+  /** Whether a CRD of the set serves `apiVersion` `kind`. */
+  serves(apiVersion: string, kind: string): boolean;
+  /** The schema of the served `apiVersion` `kind` (undefined: not served, or served without a schema). */
+  schema(apiVersion: string, kind: string): JSONSchemaProps | undefined;
+  /**
+   * The fields of a custom resource of a served kind that its schema does not declare: pruned by the API server, or
+   * refused with `fieldValidation=Strict` — kubectl's default — as `strict decoding error: unknown field "spec.x"`.
+   */
+  unknownFields(obj: KubeObject): PrunedField[];
   /** The errors of a custom resource of a served kind (none: it would be created); undefined for other kinds. */
   check(obj: KubeObject): FieldError[] | undefined;
 }
@@ -58,6 +68,13 @@ export function workspaceCrds(objects: readonly KubeObject[]): WorkspaceCrds {
   }
   return {
     empty: kinds.size === 0,
+    serves: (apiVersion, kind) => kinds.has(`${apiVersion}|${kind}`),
+    schema: (apiVersion, kind) => kinds.get(`${apiVersion}|${kind}`),
+    unknownFields(obj) {
+      const schema = kinds.get(`${obj.apiVersion}|${obj.kind}`);
+      if (schema === undefined) return [];
+      return prune(JSON.parse(JSON.stringify(obj)) as unknown, schema);
+    },
     check(obj) {
       const key = `${obj.apiVersion}|${obj.kind}`;
       if (!kinds.has(key)) return undefined;
