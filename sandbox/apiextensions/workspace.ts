@@ -25,7 +25,18 @@ type Served = ReadonlyMap<string, JSONSchemaProps | undefined>;
 const memo = new Map<string, Served>();
 const MEMO_LIMIT = 64;
 
+/** The same by object: the language server keeps one object per analysed document, asked on every completion. */
+const byObject = new WeakMap<KubeObject, Served>();
+
 function servedBy(crd: KubeObject): Served {
+  const seen = byObject.get(crd);
+  if (seen !== undefined) return seen;
+  const served = servedByText(crd);
+  byObject.set(crd, served);
+  return served;
+}
+
+function servedByText(crd: KubeObject): Served {
   const text = JSON.stringify(crd);
   const known = memo.get(text);
   if (known !== undefined) return known;
