@@ -137,4 +137,13 @@ describe('custom-resource-validation', () => {
       replacement: 'color',
     });
   });
+
+  test('in a file of several documents, a later custom resource is marked at its own key', () => {
+    const text = `${widget('{replicas: 1}')}---\n${widget('{replicas: 1, color: green}').replace('name: w', 'name: w2')}`;
+    const result = checkFolder({ 'crd.yaml': CRD, 'w.yaml': text });
+    assert.deepEqual(
+      result['w.yaml'].map((d) => [d.range.start.line, d.range.start.character, d.range.end.character]),
+      [[10, 27, 32]],
+    );
+  });
 });
