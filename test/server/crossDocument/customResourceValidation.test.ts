@@ -1,5 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { codeActionsFor } from '../../../server/src/services/codeActions/codeActions';
 import { checkFolder, expected } from './helpers';
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
@@ -129,6 +131,12 @@ describe('custom-resource-validation', () => {
       d.message,
       'Unknown field "colr" in Widget.spec; did you mean "color"? (strict field validation refuses it: unknown field "spec.colr")',
     );
+    // The quick fix of built-in kinds' unknown fields renames it.
+    const text = widget('\n  replicas: 1\n  colr: red');
+    const doc = TextDocument.create('file:///w/w.yaml', 'yaml', 1, text);
+    const [fix] = codeActionsFor(doc, [d]);
+    assert.equal(fix.title, 'Change "colr" to "color"');
+    assert.deepEqual(fix.edit?.changes?.['file:///w/w.yaml'], [{ range: d.range, newText: 'color' }]);
     assert.deepEqual(d.data, {
       rule: 'unknown-field',
       path: ['spec', 'colr'],
