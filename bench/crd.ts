@@ -4,7 +4,10 @@
  * a synthetic pod-template-like subtree, ~3 MB of schema in all) — through the API server (defaults, validation,
  * structural checks, naming, establishing, registration); then to create 1,000 ServiceMonitors and 1,000
  * Prometheuses through it (pruning, defaulting, schema validation), and to validate 1,000 objects with the schema
- * module alone. Prints figures; never fails on them.
+ * module alone. Then the editor's path and `kube-reconcile validate` on the same CRDs and 1,000 ServiceMonitors as
+ * YAML files (10 CRD files, 10 files of 100 custom resources): every file analysed, then the folder's
+ * cross-document checks (`custom-resource-validation`: prune, default, schema, CEL, exact ranges); and the cost of
+ * one edit (one file of 100 re-analysed, the folder checked again). Prints figures; never fails on them.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +18,14 @@ import { VirtualClock } from '../sandbox/clock/virtualClock';
 import type { KubeObject } from '../sandbox/api/types';
 import type { JSONSchemaProps } from '../sandbox/apiextensions/schema/types';
 import { validateCustomResource } from '../sandbox/apiextensions/schema/validate';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { stringify } from 'yaml';
+import { runValidate } from '../cli/validate';
+import { crossDocumentDiagnostics } from '../server/src/services/crossDocument/crossDocumentDiagnostics';
+import type { FileFacts } from '../server/src/services/crossDocument/facts';
+import { withoutServedKindWarnings } from '../server/src/services/crossDocument/rules/customResourceValidation';
+import { analyzeFile } from '../server/src/services/workspace/analyzeFile';
 import { fmt, machine, summarize } from './stats';
 
 const DIR = join(__dirname, '..', 'test', 'fixtures', 'public', 'prometheus-operator', 'crds');
@@ -183,3 +194,74 @@ console.log(`  validate 1,000 ServiceMonitors with the schema module alone: p50 
 console.log(
   `  create 1,000 custom resources with 3 CEL rules: ${fmt(celCreateMs, 1)} ms (${fmt(1000 / (celCreateMs / 1000), 0)}/s); update them (transition rule): ${fmt(celUpdateMs, 1)} ms`,
 );
+
+// The editor's path and the CLI's: the same CRDs and 1,000 ServiceMonitors as YAML files of one folder.
+const crdTexts = crds.map((c) => stringify(c));
+const crTexts = Array.from({ length: 10 }, (_, f) =>
+  Array.from({ length: 100 }, (_, i) => stringify(serviceMonitor(f * 100 + i))).join('---\n'),
+);
+const folderTexts = [...crdTexts, ...crTexts];
+const yamlBytes = folderTexts.reduce((n, t) => n + t.length, 0);
+
+function analyzeFolder(): { facts: FileFacts[]; analyzeMs: number; crossMs: number; problems: number } {
+  const t0 = performance.now();
+  const facts: FileFacts[] = [];
+  const own: (readonly unknown[])[] = [];
+  folderTexts.forEach((text, i) => {
+    const a = analyzeFile(text);
+    facts.push({ uri: `file:///w/${i}.yaml`, display: `${i}.yaml`, objects: a.objects });
+    own.push(a.diagnostics);
+  });
+  const t1 = performance.now();
+  const cross = crossDocumentDiagnostics(facts);
+  const filter = withoutServedKindWarnings(facts);
+  let problems = 0;
+  for (const f of facts) problems += (cross.get(f.uri) ?? []).length;
+  facts.forEach((f, i) => (problems += filter(f, own[i] as never).length));
+  return { facts, analyzeMs: t1 - t0, crossMs: performance.now() - t1, problems };
+}
+const editorRuns = Array.from({ length: 5 }, () => analyzeFolder());
+const firstEditor = editorRuns[0];
+const editAnalyze: number[] = [];
+const editCross: number[] = [];
+for (let run = 0; run < 5; run++) {
+  const facts = [...editorRuns[run].facts];
+  const t0 = performance.now();
+  const edited = crTexts[run].replace('interval: 30s', 'interval: 60s');
+  facts[crdTexts.length + run] = { ...facts[crdTexts.length + run], objects: analyzeFile(edited).objects };
+  const t1 = performance.now();
+  crossDocumentDiagnostics(facts);
+  editAnalyze.push(t1 - t0);
+  editCross.push(performance.now() - t1);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-crd-'));
+folderTexts.forEach((text, i) => writeFileSync(join(dir, `${String(i).padStart(2, '0')}.yaml`), text));
+const cliRuns: number[] = [];
+let cliOut = '';
+void (async () => {
+  for (let run = 0; run < 3; run++) {
+    cliOut = '';
+    const t0 = performance.now();
+    await runValidate([dir], {
+      stdout: { write: (t: string) => (cliOut += t) },
+      stderr: { write: () => true },
+      cwd: dir,
+    });
+    cliRuns.push(performance.now() - t0);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  const steady = summarize(editorRuns.slice(1).map((r) => r.analyzeMs + r.crossMs));
+  console.log(
+    `  editor path, 20 files (${fmt(yamlBytes / 2 ** 20)} MiB of YAML: 10 CRDs, 1,000 ServiceMonitors), ${firstEditor.problems} problems (expected: none):`,
+  );
+  console.log(
+    `    first pass: analyse every file ${fmt(firstEditor.analyzeMs, 1)} ms + folder checks ${fmt(firstEditor.crossMs, 1)} ms; later passes p50 ${fmt(steady.p50, 1)} ms`,
+  );
+  console.log(
+    `    one edit (a file of 100 re-analysed, the folder checked again): analyse p50 ${fmt(summarize(editAnalyze).p50, 1)} ms + folder checks p50 ${fmt(summarize(editCross).p50, 1)} ms`,
+  );
+  console.log(
+    `  kube-reconcile validate on those 20 files (in process): p50 ${fmt(summarize(cliRuns).p50, 1)} ms (3 runs), ${cliOut.split('\n').filter(Boolean).length} problems (expected: none)`,
+  );
+})();

@@ -20,6 +20,8 @@ import type { Problem } from './problems';
 import { crossDocumentDiagnostics } from '../server/src/services/crossDocument/crossDocumentDiagnostics';
 import type { FileFacts } from '../server/src/services/crossDocument/facts';
 import { analyzeFile } from '../server/src/services/workspace/analyzeFile';
+import { withoutServedKindWarnings } from '../server/src/services/crossDocument/rules/customResourceValidation';
+import type { Diagnostic } from 'vscode-languageserver-types';
 
 export const VALIDATE_OPTIONS: OptionSpecs = {
   format: { type: 'string', choices: ['text', 'json'] },
@@ -60,12 +62,21 @@ export async function runValidate(args: readonly string[], io: CliIo): Promise<n
   let resources = 0;
   const facts: FileFacts[] = [];
   const perFile = new Map<string, Problem[]>();
+  const own = new Map<string, readonly Diagnostic[]>();
   for (const file of files) {
     const result = await checkFile(file);
     perFile.set(file.display, result.problems);
     resources += result.resources;
     if (result.objects) facts.push({ uri: file.display, display: file.display, objects: result.objects });
+    if (result.diagnostics) own.set(file.display, result.diagnostics);
   }
+  // A custom resource whose CRD is among the files given is no unknown kind (the editor decides so per folder).
+  const ownInScope = withoutServedKindWarnings(facts);
+  for (const f of facts)
+    perFile.set(
+      f.uri,
+      ownInScope(f, own.get(f.uri) ?? []).map((d) => problemFrom(f.uri, d)),
+    );
   // Checks across the files given (a Service selecting nothing, missing ConfigMaps, duplicates), as the editor runs
   // them per folder.
   for (const [file, diagnostics] of crossDocumentDiagnostics(facts, CLI_SCOPE)) {
@@ -85,9 +96,12 @@ export async function runValidate(args: readonly string[], io: CliIo): Promise<n
 /** How cross-document messages name the set of files checked together. */
 const CLI_SCOPE = 'the files checked';
 
-async function checkFile(
-  file: FoundFile,
-): Promise<{ problems: Problem[]; resources: number; objects?: FileFacts['objects'] }> {
+async function checkFile(file: FoundFile): Promise<{
+  problems: Problem[];
+  resources: number;
+  objects?: FileFacts['objects'];
+  diagnostics?: readonly Diagnostic[];
+}> {
   let text: string;
   try {
     // Invalid UTF-8 decodes to U+FFFD, which the parser service declines as binary.
@@ -111,5 +125,6 @@ async function checkFile(
     problems: analysis.diagnostics.map((d) => problemFrom(file.display, d)),
     resources: analysis.objects.length,
     objects: analysis.objects,
+    diagnostics: analysis.diagnostics,
   };
 }

@@ -146,7 +146,9 @@ function applyAll(cluster: Cluster, manifests: readonly LoadedManifest[], namesp
     m.object.kind === 'CustomResourceDefinition' && String(m.object.apiVersion).startsWith('apiextensions.k8s.io/');
   for (const m of [...manifests.filter(first), ...manifests.filter((m) => !first(m))]) {
     try {
-      out.progress.write(`${cluster.apply(m.object, { namespace }).message}\n`);
+      // kubectl prints the API server's warnings on stderr as `Warning: …`, before the result line.
+      const warn = (text: string) => out.errors.write(`Warning: ${text}\n`);
+      out.progress.write(`${cluster.apply(m.object, { namespace, warn }).message}\n`);
     } catch (e) {
       if (!isApiError(e)) throw e;
       rejected++;

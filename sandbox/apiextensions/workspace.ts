@@ -12,6 +12,7 @@ import { validateCrd } from './crdValidation';
 import { celValidation } from './schema/cel';
 import { applySchemaDefaults } from './schema/defaults';
 import { prune, pruneNonNullableNulls } from './schema/prune';
+import type { PrunedField } from './schema/prune';
 import type { JSONSchemaProps } from './schema/types';
 import { validateCustomResource } from './schema/validate';
 import type { CustomResourceDefinition } from './types';
@@ -24,7 +25,18 @@ type Served = ReadonlyMap<string, JSONSchemaProps | undefined>;
 const memo = new Map<string, Served>();
 const MEMO_LIMIT = 64;
 
+/** The same by object: the language server keeps one object per analysed document, asked on every completion. */
+const byObject = new WeakMap<KubeObject, Served>();
+
 function servedBy(crd: KubeObject): Served {
+  const seen = byObject.get(crd);
+  if (seen !== undefined) return seen;
+  const served = servedByText(crd);
+  byObject.set(crd, served);
+  return served;
+}
+
+function servedByText(crd: KubeObject): Served {
   const text = JSON.stringify(crd);
   const known = memo.get(text);
   if (known !== undefined) return known;
@@ -45,6 +57,15 @@ function servedBy(crd: KubeObject): Served {
 export interface WorkspaceCrds {
   /** Whether any CRD of the set serves a kind. */
   readonly empty: boolean;
+  /** Whether a CRD of the set serves `apiVersion` `kind`. */
+  serves(apiVersion: string, kind: string): boolean;
+  /** The schema of the served `apiVersion` `kind` (undefined: not served, or served without a schema). */
+  schema(apiVersion: string, kind: string): JSONSchemaProps | undefined;
+  /**
+   * The fields of a custom resource of a served kind that its schema does not declare: pruned by the API server, or
+   * refused with `fieldValidation=Strict` — kubectl's default — as `strict decoding error: unknown field "spec.x"`.
+   */
+  unknownFields(obj: KubeObject): PrunedField[];
   /** The errors of a custom resource of a served kind (none: it would be created); undefined for other kinds. */
   check(obj: KubeObject): FieldError[] | undefined;
 }
@@ -58,6 +79,13 @@ export function workspaceCrds(objects: readonly KubeObject[]): WorkspaceCrds {
   }
   return {
     empty: kinds.size === 0,
+    serves: (apiVersion, kind) => kinds.has(`${apiVersion}|${kind}`),
+    schema: (apiVersion, kind) => kinds.get(`${apiVersion}|${kind}`),
+    unknownFields(obj) {
+      const schema = kinds.get(`${obj.apiVersion}|${obj.kind}`);
+      if (schema === undefined) return [];
+      return prune(JSON.parse(JSON.stringify(obj)) as unknown, schema);
+    },
     check(obj) {
       const key = `${obj.apiVersion}|${obj.kind}`;
       if (!kinds.has(key)) return undefined;

@@ -35,6 +35,7 @@ import { reconcileCrdStatus } from '../apiextensions/naming';
 import type { CustomResourceDefinition } from '../apiextensions/types';
 import { CRD_GROUP, CRD_KIND } from '../apiextensions/types';
 import {
+  conversionWebhookNote,
   convertCustom,
   crdErrors,
   customDecoding,
@@ -348,6 +349,7 @@ export class ApiServer {
     admitPriorityClass(this.store, r, body, false);
     const charges = this.admitPlugins('CREATE', r, ns, body, undefined, options, 'validating');
     this.admitPolicies(r, 'CREATE', body, undefined, options);
+    if (isCrdResource(r)) this.warnConversionWebhook(body, options);
     if (r.kind === 'Service') this.allocate(r, body);
     this.storeAs(r, body);
     if (this.store.get(kindKey(r), ns, body.metadata.name!)) throw alreadyExists(r, body.metadata.name!);
@@ -394,6 +396,7 @@ export class ApiServer {
     admitPriorityClass(this.store, r, body, true);
     this.admitPlugins('UPDATE', r, ns, body, old, options, 'validating');
     this.admitPolicies(r, 'UPDATE', body, old, options);
+    if (isCrdResource(r)) this.warnConversionWebhook(body, options);
     if (r.kind === 'Service') this.allocate(r, body, old);
     if (r.hasGeneration && generationChanged(r, body, old))
       body.metadata.generation = (old.metadata.generation ?? 0) + 1;
@@ -847,6 +850,12 @@ export class ApiServer {
       dryRun: options.dryRun ?? false,
     };
     admitPolicies(this.policySource, a, options.warn, this.policyAudit);
+  }
+
+  /** A CRD naming a conversion webhook the sandbox does not call: a warning on the write (as kubectl shows them). */
+  private warnConversionWebhook(crd: KubeObject, options: WriteOptions): void {
+    const note = conversionWebhookNote(crd);
+    if (note !== undefined) options.warn?.(`CustomResourceDefinition "${crd.metadata.name ?? ''}": ${note}`);
   }
 
   private namespaceFor(r: ResourceType, namespace: string | undefined): string {

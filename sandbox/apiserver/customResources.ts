@@ -149,6 +149,21 @@ export function prepareCrdUpdate(crd: CustomResourceDefinition, old: CustomResou
   crd.status = { ...(old.status ?? {}), storedVersions: stored };
 }
 
+/**
+ * What the sandbox says of a CRD whose `spec.conversion.strategy` is `Webhook`: stored and served, but the webhook is
+ * never called — objects are read and written in every served version as with `None` (only apiVersion changes), which
+ * a real cluster's webhook may not do. Undefined for `None`. Sent as a warning on each write of the CRD and listed by
+ * the settled report (never silently wrong).
+ */
+export function conversionWebhookNote(crd: KubeObject): string | undefined {
+  const conversion = (crd as CustomResourceDefinition).spec?.conversion;
+  if (conversion?.strategy !== 'Webhook') return undefined;
+  return (
+    'spec.conversion.strategy Webhook: the conversion webhook is not called in this sandbox; ' +
+    'its versions are converted as with strategy None (only apiVersion changes)'
+  );
+}
+
 /** The CRD's own errors (beyond ObjectMeta's). */
 export function crdErrors(crd: KubeObject, old: KubeObject | undefined): FieldError[] {
   return validateCrd(crd as CustomResourceDefinition, old as CustomResourceDefinition | undefined);

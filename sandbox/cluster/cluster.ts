@@ -159,7 +159,7 @@ export class Cluster {
   }
 
   /** `kubectl apply` of one manifest, with strict field validation as kubectl; throws the ApiError when rejected. */
-  apply(manifest: KubeObject, options: { namespace?: string } = {}): ApplyResult {
+  apply(manifest: KubeObject, options: { namespace?: string; warn?: (text: string) => void } = {}): ApplyResult {
     return applyManifest(this.api, manifest, options);
   }
 

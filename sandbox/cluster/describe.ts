@@ -10,6 +10,7 @@ import type { Deployment } from 'kubernetes-types/apps/v1';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { KubeObject } from '../api/types';
 import { notReconciledNote } from '../api/resources';
+import { conversionWebhookNote } from '../apiserver/customResources';
 import { podReadyText, podStatusText } from '../printers/podStatus';
 import { isPodReady } from '../controllers/util/pods';
 import { unsettledAutoscalers } from '../controllers/podautoscaler/unsettled';
@@ -136,6 +137,10 @@ export function describeNotReconciled(api: ApiServer): string[] {
         r.namespaced && obj.metadata.namespace !== 'default' ? ` (namespace ${obj.metadata.namespace})` : '';
       lines.push(`${kind}/${obj.metadata.name}${where}: stored; ${note}`);
     }
+  }
+  for (const crd of api.list('customresourcedefinitions').items) {
+    const note = conversionWebhookNote(crd);
+    if (note !== undefined) lines.push(`customresourcedefinition.apiextensions.k8s.io/${crd.metadata.name}: ${note}`);
   }
   return lines;
 }

@@ -14,7 +14,7 @@ const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 const diagnostics = registerDiagnostics(connection, documents);
 registerCompletion(connection, documents, diagnostics.index);
-registerHover(connection, documents);
+registerHover(connection, documents, diagnostics.index);
 registerCodeActions(connection, documents);
 
 connection.onInitialize((params) => ({

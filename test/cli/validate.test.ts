@@ -59,6 +59,43 @@ const FILES: Record<string, string> = {
     'resources: [route.yaml]',
   ),
   'crds/typo.yaml': lines('apiVersion: networking.k8s.io/v1', 'kind: HTTPRoute', 'metadata:', '  name: t'),
+  'cr/crd.yaml': lines(
+    'apiVersion: apiextensions.k8s.io/v1',
+    'kind: CustomResourceDefinition',
+    'metadata:',
+    '  name: widgets.example.com',
+    'spec:',
+    '  group: example.com',
+    '  scope: Namespaced',
+    '  names: {plural: widgets, kind: Widget}',
+    '  versions:',
+    '  - name: v1',
+    '    served: true',
+    '    storage: true',
+    '    schema:',
+    '      openAPIV3Schema:',
+    '        type: object',
+    '        properties:',
+    '          spec:',
+    '            type: object',
+    '            properties:',
+    '              replicas: {type: integer}',
+    '              color: {type: string}',
+  ),
+  'cr/w.yaml': lines(
+    'apiVersion: example.com/v1',
+    'kind: Widget',
+    'metadata:',
+    '  name: w',
+    'spec:',
+    '  replicas: many',
+    '  colr: red',
+    '---',
+    'apiVersion: other.io/v1',
+    'kind: Gadget',
+    'metadata:',
+    '  name: g',
+  ),
 };
 
 describe('kube-reconcile validate', () => {
@@ -115,6 +152,26 @@ describe('kube-reconcile validate', () => {
         'crds/route.yaml:2:7 warning unknown-kind No CustomResourceDefinition for "gateway.networking.k8s.io/v1 HTTPRoute" in the workspace: it is not checked',
         'crds/route.yaml:7:7 warning unknown-kind No CustomResourceDefinition for "snapshot.storage.k8s.io/v1 VolumeSnapshot" in the workspace: it is not checked',
       ),
+    );
+  });
+
+  test('a custom resource whose CRD is among the files: no unknown-kind warning, its errors at the exact key', async () => {
+    const r = await run('validate', 'cr');
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stdout,
+      lines(
+        'cr/w.yaml:6:13 error custom-resource-validation Widget.example.com "w" is invalid: spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+        'cr/w.yaml:7:3 error unknown-field Unknown field "colr" in Widget.spec; did you mean "color"? (strict field validation refuses it: unknown field "spec.colr")',
+        'cr/w.yaml:10:7 warning unknown-kind No CustomResourceDefinition for "other.io/v1 Gadget" in the workspace: it is not checked',
+      ),
+    );
+    // Without its CRD the same file is only warnings.
+    const alone = await run('validate', 'cr/w.yaml');
+    assert.equal(alone.code, 0);
+    assert.match(
+      alone.stdout,
+      /^cr\/w\.yaml:2:7 warning unknown-kind No CustomResourceDefinition for "example\.com\/v1 Widget"/,
     );
   });
 

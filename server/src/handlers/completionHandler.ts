@@ -10,6 +10,7 @@ import { labelsOfObjects } from '../services/completion/labelItems';
 import type { LabelIndex } from '../services/completion/labelItems';
 import type { WorkspaceIndex } from '../services/workspace/index';
 import { isYamlDocument } from './workspaceDiagnostics';
+import { customSchemaLookup } from './customSchemas';
 
 /** Characters after which editors ask for completion unprompted. */
 export const COMPLETION_TRIGGER_CHARACTERS = [':', ' ', '-'];
@@ -26,6 +27,7 @@ export function registerCompletion(
     return completeAt(doc, params.position, {
       workspaceLabels: workspaceLabels(index, doc.uri),
       takenNames: (kind) => takenNames(index, doc.uri, kind),
+      customSchema: customSchemaLookup(index, doc.uri),
     });
   });
 }

@@ -13,6 +13,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { DEFAULT_SETTINGS } from '../settings';
 import type { KubeReconcileSettings } from '../settings';
 import { crossDocumentDiagnostics, FILE_SCOPE, FOLDER_SCOPE } from '../services/crossDocument/crossDocumentDiagnostics';
+import { withoutServedKindWarnings } from '../services/crossDocument/rules/customResourceValidation';
 import { makeDiagnostic } from '../services/diagnostic';
 import { MAX_TEXT_LENGTH } from '../services/parseManifests';
 import type { FileAnalysis } from '../services/workspace/analyzeFile';
@@ -256,7 +257,8 @@ export class WorkspaceDiagnostics {
       const file = this.index.get(uri);
       if (file === undefined) return;
       const cross = crossDocumentDiagnostics([file.facts], FILE_SCOPE).get(uri) ?? [];
-      this.publisher.publish(uri, file.diagnostics, cross, file.version);
+      const own = withoutServedKindWarnings([file.facts])(file.facts, file.diagnostics);
+      this.publisher.publish(uri, own, cross, file.version);
       return;
     }
     if (this.scanning.has(folder)) {
@@ -270,15 +272,18 @@ export class WorkspaceDiagnostics {
       files.map((f) => f.facts),
       FOLDER_SCOPE,
     );
+    const ownInScope = withoutServedKindWarnings(files.map((f) => f.facts));
     for (const f of files) {
       const mine = cross.get(f.uri) ?? noDiagnostics;
+      // The folder's CRDs decide whether a custom resource's kind is unknown (a CRD added elsewhere changes it).
+      const own = ownInScope(f.facts, f.diagnostics);
       // Files not re-analyzed whose cross-document result is unchanged need not even be compared with what the client
       // shows.
-      const key = JSON.stringify(mine);
+      const key = JSON.stringify([mine, f.diagnostics.length - own.length]);
       if (!this.stale.has(f.uri) && this.crossShown.get(f.uri) === key && this.publisher.shows(f.uri)) continue;
       this.stale.delete(f.uri);
       this.crossShown.set(f.uri, key);
-      this.publisher.publish(f.uri, f.diagnostics, mine, f.version);
+      this.publisher.publish(f.uri, own, mine, f.version);
     }
   }
 

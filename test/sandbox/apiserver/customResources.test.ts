@@ -267,6 +267,50 @@ describe('custom resources', () => {
   });
 });
 
+describe('conversion: Webhook', () => {
+  const webhook = {
+    conversion: {
+      strategy: 'Webhook',
+      webhook: {
+        conversionReviewVersions: ['v1'],
+        clientConfig: { service: { namespace: 'default', name: 'widget-webhook', path: '/convert' } },
+      },
+    },
+  };
+  const NOTE =
+    'spec.conversion.strategy Webhook: the conversion webhook is not called in this sandbox; ' +
+    'its versions are converted as with strategy None (only apiVersion changes)';
+
+  test('stored and served, with a warning on each write and a line in the settled report; None warns nothing', () => {
+    const { api } = newApi();
+    const warnings: string[] = [];
+    const warn = (text: string) => warnings.push(text);
+    api.create(widgetCrd(webhook), { warn });
+    assert.deepEqual(warnings, [`CustomResourceDefinition "widgets.example.com": ${NOTE}`]);
+    // Both versions are served; reads in the other version change only apiVersion, as the warning says.
+    api.create(widget('a', { color: 'red', size: 2 }));
+    const old = api.get(api.resources.forGvk('example.com/v1beta1', 'Widget')!, 'default', 'a');
+    assert.equal(old.apiVersion, 'example.com/v1beta1');
+    assert.deepEqual(old.spec, { color: 'red', size: 2 });
+    const live = api.get('customresourcedefinitions', '', 'widgets.example.com');
+    api.update({ ...live, metadata: { ...live.metadata, labels: { a: 'b' } } }, { warn });
+    assert.equal(warnings.length, 2);
+    assert.deepEqual(
+      describeNotReconciled(api).filter((l) => l.startsWith('customresourcedefinition')),
+      [`customresourcedefinition.apiextensions.k8s.io/widgets.example.com: ${NOTE}`],
+    );
+
+    const plain = newApi().api;
+    const none: string[] = [];
+    plain.create(widgetCrd(), { warn: (t) => none.push(t) });
+    assert.deepEqual(none, []);
+    assert.deepEqual(
+      describeNotReconciled(plain).filter((l) => l.startsWith('customresourcedefinition')),
+      [],
+    );
+  });
+});
+
 describe('built-in kinds without a controller', () => {
   test('every stable kind of 1.32 is served; the system PriorityClasses exist; reviews answer without storing', () => {
     const { api } = newApi();

@@ -66,6 +66,36 @@ describe('WorkspaceDiagnostics', () => {
     );
   });
 
+  test("a CRD in the folder resolves its kind's unknown-kind warning in other files; deleting it brings it back", async () => {
+    const crd = [
+      'apiVersion: apiextensions.k8s.io/v1',
+      'kind: CustomResourceDefinition',
+      'metadata: {name: widgets.example.com}',
+      'spec:',
+      '  group: example.com',
+      '  scope: Namespaced',
+      '  names: {plural: widgets, kind: Widget}',
+      '  versions:',
+      '  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: integer}}}}}}}',
+      '',
+    ].join('\n');
+    const widget = 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3}\n';
+    const f = fixture({ 'w.yaml': widget });
+    f.work.index.addFolder(FOLDER);
+    f.work.setSettings(DEFAULT_SETTINGS);
+    await f.work.idle();
+    assert.deepEqual(f.shown(), { 'w.yaml': ['1:unknown-kind'] });
+    // The CRD arrives: w.yaml's own diagnostics and its cross-document ones are unchanged, yet it is republished.
+    f.disk.set(`${FOLDER}/crd.yaml`, crd);
+    f.work.filesChanged([`${FOLDER}/crd.yaml`], []);
+    await f.work.idle();
+    assert.deepEqual(f.shown(), {});
+    f.disk.delete(`${FOLDER}/crd.yaml`);
+    f.work.filesChanged([], [`${FOLDER}/crd.yaml`]);
+    await f.work.idle();
+    assert.deepEqual(f.shown(), { 'w.yaml': ['1:unknown-kind'] });
+  });
+
   test('unsaved text of an open document wins; closing it falls back to the disk', async () => {
     const f = fixture({ 'svc.yaml': SERVICE, 'pod.yaml': pod('api') });
     f.work.index.addFolder(FOLDER);

@@ -28,12 +28,18 @@ import type { LabelIndex } from './labelItems';
 import { skeletonItems } from './skeletonItems';
 import type { TakenNames } from './skeletonItems';
 import { valueItems } from './valueItems';
+import type { JSONSchemaProps } from '../../../../sandbox/apiextensions/schema/types';
+import { itemsSchema } from '../../../../sandbox/apiextensions/schema/types';
+import type { CustomSchemaLookup } from '../customSchema/customSchema';
+import { customDefinition, customFieldAt, customType, objectMeta } from '../customSchema/customSchema';
 
 export interface CompletionOptions {
   /** Label keys and values known in the document's workspace folder (for selectors). */
   readonly workspaceLabels?: LabelIndex;
   /** Names already declared per kind in the document's workspace folder (a new manifest gets another). */
   readonly takenNames?: TakenNames;
+  /** The schemas of the custom kinds the workspace's CRDs serve (every served version). */
+  readonly customSchema?: CustomSchemaLookup;
 }
 
 /** The completion items at `position` of `doc`; empty where nothing fits. Never throws on any text. */
@@ -45,11 +51,54 @@ export function completeAt(doc: TextDocument, position: Position, options: Compl
     return skeletonItems(ctx, options.takenNames);
   if (ctx.at === 'value' && ctx.path.length === 1 && (ctx.path[0] === 'kind' || ctx.path[0] === 'apiVersion'))
     return kindFieldItems(lines, ctx);
+  const custom = customRoot(lines, ctx, options.customSchema);
+  if (custom !== undefined) return customItems(custom, ctx, lines, options);
   const schema = documentSchema(lines, ctx.bounds);
   if (schema === undefined) return ctx.at === 'key' && ctx.path.length === 0 ? kindKeyItems(ctx) : [];
   const found = typeAtPath(schema.definition, ctx.path);
   if (found === undefined) return [];
   return ctx.at === 'key' ? atKey(found.type, ctx, lines, options) : atValue(found.type, ctx, lines, schema, options);
+}
+
+/** The CRD schema of a custom resource's document (its exact apiVersion and kind), if a workspace CRD serves it. */
+function customRoot(
+  lines: Lines,
+  ctx: CursorContext,
+  lookup: CustomSchemaLookup | undefined,
+): { schema: JSONSchemaProps; kind: string } | undefined {
+  if (lookup === undefined) return undefined;
+  const apiVersion = rootScalar(lines, ctx.bounds, 'apiVersion')?.value;
+  const kind = rootScalar(lines, ctx.bounds, 'kind')?.value;
+  if (apiVersion === undefined || kind === undefined) return undefined;
+  const schema = lookup(apiVersion, kind);
+  return schema === undefined ? undefined : { schema, kind };
+}
+
+/**
+ * A custom resource's items: the fields of its CRD version's schema at a key (`metadata` as ObjectMeta's), enum
+ * values and booleans at a value.
+ */
+function customItems(
+  custom: { schema: JSONSchemaProps; kind: string },
+  ctx: CursorContext,
+  lines: Lines,
+  options: CompletionOptions,
+): CompletionItem[] {
+  if (ctx.path[0] === 'metadata') {
+    const meta = objectMeta();
+    const found = meta === undefined ? undefined : typeAtPath(meta, ctx.path.slice(1));
+    if (found === undefined) return [];
+    return ctx.at === 'key' ? atKey(found.type, ctx, lines, options) : valueItems(found.type, ctx);
+  }
+  const field = customFieldAt(custom.schema, ctx.path);
+  if (field === undefined) return [];
+  if (ctx.at === 'value') return valueItems(customType(field.schema), ctx);
+  const dash = field.schema.type === 'array' && !ctx.listItem;
+  const target = dash ? itemsSchema(field.schema) : field.schema;
+  if (target === undefined) return [];
+  if (target.properties !== undefined)
+    return keyItems(customDefinition(target, custom.kind, ctx.path.length === 0), ctx, dash);
+  return ctx.listItem ? valueItems(customType(target), ctx) : [];
 }
 
 function kindFieldItems(lines: Lines, ctx: CursorContext): CompletionItem[] {

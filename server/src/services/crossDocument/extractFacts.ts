@@ -9,6 +9,9 @@ import { parseApiVersion } from '../../../../sandbox/api/types';
 import { isKubectlList, listItems } from '../listItems';
 import type { ManifestDocument } from '../parseManifests';
 import { fieldRange } from '../../../../sandbox/manifests/pathToRange';
+import type { Range } from 'vscode-languageserver-types';
+import { builtInGroups } from '../../schema/schema';
+import { MAX_FIELD_RANGES, fieldPathKey, keyOnly } from './facts';
 import type { ObjectFacts, ScaleTargetReference, ServiceSelector } from './facts';
 import { podReferences } from './podReferences';
 import { at, podTemplates, stringMap } from './podTemplates';
@@ -28,6 +31,8 @@ export function extractFacts(m: ManifestDocument, lc: LineCounter): ObjectFacts[
       name: nonEmptyString(metadata.name),
       namespace: nonEmptyString(metadata.namespace),
       nameRange: fieldRange(m.root, 'metadata.name', lc),
+      kindRange: fieldRange(m.root, 'kind', lc),
+      ...(builtInGroups().has(group) ? {} : { fieldRanges: fieldRanges(m, lc) }),
       labels: stringMap(metadata.labels),
       podTemplateLabels: templates.map((t) => t.labels),
       serviceSelector: group === '' && kind === 'Service' ? serviceSelector(m, lc) : undefined,
@@ -64,4 +69,33 @@ function scaleTarget(m: ManifestDocument, lc: LineCounter): ScaleTargetReference
 
 function nonEmptyString(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * Every key and index of a custom resource's source with its range (the root, `''`, too), depth first; undefined
+ * when there are more than {@link MAX_FIELD_RANGES}.
+ */
+function fieldRanges(m: ManifestDocument, lc: LineCounter): ReadonlyMap<string, Range> | undefined {
+  const out = new Map<string, Range>();
+  const stack: { path: (string | number)[]; value: unknown }[] = [{ path: [], value: m.object }];
+  while (stack.length > 0) {
+    const { path, value } = stack.pop()!;
+    if (out.size >= MAX_FIELD_RANGES) return undefined;
+    const key = fieldPathKey(path.map(String));
+    const range = fieldRange(m.root, path, lc);
+    out.set(key, range);
+    // A map key's own range, where the value's differs (an unknown field is marked at its key).
+    if (typeof path[path.length - 1] === 'string') {
+      const keyRange = fieldRange(m.root, path, lc, { part: 'key' });
+      if (!sameStart(keyRange, range)) out.set(keyOnly(key), keyRange);
+    }
+    if (Array.isArray(value)) value.forEach((v, i) => stack.push({ path: [...path, i], value: v }));
+    else if (value !== null && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) stack.push({ path: [...path, k], value: v });
+  }
+  return out;
+}
+
+function sameStart(a: Range, b: Range): boolean {
+  return a.start.line === b.start.line && a.start.character === b.start.character;
 }

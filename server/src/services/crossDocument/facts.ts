@@ -45,6 +45,15 @@ export interface ObjectFacts {
   readonly namespace: string | undefined;
   /** The range of the `metadata.name` value, or of the nearest key that exists. */
   readonly nameRange: Range;
+  /** The range of the `kind` value (where a kind's own diagnostics sit). */
+  readonly kindRange: Range;
+  /**
+   * A custom resource's (a kind of no built-in group) ranges by field path, so that its schema's and rules'
+   * errors sit at the exact key or value: {@link fieldPathKey} of each key and index in the source → its range as
+   * `fieldRange` gives it (and, at {@link keyOnly}, a key's own range where it differs). Undefined for built-in
+   * kinds, and beyond {@link MAX_FIELD_RANGES} fields.
+   */
+  readonly fieldRanges?: ReadonlyMap<string, Range>;
   /** `metadata.labels` (string values only). */
   readonly labels: Readonly<Record<string, string>>;
   /** Labels of each pod the object creates: a workload's pod template, or a bare Pod's own labels. */
@@ -65,4 +74,17 @@ export interface FileFacts {
   /** The file as messages name it: a path relative to its workspace folder, or its base name. */
   readonly display: string;
   readonly objects: readonly ObjectFacts[];
+}
+
+/** At most this many fields of one custom resource keep their ranges (a larger one marks its name). */
+export const MAX_FIELD_RANGES = 5000;
+
+/** The map key of a field path's segments (keys and indices alike, as upstream prints both in brackets). */
+export function fieldPathKey(segments: readonly string[]): string {
+  return segments.join('\u0000');
+}
+
+/** The {@link ObjectFacts.fieldRanges} key of a map key's own range (kept only where it differs from the value's). */
+export function keyOnly(pathKey: string): string {
+  return `${pathKey}\u0001key`;
 }

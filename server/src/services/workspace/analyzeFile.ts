@@ -131,6 +131,10 @@ function shiftFacts(o: ObjectFacts, lines: number): ObjectFacts {
   return {
     ...o,
     nameRange: shiftRange(o.nameRange, lines),
+    kindRange: shiftRange(o.kindRange, lines),
+    ...(o.fieldRanges === undefined
+      ? {}
+      : { fieldRanges: new Map([...o.fieldRanges].map(([k, r]) => [k, shiftRange(r, lines)])) }),
     serviceSelector: o.serviceSelector && { ...o.serviceSelector, range: shiftRange(o.serviceSelector.range, lines) },
     references: o.references.map((r) => ({ ...r, range: shiftRange(r.range, lines) })),
     scaleTarget: o.scaleTarget && { ...o.scaleTarget, range: shiftRange(o.scaleTarget.range, lines) },
