@@ -188,6 +188,16 @@ export class ApiServer {
     return r;
   }
 
+  /**
+   * The resource of the version a built-in kind is stored as (`autoscaling/v2` for `autoscaling/v1` HPAs); `r` itself
+   * for custom resources and kinds served at their storage version. Tables are printed from it, as kube-apiserver
+   * prints the internal object whatever version was asked for.
+   */
+  storageResourceOf(r: ResourceType): ResourceType {
+    if (r.custom !== undefined || storageApiVersionOf(r) === apiVersionOf(r)) return r;
+    return this.resources.forGvk(storageApiVersionOf(r), r.kind) ?? r;
+  }
+
   /** The registry entry for an object's apiVersion and kind; 404 when unknown. */
   resourceOf(obj: { apiVersion?: unknown; kind?: unknown }): ResourceType {
     const r =

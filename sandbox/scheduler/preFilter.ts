@@ -6,6 +6,7 @@
 import type { CycleState } from './filters';
 import type { NamespaceLabels } from './podAffinity';
 import { interPodPreFilter, interPodScores } from './podAffinity';
+import type { Nominator } from './nominator';
 import type { PodInfo } from './podInfo';
 import type { SchedulerCache } from './schedulerCache';
 import { INTER_POD_SCORE, SCORE_STRIDE, SPREAD_SCORE } from './scores';
@@ -21,6 +22,7 @@ export function preFilter(
   cache: SchedulerCache,
   nsLabels: NamespaceLabels,
   defaultSelector?: () => Selector | undefined,
+  nominator?: Nominator,
 ): CycleState {
   const nodes = cache.nodeList;
   const anti = [...cache.withAntiAffinity].map((e) => ({ node: e.node, pod: e }));
@@ -28,6 +30,7 @@ export function preFilter(
     spread: spreadPreFilter(pod, nodes, (ns, sel) => cache.candidates(ns, sel)),
     interPod: interPodPreFilter(pod, nodes, anti, nsLabels, (ns, sel) => cache.candidates(ns, sel)),
     nsLabels,
+    ...(nominator && !nominator.empty ? { nominated: (node: string) => nominator.on(node) } : {}),
     score: (feasible, out) => {
       const soft = pod.ownConstraints ? pod.softConstraints : defaultConstraints(defaultSelector?.());
       spreadScores(pod, soft, feasible, cache.nodeList, out, SCORE_STRIDE, SPREAD_SCORE);

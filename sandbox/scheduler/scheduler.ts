@@ -275,7 +275,13 @@ export class Scheduler implements Component {
     }
     const pct = this.options.percentageOfNodesToScore ?? 0;
     const record = this.measure('schedule', () => {
-      const cycle = preFilter(info, this.cache, this.nsLabels, () => this.defaultSelector(qp.pod));
+      const cycle = preFilter(
+        info,
+        this.cache,
+        this.nsLabels,
+        () => this.defaultSelector(qp.pod),
+        this.queue.nominator,
+      );
       return schedulePod(info, nodes, this.cursor, this.random, pct, cycle);
     });
     if (record.chosen >= 0) {
@@ -327,7 +333,7 @@ export class Scheduler implements Component {
     }
     const nodes: NodeState[] = record.names.map((n) => this.cache.node(n)!);
     const pdbs = this.pdbs?.cache.list() ?? [];
-    const recompute = (): CycleState => preFilter(info, this.cache, this.nsLabels);
+    const recompute = (): CycleState => preFilter(info, this.cache, this.nsLabels, undefined, this.queue.nominator);
     const { candidate, reasons } = findCandidate(info, nodes, record.verdicts, pdbs, recompute, tooSmall);
     if (!candidate) return { preemption: reasons };
     this.evictVictims(current, candidate);

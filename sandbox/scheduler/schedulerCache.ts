@@ -17,7 +17,8 @@ type PodEntry = BoundPod;
 
 const EMPTY: ReadonlySet<BoundPod> = new Set();
 
-function usageOf(pod: Pod): PodUsage {
+/** What a pod takes from its node (requests, non-zero requests, host ports). */
+export function usageOf(pod: Pod): PodUsage {
   const r = podRequests(pod.spec);
   const nz = podRequests(pod.spec, true);
   return {

@@ -11,6 +11,7 @@
 import type { Clock, TimerHandle } from '../clock/clock';
 import type { ObjectsByResource } from '../api/resourceObjects';
 import type { PodInfo } from './podInfo';
+import { Nominator } from './nominator';
 import { Heap } from './podHeap';
 
 export type QueueState = 'active' | 'backoff' | 'unschedulable' | 'inflight' | 'gone';
@@ -44,6 +45,8 @@ export interface QueueOptions {
 
 export class SchedulingQueue {
   private readonly pods = new Map<string, QueuedPod>();
+  /** Queued pods nominated to a node by preemption. */
+  readonly nominator = new Nominator();
   private readonly active = new Heap<QueuedPod>((a, b) =>
     a.priority !== b.priority
       ? a.priority > b.priority
@@ -86,6 +89,7 @@ export class SchedulingQueue {
 
   /** A new pending pod, or a newer version of one already queued. `specChanged` re-activates a waiting pod. */
   addOrUpdate(key: string, pod: ObjectsByResource['pods'], priority: number, specChanged: boolean): void {
+    this.nominator.update(key, pod);
     const qp = this.pods.get(key);
     if (!qp) {
       const fresh: QueuedPod = {
@@ -112,6 +116,7 @@ export class SchedulingQueue {
   }
 
   delete(key: string): void {
+    this.nominator.remove(key);
     const qp = this.pods.get(key);
     if (!qp) return;
     this.pods.delete(key);
@@ -140,6 +145,7 @@ export class SchedulingQueue {
 
   /** The pod was bound. */
   done(qp: QueuedPod): void {
+    this.nominator.remove(qp.key);
     this.inflight.delete(qp);
     if (this.pods.get(qp.key) === qp) this.pods.delete(qp.key);
     qp.state = 'gone';

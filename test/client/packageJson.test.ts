@@ -126,6 +126,8 @@ describe('package.json contributions', () => {
       'delete',
     ]);
     assert.deepEqual(menuFor('service'), ['describe', ...inspect, ...sync, 'delete']);
+    // kubectl describe prints StatefulSets and DaemonSets too (describeStatefulSet, describeDaemonSet).
+    for (const k of ['statefulset', 'daemonset']) assert.ok(menuFor(k).includes('describe'), k);
     assert.deepEqual(menuFor('namespace'), inspect);
     assert.deepEqual(menuFor('group'), []);
     for (const k of NAMESPACED_KINDS.filter((k) => k.resource !== 'pods'))

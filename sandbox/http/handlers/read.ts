@@ -8,15 +8,28 @@
 import { badRequest, expired, timeout } from '../../api/errors';
 import type { ApiServer } from '../../apiserver/apiServer';
 import type { RequestContext } from '../context';
+import type { ResourceType } from '../../api/resources';
+import type { IncludeObject } from '../convert';
 import { convertList, convertObject, includeObjectOf } from '../convert';
+import type { OutputFormat } from '../negotiate';
 import { negotiateOutput } from '../negotiate';
 import type { ListQuery } from '../query';
 import { listQuery } from '../query';
 
+/**
+ * The resource to read: a Table whose rows carry no whole object is printed from the stored version, as
+ * kube-apiserver's TableConvertor prints the internal object (an `autoscaling/v1` HPA's row is the v2 one's).
+ */
+function readResource(ctx: RequestContext, format: OutputFormat, includeObject: IncludeObject): ResourceType {
+  const { resource } = ctx.info;
+  return format.conversion === 'Table' && includeObject !== 'Object' ? ctx.api.storageResourceOf(resource) : resource;
+}
+
 export function getObject(ctx: RequestContext): void {
-  const { resource, namespace, name } = ctx.info;
+  const { namespace, name } = ctx.info;
   const format = negotiateOutput(ctx.req.headers.accept, 'object');
   const includeObject = includeObjectOf(ctx.query);
+  const resource = readResource(ctx, format, includeObject);
   const obj = ctx.api.get(resource, namespace, name!);
   ctx.send(200, convertObject(obj, format, includeObject, ctx.now, true, resource), { encoding: format.encoding });
 }
@@ -40,9 +53,10 @@ function checkListVersion(api: ApiServer, q: ListQuery): void {
 }
 
 export function listObjects(ctx: RequestContext): void {
-  const { resource, namespace } = ctx.info;
+  const { namespace } = ctx.info;
   const format = negotiateOutput(ctx.req.headers.accept, 'list');
   const includeObject = includeObjectOf(ctx.query);
+  const resource = readResource(ctx, format, includeObject);
   const q = listQuery(ctx.query, false);
   checkListVersion(ctx.api, q);
   const list = ctx.api.list(resource, {

@@ -1,9 +1,11 @@
 /**
- * `kubectl describe` for pods, deployments, replicasets, nodes and services,
+ * `kubectl describe` for pods, deployments, replicasets, statefulsets, daemonsets, horizontalpodautoscalers,
+ * nodes and services,
  * section by section as kubectl 1.32 prints them
  * (upstream: staging/src/k8s.io/kubectl/pkg/describe/describe.go — describePod,
  * describeContainers, DescribePodTemplate, describeReplicaSet,
- * DeploymentDescriber, describeNode, describeNodeResource, describeService,
+ * DeploymentDescriber, describeStatefulSet, describeDaemonSet,
+ * describeHorizontalPodAutoscalerV2, describeNode, describeNodeResource, describeService,
  * DescribeEvents), aligned by Go's tabwriter. It reads what a client would
  * have listed — the object, its events, the pods, ReplicaSets, EndpointSlices
  * and Lease it refers to — through `DescribeInputs`, so that the extension
@@ -21,13 +23,20 @@ import type {
   Toleration,
   Volume,
 } from 'kubernetes-types/core/v1';
-import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1';
+import type {
+  HorizontalPodAutoscaler,
+  HPAScalingRules,
+  MetricSpec,
+  MetricStatus,
+} from 'kubernetes-types/autoscaling/v2';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { KubeObject, Typed } from '../../api/types';
 import { asResource } from '../../api/resourceObjects';
 import { parseQuantity, quantityToMilli, quantityValue } from '../../api/quantity';
 import { podQosClass } from '../../admission/defaults/podQos';
 import { parseTimestamp } from '../../clock/clock';
+import { hpaToV2 } from '../../apiserver/conversion';
 import { humanDuration } from '../duration';
 import { nodeRolesText } from '../kinds/cluster';
 import { tabwriter } from './tabwriter';
@@ -47,7 +56,16 @@ export interface DescribeInputs {
 }
 
 /** The kinds with a describer here. */
-export const DESCRIBED_KINDS: readonly string[] = ['Pod', 'Deployment', 'ReplicaSet', 'Node', 'Service'];
+export const DESCRIBED_KINDS: readonly string[] = [
+  'Pod',
+  'Deployment',
+  'ReplicaSet',
+  'StatefulSet',
+  'DaemonSet',
+  'HorizontalPodAutoscaler',
+  'Node',
+  'Service',
+];
 
 /** kubectl's describe text, or undefined for a kind without a describer here. `now` is the clock for ages. */
 export function describeObject(obj: KubeObject, inputs: DescribeInputs, now: number): string | undefined {
@@ -61,6 +79,15 @@ export function describeObject(obj: KubeObject, inputs: DescribeInputs, now: num
       break;
     case 'Deployment':
       describeDeployment(w, asResource('deployments', obj), inputs);
+      break;
+    case 'StatefulSet':
+      describeStatefulSet(w, asResource('statefulsets', obj), inputs);
+      break;
+    case 'DaemonSet':
+      describeDaemonSet(w, asResource('daemonsets', obj), inputs);
+      break;
+    case 'HorizontalPodAutoscaler':
+      describeHpa(w, asResource('horizontalpodautoscalers', obj.apiVersion === 'autoscaling/v1' ? hpaToV2(obj) : obj));
       break;
     case 'Node':
       describeNode(w, asResource('nodes', obj), inputs, now);
@@ -560,6 +587,182 @@ function describeDeployment(w: PrefixWriter, d: Deployment, inputs: DescribeInpu
   const old = owned.filter((r) => !isNew(r) && (r.spec?.replicas ?? 1) !== 0);
   w.write(L0, `OldReplicaSets:\t${replicaSetsText(old)}\n`);
   w.write(L0, `NewReplicaSet:\t${replicaSetsText(owned.filter(isNew))}\n`);
+}
+
+/** upstream: describeStatefulSet and describeVolumeClaimTemplates. */
+function describeStatefulSet(w: PrefixWriter, sts: Typed<StatefulSet>, inputs: DescribeInputs): void {
+  const meta = sts.metadata;
+  const spec = sts.spec;
+  w.write(L0, `Name:\t${meta.name}\n`);
+  w.write(L0, `Namespace:\t${meta.namespace}\n`);
+  w.write(L0, `CreationTimestamp:\t${rfc1123z(meta.creationTimestamp)}\n`);
+  w.write(L0, `Selector:\t${formatSelector(spec?.selector)}\n`);
+  labelsMultiline(w, 'Labels', meta.labels);
+  annotationsMultiline(w, 'Annotations', meta.annotations);
+  w.write(L0, `Replicas:\t${spec?.replicas ?? 1} desired | ${sts.status?.replicas ?? 0} total\n`);
+  w.write(L0, `Update Strategy:\t${spec?.updateStrategy?.type ?? ''}\n`);
+  const ru = spec?.updateStrategy?.rollingUpdate;
+  if (ru?.partition !== undefined) {
+    w.write(L1, `Partition:\t${ru.partition}\n`);
+    if (ru.maxUnavailable !== undefined) w.write(L1, `MaxUnavailable:\t${String(ru.maxUnavailable)}\n`);
+  }
+  w.write(L0, `Pods Status:\t${podsStatus(inputs.pods ?? [], sts)}\n`);
+  describePodTemplate(w, spec?.template);
+  const templates = spec?.volumeClaimTemplates ?? [];
+  if (templates.length === 0) return w.write(L0, 'Volume Claims:\t<none>\n');
+  w.write(L0, 'Volume Claims:\n');
+  for (const pvc of templates) {
+    w.write(L1, `Name:\t${pvc.metadata?.name ?? ''}\n`);
+    // storageutil.GetPersistentVolumeClaimClass: the beta annotation first, then spec.storageClassName.
+    const cls = pvc.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? pvc.spec?.storageClassName;
+    w.write(L1, `StorageClass:\t${cls ?? ''}\n`);
+    indentedLabels(w, 'Labels', pvc.metadata?.labels);
+    indentedLabels(w, 'Annotations', pvc.metadata?.annotations);
+    const capacity = pvc.spec?.resources?.requests?.storage;
+    w.write(L1, `Capacity:\t${capacity === undefined ? '<default>' : quantityText(capacity)}\n`);
+    // Go's %s of a []PersistentVolumeAccessMode.
+    w.write(L1, `Access Modes:\t[${(pvc.spec?.accessModes ?? []).join(' ')}]\n`);
+  }
+}
+
+/** printLabelsMultilineWithIndent(w, "  ", title, "\t", …) of a claim template. */
+function indentedLabels(w: PrefixWriter, title: string, labels: Readonly<Record<string, string>> | undefined): void {
+  w.write(L0, `  ${title}:\t`);
+  const keys = sortedKeys(labels);
+  if (keys.length === 0) return w.write(L0, '<none>\n');
+  keys.forEach((k, i) => {
+    if (i > 0) w.write(L0, '  \t');
+    w.write(L0, `${k}=${labels![k]}\n`);
+  });
+}
+
+/** labels.FormatLabels: sorted k=v pairs, `<none>` when empty. */
+function formatLabels(labels: Readonly<Record<string, string>> | undefined): string {
+  const keys = sortedKeys(labels);
+  return keys.length === 0 ? '<none>' : keys.map((k) => `${k}=${labels![k]}`).join(',');
+}
+
+/** upstream: describeDaemonSet. */
+function describeDaemonSet(w: PrefixWriter, ds: Typed<DaemonSet>, inputs: DescribeInputs): void {
+  const status = ds.status;
+  w.write(L0, `Name:\t${ds.metadata.name}\n`);
+  w.write(L0, `Namespace:\t${ds.metadata.namespace}\n`);
+  w.write(L0, `Selector:\t${formatSelector(ds.spec?.selector)}\n`);
+  w.write(L0, `Node-Selector:\t${formatLabels(ds.spec?.template.spec?.nodeSelector)}\n`);
+  labelsMultiline(w, 'Labels', ds.metadata.labels);
+  annotationsMultiline(w, 'Annotations', ds.metadata.annotations);
+  w.write(L0, `Desired Number of Nodes Scheduled: ${status?.desiredNumberScheduled ?? 0}\n`);
+  w.write(L0, `Current Number of Nodes Scheduled: ${status?.currentNumberScheduled ?? 0}\n`);
+  w.write(L0, `Number of Nodes Scheduled with Up-to-date Pods: ${status?.updatedNumberScheduled ?? 0}\n`);
+  w.write(L0, `Number of Nodes Scheduled with Available Pods: ${status?.numberAvailable ?? 0}\n`);
+  w.write(L0, `Number of Nodes Misscheduled: ${status?.numberMisscheduled ?? 0}\n`);
+  w.write(L0, `Pods Status:\t${podsStatus(inputs.pods ?? [], ds)}\n`);
+  describePodTemplate(w, ds.spec?.template);
+}
+
+const UNKNOWN = '<unknown>';
+
+/** Go's `%v` of a *resource.Quantity: its text, `<nil>` when unset. */
+function quantityOrNil(q: unknown): string {
+  return q === undefined || q === null ? '<nil>' : quantityText(q);
+}
+
+/** One line of describeHorizontalPodAutoscalerV2's Metrics section (current / target). */
+function hpaMetricLine(w: PrefixWriter, metric: MetricSpec, status: MetricStatus | undefined): void {
+  switch (metric.type) {
+    case 'External': {
+      const e = metric.external!;
+      const current = status?.external?.current;
+      if (e.target.averageValue !== undefined) {
+        const now = current?.averageValue !== undefined ? quantityText(current.averageValue) : UNKNOWN;
+        return w.write(
+          L1,
+          `"${e.metric.name}" (target average value):\t${now} / ${quantityText(e.target.averageValue)}\n`,
+        );
+      }
+      const now = current !== undefined ? quantityOrNil(current.value) : UNKNOWN;
+      return w.write(L1, `"${e.metric.name}" (target value):\t${now} / ${quantityOrNil(e.target.value)}\n`);
+    }
+    case 'Pods': {
+      const p = metric.pods!;
+      const now = status?.pods !== undefined ? quantityOrNil(status.pods.current.averageValue) : UNKNOWN;
+      return w.write(L1, `"${p.metric.name}" on pods:\t${now} / ${quantityOrNil(p.target.averageValue)}\n`);
+    }
+    case 'Object': {
+      const o = metric.object!;
+      w.write(L1, `"${o.metric.name}" on ${o.describedObject.kind}/${o.describedObject.name} `);
+      const current = status?.object?.current;
+      if (o.target.type === 'AverageValue') {
+        const now = current !== undefined ? quantityOrNil(current.averageValue) : UNKNOWN;
+        return w.write(L0, `(target average value):\t${now} / ${quantityOrNil(o.target.averageValue)}\n`);
+      }
+      const now = current !== undefined ? quantityOrNil(current.value) : UNKNOWN;
+      return w.write(L0, `(target value):\t${now} / ${quantityOrNil(o.target.value)}\n`);
+    }
+    case 'Resource':
+    case 'ContainerResource': {
+      const r = metric.type === 'Resource' ? metric.resource! : metric.containerResource!;
+      const current = metric.type === 'Resource' ? status?.resource?.current : status?.containerResource?.current;
+      const present = metric.type === 'Resource' ? status?.resource : status?.containerResource;
+      const container =
+        metric.type === 'ContainerResource' ? ` of container "${metric.containerResource!.container}"` : '';
+      w.write(L1, `resource ${r.name}${container} on pods`);
+      if (r.target.averageValue !== undefined) {
+        const now = present !== undefined ? quantityOrNil(current?.averageValue) : UNKNOWN;
+        return w.write(L0, `:\t${now} / ${quantityText(r.target.averageValue)}\n`);
+      }
+      const now =
+        current?.averageUtilization !== undefined
+          ? `${current.averageUtilization}% (${quantityOrNil(current.averageValue)})`
+          : UNKNOWN;
+      const want = r.target.averageUtilization !== undefined ? `${r.target.averageUtilization}%` : '<auto>';
+      return w.write(L1, `(as a percentage of request):\t${now} / ${want}\n`);
+    }
+    default:
+      return w.write(L1, `<unknown metric type "${metric.type}">\n`);
+  }
+}
+
+/** printDirectionBehavior. */
+function directionBehavior(w: PrefixWriter, direction: string, rules: HPAScalingRules | undefined): void {
+  if (!rules) return;
+  w.write(L1, `${direction}:\n`);
+  if (rules.stabilizationWindowSeconds !== undefined)
+    w.write(L2, `Stabilization Window: ${rules.stabilizationWindowSeconds} seconds\n`);
+  if ((rules.policies ?? []).length === 0) return;
+  w.write(L2, `Select Policy: ${rules.selectPolicy ?? 'Max'}\n`);
+  w.write(L2, 'Policies:\n');
+  for (const p of rules.policies!)
+    w.write(L3, `- Type: ${p.type}\tValue: ${p.value}\tPeriod: ${p.periodSeconds} seconds\n`);
+}
+
+/** upstream: describeHorizontalPodAutoscalerV2 (v1 objects are converted to v2 first, as kubectl reads v2). */
+function describeHpa(w: PrefixWriter, hpa: Typed<HorizontalPodAutoscaler>): void {
+  const spec = hpa.spec;
+  const status = hpa.status;
+  w.write(L0, `Name:\t${hpa.metadata.name}\n`);
+  w.write(L0, `Namespace:\t${hpa.metadata.namespace}\n`);
+  labelsMultiline(w, 'Labels', hpa.metadata.labels);
+  annotationsMultiline(w, 'Annotations', hpa.metadata.annotations);
+  w.write(L0, `CreationTimestamp:\t${rfc1123z(hpa.metadata.creationTimestamp)}\n`);
+  w.write(L0, `Reference:\t${spec?.scaleTargetRef.kind ?? ''}/${spec?.scaleTargetRef.name ?? ''}\n`);
+  w.write(L0, 'Metrics:\t( current / target )\n');
+  (spec?.metrics ?? []).forEach((m, i) => hpaMetricLine(w, m, status?.currentMetrics?.[i]));
+  w.write(L0, `Min replicas:\t${spec?.minReplicas ?? '<unset>'}\n`);
+  w.write(L0, `Max replicas:\t${spec?.maxReplicas ?? 0}\n`);
+  if (spec?.behavior) {
+    w.write(L0, 'Behavior:\n');
+    directionBehavior(w, 'Scale Up', spec.behavior.scaleUp);
+    directionBehavior(w, 'Scale Down', spec.behavior.scaleDown);
+  }
+  w.write(L0, `${spec?.scaleTargetRef.kind ?? ''} pods:\t`);
+  w.write(L0, `${status?.currentReplicas ?? 0} current / ${status?.desiredReplicas ?? 0} desired\n`);
+  if ((status?.conditions ?? []).length > 0) {
+    w.write(L0, 'Conditions:\n');
+    w.write(L1, 'Type\tStatus\tReason\tMessage\n');
+    w.write(L1, '----\t------\t------\t-------\n');
+    for (const c of status!.conditions!) w.write(L1, `${c.type}\t${c.status}\t${c.reason ?? ''}\t${c.message ?? ''}\n`);
+  }
 }
 
 // ---- nodes ----

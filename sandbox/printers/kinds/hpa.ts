@@ -1,4 +1,7 @@
-/** `kubectl get hpa` (upstream `printHorizontalPodAutoscaler`, `formatHPAMetrics`), on autoscaling/v2 objects. */
+/**
+ * `kubectl get hpa` (upstream `printHorizontalPodAutoscaler`, `formatHPAMetrics`). Upstream prints the internal
+ * version, so an `autoscaling/v1` object is converted first: both versions print the same row.
+ */
 import type {
   HorizontalPodAutoscaler,
   MetricSpec,
@@ -6,7 +9,8 @@ import type {
   MetricTarget,
   MetricValueStatus,
 } from 'kubernetes-types/autoscaling/v2';
-import type { Typed } from '../../api/types';
+import type { KubeObject, Typed } from '../../api/types';
+import { hpaToV2 } from '../../apiserver/conversion';
 import type { KindPrinter, TableCell } from '../table';
 import { AGE_COLUMN, NAME_COLUMN, age, col, int } from '../table';
 
@@ -79,7 +83,10 @@ export const hpaPrinter: KindPrinter<Typed<HorizontalPodAutoscaler>> = {
     col('Replicas', 'string', 'currentReplicas is current number of replicas of pods managed by this autoscaler.'),
     AGE_COLUMN,
   ],
-  row(hpa: Typed<HorizontalPodAutoscaler>, now: number): TableCell[] {
+  row(obj: Typed<HorizontalPodAutoscaler>, now: number): TableCell[] {
+    const hpa = (
+      (obj.apiVersion as string) === 'autoscaling/v1' ? hpaToV2(obj as KubeObject) : obj
+    ) as Typed<HorizontalPodAutoscaler>;
     const ref = hpa.spec?.scaleTargetRef;
     const min = hpa.spec?.minReplicas;
     return [

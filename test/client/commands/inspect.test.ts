@@ -120,7 +120,7 @@ describe('Describe', () => {
       ref: { resource: 'cronjobs', namespace: 'default', name: 'tick' },
     });
     assert.deepEqual(ui.shown, [
-      'info: Describe shows pods, deployments, replicasets, nodes, services; for cronjob/tick use Show Desired vs Actual or Copy as YAML.',
+      'info: Describe shows pods, deployments, replicasets, statefulsets, daemonsets, horizontalpodautoscalers, nodes, services; for cronjob/tick use Show Desired vs Actual or Copy as YAML.',
     ]);
   });
 });

@@ -46,6 +46,67 @@ function settled(): Cluster {
   return c;
 }
 
+/** A StatefulSet with a claim template and a partition, a DaemonSet on linux nodes, an HPA on the StatefulSet. */
+function workloads(): Cluster {
+  const c = new Cluster({ seed: 1, nodes: 2 });
+  c.start();
+  const template = (app: string) => ({
+    metadata: { labels: { app } },
+    spec: { containers: [{ name: app, image: `${app}:1`, resources: { requests: { cpu: '100m' } } }] },
+  });
+  c.apply({
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 'db' },
+    spec: {
+      serviceName: 'db',
+      replicas: 2,
+      selector: { matchLabels: { app: 'db' } },
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1 } },
+      template: template('db'),
+      volumeClaimTemplates: [
+        {
+          metadata: { name: 'data' },
+          spec: {
+            storageClassName: 'standard',
+            accessModes: ['ReadWriteOnce'],
+            resources: { requests: { storage: '1Gi' } },
+          },
+        },
+      ],
+    },
+  });
+  c.apply({
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'agent' },
+    spec: {
+      selector: { matchLabels: { app: 'agent' } },
+      template: {
+        ...template('agent'),
+        spec: { ...template('agent').spec, nodeSelector: { 'kubernetes.io/os': 'linux' } },
+      },
+    },
+  });
+  c.apply({
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'db' },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db' },
+      minReplicas: 2,
+      maxReplicas: 4,
+      metrics: [
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } },
+      ],
+      behavior: { scaleDown: { stabilizationWindowSeconds: 60 } },
+    },
+  });
+  c.runUntilSettled();
+  c.runFor(60_000);
+  return c;
+}
+
 function inputs(c: Cluster, obj: KubeObject): DescribeInputs {
   const ns = obj.metadata.namespace;
   const list = (r: string) => c.api.list(r).items.filter((o) => ns === undefined || o.metadata.namespace === ns);
@@ -173,6 +234,70 @@ describe('describeObject', () => {
       /\nPort: {21}http {2}80\/TCP\nTargetPort: {15}http\/TCP\nEndpoints: {16}10\.244\.\d+\.\d+:80,10\.244\.\d+\.\d+:80\n/,
     );
     assert.match(text, /\nEvents: {19}<none>\n$/);
+  });
+
+  test('a statefulset: replicas, partition, pods by phase, the template and its volume claims', () => {
+    const c = workloads();
+    const sts = c.api.get('statefulsets', 'default', 'db');
+    const text = describeObject(sts, inputs(c, sts), c.clock.now())!;
+    // upstream: describeStatefulSet, describeVolumeClaimTemplates
+    assert.match(
+      text,
+      /\nSelector: {11}app=db\nLabels: {13}<none>\nAnnotations: {8}<none>\nReplicas: {11}2 desired \| 2 total\nUpdate Strategy: {4}RollingUpdate\n {2}Partition: {8}1\nPods Status: {8}2 Running \/ 0 Waiting \/ 0 Succeeded \/ 0 Failed\nPod Template:\n/,
+    );
+    assert.match(
+      text,
+      /\nVolume Claims:\n {2}Name: {10}data\n {2}StorageClass: {2}standard\n {2}Labels: {8}<none>\n {2}Annotations: {3}<none>\n {2}Capacity: {6}1Gi\n {2}Access Modes: {2}\[ReadWriteOnce\]\nEvents:\n/,
+    );
+    assert.match(text, /statefulset-controller {2}create Claim data-db-0 Pod db-0 in StatefulSet db success\n/);
+  });
+
+  test('a daemonset: the node counts from its status, its node selector and pods by phase', () => {
+    const c = workloads();
+    const ds = c.api.get('daemonsets', 'default', 'agent');
+    const text = describeObject(ds, inputs(c, ds), c.clock.now())!;
+    // upstream: describeDaemonSet — the counts are written without a tab, so they are not aligned.
+    assert.match(
+      text,
+      /^Name: {11}agent\nNamespace: {6}default\nSelector: {7}app=agent\nNode-Selector: {2}kubernetes\.io\/os=linux\nLabels: {9}<none>\nAnnotations: {4}<none>\n/,
+    );
+    assert.match(
+      text,
+      /\nDesired Number of Nodes Scheduled: 2\nCurrent Number of Nodes Scheduled: 2\nNumber of Nodes Scheduled with Up-to-date Pods: 2\nNumber of Nodes Scheduled with Available Pods: 2\nNumber of Nodes Misscheduled: 0\nPods Status: {2}2 Running \/ 0 Waiting \/ 0 Succeeded \/ 0 Failed\nPod Template:\n/,
+    );
+  });
+
+  test('an hpa: metrics current / target, behavior, the pods of its target and conditions; v1 reads print the same', () => {
+    const c = workloads();
+    const hpa = c.api.get('horizontalpodautoscalers', 'default', 'db');
+    const text = describeObject(hpa, inputs(c, hpa), c.clock.now())!;
+    // upstream: describeHorizontalPodAutoscalerV2, printDirectionBehavior
+    assert.match(text, /\nReference: +StatefulSet\/db\nMetrics: +\( current \/ target \)\n/);
+    assert.match(text, /\n {2}resource cpu on pods {2}\(as a percentage of request\): {2}\d+% \(\d+m\) \/ 50%\n/);
+    assert.match(
+      text,
+      /\nMin replicas: +2\nMax replicas: +4\nBehavior:\n {2}Scale Up:\n {4}Stabilization Window: 0 seconds\n/,
+    );
+    assert.match(
+      text,
+      /\n {2}Scale Down:\n {4}Stabilization Window: 60 seconds\n {4}Select Policy: Max\n {4}Policies:\n {6}- Type: Percent {2}Value: 100 {2}Period: 15 seconds\n/,
+    );
+    assert.match(text, /\nStatefulSet pods: +2 current \/ 2 desired\n/);
+    assert.match(
+      text,
+      /\nConditions:\n {2}Type +Status +Reason +Message\n {2}---- +------ +------ +-------\n {2}AbleToScale +True +\w+ +/,
+    );
+    const v1 = c.api.get(
+      c.api.resourceOf({ apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler' }),
+      'default',
+      'db',
+    );
+    const fromV1 = describeObject(v1, inputs(c, v1), c.clock.now())!;
+    // The round-trip annotations are v1's own: kubectl reads v2 and never shows them.
+    assert.equal(
+      fromV1.replace(/\nAnnotations:[^]*?\nCreationTimestamp/, ''),
+      text.replace(/\nAnnotations:[^]*?\nCreationTimestamp/, ''),
+    );
   });
 
   test('kinds without a describer here are left to the caller', () => {

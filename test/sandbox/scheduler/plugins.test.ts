@@ -253,6 +253,41 @@ describe('DefaultPreemption', () => {
     assert.equal(nodeOf(h, 'high'), 'only');
   });
 
+  test('the nominee keeps its place: a later lower-priority pod sees the nominated pod on the node', () => {
+    // upstream: framework/runtime/framework.go RunFilterPluginsWithNominatedPods and addGlobalNominatedPods — pods
+    // nominated to a node with higher or equal priority count there while the filters run.
+    const h = setup([node('only', { cpu: '1' })]);
+    h.api.create(priorityClass('high', 1000));
+    h.api.create(pod('low', { cpu: '600m', spec: { nodeName: 'only' } }));
+    h.api.create(pod('high', { cpu: '600m', spec: { priorityClassName: 'high' } }));
+    h.settle();
+    assert.equal(h.api.get('pods', 'default', 'high').status?.nominatedNodeName, 'only');
+    // The victim goes and, before the nominee's back-off ends, a lower-priority pod asks for the same room.
+    h.api.delete('pods', 'default', 'low', { gracePeriodSeconds: 0 });
+    h.api.create(pod('late', { cpu: '600m' }));
+    h.settle();
+    assert.equal(nodeOf(h, 'late'), undefined);
+    assert.match(scheduledMessage(h, 'late')!, /^0\/1 nodes are available: 1 Insufficient cpu\. preemption: /);
+    h.advance(10_000);
+    h.settle();
+    assert.equal(nodeOf(h, 'high'), 'only');
+    assert.equal(nodeOf(h, 'late'), undefined);
+  });
+
+  test('a nominated pod of lower priority does not hold its node against a higher one', () => {
+    const h = setup([node('only', { cpu: '1' })]);
+    h.api.create(priorityClass('high', 1000));
+    h.api.create(priorityClass('top', 2000));
+    h.api.create(pod('low', { cpu: '600m', spec: { nodeName: 'only' } }));
+    h.api.create(pod('high', { cpu: '600m', spec: { priorityClassName: 'high' } }));
+    h.settle();
+    assert.equal(h.api.get('pods', 'default', 'high').status?.nominatedNodeName, 'only');
+    h.api.delete('pods', 'default', 'low', { gracePeriodSeconds: 0 });
+    h.api.create(pod('top', { cpu: '600m', spec: { priorityClassName: 'top' } }));
+    h.settle();
+    assert.equal(nodeOf(h, 'top'), 'only');
+  });
+
   test('preemptionPolicy Never: no victims, and the message says why', () => {
     const h = setup([node('only', { cpu: '1' })]);
     h.api.create(priorityClass('polite', 1000, 'Never'));
