@@ -69,7 +69,8 @@ function forkCluster(o: PlanOptions): Cluster {
   const time = (o.snapshot as { time?: unknown }).time;
   const clock = new VirtualClock(typeof time === 'number' && Number.isFinite(time) ? time : undefined);
   const api = restoreSnapshot(o.snapshot, { clock, random: new SeededRandom(seed).fork('apiserver') });
-  return new Cluster({ api, clock, seed, nodes: o.nodes ?? snapshotNodeCount(o.snapshot) ?? 3 });
+  // The fork goes on from the snapshot: its running pods are resumed as they are, not started again.
+  return new Cluster({ api, clock, seed, nodes: o.nodes ?? snapshotNodeCount(o.snapshot) ?? 3, resumePods: true });
 }
 
 function refOf(r: ResourceType, name: string | undefined): string {
