@@ -85,7 +85,7 @@ export interface PlanWorkload {
    * the Failed condition) or `progressing` (neither by the end).
    */
   outcome: 'complete' | 'failed' | 'progressing';
-  /** Job: the Failed condition's reason and message; StatefulSet under OnDelete: that pods are replaced only when deleted. */
+  /** Job: the Failed condition's reason and message; StatefulSet: why some pods keep their revision. */
   message?: string;
 }
 
@@ -142,7 +142,7 @@ export interface PlanReport {
   workloads: PlanWorkload[];
   pending: PlanPendingPod[];
   services: PlanService[];
-  /** PodDisruptionBudgets the apply created or configured, or that had room before, and allow no disruption at the end. */
+  /** PodDisruptionBudgets the apply created or configured, or that had room before, that allow no disruption now. */
   disruptionBudgets: PlanDisruptionBudget[];
   /** What has not converged at the end (the lines `simulate` prints). */
   unsettled: string[];
