@@ -170,7 +170,11 @@ export class Kubelet implements Component {
     this.listing = true;
     this.informer.start();
     this.listing = false;
-    if (first && this.options.resumePods) this.resumable = new Set(this.informer.cache.list().map((p) => objectKey(p)));
+    if (first && this.options.resumePods) {
+      this.resumable = new Set(this.informer.cache.list().map((p) => objectKey(p)));
+      // Every address in use stays taken until its pod is resumed or not: a pod started afresh meanwhile gets another.
+      for (const p of this.informer.cache.list()) if (p.status?.podIP) this.ips.reserve(p.status.podIP);
+    }
     for (const w of this.workers.values()) w.resume();
     this.dnsChanged();
     const pods = this.informer.cache.list();
@@ -329,7 +333,11 @@ export class Kubelet implements Component {
     if (rejection) return this.reject(pod, rejection);
     worker = new PodWorker(this.host, pod);
     this.workers.set(key, worker);
-    if (this.resumable?.delete(key) && worker.adopt()) return;
+    if (this.resumable?.delete(key)) {
+      if (worker.adopt()) return;
+      // Not taken over: its old sandbox is gone with its address (the new one gets its own).
+      if (pod.status?.podIP) this.ips.release(pod.status.podIP);
+    }
     worker.start();
   }
 

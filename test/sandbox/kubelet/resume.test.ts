@@ -103,6 +103,37 @@ describe('resuming the pods of a saved cluster', () => {
     cluster.stop();
   });
 
+  test('a pod that is not Running as a whole (a container crash-looping) is started afresh; the others resume', () => {
+    const cluster = new Cluster({ nodes: 3 });
+    cluster.start();
+    cluster.apply(aDeployment('web', { replicas: 2, image: 'nginx:1.27', name: 'nginx' }));
+    const bad = aDeployment('bad', { replicas: 1, image: 'busybox:1.36', name: 'main' });
+    bad.spec!.template.spec!.containers[0].command = ['sh', '-c', 'exit 1'];
+    cluster.apply(bad);
+    cluster.runFor(60_000);
+    const saved = JSON.parse(JSON.stringify(takeSnapshot(cluster.api))) as Snapshot;
+    cluster.stop();
+    const badPod = (saved.objects as (Pod & KubeObject)[]).find(
+      (o) => o.kind === 'Pod' && o.metadata.name!.startsWith('bad-'),
+    )!;
+    assert.equal(badPod.status?.containerStatuses?.[0].state?.waiting?.reason, 'CrashLoopBackOff');
+    const forked = fork(saved, true);
+    const before = new Set(events(forked).map((e) => e.metadata.name));
+    forked.runFor(5_000);
+    const fresh = events(forked).filter(
+      (e) => !before.has(e.metadata.name) && (e as { reason?: string }).reason === 'Started',
+    ) as unknown as { involvedObject: { name: string } }[];
+    assert.deepEqual(
+      fresh.map((e) => e.involvedObject.name),
+      [badPod.metadata.name],
+      'only the crash-looping pod starts again',
+    );
+    forked.runFor(5_000);
+    const ips = pods(forked).map((p) => p.status?.podIP);
+    assert.equal(new Set(ips).size, 3, `distinct pod IPs: ${ips.join(', ')}`);
+    forked.stop();
+  });
+
   test('pods created after the fork get IPs none of the resumed pods has', () => {
     const cluster = fork(snapshot, true);
     cluster.scale('deployments', 'default', 'web', 10);
