@@ -34,7 +34,15 @@ export const PLAN_OPTIONS: OptionSpecs = {
   help: { type: 'boolean', short: 'h' },
 };
 
-const FINDINGS: readonly PlanFinding[] = ['refused', 'pending', 'stuck', 'endpoints', 'unsettled'];
+const FINDINGS: readonly PlanFinding[] = [
+  'refused',
+  'pending',
+  'stuck',
+  'failed',
+  'endpoints',
+  'disruption',
+  'unsettled',
+];
 
 export const PLAN_HELP = `Usage: kube-reconcile plan <files or folders...> [options]
 
@@ -60,14 +68,16 @@ Options:
                         text (default), or the plan as JSON on stdout
                         (schema: docs/plan.md)
   --fail-on LIST        which findings fail the plan, comma-separated:
-                        refused (exit 2), pending, stuck, endpoints,
-                        unsettled (exit 1), or never (default: all)
+                        refused (exit 2), pending, stuck, failed,
+                        endpoints, disruption, unsettled (exit 1),
+                        or never (default: all)
   -n, --namespace NS    namespace for manifests without one (default "default")
   ${KUBERNETES_VERSION_HELP}
   -h, --help            show this help
 
 Exit codes: 0 everything settles, 1 something would not (a pod Pending, a
-rollout stuck, a Service without ready endpoints, not settled in time),
+rollout stuck, a Job failed, a Service without ready endpoints, a
+PodDisruptionBudget allowing no disruption, not settled in time),
 2 usage error, unreadable input or a manifest the API server refuses.
 `;
 

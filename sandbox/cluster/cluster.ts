@@ -61,6 +61,11 @@ export interface ClusterOptions {
   metricsServer?: boolean;
   /** false: no default StorageClass (kind has `standard`). */
   storageClass?: boolean;
+  /**
+   * With `api` restored from a snapshot of a running cluster: the kubelets resume the pods Running on their nodes as
+   * they are (containers, IPs, readiness, probe period) instead of starting them again (`KubeletOptions.resumePods`).
+   */
+  resumePods?: boolean;
 }
 
 export interface SettleResult extends SettleReport {
@@ -128,7 +133,8 @@ export class Cluster {
     if (!options.api && options.storageClass !== false) this.api.create(standardStorageClass());
     this.scheduler = new Scheduler(this.ctx);
     this.components = [...controllerComponents(this.ctx), this.scheduler];
-    for (const config of nodeConfigs(options)) this.kubelets.set(config.name, new Kubelet(this.ctx, config));
+    for (const config of nodeConfigs(options))
+      this.kubelets.set(config.name, new Kubelet(this.ctx, config, { resumePods: options.resumePods }));
   }
 
   /** Starts every component; kubelets register their nodes. */

@@ -72,6 +72,15 @@ export type { PodLogOptions } from './logs/logOptions';
 
 type CachedPod = ObjectsByResource['pods'];
 
+export interface KubeletOptions {
+  /**
+   * The node goes on from a saved cluster (a fork of a running sandbox) rather than booting: pods already Running here
+   * when the kubelet first starts keep their containers, IPs, restarts, readiness and probe period as the status has
+   * them (`PodWorker.adopt`), so a settled cluster is settled at once. Default false: every pod starts afresh.
+   */
+  resumePods?: boolean;
+}
+
 export class Kubelet implements Component {
   readonly name: string;
   readonly nodeName: string;
@@ -87,9 +96,13 @@ export class Kubelet implements Component {
   private dnsWatched = false;
   private startedAt = 0;
 
+  /** Pods bound here when the kubelet first starts, to resume as they run (`KubeletOptions.resumePods`). */
+  private resumable: Set<string> | undefined;
+
   constructor(
     private readonly ctx: ComponentContext,
     private readonly config: NodeConfig,
+    private readonly options: KubeletOptions = {},
   ) {
     this.nodeName = config.name;
     this.name = `kubelet/${config.name}`;
@@ -116,6 +129,7 @@ export class Kubelet implements Component {
       pullBackoff: new Backoff(),
       allocatePodIP: () => this.ips.allocate(),
       releasePodIP: (ip) => this.ips.release(ip),
+      reservePodIP: (ip) => this.ips.reserve(ip),
       readPod: (ns, name) => ctx.api.tryGet('pods', ns, name),
       readConfig: (resource, ns, name) =>
         ctx.api.tryGet(resource, ns, name) as
@@ -150,11 +164,17 @@ export class Kubelet implements Component {
   start(): void {
     if (this.running) return;
     this.running = true;
-    if (this.startedAt === 0) this.startedAt = this.ctx.clock.now();
+    const first = this.startedAt === 0;
+    if (first) this.startedAt = this.ctx.clock.now();
     this.agent.start();
     this.listing = true;
     this.informer.start();
     this.listing = false;
+    if (first && this.options.resumePods) {
+      this.resumable = new Set(this.informer.cache.list().map((p) => objectKey(p)));
+      // Every address in use stays taken until its pod is resumed or not: a pod started afresh meanwhile gets another.
+      for (const p of this.informer.cache.list()) if (p.status?.podIP) this.ips.reserve(p.status.podIP);
+    }
     for (const w of this.workers.values()) w.resume();
     this.dnsChanged();
     const pods = this.informer.cache.list();
@@ -313,6 +333,11 @@ export class Kubelet implements Component {
     if (rejection) return this.reject(pod, rejection);
     worker = new PodWorker(this.host, pod);
     this.workers.set(key, worker);
+    if (this.resumable?.delete(key)) {
+      if (worker.adopt()) return;
+      // Not taken over: its old sandbox is gone with its address (the new one gets its own).
+      if (pod.status?.podIP) this.ips.release(pod.status.podIP);
+    }
     worker.start();
   }
 

@@ -94,6 +94,11 @@ export class PodIPAllocator {
     throw new Error('no pod IPs left on this node');
   }
 
+  /** An address given out before (a pod resumed from a saved cluster): not given out again. */
+  reserve(ip: string): void {
+    this.used.add(Number(ip.slice(ip.lastIndexOf('.') + 1)));
+  }
+
   release(ip: string): void {
     const host = Number(ip.slice(ip.lastIndexOf('.') + 1));
     this.used.delete(host);

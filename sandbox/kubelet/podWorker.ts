@@ -18,7 +18,7 @@
  */
 import type { ObjectsByResource } from '../api/resourceObjects';
 import type { WirePodStatus } from '../api/types';
-import { formatTimestamp } from '../clock/clock';
+import { formatTimestamp, parseTimestamp } from '../clock/clock';
 import { jsonEqual } from '../util/json';
 import { containerBehavior } from './behaviors';
 import type { ContainerRuntime, Termination } from './containerRuntime';
@@ -31,7 +31,7 @@ import type { ContainerRun, ExecOutcome, RunInput } from './container/run';
 import { runContainer } from './container/run';
 import type { Resolution } from './shell/types';
 import { PodVolumes, claimProblem, mountFailures } from './container/volumes';
-import { imageID, parseImage } from './images';
+import { imageID, normalizedImage, parseImage } from './images';
 import type { PullScheduler } from './imagePuller';
 import { ensureImage } from './imagePuller';
 import { msg, podDescription } from './messages';
@@ -147,6 +147,100 @@ export class PodWorker {
     const deadline = this.pod.spec?.activeDeadlineSeconds;
     if (deadline !== undefined && deadline !== null) this.at(now + deadline * 1000, () => this.deadline());
     this.run(() => this.setUpVolumes());
+  }
+
+  /**
+   * Resumes a pod that was already running on this node when the cluster was saved (a fork of a running sandbox: the
+   * node did not reboot, its containers go on): the sandbox, the IP, each container's instance (its id, start time,
+   * restarts, readiness) are taken from the status as they are, the processes are worked out from their start, and the
+   * probes continue on their period from the pod's start — nothing is pulled, created, started or probed from zero, so
+   * a settled pod stays settled and no status changes. False (nothing done) when the pod is not in a state that can be
+   * taken over as it is (not Running, being deleted, a container not running or an init container not done, a
+   * container's environment that cannot be made): the caller starts it as new.
+   *
+   * upstream: pkg/kubelet/kuberuntime/kuberuntime_manager.go: computePodActions keeps a running container whose spec is
+   * unchanged (a restarted kubelet adopts it). The fork is a continuation, not a kubelet restart: readiness and the
+   * probe period go on as they were (a restarted kubelet would probe readiness again from Failure).
+   */
+  adopt(): boolean {
+    const status = this.pod.status;
+    if (status?.phase !== 'Running' || !status.podIP || !status.startTime || this.pod.metadata?.deletionTimestamp)
+      return false;
+    const statuses = new Map<string, NonNullable<typeof status.containerStatuses>[number]>();
+    for (const s of [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])])
+      statuses.set(`${s.name}`, s);
+    const runningAt = (c: ContainerRuntime) => {
+      const s = statuses.get(c.spec.name);
+      return s?.state?.running?.startedAt && s.containerID ? parseTimestamp(s.state.running.startedAt) : undefined;
+    };
+    for (const c of this.all) {
+      const s = statuses.get(c.spec.name);
+      if (!s) return false;
+      if (c.init && !c.sidecar) {
+        if (s.state?.terminated?.exitCode !== 0) return false;
+      } else if (runningAt(c) === undefined || Number.isNaN(runningAt(c))) return false;
+    }
+    this.podIP = status.podIP;
+    const envs = new Map<ContainerRuntime, ReadonlyMap<string, string>>();
+    for (const c of this.all) {
+      if (c.init && !c.sidecar) continue;
+      const env = containerEnvironment(this.pod, c.spec, this.host.readConfig, this.facts());
+      if ('error' in env) {
+        this.podIP = undefined;
+        return false;
+      }
+      envs.set(c, env.vars);
+    }
+    const now = this.host.clock.now();
+    this.startTime = parseTimestamp(status.startTime);
+    this.host.reservePodIP(status.podIP);
+    this.mounted = true;
+    this.sandboxReady = true;
+    // The probe workers go on with the period they had: anchored at the pod's start (where the first one ran).
+    this.startProbeWorkers(this.startTime, false);
+    const deadline = this.pod.spec?.activeDeadlineSeconds;
+    if (deadline !== undefined && deadline !== null)
+      this.at(Math.max(now, this.startTime + deadline * 1000), () => this.deadline());
+    for (const c of this.all) {
+      const s = statuses.get(c.spec.name)!;
+      c.launched = true;
+      c.restartCount = s.restartCount ?? 0;
+      c.containerID = s.containerID ?? '';
+      c.imageID = s.imageID ?? '';
+      if (!('error' in c.image)) this.host.images.add(normalizedImage(c.image));
+      const last = s.lastState?.terminated;
+      if (last?.startedAt && last.finishedAt)
+        c.last = {
+          exitCode: last.exitCode,
+          reason: last.reason ?? '',
+          startedAt: parseTimestamp(last.startedAt),
+          finishedAt: parseTimestamp(last.finishedAt),
+          containerID: last.containerID ?? '',
+        };
+      if (c.init && !c.sidecar) {
+        const t = s.state!.terminated!;
+        c.state = {
+          kind: 'terminated',
+          termination: {
+            exitCode: 0,
+            reason: t.reason ?? 'Completed',
+            startedAt: t.startedAt ? parseTimestamp(t.startedAt) : this.startTime,
+            finishedAt: t.finishedAt ? parseTimestamp(t.finishedAt) : this.startTime,
+            containerID: t.containerID ?? c.containerID,
+          },
+        };
+        c.ready = s.ready ?? true;
+        c.started = s.started ?? false;
+        continue;
+      }
+      c.instance = c.restartCount + 1;
+      c.ready = s.ready ?? false;
+      c.started = s.started ?? false;
+      if (c.sidecar) c.initialized = true;
+      this.resumeInstance(c, envs.get(c)!, runningAt(c)!);
+    }
+    this.run(() => undefined);
+    return true;
   }
 
   /** A newer version of the pod: deletion starts termination; anything else re-asserts the status. */
@@ -371,6 +465,29 @@ export class PodWorker {
     c.instance++;
     c.containerID = `containerd://${this.host.random.string(64, '0123456789abcdef')}`;
     if (!('error' in c.image)) c.imageID = imageID(c.image);
+    const run = this.instantiate(c, kubeletVars, now);
+    c.ready = false;
+    c.started = false;
+    this.event('Normal', 'Created', msg.created(c.spec.name));
+    this.event('Normal', 'Started', msg.started(c.spec.name));
+    this.afterStart(c, this.planProbes(c, now, true), run);
+  }
+
+  /** An instance that was running when the cluster was saved: its process from its start, its probes from now. */
+  private resumeInstance(c: ContainerRuntime, kubeletVars: ReadonlyMap<string, string>, startedAt: number): void {
+    this.instantiate(c, kubeletVars, startedAt);
+    this.afterStart(c, this.planProbes(c, this.host.clock.now(), false));
+  }
+
+  private afterStart(c: ContainerRuntime, probed: ProbedHttp[], run = c.run!): void {
+    this.logs.started(c.spec.name, c.containerID, this.program(c, run, probed));
+    this.armExit(c);
+    // What this container writes may change what its neighbours' probes see.
+    this.replanAll(c);
+  }
+
+  /** The instance's process and files, as started at `now`; the container is running from then. */
+  private instantiate(c: ContainerRuntime, kubeletVars: ReadonlyMap<string, string>, now: number): ContainerRun {
     const facts = this.facts();
     const mounts = this.volumes.mounts(c.spec, this.host.readConfig, facts);
     const fs = new ContainerFs(rootTree(this.pod, c.spec.image ?? '', this.podIP ?? ''), mounts);
@@ -405,15 +522,7 @@ export class PodWorker {
     c.state = { kind: 'running', startedAt: now };
     c.busy = false;
     c.stopping = false;
-    c.ready = false;
-    c.started = false;
-    this.event('Normal', 'Created', msg.created(c.spec.name));
-    this.event('Normal', 'Started', msg.started(c.spec.name));
-    const probed = this.planProbes(c, now, true);
-    this.logs.started(c.spec.name, c.containerID, this.program(c, run, probed));
-    this.armExit(c);
-    // What this container writes may change what its neighbours' probes see.
-    this.replanAll(c);
+    return run;
   }
 
   /** What the instance prints: its process's lines and its side of the HTTP probes. */
@@ -548,8 +657,8 @@ export class PodWorker {
   // ---- probes -------------------------------------------------------------
 
   /** The probe workers start with the pod: at once, or within the first period when the kubelet just started. */
-  private startProbeWorkers(now: number): void {
-    const recent = (periodMs: number) => now - this.host.kubeletStartedAt() < periodMs;
+  private startProbeWorkers(now: number, jitter = true): void {
+    const recent = (periodMs: number) => jitter && now - this.host.kubeletStartedAt() < periodMs;
     for (const c of this.all) {
       if (c.init && !c.sidecar) continue;
       const probes: [ProbeKind, ReturnType<typeof probeDefaults> | undefined][] = [

@@ -25,6 +25,8 @@ export interface WorkerHost {
   readonly pullBackoff: Backoff;
   allocatePodIP(): string;
   releasePodIP(ip: string): void;
+  /** Marks an address a resumed pod already has as in use. */
+  reservePodIP(ip: string): void;
   /** The pod as the API server has it now. */
   readPod(namespace: string, name: string): ObjectsByResource['pods'] | undefined;
   /** A ConfigMap or Secret as the API server has it now (environment and volumes). */

@@ -1,6 +1,6 @@
 /** The plan as text, for a terminal (`kube-reconcile plan`, `-o text`); the JSON form is the report itself. */
 import { isEndpointLoss } from './plan';
-import type { PlanReport, PlanRollout } from './types';
+import type { PlanReport, PlanRollout, PlanWorkload } from './types';
 
 function seconds(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -27,6 +27,19 @@ function rolloutLines(r: PlanRollout): string[] {
   return lines;
 }
 
+function workloadLine(w: PlanWorkload): string {
+  const pods = `${plural(w.podsCreated, 'pod')} created, ${w.podsDeleted} deleted, ${seconds(w.durationMs)}`;
+  const where =
+    w.kind === 'StatefulSet'
+      ? `${w.updated}/${w.replicas} updated, ${w.ready} ready` +
+        ((w.replaced ?? []).length > 0 ? `; replaced in order: ${w.replaced!.join(', ')}` : '')
+      : w.kind === 'DaemonSet'
+        ? `${w.nodesCovered}/${w.nodesDesired} nodes covered, ${w.updated} updated`
+        : `${w.succeeded}/${w.completions} completions, ${w.failed} failed`;
+  const outcome = w.outcome === 'complete' ? 'complete' : w.outcome === 'failed' ? 'FAILED' : 'still progressing';
+  return `  ${w.kind.toLowerCase()} ${w.workload}: ${pods}; ${where}; ${outcome}${w.message ? `: ${w.message}` : ''}`;
+}
+
 export function formatPlanText(report: PlanReport): string {
   const out: string[] = [];
   for (const o of report.objects) {
@@ -35,6 +48,7 @@ export function formatPlanText(report: PlanReport): string {
     if (o.diff) out.push(o.diff.replace(/\n$/, ''));
   }
   if (report.rollouts.length > 0) out.push('', 'Rollouts:', ...report.rollouts.flatMap(rolloutLines));
+  if (report.workloads.length > 0) out.push('', 'Workloads:', ...report.workloads.map(workloadLine));
   if (report.pending.length > 0) {
     out.push('', 'Pending:');
     for (const p of report.pending) out.push(`  ${p.pod}${p.owner ? ` (${p.owner})` : ''}: ${p.message}`);
@@ -46,6 +60,14 @@ export function formatPlanText(report: PlanReport): string {
       const warn = isEndpointLoss(s) ? ' — no ready endpoints' : '';
       out.push(`  ${s.service}: ${change} (fewest ${s.min})${warn}`);
     }
+  }
+  if (report.disruptionBudgets.length > 0) {
+    out.push('', 'PodDisruptionBudgets allowing no disruption (an eviction would be refused):');
+    for (const b of report.disruptionBudgets)
+      out.push(
+        `  ${b.pdb}: ${b.currentHealthy} healthy of ${b.expectedPods}, ${b.desiredHealthy} required` +
+          (b.before !== undefined ? ` (allowed ${b.before} before)` : ''),
+      );
   }
   if (report.unsettled.length > 0) out.push('', 'Not converged:', ...report.unsettled.map((l) => `  ${l}`));
   out.push('', `Plan: ${report.verdict}`);

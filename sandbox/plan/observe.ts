@@ -33,6 +33,15 @@ interface PodTrack {
   availableAt?: number;
 }
 
+/** Pods of a controller that owns them directly (a StatefulSet, a DaemonSet, a Job) over the run. */
+export interface OwnerFigures {
+  podsCreated: number;
+  podsDeleted: number;
+  /** Names of the pods deleted, in the order they went (a StatefulSet replaces ordinals under the same names). */
+  deleted: string[];
+  lastChangeAt: number;
+}
+
 export interface DeploymentFigures {
   podsCreated: number;
   podsDeleted: number;
@@ -64,6 +73,7 @@ export class PlanObserver {
   private readonly serviceBefore = new Map<string, number>();
   private readonly changedServices = new Set<string>();
   private readonly handles: { stop(): void }[] = [];
+  private readonly owners = new Map<string, OwnerFigures>(); // by owner uid, pods not owned by a ReplicaSet
 
   constructor(
     api: ApiServer,
@@ -94,6 +104,12 @@ export class PlanObserver {
     const uid = this.deploymentKeys.get(key);
     const t = uid === undefined ? undefined : this.deployments.get(uid);
     return t && { ...t };
+  }
+
+  /** The pods a controller owns directly (by its uid), created and deleted since the observer started. */
+  ownerFigures(uid: string | undefined): OwnerFigures | undefined {
+    const f = uid === undefined ? undefined : this.owners.get(uid);
+    return f && { ...f, deleted: [...f.deleted] };
   }
 
   /** Ready endpoints of a Service before, at the fewest and now; undefined when it never had an EndpointSlice. */
@@ -162,6 +178,7 @@ export class PlanObserver {
     const uid = pod.metadata.uid!;
     const rs = controllerUid(pod);
     if (rs === undefined) return;
+    if (live && !this.replicaSets.has(rs)) this.ownedPod(e, rs);
     const owner = this.replicaSets.get(rs)?.deployment;
     const t = owner === undefined ? undefined : this.deployments.get(owner);
     if (e.type === 'DELETED') {
@@ -178,6 +195,17 @@ export class PlanObserver {
     if (!set) this.podsByRs.set(rs, (set = new Set()));
     set.add(uid);
     if (live) this.touch(owner);
+  }
+
+  private ownedPod(e: WatchEvent, owner: string): void {
+    let f = this.owners.get(owner);
+    if (!f) this.owners.set(owner, (f = { podsCreated: 0, podsDeleted: 0, deleted: [], lastChangeAt: 0 }));
+    f.lastChangeAt = this.clock.now();
+    if (e.type === 'ADDED') f.podsCreated++;
+    if (e.type === 'DELETED') {
+      f.podsDeleted++;
+      f.deleted.push(e.object.metadata.name!);
+    }
   }
 
   private touch(deploymentUid: string | undefined): void {

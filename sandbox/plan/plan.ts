@@ -8,8 +8,10 @@
  * Pure: no I/O, virtual time on its own clock, randomness from the seed — the same inputs give the same plan, so
  * the editor can run it in the worker on a snapshot of the running sandbox.
  */
-import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1';
+import type { Job } from 'kubernetes-types/batch/v1';
 import type { Pod, Service } from 'kubernetes-types/core/v1';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1';
 import { isApiError } from '../api/errors';
 import { qualifiedKind } from '../api/resources';
 import type { ResourceType } from '../api/resources';
@@ -27,7 +29,16 @@ import { applyManifest } from '../operations/apply/apply';
 import { objectDiff } from './diff';
 import { PlanObserver } from './observe';
 import { PLAN_API_VERSION } from './types';
-import type { PlanFinding, PlanObject, PlanPendingPod, PlanReport, PlanRollout, PlanService } from './types';
+import type {
+  PlanDisruptionBudget,
+  PlanFinding,
+  PlanObject,
+  PlanPendingPod,
+  PlanReport,
+  PlanRollout,
+  PlanService,
+  PlanWorkload,
+} from './types';
 
 /** 15 minutes: past a Deployment's default progressDeadlineSeconds (600 s), so a stuck rollout is seen as stuck. */
 export const DEFAULT_PLAN_LIMIT_MS = 15 * 60_000;
@@ -69,7 +80,8 @@ function forkCluster(o: PlanOptions): Cluster {
   const time = (o.snapshot as { time?: unknown }).time;
   const clock = new VirtualClock(typeof time === 'number' && Number.isFinite(time) ? time : undefined);
   const api = restoreSnapshot(o.snapshot, { clock, random: new SeededRandom(seed).fork('apiserver') });
-  return new Cluster({ api, clock, seed, nodes: o.nodes ?? snapshotNodeCount(o.snapshot) ?? 3 });
+  // The fork goes on from the snapshot: its running pods are resumed as they are, not started again.
+  return new Cluster({ api, clock, seed, nodes: o.nodes ?? snapshotNodeCount(o.snapshot) ?? 3, resumePods: true });
 }
 
 function refOf(r: ResourceType, name: string | undefined): string {
@@ -189,6 +201,107 @@ function rollout(api: ApiServer, observer: PlanObserver, d: Deployment & KubeObj
   return r;
 }
 
+type Workload = (StatefulSet | DaemonSet | Job) & KubeObject;
+
+/**
+ * Where a StatefulSet, DaemonSet or Job the apply changed stands at the end, from its status (the conditions and
+ * counters its controller writes), with the pods its controller created and deleted on the way.
+ */
+function workload(observer: PlanObserver, kind: PlanWorkload['kind'], w: Workload, start: number): PlanWorkload {
+  const f = observer.ownerFigures(w.metadata.uid);
+  const entry: PlanWorkload = {
+    kind,
+    workload: key(w.metadata.namespace, w.metadata.name),
+    podsCreated: f?.podsCreated ?? 0,
+    podsDeleted: f?.podsDeleted ?? 0,
+    durationMs: Math.max(0, (f?.lastChangeAt ?? start) - start),
+    outcome: 'progressing',
+  };
+  const observed = (g: number | undefined) => (g ?? 0) >= (w.metadata.generation ?? 0);
+  if (kind === 'StatefulSet') {
+    const ss = w as StatefulSet & KubeObject;
+    const replicas = ss.spec?.replicas ?? 1;
+    const st = ss.status;
+    entry.replaced = f?.deleted ?? [];
+    entry.replicas = replicas;
+    entry.updated = st?.updatedReplicas ?? 0;
+    entry.ready = st?.readyReplicas ?? 0;
+    // upstream: pkg/controller/statefulset/stateful_set_control.go: updateStatefulSet — OnDelete replaces a pod only
+    // when it is deleted; RollingUpdate replaces ordinals ≥ partition, highest first, one at a time.
+    const onDelete = ss.spec?.updateStrategy?.type === 'OnDelete';
+    const partition = onDelete ? 0 : (ss.spec?.updateStrategy?.rollingUpdate?.partition ?? 0);
+    const wanted = onDelete ? replicas : Math.max(0, replicas - partition);
+    if (observed(st?.observedGeneration) && entry.ready === replicas && entry.updated >= wanted)
+      entry.outcome = 'complete';
+    if (onDelete && entry.updated < replicas)
+      entry.message = 'updateStrategy OnDelete: a pod is replaced only when it is deleted';
+    else if (partition > 0) entry.message = `partition ${partition}: ordinals below ${partition} keep their revision`;
+  } else if (kind === 'DaemonSet') {
+    const st = (w as DaemonSet & KubeObject).status;
+    entry.nodesDesired = st?.desiredNumberScheduled ?? 0;
+    entry.nodesCovered = st?.numberAvailable ?? 0;
+    entry.updated = st?.updatedNumberScheduled ?? 0;
+    if (
+      observed(st?.observedGeneration) &&
+      entry.updated === entry.nodesDesired &&
+      entry.nodesCovered === entry.nodesDesired
+    )
+      entry.outcome = 'complete';
+  } else {
+    const job = w as Job & KubeObject;
+    // upstream: a Job without completions completes on its first success (pkg/controller/job: completions nil)
+    entry.completions = job.spec?.completions ?? 1;
+    entry.succeeded = job.status?.succeeded ?? 0;
+    entry.failed = job.status?.failed ?? 0;
+    const conditions = job.status?.conditions ?? [];
+    const failed = conditions.find((c) => c.type === 'Failed' && c.status === 'True');
+    if (conditions.some((c) => c.type === 'Complete' && c.status === 'True')) entry.outcome = 'complete';
+    else if (failed) {
+      entry.outcome = 'failed';
+      entry.message = `${failed.reason ?? 'Failed'}: ${failed.message ?? ''}`.replace(/: $/, '');
+    }
+  }
+  return entry;
+}
+
+function pdbAllowed(api: ApiServer): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of api.list('poddisruptionbudgets').items as (PodDisruptionBudget & KubeObject)[])
+    out.set(key(p.metadata.namespace, p.metadata.name), p.status?.disruptionsAllowed ?? 0);
+  return out;
+}
+
+/**
+ * PodDisruptionBudgets that allow no disruption at the end though they select pods — an eviction of any of them
+ * (`kubectl drain`, a node upgrade) would be refused (upstream: pkg/registry/core/pod/storage/eviction.go:
+ * checkAndDecrement, "Cannot evict pod as it would violate the pod's disruption budget.") — when the apply created or
+ * changed the budget, or the budget allowed a disruption before.
+ */
+function blockingBudgets(
+  api: ApiServer,
+  before: ReadonlyMap<string, number>,
+  applied: ReadonlySet<string>,
+): PlanDisruptionBudget[] {
+  const out: PlanDisruptionBudget[] = [];
+  for (const p of api.list('poddisruptionbudgets').items as (PodDisruptionBudget & KubeObject)[]) {
+    const k = key(p.metadata.namespace, p.metadata.name);
+    const st = p.status;
+    if (!st || st.disruptionsAllowed > 0 || st.expectedPods <= 0) continue;
+    const was = before.get(k);
+    if (!applied.has(k) && !(was !== undefined && was > 0)) continue;
+    const entry: PlanDisruptionBudget = {
+      pdb: k,
+      currentHealthy: st.currentHealthy,
+      desiredHealthy: st.desiredHealthy,
+      expectedPods: st.expectedPods,
+      disruptionsAllowed: st.disruptionsAllowed,
+    };
+    if (was !== undefined) entry.before = was;
+    out.push(entry);
+  }
+  return out;
+}
+
 function ownerOf(api: ApiServer, pod: Pod & KubeObject): string | undefined {
   const ref = pod.metadata.ownerReferences?.find((o) => o.controller === true);
   if (!ref) return undefined;
@@ -230,7 +343,15 @@ function services(api: ApiServer, observer: PlanObserver, applied: ReadonlySet<s
   return out;
 }
 
-const FINDINGS: readonly PlanFinding[] = ['refused', 'pending', 'stuck', 'endpoints', 'unsettled'];
+const FINDINGS: readonly PlanFinding[] = [
+  'refused',
+  'pending',
+  'stuck',
+  'failed',
+  'endpoints',
+  'disruption',
+  'unsettled',
+];
 
 function formatSeconds(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -250,8 +371,13 @@ function verdict(report: Omit<PlanReport, 'verdict'>): string {
     problems.push(`${report.pending.length} pod${report.pending.length === 1 ? '' : 's'} would stay Pending`);
   const stuck = report.rollouts.filter((r) => r.outcome === 'stuck').length;
   if (stuck > 0) problems.push(`${stuck} rollout${stuck === 1 ? '' : 's'} would get stuck`);
+  const failed = report.workloads.filter((w) => w.outcome === 'failed').length;
+  if (failed > 0) problems.push(`${failed} Job${failed === 1 ? '' : 's'} would fail`);
   const dry = report.services.filter((s) => isEndpointLoss(s)).length;
   if (dry > 0) problems.push(`${dry} Service${dry === 1 ? '' : 's'} would have no ready endpoints`);
+  const blocking = report.disruptionBudgets.length;
+  if (blocking > 0)
+    problems.push(`${blocking} PodDisruptionBudget${blocking === 1 ? '' : 's'} would allow no disruption`);
   if (problems.length > 0) return `${head}; ${problems.join(', ')}.`;
   if (!report.settled) return `${head}; not settled after ${formatSeconds(report.durationMs)} of virtual time.`;
   if (report.unsettled.length > 0)
@@ -275,6 +401,7 @@ export function runPlan(o: PlanOptions): PlanReport {
     const api = cluster.api;
     const start = cluster.clock.now();
     const observer = new PlanObserver(api, cluster.clock);
+    const budgetsBefore = pdbAllowed(api);
     const declared = new Set<string>();
     const objects = o.manifests.map((m) => applyOne(api, m, namespace, declared));
     // An object a refused document declares might not be named at all: then nothing is pruned, as the sync loop.
@@ -294,6 +421,16 @@ export function runPlan(o: PlanOptions): PlanReport {
     const rollouts = (api.list('deployments').items as (Deployment & KubeObject)[])
       .filter((d) => rolled.has(key(d.metadata.namespace, d.metadata.name)))
       .map((d) => rollout(api, observer, d, start));
+    const workloads: PlanWorkload[] = [];
+    for (const [kind, resource, ref] of [
+      ['StatefulSet', 'statefulsets', 'statefulset.apps'],
+      ['DaemonSet', 'daemonsets', 'daemonset.apps'],
+      ['Job', 'jobs', 'job.batch'],
+    ] as const) {
+      const touched = changed(ref);
+      for (const w of api.list(resource).items as Workload[])
+        if (touched.has(key(w.metadata.namespace, w.metadata.name))) workloads.push(workload(observer, kind, w, start));
+    }
     const report: Omit<PlanReport, 'verdict'> = {
       apiVersion: PLAN_API_VERSION,
       kind: 'Plan',
@@ -302,8 +439,10 @@ export function runPlan(o: PlanOptions): PlanReport {
       nodes: cluster.nodeNames.length,
       objects,
       rollouts,
+      workloads,
       pending: pendingPods(api),
       services: services(api, observer, changed('service')),
+      disruptionBudgets: blockingBudgets(api, budgetsBefore, changed('poddisruptionbudget.policy')),
       unsettled: settle.pending,
       findings: [],
     };
@@ -311,7 +450,9 @@ export function runPlan(o: PlanOptions): PlanReport {
       refused: objects.some((x) => x.action === 'refused'),
       pending: report.pending.length > 0,
       stuck: rollouts.some((r) => r.outcome === 'stuck'),
+      failed: workloads.some((w) => w.outcome === 'failed'),
       endpoints: report.services.some(isEndpointLoss),
+      disruption: report.disruptionBudgets.length > 0,
       unsettled: !settle.settled || settle.pending.length > 0,
     };
     report.findings = FINDINGS.filter((f) => present[f]);

@@ -52,6 +52,56 @@ export interface PlanRollout {
   message?: string;
 }
 
+/**
+ * The rollout of a StatefulSet, DaemonSet or Job that the apply created or configured: the pods its controller created
+ * and deleted during the run, and where it stands at the end from its status.
+ */
+export interface PlanWorkload {
+  kind: 'StatefulSet' | 'DaemonSet' | 'Job';
+  /** `default/db`. */
+  workload: string;
+  podsCreated: number;
+  podsDeleted: number;
+  /** Virtual time from the apply to the last change of its pods (ms). */
+  durationMs: number;
+  /** StatefulSet: the pods deleted to be replaced, in the order the controller went (highest ordinal first). */
+  replaced?: string[];
+  /** StatefulSet: spec.replicas; status.updatedReplicas and readyReplicas at the end. */
+  replicas?: number;
+  updated?: number;
+  ready?: number;
+  /**
+   * DaemonSet: nodes that should run its pod (desiredNumberScheduled) and that run an available one (numberAvailable);
+   * `updated` is then updatedNumberScheduled.
+   */
+  nodesDesired?: number;
+  nodesCovered?: number;
+  /** Job: completions wanted (spec.completions, or 1 with no parallelism), pods succeeded and failed at the end. */
+  completions?: number;
+  succeeded?: number;
+  failed?: number;
+  /**
+   * `complete` (StatefulSet/DaemonSet: every replica updated and ready; Job: the Complete condition), `failed` (Job:
+   * the Failed condition) or `progressing` (neither by the end).
+   */
+  outcome: 'complete' | 'failed' | 'progressing';
+  /** Job: the Failed condition's reason and message; StatefulSet: why some pods keep their revision. */
+  message?: string;
+}
+
+/** A PodDisruptionBudget that allows no disruption at the end: an eviction (`kubectl drain`) of its pods is refused. */
+export interface PlanDisruptionBudget {
+  /** `default/web`. */
+  pdb: string;
+  /** status at the end: currentHealthy, desiredHealthy, expectedPods, disruptionsAllowed (0). */
+  currentHealthy: number;
+  desiredHealthy: number;
+  expectedPods: number;
+  disruptionsAllowed: number;
+  /** disruptionsAllowed before the apply (absent when the budget is new). */
+  before?: number;
+}
+
 /** A pod left Pending at the end of the run because the scheduler could not place it. */
 export interface PlanPendingPod {
   /** `default/web-5d9c7b8f6-x2x7q`. */
@@ -75,7 +125,7 @@ export interface PlanService {
 }
 
 /** What can make the plan fail (`--fail-on`). */
-export type PlanFinding = 'refused' | 'pending' | 'stuck' | 'endpoints' | 'unsettled';
+export type PlanFinding = 'refused' | 'pending' | 'stuck' | 'failed' | 'endpoints' | 'disruption' | 'unsettled';
 
 export interface PlanReport {
   apiVersion: typeof PLAN_API_VERSION;
@@ -88,8 +138,12 @@ export interface PlanReport {
   nodes: number;
   objects: PlanObject[];
   rollouts: PlanRollout[];
+  /** StatefulSets, DaemonSets and Jobs the apply created or configured. */
+  workloads: PlanWorkload[];
   pending: PlanPendingPod[];
   services: PlanService[];
+  /** PodDisruptionBudgets the apply created or configured, or that had room before, that allow no disruption now. */
+  disruptionBudgets: PlanDisruptionBudget[];
   /** What has not converged at the end (the lines `simulate` prints). */
   unsettled: string[];
   /** Each finding present, in the order of PlanFinding. */

@@ -100,9 +100,11 @@ describe('runPlan', () => {
           outcome: 'complete',
         },
       ],
+      workloads: [],
       pending: [],
       // the Service follows the rollout: one pod unavailable at a time, so 3 of 4 endpoints at the fewest
       services: [{ service: 'default/web', before: 4, min: 3, after: 4 }],
+      disruptionBudgets: [],
       unsettled: [],
       findings: [],
     });
@@ -252,5 +254,145 @@ describe('runPlan', () => {
   test('the same inputs give the same plan', () => {
     const input = { snapshot: state, manifests: manifests(web({ image: 'nginx:1.28' })) };
     assert.deepEqual(runPlan(input), runPlan(input));
+  });
+});
+
+describe('runPlan: StatefulSets, DaemonSets, Jobs and PodDisruptionBudgets', () => {
+  const db = (image: string): KubeObject =>
+    ({
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db' },
+      spec: {
+        serviceName: 'db',
+        replicas: 3,
+        selector: { matchLabels: { app: 'db' } },
+        template: {
+          metadata: { labels: { app: 'db' } },
+          spec: { containers: [{ name: 'db', image, resources: { requests: { cpu: '100m' } } }] },
+        },
+      },
+    }) as KubeObject;
+  const agent: KubeObject = {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'agent' },
+    spec: {
+      selector: { matchLabels: { app: 'agent' } },
+      template: {
+        metadata: { labels: { app: 'agent' } },
+        spec: { containers: [{ name: 'agent', image: 'nginx:1.27' }] },
+      },
+    },
+  } as KubeObject;
+  const job = (name: string, exit: number, completions: number): KubeObject =>
+    ({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name },
+      spec: {
+        completions,
+        backoffLimit: 0,
+        template: {
+          spec: {
+            restartPolicy: 'Never',
+            containers: [{ name: 'work', image: 'busybox:1.36', command: ['sh', '-c', `exit ${exit}`] }],
+          },
+        },
+      },
+    }) as KubeObject;
+  const pdb = (minAvailable: string | number): KubeObject =>
+    ({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'web' },
+      spec: { minAvailable, selector: { matchLabels: { app: 'web' } } },
+    }) as KubeObject;
+  const headless = aService('db');
+  (headless.spec as { clusterIP?: string }).clusterIP = 'None';
+  const state = stateWith(db('nginx:1.27'), headless, web(), pdb(1));
+  /** The files of the state (so that nothing is pruned), with `changes` instead of or after them. */
+  const files = (o: { image?: string; minAvailable?: string | number } = {}, ...more: KubeObject[]) =>
+    manifests(db(o.image ?? 'nginx:1.27'), headless, web(), pdb(o.minAvailable ?? 1), ...more);
+
+  test('a StatefulSet image change replaces its ordinals one at a time, highest first', () => {
+    const report = runPlan({ snapshot: state, manifests: files({ image: 'nginx:1.28' }) });
+    assert.deepEqual(
+      report.workloads.map(({ durationMs: _d, ...w }) => w),
+      [
+        {
+          kind: 'StatefulSet',
+          workload: 'default/db',
+          podsCreated: 3,
+          podsDeleted: 3,
+          replaced: ['db-2', 'db-1', 'db-0'],
+          replicas: 3,
+          updated: 3,
+          ready: 3,
+          outcome: 'complete',
+        },
+      ],
+    );
+    assert.ok(report.workloads[0].durationMs > 0);
+    assert.deepEqual(report.findings, []);
+  });
+
+  test('a DaemonSet covers every node; Jobs report their completions, and a failing one is a finding', () => {
+    const report = runPlan({
+      snapshot: state,
+      manifests: files({}, agent, job('migrate', 0, 2), job('broken', 1, 1)),
+    });
+    assert.deepEqual(
+      report.workloads.map(({ durationMs: _d, ...w }) => w),
+      [
+        {
+          kind: 'DaemonSet',
+          workload: 'default/agent',
+          podsCreated: 3,
+          podsDeleted: 0,
+          nodesDesired: 3,
+          nodesCovered: 3,
+          updated: 3,
+          outcome: 'complete',
+        },
+        {
+          kind: 'Job',
+          workload: 'default/broken',
+          podsCreated: 1,
+          podsDeleted: 0,
+          completions: 1,
+          succeeded: 0,
+          failed: 1,
+          outcome: 'failed',
+          message: 'BackoffLimitExceeded: Job has reached the specified backoff limit',
+        },
+        {
+          kind: 'Job',
+          workload: 'default/migrate',
+          podsCreated: 2,
+          podsDeleted: 0,
+          completions: 2,
+          succeeded: 2,
+          failed: 0,
+          outcome: 'complete',
+        },
+      ],
+    );
+    assert.deepEqual(report.findings, ['failed', 'unsettled']);
+    // as `simulate` says it: the failed Job's pod is not converged
+    assert.equal(report.unsettled.length, 1);
+    assert.match(report.unsettled[0], /^pod default\/broken-[a-z0-9]{5}: Error \(0\/1 ready\)$/);
+    assert.match(report.verdict, /; 1 Job would fail\.$/);
+  });
+
+  test('a PodDisruptionBudget that leaves no room for an eviction is a finding', () => {
+    const report = runPlan({ snapshot: state, manifests: files({ minAvailable: '100%' }) });
+    assert.deepEqual(report.disruptionBudgets, [
+      { pdb: 'default/web', currentHealthy: 4, desiredHealthy: 4, expectedPods: 4, disruptionsAllowed: 0, before: 3 },
+    ]);
+    assert.deepEqual(report.findings, ['disruption']);
+    assert.equal(report.verdict, '1 configured, 3 unchanged; 1 PodDisruptionBudget would allow no disruption.');
+    // the same budget with room for one eviction: nothing to report
+    assert.deepEqual(runPlan({ snapshot: state, manifests: files({ minAvailable: 3 }) }).disruptionBudgets, []);
   });
 });
