@@ -5,7 +5,8 @@
  *  2. The envelope: 5,000 nodes, 150,000 pods as 1,500 Deployments × 100
  *     (target settles ≤ 60 s wall, ≤ 1.5 GB RSS). `--quick` scales it to
  *     500 nodes / 15,000 pods.
- * Prints figures; never fails on them.
+ * `--only thousand|quick|envelope` runs one scenario (e.g. under `node --cpu-prof`).
+ * Prints figures (RSS at the end and the process's peak RSS); never fails on them.
  */
 import { performance } from 'node:perf_hooks';
 import { Cluster } from '../sandbox/cluster/cluster';
@@ -36,6 +37,7 @@ interface Outcome {
   running: number;
   settled: boolean;
   rssMb: number;
+  peakRssMb: number;
   writes: number;
 }
 
@@ -62,6 +64,7 @@ function converge(nodes: number, deployments: number, replicas: number): Outcome
     running,
     settled: result.settled,
     rssMb: process.memoryUsage().rss / 2 ** 20,
+    peakRssMb: process.resourceUsage().maxRSS / 2 ** 10,
     writes: Number(cluster.api.resourceVersion) - rv0,
   };
   cluster.stop();
@@ -70,17 +73,22 @@ function converge(nodes: number, deployments: number, replicas: number): Outcome
 
 function report(label: string, o: Outcome, target: string): void {
   console.log(
-    `${label}: ${o.running} pods Running in ${fmt(o.wallMs / 1000, 2)} s wall (${fmt(o.virtualMs / 1000, 1)} s virtual), ${o.settled ? 'settled' : 'NOT settled'}, ${o.writes.toLocaleString('en-US')} API writes (${fmt(o.writes / (o.wallMs / 1000), 0)}/s), RSS ${fmt(o.rssMb, 0)} MB — target ${target}`,
+    `${label}: ${o.running} pods Running in ${fmt(o.wallMs / 1000, 2)} s wall (${fmt(o.virtualMs / 1000, 1)} s virtual), ${o.settled ? 'settled' : 'NOT settled'}, ${o.writes.toLocaleString('en-US')} API writes (${fmt(o.writes / (o.wallMs / 1000), 0)}/s), RSS ${fmt(o.rssMb, 0)} MB (peak ${fmt(o.peakRssMb, 0)} MB) — target ${target}`,
   );
 }
 
 function main(): void {
   const quick = process.argv.includes('--quick');
+  const at = process.argv.indexOf('--only');
+  const only = at >= 0 ? process.argv[at + 1] : undefined;
+  const runs = (name: string) => only === undefined || only === name;
   console.log(`bench/converge on ${machine()}`);
   converge(5, 50, 1);
-  report('1,000 single-replica Deployments, 20 nodes', converge(20, 1000, 1), '≤ 1 s wall');
-  if (quick) report('envelope (quick): 500 nodes, 15,000 pods', converge(500, 150, 100), '—');
-  else report('envelope: 5,000 nodes, 150,000 pods', converge(5000, 1500, 100), '≤ 60 s wall, ≤ 1.5 GB RSS');
+  if (runs('thousand')) report('1,000 single-replica Deployments, 20 nodes', converge(20, 1000, 1), '≤ 1 s wall');
+  if (only === 'quick' || (only === undefined && quick))
+    report('envelope (quick): 500 nodes, 15,000 pods', converge(500, 150, 100), '—');
+  else if (only === 'envelope' || (only === undefined && !quick))
+    report('envelope: 5,000 nodes, 150,000 pods', converge(5000, 1500, 100), '≤ 60 s wall, ≤ 1.5 GB RSS');
 }
 
 main();
