@@ -7,8 +7,9 @@
  *     500 nodes / 15,000 pods.
  *  3. Workloads (issue 12): 100 StatefulSets × 5 ordinals, each with a claim
  *     template (500 PVCs provisioned on first consumer), and 10 DaemonSets on
- *     50 nodes, to every pod Ready. `--workloads` runs only this one.
- * Prints figures; never fails on them.
+ *     50 nodes, to every pod Ready.
+ * `--only thousand|quick|envelope|workloads` runs one scenario (e.g. under `node --cpu-prof`; `--workloads` is
+ * `--only workloads`). Prints figures (RSS at the end and the process's peak RSS); never fails on them.
  */
 import { performance } from 'node:perf_hooks';
 import { Cluster } from '../sandbox/cluster/cluster';
@@ -39,6 +40,7 @@ interface Outcome {
   running: number;
   settled: boolean;
   rssMb: number;
+  peakRssMb: number;
   writes: number;
 }
 
@@ -65,6 +67,7 @@ function converge(nodes: number, deployments: number, replicas: number): Outcome
     running,
     settled: result.settled,
     rssMb: process.memoryUsage().rss / 2 ** 20,
+    peakRssMb: process.resourceUsage().maxRSS / 2 ** 10,
     writes: Number(cluster.api.resourceVersion) - rv0,
   };
   cluster.stop();
@@ -158,6 +161,7 @@ function convergeWorkloads(nodes: number, sets: number, daemonSets: number): Wor
       .items.filter((d) => d.status?.numberReady === nodes && d.status.desiredNumberScheduled === nodes).length,
     settled: result.settled,
     rssMb: process.memoryUsage().rss / 2 ** 20,
+    peakRssMb: process.resourceUsage().maxRSS / 2 ** 10,
     writes: Number(cluster.api.resourceVersion) - rv0,
   };
   cluster.stop();
@@ -166,26 +170,31 @@ function convergeWorkloads(nodes: number, sets: number, daemonSets: number): Wor
 
 function report(label: string, o: Outcome, target: string): void {
   console.log(
-    `${label}: ${o.running} pods Running in ${fmt(o.wallMs / 1000, 2)} s wall (${fmt(o.virtualMs / 1000, 1)} s virtual), ${o.settled ? 'settled' : 'NOT settled'}, ${o.writes.toLocaleString('en-US')} API writes (${fmt(o.writes / (o.wallMs / 1000), 0)}/s), RSS ${fmt(o.rssMb, 0)} MB — target ${target}`,
+    `${label}: ${o.running} pods Running in ${fmt(o.wallMs / 1000, 2)} s wall (${fmt(o.virtualMs / 1000, 1)} s virtual), ${o.settled ? 'settled' : 'NOT settled'}, ${o.writes.toLocaleString('en-US')} API writes (${fmt(o.writes / (o.wallMs / 1000), 0)}/s), RSS ${fmt(o.rssMb, 0)} MB (peak ${fmt(o.peakRssMb, 0)} MB) — target ${target}`,
   );
 }
 
 function main(): void {
   const quick = process.argv.includes('--quick');
+  const at = process.argv.indexOf('--only');
+  const only = process.argv.includes('--workloads') ? 'workloads' : at >= 0 ? process.argv[at + 1] : undefined;
+  const runs = (name: string) => only === undefined || only === name;
   console.log(`bench/converge on ${machine()}`);
-  if (process.argv.includes('--workloads')) return reportWorkloads();
+  if (only === 'workloads') return reportWorkloads();
 
   converge(5, 50, 1);
-  report('1,000 single-replica Deployments, 20 nodes', converge(20, 1000, 1), '≤ 1 s wall');
-  if (quick) report('envelope (quick): 500 nodes, 15,000 pods', converge(500, 150, 100), '—');
-  else report('envelope: 5,000 nodes, 150,000 pods', converge(5000, 1500, 100), '≤ 60 s wall, ≤ 1.5 GB RSS');
-  reportWorkloads();
+  if (runs('thousand')) report('1,000 single-replica Deployments, 20 nodes', converge(20, 1000, 1), '≤ 1 s wall');
+  if (only === 'quick' || (only === undefined && quick))
+    report('envelope (quick): 500 nodes, 15,000 pods', converge(500, 150, 100), '—');
+  else if (only === 'envelope' || (only === undefined && !quick))
+    report('envelope: 5,000 nodes, 150,000 pods', converge(5000, 1500, 100), '≤ 60 s wall, ≤ 1.5 GB RSS');
+  if (runs('workloads')) reportWorkloads();
 }
 
 function reportWorkloads(): void {
   const o = convergeWorkloads(50, 100, 10);
   console.log(
-    `100 StatefulSets × 5 with PVCs + 10 DaemonSets, 50 nodes: ${o.ready} pods Ready (${o.running} Running), ${o.setsReady}/100 StatefulSets and ${o.daemonSetsReady}/10 DaemonSets ready, ${o.pvcsBound} PVCs Bound, in ${fmt(o.wallMs / 1000, 2)} s wall (${fmt(o.virtualMs / 1000, 1)} s virtual), ${o.settled ? 'settled' : 'NOT settled'}, ${o.writes.toLocaleString('en-US')} API writes, RSS ${fmt(o.rssMb, 0)} MB`,
+    `100 StatefulSets × 5 with PVCs + 10 DaemonSets, 50 nodes: ${o.ready} pods Ready (${o.running} Running), ${o.setsReady}/100 StatefulSets and ${o.daemonSetsReady}/10 DaemonSets ready, ${o.pvcsBound} PVCs Bound, in ${fmt(o.wallMs / 1000, 2)} s wall (${fmt(o.virtualMs / 1000, 1)} s virtual), ${o.settled ? 'settled' : 'NOT settled'}, ${o.writes.toLocaleString('en-US')} API writes, RSS ${fmt(o.rssMb, 0)} MB (peak ${fmt(o.peakRssMb, 0)} MB)`,
   );
 }
 

@@ -25,7 +25,7 @@ const WORK = join(tmpdir(), 'kube-reconcile-bench-lsp');
 const RUNS = 10;
 const WARMUP = 1;
 /** Each server's own debounce before it validates, subtracted for the "net" figures. */
-const DEBOUNCE_MS = { ours: { open: 0, edit: 150 }, theirs: { open: 200, edit: 200 } };
+const DEBOUNCE_MS = { ours: { open: 0, edit: 0 }, theirs: { open: 200, edit: 200 } };
 
 interface Figures {
   open: number[];

@@ -25,7 +25,7 @@ import { EXIT_ERRORS, EXIT_OK } from '../io';
 import type { CliIo } from '../io';
 import { loadManifests, rejectionAt } from './loadManifests';
 import type { LoadedManifest } from './loadManifests';
-import { formatJsonList, formatReport, formatYamlList } from './report';
+import { formatReport, writeJsonListOf, writeYamlListOf } from './report';
 
 export const SIMULATE_OPTIONS: OptionSpecs = {
   nodes: { type: 'string' },
@@ -215,8 +215,8 @@ export async function runSimulate(args: readonly string[], io: CliIo): Promise<n
   }
   unsubscribe?.();
   stopRecording?.();
-  if (p.output === 'json') out.report.write(formatJsonList(cluster.api));
-  else if (p.output === 'yaml') out.report.write(formatYamlList(cluster.api));
+  if (p.output === 'json') await writeJsonListOf(cluster.api, out.report);
+  else if (p.output === 'yaml') await writeYamlListOf(cluster.api, out.report);
   else out.report.write(`\n${summary}\n\n${formatReport(cluster.api, cluster.clock.now())}`);
   if (p.output !== 'table') out.progress.write(`${summary}\n`);
   cluster.stop();

@@ -64,18 +64,100 @@ function byLastSeen(a: KubeObject, b: KubeObject): number {
   return Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion);
 }
 
-function everything(api: ApiServer) {
-  const items: KubeObject[] = [];
-  for (const r of api.resources.storedKinds()) items.push(...api.list(r).items);
-  return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: api.resourceVersion }, items };
+/** Every stored object, kind by kind, without gathering them into one array. */
+function* everything(api: ApiServer): Generator<KubeObject> {
+  for (const r of api.resources.storedKinds()) yield* api.list(r).items;
 }
 
-/** Every object in the cluster as one `v1 List`. */
-export function formatJsonList(api: ApiServer): string {
-  return `${JSON.stringify(everything(api), null, 2)}\n`;
+/** Where a document goes: a stream (process.stdout) or anything with `write`. */
+export interface DocumentSink {
+  write(text: string): unknown;
+  once?(event: 'drain', listener: () => void): unknown;
 }
 
-/** The same List as YAML in kubectl's style (`-o yaml`: keys sorted, list items not indented). */
-export function formatYamlList(api: ApiServer): string {
-  return stringify(everything(api), { sortMapEntries: true, indentSeq: false, lineWidth: 0 });
+/** Pieces are gathered into writes of about this many characters. */
+const CHUNK_CHARS = 1 << 20;
+
+/**
+ * Gathers small pieces into ~1 MiB writes, and waits for `drain` when the stream asks it to (a write returned
+ * false), so a document of any size is written with bounded memory and no string beyond V8's maximum length.
+ */
+class ChunkWriter {
+  private parts: string[] = [];
+  private size = 0;
+  constructor(private readonly sink: DocumentSink) {}
+
+  async add(text: string): Promise<void> {
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size >= CHUNK_CHARS) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.parts.length === 0) return;
+    const text = this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    const once = this.sink.once?.bind(this.sink);
+    if (this.sink.write(text) === false && once) await new Promise<void>((done) => once('drain', done));
+  }
+}
+
+/**
+ * Writes `{apiVersion: v1, kind: List, metadata, items}` exactly as `JSON.stringify(list, null, 2)` would, one item
+ * at a time: 60,000 pods made that single string longer than V8 allows.
+ */
+export async function writeJsonList(
+  items: Iterable<KubeObject>,
+  resourceVersion: string,
+  sink: DocumentSink,
+): Promise<void> {
+  const w = new ChunkWriter(sink);
+  const head = JSON.stringify({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion } }, null, 2);
+  await w.add(`${head.slice(0, -2)},\n  "items": [`);
+  let first = true;
+  for (const item of items) {
+    // An item sits two levels deep: every line after its first is indented by four more spaces (strings never hold
+    // a raw newline in JSON, so each newline is the stringifier's own).
+    await w.add(`${first ? '' : ','}\n    ${JSON.stringify(item, null, 2).replace(/\n/g, '\n    ')}`);
+    first = false;
+  }
+  await w.add(first ? ']\n}\n' : '\n  ]\n}\n');
+  await w.flush();
+}
+
+const YAML_OPTIONS = { sortMapEntries: true, indentSeq: false, lineWidth: 0 } as const;
+
+/**
+ * The same List as YAML in kubectl's style (`-o yaml`: keys sorted, list items not indented), one item at a time:
+ * keys sorted put `items` between `apiVersion` and `kind`.
+ */
+export async function writeYamlList(
+  items: Iterable<KubeObject>,
+  resourceVersion: string,
+  sink: DocumentSink,
+): Promise<void> {
+  const w = new ChunkWriter(sink);
+  await w.add(stringify({ apiVersion: 'v1' }, YAML_OPTIONS));
+  let first = true;
+  for (const item of items) {
+    if (first) await w.add('items:\n');
+    first = false;
+    // A sequence entry: `- ` before its first line, two spaces before the others (blank lines, inside block
+    // scalars, stay empty as the whole-document stringifier leaves them).
+    await w.add(`- ${stringify(item, YAML_OPTIONS).replace(/\n(?=.)/g, '\n  ')}`);
+  }
+  if (first) await w.add('items: []\n');
+  await w.add(stringify({ kind: 'List', metadata: { resourceVersion } }, YAML_OPTIONS));
+  await w.flush();
+}
+
+/** Every object in the cluster as one `v1 List` in JSON, streamed to `sink`. */
+export function writeJsonListOf(api: ApiServer, sink: DocumentSink): Promise<void> {
+  return writeJsonList(everything(api), api.resourceVersion, sink);
+}
+
+/** Every object in the cluster as one `v1 List` in YAML, streamed to `sink`. */
+export function writeYamlListOf(api: ApiServer, sink: DocumentSink): Promise<void> {
+  return writeYamlList(everything(api), api.resourceVersion, sink);
 }

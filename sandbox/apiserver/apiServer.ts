@@ -10,6 +10,7 @@
 import type { Clock } from '../clock/clock';
 import { formatTimestamp } from '../clock/clock';
 import { SeededRandom } from '../clock/random';
+import { EventExpiry, isEventKind, lastWrittenAt } from './eventExpiry';
 import { podQosClass } from '../admission/defaults/index';
 import {
   alreadyExists,
@@ -143,6 +144,8 @@ export class ApiServer {
   /** ValidatingAdmissionPolicy admission: what it reads, and the audit annotations it sets. */
   private readonly policySource: PolicySource;
   readonly policyAudit = new PolicyAuditLog();
+  /** Events expire an hour after their last write (kube-apiserver's `--event-ttl`). */
+  private readonly eventExpiry: EventExpiry;
 
   constructor(options: ApiServerOptions, store?: ObjectStore) {
     this.clock = options.clock;
@@ -155,11 +158,13 @@ export class ApiServer {
           throw e;
         }));
     this.hub = new WatchHub(this.store, report);
+    this.eventExpiry = new EventExpiry(this.clock, this.store);
     this.allocators = new ServiceAllocators(this.random.fork('service-allocation'));
     this.resources = new ResourceRegistry(options.kubernetesVersion ?? kubernetesVersion());
     this.syncCrds();
     this.policySource = storePolicySource(this.store, (apiVersion, kind) => this.resources.forGvk(apiVersion, kind));
     for (const svc of this.store.list(kindKey(this.resolve('services')))) reserveServiceAddresses(svc, this.allocators);
+    this.leaseRestoredEvents();
     if (options.bootstrap ?? store === undefined) {
       for (const obj of bootstrapObjects()) this.create(obj);
       // The system PriorityClasses take their uids from a stream of their own: every other uid and generated name stays
@@ -1010,8 +1015,20 @@ export class ApiServer {
   /** Stores an object; a CRD's write lets its controllers act (names, conditions, the served resources). */
   private put(r: ResourceType, obj: KubeObject): KubeObject {
     const stored = this.store.put(kindKey(r), obj);
+    if (isEventKind(r)) this.eventExpiry.written(kindKey(r), stored);
     if (isCrdResource(r)) this.syncCrds();
     return stored;
+  }
+
+  /** Events of a restored store expire an hour after the last time they name, oldest first. */
+  private leaseRestoredEvents(): void {
+    const leases: { key: string; e: KubeObject; at: number }[] = [];
+    for (const r of this.resources.storedKinds()) {
+      if (!isEventKind(r)) continue;
+      for (const e of this.store.list(kindKey(r))) leases.push({ key: kindKey(r), e, at: lastWrittenAt(e) ?? 0 });
+    }
+    leases.sort((a, b) => a.at - b.at);
+    for (const { key, e, at } of leases) this.eventExpiry.written(key, e, at);
   }
 
   /**

@@ -18,13 +18,22 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 /** Collects publishDiagnostics per URI and lets a test wait for the next one. */
-function diagnosticsFeed(conn: MessageConnection): (uri: string) => Promise<PublishDiagnosticsParams> {
-  const waiting = new Map<string, (p: PublishDiagnosticsParams) => void>();
-  conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => waiting.get(p.uri)?.(p));
-  return (uri) => new Promise((resolve) => waiting.set(uri, resolve));
+/** The next publication for `uri` (of `version`, when given: earlier ones are skipped and kept in `skipped`). */
+function diagnosticsFeed(
+  conn: MessageConnection,
+  skipped: PublishDiagnosticsParams[] = [],
+): (uri: string, version?: number) => Promise<PublishDiagnosticsParams> {
+  const waiting = new Map<string, { version?: number; resolve: (p: PublishDiagnosticsParams) => void }>();
+  conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+    const w = waiting.get(p.uri);
+    if (!w) return;
+    if (w.version !== undefined && p.version !== w.version) skipped.push(p);
+    else w.resolve(p);
+  });
+  return (uri, version) => new Promise((resolve) => waiting.set(uri, { version, resolve }));
 }
 
-test('the server publishes diagnostics over stdio, debounces edits and clears them on close', async () => {
+test('the server publishes diagnostics over stdio, validates each edit and clears them on close', async () => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts', '--stdio'], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -33,7 +42,8 @@ test('the server publishes diagnostics over stdio, debounces edits and clears th
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  const nextDiagnostics = diagnosticsFeed(conn);
+  const skipped: PublishDiagnosticsParams[] = [];
+  const nextDiagnostics = diagnosticsFeed(conn, skipped);
   conn.listen();
   try {
     const init = await within(
@@ -68,8 +78,9 @@ test('the server publishes diagnostics over stdio, debounces edits and clears th
       ],
     });
 
-    // Two quick edits: the first is superseded before its quiet time ends, so only version 3 is published.
-    const changed = nextDiagnostics(uri);
+    // Two quick edits: validation starts on each change (no debounce), so version 2 may be published first if the
+    // second edit arrives after its check; a run the second edit superseded never publishes, and version 3 comes last.
+    const changed = nextDiagnostics(uri, 3);
     const fixed = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n';
     await conn.sendNotification('textDocument/didChange', {
       textDocument: { uri, version: 2 },
@@ -84,6 +95,10 @@ test('the server publishes diagnostics over stdio, debounces edits and clears th
       version: 3,
       diagnostics: [],
     });
+    assert.ok(
+      skipped.every((p) => p.version === 2),
+      `only version 2 may come before: ${JSON.stringify(skipped)}`,
+    );
 
     const closed = nextDiagnostics(uri);
     await conn.sendNotification('textDocument/didClose', { textDocument: { uri } });

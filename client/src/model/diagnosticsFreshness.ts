@@ -18,7 +18,7 @@ const realTimers: Timers = {
   clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
 };
 
-/** Longest a save waits for the language server (it validates 150 ms after the last change). */
+/** Longest a save waits for the language server (it validates on each change, at once). */
 export const FRESH_DIAGNOSTICS_TIMEOUT_MS = 2000;
 
 export class DiagnosticsFreshness {

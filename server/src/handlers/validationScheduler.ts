@@ -1,7 +1,8 @@
 /**
- * Debounces validation per document: each change restarts that document's
- * timer, so a burst of keystrokes costs one validation, and a run whose
- * document changed or closed meanwhile does not publish.
+ * Schedules validation per document: each change replaces that document's
+ * pending run (with no delay — the server's default — changes that arrived
+ * together cost one validation), and a run whose document changed or closed
+ * meanwhile learns it is superseded, stops, and does not publish.
  */
 
 /** What a scheduled run needs to know about the document. */

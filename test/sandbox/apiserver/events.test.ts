@@ -1,6 +1,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EventRecorder } from '../../../sandbox/client/eventRecorder';
+import {
+  AGGREGATE_INTERVAL_MS,
+  COMBINED_PREFIX,
+  EventRecorder,
+  LruCache,
+  MAX_LRU_ENTRIES,
+  SPAM_BURST,
+} from '../../../sandbox/client/eventRecorder';
+import { ApiServer } from '../../../sandbox/apiserver/apiServer';
+import { VirtualClock } from '../../../sandbox/clock/virtualClock';
 import { newApi, pod } from '../fixtures';
 
 describe('EventRecorder', () => {
@@ -54,5 +63,110 @@ describe('EventRecorder', () => {
     api.delete('namespaces', undefined, 'gone');
     const p = { ...pod('x'), metadata: { name: 'x', namespace: 'gone', uid: 'u' } };
     assert.equal(rec.record(p, 'Normal', 'X', 'y'), undefined);
+  });
+});
+
+describe('Event expiry (kube-apiserver --event-ttl 1h)', () => {
+  test('an Event is deleted an hour after its last write; each write renews the hour', () => {
+    const { api, clock } = newApi();
+    const p = api.create(pod('web-1'));
+    const rec = new EventRecorder(api, { component: 'kubelet', host: 'node-1' });
+    const ev = rec.record(p, 'Normal', 'Pulled', 'pulled')!;
+    const seen: string[] = [];
+    api.watch('events', { resourceVersion: api.resourceVersion }, (e) => seen.push(`${e.type} ${e.object.count}`));
+    clock.advance(30 * 60_000);
+    rec.record(p, 'Normal', 'Pulled', 'pulled'); // count 2, a new hour from here
+    clock.advance(30 * 60_000 + 1_000);
+    assert.equal(api.tryGet('events', 'default', ev.metadata.name!)?.count, 2, 'renewed at 30m: still there at 1h');
+    clock.advance(30 * 60_000);
+    assert.equal(api.tryGet('events', 'default', ev.metadata.name!), undefined, 'gone an hour after its last write');
+    assert.deepEqual(seen, ['MODIFIED 2', 'DELETED 2']);
+  });
+
+  test('Events of a restored store expire an hour after the last time they name', () => {
+    const { api, clock } = newApi();
+    const p = api.create(pod('web-1'));
+    const rec = new EventRecorder(api, { component: 'kubelet', host: 'node-1' });
+    const old = rec.record(p, 'Normal', 'Old', 'at 0s')!;
+    clock.advance(50 * 60_000);
+    const recent = rec.record(p, 'Normal', 'Recent', 'at 50m')!;
+    // Restored 20 minutes later (a saved snapshot keeps no leases): the first Event is past its hour.
+    const later = new VirtualClock(clock.now() + 20 * 60_000);
+    const restored = new ApiServer({ clock: later, random: 2 }, api.objectStore);
+    later.advance(0);
+    assert.equal(restored.tryGet('events', 'default', old.metadata.name!), undefined, 'past its hour: expired at once');
+    assert.ok(restored.tryGet('events', 'default', recent.metadata.name!));
+    later.advance(41 * 60_000); // 50m + 1h
+    assert.equal(restored.tryGet('events', 'default', recent.metadata.name!), undefined);
+  });
+});
+
+describe('the event correlator (client-go events_cache.go)', () => {
+  test('the same Event again after it expired is written again under its name, its count going on', () => {
+    const { api, clock } = newApi();
+    const p = api.create(pod('web-1'));
+    const rec = new EventRecorder(api, { component: 'kubelet', host: 'node-1' });
+    const first = rec.record(p, 'Warning', 'BackOff', 'back-off')!;
+    clock.advance(2 * 60 * 60_000);
+    assert.equal(api.tryGet('events', 'default', first.metadata.name!), undefined);
+    const again = rec.record(p, 'Warning', 'BackOff', 'back-off')!;
+    assert.equal(again.metadata.name, first.metadata.name);
+    assert.equal(again.count, 2);
+    assert.equal(again.firstTimestamp, '2026-01-01T00:00:00Z');
+    assert.equal(again.lastTimestamp, '2026-01-01T02:00:00Z');
+  });
+
+  test('10 distinct messages with one reason within 10 minutes: combined into one Event whose count grows', () => {
+    const { api, clock } = newApi();
+    const p = api.create(pod('web-1'));
+    const rec = new EventRecorder(api, { component: 'kubelet', host: 'node-1' });
+    for (let i = 1; i <= 9; i++) {
+      rec.record(p, 'Warning', 'Failed', `attempt ${i}`);
+      clock.advance(1_000);
+    }
+    const combined = rec.record(p, 'Warning', 'Failed', 'attempt 10')!;
+    assert.equal(combined.message, `${COMBINED_PREFIX}attempt 10`);
+    assert.equal(combined.count, 1);
+    clock.advance(1_000);
+    const next = rec.record(p, 'Warning', 'Failed', 'attempt 11')!;
+    assert.equal(next.metadata.name, combined.metadata.name);
+    assert.equal(next.count, 2);
+    assert.equal(next.message, `${COMBINED_PREFIX}attempt 11`);
+    const events = api.list('events', { namespace: 'default' }).items;
+    assert.equal(events.length, 10, 'nine single Events and one combined');
+    // Another reason is its own series.
+    assert.equal(rec.record(p, 'Warning', 'Other', 'x')!.message, 'x');
+    // Ten quiet minutes later the series starts over.
+    clock.advance(AGGREGATE_INTERVAL_MS + 1_000);
+    assert.equal(rec.record(p, 'Warning', 'Failed', 'attempt 12')!.message, 'attempt 12');
+  });
+
+  test('spam filter: 25 Events about one object in a burst, then one per 5 minutes', () => {
+    const { api, clock } = newApi();
+    const p = api.create(pod('web-1'));
+    const q = api.create(pod('web-2'));
+    const rec = new EventRecorder(api, { component: 'kubelet', host: 'node-1' });
+    const written = (n: number, obj = p) =>
+      Array.from({ length: n }, (_, i) => rec.record(obj, 'Normal', `R${i}`, 'm')).filter((e) => e).length;
+    assert.equal(written(SPAM_BURST + 5), SPAM_BURST);
+    assert.equal(written(1, q), 1, 'another object has its own bucket');
+    assert.equal(rec.record(p, 'Warning', 'W', 'm')?.type, 'Warning', 'another type has its own bucket');
+    clock.advance(299_000);
+    assert.equal(written(1), 0);
+    clock.advance(1_000);
+    assert.equal(written(2), 1, 'one token refilled after 5 minutes');
+  });
+
+  test('the caches keep the 4,096 most recently used keys', () => {
+    const cache = new LruCache<number>(3);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.set('c', 3);
+    assert.equal(cache.get('a'), 1); // a is now the most recent
+    cache.set('d', 4);
+    assert.equal(cache.get('b'), undefined, 'the least recently used goes');
+    assert.deepEqual([cache.get('a'), cache.get('c'), cache.get('d')], [1, 3, 4]);
+    assert.equal(cache.size, 3);
+    assert.equal(MAX_LRU_ENTRIES, 4096);
   });
 });

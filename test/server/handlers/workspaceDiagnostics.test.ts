@@ -14,7 +14,7 @@ const pod = (app: string): string =>
   `apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {app: ${app}}}\nspec: {containers: [{name: c, image: nginx}]}\n`;
 
 /** An in-memory workspace: files by URI, and every publishDiagnostics the coordinator sends. */
-function fixture(files: Record<string, string>) {
+function fixture(files: Record<string, string>, delayMs: number | undefined = 0) {
   const disk = new Map(Object.entries(files).map(([name, text]) => [`${FOLDER}/${name}`, text]));
   const sent: PublishDiagnosticsParams[] = [];
   const listeners: Array<(p: PublishDiagnosticsParams) => void> = [];
@@ -32,7 +32,7 @@ function fixture(files: Record<string, string>) {
       return new Promise((resolve) => setImmediate(resolve));
     },
   };
-  const work = new WorkspaceDiagnostics(host, 0);
+  const work = new WorkspaceDiagnostics(host, delayMs);
   /** The codes each URI shows now (last publish wins), URIs without diagnostics left out. */
   const shown = (): Record<string, string[]> => {
     const last = new Map<string, PublishDiagnosticsParams>();
@@ -49,6 +49,22 @@ function fixture(files: Record<string, string>) {
 }
 
 describe('WorkspaceDiagnostics', () => {
+  test('by default (no debounce) edits arriving together are validated once: only the newest publishes', async () => {
+    const f = fixture({}, undefined);
+    f.work.setSettings(DEFAULT_SETTINGS);
+    const uri = 'file:///loose/pod.yaml';
+    const newest = f.publishOf(uri, 3);
+    f.work.documentChanged({ uri, version: 1, languageId: 'yaml', text: pod('a') });
+    f.work.documentChanged({ uri, version: 2, languageId: 'yaml', text: 'kind: [' });
+    f.work.documentChanged({ uri, version: 3, languageId: 'yaml', text: pod('c') });
+    assert.equal(f.sent.length, 0, 'nothing validated within the turn of the edits');
+    await newest;
+    assert.deepEqual(
+      f.sent.filter((p) => p.uri === uri).map((p) => p.version),
+      [3],
+    );
+  });
+
   test('indexes the folder and publishes for files never opened, cross-document checks included, excludes honoured', async () => {
     const f = fixture({
       'svc.yaml': SERVICE,
