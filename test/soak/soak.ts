@@ -312,9 +312,9 @@ export function runSoak(options: SoakOptions): SoakFigures {
         ];
         const [resource, name] = pick(all)!;
         rev++;
-        api.patch(resource, NS, name, 'application/strategic-merge-patch+json', {
+        api.patch(resource, NS, name, 'strategic', {
           spec: { template: { spec: { containers: [container(rev)] } } },
-        } as unknown as KubeObject);
+        });
         did('rollout');
       },
     },

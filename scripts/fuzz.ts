@@ -1,0 +1,55 @@
+/**
+ * `npm run fuzz -- [--runs N] [--seed S] [--target NAME]`: runs every fuzz target of test/fuzz/targets.ts over N
+ * inputs (default 100,000) and prints, per target, the inputs run, the wall time, and the first finding (fast-check's
+ * shrunk counterexample) if any. Exits 1 when a target found something.
+ */
+import { parseArgs } from 'node:util';
+import { fuzzTargets } from '../test/fuzz/targets';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '100000' },
+    seed: { type: 'string', default: '1' },
+    target: { type: 'string' },
+  },
+});
+const runs = Number(values.runs);
+const seed = Number(values.seed);
+if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) {
+  console.error('usage: npm run fuzz -- [--runs N] [--seed S] [--target NAME]  (N ≥ 1, S an integer)');
+  process.exit(2);
+}
+const targets = fuzzTargets().filter((t) => !values.target || t.name.includes(values.target));
+if (targets.length === 0) {
+  console.error(
+    `no target matches "${values.target}"; targets: ${fuzzTargets()
+      .map((t) => t.name)
+      .join(', ')}`,
+  );
+  process.exit(2);
+}
+
+console.log(`fuzz: ${runs} inputs per target, seed ${seed}`);
+let findings = 0;
+const started = performance.now();
+for (const t of targets) {
+  const t0 = performance.now();
+  const outcome = t.check(runs, seed);
+  const s = (performance.now() - t0) / 1000;
+  const rate = Math.round(outcome.numRuns / s);
+  console.log(
+    `  ${t.name.padEnd(20)} ${String(outcome.numRuns).padStart(7)} inputs  ${s.toFixed(1).padStart(6)} s  ` +
+      `${String(rate).padStart(6)}/s  ${outcome.failure ? 'FINDING' : 'ok'}`,
+  );
+  if (outcome.failure) {
+    findings++;
+    console.log(`    input: ${outcome.failure.counterexample.slice(0, 2000)}`);
+    console.log(`    error: ${outcome.failure.error.slice(0, 2000)}`);
+  }
+}
+const mem = process.memoryUsage();
+console.log(
+  `${targets.length} targets, ${findings} with findings, ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
+    `rss ${(mem.rss / 1024 / 1024).toFixed(0)} MB`,
+);
+process.exit(findings === 0 ? 0 : 1);
