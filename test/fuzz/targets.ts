@@ -248,7 +248,7 @@ export function mutate(seed: Json, mutations: readonly Mutation[]): Json {
     }
     const keys = Object.keys(node);
     const existing = keys.length === 0 ? m.key : keys[m.at % keys.length];
-    if (m.op === 'delete') delete node[existing];
+    if (m.op === 'delete') Reflect.deleteProperty(node, existing);
     else if (m.op === 'add')
       Object.defineProperty(node, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
     else if (m.op === 'duplicate-into-array') node[existing] = [node[existing] ?? null, m.value];
