@@ -63,7 +63,7 @@ export function applyManifest(api: ApiServer, manifest: KubeObject, options: App
   const fields: FieldValidationOptions = { fieldValidation: options.fieldValidation ?? 'Strict', warn: options.warn };
   const r = api.resourceOf(manifest);
   // No metadata object: nothing to record or look up; the API server's own refusal says what is wrong.
-  if (!isPlainObject(manifest.metadata)) {
+  if (!isPlainObject(manifest.metadata as unknown)) {
     const object = api.create(manifest, { dryRun: options.dryRun, ...fields });
     return { action: 'created', object, message: `${objectRef(object, api)} created` };
   }

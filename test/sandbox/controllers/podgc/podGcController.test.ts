@@ -5,7 +5,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { WatchEvent } from '../../../../sandbox/api/types';
+import type { Pod } from 'kubernetes-types/core/v1';
+import type { Typed, WatchEvent } from '../../../../sandbox/api/types';
 import { Cluster } from '../../../../sandbox/cluster/cluster';
 import { PODGC_MESSAGE, PODGC_REASON, QUARANTINE_MS } from '../../../../sandbox/controllers/podgc/podGcController';
 
@@ -26,8 +27,8 @@ function clusterWithPod(): Cluster {
 describe('PodGC: pods of a deleted node', () => {
   test('are marked Failed with DeletionByPodGC and force-deleted after the quarantine', () => {
     const c = clusterWithPod();
-    const seen: WatchEvent[] = [];
-    c.api.watch('pods', { resourceVersion: c.api.resourceVersion }, (e) => seen.push(e));
+    const seen: WatchEvent<Typed<Pod>>[] = [];
+    c.api.watch('pods', { resourceVersion: c.api.resourceVersion }, (e) => seen.push(e as WatchEvent<Typed<Pod>>));
     c.failNode('node-1');
     c.api.delete('nodes', undefined, 'node-1');
     c.runFor(QUARANTINE_MS - 5_000);
@@ -36,9 +37,7 @@ describe('PodGC: pods of a deleted node', () => {
     assert.equal(c.api.tryGet('pods', 'default', 'p'), undefined);
     const failed = seen.find((e) => e.type === 'MODIFIED' && e.object.status?.phase === 'Failed');
     assert.ok(failed, 'the pod was not marked Failed before its delete');
-    const condition = (failed.object.status?.conditions as { type: string; reason?: string; message?: string }[]).find(
-      (x) => x.type === 'DisruptionTarget',
-    );
+    const condition = failed.object.status?.conditions?.find((x) => x.type === 'DisruptionTarget');
     assert.deepEqual([condition?.reason, condition?.message], [PODGC_REASON, PODGC_MESSAGE]);
     assert.equal(seen.at(-1)?.type, 'DELETED');
   });
