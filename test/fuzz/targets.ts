@@ -232,17 +232,23 @@ function containers(root: Json): (Json[] | { [k: string]: Json })[] {
   return out;
 }
 
+function copyJson(v: Json): Json {
+  return v === undefined ? null : (JSON.parse(JSON.stringify(v)) as Json);
+}
+
 /** Applies mutations to a deep copy of `seed`. */
 export function mutate(seed: Json, mutations: readonly Mutation[]): Json {
   const root = JSON.parse(JSON.stringify(seed)) as Json;
-  for (const m of mutations) {
+  for (const mutation of mutations) {
+    // Values are copied in, so no two places share one object (and no mutation can make a cycle).
+    const m = { ...mutation, value: copyJson(mutation.value) };
     const nodes = containers(root);
     if (nodes.length === 0) break;
     const node = nodes[m.at % nodes.length];
     if (Array.isArray(node)) {
       const i = node.length === 0 ? 0 : m.at % node.length;
       if (m.op === 'delete') node.splice(i, 1);
-      else if (m.op === 'add' || m.op === 'duplicate-into-array') node.push(node[i] ?? m.value);
+      else if (m.op === 'add' || m.op === 'duplicate-into-array') node.push(copyJson(node[i] ?? m.value));
       else node[i] = m.value;
       continue;
     }
@@ -251,7 +257,7 @@ export function mutate(seed: Json, mutations: readonly Mutation[]): Json {
     if (m.op === 'delete') Reflect.deleteProperty(node, existing);
     else if (m.op === 'add')
       Object.defineProperty(node, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
-    else if (m.op === 'duplicate-into-array') node[existing] = [node[existing] ?? null, m.value];
+    else if (m.op === 'duplicate-into-array') node[existing] = [copyJson(node[existing] ?? null), m.value];
     else node[existing] = m.value;
   }
   return root;
