@@ -1,6 +1,6 @@
 /**
- * `npm run fuzz -- [--runs N] [--seed S] [--target NAME]`: runs every fuzz target of test/fuzz/targets.ts over N
- * inputs (default 100,000) and prints, per target, the inputs run, the wall time, and the first finding (fast-check's
+ * `npm run fuzz -- [--runs N] [--seed S] [--target NAME] [--seconds T]`: runs every fuzz target of
+ * test/fuzz/targets.ts over N inputs (default 100,000; fewer when a target's time budget T runs out) and prints, per target, the inputs run, the wall time, and the first finding (fast-check's
  * shrunk counterexample) if any. Exits 1 when a target found something.
  */
 import { parseArgs } from 'node:util';
@@ -11,12 +11,16 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '100000' },
     seed: { type: 'string', default: '1' },
     target: { type: 'string' },
+    seconds: { type: 'string' },
   },
 });
 const runs = Number(values.runs);
 const seed = Number(values.seed);
-if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) {
-  console.error('usage: npm run fuzz -- [--runs N] [--seed S] [--target NAME]  (N ≥ 1, S an integer)');
+const budgetMs = values.seconds === undefined ? undefined : Number(values.seconds) * 1000;
+if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed) || (budgetMs !== undefined && !(budgetMs > 0))) {
+  console.error(
+    'usage: npm run fuzz -- [--runs N] [--seed S] [--target NAME] [--seconds T]  (N ≥ 1, S an integer, T > 0)',
+  );
   process.exit(2);
 }
 const targets = fuzzTargets().filter((t) => !values.target || t.name.includes(values.target));
@@ -34,12 +38,15 @@ let findings = 0;
 const started = performance.now();
 for (const t of targets) {
   const t0 = performance.now();
-  const outcome = t.check(runs, seed);
+  const c0 = process.cpuUsage();
+  const outcome = t.check(runs, seed, budgetMs);
   const s = (performance.now() - t0) / 1000;
-  const rate = Math.round(outcome.numRuns / s);
+  const used = process.cpuUsage(c0);
+  const cpuS = (used.user + used.system) / 1e6;
+  const rate = Math.round(outcome.numRuns / cpuS);
   console.log(
-    `  ${t.name.padEnd(20)} ${String(outcome.numRuns).padStart(7)} inputs  ${s.toFixed(1).padStart(6)} s  ` +
-      `${String(rate).padStart(6)}/s  ${outcome.failure ? 'FINDING' : 'ok'}`,
+    `  ${t.name.padEnd(20)} ${String(outcome.numRuns).padStart(7)} inputs  ${s.toFixed(1).padStart(6)} s wall ` +
+      `(${cpuS.toFixed(1)} s of CPU, ${rate}/CPU-s)  ${outcome.failure ? 'FINDING' : 'ok'}`,
   );
   if (outcome.failure) {
     findings++;

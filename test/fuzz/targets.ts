@@ -28,8 +28,8 @@ import { validateManifestText } from '../../server/src/services/validateDocument
 
 export interface FuzzTarget {
   name: string;
-  /** Runs the target's property over `numRuns` inputs from `seed`. */
-  check(numRuns: number, seed: number): FuzzOutcome;
+  /** Runs the target's property over `numRuns` inputs from `seed` (fewer when `timeLimitMs` runs out first). */
+  check(numRuns: number, seed: number, timeLimitMs?: number): FuzzOutcome;
 }
 
 export interface FuzzOutcome {
@@ -42,8 +42,12 @@ export interface FuzzOutcome {
 function target<Ts extends [unknown, ...unknown[]]>(name: string, property: fc.IPropertyWithHooks<Ts>): FuzzTarget {
   return {
     name,
-    check: (numRuns, seed) => {
-      const d = fc.check(property, { numRuns, seed });
+    check: (numRuns, seed, timeLimitMs) => {
+      const d = fc.check(property, {
+        numRuns,
+        seed,
+        ...(timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: timeLimitMs, markInterruptAsFailure: false }),
+      });
       if (!d.failed) return { numRuns: d.numRuns };
       return {
         numRuns: d.numRuns,
