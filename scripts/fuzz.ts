@@ -1,7 +1,8 @@
 /**
  * `npm run fuzz -- [--runs N] [--seed S] [--target NAME] [--seconds T]`: runs every fuzz target of
- * test/fuzz/targets.ts over N inputs (default 100,000; fewer when a target's time budget T runs out) and prints, per target, the inputs run, the wall time, and the first finding (fast-check's
- * shrunk counterexample) if any. Exits 1 when a target found something.
+ * test/fuzz/targets.ts over N inputs (default 100,000; fewer when a target's time budget T runs out) and
+ * prints, per target, the inputs run, the wall and CPU time, and the first finding (fast-check's shrunk
+ * counterexample) if any. Exits 1 when a target found something.
  */
 import { parseArgs } from 'node:util';
 import { fuzzTargets } from '../test/fuzz/targets';
