@@ -1,7 +1,7 @@
 import { ConfigurationTarget, workspace } from 'vscode';
 import type { ExtensionContext } from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { loadSavedSnapshot, registerPersistence } from './apply/persistence';
+import { keepSavedSnapshotAside, loadSavedSnapshot, registerPersistence } from './apply/persistence';
 import type { Persistence } from './apply/persistence';
 import { registerApply } from './apply/registerApply';
 import type { ApplyRegistration } from './apply/registerApply';
@@ -95,7 +95,11 @@ export async function activate(context: ExtensionContext): Promise<void> {
       onDidCrash: (l) => connection.onDidCrash(l),
     }),
   );
-  void startSandbox(ctx, () => loadSavedSnapshot(context)).then((running) => {
+  void startSandbox(
+    ctx,
+    () => loadSavedSnapshot(context),
+    () => keepSavedSnapshotAside(context),
+  ).then((running) => {
     if (!running) return;
     apply = registerApply(context, connection, { freshness, settings: () => config.settings });
     void apply

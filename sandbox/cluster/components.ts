@@ -21,6 +21,7 @@ import { PersistentVolumeController } from '../controllers/volume/persistentVolu
 import { StatefulSetController } from '../controllers/statefulset/statefulSetController';
 import { DaemonSetController } from '../controllers/daemonset/daemonSetController';
 import { CrdCleanupController } from '../controllers/crdcleanup/crdCleanupController';
+import { PodGcController } from '../controllers/podgc/podGcController';
 
 export function controllerComponents(ctx: ComponentContext): Component[] {
   return [
@@ -39,6 +40,7 @@ export function controllerComponents(ctx: ComponentContext): Component[] {
     new NamespaceController(ctx),
     new NodeLifecycleController(ctx),
     new TaintEvictionController(ctx),
+    new PodGcController(ctx),
     new DisruptionController(ctx),
     new CrdCleanupController(ctx),
     new HorizontalPodAutoscalerController(ctx),

@@ -5,35 +5,42 @@
  */
 import * as vscode from 'vscode';
 import type { SandboxConnection } from '../sandbox/connection';
-import { loadSnapshot, SnapshotSaver } from './snapshotSaver';
+import { fileSnapshotStore, loadSnapshot, SnapshotSaver } from './snapshotSaver';
 import type { SnapshotStore } from './snapshotSaver';
-
-const FILE_NAME = 'sandbox-snapshot.json';
 
 function workspaceStore(context: vscode.ExtensionContext): SnapshotStore | undefined {
   const dir = context.storageUri;
   if (!dir) return undefined;
-  const file = vscode.Uri.joinPath(dir, FILE_NAME);
-  return {
-    read: async () => {
+  const uri = (name: string) => vscode.Uri.joinPath(dir, name);
+  return fileSnapshotStore({
+    read: async (name) => {
       try {
-        return new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+        return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri(name)));
       } catch {
         return undefined;
       }
     },
-    write: async (text) => {
+    write: async (name, text) => {
       await vscode.workspace.fs.createDirectory(dir);
-      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
+      await vscode.workspace.fs.writeFile(uri(name), new TextEncoder().encode(text));
     },
-    remove: async () => {
+    rename: async (from, to) => {
+      await vscode.workspace.fs.rename(uri(from), uri(to), { overwrite: true });
+    },
+    remove: async (name) => {
       try {
-        await vscode.workspace.fs.delete(file);
+        await vscode.workspace.fs.delete(uri(name));
       } catch {
         // Already gone.
       }
     },
-  };
+    describe: (name) => uri(name).fsPath,
+  });
+}
+
+/** Keeps the saved snapshot aside when the worker could not restore it (so no later save overwrites it). */
+export async function keepSavedSnapshotAside(context: vscode.ExtensionContext): Promise<string | undefined> {
+  return workspaceStore(context)?.keepAside?.();
 }
 
 /** The snapshot saved for this workspace (pass it to `init`), or undefined. */

@@ -13,16 +13,63 @@ export interface SnapshotStore {
   read(): Promise<string | undefined>;
   write(text: string): Promise<void>;
   remove(): Promise<void>;
+  /** Moves the saved text out of the way (it could not be used), so no later save overwrites it; says where. */
+  keepAside?(): Promise<string>;
 }
 
-/** The saved snapshot, or undefined when there is none or it is not JSON. */
+/** The file operations a file-backed store needs (VS Code's workspace.fs in the extension, memory in tests). */
+export interface SnapshotFiles {
+  /** The file's text, undefined when it does not exist. */
+  read(name: string): Promise<string | undefined>;
+  write(name: string, text: string): Promise<void>;
+  /** Renames over an existing `to`. */
+  rename(from: string, to: string): Promise<void>;
+  /** Deletes; nothing when it does not exist. */
+  remove(name: string): Promise<void>;
+  /** The file's path as the user should see it. */
+  describe(name: string): string;
+}
+
+/**
+ * A store in one file, written atomically: the text goes to `<name>.tmp` and is then renamed over `<name>`, so a
+ * window closed or a worker killed mid-write leaves the last good snapshot whole. A snapshot that cannot be used is
+ * kept aside as `<name without .json>.corrupt.json`.
+ */
+export function fileSnapshotStore(files: SnapshotFiles, name = 'sandbox-snapshot.json'): SnapshotStore {
+  const temp = `${name}.tmp`;
+  const aside = `${name.replace(/\.json$/, '')}.corrupt.json`;
+  return {
+    read: () => files.read(name),
+    write: async (text) => {
+      try {
+        await files.write(temp, text);
+        await files.rename(temp, name);
+      } catch (e) {
+        await files.remove(temp).catch(() => undefined);
+        throw e;
+      }
+    },
+    remove: () => files.remove(name),
+    keepAside: async () => {
+      await files.rename(name, aside);
+      return files.describe(aside);
+    },
+  };
+}
+
+/**
+ * The saved snapshot, or undefined when there is none. Text that is not JSON (a truncated or corrupt file) is
+ * refused whole: kept aside when the store can (so the next save does not overwrite it) and reported by a throw.
+ */
 export async function loadSnapshot(store: SnapshotStore): Promise<unknown> {
   const text = await store.read();
   if (text === undefined) return undefined;
   try {
     return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
+  } catch (e) {
+    const why = `the saved sandbox is not valid JSON (${text.length} bytes, truncated or corrupt: ${(e as Error).message})`;
+    const kept = await store.keepAside?.().catch(() => undefined);
+    throw new Error(kept ? `${why}; it was kept as ${kept}` : why);
   }
 }
 

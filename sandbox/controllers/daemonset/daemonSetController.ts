@@ -8,8 +8,8 @@
  * (the hash is also the pods' `controller-revision-hash`) kept to
  * `revisionHistoryLimit`.
  *
- * Not modelled: pods bound to a node that was deleted stay until something
- * deletes them (upstream's pod garbage collector, which the sandbox does not run).
+ * Pods bound to a node that was deleted are left to the pod garbage collector
+ * (controllers/podgc), as upstream.
  */
 import type { ControllerRevision, DaemonSet, DaemonSetStatus } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';

@@ -62,6 +62,11 @@ export interface ApplyOptions extends FieldValidationOptions {
 export function applyManifest(api: ApiServer, manifest: KubeObject, options: ApplyOptions = {}): ApplyResult {
   const fields: FieldValidationOptions = { fieldValidation: options.fieldValidation ?? 'Strict', warn: options.warn };
   const r = api.resourceOf(manifest);
+  // No metadata object: nothing to record or look up; the API server's own refusal says what is wrong.
+  if (!isPlainObject(manifest.metadata as unknown)) {
+    const object = api.create(manifest, { dryRun: options.dryRun, ...fields });
+    return { action: 'created', object, message: `${objectRef(object, api)} created` };
+  }
   const recorded = canonicalJson(recordable(manifest));
   const desired = withAnnotation(manifest, recorded);
   const ns = r.namespaced ? manifest.metadata.namespace || options.namespace || 'default' : undefined;
