@@ -26,6 +26,11 @@ import type {
 import { Emitter } from './emitter';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+/**
+ * `init` is answered once the worker has loaded its bundle and built the control plane (restoring a saved snapshot
+ * of any size): on a busy machine that alone can pass 10 s, and a timeout there reads "the sandbox could not start".
+ */
+export const INIT_TIMEOUT_MS = 60_000;
 /** Fast-forward runs the cluster until settled before it answers: it gets longer. */
 export const FAST_FORWARD_TIMEOUT_MS = 120_000;
 /** Crashes within a minute after which the host stops restarting the worker. */
@@ -49,7 +54,7 @@ export interface SandboxHostOptions {
   /** The worker script: `dist/sandboxWorker.js` (tests pass a bootstrap that runs the TypeScript). */
   workerPath: string;
   workerOptions?: WorkerOptions;
-  /** Per request (default 10 s). */
+  /** Per request (default 10 s; `init` 60 s; a fast-forward always 120 s). */
   timeoutMs?: number;
   /** Wall clock for the restart budget; injectable for tests. */
   now?: () => number;
@@ -96,7 +101,7 @@ export class SandboxHost implements SandboxConnection {
     const id = this.nextId++;
     const timeoutMs = isFastForward(method, params)
       ? FAST_FORWARD_TIMEOUT_MS
-      : (this.options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+      : (this.options.timeoutMs ?? (method === 'init' ? INIT_TIMEOUT_MS : DEFAULT_REQUEST_TIMEOUT_MS));
     if (method === 'init') this.lastInit = params as Requests['init']['params'];
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

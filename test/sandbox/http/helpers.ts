@@ -132,15 +132,15 @@ export class WatchStream {
     return this.queue;
   }
 
-  /** Resolves once at least `n` events have arrived in total; rejects if the stream ends first or after 5 s. */
-  until(n: number): Promise<readonly WatchEventLine[]> {
+  /** Resolves once at least `n` events have arrived in total; rejects if the stream ends first or after `timeoutMs`. */
+  until(n: number, timeoutMs = 5000): Promise<readonly WatchEventLine[]> {
     if (this.queue.length >= n) return Promise.resolve(this.queue);
     if (this.ended) return Promise.reject(new Error(`watch ended after ${this.queue.length} events, wanted ${n}`));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () =>
           reject(new Error(`timed out waiting for ${n} events, have ${JSON.stringify(this.queue.map((e) => e.type))}`)),
-        5000,
+        timeoutMs,
       );
       this.waiters.push({ n, resolve: () => resolve(this.queue), reject, timer });
     });
