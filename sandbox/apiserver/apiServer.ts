@@ -142,11 +142,14 @@ export class ApiServer {
   /** ValidatingAdmissionPolicy admission: what it reads, and the audit annotations it sets. */
   private readonly policySource: PolicySource;
   readonly policyAudit = new PolicyAuditLog();
+  /** The suffixes of `kube-api-access-…` volume names: a stream of their own, so no uid or generated name moves. */
+  private readonly tokenVolumeRandom: SeededRandom;
 
   constructor(options: ApiServerOptions, store?: ObjectStore) {
     this.clock = options.clock;
     this.random = options.random instanceof SeededRandom ? options.random : new SeededRandom(options.random ?? 1);
     this.store = store ?? new ObjectStore({ historyCapacity: options.historyCapacity });
+    this.tokenVolumeRandom = this.random.fork('kube-api-access');
     const report =
       options.onWatchError ??
       ((e: unknown) =>
@@ -797,6 +800,7 @@ export class ApiServer {
       oldObject,
       dryRun: options.dryRun ?? false,
       warn: options.warn,
+      randomSuffix: () => this.tokenVolumeRandom.string(5),
     };
     if (phase === 'validating') return validatingAdmission(a, this.pluginLookup);
     mutatingAdmission(a, this.pluginLookup);

@@ -1,6 +1,6 @@
 /**
  * The admission plugins that read other objects of the cluster (upstream's default plugin chain, in its order):
- * mutating — LimitRanger (defaults); validating — LimitRanger (min/max), PodSecurity, ResourceQuota.
+ * mutating — LimitRanger (defaults), ServiceAccount (the default account, the token volume); validating — LimitRanger (min/max), PodSecurity, ResourceQuota.
  * The API server calls `mutatingAdmission` after defaulting and `validatingAdmission` after validation; both read
  * the store through `AdmissionLookup`. A refusal is 403 Forbidden, `<resource> "<name>" is forbidden: <why>`, as
  * upstream's `admission.NewForbidden`.
@@ -15,6 +15,8 @@ import { aggregateMessage, applyLimitRangeDefaults, limitRangeViolations } from 
 import { namespacePolicy, podSecurityViolations } from './podSecurity';
 import type { QuotaCharge } from './resourceQuota';
 import { checkQuotas } from './resourceQuota';
+import { admitServiceAccount } from './serviceAccount';
+import { deprecatedServiceAccount } from '../defaults/podSpec';
 
 export type { QuotaCharge } from './resourceQuota';
 
@@ -32,16 +34,21 @@ export interface PluginAttributes {
   oldObject?: KubeObject;
   dryRun: boolean;
   warn?: (text: string) => void;
+  /** Five random characters for a generated name (the ServiceAccount plugin's `kube-api-access-XXXXX`). */
+  randomSuffix: () => string;
 }
 
 function isCorePod(r: ResourceType): boolean {
   return r.group === '' && r.kind === 'Pod';
 }
 
-/** LimitRanger's `Admit` (defaults on pod creation). */
+/** The mutating plugins on pod creation, in upstream's order: LimitRanger's `Admit` (defaults), then ServiceAccount. */
 export function mutatingAdmission(a: PluginAttributes, lookup: AdmissionLookup): void {
   if (a.operation === 'CREATE' && isCorePod(a.resource)) {
     applyLimitRangeDefaults(a.object, lookup.list('LimitRange', a.namespace));
+    const refusal = admitServiceAccount(a.object, a.namespace, lookup, a.randomSuffix);
+    if (refusal !== undefined) throw forbidden(a.resource, a.object.metadata.name ?? '', refusal);
+    if (isObj(a.object.spec)) deprecatedServiceAccount(a.object.spec);
   }
 }
 
