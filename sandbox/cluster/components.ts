@@ -21,6 +21,8 @@ import { PersistentVolumeController } from '../controllers/volume/persistentVolu
 import { StatefulSetController } from '../controllers/statefulset/statefulSetController';
 import { DaemonSetController } from '../controllers/daemonset/daemonSetController';
 import { CrdCleanupController } from '../controllers/crdcleanup/crdCleanupController';
+import { ServiceAccountsController } from '../controllers/serviceaccount/serviceAccountsController';
+import { RootCaPublisher } from '../controllers/serviceaccount/rootCaPublisher';
 
 export function controllerComponents(ctx: ComponentContext): Component[] {
   return [
@@ -37,6 +39,8 @@ export function controllerComponents(ctx: ComponentContext): Component[] {
     new EndpointsController(ctx),
     new GarbageCollector(ctx),
     new NamespaceController(ctx),
+    new ServiceAccountsController(ctx),
+    new RootCaPublisher(ctx),
     new NodeLifecycleController(ctx),
     new TaintEvictionController(ctx),
     new DisruptionController(ctx),
