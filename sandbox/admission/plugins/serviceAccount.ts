@@ -66,7 +66,8 @@ export function admitServiceAccount(
   const account = lookup.get('ServiceAccount', namespace, name);
   if (!account && name !== DEFAULT_SERVICE_ACCOUNT_NAME)
     return `error looking up service account ${namespace}/${name}: serviceaccount "${name}" not found`;
-  if (shouldAutomount(account, spec)) mountServiceAccountToken(spec, suffix);
+  if (shouldAutomount(account, spec))
+    mountServiceAccountToken(spec, () => `${SERVICE_ACCOUNT_VOLUME_PREFIX}${suffix()}`);
   const pullSecrets = account?.imagePullSecrets;
   const podPullSecrets = spec.imagePullSecrets;
   if ((!Array.isArray(podPullSecrets) || podPullSecrets.length === 0) && Array.isArray(pullSecrets)) {
@@ -87,12 +88,10 @@ function shouldAutomount(account: KubeObject | undefined, spec: Record<string, u
  * upstream: mountServiceAccountToken — an existing `kube-api-access-…` volume is reused; every init and app container
  * without a mount at the token path gets one; the volume is added when some container needed it.
  */
-function mountServiceAccountToken(spec: Record<string, unknown>, suffix: () => string): void {
+function mountServiceAccountToken(spec: Record<string, unknown>, newName: () => string): void {
+  const existing = tokenVolumeName(spec);
   const volumes = Array.isArray(spec.volumes) ? spec.volumes : [];
-  const existing = volumes.find(
-    (v) => isObj(v) && typeof v.name === 'string' && v.name.startsWith(SERVICE_ACCOUNT_VOLUME_PREFIX),
-  ) as { name: string } | undefined;
-  const volumeName = existing?.name ?? `${SERVICE_ACCOUNT_VOLUME_PREFIX}${suffix()}`;
+  const volumeName = existing ?? newName();
   let needed = false;
   for (const field of ['initContainers', 'containers'] as const) {
     const containers = spec[field];
@@ -106,5 +105,26 @@ function mountServiceAccountToken(spec: Record<string, unknown>, suffix: () => s
       needed = true;
     }
   }
-  if (!existing && needed) spec.volumes = [...volumes, { name: volumeName, projected: tokenVolumeSource() }];
+  if (existing === undefined && needed)
+    spec.volumes = [...volumes, { name: volumeName, projected: tokenVolumeSource() }];
+}
+
+/** The name of the spec's `kube-api-access-…` volume, if it has one. */
+function tokenVolumeName(spec: Record<string, unknown>): string | undefined {
+  const volumes = Array.isArray(spec.volumes) ? spec.volumes : [];
+  const found = volumes.find(
+    (v) => isObj(v) && typeof v.name === 'string' && v.name.startsWith(SERVICE_ACCOUNT_VOLUME_PREFIX),
+  ) as { name: string } | undefined;
+  return found?.name;
+}
+
+/**
+ * A declared pod spec as this plugin admitted it into `live` (for comparing a manifest with the stored pod): the
+ * account name defaulted and, when the live pod got a token volume, the same volume and mounts.
+ */
+export function asAdmittedServiceAccount(spec: Record<string, unknown>, live: Record<string, unknown>): void {
+  if ((typeof spec.serviceAccountName !== 'string' || spec.serviceAccountName === '') && !spec.serviceAccount)
+    spec.serviceAccountName = DEFAULT_SERVICE_ACCOUNT_NAME;
+  const liveVolume = tokenVolumeName(live);
+  if (liveVolume !== undefined) mountServiceAccountToken(spec, () => liveVolume);
 }
