@@ -61,6 +61,8 @@ export interface ClusterOptions {
   metricsServer?: boolean;
   /** false: no default StorageClass (kind has `standard`). */
   storageClass?: boolean;
+  /** The API server's PodSecurity admission configuration (levels for unlabelled namespaces, exemptions). */
+  podSecurity?: ApiServerOptions['podSecurity'];
 }
 
 export interface SettleResult extends SettleReport {
@@ -114,6 +116,7 @@ export class Cluster {
         clock: this.clock,
         random: this.random.fork('apiserver'),
         historyCapacity: options.historyCapacity,
+        podSecurity: options.podSecurity,
       });
     this.metrics = new SimulatedMetricsServer(this.api, this.clock, this.load, { enabled: options.metricsServer });
     this.ctx = {

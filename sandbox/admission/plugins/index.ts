@@ -12,13 +12,14 @@ import { jsonEqual } from '../../util/json';
 import { podSpecOf } from '../podSpecs';
 import { isObj } from '../validation/access';
 import { aggregateMessage, applyLimitRangeDefaults, limitRangeViolations } from './limitRanger';
-import { namespacePolicy, podSecurityViolations } from './podSecurity';
+import { namespacePolicy, podSecurityViolations, type PodSecurityConfiguration } from './podSecurity';
 import type { QuotaCharge } from './resourceQuota';
 import { checkQuotas } from './resourceQuota';
 import { admitServiceAccount } from './serviceAccount';
 import { deprecatedServiceAccount } from '../defaults/podSpec';
 
 export type { QuotaCharge } from './resourceQuota';
+export type { PodSecurityConfiguration } from './podSecurity';
 
 export interface AdmissionLookup {
   /** The objects of `kind` (core/v1 kinds: LimitRange, ResourceQuota, ServiceAccount, Namespace…) in `namespace`. */
@@ -36,6 +37,8 @@ export interface PluginAttributes {
   warn?: (text: string) => void;
   /** Five random characters for a generated name (the ServiceAccount plugin's `kube-api-access-XXXXX`). */
   randomSuffix: () => string;
+  /** The PodSecurity plugin's configuration (defaults and exemptions). */
+  podSecurity?: PodSecurityConfiguration;
 }
 
 function isCorePod(r: ResourceType): boolean {
@@ -63,7 +66,12 @@ function admitPodSecurity(a: PluginAttributes, lookup: AdmissionLookup): void {
   if (!at) return;
   const isPod = a.resource.group === '' && a.resource.kind === 'Pod';
   if (isPod && a.operation === 'UPDATE' && a.oldObject && jsonEqual(a.oldObject.spec, a.object.spec)) return;
-  const policy = namespacePolicy(lookup.get('Namespace', '', a.namespace));
+  // Exemptions (admission.go: exemptNamespace, then the pod's exemptRuntimeClass): admitted, no warning.
+  const exempt = a.podSecurity?.exemptions;
+  if (exempt?.namespaces?.includes(a.namespace)) return;
+  const runtimeClass = at.spec.runtimeClassName;
+  if (typeof runtimeClass === 'string' && exempt?.runtimeClasses?.includes(runtimeClass)) return;
+  const policy = namespacePolicy(lookup.get('Namespace', '', a.namespace), a.podSecurity);
   if (!policy.enforce && !policy.warn) return;
   const meta = isPod
     ? a.object.metadata

@@ -26,14 +26,38 @@ export interface NamespacePolicy {
   audit?: string;
 }
 
-/** The level and version of each mode, as `level:version` (`latest` when no version label); undefined = privileged. */
-export function namespacePolicy(ns: KubeObject | undefined): NamespacePolicy {
+/**
+ * The API server's PodSecurity configuration (upstream: pod-security.admission.config.k8s.io/v1
+ * PodSecurityConfiguration, given in the AdmissionConfiguration file): the levels of namespaces without labels, and
+ * what is exempt — pods with a runtimeClassName, whole namespaces. Exempt requests are neither refused nor warned
+ * about. Upstream's `usernames` exemption is not offered: the sandbox authenticates no one.
+ */
+export interface PodSecurityConfiguration {
+  defaults?: {
+    enforce?: string;
+    'enforce-version'?: string;
+    warn?: string;
+    'warn-version'?: string;
+    audit?: string;
+    'audit-version'?: string;
+  };
+  exemptions?: { runtimeClasses?: string[]; namespaces?: string[] };
+}
+
+/**
+ * The level and version of each mode, as `level:version` (`latest` when no version label); undefined = privileged.
+ * A mode the namespace does not label takes the configuration's default.
+ */
+export function namespacePolicy(ns: KubeObject | undefined, config?: PodSecurityConfiguration): NamespacePolicy {
   const labels = ns?.metadata.labels ?? {};
+  const defaults = (config?.defaults ?? {}) as Record<string, string | undefined>;
   const out: NamespacePolicy = {};
   for (const mode of ['enforce', 'warn', 'audit'] as const) {
-    const level = labels[LABEL_PREFIX + mode];
+    const labelled = labels[LABEL_PREFIX + mode] !== undefined;
+    const level = labelled ? labels[LABEL_PREFIX + mode] : defaults[mode];
     if (level !== 'baseline' && level !== 'restricted') continue;
-    out[mode] = `${level}:${labels[`${LABEL_PREFIX}${mode}-version`] ?? 'latest'}`;
+    const version = labelled ? labels[`${LABEL_PREFIX}${mode}-version`] : defaults[`${mode}-version`];
+    out[mode] = `${level}:${version ?? 'latest'}`;
   }
   return out;
 }

@@ -6,6 +6,13 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../../sandbox/api/types';
 import { newApi, statusOf } from '../../fixtures';
+import { ApiServer } from '../../../../sandbox/apiserver/apiServer';
+import { VirtualClock } from '../../../../sandbox/clock/virtualClock';
+import type { PodSecurityConfiguration } from '../../../../sandbox/admission/plugins/index';
+
+function configuredApi(podSecurity: PodSecurityConfiguration): ApiServer {
+  return new ApiServer({ clock: new VirtualClock(), random: 1, podSecurity });
+}
 
 function namespace(name: string, labels: Record<string, string>): KubeObject {
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } };
@@ -246,5 +253,40 @@ describe('PodSecurity baseline: AppArmor and SELinux (check_appArmorProfile.go, 
       'pods "u" is forbidden: violates PodSecurity "baseline:latest": seLinuxOptions (pod set forbidden ' +
         'securityContext.seLinuxOptions: )',
     );
+  });
+});
+
+describe('PodSecurity configuration (PodSecurityConfiguration: defaults and exemptions)', () => {
+  test('defaults apply to namespaces without the label; a label overrides them', () => {
+    const api = configuredApi({ defaults: { enforce: 'baseline' } });
+    api.create(namespace('plain', {}));
+    api.create(namespace('open', { 'pod-security.kubernetes.io/enforce': 'privileged' }));
+    const s = statusOf(() => api.create(pod('host', 'plain', { hostNetwork: true })));
+    assert.equal(
+      s.message,
+      'pods "host" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostNetwork=true)',
+    );
+    assert.ok(api.create(pod('host', 'open', { hostNetwork: true })).metadata.uid);
+  });
+
+  test('an exempt namespace admits anything, without warnings', () => {
+    const api = configuredApi({ exemptions: { namespaces: ['ops'] } });
+    api.create(
+      namespace('ops', {
+        'pod-security.kubernetes.io/enforce': 'restricted',
+        'pod-security.kubernetes.io/warn': 'restricted',
+      }),
+    );
+    const warnings: string[] = [];
+    const p = api.create(pod('host', 'ops', { hostNetwork: true }), { warn: (t) => warnings.push(t) });
+    assert.ok(p.metadata.uid);
+    assert.deepEqual(warnings, []);
+  });
+
+  test('a pod of an exempt runtimeClassName is admitted; the same pod without it is refused', () => {
+    const api = configuredApi({ exemptions: { runtimeClasses: ['kata'] } });
+    api.create(namespace('secure', { 'pod-security.kubernetes.io/enforce': 'baseline' }));
+    assert.equal(statusOf(() => api.create(pod('a', 'secure', { hostPID: true }))).code, 403);
+    assert.ok(api.create(pod('b', 'secure', { hostPID: true, runtimeClassName: 'kata' })).metadata.uid);
   });
 });
