@@ -15,7 +15,7 @@ import { aggregateMessage, applyLimitRangeDefaults, limitRangeViolations } from 
 import { namespacePolicy, podSecurityViolations, type PodSecurityConfiguration } from './podSecurity';
 import type { QuotaCharge } from './resourceQuota';
 import { checkQuotas } from './resourceQuota';
-import { admitServiceAccount } from './serviceAccount';
+import { admitServiceAccount, keepServiceAccountFields } from './serviceAccount';
 import { deprecatedServiceAccount } from '../defaults/podSpec';
 
 export type { QuotaCharge } from './resourceQuota';
@@ -52,6 +52,10 @@ export function mutatingAdmission(a: PluginAttributes, lookup: AdmissionLookup):
     const refusal = admitServiceAccount(a.object, a.namespace, lookup, a.randomSuffix);
     if (refusal !== undefined) throw forbidden(a.resource, a.object.metadata.name ?? '', refusal);
     if (isObj(a.object.spec)) deprecatedServiceAccount(a.object.spec);
+  }
+  if (a.operation === 'UPDATE' && isCorePod(a.resource) && isObj(a.object.spec) && isObj(a.oldObject?.spec)) {
+    keepServiceAccountFields(a.object.spec, a.oldObject.spec);
+    deprecatedServiceAccount(a.object.spec);
   }
 }
 

@@ -128,3 +128,37 @@ export function asAdmittedServiceAccount(spec: Record<string, unknown>, live: Re
   const liveVolume = tokenVolumeName(live);
   if (liveVolume !== undefined) mountServiceAccountToken(spec, () => liveVolume);
 }
+
+/**
+ * A pod update that leaves out what this plugin added at creation keeps it: the account name, the `kube-api-access-…`
+ * volume and its mounts. Upstream's `kubectl apply` sends a strategic merge patch that never touches fields the
+ * manifest does not mention; the sandbox's apply replaces lists (JSON merge patch), so without this a re-applied pod
+ * would lose its token mounts.
+ */
+export function keepServiceAccountFields(spec: Record<string, unknown>, old: Record<string, unknown>): void {
+  if ((typeof spec.serviceAccountName !== 'string' || spec.serviceAccountName === '') && !spec.serviceAccount) {
+    if (typeof old.serviceAccountName === 'string') spec.serviceAccountName = old.serviceAccountName;
+  }
+  const oldVolume = tokenVolumeName(old);
+  if (oldVolume === undefined) return;
+  const volumes = Array.isArray(spec.volumes) ? spec.volumes : [];
+  if (tokenVolumeName(spec) === undefined) {
+    const volume = (old.volumes as unknown[]).find((v) => isObj(v) && v.name === oldVolume);
+    spec.volumes = [...volumes, volume];
+  }
+  const hadMount = (field: 'initContainers' | 'containers', name: unknown): boolean => {
+    const list = Array.isArray(old[field]) ? (old[field] as unknown[]) : [];
+    const c = list.find((x) => isObj(x) && x.name === name);
+    return isObj(c) && Array.isArray(c.volumeMounts) && c.volumeMounts.some((m) => isObj(m) && m.name === oldVolume);
+  };
+  for (const field of ['initContainers', 'containers'] as const) {
+    const containers = spec[field];
+    if (!Array.isArray(containers)) continue;
+    for (const c of containers) {
+      if (!isObj(c) || !hadMount(field, c.name)) continue;
+      const mounts = Array.isArray(c.volumeMounts) ? c.volumeMounts : [];
+      if (mounts.some((m) => isObj(m) && m.mountPath === API_TOKEN_MOUNT_PATH)) continue;
+      c.volumeMounts = [...mounts, { name: oldVolume, readOnly: true, mountPath: API_TOKEN_MOUNT_PATH }];
+    }
+  }
+}

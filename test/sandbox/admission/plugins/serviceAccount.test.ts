@@ -177,3 +177,20 @@ describe('ServiceAccount admission', () => {
     assert.equal(template.volumes, undefined);
   });
 });
+
+describe('ServiceAccount fields on pod updates', () => {
+  test('a re-applied pod manifest keeps its account, token volume and mounts (kubectl apply never mentions them)', () => {
+    const { api } = newApi();
+    const created = api.create(pod('web')) as Pod;
+    const manifest = pod('web');
+    manifest.metadata.labels = { tier: 'front' };
+    const updated = api.update({
+      ...manifest,
+      metadata: { ...manifest.metadata, resourceVersion: created.metadata!.resourceVersion },
+    }) as Pod;
+    assert.deepEqual(updated.metadata!.labels, { tier: 'front' });
+    assert.equal(updated.spec!.serviceAccountName, 'default');
+    assert.deepEqual(updated.spec!.volumes, created.spec!.volumes);
+    assert.deepEqual(updated.spec!.containers[0].volumeMounts, created.spec!.containers[0].volumeMounts);
+  });
+});
