@@ -1,6 +1,7 @@
 /**
  * The admission plugins that read other objects of the cluster (upstream's default plugin chain, in its order):
- * mutating — LimitRanger (defaults), ServiceAccount (the default account, the token volume); validating — LimitRanger (min/max), PodSecurity, ResourceQuota.
+ * mutating — LimitRanger (defaults), ServiceAccount (the default account, the token volume);
+ * validating — LimitRanger (min/max), PodSecurity, ResourceQuota.
  * The API server calls `mutatingAdmission` after defaulting and `validatingAdmission` after validation; both read
  * the store through `AdmissionLookup`. A refusal is 403 Forbidden, `<resource> "<name>" is forbidden: <why>`, as
  * upstream's `admission.NewForbidden`.
