@@ -24,7 +24,19 @@ function userObjects(api: ApiServer, r: ResourceType): KubeObject[] {
   if (r.plural === 'services' && r.group === '')
     return items.filter((s) => !(s.metadata.namespace === 'default' && s.metadata.name === 'kubernetes'));
   if (r.plural === 'priorityclasses') return items.filter((p) => !systemPriorityClass(p.metadata.name ?? ''));
+  // Likewise the `default` ServiceAccount and the `kube-root-ca.crt` ConfigMap the controllers put in every namespace
+  // (`kubectl get sa,cm -A` lists them; the JSON and YAML Lists carry them).
+  if (r.plural === 'serviceaccounts' && r.group === '') return items.filter((o) => !controllerMade(o, 'default'));
+  if (r.plural === 'configmaps' && r.group === '') return items.filter((o) => !controllerMade(o, 'kube-root-ca.crt'));
   return items;
+}
+
+/** The object a controller created by itself: its name, and never applied from the user's manifests. */
+function controllerMade(o: KubeObject, name: string): boolean {
+  return (
+    o.metadata.name === name &&
+    o.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'] === undefined
+  );
 }
 
 /**

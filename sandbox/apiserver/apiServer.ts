@@ -68,7 +68,12 @@ import { JsonCopyError, copyJson, isPlainObject, jsonEqual } from '../util/json'
 import { ServiceAllocators } from './allocators';
 import { admitPolicies, defaultObject, invalidIfAny, PolicyAuditLog, validateOrThrow } from './admit';
 import type { AdmissionAttributes, PolicySource } from '../admission/policy/index';
-import type { AdmissionLookup, PluginAttributes, QuotaCharge } from '../admission/plugins/index';
+import type {
+  AdmissionLookup,
+  PluginAttributes,
+  PodSecurityConfiguration,
+  QuotaCharge,
+} from '../admission/plugins/index';
 import { mutatingAdmission, validatingAdmission } from '../admission/plugins/index';
 import { storePolicySource } from './policySource';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
@@ -110,6 +115,8 @@ export interface ApiServerOptions {
   onWatchError?: (error: unknown) => void;
   /** The Kubernetes release whose built-in kinds are served (default: the process's active release). */
   kubernetesVersion?: string;
+  /** The PodSecurity admission plugin's configuration: levels for unlabelled namespaces, exemptions. */
+  podSecurity?: PodSecurityConfiguration;
 }
 
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -146,11 +153,16 @@ export class ApiServer {
   readonly policyAudit = new PolicyAuditLog();
   /** Events expire an hour after their last write (kube-apiserver's `--event-ttl`). */
   private readonly eventExpiry: EventExpiry;
+  /** The suffixes of `kube-api-access-…` volume names: a stream of their own, so no uid or generated name moves. */
+  private readonly tokenVolumeRandom: SeededRandom;
+  private readonly podSecurity: PodSecurityConfiguration | undefined;
 
   constructor(options: ApiServerOptions, store?: ObjectStore) {
     this.clock = options.clock;
     this.random = options.random instanceof SeededRandom ? options.random : new SeededRandom(options.random ?? 1);
     this.store = store ?? new ObjectStore({ historyCapacity: options.historyCapacity });
+    this.tokenVolumeRandom = this.random.fork('kube-api-access');
+    this.podSecurity = options.podSecurity;
     const report =
       options.onWatchError ??
       ((e: unknown) =>
@@ -815,6 +827,8 @@ export class ApiServer {
       oldObject,
       dryRun: options.dryRun ?? false,
       warn: options.warn,
+      randomSuffix: () => this.tokenVolumeRandom.string(5),
+      podSecurity: this.podSecurity,
     };
     if (phase === 'validating') return validatingAdmission(a, this.pluginLookup);
     mutatingAdmission(a, this.pluginLookup);

@@ -66,6 +66,8 @@ export interface ClusterOptions {
    * they are (containers, IPs, readiness, probe period) instead of starting them again (`KubeletOptions.resumePods`).
    */
   resumePods?: boolean;
+  /** The API server's PodSecurity admission configuration (levels for unlabelled namespaces, exemptions). */
+  podSecurity?: ApiServerOptions['podSecurity'];
 }
 
 export interface SettleResult extends SettleReport {
@@ -119,6 +121,7 @@ export class Cluster {
         clock: this.clock,
         random: this.random.fork('apiserver'),
         historyCapacity: options.historyCapacity,
+        podSecurity: options.podSecurity,
       });
     this.metrics = new SimulatedMetricsServer(this.api, this.clock, this.load, { enabled: options.metricsServer });
     this.ctx = {

@@ -22,6 +22,8 @@ import { StatefulSetController } from '../controllers/statefulset/statefulSetCon
 import { DaemonSetController } from '../controllers/daemonset/daemonSetController';
 import { CrdCleanupController } from '../controllers/crdcleanup/crdCleanupController';
 import { PodGcController } from '../controllers/podgc/podGcController';
+import { ServiceAccountsController } from '../controllers/serviceaccount/serviceAccountsController';
+import { RootCaPublisher } from '../controllers/serviceaccount/rootCaPublisher';
 
 export function controllerComponents(ctx: ComponentContext): Component[] {
   return [
@@ -38,6 +40,8 @@ export function controllerComponents(ctx: ComponentContext): Component[] {
     new EndpointsController(ctx),
     new GarbageCollector(ctx),
     new NamespaceController(ctx),
+    new ServiceAccountsController(ctx),
+    new RootCaPublisher(ctx),
     new NodeLifecycleController(ctx),
     new TaintEvictionController(ctx),
     new PodGcController(ctx),

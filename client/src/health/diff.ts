@@ -7,6 +7,8 @@
  * `extra-by-server`.
  */
 import { applyDefaults } from '../../../sandbox/admission/defaults';
+import { deprecatedServiceAccount } from '../../../sandbox/admission/defaults/podSpec';
+import { asAdmittedServiceAccount } from '../../../sandbox/admission/plugins/serviceAccount';
 import { resourceFor } from '../../../sandbox/api/resources';
 import type { JsonValue, KubeObject } from '../../../sandbox/api/types';
 import { cloneJson, jsonEqual } from '../../../sandbox/util/json';
@@ -64,7 +66,18 @@ export function defaultedManifest(manifest: KubeObject, live: KubeObject | undef
   if (resource.namespaced && copy.metadata && !copy.metadata.namespace)
     copy.metadata.namespace = live?.metadata.namespace ?? 'default';
   applyDefaults(copy, resource);
+  // A pod as the ServiceAccount admission plugin stored it: the account name and the kube-api-access volume.
+  const spec = copy.spec;
+  const liveSpec = live?.spec;
+  if (resource.kind === 'Pod' && resource.group === '' && isRecord(spec) && isRecord(liveSpec)) {
+    asAdmittedServiceAccount(spec, liveSpec);
+    deprecatedServiceAccount(spec);
+  }
   return copy;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** True when a live-only path sits in a list the manifest declares (the list grew: drift, not a server addition). */

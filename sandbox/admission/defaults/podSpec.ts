@@ -64,4 +64,22 @@ export function defaultPodSpec(spec: Obj, specPath: string): void {
     }
   }
   eachObj(spec, 'volumes', defaultVolume);
+  deprecatedServiceAccount(spec);
+}
+
+/**
+ * `serviceAccount` is the deprecated alias of `serviceAccountName` (upstream: pkg/apis/core/v1/conversion.go,
+ * Convert_v1_PodSpec_To_core_PodSpec and back): the name wins when both are set, the alias fills an empty name, and
+ * what the API server returns carries the name under both fields.
+ */
+export function deprecatedServiceAccount(spec: Obj): void {
+  const name = typeof spec.serviceAccountName === 'string' ? spec.serviceAccountName : '';
+  const alias = typeof spec.serviceAccount === 'string' ? spec.serviceAccount : '';
+  const effective = name || alias;
+  if (effective === '') {
+    delete spec.serviceAccount;
+    return;
+  }
+  spec.serviceAccountName = effective;
+  spec.serviceAccount = effective;
 }

@@ -1,6 +1,7 @@
 /**
  * The admission plugins that read other objects of the cluster (upstream's default plugin chain, in its order):
- * mutating — LimitRanger (defaults); validating — LimitRanger (min/max), PodSecurity, ResourceQuota.
+ * mutating — LimitRanger (defaults), ServiceAccount (the default account, the token volume);
+ * validating — LimitRanger (min/max), PodSecurity, ResourceQuota.
  * The API server calls `mutatingAdmission` after defaulting and `validatingAdmission` after validation; both read
  * the store through `AdmissionLookup`. A refusal is 403 Forbidden, `<resource> "<name>" is forbidden: <why>`, as
  * upstream's `admission.NewForbidden`.
@@ -12,11 +13,14 @@ import { jsonEqual } from '../../util/json';
 import { podSpecOf } from '../podSpecs';
 import { isObj } from '../validation/access';
 import { aggregateMessage, applyLimitRangeDefaults, limitRangeViolations } from './limitRanger';
-import { namespacePolicy, podSecurityViolations } from './podSecurity';
+import { namespacePolicy, podSecurityViolations, type PodSecurityConfiguration } from './podSecurity';
 import type { QuotaCharge } from './resourceQuota';
 import { checkQuotas } from './resourceQuota';
+import { admitServiceAccount, keepServiceAccountFields } from './serviceAccount';
+import { deprecatedServiceAccount } from '../defaults/podSpec';
 
 export type { QuotaCharge } from './resourceQuota';
+export type { PodSecurityConfiguration } from './podSecurity';
 
 export interface AdmissionLookup {
   /** The objects of `kind` (core/v1 kinds: LimitRange, ResourceQuota, ServiceAccount, Namespace…) in `namespace`. */
@@ -32,16 +36,27 @@ export interface PluginAttributes {
   oldObject?: KubeObject;
   dryRun: boolean;
   warn?: (text: string) => void;
+  /** Five random characters for a generated name (the ServiceAccount plugin's `kube-api-access-XXXXX`). */
+  randomSuffix: () => string;
+  /** The PodSecurity plugin's configuration (defaults and exemptions). */
+  podSecurity?: PodSecurityConfiguration;
 }
 
 function isCorePod(r: ResourceType): boolean {
   return r.group === '' && r.kind === 'Pod';
 }
 
-/** LimitRanger's `Admit` (defaults on pod creation). */
+/** The mutating plugins on pod creation, in upstream's order: LimitRanger's `Admit` (defaults), then ServiceAccount. */
 export function mutatingAdmission(a: PluginAttributes, lookup: AdmissionLookup): void {
   if (a.operation === 'CREATE' && isCorePod(a.resource)) {
     applyLimitRangeDefaults(a.object, lookup.list('LimitRange', a.namespace));
+    const refusal = admitServiceAccount(a.object, a.namespace, lookup, a.randomSuffix);
+    if (refusal !== undefined) throw forbidden(a.resource, a.object.metadata.name ?? '', refusal);
+    if (isObj(a.object.spec)) deprecatedServiceAccount(a.object.spec);
+  }
+  if (a.operation === 'UPDATE' && isCorePod(a.resource) && isObj(a.object.spec) && isObj(a.oldObject?.spec)) {
+    keepServiceAccountFields(a.object.spec, a.oldObject.spec);
+    deprecatedServiceAccount(a.object.spec);
   }
 }
 
@@ -56,7 +71,12 @@ function admitPodSecurity(a: PluginAttributes, lookup: AdmissionLookup): void {
   if (!at) return;
   const isPod = a.resource.group === '' && a.resource.kind === 'Pod';
   if (isPod && a.operation === 'UPDATE' && a.oldObject && jsonEqual(a.oldObject.spec, a.object.spec)) return;
-  const policy = namespacePolicy(lookup.get('Namespace', '', a.namespace));
+  // Exemptions (admission.go: exemptNamespace, then the pod's exemptRuntimeClass): admitted, no warning.
+  const exempt = a.podSecurity?.exemptions;
+  if (exempt?.namespaces?.includes(a.namespace)) return;
+  const runtimeClass = at.spec.runtimeClassName;
+  if (typeof runtimeClass === 'string' && exempt?.runtimeClasses?.includes(runtimeClass)) return;
+  const policy = namespacePolicy(lookup.get('Namespace', '', a.namespace), a.podSecurity);
   if (!policy.enforce && !policy.warn) return;
   const meta = isPod
     ? a.object.metadata

@@ -9,9 +9,9 @@
  *
  * The checks are those of policy/check_*.go at their latest version, baseline first then restricted, each sorted by
  * check ID (registry.go: populate), restricted checks replacing the baseline checks they override (capabilities,
- * hostPath volumes, seccomp). Not modelled: the AppArmor, SELinux options and Windows hostProcess checks (never
- * failed here), version pinning (`-version` is shown but the latest checks run), exemptions, and the warnings on
- * relabelling a namespace about its existing pods.
+ * hostPath volumes, seccomp). Not modelled: the Windows hostProcess check (never failed here), version pinning
+ * (`-version` is shown but the latest checks run), exemptions, and the warnings on relabelling a namespace about its
+ * existing pods.
  */
 import type { KubeObject } from '../../api/types';
 import { isObj, type Obj } from '../validation/access';
@@ -26,14 +26,38 @@ export interface NamespacePolicy {
   audit?: string;
 }
 
-/** The level and version of each mode, as `level:version` (`latest` when no version label); undefined = privileged. */
-export function namespacePolicy(ns: KubeObject | undefined): NamespacePolicy {
+/**
+ * The API server's PodSecurity configuration (upstream: pod-security.admission.config.k8s.io/v1
+ * PodSecurityConfiguration, given in the AdmissionConfiguration file): the levels of namespaces without labels, and
+ * what is exempt — pods with a runtimeClassName, whole namespaces. Exempt requests are neither refused nor warned
+ * about. Upstream's `usernames` exemption is not offered: the sandbox authenticates no one.
+ */
+export interface PodSecurityConfiguration {
+  defaults?: {
+    enforce?: string;
+    'enforce-version'?: string;
+    warn?: string;
+    'warn-version'?: string;
+    audit?: string;
+    'audit-version'?: string;
+  };
+  exemptions?: { runtimeClasses?: string[]; namespaces?: string[] };
+}
+
+/**
+ * The level and version of each mode, as `level:version` (`latest` when no version label); undefined = privileged.
+ * A mode the namespace does not label takes the configuration's default.
+ */
+export function namespacePolicy(ns: KubeObject | undefined, config?: PodSecurityConfiguration): NamespacePolicy {
   const labels = ns?.metadata.labels ?? {};
+  const defaults = (config?.defaults ?? {}) as Record<string, string | undefined>;
   const out: NamespacePolicy = {};
   for (const mode of ['enforce', 'warn', 'audit'] as const) {
-    const level = labels[LABEL_PREFIX + mode];
+    const labelled = labels[LABEL_PREFIX + mode] !== undefined;
+    const level = labelled ? labels[LABEL_PREFIX + mode] : defaults[mode];
     if (level !== 'baseline' && level !== 'restricted') continue;
-    out[mode] = `${level}:${labels[`${LABEL_PREFIX}${mode}-version`] ?? 'latest'}`;
+    const version = labelled ? labels[`${LABEL_PREFIX}${mode}-version`] : defaults[`${mode}-version`];
+    out[mode] = `${level}:${version ?? 'latest'}`;
   }
   return out;
 }
@@ -419,14 +443,104 @@ const seccompRestricted: Check = (_m, spec) => {
   return undefined;
 };
 
+/** check_appArmorProfile.go: the AppArmor profile type (pod and containers) and the deprecated beta annotations. */
+const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
+const appArmorProfile: Check = (meta, spec) => {
+  const allowedType = (t: unknown): boolean => t === 'RuntimeDefault' || t === 'Localhost';
+  const profileType = (o: Obj | undefined): { set: boolean; type: string } => {
+    const p = o?.appArmorProfile;
+    return isObj(p) ? { set: true, type: typeof p.type === 'string' ? p.type : '' } : { set: false, type: '' };
+  };
+  const setters: string[] = [];
+  const values = new Set<string>();
+  const podProfile = profileType(isObj(spec.securityContext) ? spec.securityContext : undefined);
+  if (podProfile.set && !allowedType(podProfile.type)) {
+    setters.push('pod');
+    values.add(podProfile.type);
+  }
+  const bad: string[] = [];
+  for (const c of containers(spec)) {
+    const p = profileType(sc(c));
+    if (p.set && !allowedType(p.type)) {
+      bad.push(nameOf(c));
+      values.add(p.type);
+    }
+  }
+  if (bad.length > 0) setters.push(containersPhrase(bad));
+  const annotations = Object.entries(meta.annotations ?? {})
+    .filter(
+      ([k, v]) =>
+        k.startsWith(APPARMOR_ANNOTATION_PREFIX) &&
+        !(v === '' || v === 'runtime/default' || v.startsWith('localhost/')),
+    )
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .sort();
+  const list = [...[...values].sort(), ...annotations];
+  if (annotations.length > 0) setters.push(pluralize('annotation', 'annotations', annotations.length));
+  if (setters.length === 0) return undefined;
+  return {
+    reason: pluralize('forbidden AppArmor profile', 'forbidden AppArmor profiles', list.length),
+    detail: `${setters.join(' and ')} must not set AppArmor profile type to ${joinQuote(list)}`,
+  };
+};
+
+/**
+ * check_seLinuxOptions.go: the type (empty, container_t, container_init_t, container_kvm_t) and no user or role. As
+ * upstream, "user/role may not be set" is said only alongside a forbidden type.
+ */
+const SELINUX_TYPES = new Set(['', 'container_t', 'container_init_t', 'container_kvm_t']);
+const seLinuxOptions: Check = (_m, spec) => {
+  const types = new Set<string>();
+  let user = false;
+  let role = false;
+  const valid = (o: Obj | undefined): boolean => {
+    const opts = o?.seLinuxOptions;
+    if (!isObj(opts)) return true;
+    let ok = true;
+    const type = typeof opts.type === 'string' ? opts.type : '';
+    if (!SELINUX_TYPES.has(type)) {
+      ok = false;
+      types.add(type);
+    }
+    if (typeof opts.user === 'string' && opts.user !== '') {
+      ok = false;
+      user = true;
+    }
+    if (typeof opts.role === 'string' && opts.role !== '') {
+      ok = false;
+      role = true;
+    }
+    return ok;
+  };
+  const setters: string[] = [];
+  if (!valid(isObj(spec.securityContext) ? spec.securityContext : undefined)) setters.push('pod');
+  const bad = containers(spec)
+    .filter((c) => !valid(sc(c)))
+    .map(nameOf);
+  if (bad.length > 0) setters.push(containersPhrase(bad));
+  if (setters.length === 0) return undefined;
+  const data: string[] = [];
+  if (types.size > 0) {
+    data.push(`${pluralize('type', 'types', types.size)} ${joinQuote(sortedSet(types))}`);
+    if (user) data.push('user may not be set');
+    if (role) data.push('role may not be set');
+  }
+  return {
+    reason: 'seLinuxOptions',
+    detail: `${setters.join(' and ')} set forbidden securityContext.seLinuxOptions: ${data.join('; ')}`,
+  };
+};
+
 /** Baseline checks by ID (sorted), and the restricted ones with the baseline IDs each overrides. */
 const BASELINE: [string, Check][] = [
+  ['appArmorProfile', appArmorProfile],
   ['capabilities_baseline', capabilitiesBaseline],
   ['hostNamespaces', hostNamespaces],
   ['hostPathVolumes', hostPathVolumes],
   ['hostPorts', hostPorts],
   ['privileged', privileged],
   ['procMount', procMount],
+  ['seLinuxOptions', seLinuxOptions],
   ['seccompProfile_baseline', seccompBaseline],
   ['sysctls', sysctls],
 ];

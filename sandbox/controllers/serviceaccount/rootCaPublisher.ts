@@ -3,9 +3,6 @@
  * `syncNamespace`): every active namespace holds the ConfigMap `kube-root-ca.crt` with the cluster's CA bundle
  * under `ca.crt` — what the projected `kube-api-access-…` volume of every pod mounts — recreated when deleted and
  * restored when edited. The sandbox's CA is a fixed placeholder PEM (no TLS is spoken inside the sandbox).
- *
- * Not yet started by the cluster (sandbox/cluster/components.ts): with it, every namespace holds objects and
- * `simulate` switches its tables to the all-namespaces form; it lands with the ServiceAccount admission plugin.
  */
 import { isApiError } from '../../api/errors';
 import type { ObjectsByResource } from '../../api/resourceObjects';

@@ -2,9 +2,6 @@
  * The service account controller (upstream: pkg/controller/serviceaccount/serviceaccounts_controller.go,
  * `syncNamespace`): every active namespace has a ServiceAccount named `default`, created when the namespace appears
  * and again if it is deleted.
- *
- * Not yet started by the cluster (sandbox/cluster/components.ts): with it, every namespace holds objects and
- * `simulate` switches its tables to the all-namespaces form; it lands with the ServiceAccount admission plugin.
  */
 import { isApiError } from '../../api/errors';
 import type { ObjectsByResource } from '../../api/resourceObjects';

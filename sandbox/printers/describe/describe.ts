@@ -469,15 +469,29 @@ function describeVolumes(w: PrefixWriter, volumes: readonly Volume[] | undefined
       w.write(L2, 'Type:\tProjected (a volume that contains injected data from multiple sources)\n');
       for (const s of v.projected.sources ?? []) {
         if (s.secret)
-          w.write(L2, `SecretName:\t${s.secret.name ?? ''}\n    Optional:\t${s.secret.optional === true}\n`);
+          w.write(
+            L2,
+            `SecretName:\t${s.secret.name ?? ''}\n    SecretOptionalName:\t${optionalText(s.secret.optional)}\n`,
+          );
         else if (s.downwardAPI) w.write(L2, 'DownwardAPI:\ttrue\n');
         else if (s.configMap)
-          w.write(L2, `ConfigMapName:\t${s.configMap.name ?? ''}\n    Optional:\t${s.configMap.optional === true}\n`);
+          w.write(
+            L2,
+            `ConfigMapName:\t${s.configMap.name ?? ''}\n    ConfigMapOptional:\t${optionalText(s.configMap.optional)}\n`,
+          );
         else if (s.serviceAccountToken)
           w.write(L2, `TokenExpirationSeconds:\t${s.serviceAccountToken.expirationSeconds ?? 3607}\n`);
       }
     } else w.write(L1, '<unknown>\n');
   }
+}
+
+/**
+ * printProjectedVolumeSource prints the `*bool` with `%v`: `<nil>` when unset (what every kube-api-access volume
+ * shows); a set one is a pointer address there, its value here.
+ */
+function optionalText(optional: boolean | undefined): string {
+  return optional === undefined ? '<nil>' : String(optional);
 }
 
 /** DescribePodTemplate. */

@@ -49,7 +49,8 @@ describe('the tree shows sync status', () => {
     const synced = badges(treeOf());
     assert.deepEqual(
       synced.filter((b) => !/^web-/.test(b)),
-      ['web Synced', 'kubernetes -', 'cfg Synced'],
+      // kube-root-ca.crt: the root CA publisher's ConfigMap, in every namespace, made by the cluster (no sync status).
+      ['web Synced', 'kubernetes -', 'cfg Synced', 'kube-root-ca.crt -'],
     );
     assert.ok(
       synced.some((b) => /^web-[a-z0-9]+ -$/.test(b)),

@@ -171,11 +171,11 @@ describe('FailedMount', () => {
     f.h.advance(100);
     f.h.api.delete('pods', 'default', 'web');
     f.h.settle();
-    f.create(withVolume([{ name: 'creds', projected: { sources: [{ configMap: { name: 'kube-root-ca.crt' } }] } }]));
+    f.create(withVolume([{ name: 'creds', projected: { sources: [{ configMap: { name: 'ca-bundle' } }] } }]));
     f.h.advance(100);
     assert.deepEqual(f.events('web'), [
       'Warning FailedMount: MountVolume.SetUp failed for volume "creds" : configmap references non-existent config key: b.properties',
-      'Warning FailedMount: MountVolume.SetUp failed for volume "creds" : configmap "kube-root-ca.crt" not found',
+      'Warning FailedMount: MountVolume.SetUp failed for volume "creds" : configmap "ca-bundle" not found',
     ]);
     f.h.api.delete('pods', 'default', 'web');
     f.h.settle();

@@ -9,6 +9,7 @@ import type { KubeletDelays, NodeConfig } from '../../../sandbox/kubelet/kubelet
 import { newHarness } from '../controllers/harness';
 import type { Harness } from '../controllers/harness';
 import { aPod } from '../../builders';
+import { ROOT_CA_CONFIGMAP, SANDBOX_CA_PEM } from '../../../sandbox/controllers/serviceaccount/rootCaPublisher';
 
 /**
  * Every range collapsed to one value: sandbox 500 ms, pull 1 s, quick exits 100 ms, init work 2 s, batch work 5 s,
@@ -49,6 +50,13 @@ export interface KubeletFixture {
  */
 export function setupKubelet(config: Partial<NodeConfig> = {}, seed = 1, warmMs = 0): KubeletFixture {
   const h = newHarness(seed);
+  // What the root CA publisher puts in every namespace: the kube-api-access volume of every pod projects it.
+  h.api.create({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: ROOT_CA_CONFIGMAP, namespace: 'default' },
+    data: { 'ca.crt': SANDBOX_CA_PEM },
+  });
   const kubelet = new Kubelet(h.ctx, { name: 'node-1', index: 1, delays: FIXED_DELAYS, ...config });
   kubelet.start();
   h.advance(warmMs);

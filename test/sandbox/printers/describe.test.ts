@@ -158,6 +158,8 @@ describe('describeObject', () => {
       'Namespace',
       // The Priority admission plugin sets spec.priority (0 without a class): describe.go prints it when set.
       'Priority',
+      // The ServiceAccount admission plugin sets serviceAccountName: describe.go prints it when set.
+      'Service Account',
       'Node',
       'Start Time',
       'Labels',
@@ -174,11 +176,11 @@ describe('describeObject', () => {
       'Tolerations',
       'Events',
     ]);
-    assert.match(text, /^Name: {9}web-[a-z0-9]+-[a-z0-9]{5}\n/);
+    assert.match(text, /^Name: {13}web-[a-z0-9]+-[a-z0-9]{5}\n/);
     assert.match(text, /\n {4}Port: {11}80\/TCP \(http\)\n/);
     assert.match(text, /\n {4}Requests:\n {6}cpu: {8}100m\n {6}memory: {5}64Mi\n/);
-    assert.match(text, /\nQoS Class: {20}Burstable\n/);
-    assert.match(text, /\nTolerations: {18}node\.kubernetes\.io\/not-ready:NoExecute op=Exists for 300s\n/);
+    assert.match(text, /\nQoS Class: {19}Burstable\n/);
+    assert.match(text, /\nTolerations: {17}node\.kubernetes\.io\/not-ready:NoExecute op=Exists for 300s\n/);
     assert.match(text, /\nEvents:\n {2}Type {4}Reason {5}Age {3}From {15}Message\n {2}---- {4}------ {5}---/);
     assert.match(text, /\n {2}Normal {2}Scheduled {2}\S+ +default-scheduler {2}Successfully assigned default\/web-/);
   });

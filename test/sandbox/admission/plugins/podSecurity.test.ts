@@ -6,6 +6,13 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../../sandbox/api/types';
 import { newApi, statusOf } from '../../fixtures';
+import { ApiServer } from '../../../../sandbox/apiserver/apiServer';
+import { VirtualClock } from '../../../../sandbox/clock/virtualClock';
+import type { PodSecurityConfiguration } from '../../../../sandbox/admission/plugins/index';
+
+function configuredApi(podSecurity: PodSecurityConfiguration): ApiServer {
+  return new ApiServer({ clock: new VirtualClock(), random: 1, podSecurity });
+}
 
 function namespace(name: string, labels: Record<string, string>): KubeObject {
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } };
@@ -158,5 +165,128 @@ describe('PodSecurity warn', () => {
     );
     assert.ok(d.metadata.uid);
     assert.deepEqual(warnings, ['would violate PodSecurity "baseline:latest": host namespaces (hostNetwork=true)']);
+  });
+});
+
+describe('PodSecurity baseline: AppArmor and SELinux (check_appArmorProfile.go, check_seLinuxOptions.go)', () => {
+  test('an Unconfined AppArmor profile (pod, containers) and a forbidden beta annotation are refused', () => {
+    const { api } = newApi();
+    api.create(namespace('base', { 'pod-security.kubernetes.io/enforce': 'baseline' }));
+    const s = statusOf(() =>
+      api.create({
+        ...pod('aa', 'base', {
+          securityContext: { appArmorProfile: { type: 'Unconfined' } },
+          containers: [
+            { name: 'a', image: 'nginx', securityContext: { appArmorProfile: { type: 'Unconfined' } } },
+            { name: 'b', image: 'nginx', securityContext: { appArmorProfile: { type: 'RuntimeDefault' } } },
+          ],
+        }),
+        metadata: {
+          name: 'aa',
+          namespace: 'base',
+          annotations: { 'container.apparmor.security.beta.kubernetes.io/b': 'unconfined' },
+        },
+      }),
+    );
+    assert.equal(s.code, 403);
+    assert.equal(
+      s.message,
+      'pods "aa" is forbidden: violates PodSecurity "baseline:latest": forbidden AppArmor profiles (pod and ' +
+        'container "a" and annotation must not set AppArmor profile type to "Unconfined", ' +
+        '"container.apparmor.security.beta.kubernetes.io/b="unconfined"")',
+    );
+  });
+
+  test('RuntimeDefault, Localhost, runtime/default and localhost/* profiles are allowed', () => {
+    const { api } = newApi();
+    api.create(namespace('base', { 'pod-security.kubernetes.io/enforce': 'baseline' }));
+    const p = api.create({
+      ...pod('ok', 'base', {
+        securityContext: { appArmorProfile: { type: 'Localhost', localhostProfile: 'k8s-apparmor-example' } },
+        containers: [{ name: 'a', image: 'nginx', securityContext: { appArmorProfile: { type: 'RuntimeDefault' } } }],
+      }),
+      metadata: {
+        name: 'ok',
+        namespace: 'base',
+        annotations: {
+          'container.apparmor.security.beta.kubernetes.io/a': 'runtime/default',
+          'container.apparmor.security.beta.kubernetes.io/b': 'localhost/mine',
+        },
+      },
+    });
+    assert.ok(p.metadata.uid);
+  });
+
+  test('SELinux: a custom type is refused (user and role named with it); container_t is allowed', () => {
+    const { api } = newApi();
+    api.create(namespace('base', { 'pod-security.kubernetes.io/enforce': 'baseline' }));
+    const s = statusOf(() =>
+      api.create(
+        pod('se', 'base', {
+          securityContext: { seLinuxOptions: { type: 'spc_t', user: 'system_u' } },
+          containers: [
+            { name: 'a', image: 'nginx', securityContext: { seLinuxOptions: { type: 'unconfined_t', role: 'r' } } },
+          ],
+        }),
+      ),
+    );
+    assert.equal(
+      s.message,
+      'pods "se" is forbidden: violates PodSecurity "baseline:latest": seLinuxOptions (pod and container "a" set ' +
+        'forbidden securityContext.seLinuxOptions: types "spc_t", "unconfined_t"; user may not be set; ' +
+        'role may not be set)',
+    );
+    const ok = api.create(
+      pod('se-ok', 'base', { securityContext: { seLinuxOptions: { type: 'container_t', level: 's0:c123,c456' } } }),
+    );
+    assert.ok(ok.metadata.uid);
+  });
+
+  test('SELinux: a user alone is refused; as upstream the detail then names no data', () => {
+    const { api } = newApi();
+    api.create(namespace('base', { 'pod-security.kubernetes.io/enforce': 'baseline' }));
+    const s = statusOf(() =>
+      api.create(pod('u', 'base', { securityContext: { seLinuxOptions: { user: 'sysadm_u' } } })),
+    );
+    assert.equal(
+      s.message,
+      'pods "u" is forbidden: violates PodSecurity "baseline:latest": seLinuxOptions (pod set forbidden ' +
+        'securityContext.seLinuxOptions: )',
+    );
+  });
+});
+
+describe('PodSecurity configuration (PodSecurityConfiguration: defaults and exemptions)', () => {
+  test('defaults apply to namespaces without the label; a label overrides them', () => {
+    const api = configuredApi({ defaults: { enforce: 'baseline' } });
+    api.create(namespace('plain', {}));
+    api.create(namespace('open', { 'pod-security.kubernetes.io/enforce': 'privileged' }));
+    const s = statusOf(() => api.create(pod('host', 'plain', { hostNetwork: true })));
+    assert.equal(
+      s.message,
+      'pods "host" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostNetwork=true)',
+    );
+    assert.ok(api.create(pod('host', 'open', { hostNetwork: true })).metadata.uid);
+  });
+
+  test('an exempt namespace admits anything, without warnings', () => {
+    const api = configuredApi({ exemptions: { namespaces: ['ops'] } });
+    api.create(
+      namespace('ops', {
+        'pod-security.kubernetes.io/enforce': 'restricted',
+        'pod-security.kubernetes.io/warn': 'restricted',
+      }),
+    );
+    const warnings: string[] = [];
+    const p = api.create(pod('host', 'ops', { hostNetwork: true }), { warn: (t) => warnings.push(t) });
+    assert.ok(p.metadata.uid);
+    assert.deepEqual(warnings, []);
+  });
+
+  test('a pod of an exempt runtimeClassName is admitted; the same pod without it is refused', () => {
+    const api = configuredApi({ exemptions: { runtimeClasses: ['kata'] } });
+    api.create(namespace('secure', { 'pod-security.kubernetes.io/enforce': 'baseline' }));
+    assert.equal(statusOf(() => api.create(pod('a', 'secure', { hostPID: true }))).code, 403);
+    assert.ok(api.create(pod('b', 'secure', { hostPID: true, runtimeClassName: 'kata' })).metadata.uid);
   });
 });
