@@ -12,9 +12,9 @@ import { Agent, request as httpsRequest } from 'node:https';
 import type { RequestOptions } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
-import type { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../sandbox/api/types';
-import { loadClientNode, pickContext } from './kubeconfig';
+import { pickContext } from './kubeconfig';
 import type { LiveContext, LoadedKubeconfig } from './kubeconfig';
 
 /** Why a request failed, for callers that react (reconnect, ask to log in again). */
@@ -94,8 +94,7 @@ export class LiveConnection {
   /** A connection to a context of the loaded kubeconfig (nothing is sent until the first request). */
   static async open(loaded: LoadedKubeconfig, options: OpenOptions = {}): Promise<LiveConnection> {
     const ctx = pickContext(loaded, options.context);
-    const k8s = await loadClientNode();
-    const config = new k8s.KubeConfig();
+    const config = new KubeConfig();
     // A copy that selects the context: the loaded config (and the files) stay as they were.
     config.loadFromOptions({
       clusters: loaded.config.clusters,
