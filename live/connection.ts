@@ -181,40 +181,47 @@ export class LiveConnection {
     if (options.auth) headers.authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
     const started = performance.now();
     const send = url.protocol === 'http:' ? httpRequest : httpsRequest;
-    return new Promise((resolvePromise, reject) => {
-      const req = send(
-        url,
-        {
-          method: m,
-          headers,
-          ...(url.protocol === 'https:'
-            ? {
-                agent: this.agent,
-                ca: options.ca,
-                cert: options.cert,
-                key: options.key,
-                servername: options.servername,
-                rejectUnauthorized: options.rejectUnauthorized ?? true,
-              }
-            : {}),
-        },
-        (res) => {
-          this.log?.(
-            `${m} ${url.pathname}${url.search} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`,
-          );
-          resolvePromise(res);
-        },
-      );
-      if (!watch)
-        req.setTimeout(this.timeoutMs, () =>
-          req.destroy(Object.assign(new Error(`timed out after ${this.timeoutMs / 1000}s`), { code: 'ETIMEDOUT' })),
+    const attempt = (retried: boolean): Promise<IncomingMessage> =>
+      new Promise((resolvePromise, reject) => {
+        const req = send(
+          url,
+          {
+            method: m,
+            headers,
+            ...(url.protocol === 'https:'
+              ? {
+                  agent: this.agent,
+                  ca: options.ca,
+                  cert: options.cert,
+                  key: options.key,
+                  servername: options.servername,
+                  rejectUnauthorized: options.rejectUnauthorized ?? true,
+                }
+              : {}),
+          },
+          (res) => {
+            this.log?.(
+              `${m} ${url.pathname}${url.search} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`,
+            );
+            resolvePromise(res);
+          },
         );
-      req.on('error', (e) => {
-        this.log?.(`${m} ${url.pathname}${url.search} failed: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
-        reject(this.networkError(e as NodeJS.ErrnoException));
+        if (!watch)
+          req.setTimeout(this.timeoutMs, () =>
+            req.destroy(Object.assign(new Error(`timed out after ${this.timeoutMs / 1000}s`), { code: 'ETIMEDOUT' })),
+          );
+        req.on('error', (e) => {
+          const code = (e as NodeJS.ErrnoException).code;
+          // A kept-alive socket the server closed as it was reused: a read is sent again once, on a new connection
+          // (the retry Node's documentation gives for `request.reusedSocket`).
+          if (!retried && code === 'ECONNRESET' && req.reusedSocket && READ_METHODS.has(m))
+            return void attempt(true).then(resolvePromise, reject);
+          this.log?.(`${m} ${url.pathname}${url.search} failed: ${code ?? 'error'}`);
+          reject(this.networkError(e as NodeJS.ErrnoException));
+        });
+        req.end(body);
       });
-      req.end(body);
-    });
+    return attempt(false);
   }
 
   private networkError(e: NodeJS.ErrnoException): LiveError {
@@ -331,8 +338,11 @@ export class LiveConnection {
             if (line) onEvent(JSON.parse(line) as WatchEvent);
           }
         });
+        // A stream cut once established (the server restarting, a proxy's idle timeout) ends like the server's own
+        // timeout: the caller watches again from the last resourceVersion, and only then learns if the server is gone.
         res.on('end', () => end());
-        res.on('error', (e) => end(this.networkError(e as NodeJS.ErrnoException)));
+        res.on('error', () => end());
+        res.on('close', () => end());
       },
       (e: unknown) => end(e instanceof LiveError ? e : new LiveError('unreachable', this.redact(String(e)))),
     );
