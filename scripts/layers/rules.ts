@@ -110,7 +110,7 @@ export const MODULES: readonly Module[] = [
     name: 'live',
     layer: 'edges',
     paths: ['live/'],
-    mayImport: ['core'],
+    mayImport: ['core', 'plan'],
     forbidden: [NO_VSCODE],
     why:
       "real clusters from the user's kubeconfig (read-only unless opened for writes) and snapshots of their state: " +
