@@ -95,8 +95,8 @@ describe('apply to a real cluster', () => {
       assert.deepEqual([again.action, again.diff], ['unchanged', '']);
       const [scaled] = await previewApply(conn, [web(4)]);
       assert.equal(scaled.action, 'configured');
-      assert.match(scaled.diff, /^-  replicas: 2$/m);
-      assert.match(scaled.diff, /^\+  replicas: 4$/m);
+      assert.match(scaled.diff, /^- {2}replicas: 2$/m);
+      assert.match(scaled.diff, /^\+ {2}replicas: 4$/m);
       assert.equal((served.cluster.api.get('deployments', 'default', 'web').spec as { replicas: number }).replicas, 2);
     } finally {
       conn.close();
