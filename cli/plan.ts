@@ -21,9 +21,13 @@ import type { OptionSpecs } from './args';
 import { EXIT_ERRORS, EXIT_OK, EXIT_USAGE } from './io';
 import type { CliIo } from './io';
 import { loadManifests } from './simulate/loadManifests';
+import type { LiveContext } from '../live/kubeconfig';
+import type { LiveSnapshot } from '../live/snapshot';
 
 export const PLAN_OPTIONS: OptionSpecs = {
   state: { type: 'string' },
+  kubeconfig: { type: 'string' },
+  context: { type: 'string' },
   nodes: { type: 'string' },
   seed: { type: 'string' },
   for: { type: 'string' },
@@ -60,6 +64,13 @@ Options:
                         as simulate starts). Objects that these files applied
                         before (kube-reconcile.dev/source) and no longer
                         declare are shown as pruned
+  --kubeconfig FILE     plan against a snapshot of a real cluster: the live
+                        state that matters (nodes, pods, workloads, PDBs,
+                        volumes, priority classes, quotas…) is read with GET
+                        requests only and loaded into a sandbox; nothing is
+                        written to the cluster
+  --context NAME        the kubeconfig context (default: its current one);
+                        without --kubeconfig, KUBECONFIG or ~/.kube/config
   --nodes N             nodes (default 3, or the snapshot's nodes)
   --seed S              seed for every random choice (default 1)
   --for DURATION        longest virtual time to run after applying
@@ -84,6 +95,8 @@ PodDisruptionBudget allowing no disruption, not settled in time),
 interface Options {
   files: string[];
   state?: string;
+  /** Plan against a real cluster: the kubeconfig (undefined: KUBECONFIG or ~/.kube/config) and context. */
+  live?: { kubeconfig?: string; context?: string };
   nodes?: number;
   seed: string;
   limitMs: number;
@@ -128,9 +141,17 @@ function options(args: readonly string[], cwd: string): Options | 'help' {
     if (ms === undefined) throw new UsageError(`--for needs a duration like 30s, 10m or 1h30m, got "${String(o.for)}"`);
     limitMs = ms;
   }
+  const kubeconfig = typeof o.kubeconfig === 'string' ? o.kubeconfig : undefined;
+  const context = typeof o.context === 'string' ? o.context : undefined;
+  const live = kubeconfig !== undefined || context !== undefined ? { kubeconfig, context } : undefined;
+  if (live && o.state !== undefined)
+    throw new UsageError('--state and --kubeconfig/--context are two clusters to plan against: choose one');
+  if (live && nodes !== undefined)
+    throw new UsageError('--nodes cannot be used with a real cluster: its nodes are used');
   return {
     files: [...positionals],
     state: typeof o.state === 'string' ? resolve(cwd, o.state) : undefined,
+    live,
     nodes,
     seed: typeof o.seed === 'string' ? o.seed : '1',
     limitMs,
@@ -138,6 +159,26 @@ function options(args: readonly string[], cwd: string): Options | 'help' {
     failOn: failOn(o['fail-on']),
     namespace: typeof o.namespace === 'string' ? o.namespace : 'default',
   };
+}
+
+/** What the JSON plan says of the real cluster it was computed on (docs/real-clusters.md). */
+function liveSummary(live: LiveSnapshot, ctx: LiveContext): object {
+  return { context: ctx.name, server: ctx.server, objects: live.counts, unseen: live.unseen, written: false };
+}
+
+/** The text plan's first lines: which cluster, what was copied, what could not be seen. */
+function liveHeader(live: LiveSnapshot, ctx: LiveContext): string {
+  const counts = Object.entries(live.counts)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${n} ${kind}${n === 1 ? '' : kind.endsWith('s') ? 'es' : 's'}`)
+    .join(', ');
+  return [
+    `Planned on a snapshot of context "${ctx.name}" (${ctx.server}): ${counts || 'no objects'}.`,
+    'Nothing was written to the cluster. The snapshot could not see:',
+    ...live.unseen.map((u) => `  - ${u}`),
+    '',
+    '',
+  ].join('\n');
 }
 
 async function readSnapshot(file: string): Promise<unknown> {
@@ -170,6 +211,28 @@ export async function runPlanCommand(args: readonly string[], io: CliIo): Promis
       return EXIT_USAGE;
     }
   }
+  let live: LiveSnapshot | undefined;
+  let liveContext: LiveContext | undefined;
+  if (p.live) {
+    // loaded on demand: @kubernetes/client-node is needed only here, and every other command starts without it
+    const [{ LiveConnection, LiveError }, { KubeconfigError, loadKubeconfig }, { takeLiveSnapshot }] =
+      await Promise.all([import('../live/connection'), import('../live/kubeconfig'), import('../live/snapshot')]);
+    try {
+      const loaded = await loadKubeconfig({ file: p.live.kubeconfig, cwd: io.cwd });
+      const conn = await LiveConnection.open(loaded, { context: p.live.context });
+      liveContext = conn.context;
+      try {
+        live = await takeLiveSnapshot(conn, { time: Date.now(), seed: p.seed });
+      } finally {
+        conn.close();
+      }
+    } catch (e) {
+      if (!(e instanceof KubeconfigError) && !(e instanceof LiveError)) throw e;
+      io.stderr.write(`kube-reconcile plan: ${e.message}\n`);
+      return EXIT_USAGE;
+    }
+    snapshot = live.snapshot;
+  }
   let report;
   try {
     report = runPlan({
@@ -181,7 +244,7 @@ export async function runPlanCommand(args: readonly string[], io: CliIo): Promis
         lineOf: m.lineOf,
       })),
       snapshot,
-      nodes: p.nodes,
+      nodes: live ? live.nodes : p.nodes,
       seed: p.seed,
       limitMs: p.limitMs,
       namespace: p.namespace,
@@ -191,8 +254,11 @@ export async function runPlanCommand(args: readonly string[], io: CliIo): Promis
     io.stderr.write(`kube-reconcile plan: cannot use --state ${p.state}: ${e.message}\n`);
     return EXIT_USAGE;
   }
-  if (p.output === 'json') io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else io.stdout.write(formatPlanText(report));
+  if (p.output === 'json')
+    io.stdout.write(
+      `${JSON.stringify(live ? { ...report, live: liveSummary(live, liveContext!) } : report, null, 2)}\n`,
+    );
+  else io.stdout.write((live ? liveHeader(live, liveContext!) : '') + formatPlanText(report));
   const failing = report.findings.filter((f) => p.failOn.has(f));
   if (failing.includes('refused')) return EXIT_USAGE;
   return failing.length > 0 ? EXIT_ERRORS : EXIT_OK;

@@ -44,7 +44,7 @@ const FORBIDDEN = [
   [/\.map$/, 'a source map'],
   [/(^|\/)node_modules\//, 'node_modules (every dependency is bundled)'],
   [/\.(ts|mts|cts)$/, 'TypeScript source'],
-  [/^(client|server|sandbox|cli|test|scripts|bench)\//, 'a source, test or build folder'],
+  [/^(client|server|sandbox|cli|live|test|scripts|bench)\//, 'a source, test or build folder'],
 ];
 
 /** Keys of package.json (anywhere under `contributes`, and at the top) whose value is a file in the package. */

@@ -25,6 +25,7 @@ import { REVISION_ANNOTATION } from '../controllers/deployment/annotations';
 import { resolveFenceposts } from '../controllers/deployment/fenceposts';
 import { podCondition } from '../controllers/util/pods';
 import { SOURCE_ANNOTATION, trackingKey, withSourceAnnotation } from '../gitops/desiredState';
+import type { NodeConfig } from '../kubelet/nodeConfig';
 import { applyManifest } from '../operations/apply/apply';
 import { objectDiff } from './diff';
 import { PlanObserver } from './observe';
@@ -58,8 +59,11 @@ export interface PlanOptions {
   manifests: readonly PlanManifest[];
   /** A parsed snapshot (`serve --state`, the extension); a fresh cluster when absent. Throws SnapshotError if bad. */
   snapshot?: unknown;
-  /** Nodes (node-1 … node-N): default 3, or with a snapshot the number of Nodes it holds. */
-  nodes?: number;
+  /**
+   * Nodes (node-1 … node-N): default 3, or with a snapshot the number of Nodes it holds; or the nodes by name, as a
+   * snapshot of a real cluster has them (live/snapshot.ts).
+   */
+  nodes?: number | NodeConfig[];
   seed?: number | string;
   /** Longest virtual time to run after the apply (default 15 minutes). */
   limitMs?: number;

@@ -107,10 +107,20 @@ export const MODULES: readonly Module[] = [
     why: 'the Kubernetes HTTP API over a Cluster, for kubectl',
   },
   {
+    name: 'live',
+    layer: 'edges',
+    paths: ['live/'],
+    mayImport: ['core', 'plan'],
+    forbidden: [NO_VSCODE],
+    why:
+      "real clusters from the user's kubeconfig (read-only unless opened for writes) and snapshots of their state: " +
+      'for the CLI and the extension host; the sandbox never imports it',
+  },
+  {
     name: 'cli',
     layer: 'edges',
     paths: ['cli/'],
-    mayImport: [...SANDBOX, 'plan', 'http', 'language-server', 'package-json'],
+    mayImport: [...SANDBOX, 'plan', 'http', 'live', 'language-server', 'package-json'],
     forbidden: [NO_VSCODE],
     why: 'kube-reconcile validate | simulate | serve: the sandbox, its HTTP API and the language services, no editor',
   },
@@ -206,4 +216,4 @@ export const MODULES: readonly Module[] = [
 export const EXCEPTIONS: readonly Exception[] = [];
 
 /** The folders the checker reads. */
-export const ROOTS: readonly string[] = ['sandbox', 'server', 'client', 'cli', 'test', 'bench', 'scripts'];
+export const ROOTS: readonly string[] = ['sandbox', 'server', 'client', 'cli', 'live', 'test', 'bench', 'scripts'];
