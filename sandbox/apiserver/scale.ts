@@ -31,12 +31,17 @@ interface Spec {
   selector?: LabelSelector;
 }
 
-/** The Scale of a parent object, as upstream's scaleFromDeployment builds it. */
+/** The Scale of a parent object, as upstream's scaleFromDeployment (scaleFromRC for a ReplicationController) builds it. */
 export function scaleOf(parent: KubeObject): KubeObject {
   const spec = (parent.spec ?? {}) as Spec;
   const status = (parent.status ?? {}) as { replicas?: number };
   const m = parent.metadata;
-  const selector = formatLabelSelector(spec.selector);
+  // A ReplicationController's selector is a plain label map (upstream's scaleFromRC: labels.SelectorFromSet).
+  const selector = formatLabelSelector(
+    parent.kind === 'ReplicationController'
+      ? { matchLabels: (spec.selector ?? {}) as Record<string, string> }
+      : spec.selector,
+  );
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',

@@ -95,4 +95,13 @@ describe('ReplicationController', () => {
         'nginx   2         2         2       2m    nginx        nginx:1.27   app=nginx\n',
     );
   });
+
+  test('its Scale carries the selector, as upstream scaleFromRC prints the label map', () => {
+    const c = newCluster();
+    c.apply(rc(2));
+    c.runUntilSettled();
+    const scale = c.api.getScale('replicationcontrollers', 'default', 'nginx');
+    assert.deepEqual(scale.status, { replicas: 2, selector: 'app=nginx' });
+    assert.deepEqual(scale.spec, { replicas: 2 });
+  });
 });
