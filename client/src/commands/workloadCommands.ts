@@ -7,7 +7,7 @@ import { parseReplicas, validateReplicas } from '../model/replicas';
 import type { CommandFactory } from './context';
 import { namespaceOf, sendAction, targetOf } from './objectArg';
 
-export const SCALABLE = ['deployments', 'replicasets', 'statefulsets'];
+export const SCALABLE = ['deployments', 'replicasets', 'statefulsets', 'replicationcontrollers'];
 export const RESTARTABLE = ['deployments', 'statefulsets', 'daemonsets'];
 
 function currentReplicas(spec: unknown): number | undefined {
@@ -80,8 +80,16 @@ export const restartRollout: CommandFactory = (ctx) => async (arg) => {
 };
 
 export const rollBack: CommandFactory = (ctx) => async (arg) => {
-  const ref = targetOf(ctx, 'Roll Back', arg, ['deployments']);
-  if (ref) await sendAction(ctx, 'Roll Back', { type: 'rollBack', namespace: namespaceOf(ref), name: ref.name });
+  // kubectl rollout undo: a Deployment to its previous ReplicaSet, a StatefulSet or DaemonSet to its previous
+  // ControllerRevision (sandbox/operations/rollout.ts).
+  const ref = targetOf(ctx, 'Roll Back', arg, RESTARTABLE);
+  if (ref)
+    await sendAction(ctx, 'Roll Back', {
+      type: 'rollBack',
+      resource: ref.resource,
+      namespace: namespaceOf(ref),
+      name: ref.name,
+    });
 };
 
 export const deleteObject: CommandFactory = (ctx) => async (arg) => {

@@ -51,7 +51,7 @@ export function runAction(cluster: Cluster, action: FaultAction, operations: Ope
     case 'restartRollout':
       return { message: rolloutRestart(api, action.resource, action.namespace, action.name).message };
     case 'rollBack':
-      return { message: rolloutUndo(api, 'deployments', action.namespace, action.name).message };
+      return { message: rolloutUndo(api, action.resource, action.namespace, action.name).message };
     case 'delete': {
       const r = api.resolve(action.resource);
       api.delete(r, action.namespace, action.name, { propagationPolicy: 'Background' });
