@@ -92,6 +92,34 @@ export const rollBack: CommandFactory = (ctx) => async (arg) => {
     });
 };
 
+/**
+ * Set Load…: the total CPU the workload's ready pods share (the HPA's simulated metrics), the same as
+ * `simulate --at load=SELECTOR:cpu=…` on the workload's selector.
+ */
+export const setLoad: CommandFactory = (ctx) => async (arg) => {
+  const ref = targetOf(ctx, 'Set Load', arg, SCALABLE);
+  if (!ref) return;
+  const text = await ctx.ui.input({
+    title: `Set Load on ${refText(ref)}`,
+    prompt: 'Total CPU its ready pods share, as `load=SELECTOR:cpu=…` (e.g. 500m, or 2 for two cores; 0 for idle)',
+    value: '500m',
+    validate: validateCpu,
+  });
+  if (text === undefined) return;
+  await sendAction(ctx, 'Set Load', {
+    type: 'setLoad',
+    resource: ref.resource,
+    namespace: namespaceOf(ref),
+    name: ref.name,
+    cpu: text.trim(),
+  });
+};
+
+/** An error for the input box, or undefined when `text` is a CPU quantity (`250m`, `1.5`). */
+export function validateCpu(text: string): string | undefined {
+  return /^(\d+(\.\d+)?|\.\d+)m?$/.test(text.trim()) ? undefined : 'A CPU quantity: 250m, 1 or 1.5';
+}
+
 export const deleteObject: CommandFactory = (ctx) => async (arg) => {
   const ref = targetOf(ctx, 'Delete', arg);
   if (!ref) return;
