@@ -113,7 +113,7 @@ function group(tree: ClusterTree, title: string): TreeNode[] {
   return tree.children(g);
 }
 
-function rows(tree: ClusterTree, nodes: TreeNode[]): [string, string | undefined, string | undefined][] {
+function rows(_tree: ClusterTree, nodes: TreeNode[]): [string, string | undefined, string | undefined][] {
   return nodes.map((n) => [n.label, n.description, n.icon.color]);
 }
 
