@@ -119,6 +119,7 @@ describe('package.json contributions', () => {
       'scale',
       'restartRollout',
       'rollBack',
+      'setLoad',
       'showLogs',
       'describe',
       ...inspect,

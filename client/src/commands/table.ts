@@ -11,7 +11,7 @@ import { crashContainer, killPod } from './podCommands';
 import { fastForward, pause, reset, resume, sandboxControls, speed, step } from './sandboxCommands';
 import { revertLive, sync, updateManifestFromLive } from './syncCommands';
 import { openExample, showLog } from './walkthroughCommands';
-import { deleteObject, restartRollout, rollBack, scale } from './workloadCommands';
+import { deleteObject, restartRollout, rollBack, scale, setLoad } from './workloadCommands';
 import { describe, showLogs, showPreviousLogs } from './inspectCommands';
 import {
   deleteSelected,
@@ -30,6 +30,7 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
   'kubeReconcile.scale': scale,
   'kubeReconcile.restartRollout': restartRollout,
   'kubeReconcile.rollBack': rollBack,
+  'kubeReconcile.setLoad': setLoad,
   'kubeReconcile.delete': deleteObject,
   'kubeReconcile.failNode': failNode,
   'kubeReconcile.recoverNode': recoverNode,

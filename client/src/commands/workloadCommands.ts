@@ -7,7 +7,7 @@ import { parseReplicas, validateReplicas } from '../model/replicas';
 import type { CommandFactory } from './context';
 import { namespaceOf, sendAction, targetOf } from './objectArg';
 
-export const SCALABLE = ['deployments', 'replicasets', 'statefulsets'];
+export const SCALABLE = ['deployments', 'replicasets', 'statefulsets', 'replicationcontrollers'];
 export const RESTARTABLE = ['deployments', 'statefulsets', 'daemonsets'];
 
 function currentReplicas(spec: unknown): number | undefined {
@@ -80,9 +80,45 @@ export const restartRollout: CommandFactory = (ctx) => async (arg) => {
 };
 
 export const rollBack: CommandFactory = (ctx) => async (arg) => {
-  const ref = targetOf(ctx, 'Roll Back', arg, ['deployments']);
-  if (ref) await sendAction(ctx, 'Roll Back', { type: 'rollBack', namespace: namespaceOf(ref), name: ref.name });
+  // kubectl rollout undo: a Deployment to its previous ReplicaSet, a StatefulSet or DaemonSet to its previous
+  // ControllerRevision (sandbox/operations/rollout.ts).
+  const ref = targetOf(ctx, 'Roll Back', arg, RESTARTABLE);
+  if (ref)
+    await sendAction(ctx, 'Roll Back', {
+      type: 'rollBack',
+      resource: ref.resource,
+      namespace: namespaceOf(ref),
+      name: ref.name,
+    });
 };
+
+/**
+ * Set Load…: the total CPU the workload's ready pods share (the HPA's simulated metrics), the same as
+ * `simulate --at load=SELECTOR:cpu=…` on the workload's selector.
+ */
+export const setLoad: CommandFactory = (ctx) => async (arg) => {
+  const ref = targetOf(ctx, 'Set Load', arg, SCALABLE);
+  if (!ref) return;
+  const text = await ctx.ui.input({
+    title: `Set Load on ${refText(ref)}`,
+    prompt: 'Total CPU its ready pods share, as `load=SELECTOR:cpu=…` (e.g. 500m, or 2 for two cores; 0 for idle)',
+    value: '500m',
+    validate: validateCpu,
+  });
+  if (text === undefined) return;
+  await sendAction(ctx, 'Set Load', {
+    type: 'setLoad',
+    resource: ref.resource,
+    namespace: namespaceOf(ref),
+    name: ref.name,
+    cpu: text.trim(),
+  });
+};
+
+/** An error for the input box, or undefined when `text` is a CPU quantity (`250m`, `1.5`). */
+export function validateCpu(text: string): string | undefined {
+  return /^(\d+(\.\d+)?|\.\d+)m?$/.test(text.trim()) ? undefined : 'A CPU quantity: 250m, 1 or 1.5';
+}
 
 export const deleteObject: CommandFactory = (ctx) => async (arg) => {
   const ref = targetOf(ctx, 'Delete', arg);

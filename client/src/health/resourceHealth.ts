@@ -45,6 +45,28 @@ export function hasHealthRule(apiVersion: string, kind: string): boolean {
 export function resourceHealth(obj: KubeObject | undefined): HealthStatus | undefined {
   if (!obj) return health('Missing', 'The object does not exist in the cluster');
   if (obj.metadata.deletionTimestamp) return health('Progressing', 'Pending deletion');
-  const rule = RULES[parseApiVersion(obj.apiVersion).group]?.[obj.kind];
-  return rule ? rule(obj as never) : undefined;
+  const group = parseApiVersion(obj.apiVersion).group;
+  const rule = RULES[group]?.[obj.kind];
+  if (rule) return rule(obj as never);
+  return isCustomGroup(group) ? customResourceHealth(obj) : undefined;
+}
+
+/** A group no built-in API uses: `monitoring.coreos.com`, not `apps` or `networking.k8s.io`. */
+export function isCustomGroup(group: string): boolean {
+  return group.includes('.') && !group.endsWith('.k8s.io') && group !== 'k8s.io';
+}
+
+/**
+ * A custom resource without a health rule: Unknown, unless a `Ready` (or else `Available`) condition says
+ * Healthy (True) or Degraded (False), with the condition's message.
+ */
+export function customResourceHealth(obj: KubeObject): HealthStatus {
+  const conditions = (obj as { status?: { conditions?: unknown } }).status?.conditions;
+  const list = Array.isArray(conditions) ? (conditions as { type?: string; status?: string; message?: string }[]) : [];
+  for (const type of ['Ready', 'Available']) {
+    const c = list.find((x) => x.type === type);
+    if (c?.status === 'True') return health('Healthy', c.message ?? '');
+    if (c?.status === 'False') return health('Degraded', c.message || `${type} is False`);
+  }
+  return health('Unknown', 'No Ready or Available condition: no health rule for this custom resource');
 }

@@ -20,6 +20,8 @@ import type { KubeObject } from '../../../sandbox/api/types';
 import type { SyncStatus } from '../health/syncStatus';
 import type { MirrorCache } from '../sandbox/mirror';
 import type { FailedNode, ObjectRef } from '../sandbox/protocol';
+import { customResourceHealth } from '../health/resourceHealth';
+import { customDescription, customKindView, isCustomResource } from './customResources';
 import { activePods, nodeDescription, objectDescription } from './describe';
 import { objectIcon } from './icons';
 import { NAMESPACED_KINDS, NAMESPACE_KIND, kindView } from './kinds';
@@ -77,6 +79,7 @@ export class ClusterTree {
    */
   hasUserObjects(): boolean {
     const index = this.currentIndex();
+    if (this.cache.resources().some(isCustomResource)) return true;
     return NAMESPACED_KINDS.some((k) =>
       index
         .list(k.resource)
@@ -219,9 +222,17 @@ export class ClusterTree {
   }
 
   private groupsOf(namespace: string, index: TreeIndex): { kind: KindView; objects: KubeObject[] }[] {
-    return NAMESPACED_KINDS.map((kind) => ({ kind, objects: this.topLevel(kind.resource, namespace, index) })).filter(
-      (g) => g.objects.length > 0,
-    );
+    const builtIn = NAMESPACED_KINDS.map((kind) => ({ kind, objects: this.topLevel(kind.resource, namespace, index) }));
+    // Custom resources, a group per kind, after the built-in kinds.
+    const custom = this.cache
+      .resources()
+      .filter(isCustomResource)
+      .map((resource) => {
+        const objects = this.topLevel(resource, namespace, index);
+        return { kind: objects[0] ? customKindView(resource, objects[0]) : undefined, objects };
+      })
+      .filter((g): g is { kind: KindView; objects: KubeObject[] } => g.kind !== undefined);
+    return [...builtIn, ...custom].filter((g) => g.objects.length > 0);
   }
 
   private failure(name: string): FailedNode | undefined {
@@ -279,7 +290,8 @@ export class ClusterTree {
     const hasChildren = (view?.children ?? []).some((r) => this.shown(r, index.ownedBy(uid, r), index).length > 0);
     const now = this.now();
     const collapsible: Collapsible = hasChildren ? (EXPANDED_KINDS.has(resource) ? 'expanded' : 'collapsed') : 'none';
-    const description = objectDescription(o, now);
+    const custom = isCustomResource(resource);
+    const description = custom ? customDescription(this.cache, resource, o, now) : objectDescription(o, now);
     const sync = this.inputs.syncOf?.(resource, o);
     return {
       id: `${idPrefix}${resource}/${uid}`,
@@ -289,8 +301,12 @@ export class ClusterTree {
         const tooltip = objectTooltip(o, now, this.tooltipExtra(resource, o, index));
         return sync ? `${tooltip}\n\n${sync.message}` : tooltip;
       },
-      icon: objectIcon(resource, o),
-      contextValue: isKind(o, 'Pod') ? podContextValue(o) : (view?.contextValue ?? o.kind.toLowerCase()),
+      icon: custom ? customIcon(o) : objectIcon(resource, o),
+      contextValue: custom
+        ? 'customresource'
+        : isKind(o, 'Pod')
+          ? podContextValue(o)
+          : (view?.contextValue ?? o.kind.toLowerCase()),
       collapsible,
       ref: refOf(resource, o),
       revealsManifest: !o.metadata.ownerReferences?.some((r) => r.controller),
@@ -307,6 +323,14 @@ export class ClusterTree {
     }
     return [];
   }
+}
+
+/** A custom resource's icon: coloured by its Ready/Available condition, plain while its health is Unknown. */
+function customIcon(o: KubeObject): TreeNode['icon'] {
+  const status = customResourceHealth(o).status;
+  if (status === 'Healthy') return { id: 'symbol-class', color: 'charts.green' };
+  if (status === 'Degraded') return { id: 'symbol-class', color: 'charts.red' };
+  return { id: 'symbol-class' };
 }
 
 function groupItem(k: KindView, namespace: string, n: number): TreeNode {

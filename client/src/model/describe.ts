@@ -54,7 +54,19 @@ export function objectDescription(obj: KubeObject, now: number): string {
     case 'ReplicaSet':
       return `${cell(row, 'Ready')}/${cell(row, 'Desired')}`;
     case 'DaemonSet':
+    case 'ReplicationController':
       return `${cell(row, 'Ready')}/${cell(row, 'Desired')}`;
+    case 'HorizontalPodAutoscaler':
+      // kubectl get hpa: TARGETS (`cpu: 12%/50%`), then REPLICAS of MINPODS–MAXPODS.
+      return [
+        cell(row, 'Targets'),
+        `${plural(Number(cell(row, 'Replicas')), 'replica')} (${cell(row, 'MinPods')}–${cell(row, 'MaxPods')})`,
+      ].join(SEP);
+    case 'PersistentVolumeClaim': {
+      // kubectl get pvc: STATUS, then CAPACITY and ACCESS MODES once bound.
+      const parts = [cell(row, 'Status'), cell(row, 'Capacity'), cell(row, 'Access Modes')].filter((p) => p !== '');
+      return parts.join(SEP);
+    }
     case 'Job':
       return [cell(row, 'Status'), cell(row, 'Completions')].join(SEP);
     case 'CronJob':

@@ -76,7 +76,18 @@ export function workloadColor(obj: KubeObject): string | undefined {
   return ready >= desired ? GREEN : YELLOW;
 }
 
-const WORKLOADS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet']);
+const WORKLOADS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'ReplicationController']);
+
+/**
+ * A PVC as Argo CD colours it (gitops-engine pkg/health/health_pvc.go: getCorev1PVCHealth): Bound healthy, Pending
+ * progressing, Lost degraded.
+ */
+export function claimColor(obj: KubeObject): string | undefined {
+  const phase = (obj as { status?: { phase?: string } }).status?.phase;
+  if (phase === 'Bound') return GREEN;
+  if (phase === 'Lost') return RED;
+  return phase === 'Pending' ? YELLOW : undefined;
+}
 
 /** The icon of an object of `resource`. */
 export function objectIcon(resource: string, obj: KubeObject): TreeIcon {
@@ -85,5 +96,6 @@ export function objectIcon(resource: string, obj: KubeObject): TreeIcon {
   if (isKind(obj, 'Pod')) color = podColor(obj);
   else if (isKind(obj, 'Node')) color = nodeColor(obj);
   else if (WORKLOADS.has(obj.kind)) color = workloadColor(obj);
+  else if (obj.kind === 'PersistentVolumeClaim') color = claimColor(obj);
   return color === undefined ? { id } : { id, color };
 }

@@ -24,14 +24,27 @@ function view(resource: string, kind: string, title: string, icon: string, child
 
 /** Groups under a namespace, in display order; each is shown only when it has top-level objects. */
 export const NAMESPACED_KINDS: readonly KindView[] = [
-  view('deployments', 'Deployment', 'Deployments', 'layers', ['replicasets']),
-  view('replicasets', 'ReplicaSet', 'ReplicaSets', 'copy', ['pods']),
+  // An HPA nests under the workload its scaleTargetRef names (TreeIndex), first: it says how many replicas there are.
+  view('deployments', 'Deployment', 'Deployments', 'layers', ['horizontalpodautoscalers', 'replicasets']),
+  view('replicasets', 'ReplicaSet', 'ReplicaSets', 'copy', ['horizontalpodautoscalers', 'pods']),
   view('pods', 'Pod', 'Pods', 'vm'),
   view('services', 'Service', 'Services', 'plug'),
   view('jobs', 'Job', 'Jobs', 'checklist', ['pods']),
   view('cronjobs', 'CronJob', 'CronJobs', 'watch', ['jobs']),
-  view('statefulsets', 'StatefulSet', 'StatefulSets', 'database', ['pods']),
+  // A StatefulSet's PVCs (`<claim>-<set>-<ordinal>`) nest under it by name: TreeIndex.
+  view('statefulsets', 'StatefulSet', 'StatefulSets', 'database', [
+    'horizontalpodautoscalers',
+    'pods',
+    'persistentvolumeclaims',
+  ]),
   view('daemonsets', 'DaemonSet', 'DaemonSets', 'server-process', ['pods']),
+  view('replicationcontrollers', 'ReplicationController', 'ReplicationControllers', 'copy', [
+    'horizontalpodautoscalers',
+    'pods',
+  ]),
+  view('persistentvolumeclaims', 'PersistentVolumeClaim', 'PersistentVolumeClaims', 'save'),
+  // HPAs whose target is not in the cluster.
+  view('horizontalpodautoscalers', 'HorizontalPodAutoscaler', 'HorizontalPodAutoscalers', 'pulse'),
   view('configmaps', 'ConfigMap', 'ConfigMaps', 'settings-gear'),
   view('secrets', 'Secret', 'Secrets', 'key'),
 ];

@@ -11,7 +11,7 @@ import type { KubeObject, Typed } from '../../../sandbox/api/types';
 import { parseTimestamp } from '../../../sandbox/clock/clock';
 import { humanDuration, nodeStatusText } from '../../../sandbox/printers';
 import type { FailedNode } from '../sandbox/protocol';
-import { GREEN, RED, nodeColor, podColor, workloadColor } from './icons';
+import { GREEN, RED, claimColor, nodeColor, podColor, workloadColor } from './icons';
 
 /**
  * `node.<ready|notready|unknown>.<schedulable|unschedulable>`, with `.kubeletStopped` after Fail Node: the menus offer
@@ -46,8 +46,13 @@ export function needsAttention(obj: KubeObject): boolean {
     case 'Deployment':
     case 'ReplicaSet':
     case 'StatefulSet':
-    case 'DaemonSet': {
+    case 'DaemonSet':
+    case 'ReplicationController': {
       const color = workloadColor(obj);
+      return color !== undefined && color !== GREEN;
+    }
+    case 'PersistentVolumeClaim': {
+      const color = claimColor(obj);
       return color !== undefined && color !== GREEN;
     }
     default:

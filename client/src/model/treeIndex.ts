@@ -13,6 +13,8 @@ export class TreeIndex {
   private readonly byOwner = new Map<string, Map<string, KubeObject[]>>();
   private readonly byNode = new Map<string, ObjectsByResource['pods'][]>();
   private readonly unscheduled: ObjectsByResource['pods'][] = [];
+  /** Objects nested by what they name rather than by controller reference: a StatefulSet's PVCs, HPAs. */
+  private readonly nestedByName = new Set<KubeObject>();
 
   constructor(readonly cache: MirrorCache) {
     for (const resource of PARENT_RESOURCES)
@@ -26,11 +28,57 @@ export class TreeIndex {
         push(m, resource, o);
       }
     }
+    this.nestStatefulSetClaims(cache);
+    this.nestAutoscalers(cache);
     for (const pod of cache.list('pods')) {
       const node = pod.spec?.nodeName;
       if (node) push(this.byNode, node, pod);
       else this.unscheduled.push(pod);
     }
+  }
+
+  /**
+   * A StatefulSet's claims are named `<claim>-<set>-<ordinal>` (upstream: pkg/controller/statefulset/
+   * stateful_set_utils.go: getPersistentVolumeClaimName) and are kept after the set scales down or is deleted (the
+   * default `Retain` policy gives them no controller), so they nest under the set by name.
+   */
+  private nestStatefulSetClaims(cache: MirrorCache): void {
+    const sets = cache.list('statefulsets');
+    if (sets.length === 0) return;
+    for (const claim of cache.list('persistentvolumeclaims')) {
+      if (controllerUid(claim) !== undefined) continue;
+      const name = claim.metadata.name!;
+      const set = sets.find(
+        (s) =>
+          s.metadata.uid !== undefined &&
+          s.metadata.namespace === claim.metadata.namespace &&
+          (s.spec?.volumeClaimTemplates ?? []).some((t) => {
+            const prefix = `${t.metadata?.name ?? ''}-${s.metadata.name}-`;
+            return name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length));
+          }),
+      );
+      if (set) this.nestByName(set.metadata.uid!, 'persistentvolumeclaims', claim);
+    }
+  }
+
+  /** An HPA nests under the workload its `scaleTargetRef` names when that workload is in the cache. */
+  private nestAutoscalers(cache: MirrorCache): void {
+    for (const hpa of cache.list('horizontalpodautoscalers')) {
+      const ref = hpa.spec?.scaleTargetRef;
+      const resource = ref ? SCALE_TARGETS[ref.kind] : undefined;
+      if (!ref || !resource) continue;
+      const target = cache.get(resource, hpa.metadata.namespace, ref.name);
+      const group = (ref.apiVersion ?? '').includes('/') ? ref.apiVersion!.split('/')[0] : '';
+      if (target?.metadata.uid && target.apiVersion.startsWith(group))
+        this.nestByName(target.metadata.uid, 'horizontalpodautoscalers', hpa);
+    }
+  }
+
+  private nestByName(uid: string, resource: string, o: KubeObject): void {
+    let m = this.byOwner.get(uid);
+    if (!m) this.byOwner.set(uid, (m = new Map()));
+    push(m, resource, o);
+    this.nestedByName.add(o);
   }
 
   /** Objects of `resource` whose controller is the object with `uid`, sorted by name. */
@@ -42,6 +90,7 @@ export class TreeIndex {
    * True when the object's controller is in the cache and nests objects of `resource`, so the object is shown under it.
    */
   hasShownController(o: KubeObject, resource: string): boolean {
+    if (this.nestedByName.has(o)) return true;
     const owner = controllerUid(o);
     const parent = owner === undefined ? undefined : this.parents.get(owner);
     return parent !== undefined && (kindView(parent)?.children.includes(resource) ?? false);
@@ -83,6 +132,14 @@ export class TreeIndex {
     return this.byNode.get(node) ?? [];
   }
 }
+
+/** The kinds an HPA scales that the tree shows, by `scaleTargetRef.kind`. */
+const SCALE_TARGETS: Readonly<Record<string, string>> = {
+  Deployment: 'deployments',
+  StatefulSet: 'statefulsets',
+  ReplicaSet: 'replicasets',
+  ReplicationController: 'replicationcontrollers',
+};
 
 function controllerUid(o: KubeObject): string | undefined {
   return o.metadata.ownerReferences?.find((r) => r.controller)?.uid;

@@ -67,6 +67,14 @@ export class MirrorCache {
     return this.list(resource).filter((o) => o.metadata.ownerReferences?.some((r) => r.controller && r.uid === uid));
   }
 
+  /** The resources the cache holds objects of, sorted: custom resources are `plural.group`. */
+  resources(): string[] {
+    return [...this.byResource.entries()]
+      .filter(([, m]) => m.size > 0)
+      .map(([r]) => r)
+      .sort();
+  }
+
   /** Names of namespaces that exist. */
   namespaces(): string[] {
     return this.list('namespaces').map((n) => n.metadata.name!);

@@ -154,7 +154,9 @@ export type FaultAction =
   | { type: 'crashContainer'; namespace: string; name: string; container?: string }
   | { type: 'scale'; resource: string; namespace: string; name: string; replicas: number }
   | { type: 'restartRollout'; resource: string; namespace: string; name: string }
-  | { type: 'rollBack'; namespace: string; name: string }
+  | { type: 'rollBack'; resource: string; namespace: string; name: string }
+  /** The tree's Set Load…: `simulate --at load=SELECTOR:cpu=CPU` on the workload's pod selector. */
+  | { type: 'setLoad'; resource: string; namespace: string; name: string; cpu: string }
   | { type: 'delete'; resource: string; namespace?: string; name: string }
   | { type: 'failNode' | 'recoverNode' | 'cordon' | 'uncordon' | 'drain'; name: string }
   /** Replace the live object (the "edit live object" action): drift the sync loop may revert. */

@@ -11,6 +11,9 @@ import { qualifiedResource } from '../../../sandbox/api/resources';
 import { objectRef } from '../../../sandbox/operations/apply/apply';
 import { cordon, uncordon } from '../../../sandbox/operations/cordon';
 import { rolloutRestart, rolloutUndo } from '../../../sandbox/operations/rollout';
+import { formatLabelSelector } from '../../../sandbox/api/selectors/labelSelector';
+import type { KubeObject } from '../../../sandbox/api/types';
+import { parseUsage } from '../../../sandbox/client/metrics/usage';
 import type { FaultAction } from '../sandbox/protocol';
 import type { Operations, Started } from './operations';
 
@@ -36,6 +39,32 @@ function nodeAction(
   }
 }
 
+/**
+ * Set Load…: the total CPU the workload's pods share, as `simulate --at load=SELECTOR:cpu=…` sets it
+ * (sandbox/cluster/actions.ts), on the workload's own pod selector; the HPA's metrics read it.
+ */
+function setLoad(cluster: Cluster, action: Extract<FaultAction, { type: 'setLoad' }>): Started {
+  const o = cluster.api.get(cluster.api.resolve(action.resource), action.namespace, action.name) as KubeObject & {
+    spec?: { selector?: unknown };
+  };
+  const raw = o.spec?.selector;
+  // A ReplicationController's selector is a plain map; the apps kinds' a LabelSelector.
+  const selector =
+    raw && typeof raw === 'object' && !('matchLabels' in raw) && !('matchExpressions' in raw)
+      ? formatLabelSelector({ matchLabels: raw as Record<string, string> })
+      : formatLabelSelector(raw as Parameters<typeof formatLabelSelector>[0]);
+  if (selector === '<none>' || selector === '<error>')
+    throw new Error(`${o.kind.toLowerCase()}/${action.name} has no pod selector to put load on`);
+  let cpuMilli: number | undefined;
+  try {
+    cpuMilli = parseUsage(`cpu=${action.cpu.trim()}`).cpuMilli;
+  } catch (e) {
+    throw new Error(`Set Load: ${(e as Error).message}`);
+  }
+  cluster.setLoad(action.namespace, selector, { cpuMilli });
+  return { message: `load on pods ${action.namespace}/${selector} set to cpu=${cpuMilli}m` };
+}
+
 /** Runs one fault action; returns the message to show (and the id of a drain that goes on). */
 export function runAction(cluster: Cluster, action: FaultAction, operations: Operations): Started {
   const api = cluster.api;
@@ -51,7 +80,9 @@ export function runAction(cluster: Cluster, action: FaultAction, operations: Ope
     case 'restartRollout':
       return { message: rolloutRestart(api, action.resource, action.namespace, action.name).message };
     case 'rollBack':
-      return { message: rolloutUndo(api, 'deployments', action.namespace, action.name).message };
+      return { message: rolloutUndo(api, action.resource, action.namespace, action.name).message };
+    case 'setLoad':
+      return setLoad(cluster, action);
     case 'delete': {
       const r = api.resolve(action.resource);
       api.delete(r, action.namespace, action.name, { propagationPolicy: 'Background' });

@@ -45,7 +45,7 @@ describe('object commands', () => {
     assert.deepEqual(ui.shown, [
       'error: Kill Pod: right-click a pod in the Cluster view.',
       'error: Fail Node: right-click a node in the Cluster view.',
-      'error: Scale: right-click a deployment or a replicaset or a statefulset in the Cluster view.',
+      'error: Scale: right-click a deployment or a replicaset or a statefulset or a replicationcontroller in the Cluster view.',
     ]);
   });
 
@@ -69,6 +69,26 @@ describe('object commands', () => {
       },
     ]);
     assert.deepEqual(ui.shown, ['input: Scale deployment/web (3)', 'notify: deployment.apps/web scaled to 5']);
+  });
+
+  test('Set Load… validates the CPU and sends it for the workload; Roll Back sends the kind', async () => {
+    const connection = new FakeConnection(webCache());
+    connection.replies.action = () => ({ message: 'load on pods default/app=web set to cpu=250m' });
+    const ui = new FakeUi();
+    ui.probes = ['250m', '1.5', 'lots', '-1'];
+    ui.answers = [' 250m '];
+    const ref = { resource: 'deployments', namespace: 'default', name: 'web' };
+    await run('kubeReconcile.setLoad', connection, ui, { ref });
+    assert.deepEqual(ui.validated, [
+      undefined,
+      undefined,
+      'A CPU quantity: 250m, 1 or 1.5',
+      'A CPU quantity: 250m, 1 or 1.5',
+    ]);
+    assert.deepEqual(connection.sent, [{ method: 'action', params: { type: 'setLoad', ...ref, cpu: '250m' } }]);
+    const sts = { resource: 'statefulsets', namespace: 'default', name: 'db' };
+    await run('kubeReconcile.rollBack', connection, ui, { ref: sts });
+    assert.deepEqual(connection.sent.at(-1), { method: 'action', params: { type: 'rollBack', ...sts } });
   });
 
   test('Scale… of a declared object says self-heal will put it back, then says when it has', async () => {
