@@ -67,6 +67,11 @@ export class MirrorCache {
     return this.list(resource).filter((o) => o.metadata.ownerReferences?.some((r) => r.controller && r.uid === uid));
   }
 
+  /** Every object with its resource (to copy the cache into another one). */
+  all(): { resource: string; object: KubeObject }[] {
+    return [...this.byResource].flatMap(([resource, m]) => [...m.values()].map((object) => ({ resource, object })));
+  }
+
   /** Names of namespaces that exist. */
   namespaces(): string[] {
     return this.list('namespaces').map((n) => n.metadata.name!);
