@@ -2,13 +2,14 @@
  * The real-cluster commands in VS Code: Connect to Cluster…, Apply to Cluster… and Show the Sandbox; the status-bar
  * item that says which cluster the views show (a click switches back to the sandbox); and the
  * `kubeReconcile.liveContext` context key that hides sandbox-only actions while a real context is shown.
+ * The real-cluster code (@kubernetes/client-node, about 1.5 MB) is loaded on the first of these commands, not at
+ * activation.
  */
 import { StatusBarAlignment, commands, window, workspace } from 'vscode';
 import type { ExtensionContext } from 'vscode';
-import { DEFAULT_PROTECTED_CONTEXTS } from '../../../live/apply';
 import type { Ui } from '../commands/ui';
 import { SECTION } from '../config';
-import { LiveSession } from './liveCommands';
+import type { LiveDeps, LiveSession } from './liveCommands';
 import { LIVE_CONTEXT_KEY, viewedLabel } from './viewedCluster';
 import type { ViewedCluster } from './viewedCluster';
 
@@ -21,14 +22,18 @@ export function registerLive(
   viewed: ViewedCluster,
   ui: Ui,
   log: (line: string) => void,
-): LiveSession {
-  const session = new LiveSession({
+): void {
+  const deps: LiveDeps = {
     ui,
     viewed,
     log,
-    protectedContexts: () =>
-      workspace.getConfiguration(SECTION).get<string>('protectedContexts') ?? DEFAULT_PROTECTED_CONTEXTS,
-  });
+    // the default is live/apply.ts's DEFAULT_PROTECTED_CONTEXTS (package.json declares it too)
+    protectedContexts: () => workspace.getConfiguration(SECTION).get<string>('protectedContexts') ?? 'prod|production',
+  };
+  let loaded: Promise<LiveSession> | undefined;
+  let session: LiveSession | undefined;
+  const live = (): Promise<LiveSession> =>
+    (loaded ??= import('./liveCommands').then((m) => (session = new m.LiveSession(deps))));
   const item = window.createStatusBarItem('kubeReconcile.viewedCluster', StatusBarAlignment.Left, 1);
   item.name = 'Kube Reconcile Cluster Shown';
   item.command = SHOW_SANDBOX_COMMAND;
@@ -42,7 +47,7 @@ export function registerLive(
   let shown: string | undefined;
   context.subscriptions.push(
     item,
-    { dispose: () => session.stop() },
+    { dispose: () => session?.stop() },
     viewed,
     viewed.onDidSwitch((ctx) => {
       shown = ctx;
@@ -52,16 +57,15 @@ export function registerLive(
     viewed.onDidStatus(() => {
       if (shown !== undefined) show();
     }),
-    commands.registerCommand(CONNECT_COMMAND, () => session.connect()),
-    commands.registerCommand(SHOW_SANDBOX_COMMAND, () => session.showSandbox()),
+    commands.registerCommand(CONNECT_COMMAND, async () => (await live()).connect()),
+    commands.registerCommand(SHOW_SANDBOX_COMMAND, () => (session ? session.showSandbox() : viewed.showSandbox())),
     commands.registerCommand(APPLY_TO_CLUSTER_COMMAND, async () => {
       const doc = window.activeTextEditor?.document;
       if (!doc) {
         ui.error('Apply to Cluster applies the manifests of the active editor: open a YAML file first.');
         return;
       }
-      await session.apply(doc.getText(), workspace.asRelativePath(doc.uri));
+      await (await live()).apply(doc.getText(), workspace.asRelativePath(doc.uri));
     }),
   );
-  return session;
 }
