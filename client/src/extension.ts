@@ -17,6 +17,8 @@ import { createUi, createWorkspaceFiles } from './commands/vscodeUi';
 import { Config, SECTION, kubeconfigFile } from './config';
 import { createLanguageClient } from './languageClient';
 import { connectOutput, createOutput } from './output';
+import { registerLive } from './live/registerLive';
+import { ViewedCluster, refusal } from './live/viewedCluster';
 import { SandboxHost } from './sandbox/host';
 import { registerStatusBar } from './statusBar';
 import { registerClusterView } from './views/clusterView';
@@ -79,8 +81,11 @@ export async function activate(context: ExtensionContext): Promise<void> {
           ),
       ),
   };
-  ctx.tree = registerClusterView(context, connection);
-  registerCommands(context, ctx);
+  // The Cluster view shows the sandbox or a real context (Connect to Cluster…); real rows age by the wall clock.
+  const viewed = new ViewedCluster(connection, () => Date.now());
+  ctx.tree = registerClusterView(context, viewed);
+  registerCommands(context, ctx, (id) => refusal(id, viewed.context));
+  registerLive(context, viewed, ctx.ui, (line) => output.appendLine(`[live] ${line}`));
   registerStatusBar(context, connection);
   context.subscriptions.push(
     config.onDidChange((changed) => void onSettingsChanged(ctx, changed)),

@@ -136,7 +136,7 @@ export const MODULES: readonly Module[] = [
     name: 'host',
     layer: 'edges',
     paths: ['client/src/'],
-    mayImport: ['core', 'client-side', 'http', 'host-pure', 'webview-protocol'],
+    mayImport: ['core', 'client-side', 'http', 'host-pure', 'webview-protocol', 'live'],
     mayImportTypes: [...COMPONENTS, 'cluster'],
     why:
       'the extension host: the control plane runs in the worker, so the host loads no component or cluster code, ' +

@@ -43,14 +43,12 @@ interface Manifest {
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
 /**
- * Commands that client/src/apply/registerApply.ts registers itself (it imports vscode, so its constants are read from
- * the source).
+ * Commands that client/src/apply/registerApply.ts and client/src/live/registerLive.ts register themselves (they
+ * import vscode, so their constants are read from the source).
  */
-const APPLY_COMMANDS = [
-  ...readFileSync(join(root, 'client/src/apply/registerApply.ts'), 'utf8').matchAll(
-    /export const \w+_COMMAND = '([\w.]+)'/g,
-  ),
-].map((m) => m[1]);
+const APPLY_COMMANDS = ['client/src/apply/registerApply.ts', 'client/src/live/registerLive.ts'].flatMap((file) =>
+  [...readFileSync(join(root, file), 'utf8').matchAll(/export const \w+_COMMAND = '([\w.]+)'/g)].map((m) => m[1]),
+);
 const contributed = pkg.contributes.commands.map((c) => c.command);
 /**
  * Evaluates a `when` clause of the forms package.json uses (`a && b`, `a || b`, `!key`, `key`, `key == value`,
@@ -73,8 +71,8 @@ function when(clause: string | undefined, context: Record<string, string | boole
 }
 
 /** The context menu of a Cluster view row whose `contextValue` is `viewItem`. */
-function menuFor(viewItem: string): string[] {
-  const ctx = { view: 'kubeReconcile.cluster', viewItem };
+function menuFor(viewItem: string, live = false): string[] {
+  const ctx = { view: 'kubeReconcile.cluster', viewItem, 'kubeReconcile.liveContext': live };
   return pkg.contributes.menus['view/item/context']
     .filter((e) => !e.group?.startsWith('inline') && when(e.when, ctx))
     .map((e) => e.command.replace('kubeReconcile.', ''));
@@ -82,9 +80,28 @@ function menuFor(viewItem: string): string[] {
 
 describe('package.json contributions', () => {
   test('every contributed command has a factory in the table (or is an apply command), and every factory is contributed', () => {
-    assert.deepEqual(APPLY_COMMANDS, ['kubeReconcile.applyFile', 'kubeReconcile.applyWorkspace']);
+    assert.deepEqual(APPLY_COMMANDS, [
+      'kubeReconcile.applyFile',
+      'kubeReconcile.applyWorkspace',
+      'kubeReconcile.connectToCluster',
+      'kubeReconcile.applyToCluster',
+      'kubeReconcile.showSandbox',
+    ]);
     assert.deepEqual([...contributed].sort(), [...Object.keys(COMMANDS), ...APPLY_COMMANDS].sort());
     for (const c of pkg.contributes.commands) assert.equal(c.category, 'Kube Reconcile', c.command);
+  });
+
+  test('while a real cluster is shown, rows and the title bar offer no sandbox action', () => {
+    assert.ok(menuFor('pod.running').includes('killPod'));
+    assert.deepEqual(menuFor('pod.running', true), []);
+    assert.deepEqual(menuFor('deployment', true), []);
+    const title = (live: boolean) =>
+      pkg.contributes.menus['view/title']
+        .filter((e) => e.command && when(e.when, { view: 'kubeReconcile.cluster', 'kubeReconcile.liveContext': live }))
+        .map((e) => e.command.replace('kubeReconcile.', ''));
+    assert.ok(title(false).includes('pause'));
+    assert.ok(!title(true).some((c) => ['pause', 'resume', 'step', 'fastForward', 'sandboxControls'].includes(c)));
+    assert.ok(title(true).includes('connectToCluster'));
   });
 
   test('menus name contributed commands', () => {

@@ -75,6 +75,11 @@ export class MirrorCache {
       .sort();
   }
 
+  /** Every object with its resource (to copy the cache into another one). */
+  all(): { resource: string; object: KubeObject }[] {
+    return [...this.byResource].flatMap(([resource, m]) => [...m.values()].map((object) => ({ resource, object })));
+  }
+
   /** Names of namespaces that exist. */
   namespaces(): string[] {
     return this.list('namespaces').map((n) => n.metadata.name!);
