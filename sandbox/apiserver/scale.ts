@@ -31,7 +31,7 @@ interface Spec {
   selector?: LabelSelector;
 }
 
-/** The Scale of a parent object, as upstream's scaleFromDeployment (scaleFromRC for a ReplicationController) builds it. */
+/** The Scale of a parent object, as upstream's scaleFromDeployment (scaleFromRC for an RC) builds it. */
 export function scaleOf(parent: KubeObject): KubeObject {
   const spec = (parent.spec ?? {}) as Spec;
   const status = (parent.status ?? {}) as { replicas?: number };
