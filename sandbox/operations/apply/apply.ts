@@ -1,6 +1,7 @@
 /**
  * Applying a manifest the way `kubectl apply` does: create it when absent;
- * otherwise three-way merge it with the live object, remembering it in the
+ * otherwise three-way merge it with the live object (a strategic merge patch for
+ * built-in kinds, a JSON merge patch for custom resources), remembering it in the
  * `kubectl.kubernetes.io/last-applied-configuration` annotation. Like kubectl
  * (`--validate=strict`, its default), every request asks for strict field
  * validation: a manifest with a field the API server does not know is
@@ -14,6 +15,7 @@ import { LAST_APPLIED } from '../../api/annotations';
 import { qualifiedKind } from '../../api/resources';
 import { cloneJson, isPlainObject } from '../../util/json';
 import { canonicalJson, threeWayMergePatch } from './threeWayMerge';
+import { kindType, threeWayStrategicPatch } from './strategicThreeWay';
 
 export { LAST_APPLIED };
 
@@ -85,14 +87,20 @@ export function applyManifest(api: ApiServer, manifest: KubeObject, options: App
   } catch {
     lastApplied = undefined;
   }
-  const patch = threeWayMergePatch(
-    lastApplied,
-    desired as unknown as Record<string, unknown>,
-    live as unknown as Record<string, unknown>,
-  );
+  const desiredMap = desired as unknown as Record<string, unknown>;
+  const liveMap = live as unknown as Record<string, unknown>;
+  // upstream: staging/src/k8s.io/kubectl/pkg/cmd/apply/patcher.go: buildMergePatch — a strategic three-way patch for
+  // the built-in kinds; a JSON merge patch for custom resources (no patch strategies to follow).
+  const strategic = r.custom === undefined;
+  const patch = strategic
+    ? threeWayStrategicPatch(lastApplied, desiredMap, liveMap, kindType(desiredMap))
+    : threeWayMergePatch(lastApplied, desiredMap, liveMap);
   if (Object.keys(patch).length === 0)
     return { action: 'unchanged', object: live, message: `${objectRef(live, api)} unchanged` };
-  const object = api.patch(r, ns, name!, 'merge', patch, { dryRun: options.dryRun, ...fields });
+  const object = api.patch(r, ns, name!, strategic ? 'strategic' : 'merge', patch, {
+    dryRun: options.dryRun,
+    ...fields,
+  });
   const action: ApplyAction =
     object.metadata.resourceVersion === live.metadata.resourceVersion ? 'unchanged' : 'configured';
   return { action, object, message: `${objectRef(object, api)} ${action}` };
