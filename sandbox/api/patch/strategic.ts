@@ -26,9 +26,9 @@ import { copyJson, cloneJson, isPlainObject, JsonCopyError } from '../../util/js
 import type { ApiError } from '../errors';
 import { badRequest } from '../errors';
 import { kindEntry } from '../../schema/schema';
-import { listStrategy, schemaStep } from '../../schema/listStrategies';
-import type { ListStrategy } from '../../schema/listStrategies';
 import type { SchemaType } from '../../schema/types';
+import { fieldOf, itemType, strategies } from './schemaCursor';
+import type { Field } from './schemaCursor';
 import { deleteMember, getMember, hasMember, setMember } from './jsonMember';
 import { patchFailed } from './patchErrors';
 
@@ -67,30 +67,6 @@ function goText(v: unknown): string {
     return `map[${keys.map((k) => `${k}:${goText(v[k])}`).join(' ')}]`;
   }
   return String(v);
-}
-
-// ---- schema cursor ----
-
-interface Field {
-  readonly type?: SchemaType;
-  readonly strategy?: ListStrategy;
-}
-
-/** The member `key` of an object of `type`: its type and, when a definition declares it, its strategy. */
-function fieldOf(type: SchemaType | undefined, key: string): Field {
-  if (type === undefined) return {};
-  const step = schemaStep(type, key);
-  if (step === undefined) return {};
-  return { type: step.type, strategy: step.parent === undefined ? undefined : listStrategy(step.parent.name, key) };
-}
-
-function itemType(type: SchemaType | undefined): SchemaType | undefined {
-  if (type?.kind === 'array') return type.items;
-  return type?.kind === 'any' ? type : undefined;
-}
-
-function strategies(field: Field): string[] {
-  return field.strategy?.patchStrategy?.split(',') ?? [];
 }
 
 /** A JSON value's type as the merge compares them (Go's decoded types: map, slice, string, number, bool). */

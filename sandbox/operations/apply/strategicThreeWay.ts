@@ -13,9 +13,9 @@
  * overwrite=true, so no conflict check is made.
  */
 import { kindEntry } from '../../schema/schema';
-import { listStrategy, schemaStep } from '../../schema/listStrategies';
-import type { ListStrategy } from '../../schema/listStrategies';
 import type { SchemaType } from '../../schema/types';
+import { fieldOf, itemType, strategies } from '../../api/patch/schemaCursor';
+import type { Field } from '../../api/patch/schemaCursor';
 import { isPlainObject, jsonEqual } from '../../util/json';
 
 type Obj = Record<string, unknown>;
@@ -29,28 +29,6 @@ interface DiffOptions {
   readonly ignoreDeletions: boolean;
   readonly ignoreChangesAndAdditions: boolean;
   readonly buildRetainKeys: boolean;
-}
-
-interface Field {
-  readonly type?: SchemaType;
-  readonly strategy?: ListStrategy;
-}
-
-/** The member `key` of an object of `type`: its type and its declared strategy (the applier's schema cursor). */
-function fieldOf(type: SchemaType | undefined, key: string): Field {
-  if (type === undefined) return {};
-  const step = schemaStep(type, key);
-  if (step === undefined) return {};
-  return { type: step.type, strategy: step.parent === undefined ? undefined : listStrategy(step.parent.name, key) };
-}
-
-function itemType(type: SchemaType | undefined): SchemaType | undefined {
-  if (type?.kind === 'array') return type.items;
-  return type?.kind === 'any' ? type : undefined;
-}
-
-function strategies(field: Field): string[] {
-  return field.strategy?.patchStrategy?.split(',') ?? [];
 }
 
 /** Go's decoded JSON types, as `reflect.TypeOf` tells them apart. */
