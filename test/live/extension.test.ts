@@ -23,28 +23,8 @@ import {
 } from '../../client/src/live/viewedCluster';
 import { FakeConnection, FakeUi } from '../client/commands/fakes';
 import { cacheOf } from '../client/model/fixtures';
-import { lines } from '../cli/cliFixture';
-import { SERVED_TOKEN, serveCluster } from './served';
+import { SERVED_TOKEN, serveCluster, WEB } from './served';
 import type { ServedCluster } from './served';
-
-const WEB = lines(
-  'apiVersion: apps/v1',
-  'kind: Deployment',
-  'metadata:',
-  '  name: web',
-  '  namespace: default',
-  'spec:',
-  '  replicas: 2',
-  '  selector:',
-  '    matchLabels: {app: web}',
-  '  template:',
-  '    metadata:',
-  '      labels: {app: web}',
-  '    spec:',
-  '      containers:',
-  '        - name: nginx',
-  '          image: nginx:1.27',
-);
 
 function sandboxPod(name: string): KubeObject {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', resourceVersion: '7' } };

@@ -20,28 +20,8 @@ import { LiveConnection } from '../../live/connection';
 import { loadKubeconfig } from '../../live/kubeconfig';
 import { LiveInformers, backoffMs } from '../../live/informers';
 import type { FeedTimers, LiveFeed, LiveFeedStatus } from '../../live/informers';
-import { lines } from '../cli/cliFixture';
-import { SERVED_TOKEN, serveCluster } from './served';
+import { SERVED_TOKEN, serveCluster, WEB } from './served';
 import type { ServedCluster } from './served';
-
-const WEB = lines(
-  'apiVersion: apps/v1',
-  'kind: Deployment',
-  'metadata:',
-  '  name: web',
-  '  namespace: default',
-  'spec:',
-  '  replicas: 2',
-  '  selector:',
-  '    matchLabels: {app: web}',
-  '  template:',
-  '    metadata:',
-  '      labels: {app: web}',
-  '    spec:',
-  '      containers:',
-  '        - name: nginx',
-  '          image: nginx:1.27',
-);
 
 /** Batches flush on the next turn of the event loop; back-off waits are recorded and run only when the test says. */
 class Timers implements FeedTimers {

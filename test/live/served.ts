@@ -8,8 +8,12 @@ import { join } from 'node:path';
 import { Cluster } from '../../sandbox/cluster/cluster';
 import type { ClusterOptions } from '../../sandbox/cluster/cluster';
 import { renderKubeconfig } from '../../sandbox/http/kubeconfig';
+import { WEB_DEPLOYMENT } from '../cli/cliFixture';
 import { startKubeHttpServer } from '../../sandbox/http/server';
 import type { KubeHttpServer } from '../../sandbox/http/server';
+
+/** The CLI tests' `web` Deployment, in namespace `default` (as a workspace manifest for a real cluster names it). */
+export const WEB = WEB_DEPLOYMENT.replace('  name: web\n', '  name: web\n  namespace: default\n');
 
 export const SERVED_TOKEN = 'live-test-token-3f9c1b7a5e2d4c6b8a0f';
 
