@@ -68,29 +68,21 @@ function watchRevert(ctx: CommandContext, ref: ObjectRef, replicas: number): voi
   });
 }
 
-export const restartRollout: CommandFactory = (ctx) => async (arg) => {
-  const ref = targetOf(ctx, 'Restart Rollout', arg, RESTARTABLE);
-  if (ref)
-    await sendAction(ctx, 'Restart Rollout', {
-      type: 'restartRollout',
-      resource: ref.resource,
-      namespace: namespaceOf(ref),
-      name: ref.name,
-    });
-};
+/**
+ * A rollout command on the workload it was given: Restart Rollout, and Roll Back (kubectl rollout undo: a Deployment
+ * to its previous ReplicaSet, a StatefulSet or DaemonSet to its previous ControllerRevision,
+ * sandbox/operations/rollout.ts).
+ */
+function rolloutCommand(title: string, type: 'restartRollout' | 'rollBack'): CommandFactory {
+  return (ctx) => async (arg) => {
+    const ref = targetOf(ctx, title, arg, RESTARTABLE);
+    if (ref)
+      await sendAction(ctx, title, { type, resource: ref.resource, namespace: namespaceOf(ref), name: ref.name });
+  };
+}
 
-export const rollBack: CommandFactory = (ctx) => async (arg) => {
-  // kubectl rollout undo: a Deployment to its previous ReplicaSet, a StatefulSet or DaemonSet to its previous
-  // ControllerRevision (sandbox/operations/rollout.ts).
-  const ref = targetOf(ctx, 'Roll Back', arg, RESTARTABLE);
-  if (ref)
-    await sendAction(ctx, 'Roll Back', {
-      type: 'rollBack',
-      resource: ref.resource,
-      namespace: namespaceOf(ref),
-      name: ref.name,
-    });
-};
+export const restartRollout = rolloutCommand('Restart Rollout', 'restartRollout');
+export const rollBack = rolloutCommand('Roll Back', 'rollBack');
 
 /**
  * Set Load…: the total CPU the workload's ready pods share (the HPA's simulated metrics), the same as
