@@ -11,7 +11,9 @@
  * `--only thousand|quick|envelope|workloads` runs one scenario (e.g. under `node --cpu-prof`; `--workloads` is
  * `--only workloads`). Prints figures (RSS at the end and the process's peak RSS); never fails on them.
  */
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { takeSnapshot } from '../sandbox/apiserver/snapshot';
 import { Cluster } from '../sandbox/cluster/cluster';
 import type { KubeObject } from '../sandbox/api/types';
 import { fmt, machine } from './stats';
@@ -36,12 +38,34 @@ function deployment(name: string, replicas: number): KubeObject {
 
 interface Outcome {
   wallMs: number;
+  /** CPU time of the process over the same span (user + system): what a loaded machine does not inflate. */
+  cpuMs: number;
   virtualMs: number;
   running: number;
   settled: boolean;
   rssMb: number;
   peakRssMb: number;
   writes: number;
+  /** With `--fingerprint`: sha256 of the final store (every object) and of the Events in creation order. */
+  fingerprint?: { state: string; events: string; objects: number; eventCount: number };
+}
+
+/** Hashes of the settled store and of its Events (by creation order), to compare two builds' histories. */
+function fingerprint(cluster: Cluster): NonNullable<Outcome['fingerprint']> {
+  const snap = takeSnapshot(cluster.api);
+  const state = createHash('sha256');
+  for (const obj of snap.objects) state.update(JSON.stringify(obj));
+  state.update(snap.resourceVersion);
+  const events = cluster.api.list('events').items.slice();
+  events.sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion));
+  const ev = createHash('sha256');
+  for (const e of events) ev.update(JSON.stringify([e.metadata.name, e.reason, e.message, e.count, e.involvedObject]));
+  return {
+    state: state.digest('hex'),
+    events: ev.digest('hex'),
+    objects: snap.objects.length,
+    eventCount: events.length,
+  };
 }
 
 function converge(nodes: number, deployments: number, replicas: number): Outcome {
@@ -56,19 +80,23 @@ function converge(nodes: number, deployments: number, replicas: number): Outcome
   cluster.runUntilSettled();
   const rv0 = Number(cluster.api.resourceVersion);
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const v0 = cluster.clock.now();
   for (let i = 0; i < deployments; i++) cluster.apply(deployment(`app-${i}`, replicas));
   const result = cluster.runUntilSettled(60 * 60_000);
   const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   const running = cluster.api.list('pods', { fieldSelector: 'status.phase=Running' }).items.length;
   const out = {
     wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     virtualMs: result.lastActivityAt - v0,
     running,
     settled: result.settled,
     rssMb: process.memoryUsage().rss / 2 ** 20,
     peakRssMb: process.resourceUsage().maxRSS / 2 ** 10,
     writes: Number(cluster.api.resourceVersion) - rv0,
+    fingerprint: process.argv.includes('--fingerprint') ? fingerprint(cluster) : undefined,
   };
   cluster.stop();
   return out;
@@ -140,15 +168,18 @@ function convergeWorkloads(nodes: number, sets: number, daemonSets: number): Wor
   cluster.runUntilSettled();
   const rv0 = Number(cluster.api.resourceVersion);
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const v0 = cluster.clock.now();
   for (let i = 0; i < sets; i++) cluster.apply(statefulSet(`db-${i}`));
   for (let i = 0; i < daemonSets; i++) cluster.apply(daemonSet(`agent-${i}`));
   const result = cluster.runUntilSettled(60 * 60_000);
   const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   const pods = cluster.api.list('pods', { namespace: 'default' }).items;
   const ready = pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
   const out = {
     wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     virtualMs: result.lastActivityAt - v0,
     running: pods.filter((p) => p.status?.phase === 'Running').length,
     ready,
@@ -163,6 +194,7 @@ function convergeWorkloads(nodes: number, sets: number, daemonSets: number): Wor
     rssMb: process.memoryUsage().rss / 2 ** 20,
     peakRssMb: process.resourceUsage().maxRSS / 2 ** 10,
     writes: Number(cluster.api.resourceVersion) - rv0,
+    fingerprint: process.argv.includes('--fingerprint') ? fingerprint(cluster) : undefined,
   };
   cluster.stop();
   return out;
@@ -170,8 +202,11 @@ function convergeWorkloads(nodes: number, sets: number, daemonSets: number): Wor
 
 function report(label: string, o: Outcome, target: string): void {
   console.log(
-    `${label}: ${o.running} pods Running in ${fmt(o.wallMs / 1000, 2)} s wall (${fmt(o.virtualMs / 1000, 1)} s virtual), ${o.settled ? 'settled' : 'NOT settled'}, ${o.writes.toLocaleString('en-US')} API writes (${fmt(o.writes / (o.wallMs / 1000), 0)}/s), RSS ${fmt(o.rssMb, 0)} MB (peak ${fmt(o.peakRssMb, 0)} MB) — target ${target}`,
+    `${label}: ${o.running} pods Running in ${fmt(o.wallMs / 1000, 2)} s wall, ${fmt(o.cpuMs / 1000, 2)} s CPU (${fmt(o.virtualMs / 1000, 1)} s virtual), ${o.settled ? 'settled' : 'NOT settled'}, ${o.writes.toLocaleString('en-US')} API writes (${fmt(o.writes / (o.wallMs / 1000), 0)}/s), RSS ${fmt(o.rssMb, 0)} MB (peak ${fmt(o.peakRssMb, 0)} MB) — target ${target}`,
   );
+  const f = o.fingerprint;
+  if (f)
+    console.log(`  fingerprint: ${f.objects} objects sha256 ${f.state}; ${f.eventCount} Events sha256 ${f.events}`);
 }
 
 function main(): void {
@@ -194,7 +229,7 @@ function main(): void {
 function reportWorkloads(): void {
   const o = convergeWorkloads(50, 100, 10);
   console.log(
-    `100 StatefulSets × 5 with PVCs + 10 DaemonSets, 50 nodes: ${o.ready} pods Ready (${o.running} Running), ${o.setsReady}/100 StatefulSets and ${o.daemonSetsReady}/10 DaemonSets ready, ${o.pvcsBound} PVCs Bound, in ${fmt(o.wallMs / 1000, 2)} s wall (${fmt(o.virtualMs / 1000, 1)} s virtual), ${o.settled ? 'settled' : 'NOT settled'}, ${o.writes.toLocaleString('en-US')} API writes, RSS ${fmt(o.rssMb, 0)} MB (peak ${fmt(o.peakRssMb, 0)} MB)`,
+    `100 StatefulSets × 5 with PVCs + 10 DaemonSets, 50 nodes: ${o.ready} pods Ready (${o.running} Running), ${o.setsReady}/100 StatefulSets and ${o.daemonSetsReady}/10 DaemonSets ready, ${o.pvcsBound} PVCs Bound, in ${fmt(o.wallMs / 1000, 2)} s wall, ${fmt(o.cpuMs / 1000, 2)} s CPU (${fmt(o.virtualMs / 1000, 1)} s virtual), ${o.settled ? 'settled' : 'NOT settled'}, ${o.writes.toLocaleString('en-US')} API writes, RSS ${fmt(o.rssMb, 0)} MB (peak ${fmt(o.peakRssMb, 0)} MB)`,
   );
 }
 

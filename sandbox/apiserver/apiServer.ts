@@ -64,7 +64,7 @@ import {
 import { ObjectStore } from '../store/objectStore';
 import type { WatchHandle } from '../store/watchHub';
 import { WatchHub } from '../store/watchHub';
-import { JsonCopyError, copyJson, isPlainObject, jsonEqual } from '../util/json';
+import { JsonCopyError, copyJsonCounted, isPlainObject, jsonEqual } from '../util/json';
 import { ServiceAllocators } from './allocators';
 import { admitPolicies, defaultObject, invalidIfAny, PolicyAuditLog, validateOrThrow } from './admit';
 import type { AdmissionAttributes, PolicySource } from '../admission/policy/index';
@@ -760,8 +760,9 @@ export class ApiServer {
     r?: ResourceType,
   ): KubeObject {
     let body: unknown;
+    let nulls: number;
     try {
-      body = copyJson(input, { maxDepth: 100, maxBytes: 1_572_864 });
+      ({ value: body, nulls } = copyJsonCounted(input, { maxDepth: 100, maxBytes: 1_572_864 }));
     } catch (e) {
       if (e instanceof JsonCopyError) {
         if (e.kind === 'size') throw tooLarge(`Request entity too large: ${e.message}`);
@@ -772,7 +773,7 @@ export class ApiServer {
     const custom = r?.custom !== undefined ? customDecoding(r) : undefined;
     const strict =
       fields !== undefined && isPlainObject(body)
-        ? decodeObjectFields(input, body as KubeObject, fields, custom)
+        ? decodeObjectFields(input, body as KubeObject, fields, custom, nulls > 0)
         : undefined;
     checkObjectShape(body);
     if (strict !== undefined) throw strict;

@@ -83,13 +83,15 @@ function warnEach(options: FieldValidationOptions, errors: readonly StrictFieldE
  * Field validation of a create or update body. `input` is the body as given (its written key order tells duplicate
  * fields), `body` the server's private copy: unknown fields are removed from it unless the mode is Strict, and its
  * nulls become what Go's decoding makes of them. Returns the Strict failure, which the caller throws after the other
- * decoding checks (a field of the wrong type wins over strictness, as in Go's decoder).
+ * decoding checks (a field of the wrong type wins over strictness, as in Go's decoder). `hasNulls: false` (the copy
+ * was counted and holds none) skips the null pass of a built-in kind, which would change nothing.
  */
 export function decodeObjectFields(
   input: unknown,
   body: KubeObject,
   options: FieldValidationOptions,
   custom?: SchemaDecoding,
+  hasNulls = true,
 ): ApiError | undefined {
   const def = custom === undefined ? definitionOf(body) : undefined;
   const errors =
@@ -99,7 +101,7 @@ export function decodeObjectFields(
   pruneUnknownFields(body, errors);
   warnEach(options, errors);
   if (custom !== undefined) custom.nulls(body as unknown as Record<string, unknown>);
-  else decodeNulls(body as unknown as Record<string, unknown>, def);
+  else if (hasNulls) decodeNulls(body as unknown as Record<string, unknown>, def);
   return undefined;
 }
 

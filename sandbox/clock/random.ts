@@ -59,11 +59,13 @@ export class SeededRandom {
 
   /** A version-4 UUID string. */
   uuid(): string {
-    const hex: string[] = [];
-    for (let i = 0; i < 4; i++) hex.push(this.nextUint32().toString(16).padStart(8, '0'));
-    const s = hex.join('');
-    const variant = ((parseInt(s[16], 16) & 0x3) | 0x8).toString(16);
-    return `${s.slice(0, 8)}-${s.slice(8, 12)}-4${s.slice(13, 16)}-${variant}${s.slice(17, 20)}-${s.slice(20, 32)}`;
+    // Four 32-bit draws as 32 hex digits; digit 12 becomes the version (4), digit 16 the variant (8–b).
+    const a = this.nextUint32();
+    const b = this.nextUint32();
+    const c = this.nextUint32();
+    const d = this.nextUint32();
+    const variant = HEX[((c >>> 28) & 0x3) | 0x8];
+    return `${hex8(a)}-${hex4(b >>> 16)}-4${hex4(b & 0xffff).slice(1)}-${variant}${hex4(c >>> 16).slice(1)}-${hex4(c & 0xffff)}${hex8(d)}`;
   }
 
   /** The generator's state, for snapshots. */
@@ -101,4 +103,16 @@ function hashSeed(text: string): [number, number, number, number] {
     out.push(h >>> 0);
   }
   return out as [number, number, number, number];
+}
+
+const HEX = '0123456789abcdef';
+/** Two hex digits for each byte value. */
+const BYTE_HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => HEX[i >> 4] + HEX[i & 15]);
+
+function hex4(n: number): string {
+  return BYTE_HEX[(n >>> 8) & 0xff] + BYTE_HEX[n & 0xff];
+}
+
+function hex8(n: number): string {
+  return hex4(n >>> 16) + hex4(n & 0xffff);
 }

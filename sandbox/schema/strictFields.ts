@@ -66,13 +66,24 @@ function pathText(segments: readonly (string | number)[]): string {
   return out;
 }
 
+/**
+ * Frozen values already walked without an error, by the definition or type they were read as. A frozen object (what
+ * the store and the informer caches hand out, and what a client spreads into its next write) cannot change, so its
+ * walk cannot find anything new: a status update that carries its pod's stored spec walks the spec once, not per
+ * write. Only a value whose every object and array is frozen is remembered.
+ */
+const walkedClean = new WeakMap<object, Definition | SchemaType>();
+
 /** One walk: the errors found, and the path to where it is (one shared stack, copied only into an error). */
 class Walk {
   readonly found: StrictFieldError[] = [];
+  /** Every error met, including those left out of `found` (repeats, past the cap). */
+  private met = 0;
   private readonly seen = new Set<string>();
   private readonly at: (string | number)[] = [];
 
   private error(kind: StrictFieldError['kind'], key: string, parent?: Definition): void {
+    this.met++;
     if (this.found.length >= MAX_STRICT_ERRORS) return;
     const segments = [...this.at, key];
     const e: StrictFieldError = { kind, path: pathText(segments), segments };
@@ -82,25 +93,33 @@ class Walk {
     this.found.push(parent === undefined ? e : { ...e, parent });
   }
 
-  visit(value: unknown, type: SchemaType): void {
+  /** Walks `value` as `type`; true when it is frozen all the way down and had no error (a primitive is). */
+  visit(value: unknown, type: SchemaType): boolean {
     if (Array.isArray(value)) {
       const items = type.kind === 'array' ? type.items : type.kind === 'any' ? type : undefined;
-      if (items === undefined) return;
+      if (items === undefined) return Object.isFrozen(value) && deeplyFrozen(value);
+      if (walkedClean.get(value) === type) return true;
+      const before = this.met;
+      let sealed = Object.isFrozen(value);
       for (let i = 0; i < value.length; i++) {
         this.at.push(i);
-        this.visit(value[i], items);
+        if (!this.visit(value[i], items)) sealed = false;
         this.at.pop();
       }
-      return;
+      return this.remember(value, type, sealed, before);
     }
-    if (value === null || typeof value !== 'object') return;
+    if (value === null || typeof value !== 'object') return true;
     const def = type.kind === 'ref' ? definition(type.name) : undefined;
     if (def !== undefined) return this.struct(value as Readonly<Record<string, unknown>>, def);
     if (type.kind === 'map' || type.kind === 'any')
-      this.map(value as Readonly<Record<string, unknown>>, type.kind === 'map' ? type.values : type);
+      return this.map(value as Readonly<Record<string, unknown>>, type.kind === 'map' ? type.values : type, type);
+    return Object.isFrozen(value) && deeplyFrozen(value);
   }
 
-  struct(value: Readonly<Record<string, unknown>>, def: Definition): void {
+  struct(value: Readonly<Record<string, unknown>>, def: Definition): boolean {
+    if (walkedClean.get(value) === def) return true;
+    const before = this.met;
+    let sealed = Object.isFrozen(value);
     const repeated = repeatedKeyOrder(value);
     const keys = repeated ?? Object.keys(value);
     const taken = repeated === undefined ? undefined : new Set<string>();
@@ -117,13 +136,17 @@ class Walk {
         taken.add(key);
       }
       this.at.push(key);
-      this.visit(value[key], def.properties[key].type);
+      if (!this.visit(value[key], def.properties[key].type)) sealed = false;
       this.at.pop();
     }
+    return this.remember(value, def, sealed && repeated === undefined, before);
   }
 
   /** A map or free-form object: any key, each value of `values`. */
-  private map(value: Readonly<Record<string, unknown>>, values: SchemaType): void {
+  private map(value: Readonly<Record<string, unknown>>, values: SchemaType, type: SchemaType): boolean {
+    if (walkedClean.get(value) === type) return true;
+    const before = this.met;
+    let sealed = Object.isFrozen(value);
     const repeated = repeatedKeyOrder(value);
     const keys = repeated ?? Object.keys(value);
     const taken = repeated === undefined ? undefined : new Set<string>();
@@ -136,8 +159,23 @@ class Walk {
         taken.add(key);
       }
       this.at.push(key);
-      this.visit(value[key], values);
+      if (!this.visit(value[key], values)) sealed = false;
       this.at.pop();
     }
+    return this.remember(value, type, sealed && repeated === undefined, before);
   }
+
+  /** Remembers a frozen value whose walk (since `before` errors) met none; says whether it did. */
+  private remember(value: object, as: Definition | SchemaType, sealed: boolean, before: number): boolean {
+    if (!sealed || this.met !== before) return false;
+    walkedClean.set(value, as);
+    return true;
+  }
+}
+
+/** Whether every object and array inside a frozen value is frozen too (for values the walk does not descend into). */
+function deeplyFrozen(value: object): boolean {
+  for (const v of Object.values(value))
+    if (typeof v === 'object' && v !== null && !(Object.isFrozen(v) && deeplyFrozen(v))) return false;
+  return true;
 }

@@ -30,11 +30,25 @@ export class JsonCopyError extends Error {
  * or larger than the limits. `undefined` object members are dropped.
  */
 export function copyJson<T>(value: T, limits: CopyLimits = DEFAULT_COPY_LIMITS): T {
-  const budget = { bytes: 0 };
-  return copy(value, 0, limits, budget) as T;
+  return copyJsonCounted(value, limits).value;
 }
 
-function copy(value: unknown, depth: number, limits: CopyLimits, budget: { bytes: number }): unknown {
+/**
+ * `copyJson`, also saying how many nulls the copy holds (an `undefined` array item becomes one), so a caller can
+ * skip a pass over nulls.
+ */
+export function copyJsonCounted<T>(value: T, limits: CopyLimits = DEFAULT_COPY_LIMITS): { value: T; nulls: number } {
+  const budget = { bytes: 0, nulls: 0 };
+  const out = copy(value, 0, limits, budget) as T;
+  return { value: out, nulls: budget.nulls };
+}
+
+interface Budget {
+  bytes: number;
+  nulls: number;
+}
+
+function copy(value: unknown, depth: number, limits: CopyLimits, budget: Budget): unknown {
   switch (typeof value) {
     case 'string':
       budget.bytes += value.length + 2;
@@ -49,13 +63,21 @@ function copy(value: unknown, depth: number, limits: CopyLimits, budget: { bytes
       budget.bytes += 5;
       return value;
     case 'object': {
-      if (value === null) return null;
+      if (value === null) {
+        budget.nulls++;
+        return null;
+      }
       if (depth >= limits.maxDepth)
         throw new JsonCopyError(`object nesting exceeds the maximum depth of ${limits.maxDepth}`, 'depth');
       if (Array.isArray(value)) {
         const out = new Array<unknown>(value.length);
-        for (let i = 0; i < value.length; i++)
-          out[i] = value[i] === undefined ? null : copy(value[i], depth + 1, limits, budget);
+        for (let i = 0; i < value.length; i++) {
+          if (value[i] !== undefined) out[i] = copy(value[i], depth + 1, limits, budget);
+          else {
+            out[i] = null;
+            budget.nulls++;
+          }
+        }
         budget.bytes += value.length + 2;
         return out;
       }

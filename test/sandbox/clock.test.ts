@@ -83,6 +83,17 @@ describe('SeededRandom', () => {
     }
   });
 
+  test('a uuid is its four 32-bit draws in hex, version and variant set (seeded histories keep their uids)', () => {
+    const r = new SeededRandom('uid');
+    const draws = new SeededRandom('uid');
+    for (let i = 0; i < 2_000; i++) {
+      const hex = Array.from({ length: 4 }, () => draws.nextUint32().toString(16).padStart(8, '0')).join('');
+      const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+      const want = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20)}`;
+      assert.equal(r.uuid(), want);
+    }
+  });
+
   test('state round-trips and forks do not depend on use', () => {
     const r = new SeededRandom(7);
     r.next();

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { strictFieldErrors, strictFieldErrorsOf } from '../../../sandbox/schema/strictFields';
+import { deepFreeze } from '../../../sandbox/util/json';
 import { recordKeyOrder } from '../../../sandbox/util/keyOrder';
 
 type Json = Record<string, unknown>;
@@ -137,5 +138,37 @@ describe('strictFieldErrors: duplicate fields', () => {
     const spec: Json = { replicas: 3 };
     recordKeyOrder(spec, ['paused', 'paused']);
     assert.deepEqual(paths({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: {}, spec }), []);
+  });
+});
+
+describe('strictFieldErrors: frozen values walked once', () => {
+  const pod = (spec: Json): Json => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec });
+
+  test('a frozen spec found clean stays clean in every later write that carries it', () => {
+    const spec = deepFreeze({ containers: [{ name: 'a', image: 'nginx' }] });
+    assert.deepEqual(paths(pod(spec)), []);
+    assert.deepEqual(paths({ ...pod(spec), status: { phase: 'Running' } }), []);
+    assert.deepEqual(paths({ ...pod(spec), status: { phasee: 'Running' } }), ['status.phasee']);
+  });
+
+  test('a frozen value with an unknown field is reported every time', () => {
+    const spec = deepFreeze({ containers: [{ name: 'a', image: 'nginx', imagee: 'x' }] });
+    assert.deepEqual(paths(pod(spec)), ['spec.containers[0].imagee']);
+    assert.deepEqual(paths(pod(spec)), ['spec.containers[0].imagee']);
+  });
+
+  test('a frozen object with a mutable part is walked again: a field added there later is reported', () => {
+    const container: Json = { name: 'a', image: 'nginx' };
+    const spec = Object.freeze({ containers: Object.freeze([container]) });
+    assert.deepEqual(paths(pod(spec)), []);
+    container.imagee = 'x';
+    assert.deepEqual(paths(pod(spec)), ['spec.containers[0].imagee']);
+  });
+
+  test('the same frozen value read as another kind is checked against that kind', () => {
+    const meta = deepFreeze({ name: 'p', labels: { app: 'a' } });
+    assert.deepEqual(paths({ apiVersion: 'v1', kind: 'Pod', metadata: meta }), []);
+    const asSpec = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: meta };
+    assert.deepEqual(paths(asSpec), ['spec.name', 'spec.labels']);
   });
 });
