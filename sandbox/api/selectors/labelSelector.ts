@@ -119,9 +119,35 @@ function requirementsOf(sel: LabelSelector): LabelRequirement[] | string {
  */
 export function labelSelectorFromObject(sel: LabelSelector | null | undefined): Selector {
   if (sel === null || sel === undefined) return NOTHING;
+  const compiled = compiledSelector(sel);
+  if (typeof compiled === 'string') throw badRequest(compiled);
+  return compiled;
+}
+
+/**
+ * Compiled selectors of frozen selector objects (a stored ReplicaSet's, a cached Service's): such a selector cannot
+ * change, and controllers compile the same one on every sync and event. Compiled selectors are frozen and pure, so
+ * one is shared; an invalid selector keeps its message.
+ */
+const compiledFrozen = new WeakMap<LabelSelector, Selector | string>();
+
+function compiledSelector(sel: LabelSelector): Selector | string {
+  const known = compiledFrozen.get(sel);
+  if (known !== undefined) return known;
   const reqs = requirementsOf(sel);
-  if (typeof reqs === 'string') throw badRequest(reqs);
-  return selectorOf(reqs);
+  const compiled = typeof reqs === 'string' ? reqs : selectorOf(reqs);
+  if (frozenSelector(sel)) compiledFrozen.set(sel, compiled);
+  return compiled;
+}
+
+/** Whether nothing in a selector object can change. */
+function frozenSelector(sel: LabelSelector): boolean {
+  if (!Object.isFrozen(sel)) return false;
+  if (sel.matchLabels !== undefined && !Object.isFrozen(sel.matchLabels)) return false;
+  const exprs = sel.matchExpressions;
+  if (exprs === undefined) return true;
+  if (!Object.isFrozen(exprs)) return false;
+  return exprs.every((e) => Object.isFrozen(e) && (e.values === undefined || Object.isFrozen(e.values)));
 }
 
 /**
@@ -132,10 +158,8 @@ export function labelSelectorMatches(
   labels: Readonly<Record<string, string>> | undefined,
 ): boolean {
   if (sel === null || sel === undefined) return false;
-  const reqs = requirementsOf(sel);
-  if (typeof reqs === 'string') return false;
-  const l = labels ?? NO_LABELS;
-  return reqs.every((r) => compileRequirement(r)(l));
+  const compiled = compiledSelector(sel);
+  return typeof compiled !== 'string' && compiled.matches(labels);
 }
 
 /**

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Status } from '../../../sandbox/api/errors';
 import { statusOf } from '../../builders';
+import { deepFreeze } from '../../../sandbox/util/json';
 import type { LabelSelector, Selector } from '../../../sandbox/api/selectors/labelSelector';
 import {
   formatLabelSelector,
@@ -283,5 +284,28 @@ describe('properties', () => {
         for (const l of sets) assert.equal(reparsed.matches(l), compiled.matches(l));
       }),
     );
+  });
+});
+
+describe('labelSelectorFromObject: frozen selectors compiled once', () => {
+  test('a frozen selector compiles to one shared selector; a mutable one is compiled afresh and sees its changes', () => {
+    const frozen = deepFreeze({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'Exists' }] });
+    const a = labelSelectorFromObject(frozen);
+    assert.equal(labelSelectorFromObject(frozen), a);
+    assert.equal(a.matches({ app: 'web', tier: 'x' }), true);
+    assert.equal(labelSelectorMatches(frozen, { app: 'web' }), false);
+    const mutable: { matchLabels: Record<string, string> } = { matchLabels: { app: 'web' } };
+    assert.equal(labelSelectorMatches(mutable, { app: 'web' }), true);
+    mutable.matchLabels.app = 'db';
+    assert.equal(labelSelectorMatches(mutable, { app: 'web' }), false);
+    assert.equal(labelSelectorFromObject(mutable).toString(), 'app=db');
+  });
+
+  test('a frozen invalid selector is refused with its message every time', () => {
+    const bad = deepFreeze({ matchExpressions: [{ key: 'a', operator: 'Near' }] });
+    for (let i = 0; i < 2; i++) {
+      assert.throws(() => labelSelectorFromObject(bad as never), /"Near" is not a valid label selector operator/);
+      assert.equal(labelSelectorMatches(bad as never, { a: 'b' }), false);
+    }
   });
 });
