@@ -9,7 +9,9 @@
  *     template (500 PVCs provisioned on first consumer), and 10 DaemonSets on
  *     50 nodes, to every pod Ready.
  * `--only thousand|quick|envelope|workloads` runs one scenario (e.g. under `node --cpu-prof`; `--workloads` is
- * `--only workloads`). Prints figures (RSS at the end and the process's peak RSS); never fails on them.
+ * `--only workloads`). Prints figures (wall and CPU time, RSS at the end and the process's peak RSS); never fails on
+ * them. `--fingerprint`: hashes of the final store and Events (the same seed must give the same hashes before and
+ * after a change). `--memory` under `node --expose-gc`: the heap a pod costs once settled.
  */
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -78,6 +80,7 @@ function converge(nodes: number, deployments: number, replicas: number): Outcome
   });
   cluster.start();
   cluster.runUntilSettled();
+  const heap0 = settledHeap();
   const rv0 = Number(cluster.api.resourceVersion);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
@@ -98,8 +101,27 @@ function converge(nodes: number, deployments: number, replicas: number): Outcome
     writes: Number(cluster.api.resourceVersion) - rv0,
     fingerprint: process.argv.includes('--fingerprint') ? fingerprint(cluster) : undefined,
   };
+  const heap1 = settledHeap();
+  if (heap0 !== undefined && heap1 !== undefined) {
+    const events = cluster.api.objectStore.count('/Event');
+    cluster.api.compact();
+    const history = heap1 - settledHeap()!;
+    const perPod = (bytes: number): string => `${fmt(bytes / running / 1024, 1)} KiB a pod`;
+    console.log(
+      `  heap after GC: +${fmt((heap1 - heap0) / 2 ** 20, 1)} MiB for ${running} pods (${perPod(heap1 - heap0)}, with their ${fmt(events / running, 1)} Events each and the controllers' and informers' state); of which the change history (old versions kept for watch resumes): ${fmt(history / 2 ** 20, 1)} MiB (${perPod(history)})`,
+    );
+  }
   cluster.stop();
   return out;
+}
+
+/** With `--memory` (and node's `--expose-gc`): the heap in use after two full collections. */
+function settledHeap(): number | undefined {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!process.argv.includes('--memory') || gc === undefined) return undefined;
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
 }
 
 function statefulSet(name: string): KubeObject {
