@@ -11,9 +11,12 @@
  * `--only thousand|quick|envelope|workloads` runs one scenario (e.g. under `node --cpu-prof`; `--workloads` is
  * `--only workloads`). Prints figures (wall and CPU time, RSS at the end and the process's peak RSS); never fails on
  * them. `--fingerprint`: hashes of the final store and Events (the same seed must give the same hashes before and
- * after a change). `--memory` under `node --expose-gc`: the heap a pod costs once settled.
+ * after a change). `--memory` under `node --expose-gc`: the heap a pod costs once settled. `--progress`: a line at
+ * every tenth of the pods scheduled and Running (with `--profile-dir DIR`, a CPU profile of each stretch).
  */
 import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { performance } from 'node:perf_hooks';
 import { takeSnapshot } from '../sandbox/apiserver/snapshot';
 import { Cluster } from '../sandbox/cluster/cluster';
@@ -85,10 +88,12 @@ function converge(nodes: number, deployments: number, replicas: number): Outcome
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const v0 = cluster.clock.now();
+  const progress = process.argv.includes('--progress') ? watchProgress(cluster, deployments * replicas, t0) : undefined;
   for (let i = 0; i < deployments; i++) cluster.apply(deployment(`app-${i}`, replicas));
   const result = cluster.runUntilSettled(60 * 60_000);
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  progress?.stop();
   const running = cluster.api.list('pods', { fieldSelector: 'status.phase=Running' }).items.length;
   const out = {
     wallMs,
@@ -113,6 +118,70 @@ function converge(nodes: number, deployments: number, replicas: number): Outcome
   }
   cluster.stop();
   return out;
+}
+
+/**
+ * With `--progress`: a line at every tenth of the pods scheduled and Running (wall and CPU time, RSS), so a long run
+ * that is stopped still says how far it got. A watch only reads; the cluster's history is unchanged.
+ */
+function watchProgress(cluster: Cluster, pods: number, t0: number): { stop(): void } {
+  const cpu0 = process.cpuUsage();
+  const bound = new Set<string>();
+  const running = new Set<string>();
+  const step = Math.max(1, Math.round(pods / 10));
+  const at = process.argv.indexOf('--profile-dir');
+  const profiler = at >= 0 ? segmentProfiler(process.argv[at + 1]) : undefined;
+  const line = (what: string, n: number): void => {
+    const cpu = process.cpuUsage(cpu0);
+    console.log(
+      `  ${n.toLocaleString('en-US')} pods ${what}: ${fmt((performance.now() - t0) / 1000, 1)} s wall, ${fmt((cpu.user + cpu.system) / 1e6, 1)} s CPU, RSS ${fmt(process.memoryUsage().rss / 2 ** 20, 0)} MB`,
+    );
+    profiler?.write(`${what}-${n}`);
+  };
+  const watch = cluster.api.watch('pods', {}, (e) => {
+    if (e.type !== 'ADDED' && e.type !== 'MODIFIED') return;
+    const uid = e.object.metadata.uid!;
+    if (e.object.spec?.nodeName && !bound.has(uid)) {
+      bound.add(uid);
+      if (bound.size % step === 0) line('scheduled', bound.size);
+    }
+    if (e.object.status?.phase === 'Running' && !running.has(uid)) {
+      running.add(uid);
+      if (running.size % step === 0) line('Running', running.size);
+    }
+  });
+  return {
+    stop: () => {
+      watch.stop();
+      profiler?.write('end');
+    },
+  };
+}
+
+/**
+ * With `--profile-dir DIR` (and `--progress`): a CPU profile of each stretch between progress lines, written when the
+ * line is printed (the in-thread inspector answers synchronously), so a run stopped part-way still has its profiles.
+ */
+function segmentProfiler(dir: string): { write(label: string): void } {
+  const session = new Session();
+  session.connect();
+  const post = (method: string): unknown => {
+    let result: unknown;
+    session.post(method, (err, res) => {
+      if (err) throw err;
+      result = res;
+    });
+    return result;
+  };
+  post('Profiler.enable');
+  post('Profiler.start');
+  return {
+    write(label) {
+      const { profile } = post('Profiler.stop') as { profile: unknown };
+      writeFileSync(`${dir}/${label}.cpuprofile`, JSON.stringify(profile));
+      post('Profiler.start');
+    },
+  };
 }
 
 /** With `--memory` (and node's `--expose-gc`): the heap in use after two full collections. */
