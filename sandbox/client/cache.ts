@@ -22,6 +22,8 @@ interface Index<T> {
   fn: IndexFunc<T>;
   /** Index value → the objects under it by key (insertion order, as they were indexed). */
   values: Map<string, Map<string, T>>;
+  /** Index value → the cache's change count at its last change (absent while nothing is under it). */
+  stamps: Map<string, number>;
 }
 
 export class ObjectCache<T extends KubeObject = KubeObject> {
@@ -30,6 +32,8 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
   /** When each key was first stored: `list()` order, which an update does not change. */
   private readonly firstStored = new Map<string, number>();
   private stores = 0;
+  /** Bumped by every change to any index value's objects: what `indexStamp` hands out. */
+  private indexChanges = 0;
 
   get size(): number {
     return this.items.size;
@@ -41,9 +45,20 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
 
   /** Adds a secondary index; existing objects are indexed at once. */
   addIndex(name: string, fn: IndexFunc<T>): void {
-    const index: Index<T> = { fn, values: new Map() };
+    const index: Index<T> = { fn, values: new Map(), stamps: new Map() };
     this.indexes.set(name, index);
-    for (const [key, obj] of this.items) for (const v of fn(obj)) add(index, v, key, obj);
+    for (const [key, obj] of this.items) for (const v of fn(obj)) this.add(index, v, key, obj);
+  }
+
+  /**
+   * A number that changes whenever the objects under an index value change (one is stored, replaced or removed), and
+   * never comes back: a caller that derived something from `byIndex(indexName, value)` may keep it while the stamp
+   * stays the same. 0 while nothing is under the value.
+   */
+  indexStamp(indexName: string, value: string): number {
+    const index = this.indexes.get(indexName);
+    if (!index) throw new Error(`no index named ${indexName}`);
+    return index.stamps.get(value) ?? 0;
   }
 
   get(key: string): T | undefined {
@@ -83,7 +98,7 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     if (old) this.unindex(key, old);
     else this.firstStored.set(key, this.stores++);
     this.items.set(key, obj);
-    for (const index of this.indexes.values()) for (const v of index.fn(obj)) add(index, v, key, obj);
+    for (const index of this.indexes.values()) for (const v of index.fn(obj)) this.add(index, v, key, obj);
     return old;
   }
 
@@ -102,14 +117,19 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
         const objs = index.values.get(v);
         if (!objs) continue;
         objs.delete(key);
-        if (objs.size === 0) index.values.delete(v);
+        if (objs.size > 0) index.stamps.set(v, ++this.indexChanges);
+        else {
+          index.values.delete(v);
+          index.stamps.delete(v);
+        }
       }
     }
   }
-}
 
-function add<T>(index: Index<T>, value: string, key: string, obj: T): void {
-  let objs = index.values.get(value);
-  if (!objs) index.values.set(value, (objs = new Map()));
-  objs.set(key, obj);
+  private add(index: Index<T>, value: string, key: string, obj: T): void {
+    let objs = index.values.get(value);
+    if (!objs) index.values.set(value, (objs = new Map()));
+    objs.set(key, obj);
+    index.stamps.set(value, ++this.indexChanges);
+  }
 }

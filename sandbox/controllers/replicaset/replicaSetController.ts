@@ -17,7 +17,7 @@ import type { Informer } from '../../client/informer';
 import { Controller, type ReconcileResult, type Watches } from '../framework/controller';
 import { Expectations } from '../framework/expectations';
 import { enqueueOwnerObserving, resolveOwner } from '../framework/handlers';
-import { controlledBy, ensureControllerIndex, orphansIn } from '../util/controllerIndex';
+import { PerOwnerMemo, controlledBy, ensureControllerIndex, orphansIn } from '../util/controllerIndex';
 import { controllerRefOf } from '../util/owners';
 import { podFacts } from '../util/podFacts';
 import { claimPods } from '../util/claim';
@@ -52,6 +52,8 @@ export class ReplicaSetController extends Controller {
   readonly expectations: Expectations;
   private rsInformer!: Informer<Rs>;
   private podInformer!: Informer<CachedPod>;
+  /** Each ReplicaSet's active candidate pods, kept while its pods and its namespace's orphans are unchanged. */
+  private activeCandidates!: PerOwnerMemo<CachedPod, readonly CachedPod[]>;
 
   constructor(
     ctx: ComponentContext,
@@ -72,6 +74,7 @@ export class ReplicaSetController extends Controller {
     const podInformer = (this.podInformer = w.informer('pods'));
     ensureControllerIndex(rsInformer);
     ensureControllerIndex(podInformer);
+    this.activeCandidates = new PerOwnerMemo(podInformer);
     w.watch(rsInformer, {
       onAdd: (rs, enqueue) => enqueue(objectKey(rs)),
       onUpdate: (old, cur, enqueue) => {
@@ -119,6 +122,7 @@ export class ReplicaSetController extends Controller {
     const rs = this.rsInformer.cache.get(key);
     if (!rs) {
       this.expectations.forget(key);
+      this.activeCandidates.forget(key);
       return;
     }
     const needsSync = this.expectations.satisfied(key);
@@ -128,7 +132,9 @@ export class ReplicaSetController extends Controller {
     } catch {
       return;
     }
-    const candidates = this.candidatePods(rs, true);
+    const candidates = this.activeCandidates.get(key, rs.metadata.uid!, rs.metadata.namespace ?? '', (own, orphans) =>
+      [...own, ...orphans].filter((pod) => podFacts(pod).active),
+    );
     const { claimed, errors } = claimPods(candidates, {
       api: this.ctx.api,
       owner: rs,
@@ -158,17 +164,12 @@ export class ReplicaSetController extends Controller {
     return requeue === undefined ? undefined : { requeueAfter: requeue };
   }
 
-  /**
-   * Pods this RS controls plus the orphans of its namespace (what it may claim); only the active ones when
-   * `activeOnly`.
-   */
-  private candidatePods(rs: Rs, activeOnly = false): CachedPod[] {
-    const inf = this.podInformer;
-    const out: CachedPod[] = [];
-    for (const group of [controlledBy(inf, rs.metadata.uid!), orphansIn(inf, rs.metadata.namespace ?? '')]) {
-      for (const pod of group) if (!activeOnly || podFacts(pod).active) out.push(pod);
-    }
-    return out;
+  /** Pods this RS controls plus the orphans of its namespace (what it may claim). */
+  private candidatePods(rs: Rs): CachedPod[] {
+    return [
+      ...controlledBy(this.podInformer, rs.metadata.uid!),
+      ...orphansIn(this.podInformer, rs.metadata.namespace ?? ''),
+    ];
   }
 
   /**

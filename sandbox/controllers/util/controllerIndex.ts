@@ -36,3 +36,30 @@ export function controlledBy<T extends KubeObject>(informer: Informer<T>, uid: s
 export function orphansIn<T extends KubeObject>(informer: Informer<T>, namespace: string): T[] {
   return informer.cache.byIndex(CONTROLLER_UID_INDEX, orphanKey(namespace));
 }
+
+/**
+ * What a controller keeps per owner from the index between syncs: derived from the owner's objects and its
+ * namespace's orphans, reused while neither changed (upstream reads the informer's indexer on every sync; the
+ * answer is the same, this only skips recomputing it). `forget` when the owner goes.
+ */
+export class PerOwnerMemo<T extends KubeObject, V> {
+  private readonly memo = new Map<string, { uid: string; own: number; orphans: number; value: V }>();
+
+  constructor(private readonly informer: Informer<T>) {}
+
+  /** `derive(controlledBy(uid), orphansIn(namespace))`, or the value derived last time if neither changed since. */
+  get(key: string, uid: string, namespace: string, derive: (own: T[], orphans: T[]) => V): V {
+    const cache = this.informer.cache;
+    const own = cache.indexStamp(CONTROLLER_UID_INDEX, uid);
+    const orphans = cache.indexStamp(CONTROLLER_UID_INDEX, orphanKey(namespace));
+    const last = this.memo.get(key);
+    if (last && last.uid === uid && last.own === own && last.orphans === orphans) return last.value;
+    const value = derive(controlledBy(this.informer, uid), orphansIn(this.informer, namespace));
+    this.memo.set(key, { uid, own, orphans, value });
+    return value;
+  }
+
+  forget(key: string): void {
+    this.memo.delete(key);
+  }
+}

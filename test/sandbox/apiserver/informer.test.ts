@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Informer } from '../../../sandbox/client/informer';
-import { objectKey } from '../../../sandbox/client/cache';
+import { ObjectCache, objectKey } from '../../../sandbox/client/cache';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { cloneJson } from '../../../sandbox/util/json';
 import { configMap, newApi, pod } from '../fixtures';
@@ -96,5 +96,38 @@ describe('Informer', () => {
     assert.deepEqual(rec.calls.sort(), ['add default/c', 'delete default/a', 'update default/b']);
     api.create(configMap('d'));
     assert.deepEqual(rec.calls.at(-1), 'add default/d');
+  });
+});
+
+describe('ObjectCache.indexStamp', () => {
+  const cm = (name: string, owner: string, rv: string): KubeObject =>
+    ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'ns', resourceVersion: rv, labels: { owner } },
+    }) as KubeObject;
+
+  test('changes when an object under the value is stored, replaced or removed, never elsewhere, and never repeats', () => {
+    const cache = new ObjectCache();
+    cache.addIndex('owner', (o) => [o.metadata.labels!.owner]);
+    assert.equal(cache.indexStamp('owner', 'a'), 0);
+    cache.set(cm('x', 'a', '1'));
+    const s1 = cache.indexStamp('owner', 'a');
+    assert.notEqual(s1, 0);
+    cache.set(cm('y', 'b', '2'));
+    assert.equal(cache.indexStamp('owner', 'a'), s1, 'a change under another value');
+    cache.set(cm('x', 'a', '3'));
+    const s2 = cache.indexStamp('owner', 'a');
+    assert.notEqual(s2, s1, 'replaced');
+    cache.set(cm('x', 'b', '4'));
+    assert.equal(cache.indexStamp('owner', 'a'), 0, 'moved away: nothing under a');
+    cache.set(cm('x', 'a', '5'));
+    const s3 = cache.indexStamp('owner', 'a');
+    assert.ok(s3 !== s1 && s3 !== s2 && s3 !== 0, 'a value emptied and filled again gets a new stamp');
+    cache.set(cm('z', 'a', '6'));
+    const s4 = cache.indexStamp('owner', 'a');
+    cache.delete('ns/z');
+    assert.ok(cache.indexStamp('owner', 'a') !== s4 && cache.indexStamp('owner', 'a') !== s3, 'removed');
+    assert.throws(() => cache.indexStamp('nope', 'a'), /no index named nope/);
   });
 });
