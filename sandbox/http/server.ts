@@ -49,7 +49,7 @@ export interface KubeHttpServerOptions {
    * ask for less): unanswered by then, it is 504 and its connection is closed.
    */
   requestTimeoutMs?: number;
-  /** Time a client has to send a request's headers before its connection is closed (default 32 s: ReadHeaderTimeout). */
+  /** Time a client has to send its headers before its connection is closed (default 32 s: ReadHeaderTimeout). */
   headersTimeoutMs?: number;
   /** An idle keep-alive connection is closed after this (default 90 s, upstream's IdleTimeout). */
   keepAliveTimeoutMs?: number;
