@@ -2,7 +2,7 @@
  * `kube-reconcile validate <files or folders…> [--format text|json]`: the
  * language server's diagnostics for files on disk, for CI and pre-commit.
  */
-import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import {
   KUBERNETES_VERSION_HELP,
   KUBERNETES_VERSION_OPTION,
@@ -17,19 +17,23 @@ import { EXIT_ERRORS, EXIT_OK } from './io';
 import type { CliIo } from './io';
 import { formatJson, formatSummary, formatText, problemFrom } from './problems';
 import type { Problem } from './problems';
+import { checkFile } from './validateFile';
+import type { FileResult } from './validateFile';
+import { POOL_MIN_FILES, checkFilesInPool } from './validatePool';
+import { kubernetesVersion } from '../sandbox/schema/schema';
 import { crossDocumentDiagnostics } from '../server/src/services/crossDocument/crossDocumentDiagnostics';
 import type { FileFacts } from '../server/src/services/crossDocument/facts';
-import { analyzeFile } from '../server/src/services/workspace/analyzeFile';
 import { withoutServedKindWarnings } from '../server/src/services/crossDocument/rules/customResourceValidation';
 import type { Diagnostic } from 'vscode-languageserver-types';
 
 export const VALIDATE_OPTIONS: OptionSpecs = {
   format: { type: 'string', choices: ['text', 'json'] },
+  jobs: { type: 'string', short: 'j' },
   'kubernetes-version': KUBERNETES_VERSION_OPTION,
   help: { type: 'boolean', short: 'h' },
 };
 
-export const VALIDATE_HELP = `Usage: kube-reconcile validate <files or folders...> [--format text|json]
+export const VALIDATE_HELP = `Usage: kube-reconcile validate <files or folders...> [--format text|json] [--jobs N]
 
 Checks Kubernetes manifests the way the sandbox API server admits them
 (defaults, then validation) and reports what it would reject.
@@ -41,6 +45,9 @@ checked).
 Options:
   --format text|json  text (default): file:line:col severity code message,
                       and a summary on stderr; json: an array on stdout
+  -j, --jobs N        check files in N worker threads (default: the number
+                      of CPUs, from ${POOL_MIN_FILES} files on); the output is the same
+                      as with --jobs 1, which checks in this thread
   ${KUBERNETES_VERSION_HELP}
   -h, --help          Show this help
 
@@ -56,15 +63,17 @@ export async function runValidate(args: readonly string[], io: CliIo): Promise<n
     return EXIT_OK;
   }
   if (positionals.length === 0) throw new UsageError('no files or folders given');
+  const jobs = jobsOption(options.jobs);
   useKubernetesVersion(options['kubernetes-version']);
   const files = await collectFiles(positionals, io.cwd);
+  const results = await checkFiles(files, jobs);
   const problems: Problem[] = [];
   let resources = 0;
   const facts: FileFacts[] = [];
   const perFile = new Map<string, Problem[]>();
   const own = new Map<string, readonly Diagnostic[]>();
-  for (const file of files) {
-    const result = await checkFile(file);
+  for (const [i, file] of files.entries()) {
+    const result = results[i];
     perFile.set(file.display, result.problems);
     resources += result.resources;
     if (result.objects) facts.push({ uri: file.display, display: file.display, objects: result.objects });
@@ -96,35 +105,21 @@ export async function runValidate(args: readonly string[], io: CliIo): Promise<n
 /** How cross-document messages name the set of files checked together. */
 const CLI_SCOPE = 'the files checked';
 
-async function checkFile(file: FoundFile): Promise<{
-  problems: Problem[];
-  resources: number;
-  objects?: FileFacts['objects'];
-  diagnostics?: readonly Diagnostic[];
-}> {
-  let text: string;
-  try {
-    // Invalid UTF-8 decodes to U+FFFD, which the parser service declines as binary.
-    text = new TextDecoder('utf-8').decode(await readFile(file.absolute));
-  } catch (e) {
-    const reason = e instanceof Error ? e.message.split(',')[0] : String(e);
-    const problem: Problem = {
-      file: file.display,
-      line: 1,
-      column: 1,
-      endLine: 1,
-      endColumn: 1,
-      severity: 'error',
-      code: 'file-unreadable',
-      message: `cannot read file: ${reason}`,
-    };
-    return { problems: [problem], resources: 0 };
-  }
-  const analysis = analyzeFile(text);
-  return {
-    problems: analysis.diagnostics.map((d) => problemFrom(file.display, d)),
-    resources: analysis.objects.length,
-    objects: analysis.objects,
-    diagnostics: analysis.diagnostics,
-  };
+/** `--jobs`: a whole number ≥ 1, or undefined for the default. */
+function jobsOption(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (typeof value !== 'string' || !/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`--jobs must be a whole number of at least 1, not "${String(value)}"`);
+  return n;
+}
+
+/**
+ * Every file's own check, in the order of `files`: in this thread with one job (or, by default, for fewer than
+ * {@link POOL_MIN_FILES} files), else in a pool of worker threads.
+ */
+async function checkFiles(files: readonly FoundFile[], jobs: number | undefined): Promise<FileResult[]> {
+  const wanted = jobs ?? (files.length < POOL_MIN_FILES ? 1 : availableParallelism());
+  if (wanted <= 1 || files.length <= 1) return files.map(checkFile);
+  return checkFilesInPool(files, wanted, kubernetesVersion());
 }

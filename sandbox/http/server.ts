@@ -17,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { ApiError, internalError, methodNotAllowed, resourceNotFound, unauthorized } from '../api/errors';
 import type { Cluster } from '../cluster/cluster';
 import { DEFAULT_MAX_BODY_BYTES } from './body';
+import { DEFAULT_REQUEST_TIMEOUT_MS, isLongRunning, requestDeadlineMs, requestTimedOut } from './deadline';
 import { GLOBAL_TIMERS, RequestContext } from './context';
 import type { HttpTimers, ServerState } from './context';
 import { discoveryDocument, versionInfo } from './discovery';
@@ -41,8 +42,17 @@ export interface KubeHttpServerOptions {
   maxWatchesPerClient?: number;
   /** Unwritten bytes a watch or log stream may queue for a slow client before it is closed (default 16 MiB). */
   maxWatchBufferBytes?: number;
-  /** Transport timers (watch timeouts, bookmarks); default the global ones. */
+  /** Transport timers (watch timeouts, bookmarks, request deadlines); default the global ones. */
   timers?: HttpTimers;
+  /**
+   * The deadline of a non-long-running request, in ms (upstream `--request-timeout`, default 60 s; `?timeout=` may
+   * ask for less): unanswered by then, it is 504 and its connection is closed.
+   */
+  requestTimeoutMs?: number;
+  /** Time a client has to send its headers before its connection is closed (default 32 s: ReadHeaderTimeout). */
+  headersTimeoutMs?: number;
+  /** An idle keep-alive connection is closed after this (default 90 s, upstream's IdleTimeout). */
+  keepAliveTimeoutMs?: number;
   /** Receives one line per request: method, path, status, milliseconds. */
   log?: (line: string) => void;
   /**
@@ -139,6 +149,28 @@ export function startKubeHttpServer(options: KubeHttpServerOptions): Promise<Kub
     streams: new Set(),
   };
 
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const headersTimeoutMs = options.headersTimeoutMs ?? 32_000;
+  /**
+   * upstream timeout.go: a request unanswered at its deadline is 504 (if nothing of the answer was written yet; else
+   * its connection is cut), and whatever the handler writes later goes nowhere. The connection is closed: the rest of
+   * a stalled body would otherwise be read as the next request.
+   */
+  const startDeadline = (req: IncomingMessage, res: ServerResponse, url: URL, ms: number): void => {
+    const timer = state.timers.setTimeout(() => {
+      if (res.writableEnded || res.destroyed) return;
+      options.log?.(`${req.method} ${url.pathname}${url.search}: request timed out after ${ms} ms`);
+      res.on('error', () => undefined); // the handler's late writes
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      res.shouldKeepAlive = false;
+      sendError(res, requestTimedOut(), { pretty: url.searchParams.get('pretty') === 'true' });
+    }, ms);
+    res.once('close', () => state.timers.clearTimeout(timer));
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
     // The request target is a path: parsed against a fixed origin, so `//x` stays a path and nothing throws.
@@ -156,6 +188,7 @@ export function startKubeHttpServer(options: KubeHttpServerOptions): Promise<Kub
         url.searchParams,
         options.cluster.api.resources,
       );
+      if (!isLongRunning(info)) startDeadline(req, res, url, requestDeadlineMs(url.searchParams, requestTimeoutMs));
       await handleResource(new RequestContext(req, res, url, info, state));
     } catch (e) {
       const error = toApiError(e);
@@ -182,9 +215,16 @@ export function startKubeHttpServer(options: KubeHttpServerOptions): Promise<Kub
     });
   };
   const certificate = options.tls === false ? undefined : selfSignedCertificate();
+  // Node's own requestTimeout (whole request received) stays off: the deadline above answers as upstream does (504,
+  // not 408), and long-running requests have none. Headers are checked against headersTimeout every second or so.
+  const serverOptions = {
+    requestTimeout: 0,
+    keepAlive: true,
+    connectionsCheckingInterval: Math.max(5, Math.min(1_000, Math.floor(headersTimeoutMs / 4))),
+  };
   const server = certificate
-    ? createHttpsServer({ requestTimeout: 0, keepAlive: true, key: certificate.key, cert: certificate.cert }, listener)
-    : createHttpServer({ requestTimeout: 0, keepAlive: true }, listener);
+    ? createHttpsServer({ ...serverOptions, key: certificate.key, cert: certificate.cert }, listener)
+    : createHttpServer(serverOptions, listener);
   // Requests with `Connection: Upgrade` (kubectl exec, attach, port-forward: WebSocket, then SPDY) are
   // answered by the same routes through a response on the raw socket, which closes when it is sent.
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
@@ -196,9 +236,10 @@ export function startKubeHttpServer(options: KubeHttpServerOptions): Promise<Kub
     socket.on('error', () => socket.destroy());
     listener(req, res);
   });
-  // Watches live for up to an hour; idle keep-alive sockets still close after upstream's usual minute or so.
-  server.headersTimeout = 60_000;
-  server.keepAliveTimeout = 65_000;
+  // upstream secure_serving.go: ReadHeaderTimeout 32 s (a slowloris client that never finishes its headers is cut),
+  // IdleTimeout 90 s (an idle keep-alive connection, or a half-open one that sends nothing, is closed).
+  server.headersTimeout = headersTimeoutMs;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 90_000;
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);

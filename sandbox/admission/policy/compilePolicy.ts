@@ -45,11 +45,30 @@ export function compilePolicyExpression(
 }
 
 const cache = new WeakMap<object, CompiledPolicy>();
+/** Specs that may still change (a workspace's documents): the compiled form with the JSON it was compiled from. */
+const unfrozenCache = new WeakMap<object, { json: string; compiled: CompiledPolicy }>();
 
-/** Compiles a policy's spec (cached per stored, frozen spec). */
+/**
+ * Compiles a policy's spec, cached per stored, frozen spec; a spec that is not frozen (the editor's and `validate`'s
+ * documents, judged against every manifest of their scope) is compiled again only when its content changed.
+ */
 export function compilePolicy(spec: PolicySpec): CompiledPolicy {
   const hit = cache.get(spec);
   if (hit) return hit;
+  if (Object.isFrozen(spec)) {
+    const compiled = compileSpec(spec);
+    cache.set(spec, compiled);
+    return compiled;
+  }
+  const json = JSON.stringify(spec);
+  const seen = unfrozenCache.get(spec);
+  if (seen?.json === json) return seen.compiled;
+  const compiled = compileSpec(spec);
+  unfrozenCache.set(spec, { json, compiled });
+  return compiled;
+}
+
+function compileSpec(spec: PolicySpec): CompiledPolicy {
   const params = spec.paramKind !== undefined && spec.paramKind !== null;
   const compiled: CompiledPolicy = {
     validations: (spec.validations ?? []).map((v) => ({
@@ -72,6 +91,5 @@ export function compilePolicy(spec: PolicySpec): CompiledPolicy {
       expression: compilePolicyExpression(a.valueExpression ?? '', params, 'any'),
     })),
   };
-  if (Object.isFrozen(spec)) cache.set(spec, compiled);
   return compiled;
 }

@@ -26,9 +26,12 @@ export function workspacePolicySource(objects: readonly KubeObject[]): PolicySou
   const namespaces = new Map<string, KubeObject>();
   for (const o of objects)
     if (o.apiVersion === 'v1' && o.kind === 'Namespace' && o.metadata.name) namespaces.set(o.metadata.name, o);
+  // Found once: the plugin asks for them on every manifest judged.
+  const policies = objects.filter((o) => isPolicyKind(o, POLICY_KIND));
+  const bindings = objects.filter((o) => isPolicyKind(o, BINDING_KIND));
   return {
-    policies: () => objects.filter((o) => isPolicyKind(o, POLICY_KIND)),
-    bindings: () => objects.filter((o) => isPolicyKind(o, BINDING_KIND)),
+    policies: () => policies,
+    bindings: () => bindings,
     namespace: (name) => {
       const declared = namespaces.get(name);
       const labels = { ...(declared?.metadata.labels ?? {}), 'kubernetes.io/metadata.name': name };
