@@ -2,8 +2,8 @@
  * The text form of an object's chain (`kube-reconcile simulate --explain`): one line per step — virtual time since
  * the run started, the component, what it did and why, and for an apply the manifest's `file:line` —
  *
- *   0.000s  apply                  deployment/web configured (resourceVersion 812) — web.yaml:17 image nginx:1.25 → nginx:1.27
- *   0.000s  deployment-controller  ScalingReplicaSet: Scaled up replica set web-7c9f from 0 to 1 (new template: rolling update)
+ *   0.000s  apply                  deployment/web configured (resourceVersion 812) — web.yaml:17 image a → b
+ *   0.000s  deployment-controller  ScalingReplicaSet: Scaled up replica set web-7c9f from 0 to 1 (new template)
  */
 import type { TimelineEntry } from './timeline';
 
