@@ -81,7 +81,7 @@ describe('Timeline: causes', () => {
   test('an apply names the changed fields at their path', () => {
     const before = { kind: 'Deployment', metadata: { name: 'w' }, spec: { replicas: 2, t: { c: [{ image: 'a' }] } } };
     const after = { kind: 'Deployment', metadata: { name: 'w' }, spec: { replicas: 3, t: { c: [{ image: 'b' }] } } };
-    assert.deepEqual(changedFields(before as KubeObject, after as KubeObject), [
+    assert.deepEqual(changedFields(before as unknown as KubeObject, after as unknown as KubeObject), [
       { path: 'spec.replicas', before: 2, after: 3 },
       { path: 'spec.t.c[0].image', before: 'a', after: 'b' },
     ]);
@@ -114,7 +114,7 @@ describe('Timeline of a rolling update, on a Cluster', () => {
     cluster.apply(deployment('nginx:1.27'), { source: { file: 'web.yaml', line: 1, lineOf } });
     cluster.runUntilSettled(60_000);
     const timeline = cluster.timeline!;
-    const pods = cluster.api.list('pods', 'default').items;
+    const pods = cluster.api.list('pods', { namespace: 'default' }).items;
     assert.equal(pods.length, 2);
     for (const p of pods) {
       const { entries, truncated } = timeline.explain({ kind: 'Pod', namespace: 'default', name: p.metadata.name! });
