@@ -37,15 +37,16 @@ export function recordChange(timeline: Timeline, rec: ChangeRecord, time: number
   const subject = refOf(obj);
   const manager = rec.type === 'DELETED' ? undefined : lastManager(obj);
   const verb = VERB[rec.type];
+  // The message is left empty and worded when shown (describeEntry): writes are the most frequent entries.
   timeline.record({
     time,
     type: 'write',
     component: 'api-server',
     subject,
     what: verb,
-    message: `${verb} ${obj.kind.toLowerCase()}/${subject.name}`,
+    message: '',
     resourceVersion: obj.metadata.resourceVersion,
-    ...(manager !== undefined ? { manager } : {}),
+    manager,
   });
   // A pod's creation is the decision that made it (its owner's, or an apply); its transitions follow.
   if (obj.kind !== 'Pod' || rec.type !== 'MODIFIED') return;

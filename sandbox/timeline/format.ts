@@ -27,7 +27,8 @@ export function describeEntry(e: TimelineEntry): string {
     }
     case 'write': {
       const rv = e.resourceVersion ? ` (resourceVersion ${e.resourceVersion})` : '';
-      return `${e.message}${rv}${e.manager ? ` by ${e.manager}` : ''}`;
+      const text = e.message || `${e.what} ${e.subject.kind.toLowerCase()}/${e.subject.name}`;
+      return `${text}${rv}${e.manager ? ` by ${e.manager}` : ''}`;
     }
     case 'transition':
       return `${e.subject.kind.toLowerCase()}/${e.subject.name} ${e.message}${e.why ? ` (${e.why})` : ''}`;

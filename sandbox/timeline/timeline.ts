@@ -87,12 +87,18 @@ export class Timeline {
     return Math.max(1, this.nextId - this.capacity);
   }
 
-  /** Records an entry, linking it to its cause by the rule in the module comment; returns its id. */
+  /**
+   * Records an entry, linking it to its cause by the rule in the module comment; returns its id. The object passed
+   * becomes the entry (it gets `id` and `cause`): pass a fresh one.
+   */
   record(e: NewTimelineEntry): number {
     const id = this.nextId++;
     const subjectKey = refKey(e.subject);
     const cause = e.type === 'apply' ? undefined : this.last.get(subjectKey);
-    const entry: TimelineEntry = cause === undefined ? { ...e, id } : { ...e, id, cause };
+    // The caller's fresh object becomes the entry (no copy: writes are recorded on every store change).
+    const entry = e as { -readonly [K in keyof TimelineEntry]: TimelineEntry[K] };
+    entry.id = id;
+    if (cause !== undefined) entry.cause = cause;
     this.ring[(id - 1) % this.capacity] = entry;
     if (e.type !== 'write') {
       if (e.target) this.last.set(refKey(e.target), id);
