@@ -8,6 +8,7 @@
  *  3. Workloads (issue 12): 100 StatefulSets × 5 ordinals, each with a claim
  *     template (500 PVCs provisioned on first consumer), and 10 DaemonSets on
  *     50 nodes, to every pod Ready.
+ * `--timeline` records the causal timeline (sandbox/timeline) in every run, to measure what it costs.
  * `--only thousand|quick|envelope|workloads` runs one scenario (e.g. under `node --cpu-prof`; `--workloads` is
  * `--only workloads`). Prints figures (wall and CPU time, RSS at the end and the process's peak RSS); never fails on
  * them. `--fingerprint`: hashes of the final store and Events (the same seed must give the same hashes before and
@@ -77,6 +78,7 @@ function converge(nodes: number, deployments: number, replicas: number): Outcome
   const cluster = new Cluster({
     nodes,
     seed: 1,
+    timeline: process.argv.includes('--timeline'),
     nodeDefaults: {
       capacity: { pods: Math.max(110, Math.ceil((deployments * replicas * 1.3) / nodes)), cpu: '64', memory: '256Gi' },
     },

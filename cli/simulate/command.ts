@@ -26,6 +26,8 @@ import type { CliIo } from '../io';
 import { loadManifests, rejectionAt } from './loadManifests';
 import type { LoadedManifest } from './loadManifests';
 import { formatReport, writeJsonListOf, writeYamlListOf } from './report';
+import { explainObject, parseExplainTarget } from './explain';
+import type { ExplainTarget } from './explain';
 
 export const SIMULATE_OPTIONS: OptionSpecs = {
   nodes: { type: 'string' },
@@ -38,6 +40,7 @@ export const SIMULATE_OPTIONS: OptionSpecs = {
   record: { type: 'string' },
   log: { type: 'boolean' },
   namespace: { type: 'string', short: 'n' },
+  explain: { type: 'string' },
   'kubernetes-version': KUBERNETES_VERSION_OPTION,
   help: { type: 'boolean', short: 'h' },
 };
@@ -64,8 +67,13 @@ Options:
   --record FILE         write every watch event as a JSON line:
                         {"time": <virtual ms since start>, "type", "object"}
   --log                 also print the reconciliation log
-  -n, --namespace NS    namespace for manifests without one, and for actions
-                        (default "default")
+  -n, --namespace NS    namespace for manifests without one, for actions and
+                        for --explain (default "default")
+  --explain KIND/NAME   print the object's causal timeline instead of the
+                        tables: every step from the apply of its manifest
+                        (file:line, what changed) through the controllers'
+                        decisions, the scheduler's per-node results and the
+                        kubelet's transitions, each at its virtual time
   ${KUBERNETES_VERSION_HELP}
   -h, --help            show this help
 
@@ -84,6 +92,7 @@ interface Plan {
   record?: string;
   log: boolean;
   namespace: string;
+  explain?: ExplainTarget;
 }
 
 function durationOption(value: unknown, name: string): number | undefined {
@@ -106,6 +115,8 @@ function plan(args: readonly string[]): Plan | 'help' {
   if (forMs !== undefined && o['until-settled'] === true)
     throw new UsageError('--for and --until-settled cannot be used together');
   const namespace = typeof o.namespace === 'string' ? o.namespace : 'default';
+  if (o.explain !== undefined && o.output !== undefined && o.output !== 'table')
+    throw new UsageError('--explain prints text: it cannot be used with -o json or -o yaml');
   let actions: TimedAction[];
   try {
     actions = ((o.at as readonly string[] | undefined) ?? []).map((a) => parseTimedAction(a, namespace));
@@ -124,6 +135,7 @@ function plan(args: readonly string[]): Plan | 'help' {
     record: typeof o.record === 'string' ? o.record : undefined,
     log: o.log === true,
     namespace,
+    explain: parseExplainTarget(o.explain),
   };
 }
 
@@ -148,7 +160,8 @@ function applyAll(cluster: Cluster, manifests: readonly LoadedManifest[], namesp
     try {
       // kubectl prints the API server's warnings on stderr as `Warning: …`, before the result line.
       const warn = (text: string) => out.errors.write(`Warning: ${text}\n`);
-      out.progress.write(`${cluster.apply(m.object, { namespace, warn }).message}\n`);
+      const source = { file: m.file, line: m.line, lineOf: m.lineOf };
+      out.progress.write(`${cluster.apply(m.object, { namespace, warn, source }).message}\n`);
     } catch (e) {
       if (!isApiError(e)) throw e;
       rejected++;
@@ -181,7 +194,7 @@ export async function runSimulate(args: readonly string[], io: CliIo): Promise<n
   const loaded = await loadManifests(p.files, io.cwd);
   let failures = loaded.problems.length;
   for (const line of loaded.problems) io.stderr.write(`${line}\n`);
-  const cluster = new Cluster({ nodes: p.nodes, seed: p.seed });
+  const cluster = new Cluster({ nodes: p.nodes, seed: p.seed, timeline: p.explain !== undefined });
   cluster.start();
   const start = cluster.clock.now();
   const stopRecording = p.record ? startRecording(cluster, resolve(io.cwd, p.record), start) : undefined;
@@ -215,7 +228,16 @@ export async function runSimulate(args: readonly string[], io: CliIo): Promise<n
   }
   unsubscribe?.();
   stopRecording?.();
-  if (p.output === 'json') await writeJsonListOf(cluster.api, out.report);
+  if (p.explain) {
+    out.report.write(`\n${summary}\n\n`);
+    try {
+      const lines = explainObject(cluster, p.explain, p.namespace, start);
+      out.report.write(`Timeline of ${p.explain.text}:\n${lines.join('\n')}\n`);
+    } catch (e) {
+      out.errors.write(`${(e as Error).message}\n`);
+      failures++;
+    }
+  } else if (p.output === 'json') await writeJsonListOf(cluster.api, out.report);
   else if (p.output === 'yaml') await writeYamlListOf(cluster.api, out.report);
   else out.report.write(`\n${summary}\n\n${formatReport(cluster.api, cluster.clock.now())}`);
   if (p.output !== 'table') out.progress.write(`${summary}\n`);

@@ -62,6 +62,7 @@ import {
   updateManagedFields,
 } from './serverSideApply/index';
 import { ObjectStore } from '../store/objectStore';
+import type { ChangeRecord } from '../store/history';
 import type { WatchHandle } from '../store/watchHub';
 import { WatchHub } from '../store/watchHub';
 import { JsonCopyError, copyJsonCounted, isPlainObject, jsonEqual } from '../util/json';
@@ -186,6 +187,14 @@ export class ApiServer {
       for (const obj of systemPriorityClassObjects()) this.create(obj);
       this.random.setState(saved);
     }
+  }
+
+  /**
+   * Hands every stored change, as it is stored, to one observer besides the watches (the causal timeline); undefined
+   * removes it. Not a watch: no selectors, no bookmarks, never expired.
+   */
+  observeChanges(observer: ((record: ChangeRecord) => void) | undefined): void {
+    this.store.observe(observer);
   }
 
   /** The store's latest resourceVersion. */

@@ -12,6 +12,8 @@ import type { EventType } from './eventRecorder';
 import type { InformerFactory } from './informerFactory';
 import type { ResourceMetricsSource } from './metrics/metricsServer';
 import type { ReconcileLog } from './reconcileLog';
+import type { Timeline } from '../timeline/timeline';
+import { refOf } from '../timeline/changes';
 
 export interface ComponentContext {
   api: ApiServer;
@@ -20,6 +22,8 @@ export interface ComponentContext {
   random: SeededRandom;
   informers: InformerFactory;
   log: ReconcileLog;
+  /** The causal timeline (sandbox/timeline), when the cluster records one. */
+  timeline?: Timeline;
   /** The resource metrics API (metrics-server); absent on a cluster without one. */
   metrics?: ResourceMetricsSource;
 }
@@ -46,9 +50,30 @@ export class Recorder {
     this.events = new EventRecorder(ctx.api, host ? { component, host } : { component });
   }
 
-  event(obj: KubeObject, type: EventType, reason: string, message: string): void {
+  /**
+   * `decision`: for the causal timeline, the object the decision acted on when it is not `obj` (the ReplicaSet a
+   * Deployment scaled, the pod a ReplicaSet created) and why, when the message does not say.
+   */
+  event(
+    obj: KubeObject,
+    type: EventType,
+    reason: string,
+    message: string,
+    decision?: { target?: KubeObject; why?: string },
+  ): void {
     this.events.record(obj, type, reason, message);
     this.logOnly(obj, type, reason, message);
+    this.ctx.timeline?.record({
+      time: this.ctx.clock.now(),
+      type: 'decision',
+      component: this.component,
+      subject: refOf(obj),
+      what: reason,
+      message,
+      level: type,
+      ...(decision?.target ? { target: refOf(decision.target) } : {}),
+      ...(decision?.why ? { why: decision.why } : {}),
+    });
   }
 
   /**

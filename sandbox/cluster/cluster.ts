@@ -35,6 +35,10 @@ import { runUntilSettled } from './settle';
 import type { SettleReport } from './settle';
 import { describeUnsettled } from './describe';
 import { standardStorageClass } from '../controllers/volume/persistentVolumeController';
+import { Timeline } from '../timeline/timeline';
+import { recordChange } from '../timeline/changes';
+import { recordApply } from '../timeline/apply';
+import type { ManifestSource } from '../timeline/apply';
 
 export type { PodLogOptions } from '../kubelet/logs/logOptions';
 export type { ExecResult } from '../kubelet/exec';
@@ -68,6 +72,11 @@ export interface ClusterOptions {
   resumePods?: boolean;
   /** The API server's PodSecurity admission configuration (levels for unlabelled namespaces, exemptions). */
   podSecurity?: ApiServerOptions['podSecurity'];
+  /**
+   * Record the causal timeline (sandbox/timeline): true for the default cap (10,000 entries), or the cap. Default
+   * off (`simulate --explain` turns it on).
+   */
+  timeline?: boolean | number;
 }
 
 export interface SettleResult extends SettleReport {
@@ -107,6 +116,8 @@ export class Cluster {
   /** The load put on pods by `load=SELECTOR:cpu=…` (sandbox/client/metrics/loadTable.ts). */
   readonly load = new LoadTable();
   readonly metrics: SimulatedMetricsServer;
+  /** The causal timeline, when `ClusterOptions.timeline` asked for one. */
+  readonly timeline: Timeline | undefined;
   private readonly ctx: ComponentContext;
   private readonly kubelets = new Map<string, Kubelet>();
   private readonly components: Component[];
@@ -124,6 +135,12 @@ export class Cluster {
         podSecurity: options.podSecurity,
       });
     this.metrics = new SimulatedMetricsServer(this.api, this.clock, this.load, { enabled: options.metricsServer });
+    const timeline = options.timeline;
+    this.timeline = timeline ? new Timeline(typeof timeline === 'number' ? timeline : undefined) : undefined;
+    if (this.timeline) {
+      const t = this.timeline;
+      this.api.observeChanges((rec) => recordChange(t, rec, this.clock.now()));
+    }
     this.ctx = {
       api: this.api,
       clock: this.clock,
@@ -131,6 +148,7 @@ export class Cluster {
       informers: new InformerFactory(this.api),
       log: this.log,
       metrics: this.metrics,
+      ...(this.timeline ? { timeline: this.timeline } : {}),
     };
     // kind's default StorageClass (`standard`, rancher.io/local-path, WaitForFirstConsumer), on a new cluster.
     if (!options.api && options.storageClass !== false) this.api.create(standardStorageClass());
@@ -167,9 +185,31 @@ export class Cluster {
     if (this.started) kubelet.start();
   }
 
-  /** `kubectl apply` of one manifest, with strict field validation as kubectl; throws the ApiError when rejected. */
-  apply(manifest: KubeObject, options: { namespace?: string; warn?: (text: string) => void } = {}): ApplyResult {
-    return applyManifest(this.api, manifest, options);
+  /**
+   * `kubectl apply` of one manifest, with strict field validation as kubectl; throws the ApiError when rejected.
+   * `source` (the manifest's file and lines) goes on the timeline's apply entry.
+   */
+  apply(
+    manifest: KubeObject,
+    options: { namespace?: string; warn?: (text: string) => void; source?: ManifestSource } = {},
+  ): ApplyResult {
+    if (!this.timeline) return applyManifest(this.api, manifest, options);
+    const before = this.liveOf(manifest, options.namespace);
+    const result = applyManifest(this.api, manifest, options);
+    recordApply(this.timeline, this.clock.now(), result.action, before, result.object, options.source);
+    return result;
+  }
+
+  /** The stored object a manifest names, if any (for the timeline's view of what an apply changed). */
+  private liveOf(manifest: KubeObject, namespace: string | undefined): KubeObject | undefined {
+    try {
+      const r = this.api.resourceOf(manifest);
+      const name = manifest.metadata?.name;
+      if (!name) return undefined;
+      return this.api.tryGet(r, r.namespaced ? manifest.metadata.namespace || namespace || 'default' : undefined, name);
+    } catch {
+      return undefined;
+    }
   }
 
   // ---- fault actions: what the extension's context menus and `simulate --at` call ----

@@ -24,6 +24,7 @@ export class ObjectStore {
   private readonly history: ChangeHistory;
   private rev: number;
   private listener: ((record: ChangeRecord) => void) | undefined;
+  private observer: ((record: ChangeRecord) => void) | undefined;
 
   constructor(options: ObjectStoreOptions = {}) {
     this.rev = options.initialRevision ?? 0;
@@ -43,6 +44,11 @@ export class ObjectStore {
   /** Registers the one consumer of changes (the watch hub). */
   onChange(listener: (record: ChangeRecord) => void): void {
     this.listener = listener;
+  }
+
+  /** Registers one observer of changes besides the watch hub (the timeline), called after it; undefined removes it. */
+  observe(observer: ((record: ChangeRecord) => void) | undefined): void {
+    this.observer = observer;
   }
 
   get(kindKey: string, namespace: string, name: string): KubeObject | undefined {
@@ -138,5 +144,6 @@ export class ObjectStore {
       : { revision: this.rev, type, kindKey, namespace, object };
     this.history.append(rec);
     this.listener?.(rec);
+    this.observer?.(rec);
   }
 }

@@ -59,6 +59,7 @@ export const MODULES: readonly Module[] = [
       'sandbox/manifests/',
       'sandbox/apiextensions/',
       'sandbox/cel/',
+      'sandbox/timeline/',
     ],
     mayImport: [],
     forbidden: [NO_VSCODE],

@@ -330,7 +330,10 @@ export class DaemonSetController extends Controller {
     for (const nodeName of create.slice(0, BURST_REPLICAS)) {
       try {
         const created = this.ctx.api.create(this.newPod(ds, nodeName, hash));
-        this.recorder.event(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+        this.recorder.event(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`, {
+          target: created,
+          why: `a daemon pod for ${nodeName}`,
+        });
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
         this.recorder.event(ds, 'Warning', 'FailedCreate', `Error creating: ${message}`);

@@ -139,7 +139,10 @@ function createNew(ctx: SyncContext, oldRSs: ReplicaSet[], newRevision: number):
   }
   rememberReplicaSet(ctx, created);
   if (!alreadyExists && count > 0) {
-    ctx.recorder.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${name} from 0 to ${count}`);
+    ctx.recorder.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${name} from 0 to ${count}`, {
+      target: created,
+      why: oldRSs.length > 0 ? 'new template' : 'new Deployment',
+    });
   }
   let needsUpdate = setDeploymentRevision(d, String(newRevision));
   if (!alreadyExists && hasProgressDeadline(d)) {

@@ -8,7 +8,7 @@ import type { ReplicaSet } from './objects';
 import { cloneJson } from '../../util/json';
 import { replicasAnnotationsNeedUpdate, setReplicasAnnotations } from './annotations';
 import { maxSurge } from './fenceposts';
-import { deploymentReplicas, rsReplicas } from './replicaSets';
+import { deploymentReplicas, equalIgnoreHash, rsReplicas } from './replicaSets';
 import { rememberReplicaSet, type SyncContext } from './syncContext';
 
 export interface ScaleResult {
@@ -16,6 +16,15 @@ export interface ScaleResult {
   scaled: boolean;
   /** The ReplicaSet as it now is. */
   rs: ReplicaSet;
+}
+
+/** For the causal timeline: why a ReplicaSet's size changed (the template changed, or the replicas). */
+function scaleWhy(ctx: SyncContext, rs: ReplicaSet, operation: 'up' | 'down' | ''): string {
+  if (operation === '') return 'replicas changed (proportional scaling)';
+  const isNew = equalIgnoreHash(rs.spec?.template, ctx.d.spec?.template);
+  const othersActive = ctx.rsList.some((x) => x.metadata?.uid !== rs.metadata?.uid && rsReplicas(x) > 0);
+  if (isNew) return othersActive ? 'new template: rolling update' : 'replicas changed';
+  return 'old template: replaced by the new replica set';
 }
 
 /** Scales `rs` to `newScale` when that is a change, naming the direction in the event. */
@@ -52,6 +61,7 @@ export function scaleReplicaSet(
       'Normal',
       'ScalingReplicaSet',
       `Scaled ${operation} replica set ${updated.metadata!.name} from ${oldScale} to ${newScale}`,
+      { target: updated, why: scaleWhy(ctx, rs, operation) },
     );
   }
   return { scaled: sizeNeedsUpdate, rs: updated };

@@ -24,7 +24,7 @@ function message(e: unknown): string {
 export function createJobPod(pc: PodControl, job: Typed<Job>, pod: Typed<Pod>): void {
   try {
     const created = pc.api.create(pod);
-    pc.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+    pc.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`, { target: created });
   } catch (e) {
     pc.recorder.event(job, 'Warning', 'FailedCreate', `Error creating: ${message(e)}`);
     throw e;

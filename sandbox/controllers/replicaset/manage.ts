@@ -8,7 +8,7 @@ import type { ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
-import type { Typed } from '../../api/types';
+import type { KubeObject, Typed } from '../../api/types';
 import type { Recorder } from '../../client/component';
 import type { Expectations } from '../framework/expectations';
 import { isNamespaceTerminatingError } from '../util/namespaceTerminating';
@@ -59,7 +59,9 @@ function createPods(rsKey: string, owner: Typed<ReplicaSet>, count: number, deps
     if (Object.keys(body.metadata.labels ?? {}).length === 0) throw new Error('unable to create pods, no labels');
     try {
       const created = api.create(body);
-      recorder.event(owner, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+      recorder.event(owner, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`, {
+        target: created,
+      });
     } catch (e) {
       // Any create in a terminating namespace fails; upstream treats that as nothing to do.
       if (isNamespaceTerminatingError(e)) return;
@@ -102,7 +104,9 @@ function deletePods(
   for (const pod of victims) {
     try {
       api.delete('pods', pod.metadata?.namespace, pod.metadata?.name ?? '');
-      recorder.event(owner, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata?.name}`);
+      recorder.event(owner, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata?.name}`, {
+        target: { ...(pod as KubeObject), kind: 'Pod' },
+      });
     } catch (e) {
       // The informer will never see this deletion.
       expectations.deletionObserved(rsKey, podKey(pod));

@@ -8,7 +8,7 @@
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
-import type { Typed } from '../../api/types';
+import type { KubeObject, Typed } from '../../api/types';
 import type { Recorder } from '../../client/component';
 import { cloneJson } from '../../util/json';
 import type { ClaimDeps } from './claims';
@@ -38,6 +38,7 @@ export function recordPodEvent(pc: PodControl, verb: Verb, set: Sts, pod: Pod, e
       'Normal',
       `Successful${TITLE[verb]}`,
       `${verb} Pod ${name} in StatefulSet ${set.metadata.name} successful`,
+      { target: { ...(pod as KubeObject), kind: 'Pod' } },
     );
   else
     pc.recorder.event(

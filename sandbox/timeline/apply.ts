@@ -1,0 +1,107 @@
+/**
+ * A `kubectl apply` on the timeline: the root of the chains it starts, with the manifest's `file:line` and the
+ * fields it changed (`image nginx:1.25 → nginx:1.27`), found by comparing the stored object before and after.
+ */
+import type { KubeObject } from '../api/types';
+import { refOf } from './changes';
+import type { Timeline } from './timeline';
+
+/** Where a manifest came from: its file, the document's line, and the line of a field (an upstream path). */
+export interface ManifestSource {
+  file: string;
+  line: number;
+  lineOf?(field: string): number;
+}
+
+export interface FieldChange {
+  /** Upstream path: `spec.template.spec.containers[0].image`. */
+  path: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** Fields no user writes: left out of an apply's changes. */
+const IGNORED_META = new Set([
+  'resourceVersion',
+  'generation',
+  'managedFields',
+  'uid',
+  'creationTimestamp',
+  'annotations.kubectl.kubernetes.io/last-applied-configuration',
+]);
+
+/** The changed leaves of `spec`, `metadata.labels`, `metadata.annotations` (and `data` for ConfigMaps), in order. */
+export function changedFields(before: KubeObject, after: KubeObject, limit = 20): FieldChange[] {
+  const out: FieldChange[] = [];
+  const walk = (a: unknown, b: unknown, path: string) => {
+    if (out.length >= limit) return;
+    if (a === b) return;
+    const objA = typeof a === 'object' && a !== null;
+    const objB = typeof b === 'object' && b !== null;
+    if (objA && objB && Array.isArray(a) === Array.isArray(b)) {
+      if (Array.isArray(a)) {
+        const bb = b as unknown[];
+        for (let i = 0; i < Math.max(a.length, bb.length); i++) walk(a[i], bb[i], `${path}[${i}]`);
+        return;
+      }
+      const ra = a as Record<string, unknown>;
+      const rb = b as Record<string, unknown>;
+      for (const k of new Set([...Object.keys(ra), ...Object.keys(rb)])) walk(ra[k], rb[k], path ? `${path}.${k}` : k);
+      return;
+    }
+    if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ path, before: a, after: b });
+  };
+  for (const top of ['spec', 'data', 'stringData']) {
+    walk((before as Record<string, unknown>)[top], (after as Record<string, unknown>)[top], top);
+  }
+  for (const meta of ['labels', 'annotations'] as const) {
+    const strip = (m: Record<string, string> | undefined) =>
+      m && Object.fromEntries(Object.entries(m).filter(([k]) => !IGNORED_META.has(`${meta}.${k}`)));
+    walk(strip(before.metadata[meta]), strip(after.metadata[meta]), `metadata.${meta}`);
+  }
+  return out;
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return '(none)';
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** `image nginx:1.25 → nginx:1.27`: the last segment of the path, then the values. */
+export function describeChange(c: FieldChange): string {
+  const leaf =
+    c.path
+      .replace(/\[\d+\]$/, '')
+      .split('.')
+      .pop() ?? c.path;
+  return `${leaf} ${show(c.before)} → ${show(c.after)}`;
+}
+
+/**
+ * Records an apply: `created`, `configured` (with the changed fields, the line of the first) or `unchanged`, with
+ * the stored object's resourceVersion. Returns the entry's id.
+ */
+export function recordApply(
+  timeline: Timeline,
+  time: number,
+  action: 'created' | 'configured' | 'unchanged',
+  before: KubeObject | undefined,
+  after: KubeObject,
+  source: ManifestSource | undefined,
+): number {
+  const changes = before && action === 'configured' ? changedFields(before, after) : [];
+  const line = changes.length > 0 && source?.lineOf ? source.lineOf(changes[0].path) : source?.line;
+  const shown = changes.slice(0, 3).map(describeChange);
+  if (changes.length > 3) shown.push(`${changes.length - 3} more`);
+  return timeline.record({
+    time,
+    type: 'apply',
+    component: 'apply',
+    subject: refOf(after),
+    what: action,
+    message: `${after.kind.toLowerCase()}/${after.metadata.name} ${action}`,
+    resourceVersion: after.metadata.resourceVersion,
+    ...(shown.length > 0 ? { why: shown.join(', ') } : {}),
+    ...(source ? { source: `${source.file}:${line}` } : {}),
+  });
+}

@@ -1,0 +1,157 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { Cluster } from '../../../sandbox/cluster/cluster';
+import type { KubeObject } from '../../../sandbox/api/types';
+import { Timeline } from '../../../sandbox/timeline/timeline';
+import type { NewTimelineEntry, TimelineEntry } from '../../../sandbox/timeline/timeline';
+import { changedFields } from '../../../sandbox/timeline/apply';
+
+const pod = (name: string) => ({ kind: 'Pod', namespace: 'default', name });
+
+function decision(name: string, time = 0): NewTimelineEntry {
+  return { time, type: 'decision', component: 'kubelet', subject: pod(name), what: 'Started', message: name };
+}
+
+describe('Timeline: bounded memory', () => {
+  test('N writes past the cap keep only the cap, the newest, in order', () => {
+    const t = new Timeline(5);
+    for (let i = 0; i < 12; i++) t.record(decision(`p${i}`, i));
+    assert.equal(t.size, 5);
+    assert.equal(t.recorded, 12);
+    assert.deepEqual(
+      t.entries().map((e) => e.id),
+      [8, 9, 10, 11, 12],
+    );
+    assert.deepEqual(
+      t.entries().map((e) => e.subject.name),
+      ['p7', 'p8', 'p9', 'p10', 'p11'],
+    );
+    assert.equal(t.get(7), undefined);
+    assert.equal(t.get(8)?.subject.name, 'p7');
+  });
+
+  test('a chain whose cause was dropped says it is truncated', () => {
+    const t = new Timeline(3);
+    t.record({ ...decision('a'), type: 'apply', component: 'apply', what: 'created' });
+    for (let i = 0; i < 4; i++) t.record(decision('a'));
+    const { entries, truncated } = t.explain(pod('a'));
+    assert.equal(truncated, true);
+    assert.deepEqual(
+      entries.map((e) => e.id),
+      [3, 4, 5],
+    );
+  });
+
+  test('the per-object index forgets objects whose entries all went (it stays within twice the cap)', () => {
+    const t = new Timeline(10);
+    for (let i = 0; i < 1000; i++) t.record(decision(`p${i}`));
+    // Every object's last step older than the ring was forgotten: a new entry about p0 has no cause.
+    const id = t.record(decision('p0'));
+    assert.equal(t.get(id)?.cause, undefined);
+    const recent = t.record(decision('p999'));
+    assert.equal(t.get(recent)?.cause, 1000);
+  });
+});
+
+describe('Timeline: causes', () => {
+  test('an apply is a root; a decision on a target is caused by its subject and becomes the target’s last step', () => {
+    const t = new Timeline();
+    const d = { kind: 'Deployment', namespace: 'default', name: 'web' };
+    const rs = { kind: 'ReplicaSet', namespace: 'default', name: 'web-1' };
+    const apply = t.record({ time: 0, type: 'apply', component: 'apply', subject: d, what: 'created', message: '' });
+    const scale = t.record({ ...decision('x'), component: 'dc', subject: d, target: rs });
+    const create = t.record({ ...decision('x'), component: 'rsc', subject: rs, target: pod('web-1-a') });
+    const write = t.record({ ...decision('x'), type: 'write', component: 'api-server', subject: pod('web-1-a') });
+    const bound = t.record({ ...decision('x'), component: 'scheduler', subject: pod('web-1-a') });
+    // A second decision on the Deployment is caused by the apply, not by the scale (which went to the ReplicaSet).
+    const second = t.record({ ...decision('x'), component: 'dc', subject: d, target: rs });
+    const cause = (id: number) => t.get(id)?.cause;
+    assert.equal(cause(apply), undefined);
+    assert.equal(cause(scale), apply);
+    assert.equal(cause(create), scale);
+    assert.equal(cause(write), create);
+    assert.equal(cause(bound), create); // a plain write is an effect, not a step
+    assert.equal(cause(second), apply);
+    assert.deepEqual(
+      t.explain(pod('web-1-a')).entries.map((e) => e.id),
+      [apply, scale, create, bound],
+    );
+  });
+
+  test('an apply names the changed fields at their path', () => {
+    const before = { kind: 'Deployment', metadata: { name: 'w' }, spec: { replicas: 2, t: { c: [{ image: 'a' }] } } };
+    const after = { kind: 'Deployment', metadata: { name: 'w' }, spec: { replicas: 3, t: { c: [{ image: 'b' }] } } };
+    assert.deepEqual(changedFields(before as unknown as KubeObject, after as unknown as KubeObject), [
+      { path: 'spec.replicas', before: 2, after: 3 },
+      { path: 'spec.t.c[0].image', before: 'a', after: 'b' },
+    ]);
+  });
+});
+
+function deployment(image: string): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: 'web' } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: { containers: [{ name: 'nginx', image, resources: { requests: { cpu: '100m' } } }] },
+      },
+    },
+  } as KubeObject;
+}
+
+describe('Timeline of a rolling update, on a Cluster', () => {
+  test('each new pod’s chain goes back to the apply that changed the image, every step caused by the one before', () => {
+    const cluster = new Cluster({ nodes: 3, seed: 1, timeline: true });
+    cluster.start();
+    const lineOf = (field: string) => (field.endsWith('.image') ? 17 : 1);
+    cluster.apply(deployment('nginx:1.25'), { source: { file: 'web.yaml', line: 1, lineOf } });
+    cluster.runUntilSettled(60_000);
+    cluster.apply(deployment('nginx:1.27'), { source: { file: 'web.yaml', line: 1, lineOf } });
+    cluster.runUntilSettled(60_000);
+    const timeline = cluster.timeline!;
+    const pods = cluster.api.list('pods', { namespace: 'default' }).items;
+    assert.equal(pods.length, 2);
+    for (const p of pods) {
+      const { entries, truncated } = timeline.explain({ kind: 'Pod', namespace: 'default', name: p.metadata.name! });
+      assert.equal(truncated, false);
+      const rs = p.metadata.ownerReferences![0].name;
+      const steps = entries.map((e) => `${e.component} ${e.what}`);
+      assert.deepEqual(steps.slice(0, 4), [
+        'apply configured',
+        'deployment-controller ScalingReplicaSet',
+        'replicaset-controller SuccessfulCreate',
+        'default-scheduler Scheduled',
+      ]);
+      assert.deepEqual(steps.slice(4), [
+        'kubelet Pulling',
+        'kubelet Pulled',
+        'kubelet Created',
+        'kubelet Started',
+        'kubelet Phase',
+        'kubelet Ready',
+      ]);
+      const [apply, scale, create, bound] = entries;
+      assert.equal(apply.source, 'web.yaml:17');
+      assert.equal(apply.why, 'image nginx:1.25 → nginx:1.27');
+      assert.equal(scale.target?.name, rs);
+      assert.match(scale.why ?? '', /new template/);
+      assert.equal(create.message, `Created pod: ${p.metadata.name}`);
+      assert.equal(bound.message, `Successfully assigned default/${p.metadata.name} to ${p.spec!.nodeName}`);
+      // Causes: every step but the apply is caused by the step before it.
+      entries.slice(1).forEach((e: TimelineEntry, i) => assert.equal(e.cause, entries[i].id, steps[i + 1]));
+      // Times never go back.
+      entries.slice(1).forEach((e, i) => assert.ok(e.time >= entries[i].time));
+    }
+    cluster.stop();
+  });
+
+  test('off by default: no timeline, nothing recorded', () => {
+    const cluster = new Cluster({ nodes: 1 });
+    assert.equal(cluster.timeline, undefined);
+  });
+});
