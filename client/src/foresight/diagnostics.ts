@@ -64,6 +64,17 @@ function requestsPath(object: unknown, podSpec: string[], resource: string): (st
   return undefined;
 }
 
+/** Most Pending pods the hover names one by one. */
+export const MAX_RELATED_PODS = 5;
+
+/** The hover's lines: each node's reasons for the first pod (when the scheduler said), then the pods. */
+function relatedOf(pods: PlanReport['pending'], nodeReasons: Readonly<Record<string, readonly string[]>>): string[] {
+  const nodes = nodeReasons[pods[0].pod] ?? [];
+  const named = pods.slice(0, MAX_RELATED_PODS).map((p) => `${p.pod}: ${p.message}`);
+  const more = pods.length > MAX_RELATED_PODS ? [`… and ${pods.length - MAX_RELATED_PODS} more Pending pods`] : [];
+  return [...nodes, ...named, ...more];
+}
+
 /** Where the pod spec is in a workload, by kind. */
 function podSpecPath(kind: string): string[] {
   if (kind === 'Pod') return ['spec'];
@@ -85,7 +96,11 @@ function objectOf(objects: readonly PlanObject[], kind: string, name: string): P
  * The diagnostics of a document's plan. `text` is the text that was planned: documents are found by the line each
  * plan object's `source` names, so a finding about an object of another file (or none) is left out.
  */
-export function foresightDiagnostics(report: PlanReport, text: string): ForesightDiagnostic[] {
+export function foresightDiagnostics(
+  report: PlanReport,
+  text: string,
+  nodeReasons: Readonly<Record<string, readonly string[]>> = {},
+): ForesightDiagnostic[] {
   const { manifests } = manifestObjects(text);
   const lines = text.split(/\r?\n/);
   const docAt = (o: PlanObject | undefined): ManifestToApply | undefined => {
@@ -125,7 +140,7 @@ export function foresightDiagnostics(report: PlanReport, text: string): Foresigh
       ...at,
       code: 'pending',
       message: `${head}: ${message}`,
-      related: pods.map((p) => `${p.pod}: ${p.message}`),
+      related: relatedOf(pods, nodeReasons),
     };
     if (replicas !== undefined && kind !== 'Pod' && kind !== 'DaemonSet') {
       const value = replicasValue(lines, keySpan(doc, ['spec', 'replicas']).line);

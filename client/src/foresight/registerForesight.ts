@@ -96,7 +96,7 @@ export function registerForesight(
       if ('yamlErrors' in result) forget(key);
       return;
     }
-    const found = foresightDiagnostics(result.report, doc.getText());
+    const found = foresightDiagnostics(result.report, doc.getText(), result.nodeReasons);
     planned.set(key, { version, report: result.report, text: result.text, diagnostics: found });
     diagnostics.set(
       doc.uri,

@@ -182,10 +182,15 @@ export interface SandboxSettings {
 }
 
 /**
- * Foresight's answer: the plan (JSON form, sandbox/plan/types.ts) with its text form (sandbox/plan/format.ts); or
+ * Foresight's answer: the plan (JSON form, sandbox/plan/types.ts) with its text form (sandbox/plan/format.ts) and the
+ * scheduler's per-node reasons for Pending pods; or
  * that a newer request for the same document superseded this one; or that the text has YAML errors (not planned).
  */
-export type ForesightResult = { report: PlanReport; text: string } | { superseded: true } | { yamlErrors: number };
+export type ForesightResult =
+  /** `nodeReasons`: per Pending pod (the first of each owner), each node's reasons from the scheduler's last try. */
+  | { report: PlanReport; text: string; nodeReasons?: Record<string, string[]> }
+  | { superseded: true }
+  | { yamlErrors: number };
 
 /** Requests, by method: `params` in, `result` out. */
 export interface Requests {

@@ -32,8 +32,26 @@ export function planText(target: ForesightTarget, source: string, text: string):
     object: m.object,
     lineOf: (field) => m.fieldSpan(field).line + 1,
   }));
-  const report = runPlan({ manifests: planned, snapshot: takeSnapshot(target.api), seed: target.seed });
-  return { report, text: formatPlanText(report) };
+  const nodeReasons: Record<string, string[]> = {};
+  const report = runPlan({
+    manifests: planned,
+    snapshot: takeSnapshot(target.api),
+    seed: target.seed,
+    // The scheduler's last decision for the first Pending pod of each owner: why each node was rejected.
+    inspect: (cluster, r) => {
+      const seen = new Set<string>();
+      for (const p of r.pending) {
+        const owner = p.owner ?? p.pod;
+        if (seen.has(owner)) continue;
+        seen.add(owner);
+        const [namespace, name] = p.pod.split('/', 2);
+        const nodes = cluster.explain(namespace, name)?.nodes ?? [];
+        const lines = nodes.flatMap((n) => (n.reasons?.length ? [`${n.node}: ${n.reasons.join(', ')}`] : []));
+        if (lines.length > 0) nodeReasons[p.pod] = lines;
+      }
+    },
+  });
+  return { report, text: formatPlanText(report), nodeReasons };
 }
 
 /** Runs `task` once the messages already queued for the worker have been read (a newer request may be among them). */

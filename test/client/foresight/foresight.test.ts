@@ -201,14 +201,21 @@ describe('plan diagnostics', () => {
   });
 
   test('Insufficient cpu: at the requests of the container that asks for cpu, with the scheduler message verbatim', () => {
-    const [pending, endpoints] = foresightDiagnostics(report, YAML);
+    const [pending, endpoints] = foresightDiagnostics(report, YAML, {
+      'default/web-a': ['node-1: Insufficient cpu', 'node-2: node(s) had untolerated taint {gpu: true}'],
+    });
     assert.deepEqual(pending, {
       line: 20,
       character: 12,
       endCharacter: 20,
       code: 'pending',
       message: `2 of 5 replicas would stay Pending: ${PENDING}`,
-      related: [`default/web-a: ${PENDING}`, `default/web-b: ${PENDING}`],
+      related: [
+        'node-1: Insufficient cpu',
+        'node-2: node(s) had untolerated taint {gpu: true}',
+        `default/web-a: ${PENDING}`,
+        `default/web-b: ${PENDING}`,
+      ],
       fix: { title: 'Lower replicas to 3 (what fits)', span: { line: 5, character: 12, endCharacter: 13 }, text: '3' },
     });
     assert.deepEqual(endpoints, {

@@ -102,7 +102,14 @@ describe('the dispatcher plans unsaved text on a fork of the running sandbox', (
         ['Save: scale 3 → 150 · 30 pods would stay Pending'],
       );
       assert.match(result.text, /^Plan: 1 configured, 1 unchanged; 30 pods would stay Pending\.$/m);
-      const [pending] = foresightDiagnostics(result.report, withReplicas(150));
+      // The scheduler's per-node reasons for the first Pending pod, from the fork.
+      const firstPod = result.report.pending[0].pod;
+      assert.deepEqual(result.nodeReasons, {
+        [firstPod]: ['node-1: Insufficient cpu', 'node-2: Insufficient cpu', 'node-3: Insufficient cpu'],
+      });
+      const [pending] = foresightDiagnostics(result.report, withReplicas(150), result.nodeReasons);
+      assert.deepEqual(pending.related.slice(0, 3), result.nodeReasons[firstPod]);
+      assert.equal(pending.related.at(-1), '… and 25 more Pending pods');
       assert.equal(
         pending.message,
         '30 of 150 replicas would stay Pending: 0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes ' +
