@@ -76,18 +76,25 @@ describe('Kube Reconcile: foresight (code-server + Chromium)', { skip: skip ? `s
         assert.match(warning, /\[Ln 36, Col 13\]/);
         await lens(wb, new RegExp(`^Save: scale 3 → 150 · ${m[1]} pods would stay Pending$`));
         await wb.screenshot('foresight-beyond-capacity-lens');
-        // The lens opens the plan as a read-only document.
         await wb.page
           .locator('.part.editor .codelens-decoration a', { hasText: 'Save: scale 3 → 150' })
           .first()
           .click();
+        // The lens opens the plan as a read-only document beside the manifest: its text form, kubectl diff first.
+        await wb.page
+          .locator('.part.editor .tabs-container .tab.active', { hasText: 'web.yaml.plan' })
+          .first()
+          .waitFor({ state: 'visible', timeout: WAIT_MS });
         await until(
           'the plan document',
-          async () =>
-            (await wb.page.locator('.part.editor').first().innerText()).includes('30 pods would stay Pending.')
+          async () => {
+            const lines = await wb.editorLines();
+            return lines.includes('deployment.apps/web configured (web.yaml:9)') && lines.includes('+  replicas: 150')
               ? true
-              : undefined,
+              : undefined;
+          },
           WAIT_MS,
+          async () => (await wb.editorLines()).slice(0, 25).join(' | '),
         );
         await wb.screenshot('foresight-plan-document');
         // Nothing was saved or applied: the file on disk and the sandbox are as they were.
