@@ -4,7 +4,8 @@
  * files (nothing changes), one workload's image changed (15 pods rolled), every image changed (300 pods rolled).
  * Each includes restoring the snapshot, settling the fork, applying, running to settled and the report; a plan of
  * no manifests measures the fork alone. Target (issue 15): p95 ≤ 300 ms. Prints figures; never fails on them.
- * PLAN_BENCH_RUNS sets the runs per plan (default 5), each plan after one warm-up run that is not counted.
+ * PLAN_BENCH_RUNS sets the runs per plan (default 5), each plan after one warm-up run that is not counted. Then the
+ * editor's path: unsaved text → the worker's `plan` → lenses and diagnostics (PLAN_BENCH_ONLY=editor: that alone).
  */
 import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
@@ -15,6 +16,11 @@ import { withSourceAnnotation } from '../sandbox/gitops/desiredState';
 import { runPlan } from '../sandbox/plan/plan';
 import type { PlanManifest } from '../sandbox/plan/plan';
 import { fmt, machine, percentile } from './stats';
+import { manifestsForApply } from '../client/src/apply/manifestsForApply';
+import { foresightDiagnostics } from '../client/src/foresight/diagnostics';
+import { saveImpactLenses } from '../client/src/foresight/lenses';
+import type { ForesightResult, ReplyMessage, WorkerMessage } from '../client/src/sandbox/protocol';
+import { Dispatcher } from '../client/src/worker/dispatcher';
 
 const WORKLOADS = 20;
 const REPLICAS = 15;
@@ -103,16 +109,82 @@ console.log(`bench/plan — ${machine()}`);
 console.log(
   `${WORKLOADS} workloads (${lines} lines of YAML), 3 nodes, ${pods} pods in the snapshot; target p95 ≤ 300 ms`,
 );
-// the fork alone: restore the snapshot, start every component, settle (kubelets take their 300 pods back)
-measure('fork only (no manifests)', snapshot, []);
-measure('same files (no change)', snapshot, base);
-measure(
-  'one image changed',
-  snapshot,
-  manifests((i) => (i === 0 ? 'nginx:1.28' : 'nginx:1.27')),
-);
-measure(
-  'every image changed',
-  snapshot,
-  manifests(() => 'nginx:1.28'),
-);
+// PLAN_BENCH_ONLY=editor measures the editor's path alone.
+if (process.env.PLAN_BENCH_ONLY !== 'editor') {
+  // the fork alone: restore the snapshot, start every component, settle (kubelets take their 300 pods back)
+  measure('fork only (no manifests)', snapshot, []);
+  measure('same files (no change)', snapshot, base);
+  measure(
+    'one image changed',
+    snapshot,
+    manifests((i) => (i === 0 ? 'nginx:1.28' : 'nginx:1.27')),
+  );
+  measure(
+    'every image changed',
+    snapshot,
+    manifests(() => 'nginx:1.28'),
+  );
+}
+
+// The editor's path (issue 15): a document's unsaved text → the worker's `plan` request (parse, snapshot of the
+// running sandbox, fork, plan, text form; structuredClone stands for postMessage) → the lenses and diagnostics the
+// host derives. In-process Dispatcher, the worker thread's code without the thread. Typing pause (400 ms) not included.
+async function editorPath(): Promise<void> {
+  const text = (image: (i: number) => string) =>
+    Array.from({ length: WORKLOADS }, (_, i) => workload(i, image(i)).map((o) => stringify(o)))
+      .flat()
+      .join('---\n');
+  const posted: WorkerMessage[] = [];
+  let wake: (() => void) | undefined;
+  const d = new Dispatcher(
+    (m) => {
+      posted.push(m);
+      wake?.();
+    },
+    { now: () => Date.UTC(2026, 0, 1) },
+  );
+  let id = 0;
+  const call = async (method: string, params: unknown): Promise<ReplyMessage> => {
+    const mine = ++id;
+    d.handle({ kind: 'request', id: mine, method, params });
+    for (;;) {
+      const reply = posted.find((m): m is ReplyMessage => m.kind === 'reply' && m.id === mine);
+      if (reply) return reply;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  };
+  try {
+    await call('init', { settings: { nodes: 3, speed: 1, seed: 1, selfHeal: true } });
+    const saved = text(() => 'nginx:1.27');
+    await call('applyFile', { file: SOURCE, manifests: manifestsForApply(saved).manifests, trigger: 'save' });
+    await call('control', { type: 'fastForward', limitMs: 15 * 60_000 });
+    for (const [label, edited] of [
+      ['editor: no change', saved],
+      ['editor: one image changed', text((i) => (i === 0 ? 'nginx:1.28' : 'nginx:1.27'))],
+    ] as const) {
+      const times: number[] = [];
+      let lensCount = 0;
+      for (let r = 0; r <= RUNS; r++) {
+        const t0 = performance.now();
+        const reply = await call('plan', { uri: 'file:///bench.yaml', source: SOURCE, text: edited });
+        const result = structuredClone(reply.result) as ForesightResult;
+        if (!('report' in result)) throw new Error(`no plan: ${JSON.stringify(reply)}`);
+        lensCount = saveImpactLenses(result.report).length;
+        foresightDiagnostics(result.report, edited, result.nodeReasons);
+        if (r > 0) times.push(performance.now() - t0);
+      }
+      const s = [...times].sort((a, b) => a - b);
+      console.log(
+        `${label.padEnd(28)} p50 ${fmt(percentile(s, 50), 0).padStart(6)} ms  p95 ${fmt(percentile(s, 95), 0).padStart(6)} ms  ` +
+          `max ${fmt(s[s.length - 1], 0).padStart(6)} ms  (${RUNS} runs after 1 warm-up) — ${lensCount} lenses`,
+      );
+    }
+  } finally {
+    d.dispose();
+  }
+}
+
+editorPath().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});

@@ -15,6 +15,7 @@ import { onSettingsChanged } from './commands/settingsChanged';
 import { startSandbox } from './commands/startup';
 import { createUi, createWorkspaceFiles } from './commands/vscodeUi';
 import { Config, SECTION, kubeconfigFile } from './config';
+import { registerForesight } from './foresight/registerForesight';
 import { createLanguageClient } from './languageClient';
 import { connectOutput, createOutput } from './output';
 import { registerLive } from './live/registerLive';
@@ -87,6 +88,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   registerCommands(context, ctx, (id) => refusal(id, viewed.context));
   registerLive(context, viewed, ctx.ui, (line) => output.appendLine(`[live] ${line}`));
   registerStatusBar(context, connection);
+  registerForesight(context, connection, freshness);
   context.subscriptions.push(
     config.onDidChange((changed) => void onSettingsChanged(ctx, changed)),
     connection.onDidCrash((e) => ctx.ui.error(e.message)),

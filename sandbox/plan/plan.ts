@@ -69,6 +69,8 @@ export interface PlanOptions {
   limitMs?: number;
   /** Namespace for manifests without one (default "default"). */
   namespace?: string;
+  /** Called with the fork once the report is made, before it stops (the editor asks the scheduler why pods wait). */
+  inspect?(cluster: Cluster, report: PlanReport): void;
 }
 
 function snapshotNodeCount(data: unknown): number | undefined {
@@ -460,7 +462,9 @@ export function runPlan(o: PlanOptions): PlanReport {
       unsettled: !settle.settled || settle.pending.length > 0,
     };
     report.findings = FINDINGS.filter((f) => present[f]);
-    return { ...report, verdict: verdict(report) };
+    const done = { ...report, verdict: verdict(report) };
+    o.inspect?.(cluster, done);
+    return done;
   } finally {
     cluster.stop();
   }

@@ -138,7 +138,7 @@ export const MODULES: readonly Module[] = [
     layer: 'edges',
     paths: ['client/src/'],
     mayImport: ['core', 'client-side', 'http', 'host-pure', 'webview-protocol', 'live'],
-    mayImportTypes: [...COMPONENTS, 'cluster'],
+    mayImportTypes: [...COMPONENTS, 'cluster', 'plan'],
     why:
       'the extension host: the control plane runs in the worker, so the host loads no component or cluster code, ' +
       'and it talks to the language server over LSP only',
@@ -148,7 +148,7 @@ export const MODULES: readonly Module[] = [
     layer: 'edges',
     paths: ['client/src/sandbox/', 'client/src/model/', 'client/src/health/'],
     mayImport: ['core', 'client-side'],
-    mayImportTypes: [...COMPONENTS, 'cluster'],
+    mayImportTypes: [...COMPONENTS, 'cluster', 'plan'],
     forbidden: [NO_VSCODE],
     why: "the host's sandbox connection, tree model and health rules: testable without VS Code",
   },

@@ -46,7 +46,11 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Mani
  * Commands that client/src/apply/registerApply.ts and client/src/live/registerLive.ts register themselves (they
  * import vscode, so their constants are read from the source).
  */
-const APPLY_COMMANDS = ['client/src/apply/registerApply.ts', 'client/src/live/registerLive.ts'].flatMap((file) =>
+const APPLY_COMMANDS = [
+  'client/src/apply/registerApply.ts',
+  'client/src/live/registerLive.ts',
+  'client/src/foresight/registerForesight.ts',
+].flatMap((file) =>
   [...readFileSync(join(root, file), 'utf8').matchAll(/export const \w+_COMMAND = '([\w.]+)'/g)].map((m) => m[1]),
 );
 const contributed = pkg.contributes.commands.map((c) => c.command);
@@ -86,6 +90,7 @@ describe('package.json contributions', () => {
       'kubeReconcile.connectToCluster',
       'kubeReconcile.applyToCluster',
       'kubeReconcile.showSandbox',
+      'kubeReconcile.showPlan',
     ]);
     assert.deepEqual([...contributed].sort(), [...Object.keys(COMMANDS), ...APPLY_COMMANDS].sort());
     for (const c of pkg.contributes.commands) assert.equal(c.category, 'Kube Reconcile', c.command);

@@ -54,7 +54,7 @@ export interface SandboxHostOptions {
   /** The worker script: `dist/sandboxWorker.js` (tests pass a bootstrap that runs the TypeScript). */
   workerPath: string;
   workerOptions?: WorkerOptions;
-  /** Per request (default 10 s; `init` 60 s; a fast-forward always 120 s). */
+  /** Per request (default 10 s; `init` 60 s; a fast-forward or a plan always 120 s). */
   timeoutMs?: number;
   /** Wall clock for the restart budget; injectable for tests. */
   now?: () => number;
@@ -244,8 +244,9 @@ export class SandboxHost implements SandboxConnection {
   }
 }
 
+/** A fast-forward, or a plan (foresight: a fork run to settled), runs virtual time and may take long. */
 function isFastForward(method: Method, params: unknown): boolean {
-  return method === 'control' && (params as { type?: string }).type === 'fastForward';
+  return method === 'plan' || (method === 'control' && (params as { type?: string }).type === 'fastForward');
 }
 
 function formatSeconds(ms: number): string {

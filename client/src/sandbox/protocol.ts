@@ -12,6 +12,7 @@ import type { KubeObject, WatchEventType } from '../../../sandbox/api/types';
 import type { Status } from '../../../sandbox/api/errors';
 import type { LogEntry } from '../../../sandbox/client/reconcileLog';
 import type { SchedulingExplanation } from '../../../sandbox/scheduler/explanation';
+import type { PlanReport } from '../../../sandbox/plan/types';
 
 /** One Kubernetes document of a saved file, with the 0-based line it starts on. */
 export interface ManifestInput {
@@ -180,6 +181,17 @@ export interface SandboxSettings {
   kubernetesVersion?: string;
 }
 
+/**
+ * Foresight's answer: the plan (JSON form, sandbox/plan/types.ts) with its text form (sandbox/plan/format.ts) and the
+ * scheduler's per-node reasons for Pending pods; or
+ * that a newer request for the same document superseded this one; or that the text has YAML errors (not planned).
+ */
+export type ForesightResult =
+  /** `nodeReasons`: per Pending pod (the first of each owner), each node's reasons from the scheduler's last try. */
+  | { report: PlanReport; text: string; nodeReasons?: Record<string, string[]> }
+  | { superseded: true }
+  | { yamlErrors: number };
+
 /** Requests, by method: `params` in, `result` out. */
 export interface Requests {
   /**
@@ -225,6 +237,11 @@ export interface Requests {
   podLogs: { params: PodLogRequest; result: { text: string; stream?: number } };
   /** Stops following a log stream (the user closed its document); unknown ids are ignored. */
   stopPodLogs: { params: { stream: number }; result: Record<string, never> };
+  /**
+   * Foresight: what saving `text` (an editor's unsaved YAML of the workspace file `source`) would do, planned on a fork
+   * of the running sandbox — the sandbox is not changed. A newer request for the same `uri` supersedes this one.
+   */
+  plan: { params: { uri: string; source: string; text: string }; result: ForesightResult };
 }
 
 /** Which log: the pod, its container (the only one when absent), the previous instance, follow. */

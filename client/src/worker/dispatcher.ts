@@ -24,6 +24,7 @@ import type { ApiServingDeps } from './apiServing';
 import type { HostTimers } from './batcher';
 import { applyCounts } from '../model/applySummary';
 import { desiredFor } from './desired';
+import { Foresight, planText } from './foresight';
 import { describeChanges } from '../../../sandbox/gitops/drift';
 import { LogStreams, podLogRequestOf } from './logStreams';
 import { BadRequest, apiSettingsOf, manifestsOf, objectRefOf, record, settingsOf, text } from './params';
@@ -72,6 +73,7 @@ export class Dispatcher {
   private readonly handlers: Handlers;
   private readonly api: ApiServing;
   private readonly logStreams: LogStreams;
+  private readonly foresight = new Foresight();
 
   constructor(
     private readonly post: (m: WorkerMessage) => void,
@@ -212,6 +214,16 @@ export class Dispatcher {
         if (typeof stream !== 'number') throw new BadRequest('stream must be a number');
         this.logStreams.stop(stream);
         return {};
+      },
+      plan: (p) => {
+        const params = record(p, 'params');
+        const [uri, source, yaml] = [text(params.uri, 'uri'), text(params.source, 'source'), params.text];
+        if (typeof yaml !== 'string') throw new BadRequest('text must be a string');
+        // The sandbox as it is when the plan's turn comes (a reset in between is planned against).
+        return this.foresight.request(uri, () => {
+          const s = this.live();
+          return planText({ api: s.cluster.api, seed: this.settings?.seed ?? 1 }, source, yaml);
+        });
       },
     };
   }
