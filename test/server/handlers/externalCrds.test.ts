@@ -65,7 +65,7 @@ function fixture(files: Record<string, string>) {
     sent
       .filter((p) => p.uri === `${FOLDER}/${name}`)
       .at(-1)
-      ?.diagnostics.map((d) => d.message) ?? [];
+      ?.diagnostics.map((d) => String(d.message)) ?? [];
   return { disk, sent, work, shown, messages };
 }
 
