@@ -29,7 +29,7 @@ import { DiskQueue } from './diskQueue';
 import type { SendDiagnostics } from './publisher';
 import { DiagnosticsPublisher } from './publisher';
 import { ValidationScheduler } from './validationScheduler';
-import { setKubernetesVersion } from '../schema/schema';
+import { kubernetesVersion, setKubernetesVersion } from '../schema/schema';
 
 /** An open document as seen at one version. */
 export interface DocumentSnapshot {
@@ -108,7 +108,9 @@ export class WorkspaceDiagnostics {
 
   /** Replaces the settings (global, and per folder where they differ) and re-indexes everything. */
   setSettings(global: KubeReconcileSettings, perFolder: ReadonlyMap<string, KubeReconcileSettings> = new Map()): void {
-    // One release for the whole server: the window's setting (a folder's own value is not used).
+    // One release for the whole server: the window's setting (a folder's own value is not used). An open document's
+    // pieces were analysed in the release of their time: forget them when it changes.
+    if (global.kubernetesVersion !== kubernetesVersion()) this.caches.clear();
     setKubernetesVersion(global.kubernetesVersion);
     this.global = selection(global);
     this.perFolder = new Map([...perFolder].map(([f, s]) => [normalizeFolderUri(f), selection(s)]));
