@@ -16,7 +16,7 @@ import { startSandbox } from './commands/startup';
 import { createUi, createWorkspaceFiles } from './commands/vscodeUi';
 import { Config, SECTION, kubeconfigFile } from './config';
 import { registerForesight } from './foresight/registerForesight';
-import { createLanguageClient } from './languageClient';
+import { createLanguageClient, feedSandboxCrds } from './languageClient';
 import { connectOutput, createOutput } from './output';
 import { registerLive } from './live/registerLive';
 import { ViewedCluster, refusal } from './live/viewedCluster';
@@ -115,7 +115,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   });
 
   client = createLanguageClient(context, (uri) => freshness.published(uri.toString()));
-  context.subscriptions.push(client);
+  context.subscriptions.push(client, feedSandboxCrds(client, connection));
   // Activation does not wait for the language server: its diagnostics arrive when it is up.
   const wired = Math.round(performance.now() - started);
   void client.start().then(

@@ -1,7 +1,9 @@
-import { workspace } from 'vscode';
+import { Disposable, workspace } from 'vscode';
 import type { ExtensionContext, Uri } from 'vscode';
-import { LanguageClient, TransportKind } from 'vscode-languageclient/node';
+import { LanguageClient, State, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
+import type { KubeObject } from '../../sandbox/api/types';
+import { SANDBOX_CRDS_NOTIFICATION, SandboxCrdFeed } from './model/sandboxCrds';
 
 /**
  * The client id. vscode-languageclient reads `<id>.trace.server` by itself, which is
@@ -40,4 +42,41 @@ export function createLanguageClient(context: ExtensionContext, onDiagnostics?: 
     },
   };
   return new LanguageClient(CLIENT_ID, 'Kube Reconcile Language Server', serverOptions, clientOptions);
+}
+
+/** What the CRD feed reads of the sandbox: its mirror's CRDs and the change feed. */
+export interface SandboxCrdSource {
+  readonly cache: { list(resource: string): KubeObject[] };
+  onDidChange(listener: () => void): { dispose(): void };
+}
+
+/**
+ * Keeps the language server told of the CRDs the running sandbox serves (model/sandboxCrds.ts): at once, on every
+ * change of the mirror's CustomResourceDefinitions (a reset's list included), and again whenever the server
+ * (re)starts.
+ */
+export function feedSandboxCrds(client: LanguageClient, sandbox: SandboxCrdSource): Disposable {
+  const feed = new SandboxCrdFeed((params) => {
+    if (client.isRunning()) void client.sendNotification(SANDBOX_CRDS_NOTIFICATION, params).catch(() => undefined);
+  });
+  // Which CRD versions the mirror holds: a batch that changes none (most of them) costs one short list; a reset's
+  // list without any CRD changes it too, although no change in it names a CRD.
+  let seen: string | undefined;
+  const update = (): void => {
+    if (!client.isRunning()) return;
+    const crds = sandbox.cache.list('customresourcedefinitions');
+    const key = crds.map((c) => `${c.metadata.name}@${c.metadata.resourceVersion}`).join(' ');
+    if (key === seen) return;
+    seen = key;
+    feed.update(crds);
+  };
+  update();
+  const changes = sandbox.onDidChange(update);
+  const states = client.onDidChangeState((e) => {
+    if (e.newState !== State.Running) return;
+    feed.reset();
+    seen = undefined;
+    update();
+  });
+  return Disposable.from(changes, states);
 }

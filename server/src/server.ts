@@ -13,8 +13,8 @@ import { registerHover } from './handlers/hoverHandler';
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 const diagnostics = registerDiagnostics(connection, documents);
-registerCompletion(connection, documents, diagnostics.index);
-registerHover(connection, documents, diagnostics.index);
+registerCompletion(connection, documents, diagnostics.index, diagnostics.externalCrds);
+registerHover(connection, documents, diagnostics.index, diagnostics.externalCrds);
 registerCodeActions(connection, documents);
 
 connection.onInitialize((params) => ({

@@ -22,6 +22,11 @@ export interface KubeReconcileSettings {
   readonly validation: ValidationSettings;
   /** The Kubernetes minor release manifests are checked against (`kubeReconcile.kubernetesVersion`). */
   readonly kubernetesVersion: string;
+  /**
+   * Folders of CustomResourceDefinitions read offline (`kubeReconcile.crdFolders`, e.g. a vendored CRD catalogue):
+   * absolute, or relative to the first workspace folder. Their CRDs serve custom resources as a workspace CRD does.
+   */
+  readonly crdFolders: readonly string[];
 }
 
 export const DEFAULT_SETTINGS: KubeReconcileSettings = Object.freeze({
@@ -31,6 +36,7 @@ export const DEFAULT_SETTINGS: KubeReconcileSettings = Object.freeze({
     exclude: Object.freeze(['**/node_modules/**', '**/.git/**']),
   }),
   kubernetesVersion: DEFAULT_KUBERNETES_VERSION,
+  crdFolders: Object.freeze([]),
 });
 
 /**
@@ -51,6 +57,7 @@ export function normalizeSettings(raw: unknown): KubeReconcileSettings {
       exclude: stringList(field(validation, 'exclude')) ?? DEFAULT_SETTINGS.validation.exclude,
     },
     kubernetesVersion: release(field(raw, 'kubernetesVersion')),
+    crdFolders: stringList(field(raw, 'crdFolders')) ?? DEFAULT_SETTINGS.crdFolders,
   };
 }
 

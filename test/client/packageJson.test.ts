@@ -14,6 +14,7 @@ function liveNode(state: 'ready' | 'cordoned' | 'notready') {
   return fixtureNode('node-1', state !== 'notready', state === 'cordoned');
 }
 import { KUBERNETES_VERSIONS } from '../../sandbox/schema/versions';
+import { DEFAULT_SETTINGS as SERVER_DEFAULTS } from '../../server/src/settings';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -248,6 +249,7 @@ describe('package.json contributions', () => {
     assert.deepEqual(props['kubeReconcile.validation.include'].default, ['**/*.yaml', '**/*.yml']);
     assert.deepEqual(props['kubeReconcile.validation.exclude'].default, ['**/node_modules/**', '**/.git/**']);
     assert.equal(props['kubeReconcile.validation.enable'].default, true);
+    assert.deepEqual(props['kubeReconcile.crdFolders'].default, SERVER_DEFAULTS.crdFolders);
     assert.equal(props['kubeReconcile.trace.server'].default, 'off');
   });
 

@@ -8,7 +8,8 @@
  *   by node:
  *     node → its pods; Unscheduled → pods no node runs; Namespaces as above
  *
- * Objects nest under their controller by owner reference; objects whose
+ * Objects nest under their controller by owner reference (any kind under a
+ * custom resource: an operator's CR → its Deployment → ReplicaSet → Pods); objects whose
  * controller is not shown (bare pods, orphans) sit in their own group. The
  * options filter what is shown (only what needs attention, one namespace, old
  * 0/0 ReplicaSets hidden). With nothing applied yet the tree is empty, so that
@@ -162,9 +163,11 @@ export class ClusterTree {
       case 'group':
         return this.topLevel(s.resource, s.namespace, index).map((o) => this.objectItem(s.resource, o, index, ''));
       case 'object':
-        return (kindView(s.resource)?.children ?? []).flatMap((r) =>
-          this.shown(r, index.ownedBy(s.uid, r), index).map((o) => this.objectItem(r, o, index, `${parent.id}/`)),
-        );
+        return index
+          .childResources(s.resource)
+          .flatMap((r) =>
+            this.shown(r, index.ownedBy(s.uid, r), index).map((o) => this.objectItem(r, o, index, `${parent.id}/`)),
+          );
     }
   }
 
@@ -209,9 +212,9 @@ export class ClusterTree {
       this.attention.set(uid, false);
       known =
         needsAttention(obj) ||
-        (kindView(resource)?.children ?? []).some((r) =>
-          index.ownedBy(uid, r).some((child) => this.wantsAttention(r, child, index)),
-        );
+        index
+          .childResources(resource)
+          .some((r) => index.ownedBy(uid, r).some((child) => this.wantsAttention(r, child, index)));
       this.attention.set(uid, known);
     }
     return known;
@@ -287,7 +290,9 @@ export class ClusterTree {
   private objectItem(resource: string, o: KubeObject, index: TreeIndex, idPrefix: string): TreeNode {
     const view = kindView(resource);
     const uid = uidOf(resource, o);
-    const hasChildren = (view?.children ?? []).some((r) => this.shown(r, index.ownedBy(uid, r), index).length > 0);
+    const hasChildren = index
+      .childResources(resource)
+      .some((r) => this.shown(r, index.ownedBy(uid, r), index).length > 0);
     const now = this.now();
     const collapsible: Collapsible = hasChildren ? (EXPANDED_KINDS.has(resource) ? 'expanded' : 'collapsed') : 'none';
     const custom = isCustomResource(resource);

@@ -1,11 +1,14 @@
 /**
  * One pass over the mirror cache that the tree reads from: objects by uid,
  * children by controller owner, pods by node. Rebuilt when the cache changes.
+ * A namespaced custom resource is a parent of any kind the tree shows (an operator's CR controlling a Deployment,
+ * a Service, another custom resource…), as the built-in controllers are of the kinds they make.
  */
 import type { ObjectsByResource, ResourceName } from '../../../sandbox/api/resourceObjects';
 import type { KubeObject } from '../../../sandbox/api/types';
 import type { MirrorCache } from '../sandbox/mirror';
-import { CHILD_RESOURCES, PARENT_RESOURCES, kindView } from './kinds';
+import { isCustomResource } from './customResources';
+import { CHILD_RESOURCES, NAMESPACED_KINDS, PARENT_RESOURCES, kindView } from './kinds';
 
 export class TreeIndex {
   /** Resource of each object that can be a parent, by uid. */
@@ -16,9 +19,23 @@ export class TreeIndex {
   /** Objects nested by what they name rather than by controller reference: a StatefulSet's PVCs, HPAs. */
   private readonly nestedByName = new Set<KubeObject>();
 
+  /** What may nest under a custom resource: every namespaced kind the tree shows, then the custom resources. */
+  private readonly customChildren: readonly string[];
+
   constructor(readonly cache: MirrorCache) {
     for (const resource of PARENT_RESOURCES)
       for (const o of cache.list(resource)) if (o.metadata.uid) this.parents.set(o.metadata.uid, resource);
+    const customResources = cache.resources().filter(isCustomResource);
+    this.customChildren = [...NAMESPACED_KINDS.map((k) => k.resource), ...customResources];
+    // Only namespaced custom resources are rows of the tree (under their namespace): a cluster-scoped owner's
+    // children stay in their own groups.
+    const customParents = new Set<string>();
+    for (const resource of customResources)
+      for (const o of cache.list(resource))
+        if (o.metadata.uid && o.metadata.namespace) {
+          this.parents.set(o.metadata.uid, resource);
+          customParents.add(o.metadata.uid);
+        }
     for (const resource of CHILD_RESOURCES) {
       for (const o of cache.list(resource)) {
         const owner = controllerUid(o);
@@ -28,6 +45,19 @@ export class TreeIndex {
         push(m, resource, o);
       }
     }
+    // The kinds no built-in controller nests, and custom resources, under a custom resource controlling them (the
+    // kinds of CHILD_RESOURCES are indexed by any controller above).
+    if (customParents.size > 0)
+      for (const resource of this.customChildren) {
+        if (CHILD_RESOURCES.includes(resource)) continue;
+        for (const o of cache.list(resource)) {
+          const owner = controllerUid(o);
+          if (owner === undefined || !customParents.has(owner)) continue;
+          let m = this.byOwner.get(owner);
+          if (!m) this.byOwner.set(owner, (m = new Map()));
+          push(m, resource, o);
+        }
+      }
     this.nestStatefulSetClaims(cache);
     this.nestAutoscalers(cache);
     for (const pod of cache.list('pods')) {
@@ -86,6 +116,11 @@ export class TreeIndex {
     return this.byOwner.get(uid)?.get(resource) ?? [];
   }
 
+  /** The resources whose objects nest under an object of `resource` it controls, in display order. */
+  childResources(resource: string): readonly string[] {
+    return isCustomResource(resource) ? this.customChildren : (kindView(resource)?.children ?? []);
+  }
+
   /**
    * True when the object's controller is in the cache and nests objects of `resource`, so the object is shown under it.
    */
@@ -93,7 +128,7 @@ export class TreeIndex {
     if (this.nestedByName.has(o)) return true;
     const owner = controllerUid(o);
     const parent = owner === undefined ? undefined : this.parents.get(owner);
-    return parent !== undefined && (kindView(parent)?.children.includes(resource) ?? false);
+    return parent !== undefined && this.childResources(parent).includes(resource);
   }
 
   private readonly lists = new Map<string, KubeObject[]>();

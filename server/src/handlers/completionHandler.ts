@@ -5,6 +5,7 @@
  */
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { KubeObject } from '../../../sandbox/api/types';
 import { completeAt } from '../services/completion/complete';
 import { labelsOfObjects } from '../services/completion/labelItems';
 import type { LabelIndex } from '../services/completion/labelItems';
@@ -20,6 +21,7 @@ export function registerCompletion(
   connection: Connection,
   documents: TextDocuments<TextDocument>,
   index: WorkspaceIndex,
+  externalCrds: () => readonly KubeObject[] = () => [],
 ): void {
   connection.onCompletion((params) => {
     const doc = documents.get(params.textDocument.uri);
@@ -27,7 +29,7 @@ export function registerCompletion(
     return completeAt(doc, params.position, {
       workspaceLabels: workspaceLabels(index, doc.uri),
       takenNames: (kind) => takenNames(index, doc.uri, kind),
-      customSchema: customSchemaLookup(index, doc.uri),
+      customSchema: customSchemaLookup(index, doc.uri, externalCrds()),
     });
   });
 }

@@ -13,9 +13,12 @@ import type {
   TextDocuments,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { KubeObject } from '../../../sandbox/api/types';
+import { ExternalCrds, SANDBOX_CRDS_NOTIFICATION, sandboxCrdsOf } from '../services/customSchema/externalCrds';
 import { SETTINGS_SECTION } from '../settings';
 import type { WorkspaceIndex } from '../services/workspace/index';
 import { yieldWithSetImmediate } from '../services/workspace/analyzeInSlices';
+import { CrdCatalogue, diskCrdFolderHost } from './crdFolders';
 import { listFolderFiles, readDiskFile } from './diskFiles';
 import { FileEventBatcher, registerFileWatcher } from './fileWatcher';
 import { pullSettings, pushedSettings } from './settingsHandler';
@@ -35,6 +38,8 @@ export interface DiagnosticsRegistration {
   initialized(): Promise<void>;
   /** What the server knows of the workspace (for completion: `labelsInWorkspace`). */
   readonly index: WorkspaceIndex;
+  /** CRDs from outside the workspace (`kubeReconcile.crdFolders`, the running sandbox), for completion and hover. */
+  externalCrds(): readonly KubeObject[];
   dispose(): void;
 }
 
@@ -57,9 +62,20 @@ export function registerDiagnostics(
   let watchedPatterns = '';
   const pull = (): boolean => caps.workspace?.configuration === true;
   const folders = (): string[] => work.index.folders;
+  // Workspace CRDs first, then the catalogue's, then the sandbox's (customSchema/externalCrds.ts).
+  const external = new ExternalCrds();
+  const catalogue = new CrdCatalogue(
+    diskCrdFolderHost((message) => void connection.window.showWarningMessage(message)),
+    (crds) => {
+      if (external.setCatalogue(crds)) work.setExternalCrds(external.objects);
+    },
+  );
+  let crdFolders: readonly string[] = [];
 
   const apply = async (resolved: ResolvedSettings): Promise<void> => {
     work.setSettings(resolved.global, resolved.perFolder);
+    crdFolders = resolved.global.crdFolders;
+    void catalogue.load(crdFolders, folders()).catch(() => undefined);
     const patterns = resolved.global.validation.include;
     if (
       caps.workspace?.didChangeWatchedFiles?.dynamicRegistration !== true ||
@@ -70,7 +86,10 @@ export function registerDiagnostics(
     watcher?.dispose();
     watcher = await registerFileWatcher(connection, patterns);
   };
-  const batcher = new FileEventBatcher((changed, deleted) => work.filesChanged(changed, deleted));
+  const batcher = new FileEventBatcher((changed, deleted) => {
+    work.filesChanged(changed, deleted);
+    void catalogue.filesChanged([...changed, ...deleted])?.catch(() => undefined);
+  });
   // TextDocuments fires onDidOpen, then onDidChangeContent for the same document.
   const justOpened = new Set<string>();
   const subscriptions: Disposable[] = [
@@ -87,10 +106,14 @@ export function registerDiagnostics(
         void (pull() ? pullSettings(connection, folders()) : Promise.resolve(pushedSettings(p.settings))).then(apply),
     ),
     connection.onDidChangeWatchedFiles((p) => batcher.add(p.changes)),
+    connection.onNotification(SANDBOX_CRDS_NOTIFICATION, (params: unknown) => {
+      if (external.setSandbox(sandboxCrdsOf(params))) work.setExternalCrds(external.objects);
+    }),
   ];
 
   return {
     index: work.index,
+    externalCrds: () => external.objects,
     initialize(params) {
       caps = params.capabilities;
       initOptions = params.initializationOptions;
@@ -108,6 +131,8 @@ export function registerDiagnostics(
           connection.workspace.onDidChangeWorkspaceFolders((e) => {
             work.removeFolders(e.removed.map((f) => f.uri));
             work.addFolders(e.added.map((f) => f.uri));
+            // A relative CRD folder is resolved in the first workspace folder, which may have changed.
+            void catalogue.load(crdFolders, folders()).catch(() => undefined);
           }),
         );
       }

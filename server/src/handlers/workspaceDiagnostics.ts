@@ -10,6 +10,7 @@
  * {@link WorkspaceHost}, so it can be driven directly by tests.
  */
 import type { Diagnostic } from 'vscode-languageserver-types';
+import type { KubeObject } from '../../../sandbox/api/types';
 import { DEFAULT_SETTINGS } from '../settings';
 import type { KubeReconcileSettings } from '../settings';
 import { crossDocumentDiagnostics, FILE_SCOPE, FOLDER_SCOPE } from '../services/crossDocument/crossDocumentDiagnostics';
@@ -28,7 +29,7 @@ import { DiskQueue } from './diskQueue';
 import type { SendDiagnostics } from './publisher';
 import { DiagnosticsPublisher } from './publisher';
 import { ValidationScheduler } from './validationScheduler';
-import { setKubernetesVersion } from '../schema/schema';
+import { kubernetesVersion, setKubernetesVersion } from '../schema/schema';
 
 /** An open document as seen at one version. */
 export interface DocumentSnapshot {
@@ -88,6 +89,7 @@ export class WorkspaceDiagnostics {
   private readonly dirty = new Set<string>();
   private global: Selection = selection(DEFAULT_SETTINGS);
   private perFolder = new Map<string, Selection>();
+  private external: readonly KubeObject[] = [];
 
   constructor(
     private readonly host: WorkspaceHost,
@@ -106,11 +108,30 @@ export class WorkspaceDiagnostics {
 
   /** Replaces the settings (global, and per folder where they differ) and re-indexes everything. */
   setSettings(global: KubeReconcileSettings, perFolder: ReadonlyMap<string, KubeReconcileSettings> = new Map()): void {
-    // One release for the whole server: the window's setting (a folder's own value is not used).
+    // One release for the whole server: the window's setting (a folder's own value is not used). An open document's
+    // pieces were analysed in the release of their time: forget them when it changes.
+    if (global.kubernetesVersion !== kubernetesVersion()) this.caches.clear();
     setKubernetesVersion(global.kubernetesVersion);
     this.global = selection(global);
     this.perFolder = new Map([...perFolder].map(([f, s]) => [normalizeFolderUri(f), selection(s)]));
     this.reindex();
+  }
+
+  /**
+   * The CustomResourceDefinitions from outside the workspace (the `kubeReconcile.crdFolders` catalogue, then the
+   * running sandbox's): they serve custom resources after each folder's own CRDs. Every folder and every file
+   * outside the folders is checked again.
+   */
+  setExternalCrds(crds: readonly KubeObject[]): void {
+    this.external = crds;
+    for (const folder of this.index.folders) this.dirty.add(folder);
+    if (this.queue.idle) this.flushDirty();
+    for (const uri of this.open.keys()) if (this.index.folderFor(uri) === undefined) this.refresh(undefined, uri);
+  }
+
+  /** The CRDs {@link setExternalCrds} gave (completion and hover serve the same kinds). */
+  get externalCrds(): readonly KubeObject[] {
+    return this.external;
   }
 
   /** Adds workspace folders and indexes them. */
@@ -261,8 +282,8 @@ export class WorkspaceDiagnostics {
     if (folder === undefined) {
       const file = this.index.get(uri);
       if (file === undefined) return;
-      const cross = crossDocumentDiagnostics([file.facts], FILE_SCOPE).get(uri) ?? [];
-      const own = withoutServedKindWarnings([file.facts])(file.facts, file.diagnostics);
+      const cross = crossDocumentDiagnostics([file.facts], FILE_SCOPE, undefined, this.external).get(uri) ?? [];
+      const own = withoutServedKindWarnings([file.facts], this.external)(file.facts, file.diagnostics);
       this.publisher.publish(uri, own, cross, file.version);
       return;
     }
@@ -276,8 +297,13 @@ export class WorkspaceDiagnostics {
     const cross = crossDocumentDiagnostics(
       files.map((f) => f.facts),
       FOLDER_SCOPE,
+      undefined,
+      this.external,
     );
-    const ownInScope = withoutServedKindWarnings(files.map((f) => f.facts));
+    const ownInScope = withoutServedKindWarnings(
+      files.map((f) => f.facts),
+      this.external,
+    );
     for (const f of files) {
       const mine = cross.get(f.uri) ?? noDiagnostics;
       // The folder's CRDs decide whether a custom resource's kind is unknown (a CRD added elsewhere changes it).

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeFile } from '../../../server/src/services/workspace/analyzeFile';
+import { LARGE_PIECE, analyzeFile, analyzePieceText } from '../../../server/src/services/workspace/analyzeFile';
+import { kubernetesVersion, setKubernetesVersion } from '../../../server/src/schema/schema';
 import { splitDocuments } from '../../../server/src/services/workspace/splitDocuments';
 import { validateManifestText } from '../../../server/src/services/validateDocument';
 
@@ -75,5 +76,44 @@ describe('analyzeFile', () => {
     const binary = analyzeFile(`${DEPLOY}\u0000`);
     assert.deepEqual(binary, { diagnostics: validateManifestText(`${DEPLOY}\u0000`), objects: [] });
     assert.equal(binary.diagnostics[0].code, 'binary-content');
+  });
+});
+
+describe('analyzePieceText: large pieces remembered by text and release', () => {
+  // flowcontrol.apiserver.k8s.io/v1beta3 is served by 1.31 and removed in 1.32: the analysis depends on the release.
+  const big = [
+    'apiVersion: flowcontrol.apiserver.k8s.io/v1beta3',
+    'kind: FlowSchema',
+    'metadata:',
+    '  name: big',
+    `  annotations: {note: "${'x'.repeat(LARGE_PIECE)}"}`,
+    'spec:',
+    '  priorityLevelConfiguration: {name: global-default}',
+    '',
+  ].join('\n');
+
+  test('the same large text in the same release is analysed once; another release analyses it again', () => {
+    const release = kubernetesVersion();
+    try {
+      setKubernetesVersion('1.32');
+      const first = analyzePieceText(big);
+      assert.equal(analyzePieceText(big), first, 'remembered');
+      assert.deepEqual(
+        first.validation.map((d) => d.code),
+        ['removed-api-version'],
+      );
+      setKubernetesVersion('1.31');
+      const older = analyzePieceText(big);
+      assert.notEqual(older, first);
+      assert.deepEqual(older.validation, []);
+      setKubernetesVersion('1.32');
+      assert.equal(analyzePieceText(big), first, "1.32's analysis is still remembered");
+      // A small piece is analysed each time (cheaper than keeping it).
+      const small = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n';
+      assert.notEqual(analyzePieceText(small), analyzePieceText(small));
+      assert.deepEqual(analyzePieceText(small), analyzePieceText(small));
+    } finally {
+      setKubernetesVersion(release);
+    }
   });
 });

@@ -12,11 +12,13 @@ describe('settings', () => {
       {
         validation: { enable: true, include: ['**/*.yaml', '**/*.yml'], exclude: ['gen/**'] },
         kubernetesVersion: '1.32',
+        crdFolders: [],
       },
     );
     assert.deepEqual(normalizeSettings({ validation: { enable: false, include: ['k8s/**/*.yaml'] } }), {
       validation: { enable: false, include: ['k8s/**/*.yaml'], exclude: ['**/node_modules/**', '**/.git/**'] },
       kubernetesVersion: '1.32',
+      crdFolders: [],
     });
   });
 

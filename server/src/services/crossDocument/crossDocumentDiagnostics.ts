@@ -4,6 +4,7 @@
  * file out. Pure.
  */
 import type { Diagnostic } from 'vscode-languageserver-types';
+import type { KubeObject } from '../../../../sandbox/api/types';
 import type { FileFacts } from './facts';
 import type { CrossDocumentRule } from './rule';
 import { buildContext } from './rule';
@@ -31,14 +32,16 @@ export const FILE_SCOPE = 'this file';
 /**
  * Diagnostics per file URI: every file of `files` has an entry (empty when it
  * has no problem, so callers know to clear earlier ones), sorted by position.
+ * `externalCrds` serve custom resources after the scope's own CRDs (customSchema/externalCrds.ts).
  */
 export function crossDocumentDiagnostics(
   files: readonly FileFacts[],
   scopeName: string = FOLDER_SCOPE,
   rules: readonly CrossDocumentRule[] = CROSS_DOCUMENT_RULES,
+  externalCrds: readonly KubeObject[] = [],
 ): Map<string, Diagnostic[]> {
   const out = new Map<string, Diagnostic[]>(files.map((f) => [f.uri, []]));
-  const ctx = buildContext(files, scopeName);
+  const ctx = buildContext(files, scopeName, externalCrds);
   for (const rule of rules) {
     for (const { uri, diagnostic } of rule.check(ctx)) out.get(uri)?.push(diagnostic);
   }

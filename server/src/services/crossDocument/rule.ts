@@ -4,6 +4,7 @@
  * single file outside any folder) with the namespace it lands in.
  */
 import type { Diagnostic } from 'vscode-languageserver-types';
+import type { KubeObject } from '../../../../sandbox/api/types';
 import type { FileFacts, ObjectFacts } from './facts';
 import { effectiveNamespace } from './scope';
 
@@ -19,6 +20,11 @@ export interface CrossDocumentContext {
   readonly objects: readonly LocatedObject[];
   /** How messages name the scope: `this workspace folder` or `this file`. */
   readonly scopeName: string;
+  /**
+   * CustomResourceDefinitions from outside the scope (the `kubeReconcile.crdFolders` catalogue, the running
+   * sandbox's), serving after the scope's own: customSchema/externalCrds.ts.
+   */
+  readonly externalCrds: readonly KubeObject[];
 }
 
 /** A diagnostic for one file of the scope. */
@@ -34,7 +40,11 @@ export interface CrossDocumentRule {
 }
 
 /** The context for `files`. */
-export function buildContext(files: readonly FileFacts[], scopeName: string): CrossDocumentContext {
+export function buildContext(
+  files: readonly FileFacts[],
+  scopeName: string,
+  externalCrds: readonly KubeObject[] = [],
+): CrossDocumentContext {
   const objects: LocatedObject[] = [];
   for (const file of files) {
     for (const facts of file.objects) {
@@ -45,7 +55,7 @@ export function buildContext(files: readonly FileFacts[], scopeName: string): Cr
       });
     }
   }
-  return { objects, scopeName };
+  return { objects, scopeName, externalCrds };
 }
 
 /** The identity of an object on the API server: the same key twice is the same object. */

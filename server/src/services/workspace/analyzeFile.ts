@@ -8,6 +8,7 @@ import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { MAX_PARSE_DIAGNOSTICS, MAX_TEXT_LENGTH, parseManifests } from '../parseManifests';
 import { validateManifest, validateManifestText } from '../validateDocument';
 import { extractFacts } from '../crossDocument/extractFacts';
+import { kubernetesVersion } from '../../schema/schema';
 import type { ObjectFacts } from '../crossDocument/facts';
 import { splitDocuments } from './splitDocuments';
 import type { TextPiece } from './splitDocuments';
@@ -61,8 +62,48 @@ export function analyzePiece(piece: TextPiece): PieceAnalysis {
   return shiftPiece(analyzePieceText(piece.text), piece.startLine);
 }
 
-/** Analyzes the text of one piece as if it started the file (ranges relative to the piece): the cacheable part. */
+/**
+ * Pieces at least this long are remembered by their text and the Kubernetes release (bench/crd: a ~1 MiB CRD file
+ * costs ~0.3–0.5 s, four fifths of it the YAML parser), up to LARGE_PIECE_BUDGET characters in all, least recently
+ * used first out: a folder re-indexed after a settings change, a rescan or a checkout that kept the file analyses an
+ * unchanged vendored CRD once. Small pieces are cheaper to analyse than to keep.
+ */
+export const LARGE_PIECE = 64 * 1024;
+const LARGE_PIECE_BUDGET = 32 * 1024 * 1024;
+/** Release → piece text → analysis, in the order last used. */
+const largePieces = new Map<string, Map<string, PieceAnalysis>>();
+let largePieceChars = 0;
+
+/**
+ * Analyzes the text of one piece as if it started the file (ranges relative to the piece): the cacheable part. The
+ * analysis of a large piece may be one returned before for the same text: callers never change it.
+ */
 export function analyzePieceText(text: string): PieceAnalysis {
+  if (text.length < LARGE_PIECE) return analyzeNow(text);
+  const release = kubernetesVersion();
+  let byText = largePieces.get(release);
+  if (byText === undefined) largePieces.set(release, (byText = new Map()));
+  const known = byText.get(text);
+  if (known !== undefined) {
+    byText.delete(text);
+    byText.set(text, known);
+    return known;
+  }
+  const analysis = analyzeNow(text);
+  byText.set(text, analysis);
+  largePieceChars += text.length;
+  for (const [r, m] of largePieces) {
+    for (const t of m.keys()) {
+      if (largePieceChars <= LARGE_PIECE_BUDGET || t === text) break;
+      m.delete(t);
+      largePieceChars -= t.length;
+    }
+    if (m.size === 0) largePieces.delete(r);
+  }
+  return analysis;
+}
+
+function analyzeNow(text: string): PieceAnalysis {
   const parsed = parseManifests(text);
   const objects: ObjectFacts[] = [];
   const validation: Diagnostic[] = [];

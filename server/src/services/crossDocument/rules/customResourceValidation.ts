@@ -11,6 +11,7 @@
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import type { FieldError } from '../../../../../sandbox/admission/validation/fieldError';
+import type { KubeObject } from '../../../../../sandbox/api/types';
 import { formatFieldError } from '../../../../../sandbox/admission/validation/format';
 import { workspaceCrds } from '../../../../../sandbox/apiextensions/workspace';
 import { parseFieldPath } from '../../../../../sandbox/manifests/fieldPath';
@@ -27,7 +28,8 @@ import { closestName } from '../../schemaRules/suggest';
 export const customResourceValidation: CrossDocumentRule = {
   code: 'custom-resource-validation',
   check(ctx: CrossDocumentContext): FileDiagnostic[] {
-    const crds = workspaceCrds(ctx.objects.map((o) => o.facts.object));
+    // The scope's CRDs first: a workspace CRD wins over the catalogue's or the sandbox's for the same kind.
+    const crds = workspaceCrds([...ctx.objects.map((o) => o.facts.object), ...ctx.externalCrds]);
     if (crds.empty) return [];
     const out: FileDiagnostic[] = [];
     for (const located of ctx.objects) {
@@ -110,12 +112,14 @@ function errorRange(facts: ObjectFacts, e: FieldError): Range {
 
 /**
  * `own` (a file's single-document diagnostics) without the `unknown-kind` warnings of objects whose kind a CRD of
- * the scope serves: the CRD is in the workspace after all, and `custom-resource-validation` checks the object.
+ * the scope serves: the CRD is in the workspace after all, and `custom-resource-validation` checks the object. The
+ * same for a kind one of `externalCrds` serves (the `kubeReconcile.crdFolders` catalogue, the running sandbox).
  */
 export function withoutServedKindWarnings(
   scope: readonly FileFacts[],
+  externalCrds: readonly KubeObject[] = [],
 ): (file: FileFacts, own: readonly Diagnostic[]) => readonly Diagnostic[] {
-  const crds = workspaceCrds(scope.flatMap((f) => f.objects.map((o) => o.object)));
+  const crds = workspaceCrds([...scope.flatMap((f) => f.objects.map((o) => o.object)), ...externalCrds]);
   if (crds.empty) return (_file, own) => own;
   return (file, own) => {
     const served = file.objects.filter((o) => crds.serves(o.apiVersion, o.kind)).map((o) => o.kindRange);
