@@ -131,6 +131,39 @@ export function interPodPreFilter(
   return { pod, affinityCounts, antiAffinityCounts, existingAntiAffinityCounts, existingAntiAffinity };
 }
 
+/**
+ * `AddPod` (upstream interpodaffinity `updateWithPod` with multiplier 1): a copy of the state with `added` counted on
+ * `node` — their required anti-affinity terms matching the incoming pod, and whether they match the incoming pod's
+ * affinity (all terms) and each anti-affinity term. The original state is unchanged.
+ */
+export function interPodAddPods(
+  s: InterPodState,
+  node: NodeState,
+  added: readonly ExistingPod[],
+  nsLabels: NamespaceLabels,
+): InterPodState {
+  const existingAntiAffinityCounts = new Map(s.existingAntiAffinityCounts);
+  const affinityCounts = new Map(s.affinityCounts);
+  const antiAffinityCounts = new Map(s.antiAffinityCounts);
+  const existingAntiAffinity = new Map<string, Set<string>>();
+  for (const [k, values] of s.existingAntiAffinity) existingAntiAffinity.set(k, new Set(values));
+  for (const p of added) {
+    for (const t of p.requiredAntiAffinity ?? []) {
+      const v = node.labels[t.topologyKey];
+      if (v === undefined || !termMatches(t, s.pod, nsLabels)) continue;
+      bump(existingAntiAffinityCounts, t.topologyKey, v);
+      let set = existingAntiAffinity.get(t.topologyKey);
+      if (!set) existingAntiAffinity.set(t.topologyKey, (set = new Set()));
+      set.add(v);
+    }
+    if (allMatch(s.pod.requiredAffinity, p, nsLabels))
+      for (const t of s.pod.requiredAffinity) bump(affinityCounts, t.topologyKey, node.labels[t.topologyKey]);
+    for (const t of s.pod.requiredAntiAffinity)
+      if (termMatches(t, p, nsLabels)) bump(antiAffinityCounts, t.topologyKey, node.labels[t.topologyKey]);
+  }
+  return { pod: s.pod, affinityCounts, antiAffinityCounts, existingAntiAffinityCounts, existingAntiAffinity };
+}
+
 /** `Filter`: 0 when the node passes, else one of the reason bits (affinity first, as upstream checks them). */
 export function interPodFilter(s: InterPodState, node: NodeState, nsLabels: NamespaceLabels): number {
   if (!satisfyAffinity(s, node, nsLabels)) return AFFINITY_NOT_MATCH;

@@ -94,6 +94,8 @@ export interface SpreadState {
   readonly minMatch: number[];
   /** Per constraint: whether the pod matches its own selector. */
   readonly selfMatch: number[];
+  /** Per constraint: its domains (the values of its key on the eligible nodes). */
+  readonly domains: readonly ReadonlySet<string>[];
 }
 
 function pair(key: string, value: string): string {
@@ -147,14 +149,54 @@ export function spreadPreFilter(
     if (some) for (const p of some) count(p);
     else for (const node of eligible[i]) for (const p of node.pods) count(p);
   });
-  const minMatch = cs.map((c, i) => {
-    if (domains[i].size < c.minDomains) return 0;
-    let min = Infinity;
-    for (const v of domains[i]) min = Math.min(min, pairCounts.get(pair(c.topologyKey, v)) ?? 0);
-    return min === Infinity ? 0 : min;
-  });
+  const minMatch = cs.map((c, i) => minMatchOf(c, domains[i], pairCounts));
   const selfMatch = cs.map((c) => (c.selector.matches(pod.labels) ? 1 : 0));
-  return { pod, pairCounts, minMatch, selfMatch };
+  return { pod, pairCounts, minMatch, selfMatch, domains };
+}
+
+/** The global minimum a constraint's skew is measured against (0 with fewer domains than `minDomains`). */
+function minMatchOf(
+  c: SpreadConstraint,
+  domains: ReadonlySet<string>,
+  pairCounts: ReadonlyMap<string, number>,
+): number {
+  if (domains.size < c.minDomains) return 0;
+  let min = Infinity;
+  for (const v of domains) min = Math.min(min, pairCounts.get(pair(c.topologyKey, v)) ?? 0);
+  return min === Infinity ? 0 : min;
+}
+
+/** What PodTopologySpread reads of a pod counted on a node (`AddPod`'s pod). */
+export interface SpreadCountedPod {
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+/**
+ * `AddPod` (upstream `updateWithPod` with delta 1, the critical paths updated): a copy of the state with `added`
+ * counted on `node` — pods of the incoming pod's namespace matching a constraint's selector, on a node carrying every
+ * key and passing that constraint's node inclusion policies. The original state is unchanged.
+ */
+export function spreadAddPods(s: SpreadState, node: NodeState, added: readonly SpreadCountedPod[]): SpreadState {
+  const cs = s.pod.constraints;
+  for (const c of cs) if (!Object.hasOwn(node.labels, c.topologyKey)) return s;
+  const affinityOk = !s.pod.required || s.pod.required(node);
+  const taintsOk = node.taints.length === 0 || !untolerated(node.taints, s.pod.tolerations);
+  let pairCounts: Map<string, number> | undefined;
+  let minMatch: number[] | undefined;
+  for (let i = 0; i < cs.length; i++) {
+    const c = cs[i];
+    if ((c.honorAffinity && !affinityOk) || (c.honorTaints && !taintsOk)) continue;
+    let n = 0;
+    for (const p of added) if (p.namespace === s.pod.namespace && c.selector.matches(p.labels)) n++;
+    if (n === 0) continue;
+    pairCounts ??= new Map(s.pairCounts);
+    minMatch ??= [...s.minMatch];
+    const k = pair(c.topologyKey, node.labels[c.topologyKey]);
+    pairCounts.set(k, (pairCounts.get(k) ?? 0) + n);
+    minMatch[i] = minMatchOf(c, s.domains[i], pairCounts);
+  }
+  return pairCounts && minMatch ? { ...s, pairCounts, minMatch } : s;
 }
 
 /** `Filter`: 0, SPREAD_MISSING_LABEL (unresolvable) or SPREAD_NOT_MATCH. */
