@@ -88,16 +88,22 @@ export const REASON_EXISTING_ANTI_AFFINITY = "node(s) didn't satisfy existing po
 export function interPodPreFilter(
   pod: AffinityPod,
   nodes: readonly NodeState[],
-  withAntiAffinity: Iterable<{ node: NodeState; pod: ExistingPod }>,
+  antiAffinityTerms: Iterable<{ term: AffinityTerm; pods: ReadonlyMap<BoundPod, number> }>,
   nsLabels: NamespaceLabels,
   candidates?: (namespace: string, selector: Selector) => ReadonlySet<BoundPod> | undefined,
 ): InterPodState | undefined {
   const existingAntiAffinityCounts = new Map<string, number>();
-  // getExistingAntiAffinityCounts
-  for (const e of withAntiAffinity) {
-    if (!e.node.exists) continue;
-    for (const t of e.pod.requiredAntiAffinity ?? [])
-      if (termMatches(t, pod, nsLabels)) bump(existingAntiAffinityCounts, t.topologyKey, e.node.labels[t.topologyKey]);
+  // getExistingAntiAffinityCounts, by distinct term: a term not matching the pod skips every pod carrying it.
+  for (const g of antiAffinityTerms) {
+    const t = g.term;
+    if (!termMatches(t, pod, nsLabels)) continue;
+    for (const [e, times] of g.pods) {
+      if (!e.node.exists) continue;
+      const v = e.node.labels[t.topologyKey];
+      if (v === undefined) continue;
+      const p = pair(t.topologyKey, v);
+      existingAntiAffinityCounts.set(p, (existingAntiAffinityCounts.get(p) ?? 0) + times);
+    }
   }
   const affinityCounts = new Map<string, number>();
   const antiAffinityCounts = new Map<string, number>();

@@ -164,6 +164,26 @@ describe('PodTopologySpread', () => {
     ],
   });
 
+  test('two constraints on the same key count their own matching pods (upstream TpValueToMatchNum per constraint)', () => {
+    const h = setup([zoned('a1', 'a'), zoned('b1', 'b')]);
+    h.api.create(labelled('web', { app: 'web' }, { spec: { nodeName: 'a1' } }));
+    h.api.create(labelled('cache', { tier: 'cache' }, { spec: { nodeName: 'b1' } }));
+    const both = spread({ nodeAffinityPolicy: 'Ignore' });
+    both.topologySpreadConstraints!.push({
+      ...both.topologySpreadConstraints![0],
+      labelSelector: { matchLabels: { tier: 'cache' } },
+    });
+    // By app: a=1, b=0, so a second web pod in zone a has skew 2. Counting both selectors together (a=1, b=1) would
+    // wrongly let it in.
+    // nodeAffinityPolicy Ignore: zone b stays a domain for a pod pinned to zone a.
+    h.api.create(
+      labelled('web-a', { app: 'web' }, { spec: { ...both, nodeSelector: { 'topology.kubernetes.io/zone': 'a' } } }),
+    );
+    h.settle();
+    assert.equal(nodeOf(h, 'web-a'), undefined);
+    assert.match(scheduledMessage(h, 'web-a')!, /1 node\(s\) didn't match pod topology spread constraints/);
+  });
+
   test('DoNotSchedule keeps the zones within maxSkew whatever the node count per zone', () => {
     for (const seed of [1, 2, 3]) {
       const h = setup([zoned('a1', 'a'), zoned('a2', 'a'), zoned('a3', 'a'), zoned('b1', 'b')], seed);
