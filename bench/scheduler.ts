@@ -10,6 +10,7 @@
  * hostname) and with topology spread (DoNotSchedule over zones, maxSkew 1),
  * side by side with the plain run. Prints figures; never fails on them.
  */
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ApiServer } from '../sandbox/apiserver/apiServer';
 import { InformerFactory } from '../sandbox/client/informerFactory';
@@ -22,9 +23,10 @@ import type { SchedulerPhase } from '../sandbox/scheduler/scheduler';
 import { Scheduler } from '../sandbox/scheduler/scheduler';
 import { fmt, machine } from './stats';
 
-const NODES = 5_000;
+// BENCH_SCHEDULER_NODES / _PODS shrink the run (profiling, the placement digest); the defaults are the recorded sizes.
+const NODES = Number(process.env.BENCH_SCHEDULER_NODES ?? 5_000);
 const WARMUP = 1_000;
-const MEASURED = 10_000;
+const MEASURED = Number(process.env.BENCH_SCHEDULER_PODS ?? 10_000);
 
 function nodeObject(i: number): KubeObject {
   const allocatable = { cpu: '4', memory: '16Gi', pods: '110' };
@@ -88,6 +90,8 @@ function podObject(i: number, variant: Variant = 'plain'): KubeObject {
 }
 
 interface Run {
+  /** sha256 of every pod's `name=node`, in name order: same seed and inputs must give the same digest. */
+  digest: string;
   podsPerSecond: number;
   wallMs: number;
   phases: Record<SchedulerPhase, number>;
@@ -122,12 +126,16 @@ function run(percentageOfNodesToScore: number, variant: Variant = 'plain'): Run 
   const t0 = performance.now();
   settle();
   const wallMs = performance.now() - t0;
-  const unbound = api
-    .list('pods', { namespace: 'default' })
-    .items.filter((p) => !(p.spec as { nodeName?: string }).nodeName).length;
+  const pods = api.list('pods', { namespace: 'default' }).items;
+  const unbound = pods.filter((p) => !(p.spec as { nodeName?: string }).nodeName).length;
+  const placements = pods
+    .map((p) => `${p.metadata.name}=${(p.spec as { nodeName?: string }).nodeName ?? ''}`)
+    .sort()
+    .join('\n');
+  const digest = createHash('sha256').update(placements).digest('hex').slice(0, 16);
   if (unbound > 0) console.log(`  warning: ${unbound} pods left unbound`);
   scheduler.stop();
-  return { podsPerSecond: MEASURED / (wallMs / 1000), wallMs, phases };
+  return { digest, podsPerSecond: MEASURED / (wallMs / 1000), wallMs, phases };
 }
 
 function report(label: string, r: Run): void {
@@ -135,7 +143,7 @@ function report(label: string, r: Run): void {
   const writes = p.bind + p.event + p.status;
   const other = r.wallMs - p.schedule - writes;
   console.log(
-    `  ${label}: ${fmt(r.podsPerSecond, 0)} pods/s (${fmt(r.wallMs, 0)} ms for ${MEASURED.toLocaleString('en-US')} pods)`,
+    `  ${label}: ${fmt(r.podsPerSecond, 0)} pods/s (${fmt(r.wallMs, 0)} ms for ${MEASURED.toLocaleString('en-US')} pods), placements ${r.digest}`,
   );
   console.log(
     `    scheduling algorithm ${fmt(p.schedule, 0)} ms, API writes ${fmt(writes, 0)} ms (bind ${fmt(p.bind, 0)}, events ${fmt(p.event, 0)}, status ${fmt(p.status, 0)}), rest (informers, queue) ${fmt(other, 0)} ms`,

@@ -13,6 +13,11 @@ export interface AffinityTerm {
   readonly namespaces: ReadonlySet<string>;
   readonly nsSelector: Selector;
   readonly topologyKey: string;
+  /**
+   * The term as written with its pod's namespace: equal keys mean equal terms, so the cache groups existing pods'
+   * anti-affinity terms by it and PreFilter matches each distinct term once.
+   */
+  readonly key: string;
 }
 
 /** What a term looks at in a pod. */
@@ -48,6 +53,7 @@ export function compileAffinityTerms(
       namespaces,
       nsSelector: selectorOf(t.namespaceSelector),
       topologyKey: t.topologyKey,
+      key: `${podNamespace}\u0000${JSON.stringify(t)}`,
     };
   });
 }

@@ -9,10 +9,16 @@ import type { NodeState } from './nodeState';
 import type { NominatedPod } from './nominator';
 import type { ScoreHook } from './scores';
 import type { InterPodState, NamespaceLabels } from './podAffinity';
-import { AFFINITY_NOT_MATCH, interPodFilter, interPodReason } from './podAffinity';
+import { AFFINITY_NOT_MATCH, interPodAddPods, interPodFilter, interPodReason } from './podAffinity';
 import type { PodInfo } from './podInfo';
 import type { SpreadState } from './topologySpread';
-import { REASON_SPREAD, REASON_SPREAD_MISSING_LABEL, SPREAD_MISSING_LABEL, spreadFilter } from './topologySpread';
+import {
+  REASON_SPREAD,
+  REASON_SPREAD_MISSING_LABEL,
+  SPREAD_MISSING_LABEL,
+  spreadAddPods,
+  spreadFilter,
+} from './topologySpread';
 import { TAINT_NODE_UNSCHEDULABLE, firstUntoleratedTaint, tolerationsTolerate } from './taints';
 
 export const FILTER_PLUGINS = [
@@ -90,8 +96,9 @@ function reasonsOf(verdict: number): number {
 /**
  * Runs the filters for `pod` on `node` (upstream `RunFilterPluginsWithNominatedPods`): first with the node's nominated
  * pods of higher or equal priority counted there, then, if they were and the node passed, without them. Nominated pods
- * take their resources and host ports; PodTopologySpread and InterPodAffinity do not yet see them (upstream's PreFilter
- * AddPod extensions do), a known gap.
+ * take their resources and host ports, and count in PodTopologySpread's and InterPodAffinity's cycle state (upstream
+ * `addGlobalNominatedPods` → `RunPreFilterExtensionAddPod` on a copy of the state; a plugin PreFilter skipped stays
+ * skipped).
  */
 export function filterNode(pod: PodInfo, node: NodeState, cycle?: CycleState): number {
   const nominated = cycle?.nominated?.(node.name);
@@ -101,7 +108,12 @@ export function filterNode(pod: PodInfo, node: NodeState, cycle?: CycleState): n
   for (const n of added) node.addPod(n.usage, 1);
   let verdict: number;
   try {
-    verdict = filterOnce(pod, node, cycle);
+    const withNominated: CycleState = {
+      ...cycle!,
+      spread: cycle!.spread && spreadAddPods(cycle!.spread, node, added),
+      interPod: cycle!.interPod && interPodAddPods(cycle!.interPod, node, added, cycle!.nsLabels),
+    };
+    verdict = filterOnce(pod, node, withNominated);
   } finally {
     for (const n of added) node.addPod(n.usage, -1);
   }

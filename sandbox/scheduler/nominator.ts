@@ -2,9 +2,12 @@
  * The pods nominated to a node by preemption (`status.nominatedNodeName`) while they wait in the queue: upstream's
  * nominator (backend/queue/nominator.go), kept by the scheduling queue. The filters count a node's nominated pods of
  * higher or equal priority as if they ran there (`addGlobalNominatedPods` in framework/runtime), so a pod arriving
- * later cannot take the room preemption freed for the nominee.
+ * later cannot take the room preemption freed for the nominee; PodTopologySpread and InterPodAffinity count them too
+ * (their PreFilter extensions' `AddPod`).
  */
 import type { Pod } from 'kubernetes-types/core/v1';
+import type { AffinityTerm } from './affinityTerm';
+import { compileAffinityTerms } from './affinityTerm';
 import type { PodUsage } from './nodeState';
 import { usageOf } from './schedulerCache';
 
@@ -13,6 +16,10 @@ export interface NominatedPod {
   readonly uid: string;
   readonly priority: number;
   readonly usage: PodUsage;
+  /** What PodTopologySpread and InterPodAffinity count (their PreFilter extensions' AddPod). */
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly requiredAntiAffinity: readonly AffinityTerm[];
 }
 
 const NONE: readonly NominatedPod[] = [];
@@ -29,7 +36,19 @@ export class Nominator {
     if (node === '' || pod.spec?.nodeName) return;
     let pods = this.byNode.get(node);
     if (!pods) this.byNode.set(node, (pods = new Map()));
-    pods.set(key, { key, uid: pod.metadata?.uid ?? '', priority: pod.spec?.priority ?? 0, usage: usageOf(pod) });
+    const namespace = pod.metadata?.namespace ?? '';
+    pods.set(key, {
+      key,
+      uid: pod.metadata?.uid ?? '',
+      priority: pod.spec?.priority ?? 0,
+      usage: usageOf(pod),
+      namespace,
+      labels: pod.metadata?.labels ?? {},
+      requiredAntiAffinity: compileAffinityTerms(
+        pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+        namespace,
+      ),
+    });
     this.nodeOf.set(key, node);
   }
 

@@ -88,16 +88,22 @@ export const REASON_EXISTING_ANTI_AFFINITY = "node(s) didn't satisfy existing po
 export function interPodPreFilter(
   pod: AffinityPod,
   nodes: readonly NodeState[],
-  withAntiAffinity: Iterable<{ node: NodeState; pod: ExistingPod }>,
+  antiAffinityTerms: Iterable<{ term: AffinityTerm; pods: ReadonlyMap<BoundPod, number> }>,
   nsLabels: NamespaceLabels,
   candidates?: (namespace: string, selector: Selector) => ReadonlySet<BoundPod> | undefined,
 ): InterPodState | undefined {
   const existingAntiAffinityCounts = new Map<string, number>();
-  // getExistingAntiAffinityCounts
-  for (const e of withAntiAffinity) {
-    if (!e.node.exists) continue;
-    for (const t of e.pod.requiredAntiAffinity ?? [])
-      if (termMatches(t, pod, nsLabels)) bump(existingAntiAffinityCounts, t.topologyKey, e.node.labels[t.topologyKey]);
+  // getExistingAntiAffinityCounts, by distinct term: a term not matching the pod skips every pod carrying it.
+  for (const g of antiAffinityTerms) {
+    const t = g.term;
+    if (!termMatches(t, pod, nsLabels)) continue;
+    for (const [e, times] of g.pods) {
+      if (!e.node.exists) continue;
+      const v = e.node.labels[t.topologyKey];
+      if (v === undefined) continue;
+      const p = pair(t.topologyKey, v);
+      existingAntiAffinityCounts.set(p, (existingAntiAffinityCounts.get(p) ?? 0) + times);
+    }
   }
   const affinityCounts = new Map<string, number>();
   const antiAffinityCounts = new Map<string, number>();
@@ -129,6 +135,39 @@ export function interPodPreFilter(
     set.add(v);
   }
   return { pod, affinityCounts, antiAffinityCounts, existingAntiAffinityCounts, existingAntiAffinity };
+}
+
+/**
+ * `AddPod` (upstream interpodaffinity `updateWithPod` with multiplier 1): a copy of the state with `added` counted on
+ * `node` — their required anti-affinity terms matching the incoming pod, and whether they match the incoming pod's
+ * affinity (all terms) and each anti-affinity term. The original state is unchanged.
+ */
+export function interPodAddPods(
+  s: InterPodState,
+  node: NodeState,
+  added: readonly ExistingPod[],
+  nsLabels: NamespaceLabels,
+): InterPodState {
+  const existingAntiAffinityCounts = new Map(s.existingAntiAffinityCounts);
+  const affinityCounts = new Map(s.affinityCounts);
+  const antiAffinityCounts = new Map(s.antiAffinityCounts);
+  const existingAntiAffinity = new Map<string, Set<string>>();
+  for (const [k, values] of s.existingAntiAffinity) existingAntiAffinity.set(k, new Set(values));
+  for (const p of added) {
+    for (const t of p.requiredAntiAffinity ?? []) {
+      const v = node.labels[t.topologyKey];
+      if (v === undefined || !termMatches(t, s.pod, nsLabels)) continue;
+      bump(existingAntiAffinityCounts, t.topologyKey, v);
+      let set = existingAntiAffinity.get(t.topologyKey);
+      if (!set) existingAntiAffinity.set(t.topologyKey, (set = new Set()));
+      set.add(v);
+    }
+    if (allMatch(s.pod.requiredAffinity, p, nsLabels))
+      for (const t of s.pod.requiredAffinity) bump(affinityCounts, t.topologyKey, node.labels[t.topologyKey]);
+    for (const t of s.pod.requiredAntiAffinity)
+      if (termMatches(t, p, nsLabels)) bump(antiAffinityCounts, t.topologyKey, node.labels[t.topologyKey]);
+  }
+  return { pod: s.pod, affinityCounts, antiAffinityCounts, existingAntiAffinityCounts, existingAntiAffinity };
 }
 
 /** `Filter`: 0 when the node passes, else one of the reason bits (affinity first, as upstream checks them). */

@@ -25,16 +25,16 @@ export function preFilter(
   nominator?: Nominator,
 ): CycleState {
   const nodes = cache.nodeList;
-  const anti = [...cache.withAntiAffinity].map((e) => ({ node: e.node, pod: e }));
+  const byLabel = (ns: string, sel: Selector) => cache.candidates(ns, sel);
   return {
-    spread: spreadPreFilter(pod, nodes, (ns, sel) => cache.candidates(ns, sel)),
-    interPod: interPodPreFilter(pod, nodes, anti, nsLabels, (ns, sel) => cache.candidates(ns, sel)),
+    spread: spreadPreFilter(pod, nodes, byLabel),
+    interPod: interPodPreFilter(pod, nodes, cache.antiAffinityTerms.values(), nsLabels, byLabel),
     nsLabels,
     ...(nominator && !nominator.empty ? { nominated: (node: string) => nominator.on(node) } : {}),
     score: (feasible, out) => {
       const soft = pod.ownConstraints ? pod.softConstraints : defaultConstraints(defaultSelector?.());
       spreadScores(pod, soft, feasible, cache.nodeList, out, SCORE_STRIDE, SPREAD_SCORE);
-      const withAffinity = [...cache.withAffinity].map((e) => ({
+      const withAffinity = [...cache.withScoredTerms].map((e) => ({
         node: e.node,
         pod: {
           ...e,

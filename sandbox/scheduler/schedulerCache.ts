@@ -7,6 +7,7 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { BoundPod, PodUsage } from './nodeState';
 import { NodeState } from './nodeState';
+import type { AffinityTerm } from './affinityTerm';
 import { compileAffinityTerms, compileWeightedTerms } from './affinityTerm';
 import type { Selector } from '../api/selectors/labelSelector';
 import type { PodInfo } from './podInfo';
@@ -16,6 +17,13 @@ import { podRequests } from './podRequests';
 type PodEntry = BoundPod;
 
 const EMPTY: ReadonlySet<BoundPod> = new Set();
+
+/** One distinct required anti-affinity term and the pods carrying it. */
+export interface AntiAffinityGroup {
+  readonly term: AffinityTerm;
+  /** Pod → how many times it carries the term. */
+  readonly pods: Map<BoundPod, number>;
+}
 
 /** What a pod takes from its node (requests, non-zero requests, host ports). */
 export function usageOf(pod: Pod): PodUsage {
@@ -49,6 +57,16 @@ export class SchedulerCache {
   private readonly byLabel = new Map<string, Set<PodEntry>>();
   /** Pods with any pod affinity or anti-affinity (upstream `HavePodsWithAffinityList`). */
   readonly withAffinity = new Set<PodEntry>();
+  /**
+   * The pods whose terms InterPodAffinity's score reads (required affinity, preferred affinity or anti-affinity): the
+   * others of `withAffinity` (only required anti-affinity) add nothing to it.
+   */
+  readonly withScoredTerms = new Set<PodEntry>();
+  /**
+   * The required anti-affinity terms of the counted pods, grouped by term (`AffinityTerm.key`): each pod with how many
+   * of its terms are that one. PreFilter matches a distinct term once, not once per pod.
+   */
+  readonly antiAffinityTerms = new Map<string, AntiAffinityGroup>();
   private list: NodeState[] = [];
 
   /** Existing nodes, in the order they were added: the order a cycle walks them. */
@@ -209,8 +227,17 @@ export class SchedulerCache {
       if (!set) this.byLabel.set(key, (set = new Set()));
       set.add(entry);
     }
-    if (entry.requiredAntiAffinity) this.withAntiAffinity.add(entry);
+    if (entry.requiredAntiAffinity) {
+      this.withAntiAffinity.add(entry);
+      for (const t of entry.requiredAntiAffinity) {
+        let g = this.antiAffinityTerms.get(t.key);
+        if (!g) this.antiAffinityTerms.set(t.key, (g = { term: t, pods: new Map() }));
+        g.pods.set(entry, (g.pods.get(entry) ?? 0) + 1);
+      }
+    }
     if (entry.requiredAntiAffinity || entry.preferredAffinity) this.withAffinity.add(entry);
+    if (entry.requiredAffinity?.length || entry.preferredAffinity?.length || entry.preferredAntiAffinity?.length)
+      this.withScoredTerms.add(entry);
   }
 
   private release(key: string, entry: PodEntry): void {
@@ -218,6 +245,12 @@ export class SchedulerCache {
     this.pods.delete(key);
     this.withAntiAffinity.delete(entry);
     this.withAffinity.delete(entry);
+    this.withScoredTerms.delete(entry);
+    for (const t of entry.requiredAntiAffinity ?? []) {
+      const g = this.antiAffinityTerms.get(t.key);
+      if (!g?.pods.delete(entry)) continue;
+      if (g.pods.size === 0) this.antiAffinityTerms.delete(t.key);
+    }
     for (const [k, v] of Object.entries(entry.labels)) {
       const key = `${entry.namespace}\u0000${k}\u0000${v}`;
       const set = this.byLabel.get(key);

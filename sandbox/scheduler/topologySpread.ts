@@ -88,8 +88,11 @@ export function compileSpreadConstraints(
 
 export interface SpreadState {
   readonly pod: SpreadPod;
-  /** `key\0value` → matching pods in that domain. */
-  readonly pairCounts: Map<string, number>;
+  /**
+   * Per constraint (upstream `TpValueToMatchNum`): each domain — a value of its key on a node the pod could go to —
+   * with its matching pods.
+   */
+  readonly counts: readonly ReadonlyMap<string, number>[];
   /** Per constraint: the global minimum its skew is measured against. */
   readonly minMatch: number[];
   /** Per constraint: whether the pod matches its own selector. */
@@ -108,7 +111,22 @@ function untolerated(taints: readonly NodeTaint[], tolerations: readonly Tolerat
 /** The pods that may match a selector (see `SchedulerCache.candidates`); undefined: look at every pod. */
 export type Candidates = (namespace: string, selector: Selector) => ReadonlySet<BoundPod> | undefined;
 
-/** `PreFilter` (`calPreFilterState`); undefined when the pod has no DoNotSchedule constraint. */
+/**
+ * Whether constraint `c` counts `node` (`nodeLabelsMatchSpreadConstraints` and `matchNodeInclusionPolicies`): it
+ * carries every constraint's key and passes the node affinity (Honor) and taint (Honor) policies.
+ */
+function eligible(pod: SpreadPod, c: SpreadConstraint, node: NodeState): boolean {
+  for (const k of pod.constraints) if (!Object.hasOwn(node.labels, k.topologyKey)) return false;
+  if (c.honorAffinity && pod.required && !pod.required(node)) return false;
+  if (c.honorTaints && node.taints.length > 0 && untolerated(node.taints, pod.tolerations)) return false;
+  return true;
+}
+
+/**
+ * `PreFilter` (`calPreFilterState`); undefined when the pod has no DoNotSchedule constraint. One pass over the nodes
+ * collects each constraint's domains (a constraint honouring nothing the pod asks skips the policy checks); the
+ * matching pods come from the label index (`candidates`) when the selector has an equality, else from every node.
+ */
 export function spreadPreFilter(
   pod: SpreadPod,
   nodes: readonly NodeState[],
@@ -116,45 +134,81 @@ export function spreadPreFilter(
 ): SpreadState | undefined {
   const cs = pod.constraints;
   if (cs.length === 0) return undefined;
-  const pairCounts = new Map<string, number>();
-  const domains = cs.map(() => new Set<string>());
-  const eligible = cs.map(() => new Set<NodeState>());
+  const counts = cs.map(() => new Map<string, number>());
+  const policies = cs.map((c) => (c.honorAffinity && pod.required !== undefined) || c.honorTaints);
+  const anyPolicy = policies.some((x) => x);
   const hard = cs.some((c) => c.honorTaints);
-  for (const node of nodes) {
-    let allKeys = true;
-    for (const c of cs) if (!Object.hasOwn(node.labels, c.topologyKey)) allKeys = false;
-    if (!allKeys) continue;
-    const affinityOk = !pod.required || pod.required(node);
-    const taintsOk = !hard || node.taints.length === 0 || !untolerated(node.taints, pod.tolerations);
+  const keys = cs.map((c) => c.topologyKey);
+  nodes: for (const node of nodes) {
+    const labels = node.labels;
+    for (const k of keys) if (!Object.hasOwn(labels, k)) continue nodes;
+    let affinityOk = true;
+    let taintsOk = true;
+    if (anyPolicy) {
+      affinityOk = !pod.required || pod.required(node);
+      taintsOk = !hard || node.taints.length === 0 || !untolerated(node.taints, pod.tolerations);
+    }
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i];
-      if ((c.honorAffinity && !affinityOk) || (c.honorTaints && !taintsOk)) continue;
-      const value = node.labels[c.topologyKey];
-      domains[i].add(value);
-      eligible[i].add(node);
-      const k = pair(c.topologyKey, value);
-      if (!pairCounts.has(k)) pairCounts.set(k, 0);
+      if (policies[i] && ((c.honorAffinity && !affinityOk) || (c.honorTaints && !taintsOk))) continue;
+      const m = counts[i];
+      const value = labels[keys[i]];
+      if (!m.has(value)) m.set(value, 0);
     }
   }
   cs.forEach((c, i) => {
+    const m = counts[i];
     const count = (p: BoundPod) => {
-      if (p.deleting || p.namespace !== pod.namespace || !eligible[i].has(p.node) || !c.selector.matches(p.labels))
-        return;
-      const k = pair(c.topologyKey, p.node.labels[c.topologyKey]);
-      pairCounts.set(k, (pairCounts.get(k) ?? 0) + 1);
+      if (p.deleting || p.namespace !== pod.namespace || !c.selector.matches(p.labels)) return;
+      if (!p.node.exists || !eligible(pod, c, p.node)) return;
+      const v = p.node.labels[c.topologyKey];
+      m.set(v, (m.get(v) ?? 0) + 1);
     };
     const some = candidates?.(pod.namespace, c.selector);
     if (some) for (const p of some) count(p);
-    else for (const node of eligible[i]) for (const p of node.pods) count(p);
+    else for (const node of nodes) for (const p of node.pods) count(p);
   });
-  const minMatch = cs.map((c, i) => {
-    if (domains[i].size < c.minDomains) return 0;
-    let min = Infinity;
-    for (const v of domains[i]) min = Math.min(min, pairCounts.get(pair(c.topologyKey, v)) ?? 0);
-    return min === Infinity ? 0 : min;
-  });
+  const minMatch = cs.map((c, i) => minMatchOf(c, counts[i]));
   const selfMatch = cs.map((c) => (c.selector.matches(pod.labels) ? 1 : 0));
-  return { pod, pairCounts, minMatch, selfMatch };
+  return { pod, counts, minMatch, selfMatch };
+}
+
+/** The global minimum a constraint's skew is measured against (0 with fewer domains than `minDomains`). */
+function minMatchOf(c: SpreadConstraint, counts: ReadonlyMap<string, number>): number {
+  if (counts.size < c.minDomains) return 0;
+  let min = Infinity;
+  for (const n of counts.values()) if (n < min) min = n;
+  return min === Infinity ? 0 : min;
+}
+
+/** What PodTopologySpread reads of a pod counted on a node (`AddPod`'s pod). */
+export interface SpreadCountedPod {
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+/**
+ * `AddPod` (upstream `updateWithPod` with delta 1, the critical paths updated): a copy of the state with `added`
+ * counted on `node` — pods of the incoming pod's namespace matching a constraint's selector, on a node carrying every
+ * key and passing that constraint's node inclusion policies. The original state is unchanged.
+ */
+export function spreadAddPods(s: SpreadState, node: NodeState, added: readonly SpreadCountedPod[]): SpreadState {
+  const cs = s.pod.constraints;
+  let counts: Map<string, number>[] | undefined;
+  let minMatch: number[] | undefined;
+  for (let i = 0; i < cs.length; i++) {
+    const c = cs[i];
+    if (!eligible(s.pod, c, node)) continue;
+    let n = 0;
+    for (const p of added) if (p.namespace === s.pod.namespace && c.selector.matches(p.labels)) n++;
+    if (n === 0) continue;
+    counts ??= s.counts.map((m) => new Map(m));
+    minMatch ??= [...s.minMatch];
+    const v = node.labels[c.topologyKey];
+    counts[i].set(v, (counts[i].get(v) ?? 0) + n);
+    minMatch[i] = minMatchOf(c, counts[i]);
+  }
+  return counts && minMatch ? { ...s, counts, minMatch } : s;
 }
 
 /** `Filter`: 0, SPREAD_MISSING_LABEL (unresolvable) or SPREAD_NOT_MATCH. */
@@ -164,7 +218,7 @@ export function spreadFilter(s: SpreadState, node: NodeState): number {
     const c = cs[i];
     const value = node.labels[c.topologyKey];
     if (value === undefined) return SPREAD_MISSING_LABEL;
-    const matchNum = s.pairCounts.get(pair(c.topologyKey, value)) ?? 0;
+    const matchNum = s.counts[i].get(value) ?? 0;
     if (matchNum + s.selfMatch[i] - s.minMatch[i] > c.maxSkew) return SPREAD_NOT_MATCH;
   }
   return 0;

@@ -164,6 +164,26 @@ describe('PodTopologySpread', () => {
     ],
   });
 
+  test('two constraints on the same key count their own matching pods (upstream TpValueToMatchNum per constraint)', () => {
+    const h = setup([zoned('a1', 'a'), zoned('b1', 'b')]);
+    h.api.create(labelled('web', { app: 'web' }, { spec: { nodeName: 'a1' } }));
+    h.api.create(labelled('cache', { tier: 'cache' }, { spec: { nodeName: 'b1' } }));
+    const both = spread({ nodeAffinityPolicy: 'Ignore' });
+    both.topologySpreadConstraints!.push({
+      ...both.topologySpreadConstraints![0],
+      labelSelector: { matchLabels: { tier: 'cache' } },
+    });
+    // By app: a=1, b=0, so a second web pod in zone a has skew 2. Counting both selectors together (a=1, b=1) would
+    // wrongly let it in.
+    // nodeAffinityPolicy Ignore: zone b stays a domain for a pod pinned to zone a.
+    h.api.create(
+      labelled('web-a', { app: 'web' }, { spec: { ...both, nodeSelector: { 'topology.kubernetes.io/zone': 'a' } } }),
+    );
+    h.settle();
+    assert.equal(nodeOf(h, 'web-a'), undefined);
+    assert.match(scheduledMessage(h, 'web-a')!, /1 node\(s\) didn't match pod topology spread constraints/);
+  });
+
   test('DoNotSchedule keeps the zones within maxSkew whatever the node count per zone', () => {
     for (const seed of [1, 2, 3]) {
       const h = setup([zoned('a1', 'a'), zoned('a2', 'a'), zoned('a3', 'a'), zoned('b1', 'b')], seed);
@@ -336,6 +356,96 @@ describe('DefaultPreemption', () => {
       '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 1 Insufficient cpu, 1 No preemption victims found for incoming pod.',
     );
     assert.equal(h.api.get('pods', 'default', 'low').metadata.deletionTimestamp, undefined);
+  });
+});
+
+describe('nominated pods in PodTopologySpread and InterPodAffinity', () => {
+  // upstream: framework/runtime/framework.go RunFilterPluginsWithNominatedPods → addGlobalNominatedPods →
+  // RunPreFilterExtensionAddPod: a node's nominated pods of higher or equal priority are added to the plugins' cycle
+  // state (interpodaffinity and podtopologyspread `AddPod` → `updateWithPod`) before the filters run there.
+  test("a nominated pod's anti-affinity keeps a later replica off the node preemption freed for it", () => {
+    const h = setup([node('only', { cpu: '1' })]);
+    h.api.create(priorityClass('high', 1000));
+    h.api.create(pod('low', { cpu: '600m', spec: { nodeName: 'only' } }));
+    h.api.create(labelled('zk-0', { app: 'zk' }, { cpu: '600m', spec: { ...ZK_ANTI, priorityClassName: 'high' } }));
+    h.settle();
+    assert.equal(h.api.get('pods', 'default', 'zk-0').status?.nominatedNodeName, 'only');
+    // The victim is gone; before the nominee's back-off ends a second replica (room for its cpu) asks for the node.
+    h.api.delete('pods', 'default', 'low', { gracePeriodSeconds: 0 });
+    h.api.create(labelled('zk-1', { app: 'zk' }, { cpu: '100m', spec: { ...ZK_ANTI, priorityClassName: 'high' } }));
+    h.settle();
+    assert.equal(nodeOf(h, 'zk-1'), undefined);
+    assert.match(
+      scheduledMessage(h, 'zk-1')!,
+      /^0\/1 nodes are available: 1 node\(s\) didn't match pod anti-affinity rules\. preemption: /,
+    );
+    h.advance(10_000);
+    h.settle();
+    assert.equal(nodeOf(h, 'zk-0'), 'only');
+    assert.equal(nodeOf(h, 'zk-1'), undefined);
+  });
+
+  test("a nominated pod's own anti-affinity term keeps a matching pod off (existing pods' anti-affinity)", () => {
+    // The incoming pod has no terms; a bound pod elsewhere has anti-affinity, so InterPodAffinity's PreFilter runs
+    // (it skips when nothing could constrain the pod) and AddPod counts the nominee's term matching the newcomer.
+    const h = setup([node('n1', { cpu: '1' }), node('n2', { cpu: '1' })]);
+    h.api.create(priorityClass('high', 1000));
+    h.api.create(labelled('guard', { app: 'guard' }, { cpu: '500m', spec: { nodeName: 'n2', ...ZK_ANTI } }));
+    h.api.create(pod('low', { cpu: '600m', spec: { nodeName: 'n1' } }));
+    h.api.create(labelled('zk-0', { app: 'zk' }, { cpu: '600m', spec: { ...ZK_ANTI, priorityClassName: 'high' } }));
+    h.settle();
+    assert.equal(h.api.get('pods', 'default', 'zk-0').status?.nominatedNodeName, 'n1');
+    h.api.delete('pods', 'default', 'low', { gracePeriodSeconds: 0 });
+    h.api.create(labelled('plain-zk', { app: 'zk' }, { cpu: '100m', spec: { priorityClassName: 'high' } }));
+    h.settle();
+    // n2's guard repels it too: both nodes refuse it for existing pods' anti-affinity.
+    assert.equal(nodeOf(h, 'plain-zk'), undefined);
+    assert.match(
+      scheduledMessage(h, 'plain-zk')!,
+      /^0\/2 nodes are available: 2 node\(s\) didn't satisfy existing pods anti-affinity rules\. preemption: /,
+    );
+  });
+
+  test('a nominated pod counts in the topology spread of a later replica', () => {
+    const hostSpread: Partial<PodSpec> = {
+      priorityClassName: 'high',
+      topologySpreadConstraints: [
+        {
+          maxSkew: 1,
+          topologyKey: 'kubernetes.io/hostname',
+          whenUnsatisfiable: 'DoNotSchedule',
+          labelSelector: { matchLabels: { app: 'web' } },
+        },
+      ],
+    };
+    const h = setup([node('n1', { cpu: '1' }), node('n2', { cpu: '1' })]);
+    h.api.create(priorityClass('high', 1000));
+    h.api.create(pod('low', { cpu: '600m', spec: { nodeName: 'n1' } }));
+    h.api.create(pod('blocker', { cpu: '500m', spec: { nodeName: 'n2', priorityClassName: 'high' } }));
+    h.api.create(labelled('web-0', { app: 'web' }, { cpu: '600m', spec: hostSpread }));
+    h.settle();
+    assert.equal(h.api.get('pods', 'default', 'web-0').status?.nominatedNodeName, 'n1');
+    h.api.delete('pods', 'default', 'low', { gracePeriodSeconds: 0 });
+    // n1 is now the emptier node (the resource scores do not count nominees), but web-0 counts there: 1 + 1 − 0 > 1.
+    h.api.create(labelled('web-1', { app: 'web' }, { cpu: '100m', spec: hostSpread }));
+    h.settle();
+    assert.equal(nodeOf(h, 'web-1'), 'n2');
+    h.advance(10_000);
+    h.settle();
+    assert.equal(nodeOf(h, 'web-0'), 'n1');
+  });
+
+  test('a nominated pod of lower priority is not counted', () => {
+    const h = setup([node('only', { cpu: '1' })]);
+    h.api.create(priorityClass('high', 1000));
+    h.api.create(priorityClass('top', 2000));
+    h.api.create(pod('low', { cpu: '600m', spec: { nodeName: 'only' } }));
+    h.api.create(labelled('zk-0', { app: 'zk' }, { cpu: '600m', spec: { ...ZK_ANTI, priorityClassName: 'high' } }));
+    h.settle();
+    h.api.delete('pods', 'default', 'low', { gracePeriodSeconds: 0 });
+    h.api.create(labelled('zk-top', { app: 'zk' }, { cpu: '100m', spec: { ...ZK_ANTI, priorityClassName: 'top' } }));
+    h.settle();
+    assert.equal(nodeOf(h, 'zk-top'), 'only');
   });
 });
 

@@ -12,6 +12,7 @@ import { customResourceValidation } from './rules/customResourceValidation';
 import { duplicateObject } from './rules/duplicateObject';
 import { hpaTargetMissing } from './rules/hpaTargetMissing';
 import { missingReference } from './rules/missingReference';
+import { podSelectorMatchesNothing } from './rules/podSelectorMatchesNothing';
 import { serviceSelectorMatchesNothing } from './rules/serviceSelectorMatchesNothing';
 import { validatingAdmissionPolicy } from './rules/validatingAdmissionPolicy';
 
@@ -19,6 +20,7 @@ import { validatingAdmissionPolicy } from './rules/validatingAdmissionPolicy';
 export const CROSS_DOCUMENT_RULES: readonly CrossDocumentRule[] = [
   duplicateObject,
   serviceSelectorMatchesNothing,
+  podSelectorMatchesNothing,
   missingReference,
   hpaTargetMissing,
   validatingAdmissionPolicy,

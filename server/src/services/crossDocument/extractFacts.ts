@@ -14,7 +14,7 @@ import { builtInGroups } from '../../schema/schema';
 import { MAX_FIELD_RANGES, fieldPathKey, keyOnly } from './facts';
 import type { ObjectFacts, ScaleTargetReference, ServiceSelector } from './facts';
 import { podReferences } from './podReferences';
-import { at, podTemplates, stringMap } from './podTemplates';
+import { at, podSelectorTerms, podTemplates, stringMap } from './podTemplates';
 
 /** The facts of a manifest: one object, or one per item of a kubectl `List`. */
 export function extractFacts(m: ManifestDocument, lc: LineCounter): ObjectFacts[] {
@@ -36,6 +36,9 @@ export function extractFacts(m: ManifestDocument, lc: LineCounter): ObjectFacts[
       labels: stringMap(metadata.labels),
       podTemplateLabels: templates.map((t) => t.labels),
       serviceSelector: group === '' && kind === 'Service' ? serviceSelector(m, lc) : undefined,
+      podSelectorTerms: templates
+        .flatMap((t) => podSelectorTerms(t.spec, t.specPath, nonEmptyString(metadata.namespace)))
+        .map((t) => ({ ...t, range: fieldRange(m.root, t.field, lc) })),
       references: templates
         .flatMap((t) => podReferences(t.spec, t.specPath, t.replacedVolumes))
         .map((r) => ({ ...r, range: fieldRange(m.root, r.field, lc) })),

@@ -34,6 +34,22 @@ export interface ServiceSelector {
   readonly range: Range;
 }
 
+/**
+ * A label selector in a pod template that selects other pods: a required or preferred pod (anti-)affinity term's, or
+ * a topology spread constraint's.
+ */
+export interface PodSelectorTerm {
+  /** How messages name it: `pod anti-affinity term`, `pod affinity term`, `topology spread constraint`. */
+  readonly what: string;
+  /** The field of the selector, in upstream notation. */
+  readonly field: string;
+  /** The selector as written (`matchLabels`, `matchExpressions`). */
+  readonly selector: Readonly<Record<string, unknown>>;
+  /** Whether it may select pods of other namespaces (`namespaces` naming another, or a `namespaceSelector`). */
+  readonly otherNamespaces: boolean;
+  readonly range: Range;
+}
+
 export interface ObjectFacts {
   readonly apiVersion: string;
   readonly kind: string;
@@ -59,6 +75,8 @@ export interface ObjectFacts {
   /** Labels of each pod the object creates: a workload's pod template, or a bare Pod's own labels. */
   readonly podTemplateLabels: readonly Readonly<Record<string, string>>[];
   readonly serviceSelector: ServiceSelector | undefined;
+  /** The pod-selecting label selectors of its pod templates (affinity, anti-affinity, topology spread). */
+  readonly podSelectorTerms: readonly PodSelectorTerm[];
   readonly references: readonly ObjectReference[];
   readonly scaleTarget: ScaleTargetReference | undefined;
   /**

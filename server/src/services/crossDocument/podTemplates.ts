@@ -80,3 +80,58 @@ export function stringMap(value: unknown): Record<string, string> {
   for (const [k, v] of Object.entries(value)) if (typeof v === 'string') out[k] = v;
   return out;
 }
+
+/**
+ * The label selectors of a pod spec that select other pods, with their fields: required and preferred pod affinity
+ * and anti-affinity terms, and topology spread constraints. `namespace` is the object's own (as written).
+ */
+export function podSelectorTerms(
+  spec: Record<string, unknown>,
+  specPath: string,
+  namespace: string | undefined,
+): { what: string; field: string; selector: Record<string, unknown>; otherNamespaces: boolean }[] {
+  const out: { what: string; field: string; selector: Record<string, unknown>; otherNamespaces: boolean }[] = [];
+  const affinity = at(spec, 'affinity');
+  for (const [kind, what] of [
+    ['podAffinity', 'pod affinity term'],
+    ['podAntiAffinity', 'pod anti-affinity term'],
+  ] as const) {
+    const holder = at(affinity, kind);
+    const required = holder?.requiredDuringSchedulingIgnoredDuringExecution;
+    const preferred = holder?.preferredDuringSchedulingIgnoredDuringExecution;
+    const path = `${specPath}.affinity.${kind}`;
+    const terms: [string, unknown][] = [
+      ...(Array.isArray(required)
+        ? required.map((t, i): [string, unknown] => [`${path}.requiredDuringSchedulingIgnoredDuringExecution[${i}]`, t])
+        : []),
+      ...(Array.isArray(preferred)
+        ? preferred.map((t, i): [string, unknown] => [
+            `${path}.preferredDuringSchedulingIgnoredDuringExecution[${i}].podAffinityTerm`,
+            at(t, 'podAffinityTerm'),
+          ])
+        : []),
+    ];
+    for (const [base, term] of terms) {
+      const selector = at(term, 'labelSelector');
+      if (selector === undefined) continue;
+      const namespaces = (term as Record<string, unknown>).namespaces;
+      const named = Array.isArray(namespaces) ? namespaces.filter((n) => typeof n === 'string') : [];
+      const otherNamespaces =
+        at(term, 'namespaceSelector') !== undefined || named.some((n) => n !== (namespace ?? 'default'));
+      out.push({ what, field: `${base}.labelSelector`, selector, otherNamespaces });
+    }
+  }
+  const spread = spec.topologySpreadConstraints;
+  if (Array.isArray(spread))
+    spread.forEach((c, i) => {
+      const selector = at(c, 'labelSelector');
+      if (selector === undefined) return;
+      out.push({
+        what: 'topology spread constraint',
+        field: `${specPath}.topologySpreadConstraints[${i}].labelSelector`,
+        selector,
+        otherNamespaces: false,
+      });
+    });
+  return out;
+}

@@ -1,0 +1,56 @@
+/**
+ * `pod-selector-matches-nothing` (warning): a pod (anti-)affinity term or a topology spread constraint whose label
+ * selector matches no pod template in its namespace, when that namespace has workloads in scope. The API server
+ * accepts it, but the term constrains nothing: an anti-affinity meant to keep replicas apart lets them share a node
+ * (the Kubernetes docs' ZooKeeper selecting `app In (zk)` while its pods carry `app.kubernetes.io/name: zk`), a spread
+ * constraint counts no pod. Terms that may select other namespaces are not checked.
+ */
+import { formatLabelSelector, labelSelectorMatches } from '../../../../../sandbox/api/selectors/labelSelector';
+import type { LabelSelector } from '../../../../../sandbox/api/selectors/labelSelector';
+import { makeDiagnostic } from '../../diagnostic';
+import type { CrossDocumentContext, CrossDocumentRule, FileDiagnostic } from '../rule';
+import { inNamespace } from '../rule';
+
+/** At most this many distinct labels are listed in a message. */
+const MAX_LABELS = 8;
+
+export const podSelectorMatchesNothing: CrossDocumentRule = {
+  code: 'pod-selector-matches-nothing',
+  check(ctx: CrossDocumentContext): FileDiagnostic[] {
+    const podLabels = new Map<string, Readonly<Record<string, string>>[]>();
+    for (const o of ctx.objects) {
+      if (o.facts.podTemplateLabels.length === 0) continue;
+      const list = podLabels.get(o.namespace) ?? [];
+      list.push(...o.facts.podTemplateLabels);
+      podLabels.set(o.namespace, list);
+    }
+    const out: FileDiagnostic[] = [];
+    for (const o of ctx.objects) {
+      for (const term of o.facts.podSelectorTerms) {
+        if (term.otherNamespaces) continue;
+        const candidates = podLabels.get(o.namespace) ?? [];
+        if (candidates.length === 0) continue;
+        const selector = term.selector as LabelSelector;
+        if (candidates.some((labels) => labelSelectorMatches(selector, labels))) continue;
+        const text = formatLabelSelector(selector);
+        if (text === '<error>') continue;
+        const message = `${term.what}'s labelSelector ${text} matches no pod template${inNamespace(o.namespace)} in ${ctx.scopeName}, so it constrains nothing; pod templates there are labelled ${labelList(candidates)}`;
+        out.push({
+          uri: o.file.uri,
+          diagnostic: makeDiagnostic(term.range, podSelectorMatchesNothing.code, message, true),
+        });
+      }
+    }
+    return out;
+  },
+};
+
+/** `app.kubernetes.io/name=zk, tier=db`: the distinct labels of the templates, or `(no labels)`. */
+function labelList(templates: readonly Readonly<Record<string, string>>[]): string {
+  const seen = new Set<string>();
+  for (const labels of templates) for (const [k, v] of Object.entries(labels)) seen.add(`${k}=${v}`);
+  if (seen.size === 0) return '(no labels)';
+  const all = [...seen].sort();
+  const shown = all.slice(0, MAX_LABELS).join(', ');
+  return all.length > MAX_LABELS ? `${shown} and ${all.length - MAX_LABELS} more` : shown;
+}
