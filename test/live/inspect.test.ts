@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../sandbox/api/types';
 import { loadKubeconfig } from '../../live/kubeconfig';
-import { ALL_NAMESPACES_LABEL, LiveSession } from '../../client/src/live/liveCommands';
+import { ALL_NAMESPACES_LABEL, LiveSession, planAgainstCluster } from '../../client/src/live/liveCommands';
 import { eventFieldSelector } from '../../client/src/live/liveInspect';
 import { LIVE_READ_COMMANDS, ViewedCluster } from '../../client/src/live/viewedCluster';
 import { eventRows } from '../../client/src/webview/events';
@@ -191,6 +191,31 @@ describe('read commands on a real context (kube-reconcile serve)', () => {
     const yaml = parseYaml(ui.copied.at(-1)!) as KubeObject;
     assert.equal(yaml.metadata.name, 'web');
     assert.equal(ui.shown.at(-1), 'notify: Copied deployment/web of context "kube-reconcile" as YAML');
+  });
+
+  test('Plan Against Cluster: plan --kubeconfig’s engine on a snapshot of the context, as a read-only document', async () => {
+    const big = [
+      'apiVersion: v1',
+      'kind: Pod',
+      'metadata: {name: huge, namespace: default}',
+      'spec:',
+      '  containers:',
+      '    - name: app',
+      '      image: nginx:1.27',
+      '      resources: {requests: {cpu: "500"}}',
+      '',
+    ].join('\n');
+    const plan = await planAgainstCluster(session, ui, viewed.context, big, 'huge.yaml');
+    const { name, text } = ui.texts.at(-1)!;
+    assert.equal(name, 'Plan huge.yaml against kube-reconcile');
+    assert.ok(text.startsWith('# kube-reconcile plan --context kube-reconcile huge.yaml (nothing was written'));
+    assert.match(text, /\nPlanned on a snapshot of context "kube-reconcile" \(https:\/\/127\.0\.0\.1:\d+\): .*2 Nodes/);
+    assert.match(text, /\nNothing was written to the cluster\. The snapshot could not see:\n/);
+    assert.match(text, /Insufficient cpu/);
+    assert.match(plan!, /\nPlan: 1 created; 1 pod would stay Pending\.\n$/);
+    assert.equal(served.cluster.api.tryGet('pods', 'default', 'huge'), undefined, 'not created on the cluster');
+    assert.equal(await planAgainstCluster(session, ui, viewed.context, 'kind: [', 'bad.yaml'), undefined);
+    assert.match(ui.shown.at(-1)!, /^error: bad\.yaml has errors \(line 1: .*\): nothing was planned\.$/);
   });
 
   test('none of it sent a write request, and no credential was shown', () => {

@@ -10,6 +10,7 @@ import { LiveConnection } from '../../../live/connection';
 import type { LiveWatch } from '../../../live/connection';
 import { LiveInformers } from '../../../live/informers';
 import { loadKubeconfig } from '../../../live/kubeconfig';
+import { planAgainstLive } from '../../../live/planText';
 import type { KubeconfigLocation, LoadedKubeconfig } from '../../../live/kubeconfig';
 import { resourceByName } from '../../../sandbox/api/resources';
 import type { KubeObject } from '../../../sandbox/api/types';
@@ -335,6 +336,57 @@ export class LiveSession {
     } finally {
       conn?.close();
     }
+  }
+}
+
+/**
+ * "Kube Reconcile: Plan Against Cluster…" for the manifests of `text` (the active editor): `plan --kubeconfig`'s
+ * engine on the context shown — a snapshot of its live state (GET only, on the read-only connection) loaded into a
+ * sandbox fork, the change applied there — opened as a read-only document. Nothing is written to the cluster.
+ * The fork runs in the extension host (a few hundred milliseconds for a small cluster; bench/live.ts times the
+ * snapshot). Returns the plan's text.
+ */
+export async function planAgainstCluster(
+  session: LiveSession,
+  ui: Ui,
+  context: string | undefined,
+  text: string,
+  source: string,
+): Promise<string | undefined> {
+  const conn = session.connection;
+  if (context === undefined || !conn) {
+    ui.error('Plan Against Cluster needs a real cluster: run "Kube Reconcile: Connect to Cluster…" first.');
+    return undefined;
+  }
+  const { manifests, errors } = manifestObjects(text);
+  if (errors.length > 0) {
+    ui.error(`${source} has errors (line ${errors[0]!.line + 1}: ${errors[0]!.message}): nothing was planned.`);
+    return undefined;
+  }
+  if (manifests.length === 0) {
+    ui.error(`${source} has no manifest to plan.`);
+    return undefined;
+  }
+  const progress = ui.progress(`Planning ${source} against context "${context}"…`);
+  try {
+    const plan = await planAgainstLive(
+      conn,
+      manifests.map((m) => ({
+        source,
+        line: m.line + 1,
+        object: m.object,
+        lineOf: (field: string) => m.fieldSpan(field).line + 1,
+      })),
+      { time: Date.now() },
+    );
+    const header = `# kube-reconcile plan --context ${context} ${source} (nothing was written to the cluster)\n`;
+    await ui.showText(`Plan ${source} against ${context}`, header + plan);
+    return plan;
+  } catch (e) {
+    ui.error(`Plan against context "${context}" failed: ${errorMessage(e)}`);
+    return undefined;
+  } finally {
+    progress.done();
   }
 }
 

@@ -18,6 +18,7 @@ import type { ViewedCluster } from './viewedCluster';
 
 export const CONNECT_COMMAND = 'kubeReconcile.connectToCluster';
 export const APPLY_TO_CLUSTER_COMMAND = 'kubeReconcile.applyToCluster';
+export const PLAN_AGAINST_CLUSTER_COMMAND = 'kubeReconcile.planAgainstCluster';
 export const SHOW_SANDBOX_COMMAND = 'kubeReconcile.showSandbox';
 
 /** What the real-cluster read commands borrow from the sandbox's commands and panels. */
@@ -93,6 +94,16 @@ export function registerLive(
         return;
       }
       await (await live()).apply(doc.getText(), workspace.asRelativePath(doc.uri));
+    }),
+    commands.registerCommand(PLAN_AGAINST_CLUSTER_COMMAND, async () => {
+      const doc = window.activeTextEditor?.document;
+      if (!doc) {
+        ui.error('Plan Against Cluster plans the manifests of the active editor: open a YAML file first.');
+        return;
+      }
+      const s = await live();
+      const { planAgainstCluster } = await import('./liveCommands');
+      await planAgainstCluster(s, ui, viewed.context, doc.getText(), workspace.asRelativePath(doc.uri));
     }),
   );
   return (id) => {
