@@ -166,21 +166,6 @@ function liveSummary(live: LiveSnapshot, ctx: LiveContext): object {
   return { context: ctx.name, server: ctx.server, objects: live.counts, unseen: live.unseen, written: false };
 }
 
-/** The text plan's first lines: which cluster, what was copied, what could not be seen. */
-function liveHeader(live: LiveSnapshot, ctx: LiveContext): string {
-  const counts = Object.entries(live.counts)
-    .filter(([, n]) => n > 0)
-    .map(([kind, n]) => `${n} ${kind}${n === 1 ? '' : kind.endsWith('s') ? 'es' : 's'}`)
-    .join(', ');
-  return [
-    `Planned on a snapshot of context "${ctx.name}" (${ctx.server}): ${counts || 'no objects'}.`,
-    'Nothing was written to the cluster. The snapshot could not see:',
-    ...live.unseen.map((u) => `  - ${u}`),
-    '',
-    '',
-  ].join('\n');
-}
-
 async function readSnapshot(file: string): Promise<unknown> {
   const text = await readFile(file, 'utf8');
   try {
@@ -213,10 +198,17 @@ export async function runPlanCommand(args: readonly string[], io: CliIo): Promis
   }
   let live: LiveSnapshot | undefined;
   let liveContext: LiveContext | undefined;
+  let liveHeader: ((live: LiveSnapshot, ctx: LiveContext) => string) | undefined;
   if (p.live) {
     // loaded on demand: @kubernetes/client-node is needed only here, and every other command starts without it
-    const [{ LiveConnection, LiveError }, { KubeconfigError, loadKubeconfig }, { takeLiveSnapshot }] =
-      await Promise.all([import('../live/connection'), import('../live/kubeconfig'), import('../live/snapshot')]);
+    const [{ LiveConnection, LiveError }, { KubeconfigError, loadKubeconfig }, { takeLiveSnapshot }, planText] =
+      await Promise.all([
+        import('../live/connection'),
+        import('../live/kubeconfig'),
+        import('../live/snapshot'),
+        import('../live/planText'),
+      ]);
+    liveHeader = planText.liveHeader;
     try {
       const loaded = await loadKubeconfig({ file: p.live.kubeconfig, cwd: io.cwd });
       const conn = await LiveConnection.open(loaded, { context: p.live.context });
@@ -258,7 +250,7 @@ export async function runPlanCommand(args: readonly string[], io: CliIo): Promis
     io.stdout.write(
       `${JSON.stringify(live ? { ...report, live: liveSummary(live, liveContext!) } : report, null, 2)}\n`,
     );
-  else io.stdout.write((live ? liveHeader(live, liveContext!) : '') + formatPlanText(report));
+  else io.stdout.write((live && liveHeader ? liveHeader(live, liveContext!) : '') + formatPlanText(report));
   const failing = report.findings.filter((f) => p.failOn.has(f));
   if (failing.includes('refused')) return EXIT_USAGE;
   return failing.length > 0 ? EXIT_ERRORS : EXIT_OK;

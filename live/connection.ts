@@ -74,6 +74,11 @@ interface Transport {
 
 export class LiveConnection {
   private readonly agent: Agent;
+  /**
+   * Watches and followed logs stay open for minutes: they get sockets of their own, so that they never take all of
+   * the pooled agent's 8 and leave a request queued behind them (the tree watches 11 resources).
+   */
+  private readonly streamAgent: Agent;
   private readonly timeoutMs: number;
   /** Credentials seen so far (the kubeconfig's and what exec plugins returned): never in a message. */
   private readonly secrets = new Set<string>();
@@ -86,6 +91,7 @@ export class LiveConnection {
     timeoutMs: number | undefined,
   ) {
     this.agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    this.streamAgent = new Agent({ keepAlive: false });
     this.timeoutMs = timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const user = config.getCurrentUser();
     for (const s of [user?.token, user?.password, user?.keyData, user?.certData]) if (s) this.secrets.add(s);
@@ -124,6 +130,7 @@ export class LiveConnection {
   /** Closes idle sockets; open watches end. */
   close(): void {
     this.agent.destroy();
+    this.streamAgent.destroy();
   }
 
   /** TLS and auth options for one request; an exec plugin runs here (client-node caches its credential). */
@@ -190,7 +197,7 @@ export class LiveConnection {
             headers,
             ...(url.protocol === 'https:'
               ? {
-                  agent: this.agent,
+                  agent: watch ? this.streamAgent : this.agent,
                   ca: options.ca,
                   cert: options.cert,
                   key: options.key,
@@ -302,6 +309,47 @@ export class LiveConnection {
       resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
     } while (cont);
     return { items, resourceVersion };
+  }
+
+  /**
+   * A text response read as it arrives (the pod log API with `follow=true`: `kubectl logs -f`). `onText` gets each
+   * chunk; `onEnd` gets undefined when the server ended the response (the container stopped), else the error (a
+   * 400 "container … is waiting to start" arrives here in the server's words). `stop()` closes it.
+   */
+  stream(
+    path: string,
+    query: RequestOptionsLive['query'],
+    onText: (text: string) => void,
+    onEnd: (error?: LiveError) => void,
+  ): LiveWatch {
+    let stopped = false;
+    let response: IncomingMessage | undefined;
+    const end = (error?: LiveError): void => {
+      if (stopped) return;
+      stopped = true;
+      onEnd(error);
+    };
+    this.send('GET', path, { query }, true).then(
+      async (res) => {
+        if (stopped) return void res.destroy();
+        if ((res.statusCode ?? 0) >= 300) return end(await this.statusError(res));
+        response = res;
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (!stopped) onText(chunk);
+        });
+        res.on('end', () => end());
+        res.on('error', () => end());
+        res.on('close', () => end());
+      },
+      (e: unknown) => end(e instanceof LiveError ? e : new LiveError('unreachable', this.redact(String(e)))),
+    );
+    return {
+      stop: () => {
+        stopped = true;
+        response?.destroy();
+      },
+    };
   }
 
   /**

@@ -3,13 +3,15 @@
  * (upstream: staging/src/k8s.io/client-go/tools/cache/reflector.go, `ListAndWatch`): each resource is listed, then
  * watched from the list's resourceVersion; a watch the server ends is resumed from the last resourceVersion seen; a
  * 410 Gone (the version was compacted) relists and reports the difference; a failure retries with exponential
- * back-off (800 ms doubling to at most 30 s, as the reflector's backoff manager, without its jitter).
+ * back-off with jitter (800 ms doubling to at most 30 s, each wait stretched by up to its own length, as the
+ * reflector's backoff manager; the random source is injectable and seeded, so tests see the same waits).
  *
  * It produces the same two messages the sandbox worker sends the extension host — the whole state once (`list`),
  * then batches of changes (at most one batch per `batchMs`) — so the host's mirror cache and the views it feeds are
  * the same for the sandbox and a real cluster. Only GET requests: a read-only connection suffices.
  */
 import type { KubeObject } from '../sandbox/api/types';
+import { SeededRandom } from '../sandbox/clock/random';
 import { LiveError } from './connection';
 import type { LiveConnection, LiveWatch, WatchEvent } from './connection';
 
@@ -94,11 +96,35 @@ export interface LiveInformerOptions {
   /** Changes are sent at most once per this many milliseconds (default 100: ≤ 10 batches a second, as the worker). */
   batchMs?: number;
   timers?: FeedTimers;
+  /**
+   * A float in [0, 1) for the back-off's jitter (default: a generator seeded from the process and the time it
+   * started, so two editors reconnecting to one API server spread out; tests pass a seeded one).
+   */
+  random?: () => number;
 }
 
-/** client-go's reflector backoff: 800 ms initial, factor 2, cap 30 s. */
+/** client-go's reflector backoff before jitter: 800 ms initial, factor 2, cap 30 s. */
 export function backoffMs(attempt: number): number {
   return Math.min(30_000, 800 * 2 ** Math.max(0, attempt));
+}
+
+/**
+ * The wait before attempt `attempt` (0 first) as client-go's reflector computes it: its backoff manager is
+ * `wait.NewExponentialBackoffManager(800ms, 30s, 2m, 2.0, 1.0, clock)` — jitter factor 1.0 — and `Backoff.Step` caps
+ * the duration first, then applies `wait.Jitter(d, 1.0)` = d + rand·d, so a wait lies in [d, 2d) (up to 60 s at the
+ * cap). `random` gives a float in [0, 1).
+ * upstream: staging/src/k8s.io/client-go/tools/cache/reflector.go (NewReflectorWithOptions),
+ * staging/src/k8s.io/apimachinery/pkg/util/wait/backoff.go (Backoff.Step, Jitter)
+ */
+export function jitteredBackoffMs(attempt: number, random: () => number): number {
+  const d = backoffMs(attempt);
+  return Math.round(d + random() * d);
+}
+
+let processSeed = 0;
+function defaultRandom(): () => number {
+  const r = new SeededRandom(`${process.pid}/${performance.timeOrigin}/${processSeed++}`);
+  return () => r.next();
 }
 
 interface Stream {
@@ -120,6 +146,7 @@ export class LiveInformers {
   private readonly streams: Stream[];
   private readonly timers: FeedTimers;
   private readonly batchMs: number;
+  private readonly random: () => number;
   private pending: LiveChange[] = [];
   private flushTimer: unknown;
   private stopped = false;
@@ -134,6 +161,7 @@ export class LiveInformers {
   ) {
     this.timers = options.timers ?? REAL_TIMERS;
     this.batchMs = options.batchMs ?? 100;
+    this.random = options.random ?? defaultRandom();
     const namespaces = options.namespaces && options.namespaces.length > 0 ? options.namespaces : undefined;
     this.streams = (options.resources ?? TREE_RESOURCES).flatMap((r) =>
       (r.namespaced && namespaces ? namespaces.map((ns) => `/namespaces/${encodeURIComponent(ns)}`) : ['']).map(
@@ -234,7 +262,7 @@ export class LiveInformers {
 
   private retry(s: Stream, error: LiveError): void {
     if (this.stopped) return;
-    const wait = backoffMs(s.failures++);
+    const wait = jitteredBackoffMs(s.failures++, this.random);
     this.setStatus({ state: 'reconnecting', message: error.message, errorKind: error.kind, retryInMs: wait });
     s.retry = this.timers.setTimeout(() => {
       s.retry = undefined;

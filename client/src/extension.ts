@@ -10,6 +10,7 @@ import { selfHealNotice } from './commands/syncCommands';
 import { DiagnosticsFreshness } from './model/diagnosticsFreshness';
 import { connectApi } from './commands/apiCommands';
 import type { CommandContext } from './commands/context';
+import { targetOf } from './commands/objectArg';
 import { registerCommands } from './commands/register';
 import { onSettingsChanged } from './commands/settingsChanged';
 import { startSandbox } from './commands/startup';
@@ -85,8 +86,11 @@ export async function activate(context: ExtensionContext): Promise<void> {
   // The Cluster view shows the sandbox or a real context (Connect to Cluster…); real rows age by the wall clock.
   const viewed = new ViewedCluster(connection, () => Date.now());
   ctx.tree = registerClusterView(context, viewed);
-  registerCommands(context, ctx, (id) => refusal(id, viewed.context));
-  registerLive(context, viewed, ctx.ui, (line) => output.appendLine(`[live] ${line}`));
+  const liveRead = registerLive(context, viewed, ctx.ui, (line) => output.appendLine(`[live] ${line}`), {
+    target: (title, arg) => targetOf(ctx, title, arg),
+    showDesiredVsActual: (ref, live) => showDesiredVsActual(context, viewed, ref, live),
+  });
+  registerCommands(context, ctx, (id) => refusal(id, viewed.context), liveRead);
   registerStatusBar(context, connection);
   registerForesight(context, connection, freshness);
   context.subscriptions.push(

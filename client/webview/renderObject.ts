@@ -76,6 +76,13 @@ export function renderHeader(state: ObjectViewState, actions: ObjectActions): HT
       ' ',
       refresh,
     ),
+    state.cluster
+      ? h(
+          'p',
+          { class: 'meta live-source', role: 'note' },
+          `Actual from context "${state.cluster.context}" (read-only) · ${state.cluster.note}`,
+        )
+      : null,
     health,
     state.sync ? renderSync(state.sync, (a) => actions.syncAction(a)) : null,
   );

@@ -90,6 +90,7 @@ describe('package.json contributions', () => {
       'kubeReconcile.applyWorkspace',
       'kubeReconcile.connectToCluster',
       'kubeReconcile.applyToCluster',
+      'kubeReconcile.planAgainstCluster',
       'kubeReconcile.showSandbox',
       'kubeReconcile.showPlan',
     ]);
@@ -99,8 +100,22 @@ describe('package.json contributions', () => {
 
   test('while a real cluster is shown, rows and the title bar offer no sandbox action', () => {
     assert.ok(menuFor('pod.running').includes('killPod'));
-    assert.deepEqual(menuFor('pod.running', true), []);
-    assert.deepEqual(menuFor('deployment', true), []);
+    // the read-only commands stay: they read the real context (client/src/live/liveInspect.ts)
+    assert.deepEqual(menuFor('pod.running', true), [
+      'showLogs',
+      'showPreviousLogs',
+      'describe',
+      'showDesiredVsActual',
+      'showEvents',
+      'copyAsYaml',
+    ]);
+    assert.deepEqual(menuFor('deployment', true), [
+      'showLogs',
+      'describe',
+      'showDesiredVsActual',
+      'showEvents',
+      'copyAsYaml',
+    ]);
     const title = (live: boolean) =>
       pkg.contributes.menus['view/title']
         .filter((e) => e.command && when(e.when, { view: 'kubeReconcile.cluster', 'kubeReconcile.liveContext': live }))

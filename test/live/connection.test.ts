@@ -275,4 +275,40 @@ describe('a connection to a context', () => {
       conn.close();
     }
   });
+
+  test('twelve open watches (more than the request pool’s 8 sockets) leave requests answered, and each watch runs', async () => {
+    const conn = await LiveConnection.open(await loadKubeconfig({ file: served.kubeconfig }));
+    const watches: { stop(): void }[] = [];
+    try {
+      const namespaces = Array.from({ length: 12 }, (_, i) => `pool-${i}`);
+      for (const ns of namespaces)
+        served.cluster.api.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+      const list = await conn.list('/api/v1/configmaps');
+      const seen = new Set<string>();
+      const allSeen = new Promise<void>((done) => {
+        for (const ns of namespaces)
+          watches.push(
+            conn.watch(
+              `/api/v1/namespaces/${ns}/configmaps`,
+              list.resourceVersion,
+              (e) => {
+                if (e.type === 'ADDED' && e.object.metadata.name === 'late') seen.add(ns);
+                if (seen.size === namespaces.length) done();
+              },
+              (err) => assert.fail(`watch ended: ${String(err)}`),
+            ),
+          );
+      });
+      // with every watch open, a plain request is still answered (it once queued behind them forever)
+      const nodes = await conn.list('/api/v1/nodes');
+      assert.equal(nodes.items.length, 2);
+      for (const ns of namespaces)
+        served.cluster.api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late', namespace: ns } });
+      await allSeen;
+      assert.equal(seen.size, 12, 'the 9th to 12th watches were sent too');
+    } finally {
+      for (const w of watches) w.stop();
+      conn.close();
+    }
+  });
 });

@@ -15,6 +15,7 @@ import { ClusterTree } from '../../client/src/model/clusterTree';
 import { SyncStatuses } from '../../client/src/model/syncStatuses';
 import { LiveSession, previewText } from '../../client/src/live/liveCommands';
 import {
+  LIVE_READ_COMMANDS,
   SANDBOX_ONLY_COMMANDS,
   ViewedCluster,
   contextPickItems,
@@ -75,7 +76,9 @@ describe('which cluster the views show', () => {
       refusal('kubeReconcile.failNode', 'staging')!,
       /acts on the sandbox.*context "staging".*nothing was done/,
     );
-    assert.match(refusal('kubeReconcile.describe', 'staging')!, /not available on a real cluster yet/);
+    assert.match(refusal('kubeReconcile.showClusterOverview', 'staging')!, /not available on a real cluster yet/);
+    // served on the context shown (liveInspect.ts), not refused
+    for (const id of LIVE_READ_COMMANDS) assert.equal(refusal(id, 'staging'), undefined, id);
     assert.equal(refusal('kubeReconcile.groupByNode', 'staging'), undefined);
     assert.equal(refusal('kubeReconcile.failNode', undefined), undefined);
   });

@@ -18,7 +18,8 @@ import { SyncStatuses } from '../../client/src/model/syncStatuses';
 import { ClusterTree } from '../../client/src/model/clusterTree';
 import { LiveConnection } from '../../live/connection';
 import { loadKubeconfig } from '../../live/kubeconfig';
-import { LiveInformers, backoffMs } from '../../live/informers';
+import { LiveInformers, backoffMs, jitteredBackoffMs } from '../../live/informers';
+import { SeededRandom } from '../../sandbox/clock/random';
 import type { FeedTimers, LiveFeed, LiveFeedStatus } from '../../live/informers';
 import { SERVED_TOKEN, serveCluster, WEB } from './served';
 import type { ServedCluster } from './served';
@@ -168,6 +169,28 @@ describe('live informers feed the same views as the sandbox', () => {
 });
 
 describe('reconnecting', () => {
+  test('back-off jitter as client-go’s reflector: the capped wait d, then d + rand·d (factor 1.0), seeded', () => {
+    assert.deepEqual(
+      [0, 1, 5, 10].map((a) => jitteredBackoffMs(a, () => 0)),
+      [800, 1600, 25_600, 30_000],
+    );
+    assert.deepEqual(
+      [0, 1, 5, 10].map((a) => jitteredBackoffMs(a, () => 0.5)),
+      [1200, 2400, 38_400, 45_000],
+    );
+    const waits = (seed: string) => {
+      const r = new SeededRandom(seed);
+      return [0, 1, 2, 3, 4, 5, 6, 7].map((a) => jitteredBackoffMs(a, () => r.next()));
+    };
+    const a = waits('a');
+    assert.deepEqual(waits('a'), a, 'the same seed, the same waits');
+    assert.notDeepEqual(waits('b'), a, 'another seed spreads the reconnects');
+    a.forEach((w, i) => {
+      const d = backoffMs(i);
+      assert.ok(w >= d && w < 2 * d, `attempt ${i}: ${w} in [${d}, ${2 * d})`);
+    });
+  });
+
   test('a server that goes away: reconnecting with back-off and kubectl’s message; back: relisted, changes sent', async () => {
     assert.deepEqual([0, 1, 2, 5, 6, 10].map(backoffMs), [800, 1600, 3200, 25_600, 30_000, 30_000]);
     // plain http, so the server can come back on the same port with the same address
@@ -201,6 +224,7 @@ describe('reconnecting', () => {
       },
       {
         timers,
+        random: () => 0.25,
         resources: [
           { resource: 'configmaps', groupVersion: '/api/v1', namespaced: true, apiVersion: 'v1', kind: 'ConfigMap' },
         ],
@@ -219,7 +243,7 @@ describe('reconnecting', () => {
         informers.current.message,
         `The connection to the server 127.0.0.1:${port} was refused - did you specify the right host or port? (context "kube-reconcile")`,
       );
-      assert.equal(informers.current.retryInMs, 800);
+      assert.equal(informers.current.retryInMs, 1000, '800 ms with a quarter of jitter');
       // while it was away: a ConfigMap appeared
       served.cluster.api.create({
         apiVersion: 'v1',
@@ -227,7 +251,7 @@ describe('reconnecting', () => {
         metadata: { name: 'later', namespace: 'default' },
       });
       second = await startKubeHttpServer({ cluster: served.cluster, token: SERVED_TOKEN, port, tls: false });
-      assert.deepEqual(timers.runWaits(), [800]);
+      assert.deepEqual(timers.runWaits(), [1000]);
       await until(
         (fn) => listeners.push(fn),
         () => cache.get('configmaps', 'default', 'later') !== undefined && informers.current.state === 'synced',

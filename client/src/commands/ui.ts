@@ -8,6 +8,8 @@ export interface PickItem<T> {
   description?: string;
   detail?: string;
   value: T;
+  /** Selected when a multi-select picker opens. */
+  picked?: boolean;
 }
 
 export interface InputOptions {
@@ -38,6 +40,8 @@ export interface Ui {
   offer(message: string, ...actions: string[]): Promise<string | undefined>;
   input(options: InputOptions): Promise<string | undefined>;
   pick<T>(items: readonly PickItem<T>[], placeholder: string): Promise<T | undefined>;
+  /** A multi-select picker (items with `picked` start selected); the values chosen, or undefined when cancelled. */
+  pickMany<T>(items: readonly PickItem<T>[], placeholder: string): Promise<T[] | undefined>;
   /** Opens read-only text in an editor (events tables). `name` becomes the tab title. */
   showText(name: string, text: string): Promise<void>;
   /**

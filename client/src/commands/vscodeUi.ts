@@ -39,6 +39,19 @@ export function createUi(output: OutputChannel, documents: ReadOnlyDocuments): U
       );
       return chosen?.item.value;
     },
+    async pickMany<T>(items: readonly PickItem<T>[], placeholder: string) {
+      const chosen = await window.showQuickPick(
+        items.map((i) => ({
+          label: i.label,
+          description: i.description,
+          detail: i.detail,
+          picked: i.picked === true,
+          item: i,
+        })),
+        { placeHolder: placeholder, canPickMany: true },
+      );
+      return chosen?.map((c) => c.item.value);
+    },
     async showText(name, text) {
       const doc = await workspace.openTextDocument(documents.put(name, text));
       await window.showTextDocument(doc, { preview: true });

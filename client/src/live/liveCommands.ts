@@ -7,13 +7,21 @@
 import { applyToCluster, isProtectedContext, previewApply } from '../../../live/apply';
 import type { ApplyPreview } from '../../../live/apply';
 import { LiveConnection } from '../../../live/connection';
+import type { LiveWatch } from '../../../live/connection';
 import { LiveInformers } from '../../../live/informers';
 import { loadKubeconfig } from '../../../live/kubeconfig';
+import { planAgainstLive } from '../../../live/planText';
 import type { KubeconfigLocation, LoadedKubeconfig } from '../../../live/kubeconfig';
+import { resourceByName } from '../../../sandbox/api/resources';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { manifestObjects } from '../../../sandbox/manifests/parseManifests';
 import { errorMessage } from '../commands/context';
+import type { Command } from '../commands/context';
 import type { Ui } from '../commands/ui';
+import { refText } from '../model/objectRef';
+import type { ObjectRef } from '../sandbox/protocol';
+import { copyLiveYaml, describeLive, listEventsOf, showLiveEvents, showLiveLogs, watchEventsOf } from './liveInspect';
+import type { InspectDeps } from './liveInspect';
 import { contextPickItems } from './viewedCluster';
 import type { ViewedCluster } from './viewedCluster';
 
@@ -28,7 +36,18 @@ export interface LiveDeps {
   log?: (line: string) => void;
   /** Timers for the informers (tests). */
   batchMs?: number;
+  /** The namespaces chosen per context (VS Code's global state; a Map in tests). Absent: never asked. */
+  namespaces?: NamespaceMemory;
 }
+
+/** The namespaces last chosen for each context ([] or absent: all namespaces). */
+export interface NamespaceMemory {
+  get(context: string): readonly string[] | undefined;
+  set(context: string, namespaces: readonly string[]): PromiseLike<void> | void;
+}
+
+/** The picker's first item: every namespace (the informers watch cluster-wide). */
+export const ALL_NAMESPACES_LABEL = '$(globe) All namespaces';
 
 /** The informers of the context shown, and stopping them. */
 export class LiveSession {
@@ -43,6 +62,138 @@ export class LiveSession {
     return this.loaded;
   }
 
+  /** The read-only connection of the context shown (undefined while the sandbox is shown). */
+  get connection(): LiveConnection | undefined {
+    return this.conn;
+  }
+
+  /** What the read commands on a real context (liveInspect.ts) need. */
+  inspectDeps(): InspectDeps {
+    return { ui: this.deps.ui, viewed: this.deps.viewed, connection: () => this.conn, now: () => Date.now() };
+  }
+
+  /**
+   * The real-cluster version of a read command (`LIVE_READ_COMMANDS`) on the context shown; `target` finds the object
+   * a command was invoked on (as the sandbox's commands do), `showDesiredVsActual` opens the panel on the Cluster
+   * view's connection. Undefined for any other command.
+   */
+  readCommand(
+    id: string,
+    target: (title: string, arg: unknown) => ObjectRef | undefined,
+    showDesiredVsActual: (ref: ObjectRef) => void,
+  ): Command | undefined {
+    const on =
+      (title: string, run: (ref: ObjectRef) => Promise<void> | void): Command =>
+      async (arg) => {
+        const ref = target(title, arg);
+        if (ref) await run(ref);
+      };
+    const deps = this.inspectDeps();
+    switch (id) {
+      case 'kubeReconcile.showEvents':
+        return on('Show Events', (ref) => showLiveEvents(deps, ref));
+      case 'kubeReconcile.describe':
+        return on('Describe', (ref) => describeLive(deps, ref));
+      case 'kubeReconcile.showLogs':
+        return on('Show Logs', (ref) => showLiveLogs(deps, ref, false));
+      case 'kubeReconcile.showPreviousLogs':
+        return on('Show Previous Logs', (ref) => showLiveLogs(deps, ref, true));
+      case 'kubeReconcile.copyAsYaml':
+        return on('Copy as YAML', (ref) => copyLiveYaml(deps, ref));
+      case 'kubeReconcile.showDesiredVsActual':
+        return on('Show Desired vs Actual', showDesiredVsActual);
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * Lists the events about `ref` into the Cluster view's cache, then watches them there (resumed when the server
+   * ends the watch) until the returned function is called: Desired vs Actual's events on a real context.
+   */
+  watchEvents(ref: ObjectRef): () => void {
+    const { viewed } = this.deps;
+    const conn = this.conn;
+    const context = viewed.context;
+    if (!conn || context === undefined) return () => undefined;
+    const obj: KubeObject = viewed.cache.get(ref.resource, ref.namespace, ref.name) ?? {
+      apiVersion: 'v1',
+      kind: resourceByName(ref.resource)?.kind ?? ref.resource,
+      metadata: { name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}) },
+    };
+    let stopped = false;
+    let watch: LiveWatch | undefined;
+    const start = (): void => {
+      if (stopped) return;
+      listEventsOf(conn, obj).then(
+        ({ events, resourceVersion }) => {
+          if (stopped) return;
+          if (events.length > 0)
+            viewed.feedFrom(context, {
+              kind: 'changes',
+              changes: events.map((object) => ({ type: 'ADDED' as const, resource: 'events', object })),
+            });
+          watch = watchEventsOf(
+            conn,
+            obj,
+            resourceVersion,
+            (type, object) =>
+              viewed.feedFrom(context, { kind: 'changes', changes: [{ type, resource: 'events', object }] }),
+            (message) => {
+              if (message === undefined) start();
+              else this.deps.log?.(`events of ${refText(ref)}: ${message}`);
+            },
+          );
+        },
+        (e: unknown) => this.deps.log?.(`events of ${refText(ref)}: ${errorMessage(e)}`),
+      );
+    };
+    start();
+    return () => {
+      stopped = true;
+      watch?.stop();
+    };
+  }
+
+  /**
+   * After a context is picked: which namespaces the informers watch — all, or some, chosen from the live namespace
+   * list (multi-select, the last choice for this context selected). Undefined when cancelled; [] for all.
+   * Without the right to list namespaces the context's own namespace is watched (all when it names none).
+   */
+  async chooseNamespaces(loaded: LoadedKubeconfig, context: string): Promise<string[] | undefined> {
+    const memory = this.deps.namespaces;
+    if (!memory) return [];
+    let names: string[];
+    let conn: LiveConnection | undefined;
+    try {
+      conn = await LiveConnection.open(loaded, { context, ...(this.deps.log ? { log: this.deps.log } : {}) });
+      names = (await conn.list('/api/v1/namespaces')).items.map((n) => n.metadata.name ?? '').filter(Boolean);
+    } catch (e) {
+      this.deps.log?.(`namespaces of context "${context}": ${errorMessage(e)}`);
+      const own = loaded.contexts.find((c) => c.name === context)?.namespace;
+      return own ? [own] : [];
+    } finally {
+      conn?.close();
+    }
+    const remembered = new Set(memory.get(context) ?? []);
+    const items = [
+      {
+        label: ALL_NAMESPACES_LABEL,
+        description: 'watch every namespace',
+        value: '',
+        picked: remembered.size === 0,
+      },
+      ...names.sort().map((n) => ({ label: n, value: n, picked: remembered.has(n) })),
+    ];
+    const chosen = await this.deps.ui.pickMany(
+      items,
+      `Watch which namespaces of "${context}"? (large clusters: choose some; nodes and namespaces are always shown)`,
+    );
+    if (chosen === undefined) return undefined;
+    const namespaces = chosen.includes('') ? [] : chosen;
+    await memory.set(context, namespaces);
+    return namespaces;
+  }
   /** "Kube Reconcile: Connect to Cluster…": picks a context (or the Sandbox) and shows it. */
   async connect(): Promise<void> {
     const { ui, viewed } = this.deps;
@@ -61,11 +212,16 @@ export class LiveSession {
     const picked = await ui.pick(items, 'Show which cluster in the Kube Reconcile views? (read-only)');
     if (picked === undefined) return;
     if (picked === '') return this.showSandbox();
-    await this.show(loaded, picked);
+    const namespaces = await this.chooseNamespaces(loaded, picked);
+    if (namespaces === undefined) return;
+    await this.show(loaded, picked, namespaces);
   }
 
-  /** Shows `context` of `loaded`; on failure says why in kubectl's words and shows the sandbox again. */
-  async show(loaded: LoadedKubeconfig, context: string): Promise<boolean> {
+  /**
+   * Shows `context` of `loaded` (watching only `namespaces` when some are given); on failure says why in kubectl's
+   * words and shows the sandbox again.
+   */
+  async show(loaded: LoadedKubeconfig, context: string, namespaces: readonly string[] = []): Promise<boolean> {
     const { ui, viewed } = this.deps;
     this.stop();
     this.loaded = loaded;
@@ -81,12 +237,16 @@ export class LiveSession {
       conn,
       (feed) => viewed.feedFrom(context, feed),
       (status) => viewed.feedStatusFrom(context, status),
-      this.deps.batchMs !== undefined ? { batchMs: this.deps.batchMs } : {},
+      {
+        ...(this.deps.batchMs !== undefined ? { batchMs: this.deps.batchMs } : {}),
+        ...(namespaces.length > 0 ? { namespaces } : {}),
+      },
     );
     this.conn = conn;
     this.informers = informers;
     viewed.showContext(context);
-    const progress = ui.progress(`Listing context "${context}"…`);
+    const scope = namespaces.length > 0 ? ` (namespaces ${namespaces.join(', ')})` : '';
+    const progress = ui.progress(`Listing context "${context}"${scope}…`);
     try {
       await informers.start();
       return true;
@@ -176,6 +336,57 @@ export class LiveSession {
     } finally {
       conn?.close();
     }
+  }
+}
+
+/**
+ * "Kube Reconcile: Plan Against Cluster…" for the manifests of `text` (the active editor): `plan --kubeconfig`'s
+ * engine on the context shown — a snapshot of its live state (GET only, on the read-only connection) loaded into a
+ * sandbox fork, the change applied there — opened as a read-only document. Nothing is written to the cluster.
+ * The fork runs in the extension host (a few hundred milliseconds for a small cluster; bench/live.ts times the
+ * snapshot). Returns the plan's text.
+ */
+export async function planAgainstCluster(
+  session: LiveSession,
+  ui: Ui,
+  context: string | undefined,
+  text: string,
+  source: string,
+): Promise<string | undefined> {
+  const conn = session.connection;
+  if (context === undefined || !conn) {
+    ui.error('Plan Against Cluster needs a real cluster: run "Kube Reconcile: Connect to Cluster…" first.');
+    return undefined;
+  }
+  const { manifests, errors } = manifestObjects(text);
+  if (errors.length > 0) {
+    ui.error(`${source} has errors (line ${errors[0]!.line + 1}: ${errors[0]!.message}): nothing was planned.`);
+    return undefined;
+  }
+  if (manifests.length === 0) {
+    ui.error(`${source} has no manifest to plan.`);
+    return undefined;
+  }
+  const progress = ui.progress(`Planning ${source} against context "${context}"…`);
+  try {
+    const plan = await planAgainstLive(
+      conn,
+      manifests.map((m) => ({
+        source,
+        line: m.line + 1,
+        object: m.object,
+        lineOf: (field: string) => m.fieldSpan(field).line + 1,
+      })),
+      { time: Date.now() },
+    );
+    const header = `# kube-reconcile plan --context ${context} ${source} (nothing was written to the cluster)\n`;
+    await ui.showText(`Plan ${source} against ${context}`, header + plan);
+    return plan;
+  } catch (e) {
+    ui.error(`Plan against context "${context}" failed: ${errorMessage(e)}`);
+    return undefined;
+  } finally {
+    progress.done();
   }
 }
 

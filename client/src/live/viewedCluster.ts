@@ -41,18 +41,23 @@ export const SANDBOX_ONLY_COMMANDS: readonly string[] = [
 ];
 
 /**
- * Commands that read an object of the sandbox (describe, logs, events, Desired vs Actual…): not wired to a real
- * cluster yet, so they are refused rather than showing the sandbox's object of the same name.
+ * Commands that read the sandbox and have no real-cluster version yet: refused rather than showing the sandbox's
+ * object of the same name. (Show Events, Describe, Show Logs, Show Previous Logs, Copy as YAML and Show Desired vs
+ * Actual run on the context shown: `liveInspect.ts`.)
  */
 export const SANDBOX_READ_COMMANDS: readonly string[] = [
-  'kubeReconcile.showDesiredVsActual',
   'kubeReconcile.showClusterOverview',
-  'kubeReconcile.showEvents',
-  'kubeReconcile.copyAsYaml',
   'kubeReconcile.updateManifestFromLive',
+];
+
+/** The read commands served on a real context, read-only (`liveInspect.ts`; Desired vs Actual's panel). */
+export const LIVE_READ_COMMANDS: readonly string[] = [
+  'kubeReconcile.showEvents',
+  'kubeReconcile.describe',
   'kubeReconcile.showLogs',
   'kubeReconcile.showPreviousLogs',
-  'kubeReconcile.describe',
+  'kubeReconcile.copyAsYaml',
+  'kubeReconcile.showDesiredVsActual',
 ];
 
 /** The context key set while a real context is shown (package.json's menus hide sandbox actions with it). */

@@ -23,7 +23,30 @@ let overviewPanel: StatePanel | undefined;
  */
 let panelColumn: vscode.ViewColumn | undefined;
 
-const refKey = (ref: ObjectRef) => `${ref.resource}/${ref.namespace ?? ''}/${ref.name}`;
+/**
+ * A real context's object (Connect to Cluster…): the connection is the Cluster view's, fed by the informers; the
+ * panel never writes (no live edit, no scheduler explanation from the sandbox), and says how it compared.
+ */
+export interface LiveViewSource {
+  context: string;
+  /** Lists and watches the object's events into the connection's cache while the panel is open; returns the stop. */
+  watchEvents(ref: ObjectRef): () => void;
+}
+
+/**
+ * How Desired vs Actual compares on a real context. Upstream `kubectl diff` asks the server for the merged object
+ * with a server-side dry run (a PATCH with `dryRun=All`), which the API server authorizes as a write (`patch`): a
+ * user with read access only gets 403 Forbidden. Kube Reconcile's read-only connection never sends a write, dry
+ * runs included, so the comparison is client-side and says so.
+ */
+export const LIVE_COMPARISON_NOTE =
+  'compared client-side: the manifest is defaulted with the sandbox’s Kubernetes 1.32 defaults, not by this ' +
+  'server (a server-side dry run, as kubectl diff sends, is a write request and the connection is read-only); ' +
+  'what this server’s admission adds (webhooks, LimitRange defaults) shows as drift. Apply to Cluster… shows ' +
+  'the server’s own dry run before asking.';
+
+const refKey = (ref: ObjectRef, live?: LiveViewSource) =>
+  `${live ? `${live.context}:` : ''}${ref.resource}/${ref.namespace ?? ''}/${ref.name}`;
 
 async function openManifest(desired: Requests['desired']['result']): Promise<void> {
   if (desired.file === undefined) {
@@ -57,7 +80,12 @@ async function editLive(
   }
 }
 
-function objectSource(context: vscode.ExtensionContext, connection: SandboxConnection, ref: ObjectRef): ViewSource {
+function objectSource(
+  context: vscode.ExtensionContext,
+  connection: SandboxConnection,
+  ref: ObjectRef,
+  liveSource?: LiveViewSource,
+): ViewSource {
   let desired: Requests['desired']['result'] = {};
   const kind = () => kindOf(ref, connection.cache.get(ref.resource, ref.namespace, ref.name) ?? desired.manifest);
   return {
@@ -66,14 +94,14 @@ function objectSource(context: vscode.ExtensionContext, connection: SandboxConne
       const live = connection.cache.get(ref.resource, ref.namespace, ref.name);
       const noExplanation: Requests['explain']['result'] = {};
       const explain =
-        needsSchedulingExplanation(live) && ref.namespace
+        !liveSource && needsSchedulingExplanation(live) && ref.namespace
           ? await connection.request('explain', { namespace: ref.namespace, name: ref.name }).catch(() => noExplanation)
           : noExplanation;
       // Already workspace-relative, as the sandbox names files.
       const fileLabel = (file: string) => file.replace(/^\/+/, '');
       const declared = connection.desired.get(ref.resource, ref.namespace, ref.name);
       const sync = syncStatusOf(declared, live);
-      return objectState({
+      const state = objectState({
         ref,
         cache: connection.cache,
         desired,
@@ -82,6 +110,8 @@ function objectSource(context: vscode.ExtensionContext, connection: SandboxConne
         ...(sync ? { sync } : {}),
         now: connection.status?.time ?? Date.now(),
       });
+      if (liveSource) state.cluster = { context: liveSource.context, note: LIVE_COMPARISON_NOTE };
+      return state;
     },
     isRelevant(changes: readonly WatchChange[]) {
       const k = kind();
@@ -97,8 +127,16 @@ function objectSource(context: vscode.ExtensionContext, connection: SandboxConne
     },
     async handle(m) {
       if (m.type === 'openManifest') await openManifest(desired);
-      else if (m.type === 'editLive') return editLive(connection, ref, m);
-      else if (m.type === 'openObject') showDesiredVsActual(context, connection, m.ref);
+      else if (m.type === 'editLive')
+        return liveSource
+          ? {
+              type: 'editResult',
+              id: m.id,
+              ok: false,
+              message: `Context "${liveSource.context}" is read-only: nothing was sent. Edit the manifest and use Apply to Cluster….`,
+            }
+          : editLive(connection, ref, m);
+      else if (m.type === 'openObject') showDesiredVsActual(context, connection, m.ref, liveSource);
       else if (m.type === 'syncAction') await vscode.commands.executeCommand(`kubeReconcile.${m.action}`, ref);
       return undefined;
     },
@@ -113,11 +151,12 @@ export function showDesiredVsActual(
   context: vscode.ExtensionContext,
   connection: SandboxConnection,
   ref: ObjectRef,
+  live?: LiveViewSource,
 ): void {
-  const key = refKey(ref);
+  const key = refKey(ref, live);
   const open = objectPanels.get(key);
   if (open) return open.reveal();
-  const title = `Desired vs Actual: ${titleOf(ref, kindOf(ref, connection.cache.get(ref.resource, ref.namespace, ref.name)))}`;
+  const title = `Desired vs Actual: ${titleOf(ref, kindOf(ref, connection.cache.get(ref.resource, ref.namespace, ref.name)))}${live ? ` (${live.context})` : ''}`;
   const open_ = [...objectPanels.values()].find((p) => p.panel.viewColumn !== undefined);
   const column = open_?.panel.viewColumn ?? panelColumn;
   const panel = new StatePanel(
@@ -125,15 +164,17 @@ export function showDesiredVsActual(
     connection,
     'kubeReconcile.desiredVsActual',
     title,
-    objectSource(context, connection, ref),
+    objectSource(context, connection, ref, live),
     column ?? vscode.ViewColumn.Beside,
   );
+  const stopEvents = live?.watchEvents(ref);
   objectPanels.set(key, panel);
   panelColumn = panel.panel.viewColumn;
   panel.onDidChangeViewState(() => {
     if (panel.panel.viewColumn !== undefined) panelColumn = panel.panel.viewColumn;
   });
   panel.onDidDispose(() => {
+    stopEvents?.();
     objectPanels.delete(key);
     if (objectPanels.size === 0) panelColumn = undefined;
     panel.dispose();

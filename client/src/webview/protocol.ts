@@ -93,6 +93,8 @@ export interface ObjectViewState {
   events: EventRow[];
   /** For a Pending pod: the scheduler's last decision, node by node. */
   scheduling?: SchedulingExplanation;
+  /** On a real context: its name, and how desired and actual were compared (client-side, read-only). */
+  cluster?: { context: string; note: string };
 }
 
 export interface OverviewRow {

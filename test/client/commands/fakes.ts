@@ -177,6 +177,17 @@ export class FakeUi implements Ui {
     return items.find((i) => i.label === label)?.value;
   }
 
+  /** Answered with an array of labels (or undefined: cancelled); `pickedShown` records what started selected. */
+  async pickMany<T>(items: readonly PickItem<T>[], placeholder: string): Promise<T[] | undefined> {
+    this.shown.push(`pickMany: ${placeholder} [${items.map((i) => `${i.picked ? '[x] ' : ''}${i.label}`).join(', ')}]`);
+    const labels = this.answers.shift() as string[] | undefined;
+    return labels?.map((l) => {
+      const item = items.find((i) => i.label === l);
+      if (!item) throw new Error(`pickMany: no item ${l}`);
+      return item.value;
+    });
+  }
+
   async showText(name: string, text: string): Promise<void> {
     this.texts.push({ name, text });
   }
