@@ -363,41 +363,31 @@ export class LiveConnection {
     onEnd: (error?: LiveError) => void,
     query: RequestOptionsLive['query'] = {},
   ): LiveWatch {
+    // A stream cut once established (the server restarting, a proxy's idle timeout) ends like the server's own
+    // timeout: the caller watches again from the last resourceVersion, and only then learns if the server is gone.
     let stopped = false;
-    let response: IncomingMessage | undefined;
-    const end = (error?: LiveError): void => {
-      if (stopped) return;
-      stopped = true;
-      onEnd(error);
-    };
-    this.send('GET', path, { query: { ...query, watch: 1, resourceVersion, allowWatchBookmarks: true } }, true).then(
-      async (res) => {
-        if (stopped) return void res.destroy();
-        if ((res.statusCode ?? 0) >= 300) return end(await this.statusError(res));
-        response = res;
-        let buffered = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buffered += chunk;
-          let nl: number;
-          while (!stopped && (nl = buffered.indexOf('\n')) >= 0) {
-            const line = buffered.slice(0, nl).trim();
-            buffered = buffered.slice(nl + 1);
-            if (line) onEvent(JSON.parse(line) as WatchEvent);
-          }
-        });
-        // A stream cut once established (the server restarting, a proxy's idle timeout) ends like the server's own
-        // timeout: the caller watches again from the last resourceVersion, and only then learns if the server is gone.
-        res.on('end', () => end());
-        res.on('error', () => end());
-        res.on('close', () => end());
+    let buffered = '';
+    const stream = this.stream(
+      path,
+      { ...query, watch: 1, resourceVersion, allowWatchBookmarks: true },
+      (chunk) => {
+        buffered += chunk;
+        let nl: number;
+        while (!stopped && (nl = buffered.indexOf('\n')) >= 0) {
+          const line = buffered.slice(0, nl).trim();
+          buffered = buffered.slice(nl + 1);
+          if (line) onEvent(JSON.parse(line) as WatchEvent);
+        }
       },
-      (e: unknown) => end(e instanceof LiveError ? e : new LiveError('unreachable', this.redact(String(e)))),
+      (error) => {
+        stopped = true;
+        onEnd(error);
+      },
     );
     return {
       stop: () => {
         stopped = true;
-        response?.destroy();
+        stream.stop();
       },
     };
   }

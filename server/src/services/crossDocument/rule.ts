@@ -67,3 +67,17 @@ export function objectKey(group: string, kind: string, namespace: string, name: 
 export function inNamespace(namespace: string): string {
   return namespace === '' ? '' : ` in namespace "${namespace}"`;
 }
+
+/** The labels of every pod template in the scope (Deployments', Jobs', bare Pods'…), by namespace. */
+export function podTemplateLabelsByNamespace(
+  ctx: CrossDocumentContext,
+): Map<string, Readonly<Record<string, string>>[]> {
+  const byNamespace = new Map<string, Readonly<Record<string, string>>[]>();
+  for (const o of ctx.objects) {
+    if (o.facts.podTemplateLabels.length === 0) continue;
+    const list = byNamespace.get(o.namespace) ?? [];
+    list.push(...o.facts.podTemplateLabels);
+    byNamespace.set(o.namespace, list);
+  }
+  return byNamespace;
+}

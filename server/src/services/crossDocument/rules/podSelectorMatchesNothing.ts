@@ -9,7 +9,7 @@ import { formatLabelSelector, labelSelectorMatches } from '../../../../../sandbo
 import type { LabelSelector } from '../../../../../sandbox/api/selectors/labelSelector';
 import { makeDiagnostic } from '../../diagnostic';
 import type { CrossDocumentContext, CrossDocumentRule, FileDiagnostic } from '../rule';
-import { inNamespace } from '../rule';
+import { inNamespace, podTemplateLabelsByNamespace } from '../rule';
 
 /** At most this many distinct labels are listed in a message. */
 const MAX_LABELS = 8;
@@ -17,13 +17,7 @@ const MAX_LABELS = 8;
 export const podSelectorMatchesNothing: CrossDocumentRule = {
   code: 'pod-selector-matches-nothing',
   check(ctx: CrossDocumentContext): FileDiagnostic[] {
-    const podLabels = new Map<string, Readonly<Record<string, string>>[]>();
-    for (const o of ctx.objects) {
-      if (o.facts.podTemplateLabels.length === 0) continue;
-      const list = podLabels.get(o.namespace) ?? [];
-      list.push(...o.facts.podTemplateLabels);
-      podLabels.set(o.namespace, list);
-    }
+    const podLabels = podTemplateLabelsByNamespace(ctx);
     const out: FileDiagnostic[] = [];
     for (const o of ctx.objects) {
       for (const term of o.facts.podSelectorTerms) {

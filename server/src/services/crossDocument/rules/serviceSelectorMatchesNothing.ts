@@ -7,18 +7,12 @@
  */
 import { makeDiagnostic } from '../../diagnostic';
 import type { CrossDocumentContext, CrossDocumentRule, FileDiagnostic } from '../rule';
-import { inNamespace } from '../rule';
+import { inNamespace, podTemplateLabelsByNamespace } from '../rule';
 
 export const serviceSelectorMatchesNothing: CrossDocumentRule = {
   code: 'service-selector-matches-nothing',
   check(ctx: CrossDocumentContext): FileDiagnostic[] {
-    const podLabels = new Map<string, Readonly<Record<string, string>>[]>();
-    for (const o of ctx.objects) {
-      if (o.facts.podTemplateLabels.length === 0) continue;
-      const list = podLabels.get(o.namespace) ?? [];
-      list.push(...o.facts.podTemplateLabels);
-      podLabels.set(o.namespace, list);
-    }
+    const podLabels = podTemplateLabelsByNamespace(ctx);
     const out: FileDiagnostic[] = [];
     for (const o of ctx.objects) {
       const selector = o.facts.serviceSelector;
