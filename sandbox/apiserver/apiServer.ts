@@ -11,6 +11,7 @@ import type { Clock } from '../clock/clock';
 import { formatTimestamp } from '../clock/clock';
 import { SeededRandom } from '../clock/random';
 import { EventExpiry, isEventKind, lastWrittenAt } from './eventExpiry';
+import { Compactor } from './compactor';
 import { podQosClass } from '../admission/defaults/index';
 import {
   alreadyExists,
@@ -154,6 +155,8 @@ export class ApiServer {
   readonly policyAudit = new PolicyAuditLog();
   /** Events expire an hour after their last write (kube-apiserver's `--event-ttl`). */
   private readonly eventExpiry: EventExpiry;
+  /** The change history is compacted every 5 minutes (kube-apiserver's `--etcd-compaction-interval`). */
+  readonly compactor: Compactor;
   /** The suffixes of `kube-api-access-…` volume names: a stream of their own, so no uid or generated name moves. */
   private readonly tokenVolumeRandom: SeededRandom;
   private readonly podSecurity: PodSecurityConfiguration | undefined;
@@ -172,6 +175,7 @@ export class ApiServer {
         }));
     this.hub = new WatchHub(this.store, report);
     this.eventExpiry = new EventExpiry(this.clock, this.store);
+    this.compactor = new Compactor(this.clock, this.store);
     this.allocators = new ServiceAllocators(this.random.fork('service-allocation'));
     this.resources = new ResourceRegistry(options.kubernetesVersion ?? kubernetesVersion());
     this.syncCrds();

@@ -20,7 +20,8 @@ export interface ChangeRecord {
 }
 
 export class ChangeHistory {
-  private records: ChangeRecord[] = [];
+  /** Slots before `start` are dropped (emptied, so the objects they held can be collected before the next slice). */
+  private records: (ChangeRecord | undefined)[] = [];
   private start = 0;
   /** Changes at or below this revision are no longer available. */
   compactedRevision = 0;
@@ -39,7 +40,7 @@ export class ChangeHistory {
   /** Forgets every change at or below `revision`. */
   compact(revision: number): void {
     let n = 0;
-    while (this.start + n < this.records.length && this.records[this.start + n].revision <= revision) n++;
+    while (this.start + n < this.records.length && this.records[this.start + n]!.revision <= revision) n++;
     this.dropOldest(n);
     if (revision > this.compactedRevision) this.compactedRevision = revision;
   }
@@ -52,15 +53,16 @@ export class ChangeHistory {
     let hi = recs.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (recs[mid].revision <= revision) lo = mid + 1;
+      if (recs[mid]!.revision <= revision) lo = mid + 1;
       else hi = mid;
     }
-    return recs.slice(lo);
+    return recs.slice(lo) as ChangeRecord[];
   }
 
   private dropOldest(n: number): void {
     if (n <= 0) return;
-    this.compactedRevision = Math.max(this.compactedRevision, this.records[this.start + n - 1].revision);
+    this.compactedRevision = Math.max(this.compactedRevision, this.records[this.start + n - 1]!.revision);
+    for (let i = this.start; i < this.start + n; i++) this.records[i] = undefined;
     this.start += n;
     if (this.start > 4096 && this.start * 2 > this.records.length) {
       this.records = this.records.slice(this.start);

@@ -27,6 +27,12 @@ describe('soak', () => {
     assert.ok(Object.keys(f.actions).length >= 5, JSON.stringify(f.actions));
   });
 
+  test('memory bounded: the change history is compacted within two compaction intervals at every quiet point', () => {
+    const f = runSoak({ seed: 5, virtualMs: 40 * 60_000, nodes: 5, chaosMs: 5 * 60_000, stepMs: 20_000 });
+    assert.deepEqual(f.violations, []);
+    assert.ok((f.checks['change history compacted within two intervals'] ?? 0) > 0, JSON.stringify(f.checks));
+  });
+
   test('the same seed gives the same run', () => {
     const a = runSoak({ seed: 3, virtualMs: 2 * 60_000, nodes: 5 });
     const b = runSoak({ seed: 3, virtualMs: 2 * 60_000, nodes: 5 });

@@ -11,7 +11,8 @@
  * - once faults stop (every chaos period ends with nodes recovered and uncordoned), every Deployment, ReplicaSet,
  *   StatefulSet and DaemonSet converges to its desired counts within a bound;
  * - memory is bounded: the stored objects (Events aside) at each quiet point stay under a fixed multiple of the
- *   first quiet point's count, and the figures record heap and RSS.
+ *   first quiet point's count, the change history keeps no change older than two compaction intervals, and the
+ *   figures record heap and RSS.
  *
  * Pure function of its seed (the cluster's and the chaos's choices are seeded; time is virtual), so a failure is
  * reproduced by its seed. `npm run soak` (scripts/soak.ts) prints the figures; test/soak/soak.test.ts runs a short one.
@@ -26,6 +27,7 @@ import { uncordon } from '../../sandbox/operations/cordon';
 import { drainNode } from '../../sandbox/operations/drain';
 import type { DrainHandle } from '../../sandbox/operations/drain';
 import { SIMULATE_DRAIN_OPTIONS } from '../../sandbox/cluster/actions';
+import { COMPACTION_INTERVAL_MS } from '../../sandbox/apiserver/compactor';
 
 export interface SoakOptions {
   seed: number | string;
@@ -223,6 +225,7 @@ export function runSoak(options: SoakOptions): SoakFigures {
   let rev = 0;
   let lastRevision = Number(api.resourceVersion);
   let firstQuietObjects: number | undefined;
+  const quietRevisions: { at: number; revision: number }[] = [];
 
   const pick = <T>(items: readonly T[]): T | undefined =>
     items.length === 0 ? undefined : items[Math.floor(rng.next() * items.length)];
@@ -535,6 +538,25 @@ export function runSoak(options: SoakOptions): SoakFigures {
       objects <= firstQuietObjects * OBJECT_GROWTH_BOUND,
       () => `${objects} objects, first quiet point had ${firstQuietObjects}`,
     );
+    // Memory bounded, the change history: every change older than two compaction intervals is compacted away (a
+    // watch from before a quiet point that long ago is 410 Gone), so the history holds minutes of changes, not hours.
+    const now = cluster.clock.now();
+    quietRevisions.push({ at: now, revision: Number(api.resourceVersion) });
+    while (quietRevisions.length > 1 && now - quietRevisions[1].at > 2 * COMPACTION_INTERVAL_MS) quietRevisions.shift();
+    const old = quietRevisions[0];
+    if (now - old.at > 2 * COMPACTION_INTERVAL_MS) {
+      let gone = false;
+      try {
+        api.watch('pods', { resourceVersion: String(old.revision - 1) }, () => undefined).stop();
+      } catch (e) {
+        gone = isApiError(e, 410);
+      }
+      check(
+        'change history compacted within two intervals',
+        gone,
+        () => `revision ${old.revision - 1} still resumable`,
+      );
+    }
     const mem = process.memoryUsage();
     figures.peakRss = Math.max(figures.peakRss, mem.rss);
     figures.peakHeap = Math.max(figures.peakHeap, mem.heapUsed);
