@@ -867,8 +867,8 @@ export class ApiServer {
       const r = resourceFor('v1', kind);
       return r ? this.store.list(kindKey(r), namespace) : [];
     },
-    get: (kind, namespace, name) => {
-      const r = resourceFor('v1', kind);
+    get: (kind, namespace, name, apiVersion = 'v1') => {
+      const r = resourceFor(apiVersion, kind);
       return r ? this.store.get(kindKey(r), namespace, name) : undefined;
     },
   };

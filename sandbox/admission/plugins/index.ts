@@ -1,7 +1,8 @@
 /**
  * The admission plugins that read other objects of the cluster (upstream's default plugin chain, in its order):
- * mutating — LimitRanger (defaults), ServiceAccount (the default account, the token volume);
- * validating — LimitRanger (min/max), PodSecurity, ResourceQuota.
+ * mutating — LimitRanger (defaults), ServiceAccount (the default account, the token volume), RuntimeClass (overhead,
+ * scheduling);
+ * validating — LimitRanger (min/max), PodSecurity, RuntimeClass (the class exists, overhead), ResourceQuota.
  * The API server calls `mutatingAdmission` after defaulting and `validatingAdmission` after validation; both read
  * the store through `AdmissionLookup`. A refusal is 403 Forbidden, `<resource> "<name>" is forbidden: <why>`, as
  * upstream's `admission.NewForbidden`.
@@ -17,6 +18,7 @@ import { namespacePolicy, podSecurityViolations, type PodSecurityConfiguration }
 import type { QuotaCharge } from './resourceQuota';
 import { checkQuotas } from './resourceQuota';
 import { admitServiceAccount, keepServiceAccountFields } from './serviceAccount';
+import { admitRuntimeClass, validateRuntimeClass } from './runtimeClass';
 import { deprecatedServiceAccount } from '../defaults/podSpec';
 
 export type { QuotaCharge } from './resourceQuota';
@@ -25,7 +27,8 @@ export type { PodSecurityConfiguration } from './podSecurity';
 export interface AdmissionLookup {
   /** The objects of `kind` (core/v1 kinds: LimitRange, ResourceQuota, ServiceAccount, Namespace…) in `namespace`. */
   list(kind: string, namespace: string): KubeObject[];
-  get(kind: string, namespace: string, name: string): KubeObject | undefined;
+  /** `apiVersion` defaults to `v1` (RuntimeClass admission asks for `node.k8s.io/v1`). */
+  get(kind: string, namespace: string, name: string, apiVersion?: string): KubeObject | undefined;
 }
 
 export interface PluginAttributes {
@@ -52,12 +55,20 @@ export function mutatingAdmission(a: PluginAttributes, lookup: AdmissionLookup):
     applyLimitRangeDefaults(a.object, lookup.list('LimitRange', a.namespace));
     const refusal = admitServiceAccount(a.object, a.namespace, lookup, a.randomSuffix);
     if (refusal !== undefined) throw forbidden(a.resource, a.object.metadata.name ?? '', refusal);
-    if (isObj(a.object.spec)) deprecatedServiceAccount(a.object.spec);
+    if (isObj(a.object.spec)) {
+      deprecatedServiceAccount(a.object.spec);
+      const rc = admitRuntimeClass(a.object.spec, runtimeClasses(lookup));
+      if (rc !== undefined) throw forbidden(a.resource, a.object.metadata.name ?? '', rc);
+    }
   }
   if (a.operation === 'UPDATE' && isCorePod(a.resource) && isObj(a.object.spec) && isObj(a.oldObject?.spec)) {
     keepServiceAccountFields(a.object.spec, a.oldObject.spec);
     deprecatedServiceAccount(a.object.spec);
   }
+}
+
+function runtimeClasses(lookup: AdmissionLookup): (name: string) => KubeObject | undefined {
+  return (name) => lookup.get('RuntimeClass', '', name, 'node.k8s.io/v1');
 }
 
 /**
@@ -121,6 +132,10 @@ export function validatingAdmission(a: PluginAttributes, lookup: AdmissionLookup
     if (errs.length > 0) throw forbidden(a.resource, name, aggregateMessage(errs));
   }
   admitPodSecurity(a, lookup);
+  if (a.operation === 'CREATE' && isCorePod(a.resource) && isObj(a.object.spec)) {
+    const rc = validateRuntimeClass(a.object.spec, runtimeClasses(lookup));
+    if (rc !== undefined) throw forbidden(a.resource, name, rc);
+  }
   if (a.operation !== 'CREATE' || !a.resource.namespaced) return [];
   const { charges, refusal } = checkQuotas(
     a.object,

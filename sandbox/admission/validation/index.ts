@@ -32,6 +32,7 @@ import {
   podTerminationGracePeriod,
 } from './rules/podPolicies';
 import { podTolerations } from './rules/tolerations';
+import { podSpecUpdate } from './rules/podUpdate';
 import { containerProbes } from './rules/probes';
 import {
   jobSelector,
@@ -108,6 +109,7 @@ export const VALIDATION_RULES: readonly ValidationRule[] = Object.freeze([
   podActiveDeadlineSeconds,
   podNodeSelector,
   podTolerations,
+  podSpecUpdate,
   workloadRestartPolicy,
   workloadCounts,
   deploymentStrategy,

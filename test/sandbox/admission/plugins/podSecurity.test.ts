@@ -286,6 +286,8 @@ describe('PodSecurity configuration (PodSecurityConfiguration: defaults and exem
   test('a pod of an exempt runtimeClassName is admitted; the same pod without it is refused', () => {
     const api = configuredApi({ exemptions: { runtimeClasses: ['kata'] } });
     api.create(namespace('secure', { 'pod-security.kubernetes.io/enforce': 'baseline' }));
+    // (RuntimeClass admission refuses a pod naming a class that does not exist.)
+    api.create({ apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'kata' }, handler: 'kata' });
     assert.equal(statusOf(() => api.create(pod('a', 'secure', { hostPID: true }))).code, 403);
     assert.ok(api.create(pod('b', 'secure', { hostPID: true, runtimeClassName: 'kata' })).metadata.uid);
   });

@@ -206,7 +206,7 @@ describe('ReplicaSet controller: expectations', () => {
     h.settle();
     const [first] = podsOf(h);
     // Bound to a node, so the delete is graceful and the pod lingers with a deletionTimestamp.
-    h.api.update({ ...first, spec: { ...(first.spec as object), nodeName: 'node-1' } });
+    h.api.bind('default', first.metadata.name!, 'node-1');
     h.api.delete('pods', 'default', first.metadata.name!);
     h.settle();
     const pods = podsOf(h);
