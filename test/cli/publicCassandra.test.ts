@@ -38,7 +38,7 @@ describe('the Cassandra tutorial reconciles as on a real cluster', () => {
     assert.equal(set?.status?.readyReplicas, 3);
 
     const pods = (items.filter((o) => o.kind === 'Pod') as Pod[]).sort((a, b) =>
-      a.metadata.name.localeCompare(b.metadata.name),
+      (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''),
     );
     assert.deepEqual(
       pods.map((p) => [p.metadata.name, p.status?.phase]),
