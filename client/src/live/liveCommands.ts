@@ -287,15 +287,8 @@ export class LiveSession {
       ui.error('Apply to Cluster needs a real cluster: run "Kube Reconcile: Connect to Cluster…" first.');
       return undefined;
     }
-    const { manifests, errors } = manifestObjects(text);
-    if (errors.length > 0) {
-      ui.error(`${source} has errors (line ${errors[0]!.line + 1}: ${errors[0]!.message}): nothing was sent.`);
-      return undefined;
-    }
-    if (manifests.length === 0) {
-      ui.error(`${source} has no manifest to apply.`);
-      return undefined;
-    }
+    const manifests = manifestsOf(ui, text, source, 'sent', 'apply');
+    if (!manifests) return undefined;
     const objects: KubeObject[] = manifests.map((m) => m.object);
     let conn: LiveConnection | undefined;
     try {
@@ -358,15 +351,8 @@ export async function planAgainstCluster(
     ui.error('Plan Against Cluster needs a real cluster: run "Kube Reconcile: Connect to Cluster…" first.');
     return undefined;
   }
-  const { manifests, errors } = manifestObjects(text);
-  if (errors.length > 0) {
-    ui.error(`${source} has errors (line ${errors[0]!.line + 1}: ${errors[0]!.message}): nothing was planned.`);
-    return undefined;
-  }
-  if (manifests.length === 0) {
-    ui.error(`${source} has no manifest to plan.`);
-    return undefined;
-  }
+  const manifests = manifestsOf(ui, text, source, 'planned', 'plan');
+  if (!manifests) return undefined;
   const progress = ui.progress(`Planning ${source} against context "${context}"…`);
   try {
     const plan = await planAgainstLive(
@@ -388,6 +374,29 @@ export async function planAgainstCluster(
   } finally {
     progress.done();
   }
+}
+
+/**
+ * The manifests of an editor's `text`, or undefined once the user has been told why nothing was `done` (`sent`,
+ * `planned`): a YAML error (its line and message) or no manifest to `verb`.
+ */
+function manifestsOf(
+  ui: Ui,
+  text: string,
+  source: string,
+  done: string,
+  verb: string,
+): ReturnType<typeof manifestObjects>['manifests'] | undefined {
+  const { manifests, errors } = manifestObjects(text);
+  if (errors.length > 0) {
+    ui.error(`${source} has errors (line ${errors[0]!.line + 1}: ${errors[0]!.message}): nothing was ${done}.`);
+    return undefined;
+  }
+  if (manifests.length === 0) {
+    ui.error(`${source} has no manifest to ${verb}.`);
+    return undefined;
+  }
+  return manifests;
 }
 
 function summary(previews: readonly ApplyPreview[]): string {
