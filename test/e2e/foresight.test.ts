@@ -100,7 +100,17 @@ describe('Kube Reconcile: foresight (code-server + Chromium)', { skip: skip ? `s
         // Nothing was saved or applied: the file on disk and the sandbox are as they were.
         assert.equal(readFileSync(file, 'utf8'), webYaml(3));
         assert.equal(deploymentRow(await wb.treeRows())?.description, '3/3');
-        await wb.quickOpen('web.yaml');
+        // Back to the manifest by closing the plan document beside it. Not Quick Open: its list shows the recently
+        // opened web.yaml.plan first and can re-sort under the highlight as file results arrive.
+        await wb.runCommand('View: Close Editor');
+        await wb.page
+          .locator('.part.editor .tabs-container .tab', { hasText: 'web.yaml.plan' })
+          .first()
+          .waitFor({ state: 'detached', timeout: WAIT_MS });
+        await wb.page
+          .locator('.part.editor .editor-group-container.active .tabs-container .tab.active', { hasText: 'web.yaml' })
+          .first()
+          .waitFor({ state: 'visible', timeout: WAIT_MS });
         await wb.runCommand('File: Revert File');
         await wb.waitDirty(false);
       }),
