@@ -8,7 +8,7 @@ import { relative, resolve, sep } from 'node:path';
 import { SnapshotError } from '../sandbox/apiserver/snapshot';
 import { parseDuration } from '../sandbox/kubelet/duration';
 import { formatPlanText } from '../sandbox/plan/format';
-import { DEFAULT_PLAN_LIMIT_MS, runPlan } from '../sandbox/plan/plan';
+import { DEFAULT_PLAN_LIMIT_MS, FINDINGS, runPlan } from '../sandbox/plan/plan';
 import type { PlanFinding } from '../sandbox/plan/types';
 import {
   KUBERNETES_VERSION_HELP,
@@ -37,16 +37,6 @@ export const PLAN_OPTIONS: OptionSpecs = {
   'kubernetes-version': KUBERNETES_VERSION_OPTION,
   help: { type: 'boolean', short: 'h' },
 };
-
-const FINDINGS: readonly PlanFinding[] = [
-  'refused',
-  'pending',
-  'stuck',
-  'failed',
-  'endpoints',
-  'disruption',
-  'unsettled',
-];
 
 export const PLAN_HELP = `Usage: kube-reconcile plan <files or folders...> [options]
 

@@ -349,7 +349,8 @@ function services(api: ApiServer, observer: PlanObserver, applied: ReadonlySet<s
   return out;
 }
 
-const FINDINGS: readonly PlanFinding[] = [
+/** Every finding a plan can report, in the order its report lists them (and `--fail-on` names them). */
+export const FINDINGS: readonly PlanFinding[] = [
   'refused',
   'pending',
   'stuck',
