@@ -250,10 +250,12 @@ describe(
             await wb.page.keyboard.press('Control+S');
             await statusLine(wb, 'the fixed Pod applied', /typo\.yaml applied: 1 created/);
             await wb.waitForTree('the typo pod', (rows) => (rows.some((r) => r.label === 'typo') ? true : undefined));
-            assert.equal(
-              (await wb.problems()).some((p) => p.includes('strict decoding error')),
-              false,
-              'the refusal is gone',
+            // The Problems panel re-renders after the tree: wait for the refusal to go (it must, or the step fails).
+            await until(
+              'the refusal to leave the Problems panel',
+              async () => ((await wb.problems()).some((p) => p.includes('strict decoding error')) ? undefined : true),
+              WAIT_MS,
+              async () => (await wb.problems()).join(' | '),
             );
           } finally {
             await wb.runCommand('View: Close All Editors');
