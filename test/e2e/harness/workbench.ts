@@ -398,9 +398,18 @@ export class Workbench {
       this.timeout,
       async () => (await this.page.locator(label('')).allInnerTexts()).join(' | '),
     );
-    for (let moves = 0; (await focused()) !== text; moves++) {
+    // Quick Open fills its list in stages (recent files, then search results) and may re-sort under the highlight:
+    // press Enter only once the highlight has stayed on the row through a settling pause.
+    const rows = async () => (await this.page.locator(label('')).allInnerTexts()).join('\n');
+    for (let moves = 0; ; moves++) {
       if (moves > 20) throw new Error(`could not move the quick input's highlight to "${text}"`);
       const before = await focused();
+      if (before === text) {
+        const order = await rows();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        if ((await focused()) === text && (await rows()) === order) break;
+        continue;
+      }
       await this.page.keyboard.press('ArrowDown');
       await until(
         `the quick input's highlight to move from ${before ?? 'nothing'}`,
