@@ -15,6 +15,7 @@ import { podReadyText, podStatusText } from '../printers/podStatus';
 import { isPodReady } from '../controllers/util/pods';
 import { unsettledAutoscalers } from '../controllers/podautoscaler/unsettled';
 import { unsettledClaims } from '../controllers/volume/unsettled';
+import { LOCAL_PATH_PROVISIONER } from '../controllers/volume/persistentVolumeController';
 import { daemonSetRolloutStatus, statefulSetRolloutStatus } from '../operations/rolloutStatus';
 import type { RolloutStatus } from '../operations/rolloutStatus';
 
@@ -118,6 +119,9 @@ export function describeUnsettled(api: ApiServer, _now: number): string[] {
   return lines;
 }
 
+/** Provisioners the sandbox runs as a kind cluster does, or that need none. */
+const STOOD_IN_NOT_NEEDED = new Set([LOCAL_PATH_PROVISIONER, 'kubernetes.io/no-provisioner']);
+
 const SYSTEM_OBJECTS = new Set(['scheduling.k8s.io/system-cluster-critical', 'scheduling.k8s.io/system-node-critical']);
 
 /**
@@ -137,6 +141,17 @@ export function describeNotReconciled(api: ApiServer): string[] {
         r.namespaced && obj.metadata.namespace !== 'default' ? ` (namespace ${obj.metadata.namespace})` : '';
       lines.push(`${kind}/${obj.metadata.name}${where}: stored; ${note}`);
     }
+  }
+  // The volume controller provisions for any class (sandbox/controllers/volume): say when it stands in for a
+  // provisioner that a real cluster would need to run.
+  for (const cls of api.list('storageclasses').items) {
+    const provisioner = (cls as KubeObject & { provisioner?: string }).provisioner;
+    if (provisioner === undefined || STOOD_IN_NOT_NEEDED.has(provisioner)) continue;
+    lines.push(
+      `storageclass.storage.k8s.io/${cls.metadata.name}: provisioner '${provisioner}' does not run in this sandbox; ` +
+        `its claims get volumes from the sandbox's stand-in (${LOCAL_PATH_PROVISIONER}), where a real cluster ` +
+        `without that provisioner leaves them Pending`,
+    );
   }
   for (const crd of api.list('customresourcedefinitions').items) {
     const note = conversionWebhookNote(crd);

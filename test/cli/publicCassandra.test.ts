@@ -68,4 +68,21 @@ describe('the Cassandra tutorial reconciles as on a real cluster', () => {
       ['cassandra-data-cassandra-2', 'Bound', 'fast'],
     ]);
   });
+
+  test('the report says the sandbox stands in for the minikube provisioner a real cluster would need', async () => {
+    let stdout = '';
+    const code = await main(['simulate', `${DIR}/cassandra-service.yaml`, `${DIR}/cassandra-statefulset.yaml`], {
+      stdout: { write: (s: string) => (stdout += s) },
+      stderr: { write: () => undefined },
+      cwd: ROOT,
+    });
+    assert.equal(code, 0);
+    const section = stdout.slice(stdout.indexOf('Not acted on in this sandbox:'));
+    assert.match(
+      section,
+      /storageclass\.storage\.k8s\.io\/fast: provisioner 'k8s\.io\/minikube-hostpath' does not run in this sandbox; its claims get volumes from the sandbox's stand-in \(rancher\.io\/local-path\)/,
+    );
+    // kind's default class is the provisioner the sandbox runs: no note for it.
+    assert.doesNotMatch(section, /storageclass\.storage\.k8s\.io\/standard:/);
+  });
 });
