@@ -112,8 +112,23 @@ describe(
         suite.step('apply-reveal-manifest', async () => {
           const { wb } = suite;
           await suite.baseline(3);
-          // A click on the Deployment reveals its manifest (the tree item's command).
-          await wb.treeRow('web', READY).click();
+          // A click on the Deployment reveals its manifest (the tree item's command). The tree re-renders as the
+          // sandbox changes, so a click can land on the row that was there a moment before (as a user's can): while
+          // web.yaml is not the active tab, click the web row again (located anew), at most once every 5 s.
+          const webTab = wb.page.locator(ACTIVE_TAB, { hasText: 'web.yaml' }).first();
+          let clickedAt = -Infinity;
+          await until(
+            'the click on web to open web.yaml',
+            async () => {
+              if (await webTab.isVisible()) return true;
+              if (Date.now() - clickedAt > 5_000) {
+                clickedAt = Date.now();
+                await wb.treeRow('web', READY).click({ timeout: 10_000 });
+              }
+              return undefined;
+            },
+            WAIT_MS,
+          );
           await manifestOpenAt(wb, 'web.yaml', 9);
           assert.deepEqual(
             (await wb.notifications()).filter((n) => /failed|cannot open/i.test(n)),
