@@ -122,6 +122,7 @@ describe(
             async () => {
               if (await webTab.isVisible()) return true;
               if (Date.now() - clickedAt > 5_000) {
+                if (clickedAt > 0) console.log('A1: web.yaml not open 5 s after the click on web; clicking again');
                 clickedAt = Date.now();
                 await wb.treeRow('web', READY).click({ timeout: 10_000 });
               }
