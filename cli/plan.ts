@@ -219,11 +219,9 @@ export async function runPlanCommand(args: readonly string[], io: CliIo): Promis
   try {
     report = runPlan({
       manifests: loaded.manifests.map((m) => ({
+        ...m,
         // relative to where the command runs, as the extension names a file relative to its workspace folder
-        source: relative(io.cwd, resolve(io.cwd, m.file)).split(sep).join('/'),
-        line: m.line,
-        object: m.object,
-        lineOf: m.lineOf,
+        source: relative(io.cwd, resolve(io.cwd, m.source)).split(sep).join('/'),
       })),
       snapshot,
       nodes: live ? live.nodes : p.nodes,

@@ -160,7 +160,7 @@ function applyAll(cluster: Cluster, manifests: readonly LoadedManifest[], namesp
     try {
       // kubectl prints the API server's warnings on stderr as `Warning: …`, before the result line.
       const warn = (text: string) => out.errors.write(`Warning: ${text}\n`);
-      const source = { file: m.file, line: m.line, lineOf: m.lineOf };
+      const source = { file: m.source, line: m.line, lineOf: m.lineOf };
       out.progress.write(`${cluster.apply(m.object, { namespace, warn, source }).message}\n`);
     } catch (e) {
       if (!isApiError(e)) throw e;

@@ -6,18 +6,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { ApiError } from '../../sandbox/api/errors';
-import type { KubeObject } from '../../sandbox/api/types';
 import { manifestObjects } from '../../sandbox/manifests/parseManifests';
+import { placeManifests } from '../../sandbox/manifests/placedManifests';
+import type { PlacedManifest } from '../../sandbox/manifests/placedManifests';
 import { collectFiles } from '../collectFiles';
 
-export interface LoadedManifest {
-  file: string;
-  /** 1-based line of the document's first key. */
-  line: number;
-  object: KubeObject;
-  /** 1-based line of a field (an upstream path) of the document, or of its nearest key the text has. */
-  lineOf(field: string): number;
-}
+/** A manifest of a file, its `source` the file as displayed (relative to where the command runs). */
+export type LoadedManifest = PlacedManifest;
 
 /**
  * `file:line` of a rejection: the line of the first field it names (an unknown field, or a 422's first cause), else
@@ -25,7 +20,7 @@ export interface LoadedManifest {
  */
 export function rejectionAt(m: LoadedManifest, e: ApiError): string {
   const fields = e.fields ?? (e.status.details?.causes ?? []).flatMap((c) => (c.field ? [c.field] : []));
-  return `${m.file}:${fields.length > 0 ? m.lineOf(fields[0]) : m.line}`;
+  return `${m.source}:${fields.length > 0 ? m.lineOf(fields[0]) : m.line}`;
 }
 
 export interface LoadResult {
@@ -49,10 +44,7 @@ export async function loadManifests(paths: readonly string[], cwd: string): Prom
     }
     const parsed = manifestObjects(text);
     for (const e of parsed.errors) problems.push(`${f.display}:${e.line + 1}: ${e.message}`);
-    for (const m of parsed.manifests) {
-      const lineOf = (field: string) => m.fieldSpan(field).line + 1;
-      manifests.push({ file: f.display, line: m.line + 1, object: m.object, lineOf });
-    }
+    manifests.push(...placeManifests(parsed.manifests, f.display));
   }
   return { manifests, problems, files: files.length };
 }

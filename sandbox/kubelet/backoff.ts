@@ -64,6 +64,20 @@ export class Backoff {
     this.entries.delete(key);
   }
 
+  /**
+   * Drops every entry not updated for 2×cap by `now` (it has expired: any later event starts over), so that the keys
+   * of pods long gone do not pile up (upstream: flowcontrol `Backoff.GC`, which the kubelet's `HandlePodCleanups`
+   * calls).
+   */
+  gc(now: number): void {
+    for (const [key, entry] of this.entries) if (this.expired(now, entry.lastUpdate)) this.entries.delete(key);
+  }
+
+  /** Entries kept (expired ones included until `gc`). */
+  get size(): number {
+    return this.entries.size;
+  }
+
   private expired(eventTime: number, lastUpdate: number): boolean {
     return eventTime - lastUpdate > 2 * this.maxMs;
   }

@@ -68,6 +68,8 @@ function pull(host: WorkerHost, s: PullScheduler, c: ContainerRuntime, onReady: 
     if (!isMissingImage(ref) && !c.behavior.imageMissing) {
       host.images.add(normalizedImage(ref));
       event('Normal', 'Pulled', msg.pulled(image, took, imageSize(ref)));
+      // upstream: images/image_manager.go: EnsureImageExists ends a successful pull with `m.backOff.GC()`.
+      host.pullBackoff.gc(host.clock.now());
       onReady();
       return;
     }

@@ -320,6 +320,8 @@ export class Kubelet implements Component {
       worker.dispose();
       this.workers.delete(key);
       worker = undefined;
+      // upstream: kubelet_pods.go: HandlePodCleanups ends with `kl.backOff.GC()` (here on each pod cleanup).
+      this.host.restartBackoff.gc(this.ctx.clock.now());
     }
     if (!pod) return;
     if (worker) return worker.update(pod);

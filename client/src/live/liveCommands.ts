@@ -15,6 +15,7 @@ import type { KubeconfigLocation, LoadedKubeconfig } from '../../../live/kubecon
 import { resourceByName } from '../../../sandbox/api/resources';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { manifestObjects } from '../../../sandbox/manifests/parseManifests';
+import { placeManifests } from '../../../sandbox/manifests/placedManifests';
 import { errorMessage } from '../commands/context';
 import type { Command } from '../commands/context';
 import type { Ui } from '../commands/ui';
@@ -355,16 +356,7 @@ export async function planAgainstCluster(
   if (!manifests) return undefined;
   const progress = ui.progress(`Planning ${source} against context "${context}"…`);
   try {
-    const plan = await planAgainstLive(
-      conn,
-      manifests.map((m) => ({
-        source,
-        line: m.line + 1,
-        object: m.object,
-        lineOf: (field: string) => m.fieldSpan(field).line + 1,
-      })),
-      { time: Date.now() },
-    );
+    const plan = await planAgainstLive(conn, placeManifests(manifests, source), { time: Date.now() });
     const header = `# kube-reconcile plan --context ${context} ${source} (nothing was written to the cluster)\n`;
     await ui.showText(`Plan ${source} against ${context}`, header + plan);
     return plan;

@@ -8,9 +8,9 @@
 import type { ApiServer } from '../../../sandbox/apiserver/apiServer';
 import { takeSnapshot } from '../../../sandbox/apiserver/snapshot';
 import { manifestObjects } from '../../../sandbox/manifests/parseManifests';
+import { placeManifests } from '../../../sandbox/manifests/placedManifests';
 import { formatPlanText } from '../../../sandbox/plan/format';
 import { runPlan } from '../../../sandbox/plan/plan';
-import type { PlanManifest } from '../../../sandbox/plan/plan';
 import type { ForesightResult } from '../sandbox/protocol';
 
 /** What a plan needs from the running sandbox. */
@@ -26,15 +26,9 @@ export interface ForesightTarget {
 export function planText(target: ForesightTarget, source: string, text: string): ForesightResult {
   const { manifests, errors } = manifestObjects(text);
   if (errors.length > 0) return { yamlErrors: errors.length };
-  const planned: PlanManifest[] = manifests.map((m) => ({
-    source,
-    line: m.line + 1,
-    object: m.object,
-    lineOf: (field) => m.fieldSpan(field).line + 1,
-  }));
   const nodeReasons: Record<string, string[]> = {};
   const report = runPlan({
-    manifests: planned,
+    manifests: placeManifests(manifests, source),
     snapshot: takeSnapshot(target.api),
     seed: target.seed,
     // The scheduler's last decision for the first Pending pod of each owner: why each node was rejected.
