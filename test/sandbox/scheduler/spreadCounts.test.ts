@@ -91,6 +91,23 @@ describe('SpreadCounts', () => {
     assert.ok(live.size > 0);
   });
 
+  test('a selector left unasked is dropped, and counted afresh when asked again', () => {
+    const cache = new SchedulerCache();
+    for (const n of ['a', 'b']) cache.setNode(node(n));
+    const web = parseLabelSelector('app=web');
+    const api = parseLabelSelector('app=api');
+    cache.addOrUpdatePod('default/x', podAt('x', 'default', { app: 'web' }, 'a'));
+    const first = cache.spreadMatching('default', web);
+    assert.deepEqual(kept(cache, 'default', web), new Map([['a', 1]]));
+    // 30,000 look-ups of another selector: `web` idles past the sweep, and its pods change meanwhile.
+    for (let i = 0; i < 30_000; i++) cache.spreadMatching('default', api);
+    cache.addOrUpdatePod('default/y', podAt('y', 'default', { app: 'web' }, 'b'));
+    cache.removePod('default/x');
+    assert.notEqual(cache.spreadMatching('default', web), first); // dropped, then counted again
+    assert.deepEqual(kept(cache, 'default', web), new Map([['b', 1]]));
+    assert.deepEqual(kept(cache, 'default', api), new Map());
+  });
+
   test('a pod moving to another node, relabelled or terminating moves or drops its count', () => {
     const cache = new SchedulerCache();
     for (const n of ['a', 'b']) cache.setNode(node(n));
