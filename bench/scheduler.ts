@@ -42,7 +42,14 @@ function nodeObject(i: number): KubeObject {
   };
 }
 
-type Variant = 'plain' | 'anti-affinity' | 'spread';
+/**
+ * `default-spread`: every app has a Service selecting it, so PodTopologySpread scores with the cluster default
+ * constraints (hostname maxSkew 3, zone maxSkew 5); `soft-spread`: the pods' own ScheduleAnyway constraints over zones
+ * and hostnames (scoring only).
+ */
+type Variant = 'plain' | 'anti-affinity' | 'spread' | 'default-spread' | 'soft-spread';
+const VARIANTS: readonly Variant[] = ['plain', 'anti-affinity', 'spread', 'default-spread', 'soft-spread'];
+const APPS = 50;
 
 function constraints(variant: Variant, app: string): Record<string, unknown> {
   const selector = { matchLabels: { app } };
@@ -67,11 +74,29 @@ function constraints(variant: Variant, app: string): Record<string, unknown> {
         },
       ],
     };
+  if (variant === 'soft-spread')
+    return {
+      topologySpreadConstraints: ['topology.kubernetes.io/zone', 'kubernetes.io/hostname'].map((topologyKey) => ({
+        maxSkew: 1,
+        topologyKey,
+        whenUnsatisfiable: 'ScheduleAnyway',
+        labelSelector: selector,
+      })),
+    };
   return {};
 }
 
+function serviceObject(app: string): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: app, namespace: 'default' },
+    spec: { selector: { app }, ports: [{ port: 80 }] },
+  };
+}
+
 function podObject(i: number, variant: Variant = 'plain'): KubeObject {
-  const app = `app-${i % 50}`;
+  const app = `app-${i % APPS}`;
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -114,6 +139,7 @@ function run(percentageOfNodesToScore: number, variant: Variant = 'plain'): Run 
     }
   };
   for (let i = 0; i < NODES; i++) api.create(nodeObject(i));
+  if (variant === 'default-spread') for (let i = 0; i < APPS; i++) api.create(serviceObject(`app-${i}`));
   const scheduler = new Scheduler(ctx, { percentageOfNodesToScore, measure });
   scheduler.start();
   const settle = (): void => {
@@ -154,10 +180,15 @@ console.log(`bench/scheduler — ${machine()}`);
 console.log(
   `  ${NODES.toLocaleString('en-US')} nodes, ${WARMUP.toLocaleString('en-US')} warm-up + ${MEASURED.toLocaleString('en-US')} measured pods, default plugins (target ≥ 2,000 pods/s)`,
 );
-// BENCH_SCHEDULER_ONLY=plain|anti-affinity|spread runs one variant (adaptive).
-const only = process.env.BENCH_SCHEDULER_ONLY;
+// BENCH_SCHEDULER_ONLY=plain|anti-affinity|spread|default-spread|soft-spread runs one variant (adaptive).
+const only = process.env.BENCH_SCHEDULER_ONLY as Variant | undefined;
+if (only && !VARIANTS.includes(only)) throw new Error(`BENCH_SCHEDULER_ONLY: one of ${VARIANTS.join(', ')}`);
 if (!only || only === 'plain') report('adaptive percentageOfNodesToScore (upstream default)', run(0));
 if (!only) report('percentageOfNodesToScore=100 (every node filtered and scored)', run(100));
 if (!only || only === 'anti-affinity')
   report('required pod anti-affinity (hostname), adaptive', run(0, 'anti-affinity'));
 if (!only || only === 'spread') report('topology spread (zones, DoNotSchedule maxSkew 1), adaptive', run(0, 'spread'));
+if (!only || only === 'default-spread')
+  report('default spread constraints (a Service per app), adaptive', run(0, 'default-spread'));
+if (!only || only === 'soft-spread')
+  report('topology spread (zones + hostnames, ScheduleAnyway maxSkew 1), adaptive', run(0, 'soft-spread'));

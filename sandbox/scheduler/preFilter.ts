@@ -11,6 +11,7 @@ import type { PodInfo } from './podInfo';
 import type { SchedulerCache } from './schedulerCache';
 import { INTER_POD_SCORE, SCORE_STRIDE, SPREAD_SCORE } from './scores';
 import type { Selector } from '../api/selectors/labelSelector';
+import type { SoftConstraint } from './topologySpread';
 import { defaultConstraints, spreadPreFilter, spreadScores } from './topologySpread';
 
 /**
@@ -33,7 +34,8 @@ export function preFilter(
     ...(nominator && !nominator.empty ? { nominated: (node: string) => nominator.on(node) } : {}),
     score: (feasible, out) => {
       const soft = pod.ownConstraints ? pod.softConstraints : defaultConstraints(defaultSelector?.());
-      spreadScores(pod, soft, feasible, cache.nodeList, out, SCORE_STRIDE, SPREAD_SCORE);
+      const matching = (c: SoftConstraint) => cache.spreadMatching(pod.namespace, c.selector);
+      spreadScores(pod, soft, feasible, matching, out, SCORE_STRIDE, SPREAD_SCORE);
       const withAffinity = [...cache.withScoredTerms].map((e) => ({
         node: e.node,
         pod: {

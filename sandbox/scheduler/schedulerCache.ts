@@ -13,6 +13,8 @@ import type { Selector } from '../api/selectors/labelSelector';
 import type { PodInfo } from './podInfo';
 import { podHostPorts } from './podInfo';
 import { podRequests } from './podRequests';
+import type { MatchingPerNode } from './spreadCounts';
+import { SpreadCounts } from './spreadCounts';
 
 type PodEntry = BoundPod;
 
@@ -67,6 +69,8 @@ export class SchedulerCache {
    * of its terms are that one. PreFilter matches a distinct term once, not once per pod.
    */
   readonly antiAffinityTerms = new Map<string, AntiAffinityGroup>();
+  /** PodTopologySpread's matching pods per node, per (namespace, selector) a cycle asked about. */
+  private readonly spread = new SpreadCounts();
   private list: NodeState[] = [];
 
   /** Existing nodes, in the order they were added: the order a cycle walks them. */
@@ -167,6 +171,14 @@ export class SchedulerCache {
     return best;
   }
 
+  /**
+   * The counted pods of `namespace` matching `selector` (terminating ones aside), per node: kept up to date as pods
+   * come and go once asked for (see `SpreadCounts`).
+   */
+  spreadMatching(namespace: string, selector: Selector): MatchingPerNode {
+    return this.spread.matching(namespace, selector, () => this.candidates(namespace, selector) ?? this.pods.values());
+  }
+
   /** The counted pod of that key. */
   pod(key: string): BoundPod | undefined {
     return this.pods.get(key);
@@ -221,6 +233,7 @@ export class SchedulerCache {
   private account(key: string, entry: PodEntry): void {
     entry.node.attach(entry, 1);
     this.pods.set(key, entry);
+    this.spread.podCounted(entry, 1);
     for (const [k, v] of Object.entries(entry.labels)) {
       const key = `${entry.namespace}\u0000${k}\u0000${v}`;
       let set = this.byLabel.get(key);
@@ -243,6 +256,7 @@ export class SchedulerCache {
   private release(key: string, entry: PodEntry): void {
     entry.node.attach(entry, -1);
     this.pods.delete(key);
+    this.spread.podCounted(entry, -1);
     this.withAntiAffinity.delete(entry);
     this.withAffinity.delete(entry);
     this.withScoredTerms.delete(entry);

@@ -17,6 +17,7 @@ import type { Selector } from '../api/selectors/labelSelector';
 import { NOTHING, labelSelectorFromObject } from '../api/selectors/labelSelector';
 import type { NodeMatcher } from './nodeSelector';
 import type { BoundPod, NodeState } from './nodeState';
+import type { MatchingPerNode } from './spreadCounts';
 import type { NodeTaint } from './taints';
 import { firstUntoleratedTaint } from './taints';
 import type { Toleration } from 'kubernetes-types/core/v1';
@@ -97,10 +98,6 @@ export interface SpreadState {
   readonly minMatch: number[];
   /** Per constraint: whether the pod matches its own selector. */
   readonly selfMatch: number[];
-}
-
-function pair(key: string, value: string): string {
-  return `${key}\u0000${value}`;
 }
 
 function untolerated(taints: readonly NodeTaint[], tolerations: readonly Toleration[]): boolean {
@@ -268,23 +265,22 @@ export interface SpreadScorePod {
   readonly ownConstraints: boolean;
 }
 
-function countMatching(node: NodeState, c: SoftConstraint, namespace: string): number {
-  let n = 0;
-  for (const p of node.pods) if (!p.deleting && p.namespace === namespace && c.selector.matches(p.labels)) n++;
-  return n;
-}
-
 /**
  * PodTopologySpread's PreScore, Score and NormalizeScore (upstream: podtopologyspread/scoring.go): a node scores
  * `round(Σ count(domain) × ln(domains + 2) + maxSkew − 1)` over the constraints whose key it has, normalized so that
  * fewer matching pods score higher: `100 × (max + min − s) / max` (100 everywhere when max is 0); with the pod's own
  * constraints a node missing a key scores 0. Written at `out[i * stride + offset]`.
+ *
+ * The domains are the values of each constraint's key on the feasible nodes (`initPreScoreState`); a domain's count
+ * sums the matching pods of every existing node of that value passing the constraint's node inclusion policies
+ * (`PreScore`'s `processAllNode`), read from `matching` (the matching pods per node, kept incrementally by the cache)
+ * so only nodes with matching pods are visited; the hostname count is the node's own (`Score`).
  */
 export function spreadScores(
   pod: SpreadScorePod,
   constraints: readonly SoftConstraint[],
   feasible: readonly NodeState[],
-  all: readonly NodeState[],
+  matching: (c: SoftConstraint) => MatchingPerNode,
   out: Int32Array,
   stride: number,
   offset: number,
@@ -293,33 +289,33 @@ export function spreadScores(
   const requireAll = pod.ownConstraints;
   const hasAllKeys = (n: NodeState) => constraints.every((c) => Object.hasOwn(n.labels, c.topologyKey));
   const ignored = feasible.map((n) => requireAll && !hasAllKeys(n));
-  const counts = new Map<string, number>();
-  const sizes = constraints.map(() => 0);
+  const hostname = constraints.map((c) => c.topologyKey === LABEL_HOSTNAME);
+  // upstream TopologyValueToPodCounts: per constraint, each domain of the feasible nodes with its matching pods.
+  const domains = constraints.map(() => new Map<string, number>());
+  let kept = 0;
   feasible.forEach((n, i) => {
     if (ignored[i]) return;
+    kept++;
     constraints.forEach((c, k) => {
-      if (c.topologyKey === LABEL_HOSTNAME) return;
-      const p = pair(c.topologyKey, n.labels[c.topologyKey] ?? '');
-      if (!counts.has(p)) {
-        counts.set(p, 0);
-        sizes[k]++;
-      }
+      if (hostname[k]) return;
+      const v = n.labels[c.topologyKey] ?? '';
+      if (!domains[k].has(v)) domains[k].set(v, 0);
     });
   });
-  const kept = ignored.filter((x) => !x).length;
-  const weights = constraints.map((c, k) => Math.log((c.topologyKey === LABEL_HOSTNAME ? kept : sizes[k]) + 2));
-  for (const n of all) {
-    if (requireAll && !hasAllKeys(n)) continue;
-    for (const c of constraints) {
-      if (c.topologyKey === LABEL_HOSTNAME) continue;
+  const weights = constraints.map((_, k) => Math.log((hostname[k] ? kept : domains[k].size) + 2));
+  const perNode = constraints.map((c) => matching(c));
+  constraints.forEach((c, k) => {
+    if (hostname[k]) return;
+    const d = domains[k];
+    for (const [n, count] of perNode[k]) {
+      if (!n.exists || (requireAll && !hasAllKeys(n))) continue;
       if (c.honorAffinity && pod.required && !pod.required(n)) continue;
       if (c.honorTaints && n.taints.length > 0 && untolerated(n.taints, pod.tolerations)) continue;
-      const p = pair(c.topologyKey, n.labels[c.topologyKey] ?? '');
-      const before = counts.get(p);
-      if (before === undefined) continue;
-      counts.set(p, before + countMatching(n, c, pod.namespace));
+      const v = n.labels[c.topologyKey] ?? '';
+      const before = d.get(v);
+      if (before !== undefined) d.set(v, before + count);
     }
-  }
+  });
   let min = Infinity;
   let max = 0;
   feasible.forEach((n, i) => {
@@ -328,9 +324,8 @@ export function spreadScores(
     constraints.forEach((c, k) => {
       const v = n.labels[c.topologyKey];
       if (v === undefined) return;
-      const cnt =
-        c.topologyKey === LABEL_HOSTNAME ? countMatching(n, c, pod.namespace) : counts.get(pair(c.topologyKey, v))!;
-      score += cnt * weights[k] + (c.maxSkew - 1);
+      const count = hostname[k] ? (perNode[k].get(n) ?? 0) : domains[k].get(v)!;
+      score += count * weights[k] + (c.maxSkew - 1);
     });
     const s = Math.round(score);
     out[i * stride + offset] = s;

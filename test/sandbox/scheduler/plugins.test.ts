@@ -472,6 +472,27 @@ describe('scores of PodTopologySpread and InterPodAffinity (weight 2 each)', () 
     assert.equal(nodeOf(h, 'new'), 'b1');
   });
 
+  test('ScheduleAnyway with an empty selector counts no pods: the resources decide', () => {
+    // upstream: podtopologyspread/common.go countPodsMatchSelector returns 0 for an empty selector.
+    const h = setup([
+      node('a1', { cpu: '64', memory: '256Gi', labels: { 'topology.kubernetes.io/zone': 'a' } }),
+      node('b1', { cpu: '1', memory: '1Gi', labels: { 'topology.kubernetes.io/zone': 'b' } }),
+    ]);
+    for (let i = 0; i < 3; i++) h.api.create(labelled(`old-${i}`, { app: 'web' }, { spec: { nodeName: 'a1' } }));
+    const soft = (labelSelector: Record<string, unknown>): Partial<PodSpec> => ({
+      topologySpreadConstraints: [
+        { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector },
+      ],
+    });
+    h.api.create(labelled('everything', { app: 'web' }, { spec: soft({}) }));
+    h.settle();
+    assert.equal(nodeOf(h, 'everything'), 'a1');
+    // The same with a selector matching the three pods: spread outweighs the emptier node.
+    h.api.create(labelled('web', { app: 'web' }, { spec: soft({ matchLabels: { app: 'web' } }) }));
+    h.settle();
+    assert.equal(nodeOf(h, 'web'), 'b1');
+  });
+
   test('preferred affinity pulls a pod to its peer; preferred anti-affinity pushes it away', () => {
     const h = setup([node('n1'), node('n2'), node('n3')]);
     h.api.create(labelled('cache', { app: 'cache' }, { spec: { nodeName: 'n2' } }));
