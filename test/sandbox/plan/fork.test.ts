@@ -5,13 +5,14 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Deployment } from 'kubernetes-types/apps/v1';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { takeSnapshot } from '../../../sandbox/apiserver/snapshot';
 import type { Snapshot } from '../../../sandbox/apiserver/snapshot';
 import { Cluster } from '../../../sandbox/cluster/cluster';
 import { runPlan } from '../../../sandbox/plan/plan';
-import { aDeployment } from '../../builders';
+import { aDeployment, aService } from '../../builders';
 
 /** A settled 3-node cluster with 6 nginx pods, then node-2's kubelet stopped for 10 s (still Ready: within grace). */
 function withFailedNode(): Snapshot {
@@ -124,5 +125,51 @@ describe('the plan forks the release it is told to', () => {
       source: 'storage.yaml:1',
       message: 'the server could not find the requested resource',
     });
+  });
+});
+
+describe("a fork shares a running API server's stored objects instead of copying them", () => {
+  test('the plan and every object and event after it are the same as from the same snapshot as JSON', () => {
+    const cluster = new Cluster({ nodes: 3 });
+    cluster.start();
+    const web = aDeployment('web', { replicas: 6, image: 'nginx:1.27', name: 'nginx', requests: { cpu: '100m' } });
+    web.spec!.template.spec!.containers[0].readinessProbe = { httpGet: { path: '/', port: 80 }, periodSeconds: 5 };
+    cluster.apply(web);
+    cluster.apply(aService('web'));
+    cluster.runUntilSettled();
+    const shared = takeSnapshot(cluster.api);
+    assert.ok(
+      shared.objects.every((o) => Object.isFrozen(o)),
+      'a running server hands out frozen objects',
+    );
+    const copied = JSON.parse(JSON.stringify(shared)) as Snapshot;
+    const changed = aDeployment('web', { replicas: 6, image: 'nginx:1.28', name: 'nginx', requests: { cpu: '100m' } });
+    changed.spec!.template.spec!.containers[0].readinessProbe = { httpGet: { path: '/', port: 80 }, periodSeconds: 5 };
+    const plan = (snapshot: Snapshot) => {
+      let after: unknown[] = [];
+      const report = runPlan({
+        snapshot,
+        manifests: [{ source: 'web.yaml', line: 1, object: changed }],
+        inspect: (fork) => {
+          after = fork.api.resources
+            .storedKinds()
+            .flatMap((r) => fork.api.list(r).items)
+            .map((o) => JSON.stringify(o));
+        },
+      });
+      return { report, after };
+    };
+    const fromShared = plan(shared);
+    const fromCopy = plan(copied);
+    assert.equal(fromShared.report.rollouts[0].podsCreated, 6);
+    assert.deepEqual(fromShared.report, fromCopy.report);
+    assert.ok(fromShared.after.length > 30);
+    assert.deepEqual(fromShared.after, fromCopy.after);
+    // the running cluster is untouched by both
+    assert.equal(
+      (cluster.api.get('deployments', 'default', 'web') as Deployment).spec?.template.spec?.containers[0].image,
+      'nginx:1.27',
+    );
+    cluster.stop();
   });
 });
