@@ -81,7 +81,10 @@ export function restoreSnapshot(
     initialRevision: Number(snap.resourceVersion),
   });
   const resolve = snapshotResolver(snap.objects);
-  for (const obj of snap.objects) store.load(kindKey(resolve(obj.apiVersion, obj.kind)!), cloneJson(obj));
+  // A frozen object is a stored one (a snapshot of a running API server, as the editor's plan forks): it cannot change,
+  // so the fork's store shares it (deepFreeze's convention: frozen means frozen all the way down); others are copied.
+  for (const obj of snap.objects)
+    store.load(kindKey(resolve(obj.apiVersion, obj.kind)!), Object.isFrozen(obj) ? obj : cloneJson(obj));
   const random = options.random instanceof SeededRandom ? options.random : new SeededRandom(options.random ?? 1);
   random.setState(snap.random);
   return new ApiServer({ ...options, random, bootstrap: false }, store);

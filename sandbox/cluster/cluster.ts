@@ -72,6 +72,14 @@ export interface ClusterOptions {
   resumePods?: boolean;
   /** The API server's PodSecurity admission configuration (levels for unlabelled namespaces, exemptions). */
   podSecurity?: ApiServerOptions['podSecurity'];
+  /** The Kubernetes release whose built-in kinds a new API server serves (default: the process's active release). */
+  kubernetesVersion?: string;
+  /**
+   * Nodes whose kubelet does not start with the cluster, as if Fail Node had stopped it (a fork of a running sandbox
+   * with failed nodes): their Node objects stay as they are and the node lifecycle controller goes on from there;
+   * `recoverNode` starts them.
+   */
+  failedNodes?: readonly string[];
   /**
    * Record the causal timeline (sandbox/timeline): true for the default cap (10,000 entries), or the cap. Default
    * off (`simulate --explain` turns it on).
@@ -122,6 +130,7 @@ export class Cluster {
   private readonly kubelets = new Map<string, Kubelet>();
   private readonly components: Component[];
   private started = false;
+  private readonly failedAtStart: ReadonlySet<string>;
 
   constructor(options: ClusterOptions = {}) {
     this.clock = options.clock ?? new VirtualClock();
@@ -133,6 +142,7 @@ export class Cluster {
         random: this.random.fork('apiserver'),
         historyCapacity: options.historyCapacity,
         podSecurity: options.podSecurity,
+        ...(options.kubernetesVersion ? { kubernetesVersion: options.kubernetesVersion } : {}),
       });
     this.metrics = new SimulatedMetricsServer(this.api, this.clock, this.load, { enabled: options.metricsServer });
     const timeline = options.timeline;
@@ -156,6 +166,9 @@ export class Cluster {
     this.components = [...controllerComponents(this.ctx), this.scheduler];
     for (const config of nodeConfigs(options))
       this.kubelets.set(config.name, new Kubelet(this.ctx, config, { resumePods: options.resumePods }));
+    const unknown = (options.failedNodes ?? []).filter((n) => !this.kubelets.has(n));
+    if (unknown.length > 0) throw new Error(`no node named ${unknown.join(', ')}; nodes: ${this.nodeNames.join(', ')}`);
+    this.failedAtStart = new Set(options.failedNodes ?? []);
   }
 
   /** Starts every component; kubelets register their nodes. */
@@ -163,7 +176,7 @@ export class Cluster {
     if (this.started) return;
     this.started = true;
     for (const c of this.components) c.start();
-    for (const k of this.kubelets.values()) k.start();
+    for (const [name, k] of this.kubelets) if (!this.failedAtStart.has(name)) k.start();
   }
 
   stop(): void {

@@ -95,6 +95,8 @@ export class Kubelet implements Component {
   private dnsPending = false;
   private dnsWatched = false;
   private startedAt = 0;
+  /** The node's allocatable resources for admission, parsed once (the node config does not change). */
+  private allocatable: ReturnType<typeof allocatableUnits> | undefined;
 
   /** Pods bound here when the kubelet first starts, to resume as they run (`KubeletOptions.resumePods`). */
   private resumable: Set<string> | undefined;
@@ -331,7 +333,8 @@ export class Kubelet implements Component {
       return;
     }
     const admitted = [...this.workers.values()].filter((w) => w.active).map((w) => w.current);
-    const rejection = checkFit(pod, admitted, allocatableUnits(nodeCapacity(this.config)));
+    this.allocatable ??= allocatableUnits(nodeCapacity(this.config));
+    const rejection = checkFit(pod, admitted, this.allocatable);
     if (rejection) return this.reject(pod, rejection);
     worker = new PodWorker(this.host, pod);
     this.workers.set(key, worker);

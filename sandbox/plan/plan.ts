@@ -69,6 +69,16 @@ export interface PlanOptions {
   limitMs?: number;
   /** Namespace for manifests without one (default "default"). */
   namespace?: string;
+  /**
+   * Nodes whose kubelet is stopped in the cluster the snapshot was taken from (Fail Node): the fork keeps them failed
+   * — no heartbeats, their pods not resumed — so it goes on as that cluster would (NotReady, taints, evictions).
+   */
+  failedNodes?: readonly string[];
+  /**
+   * The Kubernetes release the forked cluster serves (the running sandbox's `kubeReconcile.kubernetesVersion`);
+   * default the process's active release.
+   */
+  kubernetesVersion?: string;
   /** Called with the fork once the report is made, before it stops (the editor asks the scheduler why pods wait). */
   inspect?(cluster: Cluster, report: PlanReport): void;
 }
@@ -82,12 +92,21 @@ function snapshotNodeCount(data: unknown): number | undefined {
 
 function forkCluster(o: PlanOptions): Cluster {
   const seed = o.seed ?? 1;
-  if (o.snapshot === undefined) return new Cluster({ nodes: o.nodes ?? 3, seed });
+  const version = o.kubernetesVersion ? { kubernetesVersion: o.kubernetesVersion } : {};
+  const failedNodes = o.failedNodes && o.failedNodes.length > 0 ? { failedNodes: o.failedNodes } : {};
+  if (o.snapshot === undefined) return new Cluster({ nodes: o.nodes ?? 3, seed, ...version, ...failedNodes });
   const time = (o.snapshot as { time?: unknown }).time;
   const clock = new VirtualClock(typeof time === 'number' && Number.isFinite(time) ? time : undefined);
-  const api = restoreSnapshot(o.snapshot, { clock, random: new SeededRandom(seed).fork('apiserver') });
+  const api = restoreSnapshot(o.snapshot, { clock, random: new SeededRandom(seed).fork('apiserver'), ...version });
   // The fork goes on from the snapshot: its running pods are resumed as they are, not started again.
-  return new Cluster({ api, clock, seed, nodes: o.nodes ?? snapshotNodeCount(o.snapshot) ?? 3, resumePods: true });
+  return new Cluster({
+    api,
+    clock,
+    seed,
+    nodes: o.nodes ?? snapshotNodeCount(o.snapshot) ?? 3,
+    resumePods: true,
+    ...failedNodes,
+  });
 }
 
 function refOf(r: ResourceType, name: string | undefined): string {

@@ -222,7 +222,15 @@ export class Dispatcher {
         // The sandbox as it is when the plan's turn comes (a reset in between is planned against).
         return this.foresight.request(uri, () => {
           const s = this.live();
-          return planText({ api: s.cluster.api, seed: this.settings?.seed ?? 1 }, source, yaml);
+          return planText(
+            {
+              api: s.cluster.api,
+              seed: this.settings?.seed ?? 1,
+              failedNodes: s.failedNodes().map((n) => n.name),
+            },
+            source,
+            yaml,
+          );
         });
       },
     };

@@ -17,6 +17,8 @@ import type { ForesightResult } from '../sandbox/protocol';
 export interface ForesightTarget {
   api: ApiServer;
   seed: number;
+  /** Nodes whose kubelet Fail Node stopped: they stay failed in the fork. */
+  failedNodes?: readonly string[];
 }
 
 /**
@@ -31,6 +33,9 @@ export function planText(target: ForesightTarget, source: string, text: string):
     manifests: placeManifests(manifests, source),
     snapshot: takeSnapshot(target.api),
     seed: target.seed,
+    // The fork is the cluster the tree shows: the same release, the same failed nodes.
+    kubernetesVersion: target.api.resources.kubernetesVersion,
+    failedNodes: target.failedNodes,
     // The scheduler's last decision for the first Pending pod of each owner: why each node was rejected.
     inspect: (cluster, r) => {
       const seen = new Set<string>();

@@ -96,11 +96,34 @@ export function resourceFieldValue(
   return String(Math.ceil(value / (div || 1)));
 }
 
+/**
+ * The last Service variables worked out, with what they were worked out from: the pods of a namespace read the same
+ * stored (frozen) Services one after another, so a fork resuming 300 pods works them out once per namespace.
+ */
+let lastServiceEnv:
+  | { links: boolean; ns: string; services: readonly Service[]; vars: readonly (readonly [string, string])[] }
+  | undefined;
+
 /** `getServiceEnvVarMap` + `FromServices`: the docker-link style variables of each Service with a cluster IP. */
-function serviceEnv(pod: Pod, services: readonly Service[]): [string, string][] {
-  const out: [string, string][] = [];
+function serviceEnv(pod: Pod, services: readonly Service[]): readonly (readonly [string, string])[] {
   const links = pod.spec?.enableServiceLinks ?? true;
   const ns = pod.metadata?.namespace ?? 'default';
+  const last = lastServiceEnv;
+  if (
+    last &&
+    last.links === links &&
+    last.ns === ns &&
+    last.services.length === services.length &&
+    last.services.every((s, i) => s === services[i] && Object.isFrozen(s))
+  )
+    return last.vars;
+  const vars = serviceEnvOf(links, ns, services);
+  lastServiceEnv = { links, ns, services: [...services], vars };
+  return vars;
+}
+
+function serviceEnvOf(links: boolean, ns: string, services: readonly Service[]): [string, string][] {
+  const out: [string, string][] = [];
   const chosen = services.filter((s) => {
     const ip = s.spec?.clusterIP;
     if (!ip || ip === 'None') return false;

@@ -58,10 +58,20 @@ function projectKeys(
 }
 
 /** A service account token as the kubelet projects it: a JWT, stable per pod. */
+/** Tokens by seed: a pure function of the pod, asked for again by each fork of the same cluster (bounded). */
+const tokens = new Map<string, string>();
+const TOKENS_KEPT = 10_000;
+
 function fakeToken(pod: Pod): string {
-  const r = new SeededRandom(`token/${pod.metadata?.uid ?? pod.metadata?.name ?? ''}`);
+  const seed = `token/${pod.metadata?.uid ?? pod.metadata?.name ?? ''}`;
+  const known = tokens.get(seed);
+  if (known !== undefined) return known;
+  const r = new SeededRandom(seed);
   const part = (n: number) => r.string(n, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
-  return `eyJhbGciOiJSUzI1NiIsImtpZCI6I${part(40)}.${part(180)}.${part(86)}`;
+  const token = `eyJhbGciOiJSUzI1NiIsImtpZCI6I${part(40)}.${part(180)}.${part(86)}`;
+  if (tokens.size >= TOKENS_KEPT) tokens.clear();
+  tokens.set(seed, token);
+  return token;
 }
 
 /**

@@ -9,6 +9,56 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
+type Field = (d: Date, ms: number) => string;
+
+const FIELDS: Record<string, Field> = {
+  Y: (d) => String(d.getUTCFullYear()),
+  m: (d) => pad(d.getUTCMonth() + 1),
+  d: (d) => pad(d.getUTCDate()),
+  e: (d) => String(d.getUTCDate()).padStart(2, ' '),
+  H: (d) => pad(d.getUTCHours()),
+  M: (d) => pad(d.getUTCMinutes()),
+  S: (d) => pad(d.getUTCSeconds()),
+  T: (d) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`,
+  F: (d) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`,
+  D: (d) => `${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())}/${String(d.getUTCFullYear()).slice(2)}`,
+  a: (d) => DAYS[d.getUTCDay()],
+  b: (d) => MONTHS[d.getUTCMonth()],
+  s: (_d, ms) => String(Math.floor(ms / 1000)),
+  Z: () => 'UTC',
+  z: () => '+0000',
+  '%': () => '%',
+};
+
+const fraction =
+  (digits: number): Field =>
+  (d) =>
+    pad(d.getUTCMilliseconds(), 3).padEnd(digits, '0').slice(0, digits);
+
+/** Formats compiled once: literal text and fields, in order (a log prefix is formatted for every line). */
+const compiled = new Map<string, (string | Field)[]>();
+const COMPILED_MAX = 256;
+
+function compile(format: string): (string | Field)[] {
+  let parts = compiled.get(format);
+  if (parts) return parts;
+  parts = [];
+  let last = 0;
+  for (const m of format.matchAll(/%([369]?)([A-Za-z%])/g)) {
+    const [whole, digits, code] = m;
+    const field =
+      code === 'N' ? fraction(digits === '' ? 9 : Number(digits)) : digits === '' ? FIELDS[code] : undefined;
+    if (!field) continue;
+    if (m.index > last) parts.push(format.slice(last, m.index));
+    parts.push(field);
+    last = m.index + whole.length;
+  }
+  if (last < format.length) parts.push(format.slice(last));
+  if (compiled.size >= COMPILED_MAX) compiled.clear();
+  compiled.set(format, parts);
+  return parts;
+}
+
 /**
  * Formats `ms` (epoch milliseconds) with the usual `%` codes: `%Y %m %d %e
  * %H %M %S %T %F %D %a %b %s %Z %z %%`, plus `%3N` / `%6N` / `%9N` for the
@@ -16,30 +66,9 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
  */
 export function strftime(ms: number, format: string): string {
   const d = new Date(Math.floor(ms));
-  const frac = (digits: number) => pad(d.getUTCMilliseconds(), 3).padEnd(digits, '0').slice(0, digits);
-  const codes: Record<string, () => string> = {
-    Y: () => String(d.getUTCFullYear()),
-    m: () => pad(d.getUTCMonth() + 1),
-    d: () => pad(d.getUTCDate()),
-    e: () => String(d.getUTCDate()).padStart(2, ' '),
-    H: () => pad(d.getUTCHours()),
-    M: () => pad(d.getUTCMinutes()),
-    S: () => pad(d.getUTCSeconds()),
-    T: () => `${codes.H()}:${codes.M()}:${codes.S()}`,
-    F: () => `${codes.Y()}-${codes.m()}-${codes.d()}`,
-    D: () => `${codes.m()}/${codes.d()}/${codes.Y().slice(2)}`,
-    a: () => DAYS[d.getUTCDay()],
-    b: () => MONTHS[d.getUTCMonth()],
-    s: () => String(Math.floor(ms / 1000)),
-    Z: () => 'UTC',
-    z: () => '+0000',
-    N: () => frac(9),
-    '%': () => '%',
-  };
-  return format.replace(/%([369]?)([A-Za-z%])/g, (whole, digits: string, code: string) => {
-    if (code === 'N') return frac(digits === '' ? 9 : Number(digits));
-    return code in codes && digits === '' ? codes[code]() : whole;
-  });
+  let out = '';
+  for (const p of compile(format)) out += typeof p === 'string' ? p : p(d, ms);
+  return out;
 }
 
 /** busybox `date` with no format: `Thu Jan  1 00:00:05 UTC 2026`. */

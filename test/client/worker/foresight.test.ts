@@ -140,3 +140,49 @@ describe('the dispatcher plans unsaved text on a fork of the running sandbox', (
     }
   });
 });
+
+describe('the fork is the cluster the tree shows', () => {
+  test('a node failed in the sandbox stays failed in the plan: 100 replicas leave 20 Pending on the 2 nodes left', async () => {
+    const posted: WorkerMessage[] = [];
+    const wakers = new Set<() => void>();
+    const d = new Dispatcher(
+      (m) => {
+        posted.push(m);
+        for (const w of [...wakers]) w();
+      },
+      { now: () => Date.UTC(2026, 0, 1) },
+    );
+    let id = 0;
+    const call = async (method: string, params: unknown) => {
+      const mine = ++id;
+      d.handle({ kind: 'request', id: mine, method, params });
+      const r = await until(
+        `reply ${mine}`,
+        () => posted.find((m): m is ReplyMessage => m.kind === 'reply' && m.id === mine),
+        (wake) => (wakers.add(wake), { dispose: () => wakers.delete(wake) }),
+        60_000,
+      );
+      assert.equal(r.error, undefined, JSON.stringify(r.error));
+      return r.result;
+    };
+    try {
+      await call('init', { settings: { nodes: 3, speed: 1, seed: 7, selfHeal: true } });
+      await call('applyFile', { file: 'web.yaml', manifests: manifestsForApply(WEB).manifests, trigger: 'save' });
+      await call('control', { type: 'fastForward', limitMs: 600_000 });
+      await call('action', { type: 'failNode', name: 'node-1' });
+      // Past the grace period (NotReady, tainted) and the 300 s toleration (its pods replaced on the others).
+      await call('control', { type: 'step', ms: 400_000 });
+      const plan = (await call('plan', {
+        uri: 'file:///w/web.yaml',
+        source: 'web.yaml',
+        text: withReplicas(100),
+      })) as ForesightResult;
+      assert.ok('report' in plan, JSON.stringify(plan));
+      // 40 replicas fit a node (the 150-replica plan above leaves 30 Pending on 3 nodes): 2 nodes hold 80.
+      assert.equal(plan.report.pending.length, 20);
+      assert.match(plan.text, /20 pods would stay Pending/);
+    } finally {
+      d.dispose();
+    }
+  });
+});

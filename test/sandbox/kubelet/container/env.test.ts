@@ -112,3 +112,39 @@ describe('containerEnvironment', () => {
     });
   });
 });
+
+describe('Service variables of stored Services, worked out once per namespace', () => {
+  const frozen = (s: Service) => Object.freeze(s);
+  const hosts = (services: readonly Service[], p = pod({})) => {
+    const r = containerEnvironment(p[0], p[1], noConfig, { ...facts, services });
+    assert.ok('vars' in r);
+    return [...r.vars].filter(([k]) => k.endsWith('_SERVICE_HOST'));
+  };
+
+  test('the same frozen Services give the same variables; a new version of one gives its new address', () => {
+    const kubernetes = frozen(svc('kubernetes', 'default', '10.96.0.1', [{ port: 443 }]));
+    const web = frozen(svc('web', 'shop', '10.96.7.7', [{ port: 80 }]));
+    const first = hosts([kubernetes, web]);
+    assert.deepEqual(first, [
+      ['KUBERNETES_SERVICE_HOST', '10.96.0.1'],
+      ['WEB_SERVICE_HOST', '10.96.7.7'],
+    ]);
+    assert.deepEqual(hosts([kubernetes, web]), first);
+    const moved = frozen(svc('web', 'shop', '10.96.8.8', [{ port: 80 }]));
+    assert.deepEqual(hosts([kubernetes, moved]), [
+      ['KUBERNETES_SERVICE_HOST', '10.96.0.1'],
+      ['WEB_SERVICE_HOST', '10.96.8.8'],
+    ]);
+    // another namespace, or links turned off, from the same Services
+    assert.deepEqual(hosts([kubernetes, moved], pod({}, { enableServiceLinks: false })), [
+      ['KUBERNETES_SERVICE_HOST', '10.96.0.1'],
+    ]);
+  });
+
+  test('a Service that is not frozen is read again each time (it may have changed in place)', () => {
+    const web = svc('web', 'shop', '10.96.7.7', [{ port: 80 }]);
+    assert.deepEqual(hosts([web]), [['WEB_SERVICE_HOST', '10.96.7.7']]);
+    web.spec!.clusterIP = '10.96.9.9';
+    assert.deepEqual(hosts([web]), [['WEB_SERVICE_HOST', '10.96.9.9']]);
+  });
+});
