@@ -17,8 +17,8 @@ function stepCell(r: TimelineRow, actions: TimelineActions, open: boolean): HTML
   const cell = h(
     'td',
     { class: 'step' },
-    h('span', { class: 'what' }, r.what),
-    ' ',
+    r.what ? h('span', { class: 'what' }, r.what) : null,
+    r.what ? ' ' : null,
     r.text,
     r.why ? h('span', { class: 'why' }, ` (${r.why})`) : null,
     r.about ? h('span', { class: 'about muted' }, ` · ${r.about}`) : null,

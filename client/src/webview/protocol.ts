@@ -93,9 +93,9 @@ export interface TimelineRow {
   actor: string;
   /** `deployment-controller`. */
   component: string;
-  /** The Event's reason (`ScalingReplicaSet`), `Phase`/`Ready` for a pod's transitions, `created`/`configured`. */
+  /** The Event's reason (`ScalingReplicaSet`), an apply's `created`/`configured`; empty for a pod's transitions. */
   what: string;
-  /** What it did: the Event's message, `phase Pending → Running`, `deployment/web configured (resourceVersion 86)`. */
+  /** What it did: the Event's message, `pod/web-x phase Pending → Running`, `deployment/web (resourceVersion 86)`. */
   text: string;
   /** Why, when the component said more (`new template`, `image nginx:1.25 → nginx:1.27`, `on node-1`). */
   why?: string;

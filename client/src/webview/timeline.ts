@@ -45,7 +45,8 @@ function isAbout(step: TimelineStep, subject: TimelineSubject): boolean {
 function textOf(e: TimelineStep): string {
   switch (e.type) {
     case 'apply':
-      return `${e.message}${e.resourceVersion ? ` (resourceVersion ${e.resourceVersion})` : ''}`;
+      // `created` is the row's what: `created deployment/web (resourceVersion 64)`.
+      return `${refText(e.subject)}${e.resourceVersion ? ` (resourceVersion ${e.resourceVersion})` : ''}`;
     case 'write': {
       const text = e.message || `${e.what} ${refText(e.subject)}`;
       return `${text}${e.resourceVersion ? ` (resourceVersion ${e.resourceVersion})` : ''}${e.manager ? ` by ${e.manager}` : ''}`;
@@ -117,7 +118,8 @@ export function timelineView(
       at: new Date(e.time).toISOString(),
       actor: actorOf(e.component),
       component: e.component,
-      what: e.what,
+      // A transition's text says it whole (`pod/web-x phase Pending → Running`): no what before it.
+      what: e.type === 'transition' ? '' : e.what,
       text: textOf(e),
       warning: e.level === 'Warning',
     };

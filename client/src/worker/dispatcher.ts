@@ -30,7 +30,7 @@ import { LogStreams, podLogRequestOf } from './logStreams';
 import { BadRequest, apiSettingsOf, manifestsOf, objectRefOf, record, settingsOf, text } from './params';
 import { saveState } from './savedState';
 import { SandboxSession } from './session';
-import { applyRecorded, timelineObjectOf, timelineOf } from './timeline';
+import { applyRecorded, recordSyncAll, timelineObjectOf, timelineOf } from './timeline';
 
 export const STATUS_INTERVAL_MS = 1000;
 
@@ -294,6 +294,7 @@ export class Dispatcher {
     const fresh = this.live();
     fresh.gitops.loadDesiredState(desired);
     fresh.gitops.syncAll();
+    recordSyncAll(fresh.cluster, fresh.gitops.declaredObjects());
     fresh.sendDesired();
   }
 

@@ -61,6 +61,23 @@ export function applyRecorded(
 }
 
 /**
+ * After Reset Sandbox applied the whole desired state to a fresh cluster (`GitOpsSync.syncAll`): each declared object
+ * that now exists is recorded as created by its file's apply, so that the new cluster's chains start at their files.
+ */
+export function recordSyncAll(
+  cluster: Cluster,
+  declared: readonly { source: string; line: number; manifest: KubeObject }[],
+): void {
+  const timeline = cluster.timeline;
+  if (!timeline) return;
+  for (const d of declared) {
+    const after = liveOf(cluster.api, d.manifest);
+    if (after)
+      recordApply(timeline, cluster.clock.now(), 'created', undefined, after, { file: d.source, line: d.line + 1 });
+  }
+}
+
+/**
  * The chain of one object (see the module comment): the most recent `limit` steps, each with the `file:line` of the
  * apply it goes back to; `since` is when the session's recording began.
  */

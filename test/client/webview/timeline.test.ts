@@ -139,7 +139,7 @@ describe('timelineView: steps → rows', () => {
           '+0.000s',
           'Apply',
           'configured',
-          'deployment/web configured (resourceVersion 86)',
+          'deployment/web (resourceVersion 86)',
           'image nginx:1.25 → nginx:1.27',
           'deployment/web',
         ],
@@ -161,7 +161,7 @@ describe('timelineView: steps → rows', () => {
           undefined,
           undefined,
         ],
-        ['+4.435s', 'Kubelet', 'Phase', 'pod/web-6ff4-x2 phase Pending → Running', 'on node-2', undefined],
+        ['+4.435s', 'Kubelet', '', 'pod/web-6ff4-x2 phase Pending → Running', 'on node-2', undefined],
         [
           '+9.000s',
           'Kubelet',

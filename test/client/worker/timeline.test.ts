@@ -115,6 +115,32 @@ describe('the worker answers timeline: one object’s causal chain', () => {
     }
   });
 
+  test('Reset Sandbox: the fresh cluster records a new timeline whose chains start at the files again', async () => {
+    const { d, result } = dispatcher();
+    try {
+      await result('init', { settings: { nodes: 3, speed: 1, seed: 7, selfHeal: true } });
+      await result('control', { type: 'pause' });
+      await result('applyFile', { file: 'web.yaml', manifests: manifestsForApply(WEB).manifests, trigger: 'save' });
+      await result('control', { type: 'fastForward', limitMs: 600_000 });
+      const first = await result<TimelineReply>('timeline', { kind: 'Deployment', namespace: 'default', name: 'web' });
+      await result('control', { type: 'reset' });
+      await result('control', { type: 'fastForward', limitMs: 600_000 });
+      const t = await result<TimelineReply>('timeline', { kind: 'Deployment', namespace: 'default', name: 'web' });
+      // A new recording: one apply (the reset's), not the old cluster's too.
+      assert.equal(first.steps.filter((s) => s.type === 'apply').length, 1);
+      assert.equal(t.steps.filter((s) => s.type === 'apply').length, 1);
+      assert.deepEqual(
+        t.steps.slice(0, 2).map((s) => [s.component, s.what, s.source ?? s.origin]),
+        [
+          ['apply', 'created', 'web.yaml:9'],
+          ['deployment-controller', 'ScalingReplicaSet', 'web.yaml:9'],
+        ],
+      );
+    } finally {
+      d.dispose();
+    }
+  });
+
   test('a sandbox started with the timeline off says it is not recording; bad parameters get an error reply', async () => {
     const { d, call, result } = dispatcher();
     try {
