@@ -13,6 +13,7 @@ import { h } from './dom';
 import { createYamlEditor, followTheme, setText, setUpMonaco, type Editor } from './editors';
 import { renderDiff, renderEvents, renderHeader, renderScheduling, renderWhy, section } from './renderObject';
 import { renderOverview } from './renderOverview';
+import { renderTimeline } from './renderTimeline';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -34,8 +35,10 @@ interface Page {
   showServer: boolean;
   nextEditId: number;
   last?: ObjectViewState;
+  /** Timeline steps whose per-node results are folded open. */
+  openNodes: Set<number>;
 }
-const page: Page = { editing: false, showServer: false, nextEditId: 1 };
+const page: Page = { editing: false, showServer: false, nextEditId: 1, openNodes: new Set() };
 const uris = { editor: document.body.dataset.editorWorker ?? '', yaml: document.body.dataset.yamlWorker ?? '' };
 
 function editorHost(label: string): HTMLElement {
@@ -60,6 +63,19 @@ function renderObject(state: ObjectViewState): void {
   );
   document.getElementById('diff')!.replaceChildren(renderDiff(state.diff, page.showServer, isTemplate(state)));
   document.getElementById('events')!.replaceChildren(renderEvents(state.events));
+  // The sandbox's objects have a timeline; a real context's do not (the section is hidden then).
+  document.getElementById('timeline-section')!.hidden = state.timeline === undefined;
+  if (state.timeline)
+    document.getElementById('timeline')!.replaceChildren(
+      renderTimeline(
+        state.timeline,
+        {
+          openStep: (step) => post({ type: 'openStep', step }),
+          toggled: (step, open) => (open ? page.openNodes.add(step) : page.openNodes.delete(step)),
+        },
+        page.openNodes,
+      ),
+    );
   // A Pending pod's "why" comes first, with numbers, before the desired and live YAML.
   const scheduling = document.getElementById('scheduling')!;
   const pending = state.why !== undefined || state.scheduling !== undefined;
@@ -135,6 +151,17 @@ function buildShell(): HTMLElement {
       h('div', { id: 'diff' }),
     ),
     section('events-title', 'Events', h('div', { id: 'events' })),
+    // Collapsible (its summary is the heading, reachable with Tab, toggled with Enter or Space); open at first.
+    h(
+      'section',
+      { id: 'timeline-section', 'aria-labelledby': 'timeline-title', hidden: true },
+      h(
+        'details',
+        { class: 'timeline-section', open: true },
+        h('summary', {}, h('h2', { id: 'timeline-title' }, 'Timeline')),
+        h('div', { id: 'timeline' }),
+      ),
+    ),
   );
   setUpMonaco(uris);
   followTheme();

@@ -117,6 +117,16 @@ export class Timeline {
     return this.ring[(id - 1) % this.capacity];
   }
 
+  /**
+   * The apply at the root of an entry's causes (the `kubectl apply` that started its chain), when the chain reaches one
+   * still kept; undefined when it starts elsewhere (a hand-made write, a component acting on its own) or was dropped.
+   */
+  origin(id: number): TimelineEntry | undefined {
+    for (let e = this.get(id); e; e = e.cause === undefined ? undefined : this.get(e.cause))
+      if (e.type === 'apply') return e;
+    return undefined;
+  }
+
   /** The kept entries, oldest first. */
   entries(): TimelineEntry[] {
     const out: TimelineEntry[] = [];

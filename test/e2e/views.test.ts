@@ -67,7 +67,7 @@ const STEP_NAMES = [
   'V1. a pod is compared with its ReplicaSet template; a Pending pod says why with numbers, first',
   'V2. node menus follow its state; Fail Node shows the countdown at once and offers Recover',
   'V3. Drain and Fast-forward report progress in a notification and say how they ended',
-  'V4. Desired vs Actual follows a theme switch, keeps words whole, and a node says why it has no manifest',
+  'V4. Desired vs Actual follows a theme switch, keeps words whole, shows the timeline, and a node says why it has no manifest',
   'V5. Desired vs Actual panels share one editor group; a second open reveals the same panel',
   'V6. an invalid port: one problem, at the port, never on the first line; messages read without backticks',
   "V7. from the keyboard: l shows a pod's logs, d describes it, Enter opens the manifest line",
@@ -325,6 +325,24 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
           .map((c) => c.textContent),
       );
       assert.deepEqual(broken, [], 'no event type broken over two lines');
+      // The Timeline: the Deployment's chain starts at the apply of web.yaml, whose link opens the file at its line.
+      const applyRow = frame.locator('table.timeline tr', { hasText: /(created|configured) deployment\/web/ }).first();
+      await applyRow.waitFor({ state: 'visible', timeout: WAIT_MS });
+      assert.match(await applyRow.innerText(), /Apply[\s\S]*web\.yaml:9/);
+      assert.ok(
+        (await frame.locator('table.timeline tr', { hasText: 'ScalingReplicaSet' }).count()) > 0,
+        'the Deployment controller scaling its ReplicaSet',
+      );
+      await applyRow.scrollIntoViewIfNeeded();
+      await wb().screenshot('webview-timeline');
+      await applyRow.locator('a.step-link').click();
+      await until(
+        'web.yaml to open at the Deployment',
+        async () =>
+          (await wb().page.locator('.tab.active').first().innerText()).includes('web.yaml') ? true : undefined,
+        WAIT_MS,
+      );
+      await wb().contextMenu('web', 'Show Desired vs Actual', READY);
       // code-server starts on a light theme: a dark one, then a light one, each taken by the open editors.
       const switched = async (theme: string, from: string) => {
         await chooseTheme(theme);

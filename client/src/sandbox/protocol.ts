@@ -13,6 +13,7 @@ import type { Status } from '../../../sandbox/api/errors';
 import type { LogEntry } from '../../../sandbox/client/reconcileLog';
 import type { SchedulingExplanation } from '../../../sandbox/scheduler/explanation';
 import type { PlanReport } from '../../../sandbox/plan/types';
+import type { TimelineEntry } from '../../../sandbox/timeline/timeline';
 
 /** One Kubernetes document of a saved file, with the 0-based line it starts on. */
 export interface ManifestInput {
@@ -179,6 +180,8 @@ export interface SandboxSettings {
   selfHeal: boolean;
   /** The Kubernetes minor release the sandbox serves (`1.32`); its default when absent. */
   kubernetesVersion?: string;
+  /** false: the sandbox does not record its causal timeline (it does when absent). */
+  timeline?: boolean;
 }
 
 /**
@@ -191,6 +194,39 @@ export type ForesightResult =
   | { report: PlanReport; text: string; nodeReasons?: Record<string, string[]> }
   | { superseded: true }
   | { yamlErrors: number };
+
+/** An object the timeline names: its kind (`Deployment`), namespace (absent when cluster-scoped) and name. */
+export interface TimelineObject {
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+/** One step of an object's causal chain, with the manifest `file:line` of the apply its chain started from. */
+export interface TimelineStep extends TimelineEntry {
+  /** `web.yaml:9`: the source of the apply at the root of this step's causes (an apply's own source), if any. */
+  origin?: string;
+}
+
+/**
+ * The causal timeline of one object (sandbox/timeline: the same selection as `simulate --explain`): the steps that
+ * led to its first recorded step, then every step about it. Says what could not be recorded.
+ */
+export interface TimelineReply {
+  /** False when the running sandbox does not record a timeline (then `steps` is empty). */
+  recording: boolean;
+  /** Sandbox clock time (ms) the recording began: nothing before it was recorded (a restored or reset sandbox). */
+  since?: number;
+  steps: TimelineStep[];
+  /** Earlier steps of the chain were dropped by the timeline's cap. */
+  truncated: boolean;
+  /** The cap: how many entries the whole sandbox's timeline keeps. */
+  capacity: number;
+  /** Older steps about the object left out of this reply (it carries the most recent ones). */
+  omitted?: number;
+  /** For a pod: the scheduler's last decision for it, node by node, shown under its last scheduling step `step`. */
+  scheduling?: { step: number; explanation: SchedulingExplanation };
+}
 
 /** Requests, by method: `params` in, `result` out. */
 export interface Requests {
@@ -242,6 +278,8 @@ export interface Requests {
    * of the running sandbox — the sandbox is not changed. A newer request for the same `uri` supersedes this one.
    */
   plan: { params: { uri: string; source: string; text: string }; result: ForesightResult };
+  /** The causal timeline of one object: its chain from the apply that started it, the scheduler's per-node results. */
+  timeline: { params: TimelineObject; result: TimelineReply };
 }
 
 /** Which log: the pod, its container (the only one when absent), the previous instance, follow. */

@@ -12,6 +12,7 @@ import { syncStatusOf } from '../health/syncStatus';
 import { kindOf, needsSchedulingExplanation, objectState, titleOf } from './objectState';
 import { affectsOverview, overviewState } from './overviewState';
 import { StatePanel, type ViewSource } from './panel';
+import { stepSource, timelineView } from './timeline';
 import type { HostMessage, WebviewMessage } from './protocol';
 import { uriOfSource } from '../workspaceUris';
 
@@ -64,6 +65,17 @@ async function openManifest(desired: Requests['desired']['result']): Promise<voi
   });
 }
 
+/** Opens a workspace file at a 1-based line, beside nothing: in the first column, as the manifest link does. */
+async function openSourceLine(file: string, line: number): Promise<void> {
+  const uri = uriOfSource(file);
+  if (uri === undefined) throw new Error(`${file} is not in an open workspace folder`);
+  const position = new vscode.Position(Math.max(0, line - 1), 0);
+  await vscode.window.showTextDocument(uri, {
+    selection: new vscode.Range(position, position),
+    viewColumn: vscode.ViewColumn.One,
+  });
+}
+
 async function editLive(
   connection: SandboxConnection,
   ref: ObjectRef,
@@ -87,6 +99,8 @@ function objectSource(
   liveSource?: LiveViewSource,
 ): ViewSource {
   let desired: Requests['desired']['result'] = {};
+  /** The links of the timeline last posted, by step id: the page names a step, never a file. */
+  let stepLinks = new Map<number, string>();
   const kind = () => kindOf(ref, connection.cache.get(ref.resource, ref.namespace, ref.name) ?? desired.manifest);
   return {
     async build() {
@@ -111,6 +125,13 @@ function objectSource(
         now: connection.status?.time ?? Date.now(),
       });
       if (liveSource) state.cluster = { context: liveSource.context, note: LIVE_COMPARISON_NOTE };
+      else {
+        // Re-read on every re-post: the panel coalesces changes (≤ 10 posts a second), which throttles it too.
+        const subject = { kind: state.kind, namespace: ref.namespace, name: ref.name };
+        const reply = await connection.request('timeline', subject).catch(() => undefined);
+        state.timeline = timelineView(reply, subject, live);
+        stepLinks = new Map(state.timeline.rows.flatMap((r) => (r.link ? [[r.id, r.link] as const] : [])));
+      }
       return state;
     },
     isRelevant(changes: readonly WatchChange[]) {
@@ -138,6 +159,10 @@ function objectSource(
           : editLive(connection, ref, m);
       else if (m.type === 'openObject') showDesiredVsActual(context, connection, m.ref, liveSource);
       else if (m.type === 'syncAction') await vscode.commands.executeCommand(`kubeReconcile.${m.action}`, ref);
+      else if (m.type === 'openStep') {
+        const source = stepSource(stepLinks.get(m.step) ?? '');
+        if (source) await openSourceLine(source.file, source.line);
+      }
       return undefined;
     },
   };

@@ -72,6 +72,49 @@ export interface PendingWhy {
   rows: FitRow[];
 }
 
+/** One node's result in the scheduler's decision, under the step that records it. */
+export interface TimelineNodeRow {
+  node: string;
+  /** `rejected by NodeResourcesFit: Insufficient cpu` or `score 693, chosen`. */
+  verdict: string;
+  chosen: boolean;
+  rejected: boolean;
+}
+
+/** One step of the object's causal timeline. */
+export interface TimelineRow {
+  /** The step's id on the sandbox's timeline (links and folded node lists are keyed by it). */
+  id: number;
+  /** `+2.381s`: virtual time since the first step shown. */
+  time: string;
+  /** The sandbox clock time, ISO 8601 (shown on hover). */
+  at: string;
+  /** `Apply`, `API server`, `Controller`, `Scheduler`, `Kubelet`, or the component's own name. */
+  actor: string;
+  /** `deployment-controller`. */
+  component: string;
+  /** The Event's reason (`ScalingReplicaSet`), an apply's `created`/`configured`; empty for a pod's transitions. */
+  what: string;
+  /** What it did: the Event's message, `pod/web-x phase Pending → Running`, `deployment/web (resourceVersion 86)`. */
+  text: string;
+  /** Why, when the component said more (`new template`, `image nginx:1.25 → nginx:1.27`, `on node-1`). */
+  why?: string;
+  warning: boolean;
+  /** The object the step is about when it is not the view's own (`deployment/web` in a pod's chain). */
+  about?: string;
+  /** `web.yaml:9`: the manifest line of the apply this step goes back to; the page asks the host to open it. */
+  link?: string;
+  /** The scheduler's result for every node it evaluated, under its decision. */
+  nodes?: TimelineNodeRow[];
+}
+
+/** The causal timeline section: its steps, oldest first, and what could not be recorded. */
+export interface TimelineView {
+  rows: TimelineRow[];
+  /** What the timeline could not record or does not show (timeline off, steps dropped by the cap, before it began). */
+  notes: string[];
+}
+
 export interface ObjectViewState {
   view: 'object';
   comparedWith?: Comparison;
@@ -95,6 +138,8 @@ export interface ObjectViewState {
   scheduling?: SchedulingExplanation;
   /** On a real context: its name, and how desired and actual were compared (client-side, read-only). */
   cluster?: { context: string; note: string };
+  /** The causal timeline (the sandbox only: a real context has none). */
+  timeline?: TimelineView;
 }
 
 export interface OverviewRow {
@@ -129,7 +174,9 @@ export type WebviewMessage =
   /** From the overview: open Desired vs Actual for a row. */
   | { type: 'openObject'; ref: ObjectRef }
   /** Sync, Revert Live to Manifest or Update Manifest from Live, on the object the view shows. */
-  | { type: 'syncAction'; action: SyncAction };
+  | { type: 'syncAction'; action: SyncAction }
+  /** Open the manifest line a timeline step links to (by the step's id: the host knows the file). */
+  | { type: 'openStep'; step: number };
 
 // ---- validators: hand-written, one per message, no trust in the sender ----
 
@@ -161,6 +208,7 @@ const WEBVIEW_VALIDATORS: Record<WebviewMessage['type'], (m: Unknown) => boolean
   editLive: (m) => hasOnly(m, ['type', 'id', 'yaml']) && isId(m.id) && isString(m.yaml, MAX_EDIT_BYTES),
   openObject: (m) => hasOnly(m, ['type', 'ref']) && isObjectRef(m.ref),
   syncAction: (m) => hasOnly(m, ['type', 'action']) && SYNC_ACTIONS.includes(m.action as SyncAction),
+  openStep: (m) => hasOnly(m, ['type', 'step']) && isId(m.step),
 };
 
 /** True when `m` is exactly one of the webview's messages (no extra fields, every field of the right type). */
@@ -188,6 +236,27 @@ function isSyncState(v: unknown): boolean {
   return isRecord(v) && SYNC_CODES.includes(v.status as SyncStatusCode) && typeof v.message === 'string';
 }
 
+function isTimelineRow(r: unknown): boolean {
+  return (
+    isRecord(r) &&
+    isId(r.id) &&
+    ['time', 'at', 'actor', 'component', 'what', 'text'].every((k) => typeof r[k] === 'string') &&
+    typeof r.warning === 'boolean' &&
+    (r.link === undefined || typeof r.link === 'string') &&
+    (r.nodes === undefined || (Array.isArray(r.nodes) && r.nodes.every((n) => isRecord(n) && isString(n.node))))
+  );
+}
+
+function isTimelineView(v: unknown): boolean {
+  return (
+    isRecord(v) &&
+    Array.isArray(v.rows) &&
+    v.rows.every(isTimelineRow) &&
+    Array.isArray(v.notes) &&
+    v.notes.every((n) => typeof n === 'string')
+  );
+}
+
 function isObjectState(s: Unknown): boolean {
   return (
     isObjectRef(s.ref) &&
@@ -196,7 +265,8 @@ function isObjectState(s: Unknown): boolean {
     Array.isArray(s.diff) &&
     Array.isArray(s.events) &&
     (s.health === undefined || isHealthStatus(s.health)) &&
-    (s.sync === undefined || isSyncState(s.sync))
+    (s.sync === undefined || isSyncState(s.sync)) &&
+    (s.timeline === undefined || isTimelineView(s.timeline))
   );
 }
 

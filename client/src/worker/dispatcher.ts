@@ -30,6 +30,7 @@ import { LogStreams, podLogRequestOf } from './logStreams';
 import { BadRequest, apiSettingsOf, manifestsOf, objectRefOf, record, settingsOf, text } from './params';
 import { saveState } from './savedState';
 import { SandboxSession } from './session';
+import { applyRecorded, recordSyncAll, timelineObjectOf, timelineOf } from './timeline';
 
 export const STATUS_INTERVAL_MS = 1000;
 
@@ -123,7 +124,8 @@ export class Dispatcher {
         const prune = params.prune === undefined ? true : params.prune === true;
         const file = text(params.file, 'file');
         const s = this.live();
-        const result = s.gitops.setSource(file, manifestsOf(params.manifests), { prune });
+        const manifests = manifestsOf(params.manifests);
+        const result = applyRecorded(s.cluster, file, manifests, () => s.gitops.setSource(file, manifests, { prune }));
         const trigger = triggerOf(params.trigger);
         const rejected = result.outcomes.some((o) => !o.ok);
         const changed =
@@ -215,6 +217,10 @@ export class Dispatcher {
         this.logStreams.stop(stream);
         return {};
       },
+      timeline: (p) => {
+        const s = this.live();
+        return timelineOf(s.cluster, s.timelineSince, timelineObjectOf(p));
+      },
       plan: (p) => {
         const params = record(p, 'params');
         const [uri, source, yaml] = [text(params.uri, 'uri'), text(params.source, 'source'), params.text];
@@ -296,6 +302,7 @@ export class Dispatcher {
     const fresh = this.live();
     fresh.gitops.loadDesiredState(desired);
     fresh.gitops.syncAll();
+    recordSyncAll(fresh.cluster, fresh.gitops.declaredObjects());
     fresh.sendDesired();
   }
 

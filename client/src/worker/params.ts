@@ -26,17 +26,20 @@ export function text(value: unknown, what: string): string {
 
 export function settingsOf(value: unknown): SandboxSettings {
   const s = record(value, 'settings');
-  const { nodes, speed, seed, selfHeal, kubernetesVersion } = s;
+  const { nodes, speed, seed, selfHeal, kubernetesVersion, timeline } = s;
   if (typeof nodes !== 'number' || !Number.isInteger(nodes) || nodes < 0 || nodes > 100)
     throw new BadRequest('settings.nodes must be an integer from 0 to 100');
   if (typeof speed !== 'number' || !Number.isFinite(speed) || speed <= 0)
     throw new BadRequest('settings.speed must be a positive number');
   if (typeof seed !== 'number' || !Number.isFinite(seed)) throw new BadRequest('settings.seed must be a number');
   if (typeof selfHeal !== 'boolean') throw new BadRequest('settings.selfHeal must be true or false');
-  if (kubernetesVersion === undefined) return { nodes, speed, seed, selfHeal };
+  if (timeline !== undefined && typeof timeline !== 'boolean')
+    throw new BadRequest('settings.timeline must be true or false');
+  const recording = timeline === false ? { timeline } : {};
+  if (kubernetesVersion === undefined) return { nodes, speed, seed, selfHeal, ...recording };
   if (typeof kubernetesVersion !== 'string' || !isSupportedKubernetesVersion(kubernetesVersion))
     throw new BadRequest(unsupportedVersionMessage(String(kubernetesVersion)));
-  return { nodes, speed, seed, selfHeal, kubernetesVersion };
+  return { nodes, speed, seed, selfHeal, kubernetesVersion, ...recording };
 }
 
 export function manifestsOf(value: unknown): ManifestInput[] {

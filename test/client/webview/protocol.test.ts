@@ -14,6 +14,7 @@ describe('isWebviewMessage', () => {
     { type: 'syncAction', action: 'sync' },
     { type: 'syncAction', action: 'revertLive' },
     { type: 'syncAction', action: 'updateManifestFromLive' },
+    { type: 'openStep', step: 12 },
   ];
   for (const m of valid) test(`accepts ${JSON.stringify(m)}`, () => assert.equal(isWebviewMessage(m), true));
 
@@ -35,6 +36,9 @@ describe('isWebviewMessage', () => {
     ['openObject with a numeric namespace', { type: 'openObject', ref: { resource: 'pods', namespace: 1, name: 'a' } }],
     ['syncAction naming another command', { type: 'syncAction', action: 'delete' }],
     ['syncAction with a ref (it acts on the object the view shows)', { type: 'syncAction', action: 'sync', ref: {} }],
+    ['openStep with a file (the host knows the step’s file)', { type: 'openStep', step: 1, file: '/etc/passwd' }],
+    ['openStep with a fractional step', { type: 'openStep', step: 1.5 }],
+    ['openStep without a step', { type: 'openStep' }],
   ];
   for (const [name, m] of invalid) test(`rejects ${name}`, () => assert.equal(isWebviewMessage(m), false));
 });

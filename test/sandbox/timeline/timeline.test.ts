@@ -78,6 +78,25 @@ describe('Timeline: causes', () => {
     );
   });
 
+  test('origin: the apply at the root of a step’s causes; none for a chain that starts elsewhere or was dropped', () => {
+    const t = new Timeline(4);
+    const d = { kind: 'Deployment', namespace: 'default', name: 'web' };
+    const rs = { kind: 'ReplicaSet', namespace: 'default', name: 'web-1' };
+    const apply = t.record({ ...decision('x'), type: 'apply', component: 'apply', subject: d, source: 'web.yaml:9' });
+    const scale = t.record({ ...decision('x'), component: 'dc', subject: d, target: rs });
+    const create = t.record({ ...decision('x'), component: 'rsc', subject: rs, target: pod('web-1-a') });
+    const lone = t.record(decision('by-hand'));
+    assert.equal(t.origin(create)?.id, apply);
+    assert.equal(t.origin(scale)?.source, 'web.yaml:9');
+    assert.equal(t.origin(apply)?.id, apply, 'an apply is its own origin');
+    assert.equal(t.origin(lone), undefined, 'a pod created by hand goes back to no apply');
+    // Two more entries push the apply out of the ring of 4: the chain no longer reaches it.
+    t.record(decision('y'));
+    t.record(decision('z'));
+    assert.equal(t.get(apply), undefined);
+    assert.equal(t.origin(create), undefined);
+  });
+
   test('an apply names the changed fields at their path', () => {
     const before = { kind: 'Deployment', metadata: { name: 'w' }, spec: { replicas: 2, t: { c: [{ image: 'a' }] } } };
     const after = { kind: 'Deployment', metadata: { name: 'w' }, spec: { replicas: 3, t: { c: [{ image: 'b' }] } } };
