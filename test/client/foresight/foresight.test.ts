@@ -81,6 +81,7 @@ function plan(over: Partial<PlanReport>): PlanReport {
     rollouts: [],
     workloads: [],
     pending: [],
+    containers: [],
     services: [],
     disruptionBudgets: [],
     unsettled: [],
