@@ -11,7 +11,7 @@ import type { KubeObject } from '../api/types';
 import type { Cluster } from '../cluster/cluster';
 import type { PlanContainerProblem, PlanObject } from './types';
 
-/** The plan's owner names (`Deployment default/web`, `Pod default/one`) of the objects the apply created or configured. */
+/** The owner names the plan uses (`Deployment default/web`, `Pod default/one`) of the objects applied or changed. */
 export function appliedOwners(objects: readonly PlanObject[], namespace: string): Set<string> {
   const kinds: Record<string, string> = {
     'deployment.apps': 'Deployment',

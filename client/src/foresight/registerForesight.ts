@@ -166,15 +166,15 @@ export function registerForesight(
 
   const fixesOf = (uri: vscode.Uri, d: vscode.Diagnostic): ForesightFix[] =>
     (planned.get(uri.toString())?.diagnostics ?? [])
-      .filter((f) => f.fix && f.message === d.message && f.line === d.range.start.line)
-      .map((f) => f.fix!);
+      .filter((f) => f.message === d.message && f.line === d.range.start.line)
+      .flatMap((f) => f.fixes ?? []);
 
   const actionProvider: vscode.CodeActionProvider = {
     provideCodeActions(doc, _range, ctx) {
       const actions: vscode.CodeAction[] = [];
       for (const d of ctx.diagnostics) {
         if (d.source !== FORESIGHT_SOURCE) continue;
-        for (const fix of fixesOf(doc.uri, d)) {
+        for (const [i, fix] of fixesOf(doc.uri, d).entries()) {
           const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
           action.edit = new vscode.WorkspaceEdit();
           action.edit.replace(
@@ -183,7 +183,7 @@ export function registerForesight(
             fix.text,
           );
           action.diagnostics = [d];
-          action.isPreferred = true;
+          action.isPreferred = i === 0;
           actions.push(action);
         }
       }
