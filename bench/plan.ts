@@ -161,18 +161,35 @@ async function editorPath(): Promise<void> {
     for (const [label, edited] of [
       ['editor: no change', saved],
       ['editor: one image changed', text((i) => (i === 0 ? 'nginx:1.28' : 'nginx:1.27'))],
+      // one workload scaled past the nodes: Pending pods, the per-node capacity and both quick fixes
+      ['editor: one scaled to 200', saved.replace(/^ {2}replicas: \d+$/m, '  replicas: 200')],
     ] as const) {
       const times: number[] = [];
+      // The extension host's share of a round (its thread is blocked meanwhile): the reply's structured clone (an
+      // upper bound for postMessage's deserialisation, which alone runs on the host), the lenses, the diagnostics
+      // (the document's parse for positions, fixes included).
+      const host: number[] = [];
       let lensCount = 0;
+      let diagnosticCount = 0;
       for (let r = 0; r <= RUNS; r++) {
         const t0 = performance.now();
         const reply = await call('plan', { uri: 'file:///bench.yaml', source: SOURCE, text: edited });
+        const h0 = performance.now();
         const result = structuredClone(reply.result) as ForesightResult;
         if (!('report' in result)) throw new Error(`no plan: ${JSON.stringify(reply)}`);
         lensCount = saveImpactLenses(result.report).length;
-        foresightDiagnostics(result.report, edited, result.nodeReasons);
-        if (r > 0) times.push(performance.now() - t0);
+        diagnosticCount = foresightDiagnostics(result.report, edited, result.nodeReasons).length;
+        const h1 = performance.now();
+        if (r > 0) {
+          times.push(h1 - t0);
+          host.push(h1 - h0);
+        }
       }
+      const hs = [...host].sort((a, b) => a - b);
+      console.log(
+        `${label.padEnd(28)} host per round: p50 ${fmt(percentile(hs, 50), 1)} ms  max ${fmt(hs[hs.length - 1], 1)} ms ` +
+          `(target ≤ 20 ms) — ${diagnosticCount} diagnostics`,
+      );
       const s = [...times].sort((a, b) => a - b);
       console.log(
         `${label.padEnd(28)} p50 ${fmt(percentile(s, 50), 0).padStart(6)} ms  p95 ${fmt(percentile(s, 95), 0).padStart(6)} ms  ` +

@@ -13,6 +13,7 @@ import { takeSnapshot } from '../../../sandbox/apiserver/snapshot';
 import type { Snapshot } from '../../../sandbox/apiserver/snapshot';
 import { Cluster } from '../../../sandbox/cluster/cluster';
 import { withSourceAnnotation } from '../../../sandbox/gitops/desiredState';
+import { formatPlanText } from '../../../sandbox/plan/format';
 import { runPlan } from '../../../sandbox/plan/plan';
 import type { PlanManifest } from '../../../sandbox/plan/plan';
 import type { PlanReport } from '../../../sandbox/plan/types';
@@ -440,6 +441,11 @@ describe('runPlan: crash loops, probes and free capacity', () => {
     );
     assert.ok((c.restarts ?? 0) >= 2, `restarted more than once (${c.restarts})`);
     assert.ok(report.findings.includes('crashloop'));
+    const text = formatPlanText(report);
+    assert.match(
+      text,
+      /^ {2}Deployment default\/web container nginx: CrashLoopBackOff in 2 pods: back-off \S+ restarting failed container=nginx pod=\S+; last exit code 3 \(Error\)\n {4}last log line: .*fatal error, exiting with code 3 \[crash-after=5s exit=3\]$/m,
+    );
     assert.match(report.verdict, /; 1 container would crash-loop\.$/);
   });
 
@@ -489,6 +495,10 @@ describe('runPlan: crash loops, probes and free capacity', () => {
     );
     // exactly one node holds `other`: its 1 CPU is gone there; web's own pods are not counted anywhere
     assert.deepEqual(cap.nodes.map((n) => n.free.cpu).sort(), ['3', '4', '4']);
+    assert.match(
+      formatPlanText(report),
+      /^ {2}Deployment default\/web \(a pod requests cpu 1500m, memory 0\): node-1 cpu \d+, memory 1[56]Gi; node-2 /m,
+    );
     const withOther = cap.nodes.find((n) => n.free.cpu === '3')!;
     assert.equal(withOther.free.pods, withOther.allocatable.pods - 1);
   });
