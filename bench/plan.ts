@@ -17,7 +17,6 @@ import { runPlan } from '../sandbox/plan/plan';
 import type { PlanManifest } from '../sandbox/plan/plan';
 import { fmt, machine, percentile } from './stats';
 import { manifestsForApply } from '../client/src/apply/manifestsForApply';
-import { foresightDiagnostics } from '../client/src/foresight/diagnostics';
 import { saveImpactLenses } from '../client/src/foresight/lenses';
 import type { ForesightResult, ReplyMessage, WorkerMessage } from '../client/src/sandbox/protocol';
 import { Dispatcher } from '../client/src/worker/dispatcher';
@@ -166,8 +165,8 @@ async function editorPath(): Promise<void> {
     ] as const) {
       const times: number[] = [];
       // The extension host's share of a round (its thread is blocked meanwhile): the reply's structured clone (an
-      // upper bound for postMessage's deserialisation, which alone runs on the host), the lenses, the diagnostics
-      // (the document's parse for positions, fixes included).
+      // upper bound for postMessage's deserialisation, which alone runs on the host) and the lenses. The diagnostics
+      // come in the reply, found in the worker from its own parse of the text (registerForesight only shows them).
       const host: number[] = [];
       let lensCount = 0;
       let diagnosticCount = 0;
@@ -178,7 +177,7 @@ async function editorPath(): Promise<void> {
         const result = structuredClone(reply.result) as ForesightResult;
         if (!('report' in result)) throw new Error(`no plan: ${JSON.stringify(reply)}`);
         lensCount = saveImpactLenses(result.report).length;
-        diagnosticCount = foresightDiagnostics(result.report, edited, result.nodeReasons).length;
+        diagnosticCount = result.diagnostics.length;
         const h1 = performance.now();
         if (r > 0) {
           times.push(h1 - t0);

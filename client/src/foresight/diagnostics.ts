@@ -271,12 +271,15 @@ export function foresightDiagnostics(
   report: PlanReport,
   text: string,
   nodeReasons: Readonly<Record<string, readonly string[]>> = {},
+  parsed?: readonly ManifestToApply[],
 ): ForesightDiagnostic[] {
-  const { manifests } = manifestObjects(text);
+  // The text's documents are parsed only when a finding needs a position (the worker passes its own parse).
+  let documents = parsed;
+  const manifestsOf = () => (documents ??= manifestObjects(text).manifests);
   const lines = text.split(/\r?\n/);
   const docAt = (o: PlanObject | undefined): ManifestToApply | undefined => {
     const line = o && o.action !== 'pruned' ? lineOfSource(o.source) : undefined;
-    return line === undefined ? undefined : manifests.find((m) => m.line === line);
+    return line === undefined ? undefined : manifestsOf().find((m) => m.line === line);
   };
   const out: ForesightDiagnostic[] = [];
 

@@ -16,7 +16,7 @@ import type { DiagnosticsFreshness } from '../model/diagnosticsFreshness';
 import type { SandboxConnection } from '../sandbox/connection';
 import type { ForesightResult } from '../sandbox/protocol';
 import { sourceOfUri } from '../workspaceUris';
-import { FORESIGHT_SOURCE, foresightDiagnostics } from './diagnostics';
+import { FORESIGHT_SOURCE } from './diagnostics';
 import type { ForesightDiagnostic, ForesightFix } from './diagnostics';
 import { saveImpactLenses } from './lenses';
 import type { PlanReport } from '../../../sandbox/plan/types';
@@ -96,7 +96,8 @@ export function registerForesight(
       if ('yamlErrors' in result) forget(key);
       return;
     }
-    const found = foresightDiagnostics(result.report, doc.getText(), result.nodeReasons);
+    // Computed in the worker from its parse of this very text (the version was checked): nothing parsed here.
+    const found = result.diagnostics;
     planned.set(key, { version, report: result.report, text: result.text, diagnostics: found });
     diagnostics.set(
       doc.uri,

@@ -107,7 +107,9 @@ describe('the dispatcher plans unsaved text on a fork of the running sandbox', (
       assert.deepEqual(result.nodeReasons, {
         [firstPod]: ['node-1: Insufficient cpu', 'node-2: Insufficient cpu', 'node-3: Insufficient cpu'],
       });
-      const [pending] = foresightDiagnostics(result.report, withReplicas(150), result.nodeReasons);
+      // The worker sends the diagnostics, from its own parse of the text: the same as found from the text anew.
+      assert.deepEqual(result.diagnostics, foresightDiagnostics(result.report, withReplicas(150), result.nodeReasons));
+      const [pending] = result.diagnostics;
       assert.deepEqual(pending.related.slice(0, 3), result.nodeReasons[firstPod]);
       assert.equal(pending.related.at(-1), '… and 25 more Pending pods');
       assert.equal(
