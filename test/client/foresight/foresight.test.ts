@@ -122,6 +122,25 @@ describe('save-impact lenses', () => {
     assert.equal(replicasChange(DIFF.replace('+  replicas: 5\n', '')), undefined);
   });
 
+  test('a rolling update whose new pods crash-loop and fail their readiness probe says so', () => {
+    const problem = { owner: 'Deployment default/web', pods: 1, pod: 'default/web-a', message: '…' };
+    const report = plan({
+      objects: [{ action: 'configured', ref: 'deployment.apps/web', namespace: 'default', source: 'web.yaml:1' }],
+      rollouts: [
+        rollout({ podsCreated: 1, podsDeleted: 0, peakSurge: 1, durationMs: 600_000, outcome: 'progressing' }),
+      ],
+      containers: [
+        { problem: 'crashloop', container: 'app', ...problem },
+        { problem: 'readiness', container: 'proxy', ...problem },
+        { problem: 'crashloop', container: 'x', ...problem, owner: 'Deployment default/other' },
+      ],
+    });
+    assert.deepEqual(
+      saveImpactLenses(report).map((l) => l.title.split(' · ').slice(1)),
+      [['still rolling out after 10 min', 'app would crash-loop', "proxy's readiness probe fails"]],
+    );
+  });
+
   test('created, unchanged, recreate, stuck, a StatefulSet, a DaemonSet, a refusal, a pruned object', () => {
     const report = plan({
       objects: [
