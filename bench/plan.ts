@@ -18,7 +18,6 @@ import { runPlan } from '../sandbox/plan/plan';
 import type { PlanManifest } from '../sandbox/plan/plan';
 import { fmt, machine, percentile } from './stats';
 import { manifestsForApply } from '../client/src/apply/manifestsForApply';
-import { foresightDiagnostics } from '../client/src/foresight/diagnostics';
 import { saveImpactLenses } from '../client/src/foresight/lenses';
 import type { ForesightResult, ReplyMessage, WorkerMessage } from '../client/src/sandbox/protocol';
 import { Dispatcher } from '../client/src/worker/dispatcher';
@@ -183,18 +182,46 @@ async function editorPath(): Promise<void> {
     for (const [label, edited] of [
       ['editor: no change', saved],
       ['editor: one image changed', text((i) => (i === 0 ? 'nginx:1.28' : 'nginx:1.27'))],
+      // one workload scaled past the nodes: Pending pods, the per-node capacity and both quick fixes
+      ['editor: one scaled to 200', saved.replace(/^ {2}replicas: \d+$/m, '  replicas: 200')],
     ] as const) {
       const times: number[] = [];
+      // The extension host's share of a round (its thread is blocked meanwhile): the reply's structured clone (an
+      // upper bound for postMessage's deserialisation, which alone runs on the host) and the lenses. The diagnostics
+      // come in the reply, found in the worker from its own parse of the text (registerForesight only shows them).
+      const host: number[] = [];
+      // The same window's CPU time: on a loaded machine, wall time also counts the thread waiting for a core.
+      const hostCpu: number[] = [];
       let lensCount = 0;
+      let diagnosticCount = 0;
       for (let r = 0; r <= RUNS; r++) {
         const t0 = performance.now();
         const reply = await call('plan', { uri: 'file:///bench.yaml', source: SOURCE, text: edited });
+        // In the extension the worker is a thread with a heap of its own: its garbage is collected there, not in the
+        // host's window. In this one process, collect it first (bench.mjs runs with --expose-gc).
+        const g0 = performance.now();
+        (globalThis as { gc?: () => void }).gc?.();
+        const h0 = performance.now();
+        const c0 = process.cpuUsage();
         const result = structuredClone(reply.result) as ForesightResult;
         if (!('report' in result)) throw new Error(`no plan: ${JSON.stringify(reply)}`);
         lensCount = saveImpactLenses(result.report).length;
-        foresightDiagnostics(result.report, edited, result.nodeReasons);
-        if (r > 0) times.push(performance.now() - t0);
+        diagnosticCount = result.diagnostics.length;
+        const h1 = performance.now();
+        const cpu = process.cpuUsage(c0);
+        if (r > 0) {
+          times.push(h1 - t0 - (h0 - g0));
+          host.push(h1 - h0);
+          hostCpu.push((cpu.user + cpu.system) / 1000);
+        }
       }
+      const hs = [...host].sort((a, b) => a - b);
+      const hc = [...hostCpu].sort((a, b) => a - b);
+      console.log(
+        `${label.padEnd(28)} host per round: p50 ${fmt(percentile(hs, 50), 1)} ms  max ${fmt(hs[hs.length - 1], 1)} ms ` +
+          `(target ≤ 20 ms); CPU p50 ${fmt(percentile(hc, 50), 1)} ms max ${fmt(hc[hc.length - 1], 1)} ms — ` +
+          `${diagnosticCount} diagnostics`,
+      );
       const s = [...times].sort((a, b) => a - b);
       console.log(
         `${label.padEnd(28)} p50 ${fmt(percentile(s, 50), 0).padStart(6)} ms  p95 ${fmt(percentile(s, 95), 0).padStart(6)} ms  ` +

@@ -69,14 +69,16 @@ Options:
                         text (default), or the plan as JSON on stdout
                         (schema: docs/plan.md)
   --fail-on LIST        which findings fail the plan, comma-separated:
-                        refused (exit 2), pending, stuck, failed,
-                        endpoints, disruption, unsettled (exit 1),
+                        refused (exit 2), pending, crashloop, probe,
+                        stuck, failed, endpoints, disruption,
+                        unsettled (exit 1),
                         or never (default: all)
   -n, --namespace NS    namespace for manifests without one (default "default")
   ${KUBERNETES_VERSION_HELP}
   -h, --help            show this help
 
 Exit codes: 0 everything settles, 1 something would not (a pod Pending, a
+container crash-looping or failing a probe, a
 rollout stuck, a Job failed, a Service without ready endpoints, a
 PodDisruptionBudget allowing no disruption, not settled in time),
 2 usage error, unreadable input or a manifest the API server refuses.

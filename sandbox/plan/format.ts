@@ -53,6 +53,28 @@ export function formatPlanText(report: PlanReport): string {
     out.push('', 'Pending:');
     for (const p of report.pending) out.push(`  ${p.pod}${p.owner ? ` (${p.owner})` : ''}: ${p.message}`);
   }
+  if (report.containers.length > 0) {
+    out.push('', 'Containers:');
+    for (const c of report.containers) {
+      const what =
+        c.problem === 'crashloop' ? 'CrashLoopBackOff' : `${c.problem} probe failing${c.restarts ? ', restarted' : ''}`;
+      const exit = c.exitCode !== undefined ? `; last exit code ${c.exitCode}${c.reason ? ` (${c.reason})` : ''}` : '';
+      out.push(
+        `  ${c.owner} container ${c.container}${c.init ? ' (init)' : ''}: ${what} in ${plural(c.pods, 'pod')}: ` +
+          `${c.message}${exit}`,
+      );
+      if (c.lastLogLine !== undefined) out.push(`    last log line: ${c.lastLogLine}`);
+    }
+  }
+  if (report.capacity && report.capacity.length > 0) {
+    out.push('', 'Free for Pending pods (allocatable less the requests of other pods):');
+    for (const c of report.capacity) {
+      const nodes = c.nodes.map(
+        (n) => `${n.node} cpu ${n.free.cpu}, memory ${n.free.memory}${n.blocked ? ` (${n.blocked.join(', ')})` : ''}`,
+      );
+      out.push(`  ${c.owner} (a pod requests cpu ${c.request.cpu}, memory ${c.request.memory}): ${nodes.join('; ')}`);
+    }
+  }
   if (report.services.length > 0) {
     out.push('', 'Services (ready endpoints):');
     for (const s of report.services) {

@@ -27,6 +27,8 @@ import { podCondition } from '../controllers/util/pods';
 import { SOURCE_ANNOTATION, trackingKey, withSourceAnnotation } from '../gitops/desiredState';
 import type { NodeConfig } from '../kubelet/nodeConfig';
 import { applyManifest } from '../operations/apply/apply';
+import { pendingCapacity } from './capacity';
+import { appliedOwners, containerProblems } from './containers';
 import { objectDiff } from './diff';
 import { PlanObserver } from './observe';
 import { PLAN_API_VERSION } from './types';
@@ -372,6 +374,8 @@ function services(api: ApiServer, observer: PlanObserver, applied: ReadonlySet<s
 export const FINDINGS: readonly PlanFinding[] = [
   'refused',
   'pending',
+  'crashloop',
+  'probe',
   'stuck',
   'failed',
   'endpoints',
@@ -395,6 +399,10 @@ function verdict(report: Omit<PlanReport, 'verdict'>): string {
   if (refused > 0) problems.push(`${refused} refused by the API server`);
   if (report.pending.length > 0)
     problems.push(`${report.pending.length} pod${report.pending.length === 1 ? '' : 's'} would stay Pending`);
+  const crashing = report.containers.filter((c) => c.problem === 'crashloop').length;
+  if (crashing > 0) problems.push(`${crashing} container${crashing === 1 ? '' : 's'} would crash-loop`);
+  const probing = report.containers.length - crashing;
+  if (probing > 0) problems.push(`${probing} probe${probing === 1 ? '' : 's'} would keep failing`);
   const stuck = report.rollouts.filter((r) => r.outcome === 'stuck').length;
   if (stuck > 0) problems.push(`${stuck} rollout${stuck === 1 ? '' : 's'} would get stuck`);
   const failed = report.workloads.filter((w) => w.outcome === 'failed').length;
@@ -457,6 +465,12 @@ export function runPlan(o: PlanOptions): PlanReport {
       for (const w of api.list(resource).items as Workload[])
         if (touched.has(key(w.metadata.namespace, w.metadata.name))) workloads.push(workload(observer, kind, w, start));
     }
+    const pending = pendingPods(api);
+    const owner = (p: Pod & KubeObject) => ownerOf(api, p);
+    const applied = appliedOwners(objects, namespace);
+    const ownPods = (api.list('pods').items as (Pod & KubeObject)[]).filter((p) =>
+      applied.has(owner(p) ?? `Pod ${key(p.metadata.namespace, p.metadata.name)}`),
+    );
     const report: Omit<PlanReport, 'verdict'> = {
       apiVersion: PLAN_API_VERSION,
       kind: 'Plan',
@@ -466,7 +480,13 @@ export function runPlan(o: PlanOptions): PlanReport {
       objects,
       rollouts,
       workloads,
-      pending: pendingPods(api),
+      pending,
+      ...(pending.length > 0 ? { capacity: pendingCapacity(cluster, pending, owner) } : {}),
+      containers: containerProblems(
+        cluster,
+        ownPods,
+        (p) => owner(p) ?? `Pod ${key(p.metadata.namespace, p.metadata.name)}`,
+      ),
       services: services(api, observer, changed('service')),
       disruptionBudgets: blockingBudgets(api, budgetsBefore, changed('poddisruptionbudget.policy')),
       unsettled: settle.pending,
@@ -475,6 +495,8 @@ export function runPlan(o: PlanOptions): PlanReport {
     const present: Record<PlanFinding, boolean> = {
       refused: objects.some((x) => x.action === 'refused'),
       pending: report.pending.length > 0,
+      crashloop: report.containers.some((c) => c.problem === 'crashloop'),
+      probe: report.containers.some((c) => c.problem !== 'crashloop'),
       stuck: rollouts.some((r) => r.outcome === 'stuck'),
       failed: workloads.some((w) => w.outcome === 'failed'),
       endpoints: report.services.some(isEndpointLoss),

@@ -112,6 +112,58 @@ export interface PlanPendingPod {
   message: string;
 }
 
+/** What is left on one node for the pods of an owner with Pending pods. */
+export interface PlanNodeCapacity {
+  node: string;
+  /** status.allocatable: cpu and memory as quantities, pods as a count. */
+  allocatable: { cpu: string; memory: string; pods: number };
+  /**
+   * Allocatable less what the pods of other owners bound to the node request (as the scheduler sums them:
+   * containers, init containers, overhead; Succeeded and Failed pods not counted). The owner's own pods are left out:
+   * a change to its requests replaces them.
+   */
+  free: { cpu: string; memory: string; pods: number };
+  /**
+   * Why the scheduler rejected the node for the owner's first Pending pod, when a smaller request would not help
+   * (a taint, a node selector, a port…): the scheduler's reasons. Absent when only resources were short (or it fits).
+   */
+  blocked?: string[];
+}
+
+/** For each owner with Pending pods: one pod's request and what each node has free for its pods. */
+export interface PlanCapacity {
+  /** As `pending[].owner` names it (`Deployment default/web`), or `Pod default/web` for a pod of its own. */
+  owner: string;
+  /** One Pending pod's request as the scheduler counts it: cpu and memory as quantities (`2`, `1536Mi`). */
+  request: { cpu: string; memory: string };
+  nodes: PlanNodeCapacity[];
+}
+
+/** A container that would not run as its workload wants, found in its pods' status and the kubelet's events. */
+export interface PlanContainerProblem {
+  /** `crashloop`: waiting in CrashLoopBackOff; `readiness` / `liveness` / `startup`: that probe fails at the end. */
+  problem: 'crashloop' | 'readiness' | 'liveness' | 'startup';
+  /** As `pending[].owner` names it (`Deployment default/web`), or `Pod default/web`. */
+  owner: string;
+  container: string;
+  /** An init container (spec.initContainers). */
+  init?: boolean;
+  /** Pods of the owner with this problem at the end, and the first of them (`default/web-5d9c7b8f6-x2x7q`). */
+  pods: number;
+  pod: string;
+  /**
+   * The kubelet's words: the container's waiting message (`back-off 40s restarting failed container=app pod=…`) or
+   * the probe's Unhealthy event (`Readiness probe failed: HTTP probe failed with statuscode: 503`).
+   */
+  message: string;
+  /** crashloop: the last termination's exit code and reason (`Error`, `OOMKilled`), and restarts so far. */
+  exitCode?: number;
+  reason?: string;
+  restarts?: number;
+  /** crashloop: the last line the previous instance logged, when it logged any. */
+  lastLogLine?: string;
+}
+
 /** Ready endpoints of a Service with a selector (from its EndpointSlices). */
 export interface PlanService {
   /** `default/web`. */
@@ -125,7 +177,16 @@ export interface PlanService {
 }
 
 /** What can make the plan fail (`--fail-on`). */
-export type PlanFinding = 'refused' | 'pending' | 'stuck' | 'failed' | 'endpoints' | 'disruption' | 'unsettled';
+export type PlanFinding =
+  | 'refused'
+  | 'pending'
+  | 'crashloop'
+  | 'probe'
+  | 'stuck'
+  | 'failed'
+  | 'endpoints'
+  | 'disruption'
+  | 'unsettled';
 
 export interface PlanReport {
   apiVersion: typeof PLAN_API_VERSION;
@@ -141,6 +202,10 @@ export interface PlanReport {
   /** StatefulSets, DaemonSets and Jobs the apply created or configured. */
   workloads: PlanWorkload[];
   pending: PlanPendingPod[];
+  /** Present when pods stay Pending: per owner, what each node has free for its pods (a lower request's room). */
+  capacity?: PlanCapacity[];
+  /** Containers of the workloads the apply created or configured that would crash-loop or fail a probe. */
+  containers: PlanContainerProblem[];
   services: PlanService[];
   /** PodDisruptionBudgets the apply created or configured, or that had room before, that allow no disruption now. */
   disruptionBudgets: PlanDisruptionBudget[];

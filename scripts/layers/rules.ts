@@ -146,11 +146,19 @@ export const MODULES: readonly Module[] = [
   {
     name: 'host-pure',
     layer: 'edges',
-    paths: ['client/src/sandbox/', 'client/src/model/', 'client/src/health/'],
+    paths: [
+      'client/src/sandbox/',
+      'client/src/model/',
+      'client/src/health/',
+      'client/src/foresight/diagnostics.ts',
+      'client/src/foresight/lenses.ts',
+    ],
     mayImport: ['core', 'client-side'],
     mayImportTypes: [...COMPONENTS, 'cluster', 'plan'],
     forbidden: [NO_VSCODE],
-    why: "the host's sandbox connection, tree model and health rules: testable without VS Code",
+    why:
+      "the host's sandbox connection, tree model, health rules and foresight's wording (which the worker computes " +
+      'too): testable without VS Code',
   },
   {
     name: 'webview-protocol',

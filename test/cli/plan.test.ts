@@ -157,7 +157,7 @@ describe('kube-reconcile plan', () => {
     assert.equal(bogus.code, 2);
     assert.match(
       bogus.stderr,
-      /--fail-on: unknown finding "bogus"; choose from refused, pending, stuck, failed, endpoints, disruption, unsettled, never/,
+      /--fail-on: unknown finding "bogus"; choose from refused, pending, crashloop, probe, stuck, failed, endpoints, disruption, unsettled, never/,
     );
     const missing = await fx.run('plan', 'app/web.yaml', '--state', 'nope.json');
     assert.equal(missing.code, 2);

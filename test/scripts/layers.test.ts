@@ -104,7 +104,7 @@ describe('layer rules on a graph', () => {
       [
         'layer   rule [layer]: cluster (cluster: sandbox/cluster/) … not language-server (language server: server/src/).',
         'layer   rule [layer]: cluster (cluster: sandbox/cluster/) … not host-pure (edges: client/src/sandbox/, ' +
-          'client/src/model/, client/src/health/).',
+          'client/src/model/, client/src/health/, client/src/foresight/diagnostics.ts, client/src/foresight/lenses.ts).',
       ],
     );
   });

@@ -5,9 +5,10 @@
  * would fail, a Service left without ready endpoints, a document the API server would refuse. Pure: the plan and the
  * document's text in, diagnostics out (positions from the same parser as the language server's).
  */
+import { Quantity, formatQuantity, parseQuantity, quantityToMilli, quantityValue } from '../../../sandbox/api/quantity';
 import { manifestObjects } from '../../../sandbox/manifests/parseManifests';
 import type { ManifestToApply } from '../../../sandbox/manifests/parseManifests';
-import type { PlanObject, PlanReport } from '../../../sandbox/plan/types';
+import type { PlanCapacity, PlanContainerProblem, PlanObject, PlanReport } from '../../../sandbox/plan/types';
 import { lineOfSource } from './lenses';
 
 export const FORESIGHT_SOURCE = 'kube-reconcile plan';
@@ -27,11 +28,12 @@ export interface ForesightFix {
 }
 
 export interface ForesightDiagnostic extends Span {
-  code: 'pending' | 'stuck' | 'failed' | 'endpoints' | 'refused';
+  code: 'pending' | 'crashloop' | 'probe' | 'stuck' | 'failed' | 'endpoints' | 'refused';
   message: string;
   /** Shown under the message in the hover: each Pending pod with its scheduler message. */
   related: string[];
-  fix?: ForesightFix;
+  /** Quick fixes, the preferred one first. */
+  fixes?: ForesightFix[];
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -92,6 +94,175 @@ function objectOf(objects: readonly PlanObject[], kind: string, name: string): P
   });
 }
 
+type Resource = 'cpu' | 'memory';
+
+/** A request in millicores (cpu) or bytes (memory); undefined when it is not a quantity. */
+function amountOf(raw: unknown, resource: Resource): number | undefined {
+  const q = typeof raw === 'string' || typeof raw === 'number' ? parseQuantity(raw) : undefined;
+  if (!q) return undefined;
+  return resource === 'cpu' ? quantityToMilli(q) : quantityValue(q);
+}
+
+/** Millicores or bytes as upstream prints the quantity (`500m`, `2`, `1300Mi`, `1Gi`). */
+export function formatAmount(amount: number, resource: Resource): string {
+  return resource === 'cpu'
+    ? formatQuantity(new Quantity(BigInt(amount) * 1_000_000n, 'DecimalSI'))
+    : formatQuantity(new Quantity(BigInt(amount) * 1_000_000_000n, 'BinarySI'));
+}
+
+const MI = 1024 * 1024;
+
+/**
+ * Rounded down to a round figure: millicores to two significant digits (`1333m` → `1300m`); memory to a quarter GiB
+ * from 1Gi up (`7.3Gi` → `7Gi`, `1.4Gi` → `1280Mi`), else to two significant digits of MiB (`683Mi` → `680Mi`).
+ */
+function roundDown(amount: number, resource: Resource): number {
+  if (resource === 'memory' && amount >= 1024 * MI) return Math.floor(amount / (256 * MI)) * 256 * MI;
+  const unit = resource === 'cpu' ? 1 : MI;
+  const n = Math.floor(amount / unit);
+  if (n < 100) return n * unit;
+  const step = 10 ** (String(n).length - 2);
+  return Math.floor(n / step) * step * unit;
+}
+
+/** How many pods of `request` (millicores, bytes) a node's free capacity holds. */
+function podsThatFit(free: { cpu: number; memory: number; pods: number }, request: { cpu: number; memory: number }) {
+  const by = (room: number, need: number) => (need <= 0 ? Infinity : Math.floor(room / need));
+  return Math.max(0, Math.min(free.pods, by(free.cpu, request.cpu), by(free.memory, request.memory)));
+}
+
+/**
+ * The largest request for one container's `resource` (now `current`) with which `replicas` pods of the owner fit on
+ * the nodes a smaller request can help (not `blocked`), from the plan's free capacity, rounded down to two significant
+ * digits; with the nodes the pods would take, most room first. Undefined when even the smallest request would not do,
+ * or when nothing smaller than `current` is needed.
+ */
+export function requestThatFits(
+  capacity: PlanCapacity,
+  resource: Resource,
+  current: number,
+  replicas: number,
+): { amount: number; nodes: string[] } | undefined {
+  const cpu = amountOf(capacity.request.cpu, 'cpu');
+  const memory = amountOf(capacity.request.memory, 'memory');
+  if (cpu === undefined || memory === undefined) return undefined;
+  const pod = { cpu, memory };
+  const others = pod[resource] - current;
+  const nodes = capacity.nodes
+    .filter((n) => !n.blocked)
+    .map((n) => ({
+      node: n.node,
+      free: {
+        cpu: amountOf(n.free.cpu, 'cpu') ?? 0,
+        memory: amountOf(n.free.memory, 'memory') ?? 0,
+        pods: n.free.pods,
+      },
+    }));
+  const fitting = (amount: number) =>
+    nodes.reduce((sum, n) => sum + podsThatFit(n.free, { ...pod, [resource]: others + amount }), 0);
+  if (current <= 1 || fitting(current) >= replicas) return undefined;
+  const floor = resource === 'cpu' ? 1 : MI;
+  if (fitting(floor) < replicas) return undefined;
+  // The most that fits: fitting() only grows as the request shrinks.
+  let lo = floor;
+  let hi = current - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fitting(mid) >= replicas) lo = mid;
+    else hi = mid - 1;
+  }
+  const amount = Math.max(floor, roundDown(lo, resource));
+  const request = { ...pod, [resource]: others + amount };
+  const placed: string[] = [];
+  let left = replicas;
+  for (const n of [...nodes].sort((a, b) => podsThatFit(b.free, request) - podsThatFit(a.free, request))) {
+    if (left <= 0) break;
+    const k = podsThatFit(n.free, request);
+    if (k === 0) continue;
+    placed.push(n.node);
+    left -= k;
+  }
+  return { amount, nodes: placed.sort() };
+}
+
+/** The quick fix lowering a container's request (a `cpu: 2` line under its `resources.requests`) to what fits. */
+function lowerRequestFix(
+  doc: ManifestToApply,
+  lines: readonly string[],
+  path: (string | number)[],
+  resource: Resource,
+  capacity: PlanCapacity | undefined,
+  replicas: number,
+): ForesightFix | undefined {
+  // Only a regular container's request adds up into the pod's as the sum does (an init container's is a maximum).
+  if (!capacity || !path.includes('containers')) return undefined;
+  let requests: unknown = doc.object;
+  for (const k of path) requests = (requests as Record<string | number, unknown> | undefined)?.[k];
+  const current = amountOf((requests as Record<string, unknown> | undefined)?.[resource], resource);
+  if (current === undefined) return undefined;
+  const fits = requestThatFits(capacity, resource, current, replicas);
+  if (!fits) return undefined;
+  const line = keySpan(doc, [...path, resource]).line;
+  const m = new RegExp(`^(\\s*(?:-\\s+)?${resource}:\\s*)(["']?)([^"'#\\s]+)\\2\\s*(#.*)?$`).exec(lines[line] ?? '');
+  if (!m) return undefined;
+  const value = formatAmount(fits.amount, resource);
+  return {
+    title: `Lower requests.${resource} to ${value} (fits on ${fits.nodes.join(', ')})`,
+    span: { line, character: m[1].length, endCharacter: m[1].length + m[2].length * 2 + m[3].length },
+    text: `${m[2]}${value}${m[2]}`,
+  };
+}
+
+/** Where a container is in its workload: `[...pod spec, 'containers' | 'initContainers', index]`. */
+function containerPath(object: unknown, kind: string, name: string, init: boolean): (string | number)[] | undefined {
+  let spec: unknown = object;
+  const podSpec = podSpecPath(kind);
+  for (const k of podSpec) spec = (spec as Record<string, unknown> | undefined)?.[k];
+  const list = init ? 'initContainers' : 'containers';
+  const containers = (spec as Record<string, unknown> | undefined)?.[list];
+  if (!Array.isArray(containers)) return undefined;
+  const i = containers.findIndex((c) => (c as { name?: unknown } | null)?.name === name);
+  return i < 0 ? undefined : [...podSpec, list, i];
+}
+
+/** A container problem's diagnostic: a crash loop at its `command` (or `image`), a failing probe at the probe. */
+function containerDiagnostic(doc: ManifestToApply, kind: string, c: PlanContainerProblem): ForesightDiagnostic {
+  const path = containerPath(doc.object, kind, c.container, c.init === true);
+  const spec = (() => {
+    let v: unknown = doc.object;
+    for (const k of path ?? []) v = (v as Record<string | number, unknown> | undefined)?.[k];
+    return (v ?? {}) as Record<string, unknown>;
+  })();
+  const pods = kind === 'Pod' ? '' : ` in ${plural(c.pods, 'pod')}`;
+  const exit =
+    c.exitCode !== undefined ? `; last termination: ${c.reason ? `${c.reason}, ` : ''}exit code ${c.exitCode}` : '';
+  const related = [
+    ...(c.lastLogLine !== undefined ? [`last log line: ${c.lastLogLine}`] : []),
+    ...(c.restarts ? [`${c.pod}: ${plural(c.restarts, 'restart')}`] : []),
+  ];
+  const what = c.init ? 'Init container' : 'Container';
+  if (c.problem === 'crashloop') {
+    const field = spec.command !== undefined ? 'command' : 'image';
+    return {
+      ...keySpan(doc, path ? [...path, field] : ['spec']),
+      code: 'crashloop',
+      message: `${what} ${c.container} would crash-loop${pods} (CrashLoopBackOff): ${c.message}${exit}`,
+      related,
+    };
+  }
+  const probe = `${c.problem}Probe`;
+  const head =
+    c.problem === 'readiness'
+      ? `The readiness probe of ${c.container} would never pass${pods}`
+      : `The ${c.problem} probe of ${c.container} would keep failing${pods}: the kubelet restarts the container`;
+  return {
+    ...keySpan(doc, path ? [...path, probe] : ['spec']),
+    code: 'probe',
+    message: `${head}: ${c.message}${exit}`,
+    related,
+  };
+}
+
 /**
  * The diagnostics of a document's plan. `text` is the text that was planned: documents are found by the line each
  * plan object's `source` names, so a finding about an object of another file (or none) is left out.
@@ -100,12 +271,15 @@ export function foresightDiagnostics(
   report: PlanReport,
   text: string,
   nodeReasons: Readonly<Record<string, readonly string[]>> = {},
+  parsed?: readonly ManifestToApply[],
 ): ForesightDiagnostic[] {
-  const { manifests } = manifestObjects(text);
+  // The text's documents are parsed only when a finding needs a position (the worker passes its own parse).
+  let documents = parsed;
+  const manifestsOf = () => (documents ??= manifestObjects(text).manifests);
   const lines = text.split(/\r?\n/);
   const docAt = (o: PlanObject | undefined): ManifestToApply | undefined => {
     const line = o && o.action !== 'pruned' ? lineOfSource(o.source) : undefined;
-    return line === undefined ? undefined : manifests.find((m) => m.line === line);
+    return line === undefined ? undefined : manifestsOf().find((m) => m.line === line);
   };
   const out: ForesightDiagnostic[] = [];
 
@@ -142,15 +316,33 @@ export function foresightDiagnostics(
       message: `${head}: ${message}`,
       related: relatedOf(pods, nodeReasons),
     };
+    const fixes: ForesightFix[] = [];
+    // Every pod of the owner gets the lowered request: all of them must fit (a DaemonSet's or a Job's count is not
+    // replicas, so they get no such fix).
+    const wanted =
+      kind === 'Pod' ? 1 : ['Deployment', 'StatefulSet', 'ReplicaSet'].includes(kind) ? replicas : undefined;
+    const capacity = report.capacity?.find((c) => c.owner === owner);
+    const lower =
+      requests && insufficient && wanted !== undefined
+        ? lowerRequestFix(doc, lines, requests, insufficient as Resource, capacity, wanted)
+        : undefined;
+    if (lower) fixes.push(lower);
     if (replicas !== undefined && kind !== 'Pod' && kind !== 'DaemonSet') {
       const value = replicasValue(lines, keySpan(doc, ['spec', 'replicas']).line);
       const fits = replicas - pods.length;
       if (value && fits >= 0)
-        diagnostic.fix = { title: `Lower replicas to ${fits} (what fits)`, span: value, text: String(fits) };
+        fixes.push({ title: `Lower replicas to ${fits} (what fits)`, span: value, text: String(fits) });
     }
+    if (fixes.length > 0) diagnostic.fixes = fixes;
     out.push(diagnostic);
   }
 
+  for (const c of report.containers ?? []) {
+    const space = c.owner.indexOf(' ');
+    const kind = c.owner.slice(0, space);
+    const doc = docAt(objectOf(report.objects, kind, c.owner.slice(space + 1)));
+    if (doc) out.push(containerDiagnostic(doc, kind, c));
+  }
   for (const r of report.rollouts) {
     if (r.outcome !== 'stuck' || byOwner.has(`Deployment ${r.deployment}`)) continue;
     const doc = docAt(objectOf(report.objects, 'Deployment', r.deployment));

@@ -60,10 +60,18 @@ export function replicasChange(diff: string | undefined): { before: number; afte
   return before !== undefined && after !== undefined ? { before, after } : undefined;
 }
 
-/** What the plan's findings add for one workload: pods left Pending, a stuck rollout. */
+/** What the plan's findings add for one workload: pods left Pending, containers crash-looping or failing a probe. */
 function findingsFor(report: PlanReport, kind: string, name: string): string[] {
-  const pending = report.pending.filter((p) => p.owner === `${kind} ${name}`).length;
-  return pending > 0 ? [`${plural(pending, 'pod')} would stay Pending`] : [];
+  const owner = `${kind} ${name}`;
+  const pending = report.pending.filter((p) => p.owner === owner).length;
+  const out = pending > 0 ? [`${plural(pending, 'pod')} would stay Pending`] : [];
+  for (const c of report.containers ?? []) {
+    if (c.owner !== owner) continue;
+    out.push(
+      c.problem === 'crashloop' ? `${c.container} would crash-loop` : `${c.container}'s ${c.problem} probe fails`,
+    );
+  }
+  return out;
 }
 
 function deploymentTitle(o: PlanObject, r: PlanRollout | undefined): string {

@@ -16,7 +16,7 @@ import type { DiagnosticsFreshness } from '../model/diagnosticsFreshness';
 import type { SandboxConnection } from '../sandbox/connection';
 import type { ForesightResult } from '../sandbox/protocol';
 import { sourceOfUri } from '../workspaceUris';
-import { FORESIGHT_SOURCE, foresightDiagnostics } from './diagnostics';
+import { FORESIGHT_SOURCE } from './diagnostics';
 import type { ForesightDiagnostic, ForesightFix } from './diagnostics';
 import { saveImpactLenses } from './lenses';
 import type { PlanReport } from '../../../sandbox/plan/types';
@@ -96,7 +96,8 @@ export function registerForesight(
       if ('yamlErrors' in result) forget(key);
       return;
     }
-    const found = foresightDiagnostics(result.report, doc.getText(), result.nodeReasons);
+    // Computed in the worker from its parse of this very text (the version was checked): nothing parsed here.
+    const found = result.diagnostics;
     planned.set(key, { version, report: result.report, text: result.text, diagnostics: found });
     diagnostics.set(
       doc.uri,
@@ -166,15 +167,15 @@ export function registerForesight(
 
   const fixesOf = (uri: vscode.Uri, d: vscode.Diagnostic): ForesightFix[] =>
     (planned.get(uri.toString())?.diagnostics ?? [])
-      .filter((f) => f.fix && f.message === d.message && f.line === d.range.start.line)
-      .map((f) => f.fix!);
+      .filter((f) => f.message === d.message && f.line === d.range.start.line)
+      .flatMap((f) => f.fixes ?? []);
 
   const actionProvider: vscode.CodeActionProvider = {
     provideCodeActions(doc, _range, ctx) {
       const actions: vscode.CodeAction[] = [];
       for (const d of ctx.diagnostics) {
         if (d.source !== FORESIGHT_SOURCE) continue;
-        for (const fix of fixesOf(doc.uri, d)) {
+        for (const [i, fix] of fixesOf(doc.uri, d).entries()) {
           const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
           action.edit = new vscode.WorkspaceEdit();
           action.edit.replace(
@@ -183,7 +184,7 @@ export function registerForesight(
             fix.text,
           );
           action.diagnostics = [d];
-          action.isPreferred = true;
+          action.isPreferred = i === 0;
           actions.push(action);
         }
       }

@@ -14,6 +14,7 @@ import type { LogEntry } from '../../../sandbox/client/reconcileLog';
 import type { SchedulingExplanation } from '../../../sandbox/scheduler/explanation';
 import type { PlanReport } from '../../../sandbox/plan/types';
 import type { TimelineEntry } from '../../../sandbox/timeline/timeline';
+import type { ForesightDiagnostic } from '../foresight/diagnostics';
 
 /** One Kubernetes document of a saved file, with the 0-based line it starts on. */
 export interface ManifestInput {
@@ -191,7 +192,11 @@ export interface SandboxSettings {
  */
 export type ForesightResult =
   /** `nodeReasons`: per Pending pod (the first of each owner), each node's reasons from the scheduler's last try. */
-  | { report: PlanReport; text: string; nodeReasons?: Record<string, string[]> }
+  /**
+   * `diagnostics`: found in the worker from the same parse the plan used (positions in the planned text), so the
+   * extension host never parses the document for them.
+   */
+  | { report: PlanReport; text: string; nodeReasons?: Record<string, string[]>; diagnostics: ForesightDiagnostic[] }
   | { superseded: true }
   | { yamlErrors: number };
 

@@ -10,6 +10,7 @@ import { takeSnapshot } from '../../../sandbox/apiserver/snapshot';
 import { manifestObjects } from '../../../sandbox/manifests/parseManifests';
 import { placeManifests } from '../../../sandbox/manifests/placedManifests';
 import { formatPlanText } from '../../../sandbox/plan/format';
+import { foresightDiagnostics } from '../foresight/diagnostics';
 import { runPlan } from '../../../sandbox/plan/plan';
 import type { ForesightResult } from '../sandbox/protocol';
 
@@ -50,7 +51,9 @@ export function planText(target: ForesightTarget, source: string, text: string):
       }
     },
   });
-  return { report, text: formatPlanText(report), nodeReasons };
+  // The diagnostics from the parse above: the extension host only shows them (its thread never parses the text).
+  const diagnostics = foresightDiagnostics(report, text, nodeReasons, manifests);
+  return { report, text: formatPlanText(report), nodeReasons, diagnostics };
 }
 
 /** Runs `task` once the messages already queued for the worker have been read (a newer request may be among them). */

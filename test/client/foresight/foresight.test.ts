@@ -81,6 +81,7 @@ function plan(over: Partial<PlanReport>): PlanReport {
     rollouts: [],
     workloads: [],
     pending: [],
+    containers: [],
     services: [],
     disruptionBudgets: [],
     unsettled: [],
@@ -119,6 +120,25 @@ describe('save-impact lenses', () => {
     assert.deepEqual(saveImpactLenses(report), [{ line: 0, title: 'Save: scale 3 → 5 · 1 pod would stay Pending' }]);
     assert.deepEqual(replicasChange(DIFF), { before: 3, after: 5 });
     assert.equal(replicasChange(DIFF.replace('+  replicas: 5\n', '')), undefined);
+  });
+
+  test('a rolling update whose new pods crash-loop and fail their readiness probe says so', () => {
+    const problem = { owner: 'Deployment default/web', pods: 1, pod: 'default/web-a', message: '…' };
+    const report = plan({
+      objects: [{ action: 'configured', ref: 'deployment.apps/web', namespace: 'default', source: 'web.yaml:1' }],
+      rollouts: [
+        rollout({ podsCreated: 1, podsDeleted: 0, peakSurge: 1, durationMs: 600_000, outcome: 'progressing' }),
+      ],
+      containers: [
+        { problem: 'crashloop', container: 'app', ...problem },
+        { problem: 'readiness', container: 'proxy', ...problem },
+        { problem: 'crashloop', container: 'x', ...problem, owner: 'Deployment default/other' },
+      ],
+    });
+    assert.deepEqual(
+      saveImpactLenses(report).map((l) => l.title.split(' · ').slice(1)),
+      [['still rolling out after 10 min', 'app would crash-loop', "proxy's readiness probe fails"]],
+    );
   });
 
   test('created, unchanged, recreate, stuck, a StatefulSet, a DaemonSet, a refusal, a pruned object', () => {
@@ -216,7 +236,9 @@ describe('plan diagnostics', () => {
         `default/web-a: ${PENDING}`,
         `default/web-b: ${PENDING}`,
       ],
-      fix: { title: 'Lower replicas to 3 (what fits)', span: { line: 5, character: 12, endCharacter: 13 }, text: '3' },
+      fixes: [
+        { title: 'Lower replicas to 3 (what fits)', span: { line: 5, character: 12, endCharacter: 13 }, text: '3' },
+      ],
     });
     assert.deepEqual(endpoints, {
       line: 28,
@@ -246,6 +268,141 @@ describe('plan diagnostics', () => {
       d.map((x) => [x.line, x.character, x.message]),
       [[5, 2, `1 of 5 replicas would stay Pending: ${taint}`]],
     );
-    assert.equal(d[0].fix?.text, '4');
+    assert.deepEqual(
+      d[0].fixes?.map((f) => f.text),
+      ['4'],
+    );
+  });
+});
+
+describe('crash loops and probes as diagnostics', () => {
+  const APP = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: api
+  template:
+    metadata:
+      labels:
+        app: api
+    spec:
+      initContainers:
+        - name: migrate
+          image: busybox
+      containers:
+        - name: api
+          image: example/api:2
+          command: ["/api", "--port=8080"]
+          readinessProbe:
+            httpGet:
+              path: /ready
+              port: 8080
+        - name: cache
+          image: redis:7
+`;
+  const objects: PlanReport['objects'] = [
+    { action: 'configured', ref: 'deployment.apps/api', namespace: 'default', source: 'api.yaml:1' },
+  ];
+  const crash =
+    'back-off 40s restarting failed container=api pod=api-6d5f7c9b8-abcde_default(0a1b2c3d-0000-4000-8000-000000000001)';
+
+  test('a crash loop at the container’s command (image without one), a failing probe at the probe, kubelet’s words', () => {
+    const d = foresightDiagnostics(
+      plan({
+        objects,
+        containers: [
+          {
+            problem: 'crashloop',
+            owner: 'Deployment default/api',
+            container: 'api',
+            pods: 2,
+            pod: 'default/api-6d5f7c9b8-abcde',
+            message: crash,
+            exitCode: 1,
+            reason: 'Error',
+            restarts: 3,
+            lastLogLine: 'panic: listen tcp :8080: bind: address already in use',
+          },
+          {
+            problem: 'crashloop',
+            owner: 'Deployment default/api',
+            container: 'cache',
+            pods: 1,
+            pod: 'default/api-6d5f7c9b8-fghij',
+            message: crash.replace('=api ', '=cache '),
+          },
+          {
+            problem: 'readiness',
+            owner: 'Deployment default/api',
+            container: 'api',
+            pods: 2,
+            pod: 'default/api-6d5f7c9b8-abcde',
+            message: 'Readiness probe failed: HTTP probe failed with statuscode: 503',
+          },
+          {
+            problem: 'crashloop',
+            owner: 'Deployment default/api',
+            container: 'migrate',
+            init: true,
+            pods: 2,
+            pod: 'default/api-6d5f7c9b8-abcde',
+            message: crash.replace('=api ', '=migrate '),
+            exitCode: 2,
+          },
+          // a workload of another file: nothing here
+          {
+            problem: 'readiness',
+            owner: 'Deployment default/web',
+            container: 'nginx',
+            pods: 1,
+            pod: 'default/web-x',
+            message: 'x',
+          },
+        ],
+      }),
+      APP,
+    );
+    assert.deepEqual(d, [
+      {
+        line: 16,
+        character: 10,
+        endCharacter: 15,
+        code: 'crashloop',
+        message: `Init container migrate would crash-loop in 2 pods (CrashLoopBackOff): ${crash.replace('=api ', '=migrate ')}; last termination: exit code 2`,
+        related: [],
+      },
+      {
+        line: 20,
+        character: 10,
+        endCharacter: 17,
+        code: 'crashloop',
+        message: `Container api would crash-loop in 2 pods (CrashLoopBackOff): ${crash}; last termination: Error, exit code 1`,
+        related: [
+          'last log line: panic: listen tcp :8080: bind: address already in use',
+          'default/api-6d5f7c9b8-abcde: 3 restarts',
+        ],
+      },
+      {
+        line: 21,
+        character: 10,
+        endCharacter: 24,
+        code: 'probe',
+        message:
+          'The readiness probe of api would never pass in 2 pods: Readiness probe failed: HTTP probe failed with statuscode: 503',
+        related: [],
+      },
+      {
+        line: 26,
+        character: 10,
+        endCharacter: 15,
+        code: 'crashloop',
+        message: `Container cache would crash-loop in 1 pod (CrashLoopBackOff): ${crash.replace('=api ', '=cache ')}`,
+        related: [],
+      },
+    ]);
   });
 });

@@ -107,7 +107,9 @@ describe('the dispatcher plans unsaved text on a fork of the running sandbox', (
       assert.deepEqual(result.nodeReasons, {
         [firstPod]: ['node-1: Insufficient cpu', 'node-2: Insufficient cpu', 'node-3: Insufficient cpu'],
       });
-      const [pending] = foresightDiagnostics(result.report, withReplicas(150), result.nodeReasons);
+      // The worker sends the diagnostics, from its own parse of the text: the same as found from the text anew.
+      assert.deepEqual(result.diagnostics, foresightDiagnostics(result.report, withReplicas(150), result.nodeReasons));
+      const [pending] = result.diagnostics;
       assert.deepEqual(pending.related.slice(0, 3), result.nodeReasons[firstPod]);
       assert.equal(pending.related.at(-1), '… and 25 more Pending pods');
       assert.equal(
@@ -117,7 +119,11 @@ describe('the dispatcher plans unsaved text on a fork of the running sandbox', (
       );
       // Insufficient cpu: on the container's resources.requests (line 37 of examples/web.yaml, 0-based 36).
       assert.equal(withReplicas(150).split('\n')[pending.line].trim(), 'requests:');
-      assert.deepEqual(pending.fix?.text, '120');
+      // 150 pods of 100m do not fit in 3 × 4 CPUs; 150 of 80m do (12000m / 150), or 120 of 100m.
+      assert.deepEqual(
+        pending.fixes?.map((f) => f.title),
+        ['Lower requests.cpu to 80m (fits on node-1, node-2, node-3)', 'Lower replicas to 120 (what fits)'],
+      );
       // The running sandbox still runs 3 replicas: the plan ran on a fork.
       d.handle({ kind: 'request', id: 6, method: 'snapshot', params: {} });
       const saved = (await reply(6)).result as {

@@ -13,6 +13,7 @@ import { takeSnapshot } from '../../../sandbox/apiserver/snapshot';
 import type { Snapshot } from '../../../sandbox/apiserver/snapshot';
 import { Cluster } from '../../../sandbox/cluster/cluster';
 import { withSourceAnnotation } from '../../../sandbox/gitops/desiredState';
+import { formatPlanText } from '../../../sandbox/plan/format';
 import { runPlan } from '../../../sandbox/plan/plan';
 import type { PlanManifest } from '../../../sandbox/plan/plan';
 import type { PlanReport } from '../../../sandbox/plan/types';
@@ -102,6 +103,7 @@ describe('runPlan', () => {
       ],
       workloads: [],
       pending: [],
+      containers: [],
       // the Service follows the rollout: one pod unavailable at a time, so 3 of 4 endpoints at the fewest
       services: [{ service: 'default/web', before: 4, min: 3, after: 4 }],
       disruptionBudgets: [],
@@ -177,7 +179,17 @@ describe('runPlan', () => {
     ]);
     assert.match(r.message ?? '', /^ReplicaSet "web-[a-z0-9]+" has timed out progressing\.$/);
     assert.ok(r.durationMs >= 120_000, `stuck after the deadline, not before (${r.durationMs} ms)`);
-    assert.deepEqual(report.findings, ['stuck', 'unsettled']);
+    assert.deepEqual(report.findings, ['probe', 'stuck', 'unsettled']);
+    // the 2 new pods' container runs and is never ready (nothing listens on 8080): the kubelet's Unhealthy event
+    assert.deepEqual(
+      report.containers.map(({ pod: _pod, message: _m, ...c }) => c),
+      [{ problem: 'readiness', owner: 'Deployment default/web', container: 'nginx', pods: 2 }],
+    );
+    assert.match(
+      report.containers[0].message,
+      /^Readiness probe failed: Get "http:\/\/10\.244\.\d+\.\d+:8080\/": dial tcp 10\.244\.\d+\.\d+:8080: connect: connection refused$/,
+    );
+    assert.match(report.verdict, /1 probe would keep failing, 1 rollout would get stuck\.$/);
     // the Service keeps the 3 old pods' endpoints throughout
     assert.deepEqual(report.services, [{ service: 'default/web', before: 4, min: 3, after: 3 }]);
   });
@@ -394,5 +406,100 @@ describe('runPlan: StatefulSets, DaemonSets, Jobs and PodDisruptionBudgets', () 
     assert.equal(report.verdict, '1 configured, 3 unchanged; 1 PodDisruptionBudget would allow no disruption.');
     // the same budget with room for one eviction: nothing to report
     assert.deepEqual(runPlan({ snapshot: state, manifests: files({ minAvailable: 3 }) }).disruptionBudgets, []);
+  });
+});
+
+describe('runPlan: crash loops, probes and free capacity', () => {
+  test('a container that crashes: CrashLoopBackOff with the kubelet’s message, exit code, reason and last log line', () => {
+    const crashing = web({ replicas: 2 });
+    crashing.spec!.template.metadata!.annotations = { 'sandbox.kube-reconcile.dev/behavior': 'crash-after=5s exit=3' };
+    const report = runPlan({ manifests: manifests(crashing), limitMs: 5 * 60_000 });
+    assert.equal(report.containers.length, 1);
+    const c = report.containers[0];
+    assert.deepEqual(
+      { ...c, pod: undefined, message: undefined, restarts: undefined, lastLogLine: undefined },
+      {
+        problem: 'crashloop',
+        owner: 'Deployment default/web',
+        container: 'nginx',
+        pods: 2,
+        pod: undefined,
+        message: undefined,
+        exitCode: 3,
+        reason: 'Error',
+        restarts: undefined,
+        lastLogLine: undefined,
+      },
+    );
+    // the previous instance's last log line, as the image (nginx) writes it
+    assert.match(c.lastLogLine ?? '', /\[emerg\] 1#1: fatal error, exiting with code 3 \[crash-after=5s exit=3\]$/);
+    // upstream kuberuntime: "back-off %s restarting failed container=%s pod=%s" with the pod as name_namespace(uid)
+    const [ns, name] = c.pod.split('/');
+    assert.match(
+      c.message,
+      new RegExp(`^back-off (10s|20s|40s|1m20s|2m40s|5m0s) restarting failed container=nginx pod=${name}_${ns}\\(`),
+    );
+    assert.ok((c.restarts ?? 0) >= 2, `restarted more than once (${c.restarts})`);
+    assert.ok(report.findings.includes('crashloop'));
+    const text = formatPlanText(report);
+    assert.match(
+      text,
+      /^ {2}Deployment default\/web container nginx: CrashLoopBackOff in 2 pods: back-off \S+ restarting failed container=nginx pod=\S+; last exit code 3 \(Error\)\n {4}last log line: .*fatal error, exiting with code 3 \[crash-after=5s exit=3\]$/m,
+    );
+    assert.match(report.verdict, /; 1 container would crash-loop\.$/);
+  });
+
+  test('a liveness probe that keeps failing is the cause of the restarts: reported at the probe, not as a crash', () => {
+    const dying = web({ replicas: 1 });
+    dying.spec!.template.metadata!.annotations = { 'sandbox.kube-reconcile.dev/behavior': 'liveness-fail-after=1s' };
+    dying.spec!.template.spec!.containers[0].livenessProbe = { httpGet: { path: '/healthz', port: 8080 } };
+    const report = runPlan({ manifests: manifests(dying), limitMs: 5 * 60_000 });
+    assert.deepEqual(
+      report.containers.map((c) => [c.problem, c.container, c.message]),
+      [['liveness', 'nginx', 'Liveness probe failed: HTTP probe failed with statuscode: 500']],
+    );
+    assert.ok((report.containers[0].restarts ?? 0) > 0);
+    assert.deepEqual(
+      report.findings.filter((f) => f === 'probe' || f === 'crashloop'),
+      ['probe'],
+    );
+  });
+
+  test('a healthy rollout has no container problems', () => {
+    const report = runPlan({ manifests: manifests(web({ replicas: 2 })) });
+    assert.deepEqual(report.containers, []);
+    assert.equal(report.capacity, undefined);
+  });
+
+  test('Pending pods carry each node’s free capacity, without the owner’s own pods', () => {
+    // 3 nodes × 4 CPUs; another Deployment takes 1 CPU on some node; web asks 7 × 1500m: 2 a node fit
+    const other = aDeployment('other', {
+      replicas: 1,
+      image: 'nginx',
+      name: 'nginx',
+      requests: { cpu: '1', memory: '1Gi' },
+    });
+    const report = runPlan({ manifests: manifests(other, web({ replicas: 7, cpu: '1500m' })), limitMs: 2 * 60_000 });
+    assert.ok(report.pending.length > 0);
+    assert.equal(report.capacity?.length, 1);
+    const cap = report.capacity![0];
+    assert.equal(cap.owner, 'Deployment default/web');
+    assert.deepEqual(cap.request, { cpu: '1500m', memory: '0' });
+    assert.deepEqual(
+      cap.nodes.map((n) => [n.node, n.allocatable.cpu, n.blocked]),
+      [
+        ['node-1', '4', undefined],
+        ['node-2', '4', undefined],
+        ['node-3', '4', undefined],
+      ],
+    );
+    // exactly one node holds `other`: its 1 CPU is gone there; web's own pods are not counted anywhere
+    assert.deepEqual(cap.nodes.map((n) => n.free.cpu).sort(), ['3', '4', '4']);
+    assert.match(
+      formatPlanText(report),
+      /^ {2}Deployment default\/web \(a pod requests cpu 1500m, memory 0\): node-1 cpu \d+, memory 1[56]Gi; node-2 /m,
+    );
+    const withOther = cap.nodes.find((n) => n.free.cpu === '3')!;
+    assert.equal(withOther.free.pods, withOther.allocatable.pods - 1);
   });
 });
