@@ -43,6 +43,106 @@ export function copyJsonCounted<T>(value: T, limits: CopyLimits = DEFAULT_COPY_L
   return { value: out, nulls: budget.nulls };
 }
 
+/** A checked copy of an object's members, and which of them hold a null (see `copyMembersCounted`). */
+export interface MembersCopy {
+  value: Record<string, unknown>;
+  /** The copied members whose value is or holds a null (an `undefined` array item counts), in key order. */
+  nullMembers: string[];
+}
+
+/**
+ * `copyJsonCounted` of a plain object, saying which top-level members hold nulls, so a caller's pass over nulls
+ * visits only those. With `keep`, only the members it names are copied: the others are checked all the same (the
+ * same errors, limits counted over the whole value, in the same order) but left out of the copy — a status write
+ * checks the whole body and keeps its status and metadata. Checking a deeply frozen member (a stored object's spec
+ * that a client spread into its write) is remembered, so it costs one lookup the next time.
+ */
+export function copyMembersCounted(
+  value: Record<string, unknown>,
+  limits: CopyLimits = DEFAULT_COPY_LIMITS,
+  keep?: ReadonlySet<string>,
+): MembersCopy {
+  const budget = { bytes: 0, nulls: 0 };
+  if (limits.maxDepth <= 0)
+    throw new JsonCopyError(`object nesting exceeds the maximum depth of ${limits.maxDepth}`, 'depth');
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null)
+    throw new JsonCopyError('only plain JSON objects can be stored', 'type');
+  const out: Record<string, unknown> = {};
+  const nullMembers: string[] = [];
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    if (v === undefined) continue;
+    budget.bytes += key.length + 4;
+    const before = budget.nulls;
+    if (keep === undefined || keep.has(key)) {
+      setMember(out, key, copy(v, 1, limits, budget));
+      if (budget.nulls !== before) nullMembers.push(key);
+    } else measure(v, 1, limits, budget);
+  }
+  return { value: out, nullMembers };
+}
+
+/** What checking a deeply frozen value found: its bytes, nulls and nesting (objects and arrays, itself included). */
+interface Measured {
+  bytes: number;
+  nulls: number;
+  height: number;
+}
+
+const measuredFrozen = new WeakMap<object, Measured>();
+
+/**
+ * `copy` without the copy: the same checks in the same order, adding to `budget`. Returns the nesting of `value`
+ * when it is frozen all the way down (and remembers it), -1 otherwise.
+ */
+function measure(value: unknown, depth: number, limits: CopyLimits, budget: Budget): number {
+  if (typeof value !== 'object' || value === null) {
+    copy(value, depth, limits, budget);
+    return 0;
+  }
+  const known = measuredFrozen.get(value);
+  if (known !== undefined && depth + known.height <= limits.maxDepth && budget.bytes + known.bytes <= limits.maxBytes) {
+    budget.bytes += known.bytes;
+    budget.nulls += known.nulls;
+    return known.height;
+  }
+  if (depth >= limits.maxDepth)
+    throw new JsonCopyError(`object nesting exceeds the maximum depth of ${limits.maxDepth}`, 'depth');
+  const bytes0 = budget.bytes;
+  const nulls0 = budget.nulls;
+  let height = 0;
+  let sealed = Object.isFrozen(value);
+  const member = (v: unknown): void => {
+    const h = measure(v, depth + 1, limits, budget);
+    if (h < 0) sealed = false;
+    else if (h > height) height = h;
+  };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      if (value[i] !== undefined) member(value[i]);
+      else {
+        budget.nulls++;
+        sealed = false;
+      }
+    }
+    budget.bytes += value.length + 2;
+  } else {
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null)
+      throw new JsonCopyError('only plain JSON objects can be stored', 'type');
+    for (const key of Object.keys(value)) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v === undefined) continue;
+      budget.bytes += key.length + 4;
+      member(v);
+    }
+  }
+  if (!sealed) return -1;
+  measuredFrozen.set(value, { bytes: budget.bytes - bytes0, nulls: budget.nulls - nulls0, height: height + 1 });
+  return height + 1;
+}
+
 interface Budget {
   bytes: number;
   nulls: number;
