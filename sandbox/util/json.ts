@@ -78,68 +78,76 @@ export function copyMembersCounted(
     if (keep === undefined || keep.has(key)) {
       setMember(out, key, copy(v, 1, limits, budget));
       if (budget.nulls !== before) nullMembers.push(key);
-    } else measure(v, 1, limits, budget);
+    } else measureMember(v, limits, budget);
   }
   return { value: out, nullMembers };
 }
 
-/** What checking a deeply frozen value found: its bytes, nulls and nesting (objects and arrays, itself included). */
+/** What checking a deeply frozen member found: its bytes, nulls and nesting (objects and arrays, itself included). */
 interface Measured {
   bytes: number;
   nulls: number;
   height: number;
 }
 
+/** Members checked without a copy, frozen all the way down: checking one again only adds up what it holds. */
 const measuredFrozen = new WeakMap<object, Measured>();
 
+/** `measure` of a top-level member (at depth 1), remembered when it is frozen all the way down. */
+function measureMember(value: unknown, limits: CopyLimits, budget: Budget): void {
+  if (typeof value !== 'object' || value === null) {
+    copy(value, 1, limits, budget);
+    return;
+  }
+  const known = measuredFrozen.get(value);
+  if (known !== undefined && 1 + known.height <= limits.maxDepth && budget.bytes + known.bytes <= limits.maxBytes) {
+    budget.bytes += known.bytes;
+    budget.nulls += known.nulls;
+    return;
+  }
+  const bytes0 = budget.bytes;
+  const nulls0 = budget.nulls;
+  const counter = { open: 0 };
+  const height = measure(value, 1, limits, budget, counter);
+  if (counter.open === 0)
+    measuredFrozen.set(value, { bytes: budget.bytes - bytes0, nulls: budget.nulls - nulls0, height });
+}
+
 /**
- * `copy` without the copy: the same checks in the same order, adding to `budget`. Returns the nesting of `value`
- * when it is frozen all the way down (and remembers it), -1 otherwise.
+ * `copy` without the copy: the same checks in the same order, adding to `budget`; counts the objects and arrays
+ * that are not frozen in `counter.open`. Returns the nesting of `value` (0 for a primitive).
  */
-function measure(value: unknown, depth: number, limits: CopyLimits, budget: Budget): number {
+function measure(value: unknown, depth: number, limits: CopyLimits, budget: Budget, counter: { open: number }): number {
   if (typeof value !== 'object' || value === null) {
     copy(value, depth, limits, budget);
     return 0;
   }
-  const known = measuredFrozen.get(value);
-  if (known !== undefined && depth + known.height <= limits.maxDepth && budget.bytes + known.bytes <= limits.maxBytes) {
-    budget.bytes += known.bytes;
-    budget.nulls += known.nulls;
-    return known.height;
-  }
   if (depth >= limits.maxDepth)
     throw new JsonCopyError(`object nesting exceeds the maximum depth of ${limits.maxDepth}`, 'depth');
-  const bytes0 = budget.bytes;
-  const nulls0 = budget.nulls;
+  if (!Object.isFrozen(value)) counter.open++;
   let height = 0;
-  let sealed = Object.isFrozen(value);
-  const member = (v: unknown): void => {
-    const h = measure(v, depth + 1, limits, budget);
-    if (h < 0) sealed = false;
-    else if (h > height) height = h;
-  };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      if (value[i] !== undefined) member(value[i]);
+      const v: unknown = value[i];
+      if (v === undefined) budget.nulls++;
       else {
-        budget.nulls++;
-        sealed = false;
+        const h = measure(v, depth + 1, limits, budget, counter);
+        if (h > height) height = h;
       }
     }
     budget.bytes += value.length + 2;
-  } else {
-    const proto = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null)
-      throw new JsonCopyError('only plain JSON objects can be stored', 'type');
-    for (const key of Object.keys(value)) {
-      const v = (value as Record<string, unknown>)[key];
-      if (v === undefined) continue;
-      budget.bytes += key.length + 4;
-      member(v);
-    }
+    return height + 1;
   }
-  if (!sealed) return -1;
-  measuredFrozen.set(value, { bytes: budget.bytes - bytes0, nulls: budget.nulls - nulls0, height: height + 1 });
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null)
+    throw new JsonCopyError('only plain JSON objects can be stored', 'type');
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v === undefined) continue;
+    budget.bytes += key.length + 4;
+    const h = measure(v, depth + 1, limits, budget, counter);
+    if (h > height) height = h;
+  }
   return height + 1;
 }
 
