@@ -66,7 +66,7 @@ import { ObjectStore } from '../store/objectStore';
 import type { ChangeRecord } from '../store/history';
 import type { WatchHandle } from '../store/watchHub';
 import { WatchHub } from '../store/watchHub';
-import { JsonCopyError, copyJsonCounted, isPlainObject, jsonEqual } from '../util/json';
+import { JsonCopyError, copyJson, copyMembersCounted, isPlainObject, jsonEqual } from '../util/json';
 import { ServiceAllocators } from './allocators';
 import { admitPolicies, defaultObject, invalidIfAny, PolicyAuditLog, validateOrThrow } from './admit';
 import type { AdmissionAttributes, PolicySource } from '../admission/policy/index';
@@ -122,6 +122,12 @@ export interface ApiServerOptions {
 }
 
 const GENERATE_NAME_ATTEMPTS = 8;
+
+/** How deep and how large a request body may be (etcd's 1.5 MiB request limit, counted roughly). */
+const REQUEST_LIMITS = { maxDepth: 100, maxBytes: 1_572_864 };
+
+/** What a status write keeps of its body (upstream's status strategies take status, and apps' also annotations). */
+const STATUS_MEMBERS: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata', 'status']);
 
 /** managedFields already worked out by server-side apply, for the write that stores its result. */
 interface ManagedFieldsPreset {
@@ -452,7 +458,10 @@ export class ApiServer {
   private updateStatusObject(input: KubeObject, options: WriteOptions, preset?: ManagedFieldsPreset): KubeObject {
     const requested = this.requestedResource(input, options);
     if (!requested.statusSubresource) throw resourceNotFound();
-    const decoded = this.decode(input, options, true, requested);
+    // A built-in kind written in its storage version keeps only status and metadata of the body (below): the rest is
+    // checked as decoding does (limits, unknown fields) but not copied. Conversion and custom resources need it whole.
+    const narrow = requested.custom === undefined && storageApiVersionOf(requested) === apiVersionOf(requested);
+    const decoded = this.decode(input, options, true, requested, narrow ? STATUS_MEMBERS : undefined);
     const { body, r } = this.toStorage(requested, decoded);
     const ns = this.bodyNamespace(r, body, options.namespace);
     const name = this.requireName(body);
@@ -771,11 +780,13 @@ export class ApiServer {
     fields?: FieldValidationOptions,
     withManagedFields = true,
     r?: ResourceType,
+    keep?: ReadonlySet<string>,
   ): KubeObject {
     let body: unknown;
-    let nulls: number;
+    let nullMembers: string[] | undefined;
     try {
-      ({ value: body, nulls } = copyJsonCounted(input, { maxDepth: 100, maxBytes: 1_572_864 }));
+      if (isPlainObject(input)) ({ value: body, nullMembers } = copyMembersCounted(input, REQUEST_LIMITS, keep));
+      else body = copyJson(input, REQUEST_LIMITS);
     } catch (e) {
       if (e instanceof JsonCopyError) {
         if (e.kind === 'size') throw tooLarge(`Request entity too large: ${e.message}`);
@@ -786,7 +797,7 @@ export class ApiServer {
     const custom = r?.custom !== undefined ? customDecoding(r) : undefined;
     const strict =
       fields !== undefined && isPlainObject(body)
-        ? decodeObjectFields(input, body as KubeObject, fields, custom, nulls > 0)
+        ? decodeObjectFields(input, body as KubeObject, fields, custom, nullMembers)
         : undefined;
     checkObjectShape(body);
     if (strict !== undefined) throw strict;

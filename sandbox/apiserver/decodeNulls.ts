@@ -17,10 +17,27 @@ import type { Definition, SchemaType } from '../schema/types';
 import { definition } from '../schema/schema';
 import { isPlainObject } from '../util/json';
 
-/** Rewrites the nulls of `obj` (a private, mutable copy) read as an instance of `root` (undefined: unknown kind). */
-export function decodeNulls(obj: Record<string, unknown>, root: Definition | undefined): void {
-  if (root === undefined) dropNullMembers(obj);
-  else struct(obj, root);
+/**
+ * Rewrites the nulls of `obj` (a private, mutable copy) read as an instance of `root` (undefined: unknown kind).
+ * `members`: the only top-level members that hold a null (the copy counted them), the others are not visited.
+ */
+export function decodeNulls(
+  obj: Record<string, unknown>,
+  root: Definition | undefined,
+  members?: readonly string[],
+): void {
+  if (members === undefined) {
+    if (root === undefined) dropNullMembers(obj);
+    else struct(obj, root);
+    return;
+  }
+  for (const k of members) {
+    if (!Object.hasOwn(obj, k)) continue;
+    if (root === undefined) {
+      if (obj[k] === null) Reflect.deleteProperty(obj, k);
+      else dropNullMembers(obj[k]);
+    } else member(obj, k, root);
+  }
 }
 
 function dropNullMembers(value: unknown): void {
@@ -38,14 +55,16 @@ function dropNullMembers(value: unknown): void {
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
 function struct(obj: Record<string, unknown>, def: Definition): void {
-  for (const k of Object.keys(obj)) {
-    const v = obj[k];
-    const type = Object.hasOwn(def.properties, k) ? def.properties[k].type : undefined;
-    if (v !== null) {
-      if (type !== undefined) visit(v, type);
-    } else if (type?.kind !== 'string' || type.format !== 'date-time' || def.name === OBJECT_META) {
-      Reflect.deleteProperty(obj, k);
-    }
+  for (const k of Object.keys(obj)) member(obj, k, def);
+}
+
+function member(obj: Record<string, unknown>, k: string, def: Definition): void {
+  const v = obj[k];
+  const type = Object.hasOwn(def.properties, k) ? def.properties[k].type : undefined;
+  if (v !== null) {
+    if (type !== undefined) visit(v, type);
+  } else if (type?.kind !== 'string' || type.format !== 'date-time' || def.name === OBJECT_META) {
+    Reflect.deleteProperty(obj, k);
   }
 }
 

@@ -83,15 +83,16 @@ function warnEach(options: FieldValidationOptions, errors: readonly StrictFieldE
  * Field validation of a create or update body. `input` is the body as given (its written key order tells duplicate
  * fields), `body` the server's private copy: unknown fields are removed from it unless the mode is Strict, and its
  * nulls become what Go's decoding makes of them. Returns the Strict failure, which the caller throws after the other
- * decoding checks (a field of the wrong type wins over strictness, as in Go's decoder). `hasNulls: false` (the copy
- * was counted and holds none) skips the null pass of a built-in kind, which would change nothing.
+ * decoding checks (a field of the wrong type wins over strictness, as in Go's decoder). `nullMembers` (the copy
+ * counted them) limits the null pass of a built-in kind to the top-level members that hold a null (none: no pass);
+ * undefined visits the whole body.
  */
 export function decodeObjectFields(
   input: unknown,
   body: KubeObject,
   options: FieldValidationOptions,
   custom?: SchemaDecoding,
-  hasNulls = true,
+  nullMembers?: readonly string[],
 ): ApiError | undefined {
   const def = custom === undefined ? definitionOf(body) : undefined;
   const errors =
@@ -101,7 +102,8 @@ export function decodeObjectFields(
   pruneUnknownFields(body, errors);
   warnEach(options, errors);
   if (custom !== undefined) custom.nulls(body as unknown as Record<string, unknown>);
-  else if (hasNulls) decodeNulls(body as unknown as Record<string, unknown>, def);
+  else if (nullMembers === undefined || nullMembers.length > 0)
+    decodeNulls(body as unknown as Record<string, unknown>, def, nullMembers);
   return undefined;
 }
 

@@ -17,10 +17,14 @@ export function storePolicySource(
     const [apiVersion, kind] = gvk.split('|');
     return kindKey(builtInResourceFor(apiVersion, kind)!);
   };
+  // Resolved once: every write asks for the policies.
+  const policies = key(POLICIES);
+  const bindings = key(BINDINGS);
+  const namespaces = key('v1|Namespace');
   return {
-    policies: () => store.list(key(POLICIES)),
-    bindings: () => store.list(key(BINDINGS)),
-    namespace: (name) => store.get(key('v1|Namespace'), '', name),
+    policies: () => store.list(policies),
+    bindings: () => store.list(bindings),
+    namespace: (name) => store.get(namespaces, '', name),
     params: (apiVersion, kind, namespace) => {
       const r = resourceFor(apiVersion, kind);
       if (!r) return undefined;

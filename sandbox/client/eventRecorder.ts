@@ -122,7 +122,8 @@ export class EventRecorder {
         const last = formatTimestamp(now);
         if (existing) {
           const updated = this.api.update({ ...existing, count, lastTimestamp: last, message: written });
-          this.observed.set(key, { ...previous, count });
+          // The entry is the cache's own (and `get` made it the most recent): counted in place.
+          previous.count = count;
           return updated;
         }
         // Expired (or deleted) meanwhile: written again under the same name, its series going on (upstream:
@@ -130,7 +131,7 @@ export class EventRecorder {
         const again = this.api.create(
           this.body(involved, namespace, previous.name, type, reason, written, previous.firstTimestamp, last, count),
         );
-        this.observed.set(key, { ...previous, count });
+        previous.count = count;
         return again;
       }
       const first = formatTimestamp(now);
@@ -147,12 +148,13 @@ export class EventRecorder {
 
   /** The spam filter's token bucket (upstream: EventSourceObjectSpamFilter.Filter): false drops the Event. */
   private allow(key: string, now: number): boolean {
-    const record = this.spam.get(key) ?? { tokens: SPAM_BURST, at: now };
+    // A record found is already the most recent (`get`) and is updated in place; a new one is added.
+    let record = this.spam.get(key);
+    if (record === undefined) this.spam.set(key, (record = { tokens: SPAM_BURST, at: now }));
     record.tokens = Math.min(SPAM_BURST, record.tokens + ((now - record.at) / 1000) * SPAM_QPS);
     record.at = now;
     const allowed = record.tokens >= 1;
     if (allowed) record.tokens -= 1;
-    this.spam.set(key, record);
     return allowed;
   }
 
@@ -162,10 +164,10 @@ export class EventRecorder {
    */
   private aggregate(key: string, message: string, now: number): boolean {
     let record = this.aggregates.get(key);
-    if (!record || now - record.lastSeen > AGGREGATE_INTERVAL_MS) record = { messages: new Set(), lastSeen: now };
+    if (!record || now - record.lastSeen > AGGREGATE_INTERVAL_MS)
+      this.aggregates.set(key, (record = { messages: new Set(), lastSeen: now }));
     record.messages.add(message);
     record.lastSeen = now;
-    this.aggregates.set(key, record);
     if (record.messages.size < AGGREGATE_MAX_EVENTS) return false;
     record.messages.delete(record.messages.values().next().value!);
     return true;

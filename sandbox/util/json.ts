@@ -43,6 +43,114 @@ export function copyJsonCounted<T>(value: T, limits: CopyLimits = DEFAULT_COPY_L
   return { value: out, nulls: budget.nulls };
 }
 
+/** A checked copy of an object's members, and which of them hold a null (see `copyMembersCounted`). */
+export interface MembersCopy {
+  value: Record<string, unknown>;
+  /** The copied members whose value is or holds a null (an `undefined` array item counts), in key order. */
+  nullMembers: string[];
+}
+
+/**
+ * `copyJsonCounted` of a plain object, saying which top-level members hold nulls, so a caller's pass over nulls
+ * visits only those. With `keep`, only the members it names are copied: the others are checked all the same (the
+ * same errors, limits counted over the whole value, in the same order) but left out of the copy — a status write
+ * checks the whole body and keeps its status and metadata. Checking a deeply frozen member (a stored object's spec
+ * that a client spread into its write) is remembered, so it costs one lookup the next time.
+ */
+export function copyMembersCounted(
+  value: Record<string, unknown>,
+  limits: CopyLimits = DEFAULT_COPY_LIMITS,
+  keep?: ReadonlySet<string>,
+): MembersCopy {
+  const budget = { bytes: 0, nulls: 0 };
+  if (limits.maxDepth <= 0)
+    throw new JsonCopyError(`object nesting exceeds the maximum depth of ${limits.maxDepth}`, 'depth');
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null)
+    throw new JsonCopyError('only plain JSON objects can be stored', 'type');
+  const out: Record<string, unknown> = {};
+  const nullMembers: string[] = [];
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    if (v === undefined) continue;
+    budget.bytes += key.length + 4;
+    const before = budget.nulls;
+    if (keep === undefined || keep.has(key)) {
+      setMember(out, key, copy(v, 1, limits, budget));
+      if (budget.nulls !== before) nullMembers.push(key);
+    } else measureMember(v, limits, budget);
+  }
+  return { value: out, nullMembers };
+}
+
+/** What checking a deeply frozen member found: its bytes, nulls and nesting (objects and arrays, itself included). */
+interface Measured {
+  bytes: number;
+  nulls: number;
+  height: number;
+}
+
+/** Members checked without a copy, frozen all the way down: checking one again only adds up what it holds. */
+const measuredFrozen = new WeakMap<object, Measured>();
+
+/** `measure` of a top-level member (at depth 1), remembered when it is frozen all the way down. */
+function measureMember(value: unknown, limits: CopyLimits, budget: Budget): void {
+  if (typeof value !== 'object' || value === null) {
+    copy(value, 1, limits, budget);
+    return;
+  }
+  const known = measuredFrozen.get(value);
+  if (known !== undefined && 1 + known.height <= limits.maxDepth && budget.bytes + known.bytes <= limits.maxBytes) {
+    budget.bytes += known.bytes;
+    budget.nulls += known.nulls;
+    return;
+  }
+  const bytes0 = budget.bytes;
+  const nulls0 = budget.nulls;
+  const counter = { open: 0 };
+  const height = measure(value, 1, limits, budget, counter);
+  if (counter.open === 0)
+    measuredFrozen.set(value, { bytes: budget.bytes - bytes0, nulls: budget.nulls - nulls0, height });
+}
+
+/**
+ * `copy` without the copy: the same checks in the same order, adding to `budget`; counts the objects and arrays
+ * that are not frozen in `counter.open`. Returns the nesting of `value` (0 for a primitive).
+ */
+function measure(value: unknown, depth: number, limits: CopyLimits, budget: Budget, counter: { open: number }): number {
+  if (typeof value !== 'object' || value === null) {
+    copy(value, depth, limits, budget);
+    return 0;
+  }
+  if (depth >= limits.maxDepth)
+    throw new JsonCopyError(`object nesting exceeds the maximum depth of ${limits.maxDepth}`, 'depth');
+  if (!Object.isFrozen(value)) counter.open++;
+  let height = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (v === undefined) budget.nulls++;
+      else {
+        const h = measure(v, depth + 1, limits, budget, counter);
+        if (h > height) height = h;
+      }
+    }
+    budget.bytes += value.length + 2;
+    return height + 1;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null)
+    throw new JsonCopyError('only plain JSON objects can be stored', 'type');
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v === undefined) continue;
+    budget.bytes += key.length + 4;
+    const h = measure(v, depth + 1, limits, budget, counter);
+    if (h > height) height = h;
+  }
+  return height + 1;
+}
+
 interface Budget {
   bytes: number;
   nulls: number;

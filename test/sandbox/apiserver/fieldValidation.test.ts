@@ -147,4 +147,57 @@ describe('field validation in the API server', () => {
     } as KubeObject);
     assert.deepEqual(revision.data, { spec: { replicas: null } });
   });
+  test('nulls only in some members: each member holding one is decoded, the others are left as sent', () => {
+    const { api } = newApi();
+    const p = pod('some-nulls') as KubeObject & { spec: Record<string, unknown> };
+    p.spec.nodeSelector = { disk: null };
+    (p.metadata as Record<string, unknown>).labels = { app: 'web' };
+    const created = api.create(p);
+    assert.deepEqual((created.spec as { nodeSelector: unknown }).nodeSelector, { disk: '' });
+    assert.deepEqual(created.metadata.labels, { app: 'web' });
+    // A status write whose nulls are in status only; its stored spec is spread in as a client sends it back.
+    const status = {
+      ...created,
+      status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True', lastProbeTime: null }] },
+      metadata: { ...created.metadata, labels: { ...created.metadata.labels, tier: null } },
+    } as unknown as KubeObject;
+    const written = api.updateStatus(status);
+    assert.deepEqual((written.status as { conditions: unknown[] }).conditions, [
+      { type: 'PodScheduled', status: 'True', lastProbeTime: null },
+    ]);
+    assert.equal(written.spec, created.spec);
+  });
+
+  test('a status write checks the whole body but keeps only status: unknown fields of spec warned, limits counted', () => {
+    const { api } = newApi();
+    const live = api.create(deployment('web'));
+    const warnings: string[] = [];
+    const body = {
+      ...live,
+      spec: { ...(live.spec as object), replicass: 2 },
+      status: { replicas: 1 },
+    } as KubeObject;
+    const written = api.updateStatus(body, { warn: (w) => warnings.push(w) });
+    assert.deepEqual(warnings, ['unknown field "spec.replicass"']);
+    assert.deepEqual(written.spec, live.spec);
+    assert.deepEqual(written.status, { replicas: 1 });
+    assert.equal(
+      statusOf(() => api.updateStatus(body, { fieldValidation: 'Strict' })).message,
+      'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replicass"',
+    );
+    // The size and depth limits count the members a status write does not keep, frozen (stored) ones included.
+    const current = api.get('deployments', 'default', 'web');
+    const big = { ...current, spec: { ...(current.spec as object), paused: 'x'.repeat(1_600_000) } } as KubeObject;
+    assert.equal(statusOf(() => api.updateStatus(big)).code, 413);
+    let deep: Record<string, unknown> = {};
+    const top = deep;
+    for (let i = 0; i < 120; i++) deep = deep.a = {};
+    const nested = { ...current, spec: Object.freeze({ ...(current.spec as object), template: top }) } as KubeObject;
+    const e = statusOf(() => api.updateStatus(nested));
+    assert.equal(e.code, 400);
+    assert.match(e.message, /maximum depth of 100/);
+    const again = api.updateStatus({ ...current, status: { replicas: 2 } } as KubeObject);
+    assert.deepEqual(again.status, { replicas: 2 });
+    assert.equal(api.get('deployments', 'default', 'web').spec, live.spec);
+  });
 });
