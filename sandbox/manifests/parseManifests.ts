@@ -7,10 +7,10 @@
  * squiggles and in the sandbox.
  */
 import { fieldRange } from './pathToRange';
-import { isMap, isScalar, parseAllDocuments } from 'yaml';
+import { isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import type { Document, LineCounter, YAMLError, YAMLMap } from 'yaml';
 import type { KubeObject } from '../api/types';
-import { copyJson, isPlainObject } from '../util/json';
+import { DEFAULT_COPY_LIMITS, copyJson, isPlainObject } from '../util/json';
 import { nestingDepth } from './nestingDepth';
 import { lineCounterFor, positionAt, rangeAt } from './ranges';
 import type { Range } from './ranges';
@@ -220,6 +220,8 @@ function toManifest(
   const start = root.range[0];
   const lineEnd = text.indexOf('\n', start);
   const firstLine = rangeAt(lc, start, lineEnd < 0 ? text.length : lineEnd);
+  const plain = plainJson(root);
+  if (plain !== undefined) return { index, root, apiVersion, kind, object: plain };
   let js: unknown;
   try {
     js = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -235,4 +237,69 @@ function toManifest(
     const message = `Document has no JSON form: ${e instanceof Error ? e.message : String(e)}`;
     return { problem: problem(firstLine, 'yaml-not-json', message) };
   }
+}
+
+/** Thrown inside {@link plainJson} to fall back to the general conversion. */
+const NOT_PLAIN = Symbol('not plain');
+
+/**
+ * The JSON of a document's root map read straight off the YAML nodes: what `copyJson(doc.toJS())` gives, in one pass
+ * and without the intermediate value, for the documents that are plain data — string keys, string, finite number,
+ * boolean and null scalars, no aliases, merge keys or tagged collections, within copyJson's depth and size limits.
+ * Anything else is undefined, and the general conversion (with its own messages) decides.
+ */
+function plainJson(root: YAMLMap): Record<string, unknown> | undefined {
+  const budget = { bytes: 0 };
+  try {
+    const out = plainNode(root, 0, budget) as Record<string, unknown>;
+    return budget.bytes <= DEFAULT_COPY_LIMITS.maxBytes ? out : undefined;
+  } catch (e) {
+    if (e === NOT_PLAIN) return undefined;
+    throw e;
+  }
+}
+
+/** One node as copyJson would copy what toJS makes of it, counting copyJson's byte budget; throws NOT_PLAIN. */
+function plainNode(node: unknown, depth: number, budget: { bytes: number }): unknown {
+  if (node === null) return null;
+  if (isScalar(node)) {
+    const v = node.value;
+    switch (typeof v) {
+      case 'string':
+        budget.bytes += v.length + 2;
+        return v;
+      case 'number':
+        if (!Number.isFinite(v)) throw NOT_PLAIN;
+        budget.bytes += 8;
+        return v;
+      case 'boolean':
+        budget.bytes += 5;
+        return v;
+      default:
+        if (v === null) return null;
+        throw NOT_PLAIN;
+    }
+  }
+  if (depth >= DEFAULT_COPY_LIMITS.maxDepth) throw NOT_PLAIN;
+  if (isMap(node)) {
+    if (node.tag !== undefined) throw NOT_PLAIN;
+    const out: Record<string, unknown> = {};
+    for (const pair of node.items) {
+      const key = pair.key;
+      if (!isScalar(key) || typeof key.value !== 'string' || key.value === '<<' || key.value === '__proto__')
+        throw NOT_PLAIN;
+      if (pair.value === undefined) throw NOT_PLAIN;
+      budget.bytes += key.value.length + 4;
+      out[key.value] = plainNode(pair.value, depth + 1, budget);
+    }
+    return out;
+  }
+  if (isSeq(node)) {
+    if (node.tag !== undefined) throw NOT_PLAIN;
+    const out = new Array<unknown>(node.items.length);
+    for (let i = 0; i < node.items.length; i++) out[i] = plainNode(node.items[i], depth + 1, budget);
+    budget.bytes += node.items.length + 2;
+    return out;
+  }
+  throw NOT_PLAIN;
 }

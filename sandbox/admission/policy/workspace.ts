@@ -8,6 +8,7 @@ import { qualifiedResource, resourceFor } from '../../api/resources';
 import type { PolicySource } from './dispatch';
 import { denialMessage, evaluatePolicies } from './dispatch';
 import { BINDING_KIND, POLICY_GROUP, POLICY_KIND } from './types';
+import { cloneJson, deepFreeze } from '../../util/json';
 
 function isPolicyKind(o: KubeObject, kind: string): boolean {
   return parseApiVersion(o.apiVersion).group === POLICY_GROUP && o.kind === kind;
@@ -26,8 +27,9 @@ export function workspacePolicySource(objects: readonly KubeObject[]): PolicySou
   const namespaces = new Map<string, KubeObject>();
   for (const o of objects)
     if (o.apiVersion === 'v1' && o.kind === 'Namespace' && o.metadata.name) namespaces.set(o.metadata.name, o);
-  // Found once: the plugin asks for them on every manifest judged.
-  const policies = objects.filter((o) => isPolicyKind(o, POLICY_KIND));
+  // Found once: the plugin asks for them on every manifest judged. Frozen copies, so each compiles once and is then
+  // found by identity (a spec that may change is compared by its JSON text on every manifest judged).
+  const policies = objects.filter((o) => isPolicyKind(o, POLICY_KIND)).map((o) => deepFreeze(cloneJson(o)));
   const bindings = objects.filter((o) => isPolicyKind(o, BINDING_KIND));
   return {
     policies: () => policies,

@@ -81,3 +81,46 @@ export function podTemplateLabelsByNamespace(
   }
   return byNamespace;
 }
+
+/**
+ * The pod templates' labels of one namespace, indexed by label: a selector with a `key=value` requirement can only
+ * match the templates carrying that label, so matching looks at those instead of every template in scope (which made
+ * the selector rules grow with the square of the files checked).
+ */
+export class PodTemplateLabels {
+  private readonly byLabel = new Map<string, Readonly<Record<string, string>>[]>();
+  private listed: string | undefined;
+
+  constructor(readonly all: readonly Readonly<Record<string, string>>[]) {
+    for (const labels of all) {
+      for (const k of Object.keys(labels)) {
+        const key = labelKey(k, labels[k]);
+        const list = this.byLabel.get(key);
+        if (list === undefined) this.byLabel.set(key, [labels]);
+        else list.push(labels);
+      }
+    }
+  }
+
+  /** The templates that carry `key=value` (a superset of those a selector requiring it matches). */
+  withLabel(key: string, value: unknown): readonly Readonly<Record<string, string>>[] {
+    return typeof value === 'string' ? (this.byLabel.get(labelKey(key, value)) ?? []) : [];
+  }
+
+  /** `list(all)` computed once. */
+  listOnce(list: (all: readonly Readonly<Record<string, string>>[]) => string): string {
+    this.listed ??= list(this.all);
+    return this.listed;
+  }
+}
+
+function labelKey(key: string, value: string): string {
+  return `${key}\u0000${value}`;
+}
+
+/** {@link podTemplateLabelsByNamespace}, indexed by label. */
+export function podTemplateIndexByNamespace(ctx: CrossDocumentContext): Map<string, PodTemplateLabels> {
+  const out = new Map<string, PodTemplateLabels>();
+  for (const [ns, all] of podTemplateLabelsByNamespace(ctx)) out.set(ns, new PodTemplateLabels(all));
+  return out;
+}

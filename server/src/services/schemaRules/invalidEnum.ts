@@ -20,7 +20,11 @@ export const invalidEnumRule: SchemaRule = {
   code: 'invalid-enum',
   validate(doc, ctx) {
     const out: Diagnostic[] = [];
-    walkSchema(doc.root, ctx.definition, {
+    walkSchema(doc.root, ctx.definition, invalidEnumRule.visitor!(doc, ctx, out));
+    return out;
+  },
+  visitor(_doc, ctx, out) {
+    return {
       value(node, type, _key, path) {
         if (type.kind !== 'string' || type.enum === undefined || !isScalar(node) || scalarKind(node) !== 'string')
           return;
@@ -43,7 +47,6 @@ export const invalidEnumRule: SchemaRule = {
           data,
         });
       },
-    });
-    return out;
+    };
   },
 };

@@ -24,7 +24,11 @@ export const missingRequiredRule: SchemaRule = {
   code: 'missing-required',
   validate(doc, ctx) {
     const out: Diagnostic[] = [];
-    walkSchema(doc.root, ctx.definition, {
+    walkSchema(doc.root, ctx.definition, missingRequiredRule.visitor!(doc, ctx, out));
+    return out;
+  },
+  visitor(_doc, ctx, out) {
+    return {
       object(map, def, key, path) {
         if (def.required.length === 0 || path[0] === 'status' || map.items.some(isMergeKey)) return;
         for (const field of def.required) {
@@ -47,8 +51,7 @@ export const missingRequiredRule: SchemaRule = {
           });
         }
       },
-    });
-    return out;
+    };
   },
 };
 

@@ -7,6 +7,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import type { LineCounter } from 'yaml';
 import type { Definition, KindEntry } from '../../schema/types';
 import type { ManifestDocument } from '../parseManifests';
+import type { SchemaVisitor } from './walkSchema';
 
 /** What a rule needs besides the document itself. */
 export interface SchemaRuleContext {
@@ -23,4 +24,9 @@ export interface SchemaRule {
   readonly code: string;
   /** Every problem of this rule in the document, in source order. */
   validate(doc: ManifestDocument, ctx: SchemaRuleContext): Diagnostic[];
+  /**
+   * For a rule that is a walk of the document along its schema: its visitor, pushing to `out` what `validate`
+   * would return, so that the runner walks each document once for all such rules.
+   */
+  visitor?(doc: ManifestDocument, ctx: SchemaRuleContext, out: Diagnostic[]): SchemaVisitor;
 }

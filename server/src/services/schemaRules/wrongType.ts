@@ -33,7 +33,11 @@ export const wrongTypeRule: SchemaRule = {
   code: 'wrong-type',
   validate(doc, ctx) {
     const out: Diagnostic[] = [];
-    walkSchema(doc.root, ctx.definition, {
+    walkSchema(doc.root, ctx.definition, wrongTypeRule.visitor!(doc, ctx, out));
+    return out;
+  },
+  visitor(_doc, ctx, out) {
+    return {
       value(node, type, _key, path) {
         const problem = mismatch(node, type);
         if (problem === undefined) return;
@@ -56,8 +60,7 @@ export const wrongTypeRule: SchemaRule = {
         };
         out.push({ ...makeDiagnostic(nodeRange(node, ctx.lineCounter), 'wrong-type', message), data });
       },
-    });
-    return out;
+    };
   },
 };
 

@@ -5,11 +5,12 @@
  * (the Kubernetes docs' ZooKeeper selecting `app In (zk)` while its pods carry `app.kubernetes.io/name: zk`), a spread
  * constraint counts no pod. Terms that may select other namespaces are not checked.
  */
-import { formatLabelSelector, labelSelectorMatches } from '../../../../../sandbox/api/selectors/labelSelector';
-import type { LabelSelector } from '../../../../../sandbox/api/selectors/labelSelector';
+import { formatLabelSelector, labelSelectorFromObject } from '../../../../../sandbox/api/selectors/labelSelector';
+import type { LabelSelector, Selector } from '../../../../../sandbox/api/selectors/labelSelector';
 import { makeDiagnostic } from '../../diagnostic';
 import type { CrossDocumentContext, CrossDocumentRule, FileDiagnostic } from '../rule';
-import { inNamespace, podTemplateLabelsByNamespace } from '../rule';
+import { inNamespace, podTemplateIndexByNamespace } from '../rule';
+import type { PodTemplateLabels } from '../rule';
 
 /** At most this many distinct labels are listed in a message. */
 const MAX_LABELS = 8;
@@ -17,18 +18,18 @@ const MAX_LABELS = 8;
 export const podSelectorMatchesNothing: CrossDocumentRule = {
   code: 'pod-selector-matches-nothing',
   check(ctx: CrossDocumentContext): FileDiagnostic[] {
-    const podLabels = podTemplateLabelsByNamespace(ctx);
+    const podLabels = podTemplateIndexByNamespace(ctx);
     const out: FileDiagnostic[] = [];
     for (const o of ctx.objects) {
       for (const term of o.facts.podSelectorTerms) {
         if (term.otherNamespaces) continue;
-        const candidates = podLabels.get(o.namespace) ?? [];
-        if (candidates.length === 0) continue;
+        const templates = podLabels.get(o.namespace);
+        if (templates === undefined || templates.all.length === 0) continue;
         const selector = term.selector as LabelSelector;
-        if (candidates.some((labels) => labelSelectorMatches(selector, labels))) continue;
+        if (matchesSome(selector, templates)) continue;
         const text = formatLabelSelector(selector);
         if (text === '<error>') continue;
-        const message = `${term.what}'s labelSelector ${text} matches no pod template${inNamespace(o.namespace)} in ${ctx.scopeName}, so it constrains nothing; pod templates there are labelled ${labelList(candidates)}`;
+        const message = `${term.what}'s labelSelector ${text} matches no pod template${inNamespace(o.namespace)} in ${ctx.scopeName}, so it constrains nothing; pod templates there are labelled ${templates.listOnce(labelList)}`;
         out.push({
           uri: o.file.uri,
           diagnostic: makeDiagnostic(term.range, podSelectorMatchesNothing.code, message, true),
@@ -38,6 +39,23 @@ export const podSelectorMatchesNothing: CrossDocumentRule = {
     return out;
   },
 };
+
+/**
+ * Whether the selector matches one of the templates. A template without one of its `matchLabels` cannot match, so
+ * only those with the first are tried; the selector is compiled once (an invalid one matches nothing).
+ */
+function matchesSome(selector: LabelSelector, templates: PodTemplateLabels): boolean {
+  let compiled: Selector;
+  try {
+    compiled = labelSelectorFromObject(selector);
+  } catch {
+    return false;
+  }
+  const matchLabels = selector.matchLabels as Readonly<Record<string, unknown>> | null | undefined;
+  const first = matchLabels === null || matchLabels === undefined ? undefined : Object.keys(matchLabels)[0];
+  const candidates = first === undefined ? templates.all : templates.withLabel(first, matchLabels?.[first]);
+  return candidates.some((labels) => compiled.matches(labels));
+}
 
 /** `app.kubernetes.io/name=zk, tier=db`: the distinct labels of the templates, or `(no labels)`. */
 function labelList(templates: readonly Readonly<Record<string, string>>[]): string {

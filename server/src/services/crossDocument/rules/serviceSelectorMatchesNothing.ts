@@ -7,18 +7,18 @@
  */
 import { makeDiagnostic } from '../../diagnostic';
 import type { CrossDocumentContext, CrossDocumentRule, FileDiagnostic } from '../rule';
-import { inNamespace, podTemplateLabelsByNamespace } from '../rule';
+import { inNamespace, podTemplateIndexByNamespace } from '../rule';
+import type { PodTemplateLabels } from '../rule';
 
 export const serviceSelectorMatchesNothing: CrossDocumentRule = {
   code: 'service-selector-matches-nothing',
   check(ctx: CrossDocumentContext): FileDiagnostic[] {
-    const podLabels = podTemplateLabelsByNamespace(ctx);
+    const podLabels = podTemplateIndexByNamespace(ctx);
     const out: FileDiagnostic[] = [];
     for (const o of ctx.objects) {
       const selector = o.facts.serviceSelector;
       if (selector === undefined) continue;
-      const candidates = podLabels.get(o.namespace) ?? [];
-      if (candidates.some((labels) => selects(selector.labels, labels))) continue;
+      if (selectsSome(selector.labels, podLabels.get(o.namespace))) continue;
       const message = `Service selector ${formatSelector(selector.labels)} matches no pod template${inNamespace(o.namespace)} in ${ctx.scopeName}; the Service would have no endpoints`;
       out.push({
         uri: o.file.uri,
@@ -28,6 +28,14 @@ export const serviceSelectorMatchesNothing: CrossDocumentRule = {
     return out;
   },
 };
+
+/** True when the selector selects one of the templates (only those with its first label can match). */
+function selectsSome(selector: Readonly<Record<string, string>>, templates: PodTemplateLabels | undefined): boolean {
+  if (templates === undefined) return false;
+  const first = Object.keys(selector)[0];
+  const candidates = first === undefined ? templates.all : templates.withLabel(first, selector[first]);
+  return candidates.some((labels) => selects(selector, labels));
+}
 
 /** True when every `key=value` of the selector is among the labels. */
 function selects(selector: Readonly<Record<string, string>>, labels: Readonly<Record<string, string>>): boolean {
