@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { Cluster } from '../../../sandbox/cluster/cluster';
 import type { KubeHttpServer, KubeHttpServerOptions } from '../../../sandbox/http/server';
 import { ApiServing } from '../../../client/src/worker/apiServing';
-import { Dispatcher } from '../../../client/src/worker/dispatcher';
 import { SandboxHost } from '../../../client/src/sandbox/host';
-import type { ApiStatus, ReplyMessage, SandboxStatus, WorkerMessage } from '../../../client/src/sandbox/protocol';
+import type { ApiStatus, SandboxStatus } from '../../../client/src/sandbox/protocol';
 import { call } from '../../cli/apiCall';
 import { CRASHING_WORKER, SETTINGS, until } from './harness';
+import { inProcessDispatcher } from './inProcess';
 
 /** Servers that "listen" on the port asked for (0: the next free one), refusing ports in `busy`. */
 class FakeNet {
@@ -198,25 +198,13 @@ describe('ApiServing', () => {
 describe('the dispatcher and the API', () => {
   /** A dispatcher whose posted messages can be awaited. */
   function dispatcher(net: FakeNet) {
-    const posted: WorkerMessage[] = [];
-    const wakers = new Set<() => void>();
-    const d = new Dispatcher(
-      (m) => {
-        posted.push(m);
-        for (const w of [...wakers]) w();
-      },
+    return inProcessDispatcher(
       {
         now: () => Date.UTC(2026, 0, 1),
         api: { start: net.start, writeKubeconfig: net.write, removeKubeconfig: net.remove, token: 't' },
       },
+      15_000,
     );
-    const onPost = (wake: () => void) => {
-      wakers.add(wake);
-      return { dispose: () => wakers.delete(wake) };
-    };
-    const reply = (id: number) =>
-      until(`reply ${id}`, () => posted.find((m): m is ReplyMessage => m.kind === 'reply' && m.id === id), onPost);
-    return { d, posted, reply, onPost };
   }
 
   test('setApi and init check the API settings and refuse bad ones without side effects', async () => {

@@ -5,10 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { manifestsForApply } from '../../../client/src/apply/manifestsForApply';
 import { foresightDiagnostics } from '../../../client/src/foresight/diagnostics';
 import { saveImpactLenses } from '../../../client/src/foresight/lenses';
-import type { ForesightResult, ReplyMessage, WorkerMessage } from '../../../client/src/sandbox/protocol';
-import { Dispatcher } from '../../../client/src/worker/dispatcher';
+import type { ForesightResult } from '../../../client/src/sandbox/protocol';
 import { Foresight } from '../../../client/src/worker/foresight';
-import { until } from './harness';
+import { inProcessDispatcher } from './inProcess';
 
 const WEB = readFileSync(fileURLToPath(new URL('../../../examples/web.yaml', import.meta.url)), 'utf8');
 const withReplicas = (n: number) => WEB.replace(/^ {2}replicas: \d+$/m, `  replicas: ${n}`);
@@ -53,22 +52,7 @@ describe('Foresight (worker): the newest request per document wins', () => {
 
 describe('the dispatcher plans unsaved text on a fork of the running sandbox', () => {
   test('two requests in a row for one uri: only the second delivers a plan; the sandbox is not changed', async () => {
-    const posted: WorkerMessage[] = [];
-    const wakers = new Set<() => void>();
-    const d = new Dispatcher(
-      (m) => {
-        posted.push(m);
-        for (const w of [...wakers]) w();
-      },
-      { now: () => Date.UTC(2026, 0, 1) },
-    );
-    const reply = (id: number) =>
-      until(
-        `reply ${id}`,
-        () => posted.find((m): m is ReplyMessage => m.kind === 'reply' && m.id === id),
-        (wake) => (wakers.add(wake), { dispose: () => wakers.delete(wake) }),
-        60_000,
-      );
+    const { d, reply } = inProcessDispatcher();
     try {
       d.handle({
         kind: 'request',
@@ -149,28 +133,7 @@ describe('the dispatcher plans unsaved text on a fork of the running sandbox', (
 
 describe('the fork is the cluster the tree shows', () => {
   test('a node failed in the sandbox stays failed in the plan: 100 replicas leave 20 Pending on the 2 nodes left', async () => {
-    const posted: WorkerMessage[] = [];
-    const wakers = new Set<() => void>();
-    const d = new Dispatcher(
-      (m) => {
-        posted.push(m);
-        for (const w of [...wakers]) w();
-      },
-      { now: () => Date.UTC(2026, 0, 1) },
-    );
-    let id = 0;
-    const call = async (method: string, params: unknown) => {
-      const mine = ++id;
-      d.handle({ kind: 'request', id: mine, method, params });
-      const r = await until(
-        `reply ${mine}`,
-        () => posted.find((m): m is ReplyMessage => m.kind === 'reply' && m.id === mine),
-        (wake) => (wakers.add(wake), { dispose: () => wakers.delete(wake) }),
-        60_000,
-      );
-      assert.equal(r.error, undefined, JSON.stringify(r.error));
-      return r.result;
-    };
+    const { d, result: call } = inProcessDispatcher();
     try {
       await call('init', { settings: { nodes: 3, speed: 1, seed: 7, selfHeal: true } });
       await call('applyFile', { file: 'web.yaml', manifests: manifestsForApply(WEB).manifests, trigger: 'save' });

@@ -8,41 +8,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { manifestsForApply } from '../../../client/src/apply/manifestsForApply';
-import type { ReplyMessage, TimelineReply, WorkerMessage } from '../../../client/src/sandbox/protocol';
-import { Dispatcher } from '../../../client/src/worker/dispatcher';
+import type { TimelineReply } from '../../../client/src/sandbox/protocol';
 import { timelineObjectOf } from '../../../client/src/worker/timeline';
-import { until } from './harness';
+import { inProcessDispatcher } from './inProcess';
 
 const WEB = readFileSync(fileURLToPath(new URL('../../../examples/web.yaml', import.meta.url)), 'utf8');
 
 /** A dispatcher in this thread, and `call` that sends a request and waits for its reply. */
 function dispatcher() {
-  const posted: WorkerMessage[] = [];
-  const wakers = new Set<() => void>();
-  const d = new Dispatcher(
-    (m) => {
-      posted.push(m);
-      for (const w of [...wakers]) w();
-    },
-    { now: () => Date.UTC(2026, 0, 1) },
-  );
-  let nextId = 1;
-  const call = async (method: string, params: unknown): Promise<ReplyMessage> => {
-    const id = nextId++;
-    d.handle({ kind: 'request', id, method, params });
-    return until(
-      `reply ${id}`,
-      () => posted.find((m): m is ReplyMessage => m.kind === 'reply' && m.id === id),
-      (wake) => (wakers.add(wake), { dispose: () => wakers.delete(wake) }),
-      60_000,
-    );
-  };
-  const result = async <T>(method: string, params: unknown): Promise<T> => {
-    const reply = await call(method, params);
-    assert.equal(reply.error, undefined, JSON.stringify(reply.error));
-    return reply.result as T;
-  };
-  return { d, call, result };
+  return inProcessDispatcher();
 }
 
 describe('the worker answers timeline: one object’s causal chain', () => {
