@@ -343,6 +343,15 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
         WAIT_MS,
       );
       await wb().contextMenu('web', 'Show Desired vs Actual', READY);
+      // The panel comes back to the front and takes the keyboard focus a moment later (its webview's frame): a picker
+      // opened before that would close as the focus moves. Wait for the panel and the focus first.
+      await webviewText('p.health', 'the Deployment view back in front', (t) => t.startsWith('Healthy'));
+      await wb().dismissHover();
+      await until(
+        'the Desired vs Actual panel to take the keyboard focus',
+        () => wb().page.evaluate(() => (document.activeElement?.tagName === 'IFRAME' ? true : undefined)),
+        WAIT_MS,
+      );
       // code-server starts on a light theme: a dark one, then a light one, each taken by the open editors.
       const switched = async (theme: string, from: string) => {
         await chooseTheme(theme);
