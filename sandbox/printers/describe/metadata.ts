@@ -8,19 +8,30 @@ import { sortedKeys } from './format';
 import { L0 } from './writer';
 import type { PrefixWriter } from './writer';
 
+/**
+ * The shape the multi-line sections share: `<indent>title:\t` then the first entry, each further entry after
+ * `<indent>\t`, or `<none>` when there is none.
+ */
+function multiline(w: PrefixWriter, title: string, entries: readonly string[], indent = ''): void {
+  w.write(L0, `${indent}${title}:\t`);
+  if (entries.length === 0) return w.write(L0, '<none>\n');
+  entries.forEach((e, i) => {
+    if (i > 0) w.write(L0, `${indent}\t`);
+    w.write(L0, `${e}\n`);
+  });
+}
+
 /** printLabelsMultilineWithIndent. */
 export function labelsMultiline(
   w: PrefixWriter,
   title: string,
   labels: Readonly<Record<string, string>> | undefined,
 ): void {
-  w.write(L0, `${title}:\t`);
-  const keys = sortedKeys(labels);
-  if (keys.length === 0) return w.write(L0, '<none>\n');
-  keys.forEach((k, i) => {
-    if (i > 0) w.write(L0, '\t');
-    w.write(L0, `${k}=${labels![k]}\n`);
-  });
+  multiline(
+    w,
+    title,
+    sortedKeys(labels).map((k) => `${k}=${labels![k]}`),
+  );
 }
 
 /** Annotations kubectl leaves out (skipAnnotations). */
@@ -53,30 +64,26 @@ export function tolerationsMultiline(
   title: string,
   tolerations: readonly Toleration[] | undefined,
 ): void {
-  w.write(L0, `${title}:\t`);
-  const list = tolerations ?? [];
-  if (list.length === 0) return w.write(L0, '<none>\n');
-  list.forEach((t, i) => {
-    if (i > 0) w.write(L0, '\t');
+  const entries = (tolerations ?? []).map((t) => {
     let s = t.key ?? '';
     if (t.value) s += `=${t.value}`;
     if (t.effect) s += `:${t.effect}`;
     if (t.operator === 'Exists' && !t.value) s += t.key ? ' op=Exists' : 'op=Exists';
     if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null) s += ` for ${t.tolerationSeconds}s`;
-    w.write(L0, `${s}\n`);
+    return s;
   });
+  multiline(w, title, entries);
 }
 
 export function taintsMultiline(w: PrefixWriter, title: string, node: Node): void {
-  w.write(L0, `${title}:\t`);
   const taints = [...(node.spec?.taints ?? [])].sort((a, b) =>
     `${a.effect},${a.key}` < `${b.effect},${b.key}` ? -1 : 1,
   );
-  if (taints.length === 0) return w.write(L0, '<none>\n');
-  taints.forEach((t, i) => {
-    if (i > 0) w.write(L0, '\t');
-    w.write(L0, `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}\n`);
-  });
+  multiline(
+    w,
+    title,
+    taints.map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`),
+  );
 }
 
 /** printLabelsMultilineWithIndent(w, "  ", title, "\t", …) of a claim template. */
@@ -85,11 +92,10 @@ export function indentedLabels(
   title: string,
   labels: Readonly<Record<string, string>> | undefined,
 ): void {
-  w.write(L0, `  ${title}:\t`);
-  const keys = sortedKeys(labels);
-  if (keys.length === 0) return w.write(L0, '<none>\n');
-  keys.forEach((k, i) => {
-    if (i > 0) w.write(L0, '  \t');
-    w.write(L0, `${k}=${labels![k]}\n`);
-  });
+  multiline(
+    w,
+    title,
+    sortedKeys(labels).map((k) => `${k}=${labels![k]}`),
+    '  ',
+  );
 }
