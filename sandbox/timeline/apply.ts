@@ -6,11 +6,14 @@ import type { KubeObject } from '../api/types';
 import { refOf } from './changes';
 import type { Timeline } from './timeline';
 
-/** Where a manifest came from: its file, the document's line, and the line of a field (an upstream path). */
+/**
+ * Where a manifest came from: its file, the document's line, and the 1-based line of a field (an upstream path, or its
+ * keys and indexes).
+ */
 export interface ManifestSource {
   file: string;
   line: number;
-  lineOf?(field: string): number;
+  lineOf?(field: string | readonly (string | number)[]): number;
 }
 
 export interface FieldChange {
@@ -103,5 +106,49 @@ export function recordApply(
     resourceVersion: after.metadata.resourceVersion,
     ...(shown.length > 0 ? { why: shown.join(', ') } : {}),
     ...(source ? { source: `${source.file}:${line}` } : {}),
+  });
+}
+
+/** A field a self-heal revert put back: its upstream path, the live (drifted) value and the declared one. */
+export interface RevertedField {
+  path: string;
+  /** The path's keys and indexes, dots kept in keys (`['metadata', 'labels', 'app.kubernetes.io/name']`). */
+  segments?: readonly (string | number)[];
+  live: unknown;
+  desired: unknown;
+}
+
+/** Fields named in a self-heal step's message before "N more". */
+const LISTED_REVERTS = 3;
+
+/**
+ * Records a GitOps self-heal revert as an apply — the root of the chains it starts, as a save is: the sync loop
+ * applied the file's declaration again to undo drift. `self-heal: reverted spec.replicas 5 → 3 from web.yaml:9`
+ * (`recreated from web.yaml:9` when the object had been deleted), its `file:line` the line of the first reverted field
+ * (`lineOf`) or the document's. Returns the entry's id.
+ */
+export function recordSelfHeal(
+  timeline: Timeline,
+  time: number,
+  after: KubeObject,
+  reverted: readonly RevertedField[],
+  recreated: boolean,
+  source: ManifestSource,
+): number {
+  const line =
+    reverted.length > 0 && source.lineOf ? source.lineOf(reverted[0].segments ?? reverted[0].path) : source.line;
+  const at = `${source.file}:${line}`;
+  const listed = reverted.slice(0, LISTED_REVERTS).map((c) => `${c.path} ${show(c.live)} → ${show(c.desired)}`);
+  if (reverted.length > LISTED_REVERTS) listed.push(`${reverted.length - LISTED_REVERTS} more`);
+  const what = recreated || reverted.length === 0 ? 'recreated' : `reverted ${listed.join(', ')}`;
+  return timeline.record({
+    time,
+    type: 'apply',
+    component: 'apply',
+    subject: refOf(after),
+    what: 'self-heal',
+    message: `self-heal: ${what} from ${at}`,
+    resourceVersion: after.metadata.resourceVersion,
+    source: at,
   });
 }

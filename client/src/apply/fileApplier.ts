@@ -47,6 +47,7 @@ export class FileApplier {
       manifests: parsed.manifests,
       prune: parsed.yamlErrors.length === 0,
       ...(trigger ? { trigger } : {}),
+      text,
     });
     if (parsed.manifests.length > 0) this.known.add(file);
     else if (parsed.yamlErrors.length === 0) this.known.delete(file);

@@ -246,10 +246,11 @@ export interface Requests {
   };
   /**
    * The file's manifests become its desired state; `prune: false` (a file with YAML errors) keeps objects it no longer
-   * lists.
+   * lists. `text`, the file's text the manifests were read from, lets the timeline link each apply (and a later
+   * self-heal revert) to the line of the field it changed.
    */
   applyFile: {
-    params: { file: string; manifests: ManifestInput[]; prune?: boolean; trigger?: ApplyTrigger };
+    params: { file: string; manifests: ManifestInput[]; prune?: boolean; trigger?: ApplyTrigger; text?: string };
     result: ApplyReply;
   };
   removeFile: { params: { file: string }; result: Omit<ApplyReply, 'outcomes'> };

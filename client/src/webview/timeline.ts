@@ -44,9 +44,13 @@ function isAbout(step: TimelineStep, subject: TimelineSubject): boolean {
 /** What the step did, in the words `simulate --explain` prints (sandbox/timeline/format.ts), without its why. */
 function textOf(e: TimelineStep): string {
   switch (e.type) {
-    case 'apply':
+    case 'apply': {
+      const rv = e.resourceVersion ? ` (resourceVersion ${e.resourceVersion})` : '';
+      // A self-heal revert says what it put back: `reverted spec.replicas 5 → 3 from web.yaml:16` after its what.
+      if (e.what === 'self-heal') return `${e.message.replace(/^self-heal: /, '')}${rv}`;
       // `created` is the row's what: `created deployment/web (resourceVersion 64)`.
-      return `${refText(e.subject)}${e.resourceVersion ? ` (resourceVersion ${e.resourceVersion})` : ''}`;
+      return `${refText(e.subject)}${rv}`;
+    }
     case 'write': {
       const text = e.message || `${e.what} ${refText(e.subject)}`;
       return `${text}${e.resourceVersion ? ` (resourceVersion ${e.resourceVersion})` : ''}${e.manager ? ` by ${e.manager}` : ''}`;

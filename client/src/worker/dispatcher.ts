@@ -30,7 +30,7 @@ import { LogStreams, podLogRequestOf } from './logStreams';
 import { BadRequest, apiSettingsOf, manifestsOf, objectRefOf, record, settingsOf, text } from './params';
 import { saveState } from './savedState';
 import { SandboxSession } from './session';
-import { applyRecorded, recordSyncAll, timelineObjectOf, timelineOf } from './timeline';
+import { SourceTexts, applyRecorded, recordSyncAll, timelineObjectOf, timelineOf } from './timeline';
 
 export const STATUS_INTERVAL_MS = 1000;
 
@@ -75,6 +75,8 @@ export class Dispatcher {
   private readonly api: ApiServing;
   private readonly logStreams: LogStreams;
   private readonly foresight = new Foresight();
+  /** The files' texts as last applied, kept across Reset Sandbox (the timeline's links to changed fields). */
+  private readonly sourceTexts = new SourceTexts();
 
   constructor(
     private readonly post: (m: WorkerMessage) => void,
@@ -125,7 +127,15 @@ export class Dispatcher {
         const file = text(params.file, 'file');
         const s = this.live();
         const manifests = manifestsOf(params.manifests);
-        const result = applyRecorded(s.cluster, file, manifests, () => s.gitops.setSource(file, manifests, { prune }));
+        if (params.text !== undefined && typeof params.text !== 'string') throw new BadRequest('text must be a string');
+        this.sourceTexts.set(file, params.text);
+        const result = applyRecorded(
+          s.cluster,
+          file,
+          manifests,
+          () => s.gitops.setSource(file, manifests, { prune }),
+          this.sourceTexts,
+        );
         const trigger = triggerOf(params.trigger);
         const rejected = result.outcomes.some((o) => !o.ok);
         const changed =
@@ -147,6 +157,7 @@ export class Dispatcher {
       removeFile: (p) => {
         const file = text(record(p, 'params').file, 'file');
         const s = this.live();
+        this.sourceTexts.delete(file);
         const result = s.gitops.removeSource(file);
         if (result.pruned.length > 0 || result.reapplied?.length)
           s.recordUser('Normal', 'Prune', file, `file deleted: ${applyCounts(result)}`);
@@ -274,6 +285,7 @@ export class Dispatcher {
       now: this.deps.now(),
       send: (n) => this.post({ kind: 'notification', notification: n }),
       timers: this.deps.timers,
+      sourceTexts: this.sourceTexts,
     });
     this.session.sendList();
     void this.api.attach(this.session.cluster);

@@ -29,6 +29,8 @@ import type { HostTimers } from './batcher';
 import { ChangeFeed } from './changeFeed';
 import { Operations } from './operations';
 import { restoreState, savedTime } from './savedState';
+import { recordRevert } from './timeline';
+import type { SourceTexts } from './timeline';
 import type { RestoredState } from './savedState';
 import { DEFAULT_KUBERNETES_VERSION, setKubernetesVersion } from '../../../sandbox/schema/schema';
 
@@ -39,6 +41,8 @@ export interface SessionOptions {
   now: number;
   send: (n: Notification) => void;
   timers?: HostTimers;
+  /** The files' texts as last applied: a self-heal revert on the timeline links to the reverted field's line. */
+  sourceTexts?: SourceTexts;
 }
 
 function errorText(e: unknown): string {
@@ -141,6 +145,8 @@ export class SandboxSession {
   }
 
   private reverted(r: Revert): void {
+    // On the timeline, the revert is an apply: the root of what the controllers do next.
+    recordRevert(this.cluster, r, this.options.sourceTexts);
     const t = r.tracked;
     const revert: SelfHealRevert = {
       ref: t.namespace

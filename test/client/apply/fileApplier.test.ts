@@ -95,7 +95,7 @@ describe('FileApplier', () => {
     const applier = new FileApplier(connection);
     const result = await applier.applyText('app/web.yaml', WEB);
     assert.deepEqual(calls, [
-      ['applyFile', { file: 'app/web.yaml', manifests: manifestsForApply(WEB).manifests, prune: true }],
+      ['applyFile', { file: 'app/web.yaml', manifests: manifestsForApply(WEB).manifests, prune: true, text: WEB }],
     ]);
     assert.deepEqual(result.diagnostics, [
       {

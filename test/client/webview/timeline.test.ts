@@ -290,3 +290,32 @@ describe('timelineView: what the sandbox could not record is said', () => {
     );
   });
 });
+
+describe('a self-heal revert in the Timeline section', () => {
+  test('an Apply row that says what it put back, linked to the field’s line', () => {
+    const step: TimelineStep = {
+      id: 40,
+      time: T0,
+      type: 'apply',
+      component: 'apply',
+      subject: dep,
+      what: 'self-heal',
+      message: 'self-heal: reverted spec.replicas 5 → 3 from app/web.yaml:16',
+      resourceVersion: '120',
+      source: 'app/web.yaml:16',
+      origin: 'app/web.yaml:16',
+    };
+    const view = timelineView({ recording: true, steps: [step], truncated: false, capacity: 10_000 }, dep, undefined);
+    assert.deepEqual(
+      view.rows.map((r) => [r.actor, r.what, r.text, r.link]),
+      [
+        [
+          'Apply',
+          'self-heal',
+          'reverted spec.replicas 5 → 3 from app/web.yaml:16 (resourceVersion 120)',
+          'app/web.yaml:16',
+        ],
+      ],
+    );
+  });
+});

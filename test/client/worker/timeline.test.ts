@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { manifestsForApply } from '../../../client/src/apply/manifestsForApply';
 import type { TimelineReply } from '../../../client/src/sandbox/protocol';
-import { timelineObjectOf } from '../../../client/src/worker/timeline';
+import { SourceTexts, fieldLine, timelineObjectOf } from '../../../client/src/worker/timeline';
 import { inProcessDispatcher } from './inProcess';
 
 const WEB = readFileSync(fileURLToPath(new URL('../../../examples/web.yaml', import.meta.url)), 'utf8');
@@ -142,5 +142,174 @@ describe('the worker answers timeline: one object’s causal chain', () => {
     });
     assert.throws(() => timelineObjectOf({ kind: 'Pod', namespace: 3, name: 'p' }), /namespace must be a string/);
     assert.throws(() => timelineObjectOf({ kind: '', name: 'p' }), /kind must be a non-empty string/);
+  });
+});
+
+/** The 1-based line of the first line of WEB containing `text` (asserted to exist once). */
+function lineOfText(text: string): number {
+  const lines = WEB.split('\n');
+  assert.equal(lines.filter((l) => l.includes(text)).length, 1, text);
+  return lines.findIndex((l) => l.includes(text)) + 1;
+}
+
+describe('timeline links: an apply and a self-heal revert go to the line of the field they changed', () => {
+  test('a saved change links to its first changed field, in whichever document of the file it is', async () => {
+    const { d, call, result } = dispatcher();
+    try {
+      await result('init', { settings: { nodes: 3, speed: 1, seed: 7, selfHeal: true } });
+      await result('control', { type: 'pause' });
+      const save = (text: string) =>
+        result('applyFile', { file: 'web.yaml', manifests: manifestsForApply(text).manifests, trigger: 'save', text });
+      await save(WEB);
+      await result('control', { type: 'fastForward', limitMs: 600_000 });
+      const applies = async (kind: string) =>
+        (await result<TimelineReply>('timeline', { kind, namespace: 'default', name: 'web' })).steps.filter(
+          (s) => s.type === 'apply',
+        );
+      // A created object has no changed field: its document's first line.
+      assert.deepEqual(
+        (await applies('Deployment')).map((s) => [s.what, s.source]),
+        [['created', 'web.yaml:9']],
+      );
+      assert.deepEqual(
+        (await applies('Service')).map((s) => [s.what, s.source]),
+        [['created', 'web.yaml:50']],
+      );
+      assert.equal(WEB.split('\n')[49], 'apiVersion: v1');
+
+      // The image (line 29) and then replicas (line 16) of the first document; the Service's port in the second.
+      const image = lineOfText('image: nginx:1.27');
+      const replicas = lineOfText('replicas: 3');
+      const port = lineOfText('      port: 80');
+      assert.deepEqual([image, replicas, port], [29, 16, 60]);
+      await save(WEB.replace('image: nginx:1.27', 'image: nginx:1.28'));
+      await result('control', { type: 'fastForward', limitMs: 600_000 });
+      await save(WEB.replace('image: nginx:1.27', 'image: nginx:1.28').replace('replicas: 3', 'replicas: 4'));
+      await save(
+        WEB.replace('image: nginx:1.27', 'image: nginx:1.28')
+          .replace('replicas: 3', 'replicas: 4')
+          .replace('      port: 80', '      port: 8080'),
+      );
+      await result('control', { type: 'fastForward', limitMs: 600_000 });
+      const dep = await applies('Deployment');
+      assert.deepEqual(
+        dep.map((s) => [s.what, s.source, s.why]),
+        [
+          ['created', 'web.yaml:9', undefined],
+          ['configured', `web.yaml:${image}`, 'image nginx:1.27 → nginx:1.28'],
+          ['configured', `web.yaml:${replicas}`, 'replicas 3 → 4'],
+        ],
+      );
+      assert.deepEqual(
+        (await applies('Service')).map((s) => [s.what, s.source, s.why]),
+        [
+          ['created', 'web.yaml:50', undefined],
+          ['configured', `web.yaml:${port}`, 'port 80 → 8080'],
+        ],
+      );
+      // The rollout the image change started goes back to the image's line.
+      const t = await result<TimelineReply>('timeline', { kind: 'Deployment', namespace: 'default', name: 'web' });
+      const rolled = t.steps.filter((s) => s.id > dep[1].id && s.id < dep[2].id && s.what === 'ScalingReplicaSet');
+      assert.ok(rolled.length > 0);
+      assert.ok(rolled.every((s) => s.origin === `web.yaml:${image}`));
+      // Applied without its text (an older host), a change links to its document's first line, as before.
+      await result('applyFile', {
+        file: 'web.yaml',
+        manifests: manifestsForApply(WEB.replace('replicas: 3', 'replicas: 2')).manifests,
+        trigger: 'save',
+      });
+      assert.equal((await applies('Deployment')).at(-1)?.source, 'web.yaml:9');
+      assert.match(
+        (await call('applyFile', { file: 'x.yaml', manifests: [], text: 3 })).error?.message ?? '',
+        /^text must be a string$/,
+      );
+    } finally {
+      d.dispose();
+    }
+  });
+
+  test('a self-heal revert is an apply: the root of what follows, linked to the reverted field', async () => {
+    const { d, result } = dispatcher();
+    try {
+      await result('init', { settings: { nodes: 3, speed: 1, seed: 7, selfHeal: true } });
+      await result('control', { type: 'pause' });
+      await result('applyFile', {
+        file: 'web.yaml',
+        manifests: manifestsForApply(WEB).manifests,
+        trigger: 'save',
+        text: WEB,
+      });
+      await result('control', { type: 'fastForward', limitMs: 600_000 });
+      // Drift by hand: scaled to 5. The sync loop notices after its delay and applies web.yaml again.
+      await result('action', {
+        type: 'scale',
+        resource: 'deployments',
+        namespace: 'default',
+        name: 'web',
+        replicas: 5,
+      });
+      await result('control', { type: 'fastForward', limitMs: 600_000 });
+      const t = await result<TimelineReply>('timeline', { kind: 'Deployment', namespace: 'default', name: 'web' });
+      const healed = t.steps.filter((s) => s.type === 'apply' && s.what === 'self-heal');
+      assert.equal(healed.length, 1, JSON.stringify(t.steps.map((s) => [s.component, s.what])));
+      const h = healed[0];
+      assert.equal(h.message, 'self-heal: reverted spec.replicas 5 → 3 from web.yaml:16');
+      assert.equal(h.source, 'web.yaml:16');
+      assert.equal(h.component, 'apply');
+      assert.equal(h.cause, undefined, 'a root, like a save');
+      assert.equal(h.origin, 'web.yaml:16');
+      // The scale-down back to 3 follows from the revert.
+      const after = t.steps.filter((s) => s.id > h.id);
+      const down = after.find((s) => s.what === 'ScalingReplicaSet');
+      assert.ok(down, JSON.stringify(after.map((s) => s.what)));
+      assert.match(down.message, /Scaled down replica set web-\w+ from 5 to 3/);
+      assert.equal(down.origin, 'web.yaml:16');
+      const before = t.steps.filter((s) => s.id < h.id && s.what === 'ScalingReplicaSet').at(-1);
+      assert.match(before?.message ?? '', /from 3 to 5/);
+      assert.equal(before?.origin, 'web.yaml:9', 'the hand-made scale-up goes back to the first apply');
+      assert.deepEqual(
+        t.steps.map((s) => [s.component, s.what, s.cause === undefined]),
+        [
+          ['apply', 'created', true],
+          ['deployment-controller', 'ScalingReplicaSet', false],
+          ['deployment-controller', 'ScalingReplicaSet', false],
+          ['apply', 'self-heal', true],
+          ['deployment-controller', 'ScalingReplicaSet', false],
+        ],
+      );
+
+      // Deleted by hand: recreated from its file, linked to the document.
+      await result('action', { type: 'delete', resource: 'services', namespace: 'default', name: 'web' });
+      await result('control', { type: 'fastForward', limitMs: 600_000 });
+      const svc = await result<TimelineReply>('timeline', { kind: 'Service', namespace: 'default', name: 'web' });
+      const recreated = svc.steps.filter((s) => s.what === 'self-heal');
+      assert.deepEqual(
+        recreated.map((s) => [s.message, s.source]),
+        [['self-heal: recreated from web.yaml:50', 'web.yaml:50']],
+      );
+    } finally {
+      d.dispose();
+    }
+  });
+
+  test('fieldLine: the field’s line in its own document, the nearest ancestor when absent, none for another object', () => {
+    const docs = [WEB.split('\n').findIndex((l) => l === 'apiVersion: apps/v1'), 49];
+    assert.equal(fieldLine(WEB, docs[0], 'spec.template.spec.containers[0].image'), 29);
+    assert.equal(fieldLine(WEB, docs[0], ['spec', 'replicas']), 16);
+    // A field only defaulting wrote (absent from the text): its nearest ancestor the text has.
+    assert.equal(fieldLine(WEB, docs[0], 'spec.strategy.rollingUpdate.maxSurge'), 15);
+    assert.equal(fieldLine(WEB, docs[1], 'spec.ports[0].port'), 60);
+    assert.equal(fieldLine(WEB, docs[1], 'spec.ports[0].port', { kind: 'Service', name: 'web' }), 60);
+    assert.equal(fieldLine(WEB, docs[1], 'spec.ports[0].port', { kind: 'Deployment', name: 'web' }), undefined);
+    assert.equal(fieldLine(WEB, 10_000, 'spec'), undefined);
+    const texts = new SourceTexts();
+    const object = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' } };
+    assert.equal(texts.source('web.yaml', 49, object).lineOf, undefined, 'no text: no field lines');
+    texts.set('web.yaml', WEB);
+    assert.equal(texts.source('web.yaml', 49, object).lineOf?.('spec.selector.app'), 57);
+    // The text changed under a declaration kept from before (another object there now): the document's line.
+    assert.equal(texts.source('web.yaml', 8, object).lineOf?.('spec.selector.app'), 9);
+    texts.delete('web.yaml');
+    assert.equal(texts.source('web.yaml', 49, object).lineOf, undefined);
   });
 });

@@ -4,7 +4,8 @@ import { Cluster } from '../../../sandbox/cluster/cluster';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { Timeline } from '../../../sandbox/timeline/timeline';
 import type { NewTimelineEntry, TimelineEntry } from '../../../sandbox/timeline/timeline';
-import { changedFields } from '../../../sandbox/timeline/apply';
+import { changedFields, recordApply, recordSelfHeal } from '../../../sandbox/timeline/apply';
+import { describeEntry } from '../../../sandbox/timeline/format';
 
 const pod = (name: string) => ({ kind: 'Pod', namespace: 'default', name });
 
@@ -172,5 +173,57 @@ describe('Timeline of a rolling update, on a Cluster', () => {
   test('off by default: no timeline, nothing recorded', () => {
     const cluster = new Cluster({ nodes: 1 });
     assert.equal(cluster.timeline, undefined);
+  });
+});
+
+describe('Timeline: a GitOps self-heal revert is an apply', () => {
+  const web = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default', resourceVersion: '90' },
+  } as KubeObject;
+  const lineOf = (field: string | readonly (string | number)[]) =>
+    (Array.isArray(field) ? field.join('.') : field) === 'spec.replicas' ? 16 : 12;
+
+  test('a root that names the fields put back and links to the first one’s line; what follows goes back to it', () => {
+    const t = new Timeline();
+    const first = recordApply(t, 0, 'created', undefined, web, { file: 'web.yaml', line: 9 });
+    const scaled = t.record({ ...decision('x'), subject: { kind: 'Deployment', namespace: 'default', name: 'web' } });
+    const id = recordSelfHeal(
+      t,
+      5,
+      web,
+      [{ path: 'spec.replicas', segments: ['spec', 'replicas'], live: 5, desired: 3 }],
+      false,
+      { file: 'web.yaml', line: 9, lineOf },
+    );
+    const e = t.get(id)!;
+    assert.deepEqual(
+      [e.type, e.component, e.what, e.message, e.source, e.cause, e.resourceVersion],
+      [
+        'apply',
+        'apply',
+        'self-heal',
+        'self-heal: reverted spec.replicas 5 → 3 from web.yaml:16',
+        'web.yaml:16',
+        undefined,
+        '90',
+      ],
+    );
+    assert.equal(t.get(scaled)?.cause, first);
+    const next = t.record({ ...decision('y'), subject: { kind: 'Deployment', namespace: 'default', name: 'web' } });
+    assert.equal(t.origin(next)?.id, id);
+    assert.equal(describeEntry(e), 'self-heal: reverted spec.replicas 5 → 3 from web.yaml:16 (resourceVersion 90)');
+  });
+
+  test('many fields: three named and how many more; recreated; no field lines: the document’s line', () => {
+    const t = new Timeline();
+    const fields = ['a', 'b', 'c', 'd', 'e'].map((k, i) => ({ path: `spec.${k}`, live: i, desired: i + 1 }));
+    const many = t.get(recordSelfHeal(t, 0, web, fields, false, { file: 'web.yaml', line: 9, lineOf }))!;
+    assert.equal(many.message, 'self-heal: reverted spec.a 0 → 1, spec.b 1 → 2, spec.c 2 → 3, 2 more from web.yaml:12');
+    const again = t.get(recordSelfHeal(t, 0, web, [], true, { file: 'web.yaml', line: 9, lineOf }))!;
+    assert.deepEqual([again.message, again.source], ['self-heal: recreated from web.yaml:9', 'web.yaml:9']);
+    const plain = t.get(recordSelfHeal(t, 0, web, fields.slice(0, 1), false, { file: 'web.yaml', line: 9 }))!;
+    assert.deepEqual([plain.message, plain.source], ['self-heal: reverted spec.a 0 → 1 from web.yaml:9', 'web.yaml:9']);
   });
 });
