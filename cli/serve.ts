@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isApiError } from '../sandbox/api/errors';
 import type { ApiServer } from '../sandbox/apiserver/apiServer';
-import { restoreSnapshot, takeSnapshot } from '../sandbox/apiserver/snapshot';
+import { restoreSnapshot, snapshotFailedNodes, takeSnapshot } from '../sandbox/apiserver/snapshot';
 import { SeededRandom } from '../sandbox/clock/random';
 import { SwitchableClock } from '../sandbox/clock/switchableClock';
 import { Cluster } from '../sandbox/cluster/cluster';
@@ -154,13 +154,21 @@ function savedTime(data: unknown): number | undefined {
   return isPlainObject(data) && typeof data.time === 'number' && Number.isFinite(data.time) ? data.time : undefined;
 }
 
-/** A clock and, with a state file, the API server restored from it; throws (SnapshotError…) for a bad file. */
-async function prepare(p: Plan, now: () => number): Promise<{ clock: SwitchableClock; api?: ApiServer }> {
+/**
+ * A clock and, with a state file, the API server restored from it and the nodes it saved failed (those of node-1 …
+ * node-N: their kubelets stay stopped); throws (SnapshotError…) for a bad file.
+ */
+async function prepare(
+  p: Plan,
+  now: () => number,
+): Promise<{ clock: SwitchableClock; api?: ApiServer; failedNodes?: string[] }> {
   const data = p.state ? await readState(p.state) : undefined;
   const clock = new SwitchableClock({ start: savedTime(data) ?? now(), speed: p.speed });
   if (data === undefined) return { clock };
   try {
-    return { clock, api: restoreSnapshot(data, { clock, random: new SeededRandom(p.seed).fork('apiserver') }) };
+    const api = restoreSnapshot(data, { clock, random: new SeededRandom(p.seed).fork('apiserver') });
+    const names = new Set(Array.from({ length: p.nodes }, (_, i) => `node-${i + 1}`));
+    return { clock, api, failedNodes: snapshotFailedNodes(data).filter((n) => names.has(n)) };
   } catch (e) {
     clock.dispose();
     throw e;
@@ -255,16 +263,22 @@ export async function runServe(args: readonly string[], io: CliIo, hooks: ServeH
     io.stderr.write(`kube-reconcile serve: ${message}\n`);
     return EXIT_ERRORS;
   };
-  let prepared: { clock: SwitchableClock; api?: ApiServer };
+  let prepared: Awaited<ReturnType<typeof prepare>>;
   try {
     prepared = await prepare(p, hooks.now ?? Date.now);
   } catch (e) {
     return fail(`cannot restore --state ${p.state}: ${(e as Error).message}. The file was left unchanged.`);
   }
-  const { clock, api } = prepared;
+  const { clock, api, failedNodes } = prepared;
   const loaded = await loadManifests(p.files, io.cwd);
   for (const line of loaded.problems) io.stderr.write(`${line}\n`);
-  const cluster = new Cluster({ clock, seed: p.seed, nodes: p.nodes, api });
+  const cluster = new Cluster({
+    clock,
+    seed: p.seed,
+    nodes: p.nodes,
+    api,
+    ...(failedNodes?.length ? { failedNodes } : {}),
+  });
   cluster.start();
   const failed = loaded.problems.length + applyFiles(cluster, loaded.manifests, io);
   if (failed > 0) {
@@ -318,7 +332,8 @@ async function stop(
   await server.close();
   let code = EXIT_OK;
   if (p.state) {
-    const snapshot = takeSnapshot(cluster.api);
+    const failedNodes = cluster.nodeNames.filter((n) => !cluster.isKubeletRunning(n));
+    const snapshot = takeSnapshot(cluster.api, { failedNodes });
     try {
       await writePrivateFile(p.state, `${JSON.stringify(snapshot)}\n`);
       io.stdout.write(`Saved ${snapshot.objects.length} objects to ${p.state}\n`);

@@ -43,6 +43,17 @@ export interface Snapshot {
   /** The seeded generator's state, so a restored sandbox continues the same sequence. */
   random: number[];
   objects: KubeObject[];
+  /**
+   * Nodes whose kubelet was stopped (Fail Node) when saved: a restored sandbox or a plan's fork keeps them stopped.
+   * Absent when none (and in snapshots written before it was recorded, which then restore every kubelet running).
+   */
+  failedNodes?: string[];
+}
+
+/** What a snapshot records besides the store. */
+export interface SnapshotOptions {
+  /** Nodes whose kubelet is stopped now (`Cluster.isKubeletRunning` false). */
+  failedNodes?: readonly string[];
 }
 
 export class SnapshotError extends Error {
@@ -52,12 +63,12 @@ export class SnapshotError extends Error {
   }
 }
 
-/** Every stored object, in a stable order (kind, namespace, name). */
-export function takeSnapshot(api: ApiServer): Snapshot {
+/** Every stored object, in a stable order (kind, namespace, name), and the nodes whose kubelet is stopped. */
+export function takeSnapshot(api: ApiServer, options: SnapshotOptions = {}): Snapshot {
   const store = api.objectStore;
   const objects: KubeObject[] = [];
   for (const key of store.kindKeys()) objects.push(...store.list(key));
-  return {
+  const snapshot: Snapshot = {
     apiVersion: SNAPSHOT_API_VERSION,
     kind: 'Snapshot',
     resourceVersion: String(store.revision),
@@ -65,6 +76,34 @@ export function takeSnapshot(api: ApiServer): Snapshot {
     random: api.random.getState(),
     objects,
   };
+  if (options.failedNodes && options.failedNodes.length > 0) snapshot.failedNodes = [...options.failedNodes].sort();
+  return snapshot;
+}
+
+/**
+ * The nodes a snapshot records as failed (their kubelet stopped), checked as `restoreSnapshot` checks the rest; none
+ * for a snapshot written before they were recorded. Throws SnapshotError for a malformed list.
+ */
+export function snapshotFailedNodes(data: unknown): string[] {
+  return checkFailedNodes(data, isPlainObject(data) && Array.isArray(data.objects) ? data.objects : []);
+}
+
+function checkFailedNodes(data: unknown, objects: readonly unknown[]): string[] {
+  const failed = isPlainObject(data) ? data.failedNodes : undefined;
+  if (failed === undefined) return [];
+  if (!Array.isArray(failed) || failed.some((n) => typeof n !== 'string' || n === ''))
+    throw new SnapshotError('failedNodes must be a list of node names');
+  const nodes = new Set(
+    objects.flatMap((o) =>
+      isPlainObject(o) && o.kind === 'Node' && o.apiVersion === 'v1' && isPlainObject(o.metadata)
+        ? [o.metadata.name]
+        : [],
+    ),
+  );
+  const unknown = (failed as string[]).filter((n) => !nodes.has(n));
+  if (unknown.length > 0)
+    throw new SnapshotError(`failedNodes names ${unknown.join(', ')}, not a Node of the snapshot`);
+  return [...(failed as string[])];
 }
 
 /**
@@ -124,5 +163,6 @@ function checkSnapshot(data: unknown): Snapshot {
     if (seen.has(key)) throw new SnapshotError(`${where} duplicates ${r.kind} ${meta.name}`);
     seen.add(key);
   });
+  checkFailedNodes(data, data.objects as unknown[]);
   return data as unknown as Snapshot;
 }

@@ -16,7 +16,7 @@ import { isApiError } from '../api/errors';
 import { qualifiedKind } from '../api/resources';
 import type { ResourceType } from '../api/resources';
 import type { KubeObject } from '../api/types';
-import { restoreSnapshot } from '../apiserver/snapshot';
+import { restoreSnapshot, snapshotFailedNodes } from '../apiserver/snapshot';
 import type { ApiServer } from '../apiserver/apiServer';
 import { SeededRandom } from '../clock/random';
 import { VirtualClock } from '../clock/virtualClock';
@@ -74,6 +74,7 @@ export interface PlanOptions {
   /**
    * Nodes whose kubelet is stopped in the cluster the snapshot was taken from (Fail Node): the fork keeps them failed
    * — no heartbeats, their pods not resumed — so it goes on as that cluster would (NotReady, taints, evictions).
+   * Those the snapshot itself records as failed (`Snapshot.failedNodes`) are kept failed too.
    */
   failedNodes?: readonly string[];
   /**
@@ -92,22 +93,33 @@ function snapshotNodeCount(data: unknown): number | undefined {
   return n > 0 ? n : undefined;
 }
 
+/** The names of the nodes a fork runs a kubelet for (as `Cluster` names them). */
+function forkNodeNames(nodes: number | NodeConfig[]): Set<string> {
+  return new Set(
+    Array.isArray(nodes) ? nodes.map((n) => n.name) : Array.from({ length: nodes }, (_, i) => `node-${i + 1}`),
+  );
+}
+
 function forkCluster(o: PlanOptions): Cluster {
   const seed = o.seed ?? 1;
   const version = o.kubernetesVersion ? { kubernetesVersion: o.kubernetesVersion } : {};
-  const failedNodes = o.failedNodes && o.failedNodes.length > 0 ? { failedNodes: o.failedNodes } : {};
-  if (o.snapshot === undefined) return new Cluster({ nodes: o.nodes ?? 3, seed, ...version, ...failedNodes });
+  const asked = o.failedNodes && o.failedNodes.length > 0 ? { failedNodes: o.failedNodes } : {};
+  if (o.snapshot === undefined) return new Cluster({ nodes: o.nodes ?? 3, seed, ...version, ...asked });
   const time = (o.snapshot as { time?: unknown }).time;
   const clock = new VirtualClock(typeof time === 'number' && Number.isFinite(time) ? time : undefined);
   const api = restoreSnapshot(o.snapshot, { clock, random: new SeededRandom(seed).fork('apiserver'), ...version });
+  const nodes = o.nodes ?? snapshotNodeCount(o.snapshot) ?? 3;
+  // The snapshot's failed nodes that the fork runs (a smaller --nodes leaves some without a kubelet: failed anyway).
+  const names = forkNodeNames(nodes);
+  const failed = new Set([...snapshotFailedNodes(o.snapshot).filter((n) => names.has(n)), ...(o.failedNodes ?? [])]);
   // The fork goes on from the snapshot: its running pods are resumed as they are, not started again.
   return new Cluster({
     api,
     clock,
     seed,
-    nodes: o.nodes ?? snapshotNodeCount(o.snapshot) ?? 3,
+    nodes,
     resumePods: true,
-    ...failedNodes,
+    ...(failed.size > 0 ? { failedNodes: [...failed] } : {}),
   });
 }
 

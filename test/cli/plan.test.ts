@@ -168,3 +168,72 @@ describe('kube-reconcile plan', () => {
     assert.equal((await fx.run('plan')).code, 2);
   });
 });
+
+/**
+ * The state `serve --state` saves after node-2's kubelet was stopped (Fail Node) a minute before: node-2 NotReady and
+ * tainted, recorded in the snapshot's failedNodes; `recorded: false` leaves that out, as snapshots saved before it.
+ */
+function failedNodeState(recorded: boolean): string {
+  const cluster = new Cluster({ nodes: 3 });
+  cluster.start();
+  for (const doc of [WEB, SETTINGS]) cluster.apply(withSourceAnnotation(parseYaml(doc) as KubeObject, 'app/web.yaml'));
+  cluster.runUntilSettled();
+  cluster.failNode('node-2');
+  cluster.runFor(60_000);
+  const failedNodes = cluster.nodeNames.filter((n) => !cluster.isKubeletRunning(n));
+  assert.deepEqual(failedNodes, ['node-2']);
+  const snapshot = takeSnapshot(cluster.api, recorded ? { failedNodes } : {});
+  cluster.stop();
+  return `${JSON.stringify(snapshot)}\n`;
+}
+
+describe('kube-reconcile plan --state with a failed node', () => {
+  let fx: CliFixture;
+  // Five pods of 1500m: two per node fit, so with node-2 failed the fifth stays Pending.
+  const WIDE = deployment(5, '1500m').replaceAll('web', 'wide');
+  before(async () => {
+    const failed = failedNodeState(true);
+    const older = failedNodeState(false);
+    assert.equal(JSON.parse(failed).failedNodes[0], 'node-2');
+    assert.equal(JSON.parse(older).failedNodes, undefined);
+    fx = await cliFixture('kr-plan-failed-', {
+      'failed.json': failed,
+      'older.json': older,
+      'bad.json': failed.replace('"failedNodes":["node-2"]', '"failedNodes":["node-9"]'),
+      'wide.yaml': WIDE,
+    });
+  });
+  after(() => fx.dispose());
+
+  test('the node stays failed in the plan: tainted unreachable, so the fifth pod would stay Pending (exit 1)', async () => {
+    const r = await fx.run('plan', 'wide.yaml', '--state', 'failed.json', '-o', 'json');
+    assert.deepEqual([r.code, r.stderr], [1, '']);
+    const plan = JSON.parse(r.stdout) as PlanReport;
+    assert.deepEqual(plan.findings, ['pending', 'stuck', 'unsettled']);
+    assert.equal(plan.pending.length, 1);
+    assert.equal(
+      plan.pending[0].message,
+      '0/3 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, 2 Insufficient cpu. ' +
+        'preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.',
+    );
+    // node-2 NotReady; web's pod there evicted, and Terminating for good: no kubelet confirms its end (as upstream).
+    const text = (await fx.run('plan', 'wide.yaml', '--state', 'failed.json')).stdout;
+    assert.match(text, /\n {2}node node-2: Ready=Unknown \(NodeStatusUnknown\)\n/);
+    assert.match(text, /\n {2}pod default\/web-[a-z0-9]+-[a-z0-9]+: Terminating \(1\/1 ready\)\n/);
+  });
+
+  test('a snapshot saved before failed nodes were recorded still loads: its kubelets all start, nothing Pending', async () => {
+    const r = await fx.run('plan', 'wide.yaml', '--state', 'older.json', '-o', 'json');
+    assert.deepEqual([r.code, r.stderr], [0, '']);
+    assert.deepEqual((JSON.parse(r.stdout) as PlanReport).pending, []);
+  });
+
+  test('a failed node the snapshot does not hold: refused whole with a clear message, exit 2', async () => {
+    const r = await fx.run('plan', 'wide.yaml', '--state', 'bad.json');
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /^kube-reconcile plan: cannot use --state .*bad\.json: invalid snapshot: failedNodes names node-9, not a Node of the snapshot\n$/,
+    );
+  });
+});

@@ -211,7 +211,8 @@ export class Dispatcher {
       },
       snapshot: () => {
         const s = this.live();
-        return { snapshot: saveState(s.cluster.api, s.gitops.desiredState(), s.gitops.selfHeal) };
+        const failed = s.failedNodes().map((n) => n.name);
+        return { snapshot: saveState(s.cluster.api, s.gitops.desiredState(), s.gitops.selfHeal, failed) };
       },
       explain: (p) => {
         const params = record(p, 'params');

@@ -4,7 +4,7 @@
  * malformed one whole (the caller then starts fresh and says why).
  */
 import type { ApiServer } from '../../../sandbox/apiserver/apiServer';
-import { restoreSnapshot, takeSnapshot } from '../../../sandbox/apiserver/snapshot';
+import { restoreSnapshot, snapshotFailedNodes, takeSnapshot } from '../../../sandbox/apiserver/snapshot';
 import type { Snapshot } from '../../../sandbox/apiserver/snapshot';
 import type { Clock } from '../../../sandbox/clock/clock';
 import { checkDesiredState } from '../../../sandbox/gitops/checkDesiredState';
@@ -22,8 +22,20 @@ export interface SavedState {
   selfHeal: boolean;
 }
 
-export function saveState(api: ApiServer, desired: DesiredStateData, selfHeal: boolean): SavedState {
-  return { apiVersion: SAVED_STATE_API_VERSION, kind: SAVED_STATE_KIND, cluster: takeSnapshot(api), desired, selfHeal };
+/** `failedNodes`: nodes whose kubelet Fail Node stopped, restored stopped. */
+export function saveState(
+  api: ApiServer,
+  desired: DesiredStateData,
+  selfHeal: boolean,
+  failedNodes: readonly string[] = [],
+): SavedState {
+  return {
+    apiVersion: SAVED_STATE_API_VERSION,
+    kind: SAVED_STATE_KIND,
+    cluster: takeSnapshot(api, { failedNodes }),
+    desired,
+    selfHeal,
+  };
 }
 
 /** The clock time a saved state was taken at, when it looks like one (to start the clock there). */
@@ -36,6 +48,8 @@ export interface RestoredState {
   api: ApiServer;
   desired: DesiredStateData;
   selfHeal?: boolean;
+  /** Nodes whose kubelet was stopped when saved (none in states saved before they were recorded). */
+  failedNodes: string[];
 }
 
 /** Restores a saved state; throws (SnapshotError, DesiredStateError, Error) when it is not one. */
@@ -52,5 +66,10 @@ export function restoreState(
     random: options.seed,
     onWatchError: options.onWatchError,
   });
-  return { api, desired, selfHeal: typeof data.selfHeal === 'boolean' ? data.selfHeal : undefined };
+  return {
+    api,
+    desired,
+    selfHeal: typeof data.selfHeal === 'boolean' ? data.selfHeal : undefined,
+    failedNodes: snapshotFailedNodes(data.cluster),
+  };
 }

@@ -91,6 +91,11 @@ export class SandboxSession {
     const api =
       restored?.api ??
       new ApiServer({ clock: this.clock, random: new SeededRandom(settings.seed).fork('apiserver'), onWatchError });
+    // Nodes Fail Node had stopped stay stopped (those the node count still has: node-1 … node-N).
+    const failedNodes = (restored?.failedNodes ?? []).filter((n) => {
+      const index = /^node-([1-9]\d*)$/.exec(n)?.[1];
+      return index !== undefined && Number(index) <= settings.nodes;
+    });
     // The causal timeline is recorded from the start (its cost: bench/RESULTS.md, "The causal timeline's cost").
     this.cluster = new Cluster({
       clock: this.clock,
@@ -98,6 +103,7 @@ export class SandboxSession {
       nodes: settings.nodes,
       api,
       timeline: settings.timeline !== false,
+      ...(failedNodes.length > 0 ? { failedNodes } : {}),
     });
     this.timelineSince = this.clock.now();
     this.gitops = gitOpsFor(this.cluster, { selfHeal: settings.selfHeal, onRevert: (r) => this.reverted(r) });

@@ -84,6 +84,14 @@ describe('the plan forks the cluster as the snapshot has it', () => {
     assert.ok(seen.podsOnNode2 > 0);
   });
 
+  test('a snapshot that records node-2 failed keeps it failed with nothing else said, as the in-editor fork does', () => {
+    const recorded: Snapshot = { ...snapshot, failedNodes: ['node-2'] };
+    assert.deepEqual(forkOf(recorded), forkOf(snapshot, ['node-2']));
+    assert.deepEqual(forkOf(recorded, ['node-2']), forkOf(snapshot, ['node-2']));
+    // A fork of fewer nodes runs no kubelet for node-2 at all: the recorded failure is no error.
+    assert.doesNotThrow(() => runPlan({ snapshot: recorded, manifests: [], nodes: 1, limitMs: 1_000 }));
+  });
+
   test('an unknown failed node is a clear error', () => {
     assert.throws(
       () => runPlan({ snapshot, manifests: [], failedNodes: ['node-9'] }),
