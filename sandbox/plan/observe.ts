@@ -65,9 +65,13 @@ export class PlanObserver {
   private readonly deployments = new Map<string, DeploymentTrack>(); // by uid
   private readonly deploymentKeys = new Map<string, string>(); // ns/name → uid
   private readonly replicaSets = new Map<string, { deployment?: string; replicas: number }>(); // by uid
+  /** The uids of each Deployment's ReplicaSets (by the Deployment's uid): `measure` reads only those. */
+  private readonly replicaSetsOf = new Map<string, Set<string>>();
   private readonly pods = new Map<string, PodTrack>(); // by uid
   private readonly podsByRs = new Map<string, Set<string>>();
   private readonly slices = new Map<string, { service: string; ready: number }>(); // by uid
+  /** The uids of each Service's EndpointSlices (by `namespace/name`). */
+  private readonly slicesOf = new Map<string, Set<string>>();
   private readonly serviceReady = new Map<string, number>(); // ns/name → ready endpoints now
   private readonly serviceMin = new Map<string, number>();
   private readonly serviceBefore = new Map<string, number>();
@@ -159,8 +163,10 @@ export class PlanObserver {
   private replicaSetEvent(e: WatchEvent): void {
     const rs = e.object as ReplicaSet & KubeObject;
     if (e.type === 'DELETED') {
-      const owner = this.replicaSets.get(rs.metadata.uid!)?.deployment;
-      this.replicaSets.delete(rs.metadata.uid!);
+      const uid = rs.metadata.uid!;
+      const owner = this.replicaSets.get(uid)?.deployment;
+      this.replicaSets.delete(uid);
+      if (owner !== undefined) this.replicaSetsOf.get(owner)?.delete(uid);
       this.touch(owner);
       return;
     }
@@ -168,8 +174,16 @@ export class PlanObserver {
   }
 
   private replicaSet(rs: ReplicaSet & KubeObject): string | undefined {
+    const uid = rs.metadata.uid!;
     const deployment = controllerUid(rs);
-    this.replicaSets.set(rs.metadata.uid!, { deployment, replicas: rs.spec?.replicas ?? 1 });
+    const was = this.replicaSets.get(uid)?.deployment;
+    if (was !== undefined && was !== deployment) this.replicaSetsOf.get(was)?.delete(uid);
+    this.replicaSets.set(uid, { deployment, replicas: rs.spec?.replicas ?? 1 });
+    if (deployment !== undefined) {
+      let set = this.replicaSetsOf.get(deployment);
+      if (!set) this.replicaSetsOf.set(deployment, (set = new Set()));
+      set.add(uid);
+    }
     return deployment;
   }
 
@@ -219,8 +233,8 @@ export class PlanObserver {
     const now = this.clock.now();
     let total = 0;
     let available = 0;
-    for (const [uid, rs] of this.replicaSets) {
-      if (rs.deployment !== t.uid) continue;
+    for (const uid of this.replicaSetsOf.get(t.uid) ?? []) {
+      const rs = this.replicaSets.get(uid)!;
       total += rs.replicas;
       for (const podUid of this.podsByRs.get(uid) ?? []) {
         const at = this.pods.get(podUid)?.availableAt;
@@ -237,10 +251,19 @@ export class PlanObserver {
     if (name === undefined) return;
     const service = `${slice.metadata.namespace}/${name}`;
     const uid = slice.metadata.uid!;
-    if (e.type === 'DELETED') this.slices.delete(uid);
-    else this.slices.set(uid, { service, ready: readyEndpoints(slice) });
+    const before = this.slices.get(uid)?.service;
+    if (before !== undefined && before !== service) this.slicesOf.get(before)?.delete(uid);
+    let mine = this.slicesOf.get(service);
+    if (!mine) this.slicesOf.set(service, (mine = new Set()));
+    if (e.type === 'DELETED') {
+      this.slices.delete(uid);
+      mine.delete(uid);
+    } else {
+      this.slices.set(uid, { service, ready: readyEndpoints(slice) });
+      mine.add(uid);
+    }
     let ready = 0;
-    for (const s of this.slices.values()) if (s.service === service) ready += s.ready;
+    for (const s of mine) ready += this.slices.get(s)!.ready;
     const was = this.serviceReady.get(service);
     this.serviceReady.set(service, ready);
     if (!live) return;
