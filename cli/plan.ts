@@ -226,6 +226,8 @@ export async function runPlanCommand(args: readonly string[], io: CliIo): Promis
         source: relative(io.cwd, resolve(io.cwd, m.source)).split(sep).join('/'),
       })),
       snapshot,
+      // read from its file (or the real cluster) for this plan alone: the fork shares its objects instead of copying
+      snapshotOwned: true,
       nodes: live ? live.nodes : p.nodes,
       seed: p.seed,
       limitMs: p.limitMs,

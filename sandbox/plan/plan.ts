@@ -27,6 +27,7 @@ import { podCondition } from '../controllers/util/pods';
 import { SOURCE_ANNOTATION, trackingKey, withSourceAnnotation } from '../gitops/desiredState';
 import type { NodeConfig } from '../kubelet/nodeConfig';
 import { applyManifest } from '../operations/apply/apply';
+import { deepFreeze } from '../util/json';
 import { pendingCapacity } from './capacity';
 import { appliedOwners, containerProblems } from './containers';
 import { objectDiff } from './diff';
@@ -61,6 +62,12 @@ export interface PlanOptions {
   manifests: readonly PlanManifest[];
   /** A parsed snapshot (`serve --state`, the extension); a fresh cluster when absent. Throws SnapshotError if bad. */
   snapshot?: unknown;
+  /**
+   * The snapshot is the plan's to keep (the CLI's, parsed from its file for this plan alone): its objects are frozen
+   * in place and shared by the fork's store instead of copied. Otherwise they are copied (a frozen object, as a
+   * running API server's snapshot hands out, is shared either way).
+   */
+  snapshotOwned?: boolean;
   /**
    * Nodes (node-1 … node-N): default 3, or with a snapshot the number of Nodes it holds; or the nodes by name, as a
    * snapshot of a real cluster has them (live/snapshot.ts).
@@ -105,6 +112,9 @@ function forkCluster(o: PlanOptions): Cluster {
   const version = o.kubernetesVersion ? { kubernetesVersion: o.kubernetesVersion } : {};
   const asked = o.failedNodes && o.failedNodes.length > 0 ? { failedNodes: o.failedNodes } : {};
   if (o.snapshot === undefined) return new Cluster({ nodes: o.nodes ?? 3, seed, ...version, ...asked });
+  const objects = (o.snapshot as { objects?: unknown } | null)?.objects;
+  // The store freezes what it holds: an owned object frozen in place is what its copy would have been.
+  if (o.snapshotOwned && Array.isArray(objects)) for (const obj of objects) deepFreeze(obj);
   const time = (o.snapshot as { time?: unknown }).time;
   const clock = new VirtualClock(typeof time === 'number' && Number.isFinite(time) ? time : undefined);
   const api = restoreSnapshot(o.snapshot, { clock, random: new SeededRandom(seed).fork('apiserver'), ...version });

@@ -92,6 +92,23 @@ describe('the plan forks the cluster as the snapshot has it', () => {
     assert.doesNotThrow(() => runPlan({ snapshot: recorded, manifests: [], nodes: 1, limitMs: 1_000 }));
   });
 
+  test('a snapshot handed over (snapshotOwned) is frozen in place and shared: the same plan as a copied one', () => {
+    const text = JSON.stringify({ ...snapshot, failedNodes: ['node-2'] });
+    const manifests = [
+      { source: 'web.yaml', line: 1, object: aDeployment('web', { replicas: 4, image: 'nginx:1.28', name: 'nginx' }) },
+    ];
+    const copied = JSON.parse(text) as Snapshot;
+    const owned = JSON.parse(text) as Snapshot;
+    const a = runPlan({ snapshot: copied, manifests });
+    const b = runPlan({ snapshot: owned, snapshotOwned: true, manifests });
+    assert.deepEqual(b, a);
+    assert.ok(a.rollouts.length === 1 && a.rollouts[0].podsCreated > 0, JSON.stringify(a.rollouts));
+    assert.equal(Object.isFrozen(copied.objects[0]), false, 'a copied snapshot is left as it was');
+    assert.ok(owned.objects.every((o) => Object.isFrozen(o) && Object.isFrozen(o.metadata)));
+    // Planned again from the same (now frozen) objects: the same plan.
+    assert.deepEqual(runPlan({ snapshot: owned, snapshotOwned: true, manifests }), a);
+  });
+
   test('an unknown failed node is a clear error', () => {
     assert.throws(
       () => runPlan({ snapshot, manifests: [], failedNodes: ['node-9'] }),
