@@ -36,5 +36,10 @@ export function podFromTemplate(
   if (meta.annotations) metadata.annotations = { ...meta.annotations };
   if (meta.finalizers) metadata.finalizers = [...meta.finalizers];
   metadata.ownerReferences = [controllerRef];
-  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: options.shareSpec && template.spec ? template.spec : cloneJson(template.spec ?? {}) };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata,
+    spec: options.shareSpec && template.spec ? template.spec : cloneJson(template.spec ?? {}),
+  };
 }
