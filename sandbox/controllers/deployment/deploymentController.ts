@@ -88,7 +88,10 @@ export class DeploymentController extends Controller {
   protected reconcile(key: string): void {
     const cached = this.caches.deployments.get(key);
     if (!cached) return this.deadlines.cancel(key);
-    const d = cloneJson(cached);
+    // A sync changes the Deployment's metadata (revision annotation) and status in place, never its spec: the
+    // cached, frozen spec is shared. The status writes then send it as stored, checked once rather than per write.
+    const d = { ...cached, metadata: cloneJson(cached.metadata) };
+    if (cached.status !== undefined) d.status = cloneJson(cached.status);
     const namespace = d.metadata.namespace ?? '';
     const candidates = this.claimCandidates(namespace, cached.metadata.uid ?? '');
     const sync: SyncContext = {
