@@ -6,7 +6,7 @@
  */
 import { objectKey } from '../../client/cache';
 import type { ComponentContext } from '../../client/component';
-import { cloneJson } from '../../util/json';
+import { cloneJson, jsonEqual } from '../../util/json';
 import { Controller, type Watches } from '../framework/controller';
 import type { Enqueue } from '../framework/handlers';
 import { enqueueObject } from '../framework/handlers';
@@ -50,7 +50,7 @@ export class DeploymentController extends Controller {
         const curRef = controllerRefOf(cur);
         const refChanged = oldRef?.uid !== curRef?.uid;
         if (refChanged && oldRef) this.enqueueOwners(old, false, enqueue);
-        const labelsChanged = JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(cur.metadata.labels ?? {});
+        const labelsChanged = !jsonEqual(old.metadata.labels ?? {}, cur.metadata.labels ?? {});
         this.enqueueOwners(cur, !curRef && (labelsChanged || refChanged), enqueue);
       },
       onDelete: (rs, enqueue) => this.enqueueOwners(rs, false, enqueue),
