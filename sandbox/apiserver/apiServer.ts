@@ -66,7 +66,7 @@ import { ObjectStore } from '../store/objectStore';
 import type { ChangeRecord } from '../store/history';
 import type { WatchHandle } from '../store/watchHub';
 import { WatchHub } from '../store/watchHub';
-import { JsonCopyError, copyJson, copyMembersCounted, isPlainObject, jsonEqual } from '../util/json';
+import { JsonCopyError, copyJson, copyMembersCounted, deepFreeze, isPlainObject, jsonEqual } from '../util/json';
 import { ServiceAllocators } from './allocators';
 import { admitPolicies, defaultObject, invalidIfAny, PolicyAuditLog, validateOrThrow } from './admit';
 import type { AdmissionAttributes, PolicySource } from '../admission/policy/index';
@@ -151,6 +151,8 @@ export class ApiServer {
   private syncingCrds = false;
   /** The resourceVersion of each CRD whose resources are registered. */
   private readonly crdVersions = new Map<string, string | undefined>();
+  /** Watch conversions (`convertedForWatch`): by the resource version watched, then by the stored object. */
+  private readonly watchConversions = new WeakMap<ResourceType, WeakMap<KubeObject, KubeObject>>();
   /** While set, UIDs come from here (bootstrap objects added later take their own stream, not the cluster's). */
   private uidRandom: SeededRandom | undefined;
   private readonly store: ObjectStore;
@@ -314,7 +316,7 @@ export class ApiServer {
     if (!isStored(r)) throw methodNotSupported(r, 'watch');
     if (storageApiVersionOf(r) !== apiVersionOf(r)) {
       const inner = handler;
-      handler = (e) => inner(e.type === 'BOOKMARK' ? e : { ...e, object: this.out(r, e.object) });
+      handler = (e) => inner(e.type === 'BOOKMARK' ? e : { ...e, object: this.convertedForWatch(r, e.object) });
     }
     const predicate = watchPredicate(r, options);
     const rv = options.resourceVersion;
@@ -342,6 +344,18 @@ export class ApiServer {
       },
       handler,
     );
+  }
+
+  /**
+   * A stored object as a watch of another version of its kind receives it: converted once per object and version,
+   * frozen, and shared by every such watcher (the store's own objects are delivered as they are).
+   */
+  private convertedForWatch(r: ResourceType, obj: KubeObject): KubeObject {
+    let byObject = this.watchConversions.get(r);
+    if (!byObject) this.watchConversions.set(r, (byObject = new WeakMap()));
+    let converted = byObject.get(obj);
+    if (!converted) byObject.set(obj, (converted = deepFreeze(this.out(r, obj))));
+    return converted;
   }
 
   /** Sends a BOOKMARK to every watch that allows them (the HTTP layer calls this periodically). */

@@ -29,6 +29,8 @@ interface Index<T> {
 export class ObjectCache<T extends KubeObject = KubeObject> {
   private readonly items = new Map<string, T>();
   private readonly indexes = new Map<string, Index<T>>();
+  /** Each key's index values as last indexed, a list per index in `indexes` order (an update compares them). */
+  private readonly indexedAs = new Map<string, (readonly string[])[]>();
   /** When each key was first stored: `list()` order, which an update does not change. */
   private readonly firstStored = new Map<string, number>();
   private stores = 0;
@@ -47,7 +49,11 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
   addIndex(name: string, fn: IndexFunc<T>): void {
     const index: Index<T> = { fn, values: new Map(), stamps: new Map() };
     this.indexes.set(name, index);
-    for (const [key, obj] of this.items) for (const v of fn(obj)) this.add(index, v, key, obj);
+    for (const [key, obj] of this.items) {
+      const values = fn(obj);
+      this.indexedAs.get(key)!.push(values);
+      for (const v of values) this.add(index, v, key, obj);
+    }
   }
 
   /**
@@ -92,38 +98,68 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     return objs ? Array.from(objs.values()) : [];
   }
 
+  /**
+   * Stores `obj` and returns the object it replaces. Index values are computed for the new object only (the old
+   * object's were kept); where an index's values are unchanged — a status write — the object is replaced under them
+   * (moved last, as removing and adding it would) without emptying and re-creating their entries.
+   */
   set(obj: T): T | undefined {
     const key = objectKey(obj);
     const old = this.items.get(key);
-    if (old) this.unindex(key, old);
-    else this.firstStored.set(key, this.stores++);
+    if (!old) this.firstStored.set(key, this.stores++);
     this.items.set(key, obj);
-    for (const index of this.indexes.values()) for (const v of index.fn(obj)) this.add(index, v, key, obj);
+    if (this.indexes.size === 0) {
+      if (!old) this.indexedAs.set(key, []);
+      return old;
+    }
+    const before = old ? this.indexedAs.get(key) : undefined;
+    const after: (readonly string[])[] = [];
+    let i = 0;
+    for (const index of this.indexes.values()) {
+      const values = index.fn(obj);
+      const was = before?.[i++];
+      if (was !== undefined && sameValues(was, values)) for (const v of values) this.replace(index, v, key, obj);
+      else {
+        if (was !== undefined) this.unindex(index, key, was);
+        for (const v of values) this.add(index, v, key, obj);
+      }
+      after.push(values);
+    }
+    this.indexedAs.set(key, after);
     return old;
   }
 
   delete(key: string): T | undefined {
     const old = this.items.get(key);
     if (!old) return undefined;
-    this.unindex(key, old);
+    const was = this.indexedAs.get(key)!;
+    let i = 0;
+    for (const index of this.indexes.values()) this.unindex(index, key, was[i++]);
     this.items.delete(key);
+    this.indexedAs.delete(key);
     this.firstStored.delete(key);
     return old;
   }
 
-  private unindex(key: string, obj: T): void {
-    for (const index of this.indexes.values()) {
-      for (const v of index.fn(obj)) {
-        const objs = index.values.get(v);
-        if (!objs) continue;
-        objs.delete(key);
-        if (objs.size > 0) index.stamps.set(v, ++this.indexChanges);
-        else {
-          index.values.delete(v);
-          index.stamps.delete(v);
-        }
+  private unindex(index: Index<T>, key: string, values: readonly string[]): void {
+    for (const v of values) {
+      const objs = index.values.get(v);
+      if (!objs) continue;
+      objs.delete(key);
+      if (objs.size > 0) index.stamps.set(v, ++this.indexChanges);
+      else {
+        index.values.delete(v);
+        index.stamps.delete(v);
       }
     }
+  }
+
+  /** `obj` replaces the object stored under `key` at `value`, last in that value's order. */
+  private replace(index: Index<T>, value: string, key: string, obj: T): void {
+    const objs = index.values.get(value)!;
+    objs.delete(key);
+    objs.set(key, obj);
+    index.stamps.set(value, ++this.indexChanges);
   }
 
   private add(index: Index<T>, value: string, key: string, obj: T): void {
@@ -132,4 +168,10 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     objs.set(key, obj);
     index.stamps.set(value, ++this.indexChanges);
   }
+}
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -9,6 +9,7 @@ import type { ApiServer } from '../apiserver/apiServer';
 import { formatTimestamp } from '../clock/clock';
 import { isApiError } from '../api/errors';
 import type { KubeObject } from '../api/types';
+import { deepFreeze } from '../util/json';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -93,11 +94,17 @@ export class EventRecorder {
   private readonly aggregates = new LruCache<AggregateRecord>();
   private readonly spam = new LruCache<SpamRecord>();
   private sequence = 0;
+  /** The `source` of every Event this recorder writes: one frozen object, so the API server checks it once. */
+  private readonly sourceField: EventSource;
 
   constructor(
     private readonly api: ApiServer,
     private readonly source: EventSource,
-  ) {}
+  ) {
+    this.sourceField = deepFreeze(
+      source.host ? { component: source.component, host: source.host } : { component: source.component },
+    );
+  }
 
   /** Records that `reason` happened to `involved`. Never throws: a lost event must not break a controller. */
   record(involved: KubeObject, type: EventType, reason: string, message: string): KubeObject | undefined {
@@ -200,9 +207,7 @@ export class EventRecorder {
       reason,
       message,
       type,
-      source: this.source.host
-        ? { component: this.source.component, host: this.source.host }
-        : { component: this.source.component },
+      source: this.sourceField,
       reportingComponent: this.source.component,
       reportingInstance: this.source.host ?? '',
       firstTimestamp,

@@ -6,7 +6,7 @@
  */
 import { objectKey } from '../../client/cache';
 import type { ComponentContext } from '../../client/component';
-import { cloneJson } from '../../util/json';
+import { cloneJson, jsonEqual } from '../../util/json';
 import { Controller, type Watches } from '../framework/controller';
 import type { Enqueue } from '../framework/handlers';
 import { enqueueObject } from '../framework/handlers';
@@ -50,7 +50,7 @@ export class DeploymentController extends Controller {
         const curRef = controllerRefOf(cur);
         const refChanged = oldRef?.uid !== curRef?.uid;
         if (refChanged && oldRef) this.enqueueOwners(old, false, enqueue);
-        const labelsChanged = JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(cur.metadata.labels ?? {});
+        const labelsChanged = !jsonEqual(old.metadata.labels ?? {}, cur.metadata.labels ?? {});
         this.enqueueOwners(cur, !curRef && (labelsChanged || refChanged), enqueue);
       },
       onDelete: (rs, enqueue) => this.enqueueOwners(rs, false, enqueue),
@@ -88,7 +88,10 @@ export class DeploymentController extends Controller {
   protected reconcile(key: string): void {
     const cached = this.caches.deployments.get(key);
     if (!cached) return this.deadlines.cancel(key);
-    const d = cloneJson(cached);
+    // A sync changes the Deployment's metadata (revision annotation) and status in place, never its spec: the
+    // cached, frozen spec is shared. The status writes then send it as stored, checked once rather than per write.
+    const d = { ...cached, metadata: cloneJson(cached.metadata) };
+    if (cached.status !== undefined) d.status = cloneJson(cached.status);
     const namespace = d.metadata.namespace ?? '';
     const candidates = this.claimCandidates(namespace, cached.metadata.uid ?? '');
     const sync: SyncContext = {

@@ -38,10 +38,7 @@ export function safeEncodeString(s: string): string {
 /** FNV-1a, 32 bits, continuing from `hash`. */
 export function fnv32a(hash: number, bytes: Uint8Array): number {
   let h = hash >>> 0;
-  for (const b of bytes) {
-    h ^= b;
-    h = Math.imul(h, FNV_PRIME) >>> 0;
-  }
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], FNV_PRIME) >>> 0;
   return h;
 }
 
@@ -58,6 +55,8 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+const encoder = new TextEncoder();
+
 function utf8(s: string): Uint8Array {
-  return new TextEncoder().encode(s);
+  return encoder.encode(s);
 }

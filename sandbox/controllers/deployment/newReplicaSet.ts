@@ -35,8 +35,9 @@ export interface NewAndOld {
  * on the Deployment.
  */
 export function getAllReplicaSetsAndSyncRevision(ctx: SyncContext, createIfNotExisted: boolean): NewAndOld {
-  const oldRSs = findOldReplicaSets(ctx.rsList, findNewReplicaSet(ctx.d, ctx.rsList));
-  const newRS = getNewReplicaSet(ctx, oldRSs, createIfNotExisted);
+  const existing = findNewReplicaSet(ctx.d, ctx.rsList);
+  const oldRSs = findOldReplicaSets(ctx.rsList, existing);
+  const newRS = getNewReplicaSet(ctx, existing, oldRSs, createIfNotExisted);
   return { newRS, oldRSs };
 }
 
@@ -55,8 +56,13 @@ export function newRSNewReplicas(d: Deployment, allRSs: readonly ReplicaSet[], n
   return rsReplicas(newRS) + Math.min(maxTotal - current, replicas - rsReplicas(newRS));
 }
 
-function getNewReplicaSet(ctx: SyncContext, oldRSs: ReplicaSet[], create: boolean): ReplicaSet | undefined {
-  const existing = findNewReplicaSet(ctx.d, ctx.rsList);
+/** `existing`: the new RS found in `ctx.rsList` (upstream's `FindNewReplicaSet`, looked up once per call). */
+function getNewReplicaSet(
+  ctx: SyncContext,
+  existing: ReplicaSet | undefined,
+  oldRSs: ReplicaSet[],
+  create: boolean,
+): ReplicaSet | undefined {
   const newRevision = maxRevision(oldRSs) + 1;
   if (existing) return syncExisting(ctx, existing, newRevision);
   if (!create) return undefined;
@@ -65,7 +71,12 @@ function getNewReplicaSet(ctx: SyncContext, oldRSs: ReplicaSet[], create: boolea
 
 function syncExisting(ctx: SyncContext, existing: ReplicaSet, newRevision: number): ReplicaSet {
   const d = ctx.d;
-  const copy = cloneJson(existing);
+  // The annotations are all this changes in place (the spec is replaced, not edited): copied down to them only.
+  const meta = existing.metadata!;
+  const copy: ReplicaSet = {
+    ...existing,
+    metadata: meta.annotations ? { ...meta, annotations: { ...meta.annotations } } : { ...meta },
+  };
   const annotationsUpdated = setNewReplicaSetAnnotations(d, copy, newRevision, true, maxSurge(d));
   const minReady = d.spec?.minReadySeconds ?? 0;
   if (annotationsUpdated || (copy.spec?.minReadySeconds ?? 0) !== minReady) {

@@ -26,20 +26,35 @@ export function rsReplicas(rs: ReplicaSet): number {
   return rs.spec?.replicas ?? 1;
 }
 
-/** The template without the `pod-template-hash` label. */
-function withoutHash(t: PodTemplateSpec | undefined): PodTemplateSpec {
-  const template: PodTemplateSpec = { ...(t ?? {}), metadata: { ...(t?.metadata ?? {}) } };
-  const labels = Object.fromEntries(
-    Object.entries(template.metadata!.labels ?? {}).filter(([k]) => k !== POD_TEMPLATE_HASH_LABEL),
+/**
+ * Upstream `EqualIgnoreHash`: templates equal once the hash label is dropped from both. Compared in place (no
+ * copies): it runs for every owned ReplicaSet on every sync, several times per sync.
+ */
+export function equalIgnoreHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
+  if (a === b) return true;
+  const x = (a ?? {}) as Record<string, unknown>;
+  const y = (b ?? {}) as Record<string, unknown>;
+  if (!equalMembersExcept(x, y, 'metadata')) return false;
+  const mx = (x.metadata ?? {}) as Record<string, unknown>;
+  const my = (y.metadata ?? {}) as Record<string, unknown>;
+  if (!equalMembersExcept(mx, my, 'labels')) return false;
+  return equalMembersExcept(
+    (mx.labels ?? {}) as Record<string, unknown>,
+    (my.labels ?? {}) as Record<string, unknown>,
+    POD_TEMPLATE_HASH_LABEL,
   );
-  if (Object.keys(labels).length > 0) template.metadata!.labels = labels;
-  else delete template.metadata!.labels;
-  return template;
 }
 
-/** Upstream `EqualIgnoreHash`: templates equal once the hash label is dropped from both. */
-export function equalIgnoreHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
-  return jsonEqual(withoutHash(a), withoutHash(b));
+/** `jsonEqual` of two objects with the member `skip` left out of both (undefined members count as absent). */
+function equalMembersExcept(a: Record<string, unknown>, b: Record<string, unknown>, skip: string): boolean {
+  let count = 0;
+  for (const key of Object.keys(a)) {
+    if (key === skip || a[key] === undefined) continue;
+    count++;
+    if (!jsonEqual(a[key], b[key])) return false;
+  }
+  for (const key of Object.keys(b)) if (key !== skip && b[key] !== undefined) count--;
+  return count === 0;
 }
 
 function created(rs: ReplicaSet): number {
@@ -77,7 +92,11 @@ function compareNames(a: ReplicaSet, b: ReplicaSet): number {
 
 /** Upstream `FindNewReplicaSet`: the oldest RS whose template equals the Deployment's, ignoring the hash. */
 export function findNewReplicaSet<R extends ReplicaSet>(d: Deployment, rsList: readonly R[]): R | undefined {
-  return [...rsList].sort(byCreation).find((rs) => equalIgnoreHash(rs.spec?.template, d.spec?.template));
+  // The first match in creation order (a stable sort's first): the oldest, the earlier in the list among equals.
+  let found: R | undefined;
+  for (const rs of rsList)
+    if ((!found || byCreation(rs, found) < 0) && equalIgnoreHash(rs.spec?.template, d.spec?.template)) found = rs;
+  return found;
 }
 
 /** Every owned RS except the new one (upstream `FindOldReplicaSets`' second result). */

@@ -55,7 +55,7 @@ function createPods(rsKey: string, owner: Typed<ReplicaSet>, count: number, deps
   );
   const template = owner.spec?.template ?? {};
   const result = slowStartBatch(count, SLOW_START_INITIAL_BATCH_SIZE, () => {
-    const body = podFromTemplate(template, owner, newControllerRef(owner));
+    const body = podFromTemplate(template, owner, newControllerRef(owner), { shareSpec: true });
     if (Object.keys(body.metadata.labels ?? {}).length === 0) throw new Error('unable to create pods, no labels');
     try {
       const created = api.create(body);

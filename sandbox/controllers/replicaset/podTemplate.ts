@@ -16,11 +16,16 @@ export function podNamePrefix(ownerName: string): string {
   return NAME_PREFIX.test(prefix) && prefix.length <= 253 ? prefix : ownerName;
 }
 
-/** A new Pod body for `namespace`, controlled by `controllerRef`. */
+/**
+ * A new Pod body for `namespace`, controlled by `controllerRef`. With `shareSpec`, the body's `spec` is the template's
+ * own (not a copy): for a caller that sends the body as it is. The API server copies what it decodes, and a spec it
+ * has seen frozen (the cached owner's) is checked for unknown fields once rather than per pod.
+ */
 export function podFromTemplate(
   template: PodTemplateSpec,
   owner: KubeObject,
   controllerRef: OwnerReference,
+  options: { shareSpec?: boolean } = {},
 ): KubeObject {
   const meta = template.metadata ?? {};
   const metadata: KubeObject['metadata'] = {
@@ -31,5 +36,10 @@ export function podFromTemplate(
   if (meta.annotations) metadata.annotations = { ...meta.annotations };
   if (meta.finalizers) metadata.finalizers = [...meta.finalizers];
   metadata.ownerReferences = [controllerRef];
-  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: cloneJson(template.spec ?? {}) };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata,
+    spec: options.shareSpec && template.spec ? template.spec : cloneJson(template.spec ?? {}),
+  };
 }

@@ -53,6 +53,28 @@ describe('EventRecorder', () => {
     assert.equal(byField[0].type, 'Warning');
   });
 
+  test('every Event body carries the recorder’s one frozen source; the stored Events have it as written', () => {
+    const { api } = newApi();
+    const p = api.create(pod('web-1'));
+    const sources: unknown[] = [];
+    const create = api.create.bind(api);
+    api.create = ((obj, options) => {
+      if (obj.kind === 'Event') sources.push((obj as { source?: unknown }).source);
+      return create(obj, options);
+    }) as typeof api.create;
+    const rec = new EventRecorder(api, { component: 'kubelet', host: 'node-1' });
+    rec.record(p, 'Normal', 'Pulling', 'Pulling image "nginx:1.27"');
+    rec.record(p, 'Normal', 'Pulled', 'Successfully pulled image "nginx:1.27"');
+    assert.equal(sources.length, 2);
+    assert.equal(sources[0], sources[1]);
+    assert.ok(Object.isFrozen(sources[0]));
+    for (const e of api.list('events', { namespace: 'default' }).items)
+      assert.deepEqual(e.source, { component: 'kubelet', host: 'node-1' });
+    const controller = new EventRecorder(api, { component: 'replicaset-controller' });
+    controller.record(p, 'Normal', 'SuccessfulCreate', 'Created pod: web-1');
+    assert.deepEqual(sources[2], { component: 'replicaset-controller' });
+  });
+
   test('events for cluster-scoped objects go to the default namespace; failures never throw', () => {
     const { api } = newApi();
     const ns = api.get('namespaces', undefined, 'kube-public');

@@ -131,3 +131,55 @@ describe('ObjectCache.indexStamp', () => {
     assert.throws(() => cache.indexStamp('nope', 'a'), /no index named nope/);
   });
 });
+
+describe('ObjectCache indexes across updates', () => {
+  const obj = (name: string, labels: Record<string, string>, rv: string): KubeObject =>
+    ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'ns', resourceVersion: rv, labels },
+    }) as KubeObject;
+  const names = (objs: KubeObject[]) => objs.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`);
+  const byLabel = (o: KubeObject) => Object.entries(o.metadata.labels ?? {}).map(([k, v]) => `${k}=${v}`);
+
+  test('an update under unchanged values holds the new object, moved last as a remove and add would', () => {
+    const cache = new ObjectCache();
+    cache.addIndex('label', byLabel);
+    cache.set(obj('x', { app: 'a' }, '1'));
+    cache.set(obj('y', { app: 'a' }, '2'));
+    cache.set(obj('x', { app: 'a' }, '3'));
+    assert.deepEqual(names(cache.byIndex('label', 'app=a')), ['y@2', 'x@3']);
+    assert.deepEqual(names(cache.list()), ['x@3', 'y@2'], 'list order is first-stored order');
+  });
+
+  test('values that change are left and joined; the old object’s values are the ones it was indexed under', () => {
+    const cache = new ObjectCache();
+    let calls = 0;
+    cache.addIndex('label', (o) => (calls++, byLabel(o)));
+    cache.set(obj('x', { app: 'a', tier: 'web' }, '1'));
+    cache.set(obj('x', { app: 'a', tier: 'db' }, '2'));
+    assert.equal(calls, 2, 'the index function runs once per stored object, not again for the one replaced');
+    assert.deepEqual(names(cache.byIndex('label', 'tier=web')), []);
+    assert.deepEqual(names(cache.byIndex('label', 'tier=db')), ['x@2']);
+    assert.deepEqual(names(cache.byIndex('label', 'app=a')), ['x@2']);
+    cache.set(obj('x', {}, '3'));
+    assert.deepEqual(names(cache.byIndex('label', 'app=a')), []);
+    assert.equal(cache.indexStamp('label', 'app=a'), 0);
+    cache.delete('ns/x');
+    assert.equal(cache.size, 0);
+  });
+
+  test('an index added later covers the objects already stored and their later updates and removals', () => {
+    const cache = new ObjectCache();
+    cache.addIndex('label', byLabel);
+    cache.set(obj('x', { app: 'a' }, '1'));
+    cache.set(obj('y', { app: 'b' }, '2'));
+    cache.addIndex('name', (o) => [o.metadata.name!]);
+    cache.set(obj('x', { app: 'b' }, '3'));
+    assert.deepEqual(names(cache.byIndex('name', 'x')), ['x@3']);
+    assert.deepEqual(names(cache.byIndex('label', 'app=b')), ['y@2', 'x@3']);
+    cache.delete('ns/y');
+    assert.deepEqual(names(cache.byIndex('name', 'y')), []);
+    assert.deepEqual(names(cache.byIndex('label', 'app=b')), ['x@3']);
+  });
+});

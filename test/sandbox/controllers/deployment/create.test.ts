@@ -172,3 +172,19 @@ test('orphan ReplicaSets matching the selector are adopted; owned ones that stop
   h.settle();
   assert.equal(stray().metadata!.ownerReferences, undefined);
 });
+
+test('a sync writes status with the cached, frozen spec (shared, not copied) and never changes it', () => {
+  const h = newDeploymentHarness();
+  const sent: unknown[] = [];
+  const updateStatus = h.api.updateStatus.bind(h.api);
+  h.api.updateStatus = ((obj, options) => {
+    if (obj.kind === 'Deployment') sent.push(obj.spec);
+    return updateStatus(obj, options);
+  }) as typeof h.api.updateStatus;
+  h.api.create(deploymentManifest('web', { replicas: 2 }));
+  h.advance(0);
+  assert.ok(sent.length > 0, 'the sync wrote status');
+  for (const spec of sent) assert.ok(Object.isFrozen(spec), 'the spec sent is the frozen cached one');
+  assert.equal(h.deployment().metadata!.annotations?.['deployment.kubernetes.io/revision'], '1');
+  assert.equal(h.deployment().metadata!.generation, 1, 'the spec is unchanged');
+});

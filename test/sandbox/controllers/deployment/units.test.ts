@@ -2,6 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { computeHash, fnv32a, safeEncodeString } from '../../../../sandbox/controllers/deployment/hash';
 import { resolveFenceposts } from '../../../../sandbox/controllers/deployment/fenceposts';
+import { equalIgnoreHash, findNewReplicaSet } from '../../../../sandbox/controllers/deployment/replicaSets';
+import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
+import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
 
 describe('resolveFenceposts', () => {
   const cases: [number | string, number | string, number, [number, number]][] = [
@@ -53,5 +56,56 @@ describe('computeHash', () => {
     assert.notEqual(computeHash({ ...template, spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } }), h);
     assert.notEqual(computeHash(template, 0), h);
     assert.notEqual(computeHash(template, 1), computeHash(template, 0));
+  });
+});
+
+describe('equalIgnoreHash and findNewReplicaSet', () => {
+  const spec = { containers: [{ name: 'app', image: 'nginx:1.27' }] };
+  const template = (labels?: Record<string, string>, extra: Record<string, unknown> = {}) =>
+    ({ metadata: labels === undefined ? {} : { labels }, spec, ...extra }) as PodTemplateSpec;
+
+  test('the pod-template-hash label is ignored on either side, nothing else is', () => {
+    assert.ok(equalIgnoreHash(template({ app: 'a', 'pod-template-hash': 'x1' }), template({ app: 'a' })));
+    assert.ok(equalIgnoreHash(template({ app: 'a' }), template({ app: 'a', 'pod-template-hash': 'y2' })));
+    assert.ok(!equalIgnoreHash(template({ app: 'a', 'pod-template-hash': 'x1' }), template({ app: 'b' })));
+    assert.ok(!equalIgnoreHash(template({ app: 'a' }), template({ app: 'a', tier: 'web' })));
+    assert.ok(!equalIgnoreHash(template({ app: 'a' }), template({ app: 'a' }, { spec: { containers: [] } })));
+    assert.ok(
+      !equalIgnoreHash(
+        template({ app: 'a' }, { metadata: { labels: { app: 'a' }, annotations: { n: '1' } } }),
+        template({ app: 'a' }),
+      ),
+    );
+  });
+
+  test('no labels, only the hash label, no metadata and no template are all the same', () => {
+    assert.ok(equalIgnoreHash(template({ 'pod-template-hash': 'x1' }), template()));
+    assert.ok(equalIgnoreHash({ spec }, template({})));
+    assert.ok(equalIgnoreHash(undefined, {}));
+    assert.ok(!equalIgnoreHash(undefined, { spec }));
+    // An undefined member is an absent one (as in JSON).
+    assert.ok(
+      equalIgnoreHash(
+        template({ app: 'a' }, { metadata: { labels: { app: 'a' }, name: undefined } }),
+        template({ app: 'a' }),
+      ),
+    );
+  });
+
+  test('the new ReplicaSet is the oldest match, the earlier in the list among equals', () => {
+    const d = { spec: { selector: {}, template: template({ app: 'a' }) } } as Deployment;
+    const rs = (name: string, created: string, labels: Record<string, string>) =>
+      ({
+        metadata: { name, creationTimestamp: created },
+        spec: { selector: {}, template: template(labels) },
+      }) as ReplicaSet;
+    const newer = rs('a-2', '2026-01-01T00:00:02Z', { app: 'a', 'pod-template-hash': '2' });
+    const older = rs('a-1', '2026-01-01T00:00:01Z', { app: 'a', 'pod-template-hash': '1' });
+    const other = rs('a-0', '2026-01-01T00:00:00Z', { app: 'b', 'pod-template-hash': '0' });
+    assert.equal(findNewReplicaSet(d, [newer, other, older]), older);
+    assert.equal(findNewReplicaSet(d, [other]), undefined);
+    const twinA = rs('a-9', '2026-01-01T00:00:03Z', { app: 'a' });
+    const twinB = rs('a-9', '2026-01-01T00:00:03Z', { app: 'a' });
+    assert.equal(findNewReplicaSet(d, [twinB, twinA]), twinB);
   });
 });
