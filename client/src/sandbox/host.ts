@@ -24,6 +24,10 @@ import type {
   WorkerMessage,
 } from './protocol';
 import { Emitter } from './emitter';
+import { deploymentsIn, saveTraceFrom } from './saveTrace';
+
+/** bench/extension's trace (off unless KUBE_RECONCILE_TRACE names a file). */
+const trace = saveTraceFrom('host');
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 /**
@@ -112,6 +116,7 @@ export class SandboxHost implements SandboxConnection {
       }, timeoutMs);
       this.pending.set(id, { method, params, resolve: resolve as (r: unknown) => void, reject, timer });
       const message: RequestMessage<M> = { kind: 'request', id, method, params };
+      if (trace.enabled) trace.mark('request', { method, id });
       this.worker.postMessage(message);
     });
   }
@@ -212,6 +217,7 @@ export class SandboxHost implements SandboxConnection {
   private settle(m: ReplyMessage): void {
     const p = this.pending.get(m.id);
     if (!p) return; // timed out, or an answer to a malformed message
+    if (trace.enabled) trace.mark('answer', { method: p.method, id: m.id });
     this.pending.delete(m.id);
     clearTimeout(p.timer);
     if (m.error) return p.reject(new SandboxRequestError(m.error.message, p.method, m.error.status));
@@ -235,6 +241,8 @@ export class SandboxHost implements SandboxConnection {
     }
     if (n.kind === 'podLog') return this.podLogs.fire(n);
     const changes = this.cache.apply(n);
+    if (trace.enabled && n.kind === 'changes')
+      trace.mark('changes', { count: n.changes.length, deployments: deploymentsIn(n.changes) });
     if (changes.length > 0 || n.kind === 'list') this.changes.fire(changes);
   }
 

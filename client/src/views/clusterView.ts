@@ -16,6 +16,7 @@ import type { TreeNode } from '../model/treeNode';
 import { describeTreeOptions, readTreeOptions } from '../model/treeOptions';
 import type { TreeOptions } from '../model/treeOptions';
 import type { SandboxConnection } from '../sandbox/connection';
+import { saveTraceFrom } from '../sandbox/saveTrace';
 import { registerSyncDecorations } from './syncDecorations';
 import type { ObjectRef } from '../sandbox/protocol';
 import { toTreeItem } from './treeItem';
@@ -27,6 +28,8 @@ const REFRESH_INTERVAL_MS = 100;
 const AGE_REFRESH_MS = 1_000;
 /** Where the tree's options are kept (workspace state). */
 const OPTIONS_KEY = 'kubeReconcile.treeOptions';
+/** bench/extension's trace (off unless KUBE_RECONCILE_TRACE names a file). */
+const trace = saveTraceFrom('host');
 
 export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   private readonly changed = new EventEmitter<TreeNode | TreeNode[] | undefined>();
@@ -66,6 +69,7 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
 
   /** Schedules a refresh; bursts coalesce. */
   scheduleRefresh(): void {
+    if (trace.enabled) trace.mark('schedule');
     this.throttle.schedule();
   }
 
@@ -86,6 +90,7 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
+    if (trace.enabled) trace.mark('children', { parent: node?.id ?? '' });
     const fresh = node === undefined ? this.tree.roots() : this.tree.children(node);
     const kept = fresh.map((f) => this.keep(f));
     this.childIds.set(
@@ -123,6 +128,7 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
    * tree, so a right-click during an age refresh would lose its target.
    */
   private refresh(): void {
+    if (trace.enabled) trace.mark('refreshStart');
     this.renderedAt = this.connection.status?.time ?? 0;
     this.tree.invalidate();
     const changed: TreeNode[] = [];
@@ -147,6 +153,7 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
       }
     };
     visit(undefined);
+    if (trace.enabled) trace.mark('refresh', { changed: changed.length, rootsChanged });
     if (rootsChanged) this.changed.fire(undefined);
     else if (changed.length > 0) this.changed.fire(changed);
   }

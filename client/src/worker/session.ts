@@ -25,6 +25,7 @@ import type {
   SelfHealRevert,
 } from '../sandbox/protocol';
 import { Batcher } from './batcher';
+import { deploymentsIn, saveTraceFrom } from '../sandbox/saveTrace';
 import type { HostTimers } from './batcher';
 import { ChangeFeed } from './changeFeed';
 import { Operations } from './operations';
@@ -40,6 +41,9 @@ export interface SessionOptions {
   send: (n: Notification) => void;
   timers?: HostTimers;
 }
+
+/** bench/extension's trace (off unless KUBE_RECONCILE_TRACE names a file). */
+const trace = saveTraceFrom('worker');
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -97,7 +101,14 @@ export class SandboxSession {
     });
     this.timelineSince = this.clock.now();
     this.gitops = gitOpsFor(this.cluster, { selfHeal: settings.selfHeal, onRevert: (r) => this.reverted(r) });
-    this.batcher = new Batcher(options.send, undefined, options.timers);
+    const send = !trace.enabled
+      ? options.send
+      : (n: Notification) => {
+          if (n.kind === 'changes')
+            trace.mark('flush', { count: n.changes.length, deployments: deploymentsIn(n.changes) });
+          options.send(n);
+        };
+    this.batcher = new Batcher(send, undefined, options.timers);
     this.operations = new Operations((n) => {
       // Pending changes first, so the views have seen what an operation's line talks about.
       this.batcher.flush();
@@ -106,7 +117,11 @@ export class SandboxSession {
     this.unsubscribeLog = this.cluster.log.subscribe((e) => this.batcher.log(e));
     this.feed = new ChangeFeed(
       api,
-      (c) => this.batcher.change(c),
+      (c) => {
+        if (trace.enabled && c.resource === 'deployments')
+          trace.mark('watch', { deployments: deploymentsIn([c]), sandboxTime: this.clock.now() });
+        this.batcher.change(c);
+      },
       () => this.sendList(),
     );
     this.cluster.start();
