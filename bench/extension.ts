@@ -271,7 +271,8 @@ async function main(): Promise<void> {
     codeServer: ready.codeServer,
     vsix: ready.vsix,
     files: Object.fromEntries(VARIANTS.map((v) => [v.file, v.text])),
-    settings: { 'kubeReconcile.sandbox.speed': SPEED },
+    // Applied at start-up without the once-per-workspace question (as the e2e scenario's settings).
+    settings: { 'kubeReconcile.sandbox.speed': SPEED, 'kubeReconcile.applyOnStartup': 'always' },
     artifactsDir: ARTIFACTS,
   });
   try {

@@ -79,6 +79,7 @@ export class SandboxHost implements SandboxConnection {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private latestStatus: SandboxStatus | undefined;
+  private quiet = true;
   private lastInit: Requests['init']['params'] | undefined;
   private lastSnapshot: unknown;
   private disposed = false;
@@ -98,6 +99,10 @@ export class SandboxHost implements SandboxConnection {
 
   get status(): SandboxStatus | undefined {
     return this.latestStatus;
+  }
+
+  get settled(): boolean {
+    return this.quiet;
   }
 
   request<M extends Method>(method: M, params: Requests[M]['params']): Promise<Requests[M]['result']> {
@@ -241,8 +246,9 @@ export class SandboxHost implements SandboxConnection {
     }
     if (n.kind === 'podLog') return this.podLogs.fire(n);
     const changes = this.cache.apply(n);
+    this.quiet = n.kind === 'list' || n.quiet === true;
     if (trace.enabled && n.kind === 'changes')
-      trace.mark('changes', { count: n.changes.length, deployments: deploymentsIn(n.changes) });
+      trace.mark('changes', { count: n.changes.length, quiet: this.quiet, deployments: deploymentsIn(n.changes) });
     if (changes.length > 0 || n.kind === 'list') this.changes.fire(changes);
   }
 

@@ -1,6 +1,8 @@
 /**
  * The Cluster view: a tree over the mirror cache, refreshed from the
- * sandbox's watch changes at most 10 times a second, and once a second of
+ * sandbox's watch changes — at once when the sandbox settles, at most about
+ * 5 times a second while it is busy (model/refreshPacer.ts: paced to VS Code's
+ * own debounce of tree changes, so each refresh renders at once) —, and once a second of
  * sandbox time for its ages and countdowns (only the rows whose text changed
  * are sent to VS Code). Its title bar says when the sandbox is paused and
  * which filters are on; its options (grouping, filters) are kept in the
@@ -10,7 +12,7 @@ import { EventEmitter, MarkdownString, commands, window } from 'vscode';
 import type { Event, ExtensionContext, TreeDataProvider, TreeItem, TreeView } from 'vscode';
 import { ClusterTree } from '../model/clusterTree';
 import { SyncStatuses } from '../model/syncStatuses';
-import { Throttle } from '../model/throttle';
+import { RefreshPacer } from '../model/refreshPacer';
 import { tooltipText } from '../model/treeNode';
 import type { TreeNode } from '../model/treeNode';
 import { describeTreeOptions, readTreeOptions } from '../model/treeOptions';
@@ -22,8 +24,6 @@ import type { ObjectRef } from '../sandbox/protocol';
 import { toTreeItem } from './treeItem';
 
 export const CLUSTER_VIEW = 'kubeReconcile.cluster';
-/** At most 10 refreshes a second. */
-const REFRESH_INTERVAL_MS = 100;
 /** Ages and countdowns in descriptions are refreshed when the sandbox clock has moved this far, even with no change. */
 const AGE_REFRESH_MS = 1_000;
 /** Where the tree's options are kept (workspace state). */
@@ -35,7 +35,7 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   private readonly changed = new EventEmitter<TreeNode | TreeNode[] | undefined>();
   readonly onDidChangeTreeData: Event<TreeNode | TreeNode[] | undefined> = this.changed.event;
   private readonly tree: ClusterTree;
-  private readonly throttle = new Throttle(() => this.refresh(), REFRESH_INTERVAL_MS);
+  private readonly pacer = new RefreshPacer(() => this.refresh());
   private renderedAt = 0;
   /** The node objects handed to VS Code, by id: kept stable so that VS Code's handles for them survive refreshes. */
   private readonly shown = new Map<string, TreeNode>();
@@ -65,17 +65,21 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
     this.shown.clear();
     this.childIds.clear();
     this.changed.fire(undefined);
+    this.pacer.fired();
   }
 
-  /** Schedules a refresh; bursts coalesce. */
-  scheduleRefresh(): void {
-    if (trace.enabled) trace.mark('schedule');
-    this.throttle.schedule();
+  /**
+   * Schedules a refresh; bursts coalesce. `settled`: the sandbox has nothing due soon, so what changed is what it
+   * settled into (shown as soon as VS Code renders at once); otherwise the burst is given a moment to settle.
+   */
+  scheduleRefresh(settled = false): void {
+    if (trace.enabled) trace.mark('schedule', { settled });
+    this.pacer.request(settled);
   }
 
   /** Refreshes when the clock has moved enough for the ages shown to be stale. */
   clockMoved(time: number): void {
-    if (Math.abs(time - this.renderedAt) >= AGE_REFRESH_MS) this.throttle.schedule();
+    if (Math.abs(time - this.renderedAt) >= AGE_REFRESH_MS) this.pacer.request(false);
   }
 
   getTreeItem(node: TreeNode): TreeItem {
@@ -101,7 +105,7 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   }
 
   dispose(): void {
-    this.throttle.dispose();
+    this.pacer.dispose();
     this.changed.dispose();
   }
 
@@ -125,9 +129,9 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   /**
    * Refreshes only what changed: VS Code drops its handles for every item on a
    * whole-tree refresh and hands commands `undefined` until it has re-read the
-   * tree, so a right-click during an age refresh would lose its target.
+   * tree, so a right-click during an age refresh would lose its target. Returns whether it fired a change.
    */
-  private refresh(): void {
+  private refresh(): boolean {
     if (trace.enabled) trace.mark('refreshStart');
     this.renderedAt = this.connection.status?.time ?? 0;
     this.tree.invalidate();
@@ -156,6 +160,7 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
     if (trace.enabled) trace.mark('refresh', { changed: changed.length, rootsChanged });
     if (rootsChanged) this.changed.fire(undefined);
     else if (changed.length > 0) this.changed.fire(changed);
+    return rootsChanged || changed.length > 0;
   }
 }
 
@@ -231,7 +236,8 @@ export function registerClusterView(context: ExtensionContext, connection: Sandb
       commands.executeCommand('setContext', 'kubeReconcile.tree.objectSelected', e.selection[0]?.ref !== undefined),
     ),
     connection.onDidChange(() => {
-      provider.scheduleRefresh();
+      // A connection that cannot tell (a real cluster) counts as settled: its changes show as soon as they can.
+      provider.scheduleRefresh(connection.settled !== false);
       // The first object applied turns the welcome content into the tree (and the last one pruned, back).
       if (provider.hasContent !== hadContent) {
         hadContent = !hadContent;

@@ -1,8 +1,15 @@
 /**
  * Batches what the worker pushes to the host — watch changes and log lines —
  * into at most one `changes` and one `log` notification per interval (100 ms:
- * at most 10 batches a second). Changes keep resourceVersion order; repeated
- * changes to one object within a batch collapse into its latest state.
+ * at most 10 batches a second while the sandbox is busy). Changes keep
+ * resourceVersion order; repeated changes to one object within a batch
+ * collapse into its latest state. When the sandbox goes quiet (the `quiet`
+ * predicate: nothing due within the next interval), what is pending is sent
+ * at once, after the writes of the current turn, marked `quiet`: the state a
+ * burst settles into reaches the host without waiting out the interval, and
+ * the host's tree can show it at once (views/clusterView.ts). Quiet batches
+ * cannot come faster than the interval either, except for what the user or a
+ * client does meanwhile: the next timer is at least an interval away.
  */
 import type { LogEntry } from '../../../sandbox/client/reconcileLog';
 import type { Notification, WatchChange } from '../sandbox/protocol';
@@ -29,11 +36,15 @@ export class Batcher {
   private latest = new Map<string, number>();
   private logs: LogEntry[] = [];
   private timer: unknown = undefined;
+  /** The check, after the current turn, of whether the sandbox went quiet. */
+  private quietCheck: unknown = undefined;
 
   constructor(
     private readonly send: (n: Notification) => void,
     private readonly intervalMs = BATCH_INTERVAL_MS,
     private readonly timers: HostTimers = nodeTimers,
+    /** True when the sandbox has nothing due within the next interval (without it: batches go by the interval). */
+    private readonly quiet?: () => boolean,
   ) {}
 
   change(c: WatchChange): void {
@@ -61,21 +72,19 @@ export class Batcher {
 
   /** Sends what is pending now (changes first, then log lines). */
   flush(): void {
-    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancel();
     const changes = this.changes.filter((c): c is WatchChange => c !== undefined);
     const logs = this.logs;
     this.changes = [];
     this.latest = new Map();
     this.logs = [];
-    if (changes.length > 0) this.send({ kind: 'changes', changes });
+    if (changes.length > 0) this.send({ kind: 'changes', changes, ...(this.quiet?.() ? { quiet: true } : {}) });
     if (logs.length > 0) this.send({ kind: 'log', entries: logs });
   }
 
   /** Drops everything pending (after a reset, a fresh `list` replaces it). */
   discard(): void {
-    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancel();
     this.changes = [];
     this.latest = new Map();
     this.logs = [];
@@ -83,5 +92,18 @@ export class Batcher {
 
   private arm(): void {
     if (this.timer === undefined) this.timer = this.timers.setTimeout(() => this.flush(), this.intervalMs);
+    const quiet = this.quiet;
+    if (quiet && this.quietCheck === undefined)
+      this.quietCheck = this.timers.setTimeout(() => {
+        this.quietCheck = undefined;
+        if (quiet()) this.flush();
+      }, 0);
+  }
+
+  private cancel(): void {
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    if (this.quietCheck !== undefined) this.timers.clearTimeout(this.quietCheck);
+    this.timer = undefined;
+    this.quietCheck = undefined;
   }
 }

@@ -24,7 +24,7 @@ import type {
   SandboxStatus,
   SelfHealRevert,
 } from '../sandbox/protocol';
-import { Batcher } from './batcher';
+import { BATCH_INTERVAL_MS, Batcher } from './batcher';
 import { deploymentsIn, saveTraceFrom } from '../sandbox/saveTrace';
 import type { HostTimers } from './batcher';
 import { ChangeFeed } from './changeFeed';
@@ -105,10 +105,19 @@ export class SandboxSession {
       ? options.send
       : (n: Notification) => {
           if (n.kind === 'changes')
-            trace.mark('flush', { count: n.changes.length, deployments: deploymentsIn(n.changes) });
+            trace.mark('flush', {
+              count: n.changes.length,
+              quiet: n.quiet === true,
+              deployments: deploymentsIn(n.changes),
+            });
           options.send(n);
         };
-    this.batcher = new Batcher(send, undefined, options.timers);
+    // Quiet: nothing due within a batch interval (paused counts: its clock stands still).
+    const quiet = () => {
+      const idle = this.clock.hostMsUntilNextWork();
+      return idle === undefined || idle >= BATCH_INTERVAL_MS;
+    };
+    this.batcher = new Batcher(send, undefined, options.timers, quiet);
     this.operations = new Operations((n) => {
       // Pending changes first, so the views have seen what an operation's line talks about.
       this.batcher.flush();
