@@ -24,7 +24,7 @@ import type {
   SandboxStatus,
   SelfHealRevert,
 } from '../sandbox/protocol';
-import { BATCH_INTERVAL_MS, Batcher } from './batcher';
+import { Batcher } from './batcher';
 import { deploymentsIn, saveTraceFrom } from '../sandbox/saveTrace';
 import type { HostTimers } from './batcher';
 import { ChangeFeed } from './changeFeed';
@@ -112,12 +112,8 @@ export class SandboxSession {
             });
           options.send(n);
         };
-    // Quiet: nothing due within a batch interval (paused counts: its clock stands still).
-    const quiet = () => {
-      const idle = this.clock.hostMsUntilNextWork();
-      return idle === undefined || idle >= BATCH_INTERVAL_MS;
-    };
-    this.batcher = new Batcher(send, undefined, options.timers, quiet);
+    // How long the sandbox stays idle: the batch that ends a burst goes at once, marked quiet.
+    this.batcher = new Batcher(send, undefined, options.timers, () => this.clock.hostMsUntilNextWork());
     this.operations = new Operations((n) => {
       // Pending changes first, so the views have seen what an operation's line talks about.
       this.batcher.flush();
