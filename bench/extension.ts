@@ -119,14 +119,25 @@ function deploymentShows(session: Session, name: string, want: string | null): P
 interface Round {
   keydown: number;
   shown: number;
+  /** Time the page's main thread spent in long tasks (≥ 50 ms) between the two. */
+  rendererBusy?: number;
 }
 
 /** Ctrl+S, then the instants in the page of that keydown and of the Deployment row reading `want`. */
 async function saveToConverged(session: Session, name: string, want: string): Promise<Round> {
   const page = session.browser.page;
   await page.evaluate(() => {
-    const w = window as unknown as { benchSavedAt?: number };
+    const w = window as unknown as { benchSavedAt?: number; benchLongTasks?: number[][]; benchObserver?: unknown };
     w.benchSavedAt = undefined;
+    // The renderer's long tasks (≥ 50 ms of its main thread), to tell a busy page from a late change.
+    w.benchLongTasks = [];
+    if (w.benchObserver === undefined && PerformanceObserver.supportedEntryTypes.includes('longtask')) {
+      const observer = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.benchLongTasks?.push([performance.timeOrigin + e.startTime, e.duration]);
+      });
+      observer.observe({ type: 'longtask' });
+      w.benchObserver = observer;
+    }
     // Not `once`: the Control keydown comes first.
     const onKey = (e: KeyboardEvent) => {
       if (!e.ctrlKey || e.key.toLowerCase() !== 's') return;
@@ -152,7 +163,13 @@ async function saveToConverged(session: Session, name: string, want: string): Pr
     [name, want] as const,
     { polling: 5, timeout: WAIT_MS },
   );
-  return (await handle.jsonValue()) as Round;
+  const round = (await handle.jsonValue()) as Round;
+  const longTasks = (await page.evaluate(
+    () => (window as unknown as { benchLongTasks?: number[][] }).benchLongTasks ?? [],
+  )) as number[][];
+  const overlap = (start: number, duration: number) =>
+    Math.max(0, Math.min(round.shown, start + duration) - Math.max(round.keydown, start));
+  return { ...round, rendererBusy: longTasks.reduce((sum, [start, d]) => sum + overlap(start, d), 0) };
 }
 
 /** Rounds of: empty the file and save (prune), wait for the tree to clear, undo, save and time it. */
@@ -213,7 +230,7 @@ function row(label: string, samples: number[]): string {
 }
 
 /** Per stage p50 / p95 / max over the rounds (ms), then the sandbox time and the plans that ran meanwhile. */
-function printBreakdown(rounds: SaveBreakdown[]): void {
+function printBreakdown(rounds: SaveBreakdown[], busy: number[]): void {
   console.log(
     `    ${'stage (from the previous one)'.padEnd(78)} ${'p50'.padStart(6)} ${'p95'.padStart(6)} ${'max'.padStart(6)}`,
   );
@@ -244,6 +261,7 @@ function printBreakdown(rounds: SaveBreakdown[]): void {
       rounds.map((r) => r.batches),
     ),
   );
+  console.log(row("the page's main thread in long tasks (≥ 50 ms) meanwhile (ms)", busy));
 }
 
 function load(): string {
@@ -297,7 +315,10 @@ async function main(): Promise<void> {
       );
       const trace = readTrace(readFileSync(TRACE_FILE, 'utf8'));
       const want = `default/${v.name} ${REPLICAS}/${REPLICAS}`;
-      printBreakdown(rounds.map((r) => breakdown(trace, r.keydown, r.shown, want)));
+      printBreakdown(
+        rounds.map((r) => breakdown(trace, r.keydown, r.shown, want)),
+        rounds.map((r) => r.rendererBusy ?? 0),
+      );
     }
     console.log(`  load average at the end: ${load()}`);
   } catch (e) {
