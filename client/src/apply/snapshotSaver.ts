@@ -84,10 +84,7 @@ export class SnapshotSaver implements Disposable {
     private readonly store: SnapshotStore,
     intervalMs = SAVE_INTERVAL_MS,
   ) {
-    // An empty batch only says the sandbox settled: nothing to save for it.
-    this.subscription = connection.onDidChange((changes) => {
-      if (changes.length > 0) this.changed = true;
-    });
+    this.subscription = connection.onDidChange(() => (this.changed = true));
     this.timer = setInterval(() => void this.saveIfChanged().catch(() => undefined), intervalMs);
     this.timer.unref?.();
   }

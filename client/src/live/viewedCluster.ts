@@ -217,11 +217,6 @@ export class ViewedCluster implements SandboxConnection {
     return this.shown === undefined ? this.sandbox.status : this.liveStatus;
   }
 
-  /** The sandbox's (a real cluster's changes cannot tell). */
-  get settled(): boolean | undefined {
-    return this.shown === undefined ? this.sandbox.settled : undefined;
-  }
-
   get desired(): DesiredIndex {
     return this.sandbox.desired;
   }

@@ -249,8 +249,7 @@ export class SandboxHost implements SandboxConnection {
     this.quiet = n.kind === 'list' || n.quiet === true;
     if (trace.enabled && n.kind === 'changes')
       trace.mark('changes', { count: n.changes.length, quiet: this.quiet, deployments: deploymentsIn(n.changes) });
-    // An empty quiet batch is news too: the sandbox settled (the views show what they held back).
-    if (changes.length > 0 || n.kind === 'list' || this.quiet) this.changes.fire(changes);
+    if (changes.length > 0 || n.kind === 'list') this.changes.fire(changes);
   }
 
   private setStatus(status: SandboxStatus): void {

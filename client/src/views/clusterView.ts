@@ -1,8 +1,8 @@
 /**
  * The Cluster view: a tree over the mirror cache, refreshed from the
- * sandbox's watch changes — at once when the sandbox settles, at most about
- * 5 times a second while it is busy (model/refreshPacer.ts: paced to VS Code's
- * own debounce of tree changes, so each refresh renders at once) —, and once a second of
+ * sandbox's watch changes — at most about 5 times a second, the first change
+ * after a quiet moment at once (model/refreshPacer.ts: paced to VS Code's own
+ * debounce of tree changes, so each refresh renders at once) —, and once a second of
  * sandbox time for its ages and countdowns (only the rows whose text changed
  * are sent to VS Code). Its title bar says when the sandbox is paused and
  * which filters are on; its options (grouping, filters) are kept in the
@@ -68,18 +68,15 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
     this.pacer.fired();
   }
 
-  /**
-   * Schedules a refresh; bursts coalesce. `settled`: the sandbox has nothing due soon, so what changed is what it
-   * settled into (shown as soon as VS Code renders at once); otherwise the burst is given a moment to settle.
-   */
-  scheduleRefresh(settled = false): void {
-    if (trace.enabled) trace.mark('schedule', { settled });
-    this.pacer.request(settled);
+  /** Schedules a refresh; bursts coalesce. */
+  scheduleRefresh(): void {
+    if (trace.enabled) trace.mark('schedule');
+    this.pacer.request();
   }
 
   /** Refreshes when the clock has moved enough for the ages shown to be stale. */
   clockMoved(time: number): void {
-    if (Math.abs(time - this.renderedAt) >= AGE_REFRESH_MS) this.pacer.request(false);
+    if (Math.abs(time - this.renderedAt) >= AGE_REFRESH_MS) this.pacer.request();
   }
 
   getTreeItem(node: TreeNode): TreeItem {
@@ -236,8 +233,7 @@ export function registerClusterView(context: ExtensionContext, connection: Sandb
       commands.executeCommand('setContext', 'kubeReconcile.tree.objectSelected', e.selection[0]?.ref !== undefined),
     ),
     connection.onDidChange(() => {
-      // A connection that cannot tell (a real cluster) counts as settled: its changes show as soon as they can.
-      provider.scheduleRefresh(connection.settled !== false);
+      provider.scheduleRefresh();
       // The first object applied turns the welcome content into the tree (and the last one pruned, back).
       if (provider.hasContent !== hadContent) {
         hadContent = !hadContent;

@@ -8,7 +8,7 @@
  * what is pending is sent at once, marked `quiet`, or, when the last batch went
  * out while it was still busy, an empty quiet batch says it settled: the state
  * a burst settles into reaches the host without waiting out the interval, and
- * the host's tree can show it at once (views/clusterView.ts). Quiet batches
+ * the host knows the sandbox settled (foresight plans only then). Quiet batches
  * come no faster than the interval either, except for what the user or a
  * client does meanwhile: the sandbox's next work is at least an interval away.
  */

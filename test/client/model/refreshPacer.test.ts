@@ -1,7 +1,7 @@
-/** RefreshPacer: fires spaced for VS Code's 200 ms debounce; a settled sandbox shows at once, a busy one after a hold. */
+/** RefreshPacer: the first change after a quiet moment at once, then fires spaced beyond VS Code's 200 ms debounce. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BUSY_HOLD_MS, REFRESH_SPACING_MS, RefreshPacer } from '../../../client/src/model/refreshPacer';
+import { REFRESH_SPACING_MS, RefreshPacer, VSCODE_TREE_DEBOUNCE_MS } from '../../../client/src/model/refreshPacer';
 import type { Timer } from '../../../client/src/model/throttle';
 
 /** A timer driven by hand: `advance(ms)` runs what falls due, in order. */
@@ -44,63 +44,51 @@ function paced(fires = () => true) {
 }
 
 describe('RefreshPacer', () => {
-  test('spaces fires beyond VS Code’s 200 ms debounce, so that each renders at once', () => {
-    assert.ok(REFRESH_SPACING_MS > 200);
+  test('spaces fires beyond VS Code’s debounce, so that each renders at once', () => {
+    assert.equal(VSCODE_TREE_DEBOUNCE_MS, 200);
+    assert.ok(REFRESH_SPACING_MS > VSCODE_TREE_DEBOUNCE_MS);
   });
 
-  test('a settled sandbox refreshes on the next turn, and bursts of requests coalesce', () => {
+  test('the first request after a quiet moment runs on the next turn; requests meanwhile join it', () => {
     const { timer, runs, pacer } = paced();
-    pacer.request(true);
-    pacer.request(true);
+    pacer.request();
+    pacer.request();
     assert.deepEqual(runs, []);
     timer.advance(0);
     assert.deepEqual(runs, [0]);
   });
 
-  test('a busy sandbox is given the hold to settle; settling meanwhile refreshes at once', () => {
+  test('a request soon after a fire waits until a fire renders at once, no longer', () => {
     const { timer, runs, pacer } = paced();
-    pacer.request(false);
-    timer.advance(80);
-    assert.deepEqual(runs, [], 'held while busy');
-    pacer.request(true);
-    timer.advance(0);
-    assert.deepEqual(runs, [80], 'settled: at once');
-    timer.advance(1000);
-    assert.deepEqual(runs, [80], 'the held run was replaced, not added');
-  });
-
-  test('a burst that stays busy shows after the hold, then once per spacing', () => {
-    const { timer, runs, pacer } = paced();
-    for (let t = 0; t < 1000; t += 20) {
-      pacer.request(false);
-      timer.advance(20);
-    }
-    assert.equal(runs[0], BUSY_HOLD_MS);
-    for (let i = 1; i < runs.length; i++) assert.ok(runs[i] - runs[i - 1] >= REFRESH_SPACING_MS, `${runs}`);
-    assert.ok(runs.length >= 4, `${runs}`);
-  });
-
-  test('a settled change soon after a fire waits until a fire renders at once, no longer', () => {
-    const { timer, runs, pacer } = paced();
-    pacer.request(true);
+    pacer.request();
     timer.advance(50);
-    pacer.request(true);
+    pacer.request();
     timer.advance(REFRESH_SPACING_MS);
     assert.deepEqual(runs, [0, REFRESH_SPACING_MS]);
+  });
+
+  test('a steady stream of requests fires once per spacing', () => {
+    const { timer, runs, pacer } = paced();
+    for (let t = 0; t < 1000; t += 20) {
+      pacer.request();
+      timer.advance(20);
+    }
+    assert.equal(runs[0], 0);
+    for (let i = 1; i < runs.length; i++) assert.equal(runs[i] - runs[i - 1], REFRESH_SPACING_MS);
   });
 
   test('a refresh that fired nothing does not hold the next one back; a whole-tree fire does', () => {
     let fire = false;
     const { timer, runs, pacer } = paced(() => fire);
-    pacer.request(true);
+    pacer.request();
     timer.advance(10);
     fire = true;
-    pacer.request(true);
+    pacer.request();
     timer.advance(0);
     assert.deepEqual(runs, [0, 10]);
     timer.advance(500);
     pacer.fired();
-    pacer.request(true);
+    pacer.request();
     timer.advance(0);
     assert.deepEqual(runs, [0, 10]);
     timer.advance(REFRESH_SPACING_MS);
@@ -109,9 +97,9 @@ describe('RefreshPacer', () => {
 
   test('disposed: nothing runs', () => {
     const { timer, runs, pacer } = paced();
-    pacer.request(false);
+    pacer.request();
     pacer.dispose();
-    pacer.request(true);
+    pacer.request();
     timer.advance(1000);
     assert.deepEqual(runs, []);
   });
