@@ -247,6 +247,9 @@ function printBreakdown(rounds: SaveBreakdown[], busy: number[]): void {
       rounds.map((r) => r.total),
     ),
   );
+  const overhead = rounds.flatMap((r) => (r.overhead === undefined ? [] : [r.overhead]));
+  if (overhead.length > 0)
+    console.log(row("the extension's share (end to end less VS Code's save and the sandbox converging)", overhead));
   const sandbox = rounds.flatMap((r) => (r.sandboxMs === undefined ? [] : [r.sandboxMs / SPEED]));
   if (sandbox.length > 0) console.log(row(`sandbox time from apply to ready ÷ ${SPEED}`, sandbox));
   console.log(

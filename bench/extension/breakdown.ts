@@ -29,6 +29,11 @@ export interface SaveBreakdown {
   stages: Partial<Record<Stage, number>>;
   /** Keydown to the row shown. */
   total: number;
+  /**
+   * What the extension adds: the total less VS Code's save (keydown → onDidSave) and the sandbox converging (apply →
+   * ready), neither of which it controls; undefined when a mark is missing.
+   */
+  overhead?: number;
   /** Sandbox time from the apply to the Deployment ready, when both were traced. */
   sandboxMs?: number;
   /** Plans (foresight) the worker started between the keydown and the row shown, and the time they held its thread. */
@@ -87,9 +92,12 @@ export function breakdown(
   }
   const applyTime = at.apply?.sandboxTime;
   const readyTime = at.ready?.sandboxTime;
+  const overhead =
+    at.save && at.apply && at.ready ? shown - keydown - (at.save.t - keydown) - (at.ready.t - at.apply.t) : undefined;
   return {
     stages,
     total: shown - keydown,
+    ...(overhead === undefined ? {} : { overhead }),
     ...(typeof applyTime === 'number' && typeof readyTime === 'number' ? { sandboxMs: readyTime - applyTime } : {}),
     plans: lines.filter((l) => l.stage === 'plan').length,
     planMs: planTime(lines),

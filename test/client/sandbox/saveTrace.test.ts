@@ -96,6 +96,7 @@ describe('save trace', () => {
       shown: 40,
     });
     assert.equal(b.total, 150);
+    assert.equal(b.overhead, 150 - 20 - 75, 'less the save (0 → 20) and the convergence (25 → 100)');
     assert.equal(b.sandboxMs, 2000);
     assert.equal(b.plans, 1);
     assert.equal(b.planMs, 30);
