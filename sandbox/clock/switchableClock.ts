@@ -119,6 +119,17 @@ export class SwitchableClock implements Clock {
     this.jump((v) => v.advance(Math.max(0, ms)));
   }
 
+  /**
+   * Host milliseconds until the next foreground timer falls due at the current speed: how long the sandbox will stay
+   * idle unless something outside it acts. Undefined when no foreground timer is set or the clock is paused. Background
+   * timers (heartbeats, resyncs) do not count, as for settling.
+   */
+  hostMsUntilNextWork(): number | undefined {
+    if (this.paused) return undefined;
+    const next = this.inner.nextForegroundTimerAt();
+    return next === undefined ? undefined : Math.max(0, (next - this.now()) / this.speedFactor);
+  }
+
   /** Timers waiting to run. */
   get pendingTimers(): number {
     return this.inner.pendingTimers;

@@ -19,6 +19,7 @@ import type { DiagnosticsFreshness } from '../model/diagnosticsFreshness';
 import type { Settings } from '../model/settings';
 import type { SandboxConnection } from '../sandbox/connection';
 import type { ApplyReply, ApplyTrigger } from '../sandbox/protocol';
+import { saveTraceFrom } from '../sandbox/saveTrace';
 import { sourceOfUri, uriOfSource } from '../workspaceUris';
 import { APPLY_DIAGNOSTIC_COLLECTION, APPLY_DIAGNOSTIC_SOURCE } from './applyDiagnostics';
 import type { ApplyDiagnostic } from './applyDiagnostics';
@@ -36,6 +37,8 @@ export const APPLY_WORKSPACE_COMMAND = 'kubeReconcile.applyWorkspace';
 /** Where the answer to the start-up question is remembered (workspace state). */
 const STARTUP_ANSWER_KEY = 'kubeReconcile.applyOnStartup.answer';
 const REMOVE_ACTION = 'Remove from Sandbox';
+/** bench/extension's trace of a save's stages (off unless KUBE_RECONCILE_TRACE names a file). */
+const trace = saveTraceFrom('host');
 
 export interface ApplyDeps {
   /** Whether the language server's diagnostics describe a document's current text. */
@@ -188,8 +191,10 @@ export function registerApply(
     saveReasons.delete(key);
     const source = sourceOfUri(doc.uri);
     if (!source || !isYamlPath(doc.uri.path)) return;
+    trace.mark('save', { source });
     const text = doc.getText();
     const parsed = manifestsForApply(text);
+    trace.mark('parsed', { documents: parsed.manifests.length });
     const facts = {
       kind: saveKind(reason),
       applyOn: deps.settings().applyOn,
@@ -200,8 +205,10 @@ export function registerApply(
     let decision = decideSave(source, facts);
     if (decision.apply) {
       // The language server validates a moment after the last keystroke: its verdict on the saved text first.
+      const waited = !deps.freshness.isFresh(key);
       await deps.freshness.whenFresh(key);
       decision = decideSave(source, { ...facts, errors: languageServerErrors(doc.uri) });
+      trace.mark('verdict', { waited });
     }
     if (!decision.apply) {
       feedback.notApplied(source, decision, () => {
@@ -212,6 +219,7 @@ export function registerApply(
       return;
     }
     const result = await applier.applyText(source, text, 'save', parsed);
+    trace.mark('reply');
     diagnostics.set(doc.uri, result.diagnostics.map(toDiagnostic));
     feedback.applied(source, result.reply);
   };
@@ -280,7 +288,10 @@ export function registerApply(
     watcher.onDidCreate(onDiskChange),
     watcher.onDidChange(onDiskChange),
     watcher.onDidDelete(onDelete),
-    vscode.workspace.onWillSaveTextDocument((e) => void saveReasons.set(e.document.uri.toString(), e.reason)),
+    vscode.workspace.onWillSaveTextDocument((e) => {
+      trace.mark('willSave');
+      saveReasons.set(e.document.uri.toString(), e.reason);
+    }),
     vscode.workspace.onDidSaveTextDocument((doc) =>
       onSave(doc).catch(report(`could not apply ${vscode.workspace.asRelativePath(doc.uri)}`)),
     ),

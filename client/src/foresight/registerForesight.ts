@@ -26,6 +26,13 @@ export const PLAN_SCHEME = 'kube-reconcile-plan';
 export const FORESIGHT_ENABLED = 'foresight.enabled';
 /** The pause after the last keystroke before a document is planned again. */
 export const FORESIGHT_DELAY_MS = 400;
+/**
+ * A plan runs on the sandbox's thread: while the sandbox is still busy (a save's pods starting) it waits, looking again
+ * this often, for at most `FORESIGHT_SETTLE_MAX_MS` — so it neither delays what the tree is about to show nor plans
+ * against a state about to change.
+ */
+export const FORESIGHT_SETTLE_POLL_MS = 50;
+export const FORESIGHT_SETTLE_MAX_MS = 2000;
 
 interface Planned {
   version: number;
@@ -107,11 +114,18 @@ export function registerForesight(
     planChanged.fire(planUriOf(doc.uri));
   };
 
-  const plan = async (doc: vscode.TextDocument): Promise<void> => {
+  const plan = async (doc: vscode.TextDocument, waited = 0): Promise<void> => {
     const key = doc.uri.toString();
     timers.delete(key);
     const source = sourceOfUri(doc.uri);
     if (!enabled() || !running() || doc.isClosed || source === undefined || !applies(doc)) return forget(key);
+    if (connection.settled === false && waited < FORESIGHT_SETTLE_MAX_MS) {
+      timers.set(
+        key,
+        setTimeout(() => void plan(doc, waited + FORESIGHT_SETTLE_POLL_MS), FORESIGHT_SETTLE_POLL_MS),
+      );
+      return;
+    }
     const token = ++counter;
     latest.set(key, token);
     const version = doc.version;

@@ -26,6 +26,11 @@ export interface SandboxConnection {
   readonly desired: DesiredIndex;
   /** The latest status the worker sent. */
   readonly status: SandboxStatus | undefined;
+  /**
+   * Whether the latest batch of changes was sent as the sandbox went quiet (nothing due soon: the state a burst of work
+   * settled into); undefined where the connection cannot tell (a real cluster).
+   */
+  readonly settled?: boolean;
   onDidChange(listener: (changes: WatchChange[]) => void): Disposable;
   onDidLog(listener: (entries: LogEntry[]) => void): Disposable;
   onDidStatus(listener: (status: SandboxStatus) => void): Disposable;

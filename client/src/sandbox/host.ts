@@ -24,6 +24,10 @@ import type {
   WorkerMessage,
 } from './protocol';
 import { Emitter } from './emitter';
+import { deploymentsIn, saveTraceFrom } from './saveTrace';
+
+/** bench/extension's trace (off unless KUBE_RECONCILE_TRACE names a file). */
+const trace = saveTraceFrom('host');
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 /**
@@ -75,6 +79,7 @@ export class SandboxHost implements SandboxConnection {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private latestStatus: SandboxStatus | undefined;
+  private quiet = true;
   private lastInit: Requests['init']['params'] | undefined;
   private lastSnapshot: unknown;
   private disposed = false;
@@ -96,6 +101,10 @@ export class SandboxHost implements SandboxConnection {
     return this.latestStatus;
   }
 
+  get settled(): boolean {
+    return this.quiet;
+  }
+
   request<M extends Method>(method: M, params: Requests[M]['params']): Promise<Requests[M]['result']> {
     if (this.disposed) return Promise.reject(new SandboxRequestError('the sandbox has been shut down', method));
     const id = this.nextId++;
@@ -112,6 +121,7 @@ export class SandboxHost implements SandboxConnection {
       }, timeoutMs);
       this.pending.set(id, { method, params, resolve: resolve as (r: unknown) => void, reject, timer });
       const message: RequestMessage<M> = { kind: 'request', id, method, params };
+      if (trace.enabled) trace.mark('request', { method, id });
       this.worker.postMessage(message);
     });
   }
@@ -212,6 +222,7 @@ export class SandboxHost implements SandboxConnection {
   private settle(m: ReplyMessage): void {
     const p = this.pending.get(m.id);
     if (!p) return; // timed out, or an answer to a malformed message
+    if (trace.enabled) trace.mark('answer', { method: p.method, id: m.id });
     this.pending.delete(m.id);
     clearTimeout(p.timer);
     if (m.error) return p.reject(new SandboxRequestError(m.error.message, p.method, m.error.status));
@@ -235,6 +246,9 @@ export class SandboxHost implements SandboxConnection {
     }
     if (n.kind === 'podLog') return this.podLogs.fire(n);
     const changes = this.cache.apply(n);
+    this.quiet = n.kind === 'list' || n.quiet === true;
+    if (trace.enabled && n.kind === 'changes')
+      trace.mark('changes', { count: n.changes.length, quiet: this.quiet, deployments: deploymentsIn(n.changes) });
     if (changes.length > 0 || n.kind === 'list') this.changes.fire(changes);
   }
 

@@ -325,8 +325,11 @@ export interface WatchChange {
 export type Notification =
   /** The whole current state, sent once after init (and after reset/restore): the list of list + watch. */
   | { kind: 'list'; resourceVersion: string; objects: { resource: string; object: KubeObject }[] }
-  /** Changes since the last batch, in resourceVersion order. */
-  | { kind: 'changes'; changes: WatchChange[] }
+  /**
+   * Changes since the last batch, in resourceVersion order; `quiet` when the sandbox had nothing due within the next
+   * batch interval as it was sent (the state a burst of work settled into: worth showing at once).
+   */
+  | { kind: 'changes'; changes: WatchChange[]; quiet?: boolean }
   | { kind: 'log'; entries: LogEntry[] }
   | { kind: 'status'; status: SandboxStatus }
   /** A line printed by a running operation (`line`), or its end (`done`): kubectl's words. */

@@ -1,6 +1,8 @@
 /**
  * The Cluster view: a tree over the mirror cache, refreshed from the
- * sandbox's watch changes at most 10 times a second, and once a second of
+ * sandbox's watch changes — at most about 5 times a second, the first change
+ * after a quiet moment at once (model/refreshPacer.ts: paced to VS Code's own
+ * debounce of tree changes, so each refresh renders at once) —, and once a second of
  * sandbox time for its ages and countdowns (only the rows whose text changed
  * are sent to VS Code). Its title bar says when the sandbox is paused and
  * which filters are on; its options (grouping, filters) are kept in the
@@ -10,29 +12,30 @@ import { EventEmitter, MarkdownString, commands, window } from 'vscode';
 import type { Event, ExtensionContext, TreeDataProvider, TreeItem, TreeView } from 'vscode';
 import { ClusterTree } from '../model/clusterTree';
 import { SyncStatuses } from '../model/syncStatuses';
-import { Throttle } from '../model/throttle';
+import { RefreshPacer } from '../model/refreshPacer';
 import { tooltipText } from '../model/treeNode';
 import type { TreeNode } from '../model/treeNode';
 import { describeTreeOptions, readTreeOptions } from '../model/treeOptions';
 import type { TreeOptions } from '../model/treeOptions';
 import type { SandboxConnection } from '../sandbox/connection';
+import { saveTraceFrom } from '../sandbox/saveTrace';
 import { registerSyncDecorations } from './syncDecorations';
 import type { ObjectRef } from '../sandbox/protocol';
 import { toTreeItem } from './treeItem';
 
 export const CLUSTER_VIEW = 'kubeReconcile.cluster';
-/** At most 10 refreshes a second. */
-const REFRESH_INTERVAL_MS = 100;
 /** Ages and countdowns in descriptions are refreshed when the sandbox clock has moved this far, even with no change. */
 const AGE_REFRESH_MS = 1_000;
 /** Where the tree's options are kept (workspace state). */
 const OPTIONS_KEY = 'kubeReconcile.treeOptions';
+/** bench/extension's trace (off unless KUBE_RECONCILE_TRACE names a file). */
+const trace = saveTraceFrom('host');
 
 export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   private readonly changed = new EventEmitter<TreeNode | TreeNode[] | undefined>();
   readonly onDidChangeTreeData: Event<TreeNode | TreeNode[] | undefined> = this.changed.event;
   private readonly tree: ClusterTree;
-  private readonly throttle = new Throttle(() => this.refresh(), REFRESH_INTERVAL_MS);
+  private readonly pacer = new RefreshPacer(() => this.refresh());
   private renderedAt = 0;
   /** The node objects handed to VS Code, by id: kept stable so that VS Code's handles for them survive refreshes. */
   private readonly shown = new Map<string, TreeNode>();
@@ -62,16 +65,18 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
     this.shown.clear();
     this.childIds.clear();
     this.changed.fire(undefined);
+    this.pacer.fired();
   }
 
   /** Schedules a refresh; bursts coalesce. */
   scheduleRefresh(): void {
-    this.throttle.schedule();
+    if (trace.enabled) trace.mark('schedule');
+    this.pacer.request();
   }
 
   /** Refreshes when the clock has moved enough for the ages shown to be stale. */
   clockMoved(time: number): void {
-    if (Math.abs(time - this.renderedAt) >= AGE_REFRESH_MS) this.throttle.schedule();
+    if (Math.abs(time - this.renderedAt) >= AGE_REFRESH_MS) this.pacer.request();
   }
 
   getTreeItem(node: TreeNode): TreeItem {
@@ -86,6 +91,7 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
+    if (trace.enabled) trace.mark('children', { parent: node?.id ?? '' });
     const fresh = node === undefined ? this.tree.roots() : this.tree.children(node);
     const kept = fresh.map((f) => this.keep(f));
     this.childIds.set(
@@ -96,7 +102,7 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   }
 
   dispose(): void {
-    this.throttle.dispose();
+    this.pacer.dispose();
     this.changed.dispose();
   }
 
@@ -120,9 +126,10 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   /**
    * Refreshes only what changed: VS Code drops its handles for every item on a
    * whole-tree refresh and hands commands `undefined` until it has re-read the
-   * tree, so a right-click during an age refresh would lose its target.
+   * tree, so a right-click during an age refresh would lose its target. Returns whether it fired a change.
    */
-  private refresh(): void {
+  private refresh(): boolean {
+    if (trace.enabled) trace.mark('refreshStart');
     this.renderedAt = this.connection.status?.time ?? 0;
     this.tree.invalidate();
     const changed: TreeNode[] = [];
@@ -147,8 +154,10 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
       }
     };
     visit(undefined);
+    if (trace.enabled) trace.mark('refresh', { changed: changed.length, rootsChanged });
     if (rootsChanged) this.changed.fire(undefined);
     else if (changed.length > 0) this.changed.fire(changed);
+    return rootsChanged || changed.length > 0;
   }
 }
 

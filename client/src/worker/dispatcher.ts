@@ -30,9 +30,12 @@ import { LogStreams, podLogRequestOf } from './logStreams';
 import { BadRequest, apiSettingsOf, manifestsOf, objectRefOf, record, settingsOf, text } from './params';
 import { saveState } from './savedState';
 import { SandboxSession } from './session';
+import { saveTraceFrom } from '../sandbox/saveTrace';
 import { SourceTexts, applyRecorded, recordSyncAll, timelineObjectOf, timelineOf } from './timeline';
 
 export const STATUS_INTERVAL_MS = 1000;
+/** bench/extension's trace (off unless KUBE_RECONCILE_TRACE names a file). */
+const trace = saveTraceFrom('worker');
 
 /** How the reconciliation log names what made the host apply a file. */
 const TRIGGER_TEXT: Record<ApplyTrigger, string> = {
@@ -126,6 +129,7 @@ export class Dispatcher {
         const prune = params.prune === undefined ? true : params.prune === true;
         const file = text(params.file, 'file');
         const s = this.live();
+        if (trace.enabled) trace.mark('apply', { file, sandboxTime: s.clock.now() });
         const manifests = manifestsOf(params.manifests);
         if (params.text !== undefined && typeof params.text !== 'string') throw new BadRequest('text must be a string');
         this.sourceTexts.set(file, params.text);
@@ -152,6 +156,7 @@ export class Dispatcher {
             `${TRIGGER_TEXT[trigger]}: ${applyCounts(result)}`,
           );
         s.sendDesired();
+        if (trace.enabled) trace.mark('applied', { file, sandboxTime: s.clock.now() });
         return result;
       },
       removeFile: (p) => {
@@ -240,7 +245,8 @@ export class Dispatcher {
         // The sandbox as it is when the plan's turn comes (a reset in between is planned against).
         return this.foresight.request(uri, () => {
           const s = this.live();
-          return planText(
+          if (trace.enabled) trace.mark('plan', { source });
+          const planned = planText(
             {
               api: s.cluster.api,
               seed: this.settings?.seed ?? 1,
@@ -249,6 +255,8 @@ export class Dispatcher {
             source,
             yaml,
           );
+          if (trace.enabled) trace.mark('planned', { source });
+          return planned;
         });
       },
     };

@@ -25,6 +25,7 @@ import type {
   SelfHealRevert,
 } from '../sandbox/protocol';
 import { Batcher } from './batcher';
+import { deploymentsIn, saveTraceFrom } from '../sandbox/saveTrace';
 import type { HostTimers } from './batcher';
 import { ChangeFeed } from './changeFeed';
 import { Operations } from './operations';
@@ -44,6 +45,9 @@ export interface SessionOptions {
   /** The files' texts as last applied: a self-heal revert on the timeline links to the reverted field's line. */
   sourceTexts?: SourceTexts;
 }
+
+/** bench/extension's trace (off unless KUBE_RECONCILE_TRACE names a file). */
+const trace = saveTraceFrom('worker');
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -107,7 +111,19 @@ export class SandboxSession {
     });
     this.timelineSince = this.clock.now();
     this.gitops = gitOpsFor(this.cluster, { selfHeal: settings.selfHeal, onRevert: (r) => this.reverted(r) });
-    this.batcher = new Batcher(options.send, undefined, options.timers);
+    const send = !trace.enabled
+      ? options.send
+      : (n: Notification) => {
+          if (n.kind === 'changes')
+            trace.mark('flush', {
+              count: n.changes.length,
+              quiet: n.quiet === true,
+              deployments: deploymentsIn(n.changes),
+            });
+          options.send(n);
+        };
+    // How long the sandbox stays idle: the batch that ends a burst goes at once, marked quiet.
+    this.batcher = new Batcher(send, undefined, options.timers, () => this.clock.hostMsUntilNextWork());
     this.operations = new Operations((n) => {
       // Pending changes first, so the views have seen what an operation's line talks about.
       this.batcher.flush();
@@ -116,7 +132,11 @@ export class SandboxSession {
     this.unsubscribeLog = this.cluster.log.subscribe((e) => this.batcher.log(e));
     this.feed = new ChangeFeed(
       api,
-      (c) => this.batcher.change(c),
+      (c) => {
+        if (trace.enabled && c.resource === 'deployments')
+          trace.mark('watch', { deployments: deploymentsIn([c]), sandboxTime: this.clock.now() });
+        this.batcher.change(c);
+      },
       () => this.sendList(),
     );
     this.cluster.start();

@@ -72,4 +72,80 @@ describe('Batcher', () => {
     assert.deepEqual(summary(sent), [['ADDED a 1'], ['MODIFIED a 2']]);
     assert.equal(timers.armed, 2);
   });
+
+  /** Timers by delay: the interval's and the quiet check's (0 ms) fire separately. */
+  function timersByDelay() {
+    const pending = new Map<number, { ms: number; fn: () => void }>();
+    let next = 1;
+    const run = (ms: number) => {
+      for (const [id, t] of [...pending]) if (t.ms === ms && pending.delete(id)) t.fn();
+    };
+    return {
+      setTimeout: (fn: () => void, ms: number) => (pending.set(next, { ms, fn }), next++),
+      clearTimeout: (h: unknown) => void pending.delete(h as number),
+      run,
+      endOfTurn: () => run(0),
+      interval: () => run(100),
+      get pending() {
+        return pending.size;
+      },
+    };
+  }
+
+  test('when the sandbox goes quiet, what is pending goes at the end of the turn, marked quiet', () => {
+    const sent: Notification[] = [];
+    const timers = timersByDelay();
+    let idle: number | undefined = 5;
+    const b = new Batcher(
+      (n) => sent.push(n),
+      100,
+      timers,
+      () => idle,
+    );
+    b.change(change('ADDED', 'a', '1'));
+    timers.endOfTurn();
+    assert.deepEqual(sent, [], 'busy (work due in 5 ms): waits');
+    b.change(change('MODIFIED', 'a', '2'));
+    idle = 100;
+    timers.run(5);
+    assert.deepEqual(summary(sent), [['ADDED a 2']], 'coalesced: the host has not seen a yet');
+    assert.equal((sent[0] as { quiet?: boolean }).quiet, true);
+    assert.equal(timers.pending, 0, 'the interval timer went with it');
+  });
+
+  test('a batch sent while busy is followed by an empty quiet one when the sandbox settles', () => {
+    const sent: Notification[] = [];
+    const timers = timersByDelay();
+    let idle: number | undefined = 0;
+    const b = new Batcher(
+      (n) => sent.push(n),
+      100,
+      timers,
+      () => idle,
+    );
+    b.change(change('MODIFIED', 'a', '3'));
+    timers.endOfTurn();
+    timers.interval();
+    assert.deepEqual(summary(sent), [['MODIFIED a 3']]);
+    assert.equal((sent[0] as { quiet?: boolean }).quiet, undefined, 'sent by the interval while busy: not quiet');
+    timers.endOfTurn();
+    assert.equal(sent.length, 1, 'still busy: nothing more');
+    idle = undefined;
+    timers.endOfTurn();
+    assert.deepEqual(summary(sent), [['MODIFIED a 3'], []]);
+    assert.equal((sent[1] as { quiet?: boolean }).quiet, true);
+    assert.equal(timers.pending, 0, 'the host knows: no more checks');
+    b.flush();
+    assert.equal(sent.length, 2, 'nothing pending and the host knows it is quiet: nothing sent');
+  });
+
+  test('without idleFor, no batch is marked quiet and no check is armed', () => {
+    const sent: Notification[] = [];
+    const timers = timersByDelay();
+    const b = new Batcher((n) => sent.push(n), 100, timers);
+    b.change(change('ADDED', 'a', '1'));
+    assert.equal(timers.pending, 1);
+    timers.interval();
+    assert.equal((sent[0] as { quiet?: boolean }).quiet, undefined);
+  });
 });

@@ -29,6 +29,24 @@ function fakeHost() {
 }
 
 describe('SwitchableClock', () => {
+  test('says how long (host time, at its speed) until the next foreground timer; background ones do not count', () => {
+    const host = fakeHost();
+    const clock = new SwitchableClock({ start: 0, speed: 20, ...host });
+    assert.equal(clock.hostMsUntilNextWork(), undefined);
+    clock.setTimer(100, () => undefined, { background: true });
+    assert.equal(clock.hostMsUntilNextWork(), undefined);
+    clock.setTimer(2000, () => undefined);
+    assert.equal(clock.hostMsUntilNextWork(), 100);
+    host.advance(30);
+    assert.equal(clock.hostMsUntilNextWork(), 70);
+    clock.pause();
+    assert.equal(clock.hostMsUntilNextWork(), undefined, 'paused: nothing will run');
+    clock.resume();
+    assert.equal(clock.hostMsUntilNextWork(), 70);
+    host.advance(70);
+    assert.equal(clock.hostMsUntilNextWork(), undefined, 'run: nothing left');
+  });
+
   test('follows host time at its speed and fires timers in clock time', () => {
     const host = fakeHost();
     const clock = new SwitchableClock({ start: 1000, speed: 10, ...host });
