@@ -11,10 +11,6 @@ import { deepFreeze } from '../util/json';
 import { KindBucket } from './bucket';
 import type { ChangeRecord, ChangeType } from './history';
 import { ChangeHistory } from './history';
-import { PodValueInterner } from './intern';
-
-/** The kind key of core/v1 Pods (`group/Kind`). */
-const POD_KIND_KEY = '/Pod';
 
 export interface ObjectStoreOptions {
   /** How many changes a watch can resume from before 410 Gone. */
@@ -29,7 +25,6 @@ export class ObjectStore {
   private rev: number;
   private listener: ((record: ChangeRecord) => void) | undefined;
   private observer: ((record: ChangeRecord) => void) | undefined;
-  private readonly podValues = new PodValueInterner();
 
   constructor(options: ObjectStoreOptions = {}) {
     this.rev = options.initialRevision ?? 0;
@@ -90,7 +85,6 @@ export class ObjectStore {
     const previous = bucket.get(namespace, name);
     this.rev++;
     obj.metadata.resourceVersion = String(this.rev);
-    if (kindKey === POD_KIND_KEY) this.podValues.internPod(obj, previous);
     deepFreeze(obj);
     bucket.set(namespace, name, obj);
     this.record(previous ? 'MODIFIED' : 'ADDED', kindKey, namespace, obj, previous);
