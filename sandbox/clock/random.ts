@@ -52,9 +52,11 @@ export class SeededRandom {
 
   /** `n` characters from `alphabet`. */
   string(n: number, alphabet: string = NAME_ALPHABET): string {
-    let out = '';
-    for (let i = 0; i < n; i++) out += alphabet[this.int(alphabet.length)];
-    return out;
+    const out = new Array<string>(n);
+    for (let i = 0; i < n; i++) out[i] = alphabet[this.int(alphabet.length)];
+    // Joined, not appended: `+=` leaves a chain of one cons string per character (32 bytes each) that a stored
+    // container ID or uid keeps alive for as long as it is stored.
+    return out.join('');
   }
 
   /** A version-4 UUID string. */
@@ -65,7 +67,14 @@ export class SeededRandom {
     const c = this.nextUint32();
     const d = this.nextUint32();
     const variant = HEX[((c >>> 28) & 0x3) | 0x8];
-    return `${hex8(a)}-${hex4(b >>> 16)}-4${hex4(b & 0xffff).slice(1)}-${variant}${hex4(c >>> 16).slice(1)}-${hex4(c & 0xffff)}${hex8(d)}`;
+    // One flat string (a template literal would be a tree of cons strings, kept as long as the uid is stored).
+    return [
+      hex8(a),
+      hex4(b >>> 16),
+      `4${hex4(b & 0xffff).slice(1)}`,
+      `${variant}${hex4(c >>> 16).slice(1)}`,
+      hex4(c & 0xffff) + hex8(d),
+    ].join('-');
   }
 
   /** The generator's state, for snapshots. */

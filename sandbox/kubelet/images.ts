@@ -74,11 +74,20 @@ export function isMissingImage(ref: ImageRef): boolean {
 /** `docker.io/library/nginx@sha256:…`: the same digest for the same reference on every node and run. */
 export function imageID(ref: ImageRef): string {
   if (ref.digest) return `${ref.repository}@${ref.digest}`;
-  const r = new SeededRandom(`image/${normalizedImage(ref)}`);
-  let hex = '';
-  for (let i = 0; i < 8; i++) hex += r.nextUint32().toString(16).padStart(8, '0');
-  return `${ref.repository}@sha256:${hex}`;
+  const image = normalizedImage(ref);
+  let id = imageIDs.get(image);
+  if (id === undefined) {
+    const r = new SeededRandom(`image/${image}`);
+    const hex: string[] = [];
+    for (let i = 0; i < 8; i++) hex.push(r.nextUint32().toString(16).padStart(8, '0'));
+    // One flat string per image, shared by every container of it (not a chain of cons strings per container).
+    id = [ref.repository, '@sha256:', ...hex].join('');
+    imageIDs.set(image, id);
+  }
+  return id;
 }
+/** The made-up digest of each image seen (a pure function of the name: every node and pod shares one string). */
+const imageIDs = new Map<string, string>();
 
 /** A plausible compressed size in bytes (5–120 MB), stable per image. */
 export function imageSize(ref: ImageRef): number {

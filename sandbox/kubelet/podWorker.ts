@@ -492,12 +492,15 @@ export class PodWorker {
     const mounts = this.volumes.mounts(c.spec, this.host.readConfig, facts);
     const fs = new ContainerFs(rootTree(this.pod, c.spec.image ?? '', this.podIP ?? ''), mounts);
     const policy = this.pod.spec?.restartPolicy ?? 'Always';
-    const instanceSeed = `${this.uid}/${c.spec.name}/${c.instance}`;
+    // Joined (one flat string, kept with the instance), not a template (a tree of cons strings).
+    const instanceSeed = [this.uid, c.spec.name, c.instance].join('/');
     const random = this.host.random.fork(instanceSeed);
     const d = this.host.delays;
     const lookedUp = new Set<string>();
     const runInput: RunInput = {
-      pod: this.pod,
+      // Kept as long as the instance runs: the pod's spec and metadata (the process reads nothing else), not the status
+      // of the version it started from, which the next status write would otherwise leave alive in every container.
+      pod: { apiVersion: this.pod.apiVersion, kind: this.pod.kind, metadata: this.pod.metadata, spec: this.pod.spec },
       container: c.spec,
       init: c.init,
       sidecar: c.sidecar,

@@ -59,7 +59,8 @@ export interface Decision {
 }
 
 interface Entry {
-  summary: Omit<SchedulingExplanation, 'pod' | 'nodes'>;
+  /** Without `weights`: they are the same constants for every pod (copied into each explanation handed out). */
+  summary: Omit<SchedulingExplanation, 'pod' | 'nodes' | 'weights'>;
   record: CycleRecord | undefined;
 }
 
@@ -90,7 +91,6 @@ export class ExplanationStore {
       evaluatedNodes: r.names.length,
       feasibleNodes: r.feasible.length,
       scored: r.scores !== undefined,
-      weights: { ...SCORE_WEIGHTS },
     };
     if (chosen !== undefined) summary.node = chosen;
     if (d.message !== undefined) summary.message = d.message;
@@ -108,7 +108,10 @@ export class ExplanationStore {
   explain(key: string): SchedulingExplanation | undefined {
     const e = this.entries.get(key);
     if (!e) return undefined;
-    const out: SchedulingExplanation = { pod: key, ...e.summary, weights: { ...e.summary.weights } };
+    const { node, message, ...counts } = e.summary;
+    const out: SchedulingExplanation = { pod: key, ...counts, weights: { ...SCORE_WEIGHTS } };
+    if (node !== undefined) out.node = node;
+    if (message !== undefined) out.message = message;
     if (e.record) out.nodes = nodeExplanations(e.record);
     return out;
   }

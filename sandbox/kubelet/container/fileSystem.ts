@@ -57,10 +57,12 @@ interface Sequenced extends FileEvent {
 export class FileWriter {
   /** Events at or after this time never happen (the instance ended). */
   until = Infinity;
-  readonly events: Sequenced[] = [];
   readonly periodic: PeriodicWrites[] = [];
 
-  constructor(private readonly tree: FileTree) {}
+  constructor(
+    private readonly tree: FileTree,
+    readonly events: Sequenced[] = [],
+  ) {}
 
   add(e: FileEvent): void {
     this.events.push({ ...e, seq: this.tree.nextSeq() });
@@ -101,10 +103,34 @@ function under(path: string, dir: string): boolean {
 
 export type Entry = { kind: 'file'; text: string } | { kind: 'dir' };
 
+/**
+ * What every tree made from it holds from the start (an image's directories and files): built once and shared by
+ * every container of the image (thousands of pods), never changed — a tree's own writes and directories go on top.
+ */
+export class FileLayer {
+  readonly dirs: ReadonlySet<string>;
+  readonly events: readonly Sequenced[];
+
+  constructor(dirs: readonly string[], files: Readonly<Record<string, string>>) {
+    const all = new Set<string>(['/']);
+    for (const d of dirs) for (let p = normalize(d); p !== '/'; p = parentOf(p)) all.add(p);
+    this.dirs = all;
+    this.events = Object.freeze(
+      Object.entries(files).map(([path, text], seq) =>
+        Object.freeze({ at: -Infinity, op: 'write' as const, path, text, seq }),
+      ),
+    );
+  }
+}
+
+const EMPTY_DIRS: ReadonlySet<string> = new Set<string>();
+
 export class FileTree {
   private readonly writers: FileWriter[] = [];
   private seq = 0;
   private readonly dirs = new Set<string>(['/']);
+  /** The shared layer's directories (`dirs` holds only what this tree added). */
+  private readonly layerDirs: ReadonlySet<string>;
   /** Bumped on every change, so views can cache. */
   version = 0;
   private readonly listeners = new Set<(at: number) => void>();
@@ -112,7 +138,19 @@ export class FileTree {
   constructor(
     readonly name: string,
     readonly readOnly = false,
-  ) {}
+    layer?: FileLayer,
+  ) {
+    this.layerDirs = layer?.dirs ?? EMPTY_DIRS;
+    if (layer && layer.events.length > 0) {
+      // The layer's files as a first writer that is never cut; this tree's own events are sequenced after them.
+      this.writers.push(new FileWriter(this, layer.events as Sequenced[]));
+      this.seq = layer.events.length;
+    }
+  }
+
+  private hasBaseDir(path: string): boolean {
+    return this.dirs.has(path) || this.layerDirs.has(path);
+  }
 
   nextSeq(): number {
     return this.seq++;
@@ -138,6 +176,8 @@ export class FileTree {
   /** A directory present from the start (an image's `/tmp`, a mount point). */
   baseDir(path: string): void {
     for (let p = normalize(path); ; p = parentOf(p)) {
+      // The layer holds every parent of its directories too.
+      if (this.layerDirs.has(p)) break;
       this.dirs.add(p);
       if (p === '/') break;
     }
@@ -173,7 +213,7 @@ export class FileTree {
   entry(path: string, t: number): Entry | undefined {
     const p = normalize(path);
     let text: string | undefined;
-    let dir = this.dirs.has(p);
+    let dir = this.hasBaseDir(p);
     let removedDir = false;
     for (const e of this.eventsFor(p, t)) {
       if (e.op === 'write') text = e.text ?? '';
@@ -201,8 +241,9 @@ export class FileTree {
   children(dir: string, t: number): string[] {
     const d = normalize(dir);
     const names = new Set<string>();
-    for (const base of this.dirs)
-      if (under(base, d) && parentOf(base) === d) names.add(base.slice(d.length + (d === '/' ? 0 : 1)));
+    for (const dirs of [this.layerDirs, this.dirs])
+      for (const base of dirs)
+        if (under(base, d) && parentOf(base) === d) names.add(base.slice(d.length + (d === '/' ? 0 : 1)));
     const candidates = new Set<string>();
     for (const e of this.eventsFor(d, t, true)) {
       if (!under(e.path, d)) continue;
@@ -211,7 +252,7 @@ export class FileTree {
     }
     for (const name of candidates) {
       const child = d === '/' ? `/${name}` : `${d}/${name}`;
-      if (this.dirs.has(child) || this.entryExists(child, t)) names.add(name);
+      if (this.hasBaseDir(child) || this.entryExists(child, t)) names.add(name);
     }
     return [...names].sort();
   }

@@ -7,7 +7,7 @@
  */
 import type { Pod } from 'kubernetes-types/core/v1';
 import { imageBaseName } from '../images';
-import { FileTree } from './fileSystem';
+import { FileLayer, FileTree } from './fileSystem';
 
 const DIRS = [
   '/bin',
@@ -51,10 +51,30 @@ const IMAGE_FILES: Record<string, Record<string, string>> = {
   },
 };
 
-/** The root tree of a new instance of a container of `pod` running `image`. */
+/** Each image's shared layer: its distribution's directories, the device files and the files it ships. */
+const layers = new Map<string, FileLayer>();
+
+function imageLayer(image: string): FileLayer {
+  const base = imageBaseName(image);
+  const key = Object.hasOwn(IMAGE_FILES, base) ? base : '';
+  let layer = layers.get(key);
+  if (!layer) {
+    layer = new FileLayer(DIRS, {
+      // Devices read as empty files (what is written to them goes nowhere: see the shell's redirections).
+      '/dev/null': '',
+      '/dev/zero': '',
+      '/dev/random': '',
+      '/dev/urandom': '',
+      ...(IMAGE_FILES[key] ?? {}),
+    });
+    layers.set(key, layer);
+  }
+  return layer;
+}
+
+/** The root tree of a new instance of a container of `pod` running `image`: the image's layer and the pod's files. */
 export function rootTree(pod: Pod, image: string, podIP: string): FileTree {
-  const tree = new FileTree('rootfs');
-  for (const d of DIRS) tree.baseDir(d);
+  const tree = new FileTree('rootfs', false, imageLayer(image));
   const hostname = pod.spec?.hostname ?? pod.metadata?.name ?? '';
   const ns = pod.metadata?.namespace ?? 'default';
   const fqdn = pod.spec?.subdomain ? `${hostname}.${pod.spec.subdomain}.${ns}.svc.cluster.local` : undefined;
@@ -71,15 +91,20 @@ export function rootTree(pod: Pod, image: string, podIP: string): FileTree {
       `${podIP}\t${fqdn ? `${fqdn}\t` : ''}${hostname}`,
       '',
     ].join('\n'),
-    '/etc/resolv.conf': `search ${ns}.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n`,
-    // Devices read as empty files (what is written to them goes nowhere: see the shell's redirections).
-    '/dev/null': '',
-    '/dev/zero': '',
-    '/dev/random': '',
-    '/dev/urandom': '',
-    ...(IMAGE_FILES[imageBaseName(image)] ?? {}),
+    '/etc/resolv.conf': resolvConf(ns),
   };
   const w = tree.writer();
   for (const [path, text] of Object.entries(files)) w.add({ at: -Infinity, op: 'write', path, text });
   return tree;
+}
+
+/** One string per namespace (every pod of it has the same file). */
+const resolvConfs = new Map<string, string>();
+function resolvConf(ns: string): string {
+  let text = resolvConfs.get(ns);
+  if (text === undefined) {
+    text = `search ${ns}.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n`;
+    resolvConfs.set(ns, text);
+  }
+  return text;
 }

@@ -66,9 +66,10 @@ function compile(format: string): (string | Field)[] {
  */
 export function strftime(ms: number, format: string): string {
   const d = new Date(Math.floor(ms));
-  let out = '';
-  for (const p of compile(format)) out += typeof p === 'string' ? p : p(d, ms);
-  return out;
+  // Joined into one flat string: appended pieces stay a chain of cons strings for as long as the log line is kept.
+  return compile(format)
+    .map((p) => (typeof p === 'string' ? p : p(d, ms)))
+    .join('');
 }
 
 /** busybox `date` with no format: `Thu Jan  1 00:00:05 UTC 2026`. */
