@@ -216,6 +216,7 @@ class Reader {
       while (t.charCodeAt(q) === SPACE) q++;
       return t.charCodeAt(q) === COLON && this.colonIndicator(q);
     }
+    if (c === 91 || c === 123) return false; // a flow collection (as a key: left to yaml)
     return this.plainKeyEnd(p) >= 0;
   }
 
@@ -323,6 +324,22 @@ class Reader {
       this.passedUp = gap;
     }
     return node;
+  }
+
+  /** Whether the last non-blank line before the line of `p` is a comment line. */
+  private commentAbove(p: number): boolean {
+    const t = this.text;
+    let lineStart = t.lastIndexOf('\n', p - 1) + 1;
+    while (lineStart > 0) {
+      const prevStart = t.lastIndexOf('\n', lineStart - 2) + 1;
+      let q = prevStart;
+      while (t.charCodeAt(q) === SPACE) q++;
+      const c = t.charCodeAt(q);
+      if (c === HASH) return true;
+      if (c !== NL) return false;
+      lineStart = prevStart;
+    }
+    return false;
   }
 
   /** The comment lines between `from` (a line start) and `to`. */
@@ -465,7 +482,8 @@ class Reader {
         const ind = this.skipBlank();
         if (ind !== END && ind > indent) item = this.blockNode(indent, ind);
         else {
-          if (c === HASH) throw bail(); // as for an empty map value
+          // As for an empty map value; and a comment before it becomes the empty node's, with an irregular end.
+          if (c === HASH || this.commentAbove(dash)) throw bail();
           item = emptyScalar(p, p);
           this.pos = lineEnd;
           this.contentAt = -1;
@@ -503,8 +521,7 @@ class Reader {
     }
     if (c === STAR) return this.alias(p);
     if (c === 124 || c === 62) return this.blockScalar(parentIndent);
-    if (c === 91 /* [ */) return this.flowSeq();
-    if (c === 123 /* { */) return this.flowMap();
+    if (c === 91 /* [ */ || c === 123 /* { */) return this.flow(parentIndent);
     return this.plainValue(parentIndent);
   }
 
@@ -654,66 +671,132 @@ class Reader {
     return node;
   }
 
-  /** `[]` or `[a, "b", 1]` on one line. */
-  private flowSeq(): YAMLSeq {
-    const t = this.text;
-    const start = this.pos;
-    const seq = new YAMLSeq();
-    seq.flow = true;
-    let p = start + 1;
-    while (t.charCodeAt(p) === SPACE) p++;
-    if (t.charCodeAt(p) !== 93 /* ] */) {
-      for (;;) {
-        const c = t.charCodeAt(p);
-        let item: Scalar;
-        if (c === 34 || c === 39) {
-          item = this.quoted(p);
-          p = item.range![1];
-        } else {
-          let e = p;
-          for (; e < this.len; e++) {
-            const d = t.charCodeAt(e);
-            if (d === 44 || d === 93 || d === NL) break;
-            if (d === 91 || d === 123 || d === 125 || d === HASH || d === COLON || d === TAB) throw bail();
-          }
-          let v = e;
-          while (t.charCodeAt(v - 1) === SPACE) v--;
-          if (v <= p) throw bail();
-          const src = t.slice(p, v);
-          if (!plainStart(src)) throw bail();
-          item = plainScalar(src, p, v, v);
-          p = v;
-        }
-        while (t.charCodeAt(p) === SPACE) p++;
-        item.range![2] = p;
-        seq.items.push(item);
-        const d = t.charCodeAt(p);
-        if (d === 93) break;
-        if (d !== 44) throw bail();
-        p++;
-        while (t.charCodeAt(p) === SPACE) p++;
-        if (t.charCodeAt(p) === 93) throw bail(); // a trailing comma
-      }
-    }
-    const end = p + 1;
-    this.pos = end;
-    seq.range = [start, end, this.restOfLine(true)];
-    return seq;
+  /** A flow collection as a block value: `[…]` or `{…}`, over one line or several, then the rest of its line. */
+  private flow(parentIndent: number): YAMLMap | YAMLSeq {
+    const node = this.flowNode(this.pos, parentIndent);
+    this.pos = node.range![1];
+    node.range![2] = this.restOfLine(true);
+    return node;
   }
 
-  /** Only `{}`. */
-  private flowMap(): YAMLMap {
+  /**
+   * Skips white space inside a flow collection, across lines: each new line must be indented deeper than the block
+   * around the collection, unless it starts with a closing bracket; tabs, and comments elsewhere than after an
+   * opening bracket or a comma, are left to yaml.
+   */
+  private flowSpace(p: number, parentIndent: number, commentOk = false): number {
     const t = this.text;
-    const start = this.pos;
-    let p = start + 1;
-    while (t.charCodeAt(p) === SPACE) p++;
-    if (t.charCodeAt(p) !== 125) throw bail();
-    const map = new YAMLMap();
-    map.flow = true;
-    const end = p + 1;
-    this.pos = end;
-    map.range = [start, end, this.restOfLine(true)];
-    return map;
+    for (;;) {
+      const c = t.charCodeAt(p);
+      if (c === SPACE) p++;
+      else if (c === HASH && commentOk && (t.charCodeAt(p - 1) === SPACE || t.charCodeAt(p - 1) === NL)) {
+        // After an opening bracket or a comma a comment changes no range.
+        const nl = t.indexOf('\n', p);
+        if (nl < 0) throw bail();
+        p = nl;
+      } else if (c === NL) {
+        const lineStart = ++p;
+        while (t.charCodeAt(p) === SPACE) p++;
+        const d = t.charCodeAt(p);
+        const closer = d === 93 || d === 125;
+        if (p - lineStart <= parentIndent && !(closer && p - lineStart === parentIndent) && d !== NL) throw bail();
+        if (p === lineStart && (t.startsWith('---', p) || t.startsWith('...', p))) throw bail();
+      } else if (c === HASH || c === TAB || p >= this.len) throw bail();
+      else return p;
+    }
+  }
+
+  /** The flow collection at `p`, its range ending after its closing bracket. */
+  private flowNode(p: number, parentIndent: number): YAMLMap | YAMLSeq {
+    const t = this.text;
+    const start = p;
+    const isMap = t.charCodeAt(p) === 123;
+    const close = isMap ? 125 : 93;
+    const node = isMap ? new YAMLMap() : new YAMLSeq();
+    node.flow = true;
+    const seen = isMap ? new Set<string>() : undefined;
+    p = this.flowSpace(p + 1, parentIndent, true);
+    while (t.charCodeAt(p) !== close) {
+      let key: Scalar | undefined;
+      if (isMap) {
+        key = this.flowKey(p);
+        if (seen!.has(key.value as string)) throw bail();
+        seen!.add(key.value as string);
+        p = this.flowSpace(key.range![1] + 1, parentIndent);
+      }
+      const value = this.flowItem(p, parentIndent);
+      p = this.flowSpace(value.range![1], parentIndent);
+      // An item's end runs to the next token; a map value's stops after the first line break (as yaml's do).
+      const nl = key === undefined ? -1 : t.indexOf('\n', value.range![1]);
+      value.range![2] = nl >= 0 && nl < p ? nl + 1 : p;
+      if (key !== undefined) (node as YAMLMap).items.push(new Pair(key, value));
+      else (node as YAMLSeq).items.push(value);
+      const c = t.charCodeAt(p);
+      if (c === 44) p = this.flowSpace(p + 1, parentIndent, true);
+      else if (c !== close) throw bail();
+    }
+    node.range = [start, p + 1, p + 1];
+    return node;
+  }
+
+  /** A key of a flow map: a quoted or plain scalar right before its `:`. */
+  private flowKey(p: number): Scalar {
+    const t = this.text;
+    const c = t.charCodeAt(p);
+    let key: Scalar;
+    if (c === 34 || c === 39) {
+      key = this.quoted(p);
+      if (t.charCodeAt(key.range![1]) !== COLON) throw bail();
+    } else {
+      let e = p;
+      for (; e < this.len; e++) {
+        const d = t.charCodeAt(e);
+        if (d === COLON) break;
+        if (
+          d === NL ||
+          d === TAB ||
+          d === SPACE ||
+          d === HASH ||
+          d === 44 ||
+          d === 91 ||
+          d === 93 ||
+          d === 123 ||
+          d === 125
+        )
+          throw bail();
+      }
+      const n = t.charCodeAt(e + 1);
+      if (e === p || !(n === SPACE || n === NL)) throw bail();
+      const src = t.slice(p, e);
+      if (!plainStart(src)) throw bail();
+      key = plainScalar(src, p, e, e);
+    }
+    if (typeof key.value !== 'string' || (key.value === '<<' && key.type === 'PLAIN')) throw bail();
+    return key;
+  }
+
+  /** An item of a flow collection (or a flow map's value): a one-line scalar or a nested flow collection. */
+  private flowItem(p: number, parentIndent: number): Scalar | YAMLMap | YAMLSeq {
+    const t = this.text;
+    const c = t.charCodeAt(p);
+    if (c === 34 || c === 39) return this.quoted(p);
+    if (c === 91 || c === 123) return this.flowNode(p, parentIndent);
+    let e = p;
+    let end = p;
+    for (; e < this.len; e++) {
+      const d = t.charCodeAt(e);
+      if (d === 44 || d === 93 || d === 125 || d === NL) break;
+      if (d === 91 || d === 123 || d === HASH || d === TAB) throw bail();
+      if (d === COLON) {
+        const n = t.charCodeAt(e + 1);
+        if (n === SPACE || n === NL || n === 44 || n === 91 || n === 93 || n === 123 || n === 125) throw bail();
+      }
+      if (d !== SPACE) end = e + 1;
+    }
+    if (end === p) throw bail(); // an empty item or value
+    const src = t.slice(p, end);
+    if (!plainStart(src)) throw bail();
+    return plainScalar(src, p, end, end);
   }
 }
 

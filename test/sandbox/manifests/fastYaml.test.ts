@@ -95,6 +95,10 @@ describe('fast YAML reader: the same nodes as the yaml package, or none', () => 
     '# lead\n---\na: 1\n...\n---\nb: 2\n--- # c\n---\n',
     // Anchors and aliases, as PyYAML writes them into CRDs.
     'a: &id001\n  type: object\nb: *id001\nc: &x val\nd: *x\ne:\n  - &s\n    - 1\n  - *s\n',
+    // Flow collections, JSON-like manifests over lines, trailing commas, comments after commas.
+    'a: {b: 1}\nc: [b, [c], {}]\nd: [ ]\n',
+    '{\n  "apiVersion": "v1",\n  kind: "Pod", # c\n  spec: {\n    a: [\n      1 ,\n      "x"\n    ],\n  },\n}\n',
+    '[1 , 2 ]\n---\n{ "a":1, b: [ ] \n , "c": 2 }\n',
     // A plain scalar folded over lines.
     'a: plain\n  multi\n\n  line\nb: 1\n',
   ];
@@ -117,12 +121,14 @@ describe('fast YAML reader: the same nodes as the yaml package, or none', () => 
     'a: |2\n   x\n', // an indentation indicator
     '%YAML 1.2\n---\na: 1\n', // a directive
     'a: b: c\n', // yaml's error
-    'a: {b: 1}\n', // a flow map with entries
-    'a: [b, [c]]\n',
     'a: 1\r\nb: 2\r\n', // CR line ends
     'a: *nothing\n', // an alias without its anchor
     'a: # empty, with a comment\nb: 1\n',
-    '{"apiVersion": "v1"}\n',
+    'a:\n- 1\n# c\n-\n- 2\n', // an empty item after a comment line
+    'a: [1 # c\n]\n', // a comment in a flow collection before its comma
+    'a: [\n1]\n', // a flow collection not indented enough
+    'a: {b}\n', // a flow map entry without a value
+    'a: [b: 1]\n', // a pair in a flow sequence
   ];
   for (const text of DECLINED) {
     test(`declined, left to yaml: ${JSON.stringify(text.slice(0, 40))}`, () => {

@@ -181,17 +181,42 @@ function render(s: Shape, indent: number, step: number, sameIndentSeq: boolean):
   return lines;
 }
 
+/** The same shape in flow style (as JSON-like manifests are written): `{ key: value, … }` over lines. */
+function renderFlow(s: Shape, indent: number, style: number): string {
+  const pad = ' '.repeat(indent + 2);
+  const multi = style % 3 !== 0;
+  const items = s.entries.map((e, i) => {
+    const v =
+      typeof e.value === 'string'
+        ? e.value.includes('\n')
+          ? JSON.stringify(e.value)
+          : e.value
+        : renderFlow(e.value, indent + 2, style + i);
+    const item = s.kind === 'map' ? `${e.key}: ${v}` : v;
+    return (multi ? pad : '') + item;
+  });
+  const sep = multi ? (style % 2 === 0 ? ',\n' : ', # c\n') : ', ';
+  const [open, close] = s.kind === 'map' ? ['{', '}'] : ['[', ']'];
+  const trailing = style % 5 === 0 ? ',' : '';
+  return multi
+    ? `${open}\n${items.join(sep)}${trailing}\n${' '.repeat(indent)}${close}`
+    : `${open}${items.join(sep)}${trailing}${close}`;
+}
+
 /** A manifest-shaped YAML text. */
 export const generatedYaml: fc.Arbitrary<string> = fc
   .tuple(
-    fc.array(fc.tuple(shape(4), fc.constantFrom(2, 4, 3), fc.boolean()), { minLength: 1, maxLength: 3 }),
+    fc.array(fc.tuple(shape(4), fc.constantFrom(2, 4, 3), fc.boolean(), fc.nat(30)), { minLength: 1, maxLength: 3 }),
     fc.constantFrom('---\n', '', '--- # doc\n', '...\n---\n'),
     fc.boolean(),
   )
   .map(([docs, marker, trailingNewline]) => {
     const text = docs
-      .map(([s, step, same]) => ['apiVersion: v1', 'kind: ConfigMap', ...render({ ...s, kind: 'map' }, 0, step, same)])
-      .map((lines) => lines.join('\n'))
+      .map(([s, step, same, flow]) =>
+        flow < 8
+          ? renderFlow({ ...s, kind: 'map' }, 0, flow)
+          : ['apiVersion: v1', 'kind: ConfigMap', ...render({ ...s, kind: 'map' }, 0, step, same)].join('\n'),
+      )
       .join('\n' + marker);
     return trailingNewline ? text + '\n' : text;
   });
