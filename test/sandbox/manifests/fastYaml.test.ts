@@ -99,6 +99,7 @@ describe('fast YAML reader: the same nodes as the yaml package, or none', () => 
     'a: {b: 1}\nc: [b, [c], {}]\nd: [ ]\n',
     '{\n  "apiVersion": "v1",\n  kind: "Pod", # c\n  spec: {\n    a: [\n      1 ,\n      "x"\n    ],\n  },\n}\n',
     '[1 , 2 ]\n---\n{ "a":1, b: [ ] \n , "c": 2 }\n',
+    '{\n  a: [x]\n\n}\n--- # doc\n--- # d\na: 1\n',
     // A plain scalar folded over lines.
     'a: plain\n  multi\n\n  line\nb: 1\n',
   ];
@@ -125,6 +126,9 @@ describe('fast YAML reader: the same nodes as the yaml package, or none', () => 
     'a: *nothing\n', // an alias without its anchor
     'a: # empty, with a comment\nb: 1\n',
     'a:\n- 1\n# c\n-\n- 2\n', // an empty item after a comment line
+    '- # c\n- 1\n', // an empty item with a comment
+    'kind\t: x\n', // a tab before a key's colon
+    'a: 1\n...\n   ---\nb: 2\n', // an indented `---` after `...`: yaml's error
     'a: [1 # c\n]\n', // a comment in a flow collection before its comma
     'a: [\n1]\n', // a flow collection not indented enough
     'a: {b}\n', // a flow map entry without a value
