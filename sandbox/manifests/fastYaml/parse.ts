@@ -727,8 +727,17 @@ class Reader {
       const value = this.flowItem(p, parentIndent);
       p = this.flowSpace(value.range![1], parentIndent);
       // An item's end runs to the next token; a map value's stops after the first line break (as yaml's do).
-      const nl = key === undefined ? -1 : t.indexOf('\n', value.range![1]);
-      value.range![2] = nl >= 0 && nl < p ? nl + 1 : p;
+      // (Searched only up to the next token: a long one-line flow map must not cost a scan to the end per value.)
+      let end = p;
+      if (key !== undefined) {
+        for (let q = value.range![1]; q < p; q++) {
+          if (t.charCodeAt(q) === NL) {
+            end = q + 1;
+            break;
+          }
+        }
+      }
+      value.range![2] = end;
       if (key !== undefined) (node as YAMLMap).items.push(new Pair(key, value));
       else (node as YAMLSeq).items.push(value);
       const c = t.charCodeAt(p);
