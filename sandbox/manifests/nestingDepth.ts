@@ -12,42 +12,74 @@
 
 /** Deepest nesting of `text` (an over-estimate, never an under-estimate for plain input). */
 export function nestingDepth(text: string): number {
+  // One pass over the text, line by line, without slicing it (the guard runs on every text the server reads).
   const indents: number[] = [];
   let flow = 0;
   let max = 0;
-  for (const line of text.split('\n')) {
-    const indent = line.length - line.trimStart().length;
-    const body = line.slice(indent);
-    if (body === '' || body.startsWith('#')) continue;
-    if (flow === 0) {
-      while (indents.length > 0 && indents[indents.length - 1] >= indent) indents.pop();
-      indents.push(indent);
+  const len = text.length;
+  let lineStart = 0;
+  while (lineStart <= len) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = len;
+    // The indent is what trimStart() would remove: spaces, tabs and the other white space of JavaScript's \s.
+    let p = lineStart;
+    while (p < lineEnd && isWhite(text.charCodeAt(p))) p++;
+    if (p < lineEnd && text.charCodeAt(p) !== 35 /* # */) {
+      const indent = p - lineStart;
+      if (flow === 0) {
+        while (indents.length > 0 && indents[indents.length - 1] >= indent) indents.pop();
+        indents.push(indent);
+      }
+      // Leading `- ` entries: a dash followed by spaces or tabs, repeatedly.
+      let dashes = 0;
+      let q = p;
+      while (text.charCodeAt(q) === 45 && q + 1 < lineEnd && isBlank(text.charCodeAt(q + 1))) {
+        q++;
+        while (q < lineEnd && isBlank(text.charCodeAt(q))) q++;
+        dashes++;
+      }
+      const { net, peak } = scanFlow(text, p, lineEnd);
+      max = Math.max(max, indents.length + dashes + flow + peak);
+      flow = Math.max(0, flow + net);
     }
-    const dashes = (/^(?:-[ \t]+)*/.exec(body)?.[0].match(/-/g) ?? []).length;
-    const { net, peak } = scanFlow(body);
-    max = Math.max(max, indents.length + dashes + flow + peak);
-    flow = Math.max(0, flow + net);
+    lineStart = lineEnd + 1;
   }
   return max;
 }
 
-/** Net change and highest point of flow-bracket depth over one line. */
-function scanFlow(body: string): { net: number; peak: number } {
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9;
+}
+
+const WHITE = /\s/;
+
+function isWhite(c: number): boolean {
+  if (c === 32 || c === 9) return true;
+  if (c < 128 && c !== 11 && c !== 12 && c !== 13 && c !== 10) return false;
+  return WHITE.test(String.fromCharCode(c));
+}
+
+/** Net change and highest point of flow-bracket depth over the line body text[from, to). */
+function scanFlow(text: string, from: number, to: number): { net: number; peak: number } {
   let depth = 0;
   let peak = 0;
-  let quote = '';
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (quote !== '') {
-      if (c === '\\' && quote === '"') i++;
-      else if (c === quote) quote = '';
+  let quote = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === 92 /* \\ */ && quote === 34) i++;
+      else if (c === quote) quote = 0;
       continue;
     }
-    const prev = i === 0 ? ' ' : body[i - 1];
-    if ((c === '"' || c === "'") && ' \t[{,:'.includes(prev)) quote = c;
-    else if (c === '#' && (prev === ' ' || prev === '\t')) break;
-    else if (c === '[' || c === '{') peak = Math.max(peak, ++depth);
-    else if (c === ']' || c === '}') depth--;
+    const prev = i === from ? 32 : text.charCodeAt(i - 1);
+    if (
+      (c === 34 || c === 39) &&
+      (prev === 32 || prev === 9 || prev === 91 || prev === 123 || prev === 44 || prev === 58)
+    )
+      quote = c;
+    else if (c === 35 && (prev === 32 || prev === 9)) break;
+    else if (c === 91 || c === 123) peak = Math.max(peak, ++depth);
+    else if (c === 93 || c === 125) depth--;
   }
   return { net: depth, peak };
 }

@@ -25,6 +25,8 @@ import { compareQuantity, formatQuantity, parseQuantity } from '../../sandbox/ap
 import { parseCron } from '../../sandbox/admission/validation/cron';
 import { scheduleOf } from '../../sandbox/controllers/cronjob/schedule';
 import { validateManifestText } from '../../server/src/services/validateDocument';
+import { compareWithYaml } from '../sandbox/manifests/fastYamlCompare';
+import { fuzzedYaml } from '../sandbox/manifests/fastYamlArbitrary';
 
 export interface FuzzTarget {
   name: string;
@@ -663,5 +665,20 @@ export function fuzzTargets(): FuzzTarget[] {
     fieldSelectorTarget(),
     quantityTarget(),
     cronTarget(),
+    fastYamlTarget(),
   ];
+}
+
+/**
+ * The fast YAML reader (sandbox/manifests/fastYaml) against the `yaml` package on generated and mutated manifests:
+ * either it declines the text or both give the same node trees, and `yaml` finds no error in it.
+ */
+function fastYamlTarget(): FuzzTarget {
+  return target(
+    'fast-yaml',
+    fc.property(fuzzedYaml, (t) => {
+      const c = compareWithYaml(t);
+      if (c.outcome === 'different') throw new FuzzFinding(c.why);
+    }),
+  );
 }
