@@ -6,23 +6,14 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { yamlFiles } from '../yamlFiles';
 import { isMap, isScalar, parseAllDocuments } from 'yaml';
 import { MAX_ALIAS_COUNT, parseManifestText } from '../../sandbox/manifests/parseManifests';
 import { copyJson } from '../../sandbox/util/json';
 
 const ROOT = join(__dirname, '..', '..');
-
-function yamlFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...yamlFiles(p));
-    else if (/\.ya?ml$/.test(name)) out.push(p);
-  }
-  return out;
-}
 
 /** What each document's object was before the direct reading: copyJson of toJS, or the error it threw. */
 function generalObjects(text: string): unknown[] {

@@ -5,8 +5,9 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { yamlFiles } from '../../yamlFiles';
 import fc from 'fast-check';
 import { isAlias, isMap, isScalar } from 'yaml';
 import { parseFastYaml } from '../../../sandbox/manifests/fastYaml/parse';
@@ -16,16 +17,6 @@ import { compareWithYaml } from './fastYamlCompare';
 import { fuzzedYaml, generatedYaml } from './fastYamlArbitrary';
 
 const ROOT = join(__dirname, '..', '..', '..');
-
-function yamlFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...yamlFiles(p));
-    else if (/\.ya?ml$/.test(name)) out.push(p);
-  }
-  return out;
-}
 
 const FILES = [...yamlFiles(join(ROOT, 'examples')), ...yamlFiles(join(ROOT, 'test', 'fixtures'))];
 
