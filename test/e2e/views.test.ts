@@ -274,7 +274,11 @@ describe('Kube Reconcile views (issue 17) in VS Code 1.100', { skip: skip ? `ski
   test(STEP_NAMES[2], STEP, () =>
     suite.step('drain-fast-forward-progress', async () => {
       const pods = await suite.baseline(3);
-      const node = pods[0].node;
+      // kubectl drain (no --force) refuses a node that runs a pod no controller owns: config.yaml's bare
+      // configured-app pod lands wherever the scheduler put it, so drain a web pod's node it is not on (CI once drew
+      // its node, and the drain rightly stopped at the cordon).
+      const bare = (await wb().treeRows()).find((r) => r.label === 'configured-app')?.description.split(' · ') ?? [];
+      const node = (pods.find((p) => !bare.includes(p.node)) ?? pods[0]).node;
       await wb().contextMenu(node, 'Drain');
       const drained = await until(
         `a notification that ${node} is drained`,
