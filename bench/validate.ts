@@ -5,27 +5,18 @@
  * Prints resources per second and the time per phase; never fails on the figures. BENCH_VALIDATE_RESOURCES sets
  * the corpus size, BENCH_VALIDATE_JOBS the pool sizes (comma-separated).
  */
-import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runValidate } from '../cli/validate';
 import { analyzeFile } from '../server/src/services/workspace/analyzeFile';
 import { fmt, machine } from './stats';
+import { yamlFiles } from '../test/yamlFiles';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WANTED = Number(process.env.BENCH_VALIDATE_RESOURCES ?? 10_000);
 const JOBS = (process.env.BENCH_VALIDATE_JOBS ?? `1,${Math.max(2, cpus().length)}`).split(',').map(Number);
-
-function yamlFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...yamlFiles(p));
-    else if (/\.ya?ml$/.test(name)) out.push(p);
-  }
-  return out;
-}
 
 /** Writes copies of the seed files until the corpus holds `wanted` resources; returns the folder and its count. */
 export function makeCorpus(wanted: number): { dir: string; files: number; resources: number } {
