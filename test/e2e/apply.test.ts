@@ -202,7 +202,7 @@ describe(
             // Fixed and saved: applied.
             await wb.goToLine(replicasLine(webYaml(3)) + 1);
             await wb.runCommand('Delete Line');
-            assert.equal((await wb.editorLines()).includes('  replicsa: 4'), false, 'the typo is gone');
+            await wb.waitForEditorLines('the typo gone', (lines) => !lines.includes('  replicsa: 4'));
             await wb.page.keyboard.press('Control+S');
             await statusLine(wb, 'the save applied', /web\.yaml applied: 1 configured, 1 unchanged/);
             assert.equal(readFileSync(file, 'utf8'), webYaml(4));
@@ -358,9 +358,8 @@ describe(
               .first()
               .waitFor({ state: 'visible', timeout: WAIT_MS });
             await wb.waitDirty(true);
-            assert.ok(
-              (await wb.editorLines()).includes('  replicas: 5'),
-              'the live value written at the replicas line',
+            await wb.waitForEditorLines('the live value written at the replicas line', (lines) =>
+              lines.includes('  replicas: 5'),
             );
             await statusLine(wb, 'what was written', /web\.yaml: spec\.replicas: 5 written from live; save to apply/);
             await wb.runCommand('File: Revert File');

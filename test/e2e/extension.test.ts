@@ -76,7 +76,7 @@ describe(
         await wb().page.keyboard.press('Backspace');
         await wb().page.keyboard.type('3');
         await wb().waitDirty(true);
-        assert.ok((await wb().editorLines()).includes('  replicas: 3'), 'the edit changed the replicas line');
+        await wb().waitForEditorLines('the replicas line to read 3', (lines) => lines.includes('  replicas: 3'));
         await wb().page.keyboard.press('Control+S');
         await wb().waitDirty(false);
         assert.equal(readFileSync(join(suite.session.workspace, 'web.yaml'), 'utf8'), webYaml(3), 'saved to disk');
@@ -157,11 +157,9 @@ describe(
         await wb().page.keyboard.press('Enter');
         await wb().page.keyboard.type('replicsa: 3');
         await wb().waitDirty(true);
-        const lines = await wb().editorLines();
-        assert.equal(
-          lines[lines.indexOf('  replicas: 3') + 1],
-          '  replicsa: 3',
-          `typed below replicas: ${lines.join('⏎')}`,
+        await wb().waitForEditorLines(
+          'replicsa: 3 typed on the line below replicas',
+          (lines) => lines[lines.indexOf('  replicas: 3') + 1] === '  replicsa: 3',
         );
         const problem = await until(
           'an Unknown field problem for replicsa',

@@ -296,6 +296,23 @@ export class Workbench {
     );
   }
 
+  /**
+   * Waits until the active editor's rendered lines satisfy `accept`, and returns them. The editor paints typed text
+   * on an animation frame, so a read straight after the last key can still miss it (CI once read `  replicsa: `
+   * before the `3` that followed it was painted).
+   */
+  async waitForEditorLines(what: string, accept: (lines: string[]) => boolean): Promise<string[]> {
+    return until(
+      what,
+      async () => {
+        const lines = await this.editorLines();
+        return accept(lines) ? lines : undefined;
+      },
+      this.timeout,
+      async () => (await this.editorLines()).join('⏎'),
+    );
+  }
+
   /** Shows the Problems panel and returns its rows' text. */
   async problems(): Promise<string[]> {
     const panel = this.page.locator('.markers-panel').first();
