@@ -20,7 +20,7 @@ import type { ObjectsByResource } from '../../../sandbox/api/resourceObjects';
 import type { KubeObject } from '../../../sandbox/api/types';
 import type { SyncStatus } from '../health/syncStatus';
 import type { MirrorCache } from '../sandbox/mirror';
-import type { FailedNode, ObjectRef } from '../sandbox/protocol';
+import type { FailedNode, ObjectRef, RefusedDrain } from '../sandbox/protocol';
 import { customResourceHealth } from '../health/resourceHealth';
 import { customDescription, customKindView, isCustomResource } from './customResources';
 import { activePods, nodeDescription, objectDescription } from './describe';
@@ -45,6 +45,8 @@ const SYSTEM_NAMESPACES = new Set(['kube-system', 'kube-public', 'kube-node-leas
 export interface TreeInputs {
   /** Nodes whose kubelet Fail Node stopped (the sandbox's status). */
   failedNodes?: () => readonly FailedNode[];
+  /** Drains that failed on nodes still cordoned (the sandbox's status). */
+  refusedDrains?: () => readonly RefusedDrain[];
   options?: () => TreeOptions;
   /** The sync status of an object against the saved files. */
   syncOf?: (resource: string, o: KubeObject) => SyncStatus | undefined;
@@ -250,12 +252,24 @@ export class ClusterTree {
     const failed = this.failure(name);
     const now = this.now();
     const failure = failed ? nodeFailureText(node, pods, failed, now) : undefined;
-    const description = [nodeDescription(node, pods), ...(failure ? [failure] : [])].join(' · ');
+    const refused = this.inputs.refusedDrains?.().find((r) => r.node === name);
+    const description = [
+      nodeDescription(node, pods),
+      ...(failure ? [failure] : []),
+      ...(refused ? ['drain failed'] : []),
+    ].join(' · ');
+    const notes = [
+      `Pods: ${activePods(pods).length}`,
+      ...(failure ? [failure] : []),
+      ...(refused
+        ? [`Drain failed: ${refused.message}. The node stays cordoned: Uncordon it, or drain it again.`]
+        : []),
+    ];
     return {
       id: `node/${uid}`,
       label: name,
       description,
-      tooltip: () => objectTooltip(node, now, [`Pods: ${activePods(pods).length}`, ...(failure ? [failure] : [])]),
+      tooltip: () => objectTooltip(node, now, notes),
       icon: objectIcon('nodes', node),
       contextValue: nodeContextValue(node, failed),
       collapsible: shownPods.length > 0 ? open : 'none',

@@ -31,6 +31,26 @@ function withOperations(base: StatusBarText, status: SandboxStatus): StatusBarTe
   };
 }
 
+/**
+ * Drains that failed on nodes still cordoned, until the user acts on them: `$(warning) Drain node-2 failed`, kubectl's
+ * error in the tooltip.
+ */
+function withRefusedDrains(base: StatusBarText, status: SandboxStatus): StatusBarText {
+  const refused = status.refusedDrains ?? [];
+  if (refused.length === 0) return base;
+  const what = refused.length === 1 ? `Drain ${refused[0].node} failed` : `${refused.length} drains failed`;
+  return {
+    ...base,
+    text: `${base.text} · $(warning) ${what}`,
+    tooltip: [
+      base.tooltip,
+      ...refused.map(
+        (r) => `Drain ${r.node} failed: ${r.message}. ${r.node} stays cordoned: Uncordon it, or drain it again.`,
+      ),
+    ].join('\n'),
+  };
+}
+
 function withHealth(base: StatusBarText, health: HealthSummary | undefined): StatusBarText {
   if (!health || health.text === '') return base;
   const icon = /failing|NotReady/.test(health.text) ? '$(error)' : '$(warning)';
@@ -45,7 +65,7 @@ function withHealth(base: StatusBarText, health: HealthSummary | undefined): Sta
 export function statusBarText(status: SandboxStatus | undefined, health?: HealthSummary): StatusBarText {
   if (status === undefined)
     return { text: '$(loading~spin) Sandbox starting', tooltip: 'Kube Reconcile: the sandbox cluster is starting' };
-  return withOperations(withHealth(baseText(status), health), status);
+  return withOperations(withRefusedDrains(withHealth(baseText(status), health), status), status);
 }
 
 function baseText(status: SandboxStatus): StatusBarText {

@@ -109,6 +109,19 @@ export interface SandboxStatus {
   operations?: OperationStatus[];
   /** Nodes whose kubelet Fail Node stopped, with when the node lifecycle controller will mark them NotReady. */
   failedNodes?: FailedNode[];
+  /** Drains that failed on nodes still cordoned (kubectl leaves a node cordoned when its drain fails). */
+  refusedDrains?: RefusedDrain[];
+}
+
+/**
+ * A drain that failed — kubectl's filters refused a pod (`cannot delete Pods that declare no controller (use --force
+ * to override): default/bare`), an eviction failed — on a node it left cordoned. Kept until the node is uncordoned,
+ * drained again or gone, so that the outcome outlasts its notification.
+ */
+export interface RefusedDrain {
+  node: string;
+  /** kubectl's error, as the notification said it. */
+  message: string;
 }
 
 /** A node whose kubelet is stopped (Fail Node): its last heartbeat plus the node monitor grace period. */

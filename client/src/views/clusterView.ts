@@ -49,6 +49,7 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
     const sync = new SyncStatuses(connection.desired);
     this.tree = new ClusterTree(connection.cache, () => connection.status?.time ?? 0, {
       failedNodes: () => connection.status?.failedNodes ?? [],
+      refusedDrains: () => connection.status?.refusedDrains ?? [],
       options,
       syncOf: (resource, o) => sync.of(resource, o),
     });
@@ -215,6 +216,8 @@ export function registerClusterView(context: ExtensionContext, connection: Sandb
   });
   let paused = connection.status?.paused ?? false;
   let hadContent = false;
+  // A failed drain shows on its node's row: a change refreshes the tree even while the clock stands still.
+  let refusedDrains = JSON.stringify(connection.status?.refusedDrains ?? []);
   const setContext = (o: TreeOptions) => {
     for (const [key, value] of Object.entries(CONTEXT_KEYS(o))) void commands.executeCommand('setContext', key, value);
   };
@@ -244,6 +247,11 @@ export function registerClusterView(context: ExtensionContext, connection: Sandb
     registerSyncDecorations(),
     connection.onDidStatus((s) => {
       provider.clockMoved(s.time);
+      const refused = JSON.stringify(s.refusedDrains ?? []);
+      if (refused !== refusedDrains) {
+        refusedDrains = refused;
+        provider.scheduleRefresh();
+      }
       if (s.paused !== paused) {
         paused = s.paused;
         describe();

@@ -191,6 +191,7 @@ export class SandboxSession {
 
   status(): SandboxStatus {
     const api = this.cluster.api;
+    const refusedDrains = this.operations.refusedDrains(api);
     return {
       running: true,
       paused: this.clock.isPaused,
@@ -200,6 +201,7 @@ export class SandboxSession {
       nodes: api.list('nodes').items.length,
       ...(this.operations.status().length > 0 ? { operations: this.operations.status() } : {}),
       ...(this.failedNodes().length > 0 ? { failedNodes: this.failedNodes() } : {}),
+      ...(refusedDrains.length > 0 ? { refusedDrains } : {}),
     };
   }
 

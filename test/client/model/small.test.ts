@@ -73,6 +73,24 @@ describe('status bar text', () => {
       statusBarText(status, { text: '2 pods Pending', details: [] }).text,
       '$(pulse) Sandbox 5× · 12 pods · $(warning) 2 pods Pending',
     );
+    const message =
+      'cannot delete cannot delete Pods that declare no controller (use --force to override): default/bare';
+    assert.deepEqual(statusBarText({ ...status, refusedDrains: [{ node: 'node-2', message }] }), {
+      text: '$(pulse) Sandbox 5× · 12 pods · $(warning) Drain node-2 failed',
+      tooltip:
+        'Kube Reconcile sandbox running at 5× (3 nodes, 12 pods, clock 00:10:00). Click for sandbox controls.\n' +
+        `Drain node-2 failed: ${message}. node-2 stays cordoned: Uncordon it, or drain it again.`,
+    });
+    assert.equal(
+      statusBarText({
+        ...status,
+        refusedDrains: [
+          { node: 'node-2', message },
+          { node: 'node-3', message },
+        ],
+      }).text,
+      '$(pulse) Sandbox 5× · 12 pods · $(warning) 2 drains failed',
+    );
     assert.deepEqual(draining, {
       text: '$(pulse) Sandbox 5× · 12 pods · $(sync~spin) Drain node-2',
       tooltip:

@@ -91,6 +91,29 @@ describe('Fail Node, marked at once', () => {
   });
 });
 
+describe('a failed drain, kept on its node', () => {
+  test("the cordoned node's row says so, its tooltip says kubectl's reason and what to do", () => {
+    const message =
+      'cannot delete cannot delete Pods that declare no controller (use --force to override): default/debug';
+    const tree = new ClusterTree(webCluster(), () => NOW, {
+      refusedDrains: () => [{ node: 'node-3', message }],
+    });
+    const nodes = tree.children(tree.roots()[0]);
+    const node3 = nodes.find((n) => n.label === 'node-3')!;
+    assert.equal(node3.description, 'Ready · SchedulingDisabled · 1 pod · drain failed');
+    assert.ok(
+      // The tooltip is Markdown: its punctuation is escaped.
+      tooltipText(node3)!
+        .replace(/\\(.)/g, '$1')
+        .includes(`Drain failed: ${message}. The node stays cordoned: Uncordon it, or drain it again.`),
+      tooltipText(node3),
+    );
+    const node1 = nodes.find((n) => n.label === 'node-1')!;
+    assert.equal(node1.description, 'Ready · 2 pods');
+    assert.ok(!tooltipText(node1)!.includes('Drain failed'));
+  });
+});
+
 describe('pod tooltip', () => {
   test("says each container's last termination: reason, exit code, when", () => {
     assert.deepEqual(lastTerminations(pod('c', 'crashing', 'node-1'), NOW), ['app: Error, exit code 1, 60s ago']);

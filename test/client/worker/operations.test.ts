@@ -88,6 +88,41 @@ describe('worker operations', () => {
     c.stop();
   });
 
+  test('a failed drain stays in the status while its node is cordoned: until Uncordon or a new drain', () => {
+    const c = cluster(0);
+    c.api.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'bare', namespace: 'default' },
+      spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'nginx' }] },
+    });
+    const ops = new Operations(() => undefined);
+    const message =
+      'cannot delete cannot delete Pods that declare no controller (use --force to override): default/bare';
+    assert.throws(() => ops.drain(c.api, c.clock, 'node-1'), { message });
+    // kubectl cordons first: the node stays cordoned, and the failure with it.
+    assert.equal(c.api.get('nodes', undefined, 'node-1').spec?.unschedulable, true);
+    assert.deepEqual(ops.refusedDrains(c.api), [{ node: 'node-1', message }]);
+    c.runFor(60_000);
+    assert.deepEqual(ops.refusedDrains(c.api), [{ node: 'node-1', message }]);
+    // Uncordoned (here by the API, as kubectl would): the hint goes.
+    const node = c.api.get('nodes', undefined, 'node-1');
+    c.api.update({ ...node, spec: { ...node.spec, unschedulable: false } });
+    assert.deepEqual(ops.refusedDrains(c.api), []);
+    // Failing again, then draining again once the bare pod is gone: the new drain's outcome replaces it.
+    assert.throws(() => ops.drain(c.api, c.clock, 'node-1'), { message });
+    assert.equal(ops.refusedDrains(c.api).length, 1);
+    c.api.delete('pods', 'default', 'bare', { gracePeriodSeconds: 0 });
+    c.runUntilSettled();
+    ops.drain(c.api, c.clock, 'node-1');
+    assert.deepEqual(ops.refusedDrains(c.api), []);
+    // A drain of a node that does not exist fails before cordoning anything: nothing is kept.
+    assert.throws(() => ops.drain(c.api, c.clock, 'node-9'));
+    assert.deepEqual(ops.refusedDrains(c.api), []);
+    ops.dispose();
+    c.stop();
+  });
+
   test('dispose cancels what is still running: its end is said, nothing more', () => {
     const c = cluster(2);
     const sent: Notification[] = [];
