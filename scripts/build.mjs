@@ -130,10 +130,19 @@ function chooseEntries() {
   return chosen.filter((e) => existsSync(join(root, sourceOf(e))));
 }
 
+/**
+ * Packages the Node bundles replace with a stub of ours: dead code at run time, with the reason in the stub.
+ * (The browser bundles alias prettier in their own entries.)
+ */
+const NODE_ALIASES = { 'whatwg-url': './scripts/stubs/whatwg-url.mjs' };
+
 function optionsFor(entry) {
   const options = { ...common, ...entry.options };
   const plugins = [];
-  if (options.platform === 'node') plugins.push(sharedGeneratedJson(options.outfile));
+  if (options.platform === 'node') {
+    options.alias = { ...NODE_ALIASES, ...options.alias };
+    plugins.push(sharedGeneratedJson(options.outfile));
+  }
   if (entry.executable) plugins.push(chmodAfterBuild(entry.options.outfile));
   return { ...options, plugins };
 }

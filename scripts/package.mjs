@@ -47,6 +47,14 @@ const FORBIDDEN = [
   [/^(client|server|sandbox|cli|live|test|scripts|bench)\//, 'a source, test or build folder'],
 ];
 
+/**
+ * Text that marks a package the bundles must not carry, with why: scripts/build.mjs replaces it with a stub because
+ * it never runs. (A mark of tr46's Unicode table, which only whatwg-url loads.)
+ */
+const DEAD_PACKAGES = [
+  ['disallowed_STD3_valid', "whatwg-url and tr46 (node-fetch takes Node's URL; scripts/stubs/whatwg-url.mjs)"],
+];
+
 /** Keys of package.json (anywhere under `contributes`, and at the top) whose value is a file in the package. */
 const FILE_KEYS = new Set(['icon', 'path', 'markdown', 'image', 'svg', 'light', 'dark']);
 
@@ -96,7 +104,7 @@ export function fingerprints(jsonText, count = 5) {
  * Checks a package's file list (paths relative to the extension's root, as `vsce ls` prints
  * them); `read(path)` gives a listed file's text. Returns the problems, one sentence each: a file
  * the extension loads that is missing, a forbidden file, a bundle's relative require that is not
- * in the package, a bundle that inlines a shipped generated JSON file.
+ * in the package, a bundle that inlines a shipped generated JSON file, a bundle that carries a package it never runs.
  */
 export function checkPackageFiles(files, manifest, read) {
   const problems = [];
@@ -111,6 +119,9 @@ export function checkPackageFiles(files, manifest, read) {
   const bundles = files.filter((f) => /^dist\/.+\.js$/.test(f) && !FORBIDDEN.some(([p]) => p.test(f)));
   const texts = new Map(bundles.map((f) => [f, read(f)]));
   for (const [bundle, text] of texts) {
+    for (const [mark, what] of DEAD_PACKAGES) {
+      if (text.includes(mark)) problems.push(`${bundle} bundles ${what}, which never run`);
+    }
     for (const target of relativeRequires(text)) {
       const path = posix.join(posix.dirname(bundle), target);
       const candidates = [path, `${path}.js`, `${path}.json`, `${path}/index.js`];

@@ -96,6 +96,14 @@ describe('checkPackageFiles', () => {
     ]);
   });
 
+  test('a bundle carrying whatwg-url (stubbed by the build: node-fetch never runs it) is reported', () => {
+    const files = goodPackage();
+    files.set('dist/extension.js', 'var t=[[[0,44],"disallowed_STD3_valid"]];');
+    assert.deepEqual(check(files), [
+      "dist/extension.js bundles whatwg-url and tr46 (node-fetch takes Node's URL; scripts/stubs/whatwg-url.mjs), which never run",
+    ]);
+  });
+
   test('source maps, node_modules and sources are refused', () => {
     const files = goodPackage();
     for (const f of ['dist/server.js.map', 'node_modules/yaml/index.js', 'sandbox/schema/schema.ts']) files.set(f, '');
