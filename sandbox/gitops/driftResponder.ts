@@ -71,20 +71,22 @@ export class DriftResponder {
   }
 
   private revert(t: TrackedObject, changes: FieldChange[] | undefined, what: string | undefined): void {
+    let result;
     try {
-      const result = this.write(t.key, () => applyManifest(this.api, withSourceAnnotation(t.manifest, t.source)));
-      this.forget(t.key);
-      this.recorder.event(
-        result.object,
-        'Normal',
-        'DriftReverted',
-        what ? `${what} from ${t.source}` : `recreated from ${t.source}`,
-      );
+      result = this.write(t.key, () => applyManifest(this.api, withSourceAnnotation(t.manifest, t.source)));
     } catch (e) {
       this.recorder.logOnly(refOf(t), 'Warning', 'SyncFailed', `${errorMessage(e)} (${t.source})`);
       return;
     }
+    this.forget(t.key);
+    // The listener first: it records the revert on the timeline as an apply, the cause of the event that follows.
     this.onRevert({ tracked: t, changes: changes ?? [], recreated: changes === undefined });
+    this.recorder.event(
+      result.object,
+      'Normal',
+      'DriftReverted',
+      what ? `${what} from ${t.source}` : `recreated from ${t.source}`,
+    );
   }
 
   private report(t: TrackedObject, what: string | undefined): void {

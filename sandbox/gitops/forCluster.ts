@@ -1,6 +1,7 @@
 /**
  * Attaches a GitOps sync loop to a running Cluster: same API server, clock,
- * randomness and reconciliation log, its own informers.
+ * randomness, reconciliation log and causal timeline (its DriftReverted and
+ * DriftDetected events are steps there, as the controllers' are), its own informers.
  */
 import { InformerFactory } from '../client/informerFactory';
 import type { ComponentContext } from '../client/component';
@@ -12,7 +13,7 @@ import type { GitOpsOptions } from './gitOpsSync';
  * started.
  */
 export function gitOpsFor(
-  cluster: Pick<ComponentContext, 'api' | 'clock' | 'random' | 'log'>,
+  cluster: Pick<ComponentContext, 'api' | 'clock' | 'random' | 'log' | 'timeline'>,
   options: GitOpsOptions = {},
 ): GitOpsSync {
   const ctx = {
@@ -21,6 +22,7 @@ export function gitOpsFor(
     random: cluster.random,
     informers: new InformerFactory(cluster.api),
     log: cluster.log,
+    ...(cluster.timeline ? { timeline: cluster.timeline } : {}),
   };
   return new GitOpsSync(ctx, options);
 }

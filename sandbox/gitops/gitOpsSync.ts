@@ -76,6 +76,10 @@ export interface RevertResult {
   source: string;
   /** The fields put back, with their live values before (empty when the object was recreated or unchanged). */
   changes: FieldChange[];
+  /** The declaration put back. */
+  tracked: TrackedObject;
+  /** True when the object was missing and was created again. */
+  recreated: boolean;
 }
 
 export class GitOpsSync implements Component {
@@ -226,10 +230,16 @@ export class GitOpsSync implements Component {
     const t = this.desired(resource, namespace, name);
     if (!t) throw new Error(`${refText(this.ctx.api.resolve(resource), name)} is not declared in any saved file`);
     const manifest = withSourceAnnotation(t.manifest, t.source);
-    const changes = detectDrift(this.ctx.api, manifest) ?? [];
+    const drift = detectDrift(this.ctx.api, manifest);
     const result = this.write(t.key, () => applyManifest(this.ctx.api, manifest));
     this.drift.forget(t.key);
-    return { message: result.message, source: t.source, changes };
+    return {
+      message: result.message,
+      source: t.source,
+      changes: drift ?? [],
+      tracked: t,
+      recreated: result.action === 'created',
+    };
   }
 
   private keyOf(resource: string, namespace: string | undefined, name: string): string {

@@ -121,11 +121,20 @@ export interface RevertedField {
 /** Fields named in a self-heal step's message before "N more". */
 const LISTED_REVERTS = 3;
 
+/** Who put a declaration back: the GitOps sync loop's self-heal, or the user's Revert Live to Manifest. */
+export type RevertBy = 'self-heal' | 'revert';
+
+/** The words a revert step's message starts with (its `what` is `by`). */
+export const REVERT_TITLES: Record<RevertBy, string> = {
+  'self-heal': 'self-heal',
+  revert: 'Revert Live to Manifest',
+};
+
 /**
- * Records a GitOps self-heal revert as an apply — the root of the chains it starts, as a save is: the sync loop
- * applied the file's declaration again to undo drift. `self-heal: reverted spec.replicas 5 → 3 from web.yaml:9`
- * (`recreated from web.yaml:9` when the object had been deleted), its `file:line` the line of the first reverted field
- * (`lineOf`) or the document's. Returns the entry's id.
+ * Records a GitOps self-heal revert (or the user's Revert Live to Manifest, `by`) as an apply — the root of the chains
+ * it starts, as a save is: the file's declaration was applied again to undo drift.
+ * `self-heal: reverted spec.replicas 5 → 3 from web.yaml:9` (`recreated from web.yaml:9` when the object had been
+ * deleted), its `file:line` the line of the first reverted field (`lineOf`) or the document's. Returns the entry's id.
  */
 export function recordSelfHeal(
   timeline: Timeline,
@@ -134,6 +143,7 @@ export function recordSelfHeal(
   reverted: readonly RevertedField[],
   recreated: boolean,
   source: ManifestSource,
+  by: RevertBy = 'self-heal',
 ): number {
   const line =
     reverted.length > 0 && source.lineOf ? source.lineOf(reverted[0].segments ?? reverted[0].path) : source.line;
@@ -146,8 +156,8 @@ export function recordSelfHeal(
     type: 'apply',
     component: 'apply',
     subject: refOf(after),
-    what: 'self-heal',
-    message: `self-heal: ${what} from ${at}`,
+    what: by,
+    message: `${REVERT_TITLES[by]}: ${what} from ${at}`,
     resourceVersion: after.metadata.resourceVersion,
     source: at,
   });

@@ -22,8 +22,8 @@ export function describeEntry(e: TimelineEntry): string {
   switch (e.type) {
     case 'apply': {
       const rv = e.resourceVersion ? ` (resourceVersion ${e.resourceVersion})` : '';
-      // A self-heal revert's message names its source already (`… from web.yaml:16`).
-      const where = e.source && e.what !== 'self-heal' ? ` — ${e.source}` : e.why ? ' —' : '';
+      // A revert's message (self-heal, Revert Live to Manifest) names its source already (`… from web.yaml:16`).
+      const where = e.source && e.what !== 'self-heal' && e.what !== 'revert' ? ` — ${e.source}` : e.why ? ' —' : '';
       return `${e.message}${rv}${where}${e.why ? ` ${e.why}` : ''}`;
     }
     case 'write': {

@@ -46,8 +46,10 @@ function textOf(e: TimelineStep): string {
   switch (e.type) {
     case 'apply': {
       const rv = e.resourceVersion ? ` (resourceVersion ${e.resourceVersion})` : '';
-      // A self-heal revert says what it put back: `reverted spec.replicas 5 → 3 from web.yaml:16` after its what.
+      // A revert (self-heal, Revert Live to Manifest) says what it put back after its what:
+      // `reverted spec.replicas 5 → 3 from web.yaml:16`.
       if (e.what === 'self-heal') return `${e.message.replace(/^self-heal: /, '')}${rv}`;
+      if (e.what === 'revert') return `${e.message.replace(/^Revert Live to Manifest: /, '')}${rv}`;
       // `created` is the row's what: `created deployment/web (resourceVersion 64)`.
       return `${refText(e.subject)}${rv}`;
     }

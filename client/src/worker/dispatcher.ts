@@ -31,7 +31,7 @@ import { BadRequest, apiSettingsOf, manifestsOf, objectRefOf, record, settingsOf
 import { saveState } from './savedState';
 import { SandboxSession } from './session';
 import { saveTraceFrom } from '../sandbox/saveTrace';
-import { SourceTexts, applyRecorded, recordSyncAll, timelineObjectOf, timelineOf } from './timeline';
+import { SourceTexts, applyRecorded, recordRevert, recordSyncAll, timelineObjectOf, timelineOf } from './timeline';
 
 export const STATUS_INTERVAL_MS = 1000;
 /** bench/extension's trace (off unless KUBE_RECONCILE_TRACE names a file). */
@@ -173,6 +173,8 @@ export class Dispatcher {
         const s = this.live();
         const ref = objectRefOf(p);
         const result = s.gitops.revert(ref.resource, ref.namespace, ref.name);
+        // On the timeline, an apply of the declaration: the root of what the controllers do next, as a save.
+        recordRevert(s.cluster, result, this.sourceTexts, 'revert');
         const what = result.changes.length > 0 ? describeChanges(result.changes) : 'nothing to put back';
         s.recordUser(
           'Normal',

@@ -1,9 +1,9 @@
 /**
  * The causal timeline in the worker: the applies of saved files recorded as the roots of the chains they start (the
- * GitOps sync loop applies with `kubectl apply` semantics but does not know the timeline), linked to the line of the
- * first field they changed; self-heal reverts recorded the same way; and the `timeline` request
- * — one object's chain, the same selection as `simulate --explain KIND/NAME` (sandbox/timeline), with the manifest
- * `file:line` each step goes back to and, for a pod, the scheduler's per-node results.
+ * GitOps sync loop applies with `kubectl apply` semantics but records only its Events there), linked to the line of
+ * the first field they changed; self-heal reverts and Revert Live to Manifest recorded the same way; and the
+ * `timeline` request — one object's chain, the same selection as `simulate --explain KIND/NAME` (sandbox/timeline),
+ * with the manifest `file:line` each step goes back to and, for a pod, the scheduler's per-node results.
  */
 import type { ApiServer } from '../../../sandbox/apiserver/apiServer';
 import type { KubeObject } from '../../../sandbox/api/types';
@@ -11,7 +11,7 @@ import type { Cluster } from '../../../sandbox/cluster/cluster';
 import type { Revert, SyncResult } from '../../../sandbox/gitops/gitOpsSync';
 import { manifestObjects } from '../../../sandbox/manifests/parseManifests';
 import { recordApply, recordSelfHeal } from '../../../sandbox/timeline/apply';
-import type { ManifestSource } from '../../../sandbox/timeline/apply';
+import type { ManifestSource, RevertBy } from '../../../sandbox/timeline/apply';
 import type { ManifestInput, TimelineObject, TimelineReply } from '../sandbox/protocol';
 import { BadRequest, record, text } from './params';
 
@@ -128,19 +128,20 @@ export function applyRecorded(
 }
 
 /**
- * A GitOps self-heal revert (the sync loop applied a file's declaration again to undo drift), recorded on the
- * cluster's timeline, when it keeps one, as an apply: the root of the chains that follow, like a save —
- * `self-heal: reverted spec.replicas 5 → 3 from web.yaml:16`, linked to the first reverted field's line.
+ * A GitOps self-heal revert (the sync loop applied a file's declaration again to undo drift), or the user's Revert
+ * Live to Manifest (`by`), recorded on the cluster's timeline, when it keeps one, as an apply: the root of the chains
+ * that follow, like a save — `self-heal: reverted spec.replicas 5 → 3 from web.yaml:16`, linked to the first reverted
+ * field's line. A Revert Live to Manifest that found nothing to put back is no step (as an unchanged apply).
  */
-export function recordRevert(cluster: Cluster, revert: Revert, texts?: SourceTexts): void {
+export function recordRevert(cluster: Cluster, revert: Revert, texts?: SourceTexts, by: RevertBy = 'self-heal'): void {
   const timeline = cluster.timeline;
-  if (!timeline) return;
+  if (!timeline || (!revert.recreated && revert.changes.length === 0)) return;
   const t = revert.tracked;
   const after = liveOf(cluster.api, { ...t.manifest, metadata: { ...t.manifest.metadata, namespace: t.namespace } });
   if (!after) return;
   const source = texts ? texts.source(t.source, t.line, t.manifest) : { file: t.source, line: t.line + 1 };
   const fields = revert.changes.map((c) => ({ path: c.path, segments: c.segments, live: c.live, desired: c.desired }));
-  recordSelfHeal(timeline, cluster.clock.now(), after, fields, revert.recreated, source);
+  recordSelfHeal(timeline, cluster.clock.now(), after, fields, revert.recreated, source, by);
 }
 
 /**

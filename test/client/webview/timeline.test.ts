@@ -318,4 +318,31 @@ describe('a self-heal revert in the Timeline section', () => {
       ],
     );
   });
+
+  test('Revert Live to Manifest: the same row, its what `revert`', () => {
+    const step: TimelineStep = {
+      id: 41,
+      time: T0,
+      type: 'apply',
+      component: 'apply',
+      subject: dep,
+      what: 'revert',
+      message: 'Revert Live to Manifest: reverted spec.replicas 6 → 3 from app/web.yaml:16',
+      resourceVersion: '130',
+      source: 'app/web.yaml:16',
+      origin: 'app/web.yaml:16',
+    };
+    const view = timelineView({ recording: true, steps: [step], truncated: false, capacity: 10_000 }, dep, undefined);
+    assert.deepEqual(
+      view.rows.map((r) => [r.actor, r.what, r.text, r.link]),
+      [
+        [
+          'Apply',
+          'revert',
+          'reverted spec.replicas 6 → 3 from app/web.yaml:16 (resourceVersion 130)',
+          'app/web.yaml:16',
+        ],
+      ],
+    );
+  });
 });

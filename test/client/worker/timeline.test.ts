@@ -274,9 +274,15 @@ describe('timeline links: an apply and a self-heal revert go to the line of the 
           ['deployment-controller', 'ScalingReplicaSet', false],
           ['deployment-controller', 'ScalingReplicaSet', false],
           ['apply', 'self-heal', true],
+          ['gitops-sync', 'DriftReverted', false],
           ['deployment-controller', 'ScalingReplicaSet', false],
         ],
       );
+      // The sync loop's DriftReverted Event is a step after the revert, caused by it.
+      const event = t.steps.find((s) => s.what === 'DriftReverted')!;
+      assert.equal(event.cause, h.id);
+      assert.equal(event.message, 'spec.replicas 5 → 3 from web.yaml');
+      assert.equal(event.origin, 'web.yaml:16');
 
       // Deleted by hand: recreated from its file, linked to the document.
       await result('action', { type: 'delete', resource: 'services', namespace: 'default', name: 'web' });
@@ -287,6 +293,66 @@ describe('timeline links: an apply and a self-heal revert go to the line of the 
         recreated.map((s) => [s.message, s.source]),
         [['self-heal: recreated from web.yaml:50', 'web.yaml:50']],
       );
+    } finally {
+      d.dispose();
+    }
+  });
+
+  test('Sync and Revert Live to Manifest are applies, linked to the field they put back; Drift Detected is a step', async () => {
+    const { d, result } = dispatcher();
+    try {
+      await result('init', { settings: { nodes: 3, speed: 1, seed: 7, selfHeal: false } });
+      await result('control', { type: 'pause' });
+      const apply = (trigger: string) =>
+        result('applyFile', { file: 'web.yaml', manifests: manifestsForApply(WEB).manifests, trigger, text: WEB });
+      const scale = (replicas: number) =>
+        result('action', { type: 'scale', resource: 'deployments', namespace: 'default', name: 'web', replicas });
+      const settle = () => result('control', { type: 'fastForward', limitMs: 600_000 });
+      const steps = async () =>
+        (await result<TimelineReply>('timeline', { kind: 'Deployment', namespace: 'default', name: 'web' })).steps;
+      await apply('save');
+      await settle();
+      // Self-heal off: the drift is reported (a step), and Sync applies the file as saved.
+      await scale(5);
+      await settle();
+      await apply('sync');
+      await settle();
+      const replicas = lineOfText('replicas: 3');
+      const synced = (await steps()).filter((s) => s.type === 'apply').at(-1)!;
+      assert.deepEqual(
+        [synced.what, synced.why, synced.source, synced.cause],
+        ['configured', 'replicas 5 → 3', `web.yaml:${replicas}`, undefined],
+      );
+      // Revert Live to Manifest: an apply of the declaration, named as such, linked to the field it put back.
+      await scale(6);
+      await settle();
+      await result('revert', { resource: 'deployments', namespace: 'default', name: 'web' });
+      await settle();
+      const all = await steps();
+      const reverted = all.filter((s) => s.type === 'apply').at(-1)!;
+      assert.deepEqual(
+        [reverted.what, reverted.message, reverted.source, reverted.cause],
+        [
+          'revert',
+          `Revert Live to Manifest: reverted spec.replicas 6 → 3 from web.yaml:${replicas}`,
+          `web.yaml:${replicas}`,
+          undefined,
+        ],
+      );
+      const down = all.find((s) => s.id > reverted.id && s.what === 'ScalingReplicaSet');
+      assert.match(down?.message ?? '', /from 6 to 3/);
+      assert.equal(down?.origin, `web.yaml:${replicas}`);
+      assert.deepEqual(
+        all.filter((s) => s.what === 'DriftDetected').map((s) => [s.component, s.level, s.message]),
+        [
+          ['gitops-sync', 'Warning', 'spec.replicas 5 → 3 from web.yaml'],
+          ['gitops-sync', 'Warning', 'spec.replicas 6 → 3 from web.yaml'],
+        ],
+      );
+      // Nothing left to put back: no step.
+      const count = all.length;
+      await result('revert', { resource: 'deployments', namespace: 'default', name: 'web' });
+      assert.equal((await steps()).length, count);
     } finally {
       d.dispose();
     }

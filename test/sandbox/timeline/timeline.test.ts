@@ -226,4 +226,24 @@ describe('Timeline: a GitOps self-heal revert is an apply', () => {
     const plain = t.get(recordSelfHeal(t, 0, web, fields.slice(0, 1), false, { file: 'web.yaml', line: 9 }))!;
     assert.deepEqual([plain.message, plain.source], ['self-heal: reverted spec.a 0 → 1 from web.yaml:9', 'web.yaml:9']);
   });
+
+  test('Revert Live to Manifest is the same root, said as the user’s act', () => {
+    const t = new Timeline();
+    const fields = [{ path: 'spec.replicas', segments: ['spec', 'replicas'], live: 6, desired: 3 }];
+    const e = t.get(recordSelfHeal(t, 0, web, fields, false, { file: 'web.yaml', line: 9, lineOf }, 'revert'))!;
+    assert.deepEqual(
+      [e.type, e.what, e.message, e.source, e.cause],
+      [
+        'apply',
+        'revert',
+        'Revert Live to Manifest: reverted spec.replicas 6 → 3 from web.yaml:16',
+        'web.yaml:16',
+        undefined,
+      ],
+    );
+    assert.equal(
+      describeEntry(e),
+      'Revert Live to Manifest: reverted spec.replicas 6 → 3 from web.yaml:16 (resourceVersion 90)',
+    );
+  });
 });
