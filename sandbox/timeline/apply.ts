@@ -19,6 +19,8 @@ export interface ManifestSource {
 export interface FieldChange {
   /** Upstream path: `spec.template.spec.containers[0].image`. */
   path: string;
+  /** The path's keys and indexes, dots kept in keys (`['metadata', 'labels', 'app.kubernetes.io/name']`). */
+  segments: (string | number)[];
   before: unknown;
   after: unknown;
 }
@@ -36,7 +38,7 @@ const IGNORED_META = new Set([
 /** The changed leaves of `spec`, `metadata.labels`, `metadata.annotations` (and `data` for ConfigMaps), in order. */
 export function changedFields(before: KubeObject, after: KubeObject, limit = 20): FieldChange[] {
   const out: FieldChange[] = [];
-  const walk = (a: unknown, b: unknown, path: string) => {
+  const walk = (a: unknown, b: unknown, path: string, segments: (string | number)[]) => {
     if (out.length >= limit) return;
     if (a === b) return;
     const objA = typeof a === 'object' && a !== null;
@@ -44,23 +46,24 @@ export function changedFields(before: KubeObject, after: KubeObject, limit = 20)
     if (objA && objB && Array.isArray(a) === Array.isArray(b)) {
       if (Array.isArray(a)) {
         const bb = b as unknown[];
-        for (let i = 0; i < Math.max(a.length, bb.length); i++) walk(a[i], bb[i], `${path}[${i}]`);
+        for (let i = 0; i < Math.max(a.length, bb.length); i++) walk(a[i], bb[i], `${path}[${i}]`, [...segments, i]);
         return;
       }
       const ra = a as Record<string, unknown>;
       const rb = b as Record<string, unknown>;
-      for (const k of new Set([...Object.keys(ra), ...Object.keys(rb)])) walk(ra[k], rb[k], path ? `${path}.${k}` : k);
+      for (const k of new Set([...Object.keys(ra), ...Object.keys(rb)]))
+        walk(ra[k], rb[k], path ? `${path}.${k}` : k, [...segments, k]);
       return;
     }
-    if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ path, before: a, after: b });
+    if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ path, segments, before: a, after: b });
   };
   for (const top of ['spec', 'data', 'stringData']) {
-    walk((before as Record<string, unknown>)[top], (after as Record<string, unknown>)[top], top);
+    walk((before as Record<string, unknown>)[top], (after as Record<string, unknown>)[top], top, [top]);
   }
   for (const meta of ['labels', 'annotations'] as const) {
     const strip = (m: Record<string, string> | undefined) =>
       m && Object.fromEntries(Object.entries(m).filter(([k]) => !IGNORED_META.has(`${meta}.${k}`)));
-    walk(strip(before.metadata[meta]), strip(after.metadata[meta]), `metadata.${meta}`);
+    walk(strip(before.metadata[meta]), strip(after.metadata[meta]), `metadata.${meta}`, ['metadata', meta]);
   }
   return out;
 }
@@ -70,13 +73,12 @@ function show(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-/** `image nginx:1.25 → nginx:1.27`: the last segment of the path, then the values. */
+/**
+ * `image nginx:1.25 → nginx:1.27`: the last key of the path (a label's whole key, `app.kubernetes.io/name`), then the
+ * values.
+ */
 export function describeChange(c: FieldChange): string {
-  const leaf =
-    c.path
-      .replace(/\[\d+\]$/, '')
-      .split('.')
-      .pop() ?? c.path;
+  const leaf = c.segments.filter((s): s is string => typeof s === 'string').pop() ?? c.path;
   return `${leaf} ${show(c.before)} → ${show(c.after)}`;
 }
 
@@ -93,7 +95,8 @@ export function recordApply(
   source: ManifestSource | undefined,
 ): number {
   const changes = before && action === 'configured' ? changedFields(before, after) : [];
-  const line = changes.length > 0 && source?.lineOf ? source.lineOf(changes[0].path) : source?.line;
+  // By its keys: a dotted key (`app.kubernetes.io/name`) is one key, where the dotted path would split it.
+  const line = changes.length > 0 && source?.lineOf ? source.lineOf(changes[0].segments) : source?.line;
   const shown = changes.slice(0, 3).map(describeChange);
   if (changes.length > 3) shown.push(`${changes.length - 3} more`);
   return timeline.record({

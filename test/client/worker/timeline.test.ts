@@ -358,6 +358,31 @@ describe('timeline links: an apply and a self-heal revert go to the line of the 
     }
   });
 
+  test('a changed label with a dotted key links to the key’s own line, not to metadata.labels', async () => {
+    const { d, result } = dispatcher();
+    try {
+      await result('init', { settings: { nodes: 3, speed: 1, seed: 7, selfHeal: true } });
+      await result('control', { type: 'pause' });
+      const labelled = (v: string) =>
+        WEB.replace('  labels:\n    app: web\n', `  labels:\n    app: web\n    app.kubernetes.io/name: ${v}\n`);
+      assert.notEqual(labelled('a'), WEB);
+      const save = (text: string) =>
+        result('applyFile', { file: 'web.yaml', manifests: manifestsForApply(text).manifests, trigger: 'save', text });
+      await save(labelled('a'));
+      await save(labelled('b'));
+      const t = await result<TimelineReply>('timeline', { kind: 'Deployment', namespace: 'default', name: 'web' });
+      const configured = t.steps.filter((s) => s.what === 'configured');
+      const line = labelled('b').split('\n').indexOf('    app.kubernetes.io/name: b') + 1;
+      assert.equal(line, 15);
+      assert.deepEqual(
+        configured.map((s) => [s.source, s.why]),
+        [[`web.yaml:${line}`, 'app.kubernetes.io/name a → b']],
+      );
+    } finally {
+      d.dispose();
+    }
+  });
+
   test('fieldLine: the field’s line in its own document, the nearest ancestor when absent, none for another object', () => {
     const docs = [WEB.split('\n').findIndex((l) => l === 'apiVersion: apps/v1'), 49];
     assert.equal(fieldLine(WEB, docs[0], 'spec.template.spec.containers[0].image'), 29);

@@ -102,9 +102,43 @@ describe('Timeline: causes', () => {
     const before = { kind: 'Deployment', metadata: { name: 'w' }, spec: { replicas: 2, t: { c: [{ image: 'a' }] } } };
     const after = { kind: 'Deployment', metadata: { name: 'w' }, spec: { replicas: 3, t: { c: [{ image: 'b' }] } } };
     assert.deepEqual(changedFields(before as unknown as KubeObject, after as unknown as KubeObject), [
-      { path: 'spec.replicas', before: 2, after: 3 },
-      { path: 'spec.t.c[0].image', before: 'a', after: 'b' },
+      { path: 'spec.replicas', segments: ['spec', 'replicas'], before: 2, after: 3 },
+      { path: 'spec.t.c[0].image', segments: ['spec', 't', 'c', 0, 'image'], before: 'a', after: 'b' },
     ]);
+  });
+
+  test('a dotted label key is one key: named whole, and its own line asked for by its keys', () => {
+    const labels = (v: string) => ({ 'app.kubernetes.io/name': v, tier: 'web' });
+    const before: KubeObject = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'w', labels: labels('a') },
+      spec: {},
+    };
+    const after: KubeObject = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'w', labels: labels('b') },
+      spec: {},
+    };
+    assert.deepEqual(changedFields(before, after), [
+      {
+        path: 'metadata.labels.app.kubernetes.io/name',
+        segments: ['metadata', 'labels', 'app.kubernetes.io/name'],
+        before: 'a',
+        after: 'b',
+      },
+    ]);
+    const t = new Timeline(10);
+    const asked: unknown[] = [];
+    const lineOf = (field: string | readonly (string | number)[]) => {
+      asked.push(field);
+      return Array.isArray(field) && field[2] === 'app.kubernetes.io/name' ? 7 : 5;
+    };
+    const id = recordApply(t, 0, 'configured', before, after, { file: 'web.yaml', line: 1, lineOf });
+    assert.deepEqual(asked, [['metadata', 'labels', 'app.kubernetes.io/name']]);
+    assert.equal(t.get(id)?.source, 'web.yaml:7');
+    assert.equal(t.get(id)?.why, 'app.kubernetes.io/name a → b');
   });
 });
 
@@ -128,7 +162,9 @@ describe('Timeline of a rolling update, on a Cluster', () => {
   test('each new pod’s chain goes back to the apply that changed the image, every step caused by the one before', () => {
     const cluster = new Cluster({ nodes: 3, seed: 1, timeline: true });
     cluster.start();
-    const lineOf = (field: string) => (field.endsWith('.image') ? 17 : 1);
+    // Asked by the field's keys (test/sandbox/manifests has the real lookup).
+    const lineOf = (field: string | readonly (string | number)[]) =>
+      Array.isArray(field) && field.at(-1) === 'image' ? 17 : 1;
     cluster.apply(deployment('nginx:1.25'), { source: { file: 'web.yaml', line: 1, lineOf } });
     cluster.runUntilSettled(60_000);
     cluster.apply(deployment('nginx:1.27'), { source: { file: 'web.yaml', line: 1, lineOf } });
