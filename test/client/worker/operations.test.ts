@@ -123,6 +123,27 @@ describe('worker operations', () => {
     c.stop();
   });
 
+  test('a drain that fails while it waits is kept too, once its end is said', () => {
+    const c = cluster(2);
+    const sent: Notification[] = [];
+    const ops = new Operations((n) => sent.push(n));
+    const { operation } = ops.drain(c.api, c.clock, 'node-1');
+    assert.deepEqual(ops.refusedDrains(c.api), [], 'still running: not failed');
+    // A second budget over the same pods: the next eviction is refused outright (500), and the drain fails.
+    c.api.create({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'web-2', namespace: 'default' },
+      spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } },
+    });
+    c.runFor(6000);
+    const done = sent.find((n) => n.kind === 'operation' && n.id === operation && n.done)!;
+    assert.ok(done && done.kind === 'operation' && done.done?.ok === false, JSON.stringify(sent.at(-1)));
+    assert.deepEqual(ops.refusedDrains(c.api), [{ node: 'node-1', message: done.done!.message }]);
+    assert.deepEqual(ops.status(), []);
+    c.stop();
+  });
+
   test('dispose cancels what is still running: its end is said, nothing more', () => {
     const c = cluster(2);
     const sent: Notification[] = [];
