@@ -324,9 +324,19 @@ async function main(): Promise<void> {
       );
       const trace = readTrace(readFileSync(TRACE_FILE, 'utf8'));
       const want = `default/${v.name} ${REPLICAS}/${REPLICAS}`;
+      const breakdowns = rounds.map((r) => breakdown(trace, r.keydown, r.shown, want));
       printBreakdown(
-        rounds.map((r) => breakdown(trace, r.keydown, r.shown, want)),
+        breakdowns,
         rounds.map((r) => r.rendererBusy ?? 0),
+      );
+      // Each round's stages beside the page's long tasks, to tell a slow build from a busy machine.
+      writeFileSync(
+        join(ARTIFACTS, `rounds-${v.name}.json`),
+        JSON.stringify(
+          rounds.map((r, i) => ({ ...r, ...breakdowns[i] })),
+          null,
+          1,
+        ),
       );
     }
     console.log(`  load average at the end: ${load()}`);
