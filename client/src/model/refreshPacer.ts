@@ -26,7 +26,7 @@ import type { Timer } from './throttle';
 
 /** VS Code's debounce of a tree's change events (see above). */
 export const VSCODE_TREE_DEBOUNCE_MS = 200;
-/** The time from a fire until the next one renders at once: VS Code's debounce timer, started in the same turn, and 1 ms. */
+/** From a fire until the next one renders at once: VS Code's debounce timer, started in the same turn, and 1 ms. */
 export const REFRESH_SPACING_MS = VSCODE_TREE_DEBOUNCE_MS + 1;
 
 export class RefreshPacer {
