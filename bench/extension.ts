@@ -46,7 +46,7 @@ const WEB_YAML = readFileSync(join(ROOT, 'examples', 'web.yaml'), 'utf8').replac
   `  replicas: ${REPLICAS}`,
 );
 /** The manifests measured: file name → Deployment name (also its label prefix) and text. */
-const VARIANTS = [
+const ALL_VARIANTS = [
   {
     file: 'probed.yaml',
     name: 'probed',
@@ -60,6 +60,10 @@ const VARIANTS = [
     text: WEB_YAML.replace(/\bweb\b/g, 'plain').replace(/^ *readinessProbe:[\s\S]*?periodSeconds: 5\n/m, ''),
   },
 ];
+/** `BENCH_VARIANTS=plain` measures only the manifests named (comma-separated); all by default. */
+const VARIANTS = ALL_VARIANTS.filter(
+  (v) => !process.env.BENCH_VARIANTS || process.env.BENCH_VARIANTS.split(',').includes(v.name),
+);
 
 interface Prepared {
   codeServer?: string;
@@ -278,6 +282,8 @@ async function main(): Promise<void> {
   console.log(`bench/extension — ${machine()}`);
   console.log(`  load average at start: ${load()}`);
   const ready = prepare();
+  // `BENCH_VSIX=path` measures another build (a saved copy of the VSIX, to alternate two builds in one load window).
+  if (process.env.BENCH_VSIX && ready.codeServer) ready.vsix = process.env.BENCH_VSIX;
   if (ready.skip || !ready.codeServer || !ready.vsix) {
     console.log(`  skipped: ${ready.skip ?? 'no code-server'}`);
     return;
@@ -291,7 +297,7 @@ async function main(): Promise<void> {
   const session = await startSession({
     codeServer: ready.codeServer,
     vsix: ready.vsix,
-    files: Object.fromEntries(VARIANTS.map((v) => [v.file, v.text])),
+    files: Object.fromEntries(ALL_VARIANTS.map((v) => [v.file, v.text])),
     // Applied at start-up without the once-per-workspace question (as the e2e scenario's settings).
     settings: { 'kubeReconcile.sandbox.speed': SPEED, 'kubeReconcile.applyOnStartup': 'always' },
     artifactsDir: ARTIFACTS,
@@ -318,9 +324,19 @@ async function main(): Promise<void> {
       );
       const trace = readTrace(readFileSync(TRACE_FILE, 'utf8'));
       const want = `default/${v.name} ${REPLICAS}/${REPLICAS}`;
+      const breakdowns = rounds.map((r) => breakdown(trace, r.keydown, r.shown, want));
       printBreakdown(
-        rounds.map((r) => breakdown(trace, r.keydown, r.shown, want)),
+        breakdowns,
         rounds.map((r) => r.rendererBusy ?? 0),
+      );
+      // Each round's stages beside the page's long tasks, to tell a slow build from a busy machine.
+      writeFileSync(
+        join(ARTIFACTS, `rounds-${v.name}.json`),
+        JSON.stringify(
+          rounds.map((r, i) => ({ ...r, ...breakdowns[i] })),
+          null,
+          1,
+        ),
       );
     }
     console.log(`  load average at the end: ${load()}`);

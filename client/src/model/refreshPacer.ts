@@ -1,17 +1,23 @@
 /**
  * When the Cluster view tells VS Code that rows changed. The extension host
  * debounces a tree provider's `onDidChangeTreeData` for 200 ms with a leading
- * edge (upstream: src/vs/workbench/api/common/extHostTreeViews.ts,
- * ExtHostTreeView's constructor: `Event.debounce(…, 200, true)`): a change
- * fired 200 ms or more after the previous one renders at once; one fired
- * sooner renders 200 ms after *it*, and while changes keep coming faster than
- * that, nothing renders at all. So the view fires at most once per
- * `REFRESH_SPACING_MS`, leading edge first: the first change after a quiet
- * moment shows at once, a later one as soon as a fire renders at once — never
- * later than it would have rendered had it been fired at once.
- * (Holding a busy sandbox's first change until it settles was measured and
- * dropped: VS Code then builds the new rows — a Deployment's ReplicaSet and
- * pods — all at the end, which took longer than the wait it saved;
+ * edge (upstream: src/vs/base/common/event.ts, `Event.debounce`, as
+ * src/vs/workbench/api/common/extHostTreeViews.ts's ExtHostTreeView
+ * constructor uses it: `Event.debounce(…, 200, true)`): a change fired when
+ * no debounce timer is pending renders at once and starts a 200 ms timer; one
+ * fired while it is pending restarts it and renders only when it expires — 200
+ * ms after *that* change —, and while changes keep coming faster than that,
+ * nothing renders at all. So the view fires at most once per spacing, leading
+ * edge first: the first change after a quiet moment shows at once, a later one
+ * as soon as a fire renders at once — never later than it would have rendered
+ * had it been fired at once.
+ * The spacing is timed by a timer started in the same turn as VS Code's own,
+ * right after each fire, 1 ms longer: Node runs timers in order of when they
+ * are due, so VS Code's has run by the time this one does, whatever the event
+ * loop's lag, and the next fire renders at once with no margin to wait out.
+ * (Holding a busy sandbox's first change until it settles was measured twice
+ * and dropped: VS Code then builds the Deployment's new ReplicaSet and pod rows
+ * all at the end, which took longer than the wait it saved;
  * bench/RESULTS.md, "Save → tree (issue 16)".)
  * No `vscode`: the timer is injected.
  */
@@ -20,12 +26,16 @@ import type { Timer } from './throttle';
 
 /** VS Code's debounce of a tree's change events (see above). */
 export const VSCODE_TREE_DEBOUNCE_MS = 200;
-/** The least time between two fires: the debounce and a margin, so that each fire renders at once. */
-export const REFRESH_SPACING_MS = VSCODE_TREE_DEBOUNCE_MS + 10;
+/** From a fire until the next one renders at once: VS Code's debounce timer, started in the same turn, and 1 ms. */
+export const REFRESH_SPACING_MS = VSCODE_TREE_DEBOUNCE_MS + 1;
 
 export class RefreshPacer {
+  /** The run on the next turn, when one is asked for and the spacing allows it. */
   private handle: unknown = undefined;
-  private lastFired = Number.NEGATIVE_INFINITY;
+  /** The spacing after the last fire, while it lasts. */
+  private spacing: unknown = undefined;
+  /** A refresh was asked for while the spacing lasted: it runs when the spacing ends. */
+  private requested = false;
   private disposed = false;
 
   constructor(
@@ -34,27 +44,46 @@ export class RefreshPacer {
     private readonly timer: Timer = systemTimer,
   ) {}
 
-  /** Asks for a refresh: on the next turn when the last fire is far enough back, else as soon as it is. */
+  /** Asks for a refresh: on the next turn when no fire is within the spacing, else as soon as the spacing ends. */
   request(): void {
     if (this.disposed || this.handle !== undefined) return;
-    const wait = Math.max(0, this.lastFired + REFRESH_SPACING_MS - this.timer.now());
-    this.handle = this.timer.setTimeout(() => this.run(), wait);
+    if (this.spacing !== undefined) this.requested = true;
+    else this.handle = this.timer.setTimeout(() => this.run(), 0);
   }
 
-  /** A change was fired outside the pacer (a whole-tree refresh): it counts for the spacing. */
+  /** A change was fired outside the pacer (a whole-tree refresh): the spacing starts again from it. */
   fired(): void {
-    this.lastFired = this.timer.now();
+    if (this.disposed) return;
+    if (this.handle !== undefined) {
+      // A run due on the next turn would now land within VS Code's debounce: it waits for the spacing instead.
+      this.timer.clearTimeout(this.handle);
+      this.handle = undefined;
+      this.requested = true;
+    }
+    this.startSpacing();
   }
 
-  /** Cancels a pending run; later requests do nothing. */
+  /** Cancels what is pending; later requests do nothing. */
   dispose(): void {
     this.disposed = true;
     if (this.handle !== undefined) this.timer.clearTimeout(this.handle);
+    if (this.spacing !== undefined) this.timer.clearTimeout(this.spacing);
     this.handle = undefined;
+    this.spacing = undefined;
+  }
+
+  private startSpacing(): void {
+    if (this.spacing !== undefined) this.timer.clearTimeout(this.spacing);
+    this.spacing = this.timer.setTimeout(() => {
+      this.spacing = undefined;
+      if (!this.requested) return;
+      this.requested = false;
+      this.run();
+    }, REFRESH_SPACING_MS);
   }
 
   private run(): void {
     this.handle = undefined;
-    if (this.action()) this.lastFired = this.timer.now();
+    if (this.action()) this.startSpacing();
   }
 }

@@ -66,6 +66,56 @@ describe('RefreshPacer', () => {
     assert.deepEqual(runs, [0, 10, 510 + REFRESH_SPACING_MS]);
   });
 
+  test('a whole-tree fire while a run is due on the next turn makes it wait for the spacing', () => {
+    const { timer, runs, pacer } = paced();
+    timer.advance(1000);
+    pacer.request();
+    pacer.fired();
+    timer.advance(0);
+    assert.deepEqual(runs, []);
+    timer.advance(REFRESH_SPACING_MS);
+    assert.deepEqual(runs, [1000 + REFRESH_SPACING_MS]);
+  });
+
+  test('against a model of VS Code’s leading-edge debounce, every fire renders at once and none waits longer than needed', () => {
+    // Event.debounce(…, 200, true) as ExtHostTreeView uses it: a fire with no timer pending renders at once; any fire
+    // (re)starts the timer; when it expires, it renders what came after the leading fire, if anything did.
+    const timer = new ManualTimer();
+    const rendered: number[] = [];
+    let handle: unknown;
+    let calls = 0;
+    const vscodeFire = () => {
+      calls++;
+      if (handle === undefined) rendered.push(timer.now());
+      else timer.clearTimeout(handle);
+      handle = timer.setTimeout(() => {
+        handle = undefined;
+        if (calls > 1) rendered.push(timer.now());
+        calls = 0;
+      }, VSCODE_TREE_DEBOUNCE_MS);
+    };
+    const fires: number[] = [];
+    const requests: number[] = [];
+    const pacer = new RefreshPacer(() => {
+      fires.push(timer.now());
+      vscodeFire();
+      return true;
+    }, timer);
+    // Requests at seeded pseudo-random moments: bursts and pauses.
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let i = 0; i < 400; i++) {
+      timer.advance(Math.floor(next() * (next() < 0.2 ? 600 : 60)));
+      requests.push(timer.now());
+      pacer.request();
+    }
+    timer.advance(1000);
+    assert.deepEqual(rendered, fires, 'each fire rendered when it was made');
+    for (let i = 1; i < fires.length; i++) assert.ok(fires[i] - fires[i - 1] >= REFRESH_SPACING_MS);
+    // No request waited for more than the spacing: each is followed by a fire within it.
+    for (const r of requests) assert.ok(fires.some((f) => f >= r && f <= r + REFRESH_SPACING_MS));
+  });
+
   test('disposed: nothing runs', () => {
     const { timer, runs, pacer } = paced();
     pacer.request();
