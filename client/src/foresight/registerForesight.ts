@@ -19,6 +19,7 @@ import { sourceOfUri } from '../workspaceUris';
 import { FORESIGHT_SOURCE } from './diagnostics';
 import type { ForesightDiagnostic, ForesightFix } from './diagnostics';
 import { saveImpactLenses } from './lenses';
+import { PlanTimers } from './planTimers';
 import type { PlanReport } from '../../../sandbox/plan/types';
 
 export const SHOW_PLAN_COMMAND = 'kubeReconcile.showPlan';
@@ -76,7 +77,7 @@ export function registerForesight(
   const diagnostics = vscode.languages.createDiagnosticCollection('kube-reconcile-plan');
   const selection = new DesiredFiles();
   const planned = new Map<string, Planned>();
-  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  const timers = new PlanTimers();
   /** The newest request per document: a reply to an older one is dropped. */
   const latest = new Map<string, number>();
   let counter = 0;
@@ -89,9 +90,7 @@ export function registerForesight(
     (doc.languageId === 'yaml' || isYamlPath(doc.uri.path)) && selection.includes(doc.uri);
 
   const forget = (key: string) => {
-    const timer = timers.get(key);
-    if (timer) clearTimeout(timer);
-    timers.delete(key);
+    timers.cancel(key);
     latest.delete(key);
     if (planned.delete(key)) lensesChanged.fire();
     diagnostics.delete(vscode.Uri.parse(key));
@@ -116,14 +115,10 @@ export function registerForesight(
 
   const plan = async (doc: vscode.TextDocument, waited = 0): Promise<void> => {
     const key = doc.uri.toString();
-    timers.delete(key);
     const source = sourceOfUri(doc.uri);
     if (!enabled() || !running() || doc.isClosed || source === undefined || !applies(doc)) return forget(key);
     if (connection.settled === false && waited < FORESIGHT_SETTLE_MAX_MS) {
-      timers.set(
-        key,
-        setTimeout(() => void plan(doc, waited + FORESIGHT_SETTLE_POLL_MS), FORESIGHT_SETTLE_POLL_MS),
-      );
+      timers.schedule(key, FORESIGHT_SETTLE_POLL_MS, () => void plan(doc, waited + FORESIGHT_SETTLE_POLL_MS));
       return;
     }
     const token = ++counter;
@@ -147,14 +142,9 @@ export function registerForesight(
   const schedule = (doc: vscode.TextDocument, delayMs = FORESIGHT_DELAY_MS) => {
     if (!applies(doc)) return;
     const key = doc.uri.toString();
-    const timer = timers.get(key);
-    if (timer) clearTimeout(timer);
     // Counts as the newest request at once: a reply to an earlier one is no longer shown.
     latest.set(key, ++counter);
-    timers.set(
-      key,
-      setTimeout(() => void plan(doc), delayMs),
-    );
+    timers.schedule(key, delayMs, () => void plan(doc));
   };
 
   const planVisible = (delayMs = 0) => {
@@ -237,6 +227,9 @@ export function registerForesight(
       if (e.contentChanges.length > 0) schedule(e.document);
     }),
     vscode.workspace.onDidCloseTextDocument((doc) => forget(doc.uri.toString())),
+    // A save holds its document's plan until it ends, so the plan does not take the worker from the save's apply.
+    vscode.workspace.onWillSaveTextDocument((e) => timers.hold(e.document.uri.toString(), () => void plan(e.document))),
+    vscode.workspace.onDidSaveTextDocument((doc) => timers.release(doc.uri.toString(), FORESIGHT_DELAY_MS)),
     vscode.window.onDidChangeVisibleTextEditors((editors) => {
       for (const e of editors) if (!planned.has(e.document.uri.toString())) schedule(e.document, 0);
     }),
@@ -261,10 +254,7 @@ export function registerForesight(
   ];
   planVisible();
   const registration = vscode.Disposable.from(...subscriptions, {
-    dispose: () => {
-      for (const t of timers.values()) clearTimeout(t);
-      timers.clear();
-    },
+    dispose: () => timers.dispose(),
   });
   context.subscriptions.push(registration);
   return registration;
