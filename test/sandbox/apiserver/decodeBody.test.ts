@@ -229,7 +229,7 @@ describe('a built-in body decoded in one pass (copy, unknown fields, nulls)', ()
       object: fc.dictionary(key, tie('value'), { maxKeys: 5 }),
     }));
     const body = fc.record({
-      kind: fc.constantFrom(['v1', 'Pod'], ['v1', 'Event'], ['apps/v1', 'Deployment']),
+      kind: fc.constantFrom<[string, string]>(['v1', 'Pod'], ['v1', 'Event'], ['apps/v1', 'Deployment']),
       members: fc.dictionary(key, tree.value, { maxKeys: 5 }),
       freeze: fc.integer({ min: 0, max: 3 }),
       narrow: fc.boolean(),
