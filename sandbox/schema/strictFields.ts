@@ -57,6 +57,11 @@ export function strictFieldErrorsAt(
   type: SchemaType,
   at: readonly (string | number)[],
 ): StrictFieldError[] {
+  if (typeof value === 'object' && value !== null) {
+    // A frozen value found clean before (as the walk's own first step would find it), without starting a walk.
+    const as = type.kind === 'ref' ? definition(type.name) : type;
+    if (as !== undefined && walkedClean.get(value) === as) return [];
+  }
   const walk = new Walk(at);
   walk.visit(value, type);
   return walk.found;
