@@ -8,6 +8,7 @@
 import { DEFAULT_KUBERNETES_VERSION, kindEntry, kubernetesVersion } from '../schema/schema';
 import type { ResourceType } from './resources';
 import { ALL_RESOURCES, apiVersionOf, findByName } from './resources';
+import { GvkIndex } from './gvkIndex';
 
 /** Whether a release's kube-apiserver serves this built-in group version by default (stable versions only). */
 function servedByDefault(r: ResourceType, version: string): boolean {
@@ -35,7 +36,7 @@ export class ResourceRegistry {
   private readonly builtIn: readonly ResourceType[];
   private readonly custom = new Map<string, readonly ResourceType[]>();
   private cache: readonly ResourceType[] | undefined;
-  private readonly byGvk = new Map<string, ResourceType>();
+  private readonly byGvk = new GvkIndex<ResourceType>();
   private readonly byPlural = new Map<string, ResourceType>();
   private readonly listeners: (() => void)[] = [];
   /** Bumped on every change: memos of documents built from the registry compare it. */
@@ -72,7 +73,7 @@ export class ResourceRegistry {
 
   /** The resource of an object's `apiVersion` + `kind`, or undefined when not served. */
   forGvk(apiVersion: string, kind: string): ResourceType | undefined {
-    return this.byGvk.get(`${apiVersion}|${kind}`);
+    return this.byGvk.get(apiVersion, kind);
   }
 
   /** The resource of a URL: `(apps, v1, deployments)`. */
@@ -118,11 +119,11 @@ export class ResourceRegistry {
     // Built-in kinds win over a CRD that names the same group, version and plural (upstream: kube-apiserver's own
     // handlers serve the path before the apiextensions server is asked).
     for (const r of [...this.list()].reverse()) {
-      this.byGvk.set(`${apiVersionOf(r)}|${r.kind}`, r);
+      this.byGvk.set(apiVersionOf(r), r.kind, r);
       this.byPlural.set(`${r.group}|${r.version}|${r.plural}`, r);
     }
     for (const r of this.builtIn) {
-      this.byGvk.set(`${apiVersionOf(r)}|${r.kind}`, r);
+      this.byGvk.set(apiVersionOf(r), r.kind, r);
       this.byPlural.set(`${r.group}|${r.version}|${r.plural}`, r);
     }
   }

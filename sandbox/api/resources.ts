@@ -5,6 +5,7 @@
  * "the server could not find the requested resource".
  */
 import { formatApiVersion, parseApiVersion } from './types';
+import { GvkIndex } from './gvkIndex';
 
 /**
  * Who acts on objects of a kind in the sandbox — the one place the settled report (and later the tree) reads to say
@@ -489,16 +490,16 @@ function build(spec: Spec): ResourceType {
  */
 export const ALL_RESOURCES: readonly ResourceType[] = Object.freeze(SPECS.map(build));
 
-const byGvk = new Map<string, ResourceType>();
+const byGvk = new GvkIndex<ResourceType>();
 const byPlural = new Map<string, ResourceType>();
 for (const r of ALL_RESOURCES) {
-  byGvk.set(`${formatApiVersion(r.group, r.version)}|${r.kind}`, r);
+  byGvk.set(formatApiVersion(r.group, r.version), r.kind, r);
   byPlural.set(`${r.group}|${r.version}|${r.plural}`, r);
 }
 
 /** The resource for an object's `apiVersion` + `kind`, or undefined when the server does not serve it. */
 export function resourceFor(apiVersion: string, kind: string): ResourceType | undefined {
-  return byGvk.get(`${apiVersion}|${kind}`);
+  return byGvk.get(apiVersion, kind);
 }
 
 /** The resource for a URL path segment: `(apps, v1, deployments)`. */
@@ -506,9 +507,17 @@ export function resourceByPlural(group: string, version: string, plural: string)
   return byPlural.get(`${group}|${version}|${plural}`);
 }
 
+/** `apiVersionOf` of each resource asked (resources are immutable): every write asks for its own several times. */
+const apiVersions = new WeakMap<ResourceType, string>();
+
 /** `apps/v1` for a resource. */
 export function apiVersionOf(r: ResourceType): string {
-  return formatApiVersion(r.group, r.version);
+  let v = apiVersions.get(r);
+  if (v === undefined) {
+    v = formatApiVersion(r.group, r.version);
+    apiVersions.set(r, v);
+  }
+  return v;
 }
 
 /** The `group resource` name used in messages: `deployments.apps`, or just `pods` for the core group. */

@@ -87,7 +87,10 @@ import { generateJobSelector } from './jobSelector';
 import { kindKey } from './kindKey';
 import { listObjects, watchPredicate, watchRoute } from './listing';
 import { checkObjectShape } from './metaShape';
-import { checkPatchFields, decodeObjectFields } from './fieldValidation';
+import { checkPatchFields, decodeObjectFields, settleFieldErrors } from './fieldValidation';
+import { decodeBuiltInBody } from './decodeBody';
+import { definitionOf } from '../schema/strictFields';
+import type { DecodedBody } from './decodeBody';
 import type { FieldValidationOptions } from './fieldValidation';
 import { bootstrapObjects, namespaceAdmission, PROTECTED_NAMESPACES } from './namespaces';
 import { admitPodPriority, admitPriorityClass, refuseSystemClassDelete, systemPriorityClassObjects } from './priority';
@@ -798,8 +801,15 @@ export class ApiServer {
   ): KubeObject {
     let body: unknown;
     let nullMembers: string[] | undefined;
+    let decoded: DecodedBody | undefined;
+    // A built-in kind's body under field validation: copied, walked for unknown fields and its nulls decoded in one
+    // pass (decodeBody.ts); the same outcome as the separate passes below, which everything else takes.
+    const root =
+      fields !== undefined && r?.custom === undefined && isPlainObject(input) ? definitionOf(input) : undefined;
     try {
-      if (isPlainObject(input)) ({ value: body, nullMembers } = copyMembersCounted(input, REQUEST_LIMITS, keep));
+      if (root !== undefined) decoded = decodeBuiltInBody(input as Record<string, unknown>, root, REQUEST_LIMITS, keep);
+      if (decoded !== undefined) body = decoded.body;
+      else if (isPlainObject(input)) ({ value: body, nullMembers } = copyMembersCounted(input, REQUEST_LIMITS, keep));
       else body = copyJson(input, REQUEST_LIMITS);
     } catch (e) {
       if (e instanceof JsonCopyError) {
@@ -810,9 +820,13 @@ export class ApiServer {
     }
     const custom = r?.custom !== undefined ? customDecoding(r) : undefined;
     const strict =
-      fields !== undefined && isPlainObject(body)
-        ? decodeObjectFields(input, body as KubeObject, fields, custom, nullMembers)
-        : undefined;
+      fields === undefined
+        ? undefined
+        : decoded !== undefined
+          ? settleFieldErrors(body as KubeObject, decoded.errors, fields)
+          : isPlainObject(body)
+            ? decodeObjectFields(input, body as KubeObject, fields, custom, nullMembers)
+            : undefined;
     checkObjectShape(body);
     if (strict !== undefined) throw strict;
     const obj = body as KubeObject;

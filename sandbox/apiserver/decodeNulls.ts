@@ -52,7 +52,7 @@ function dropNullMembers(value: unknown): void {
   }
 }
 
-const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+export const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
 function struct(obj: Record<string, unknown>, def: Definition): void {
   for (const k of Object.keys(obj)) member(obj, k, def);
@@ -66,6 +66,11 @@ function member(obj: Record<string, unknown>, k: string, def: Definition): void 
   } else if (type?.kind !== 'string' || type.format !== 'date-time' || def.name === OBJECT_META) {
     Reflect.deleteProperty(obj, k);
   }
+}
+
+/** Rewrites the nulls inside `value` (a private, mutable copy) read as `type` (a null `value` is the caller's). */
+export function decodeNullsAs(value: unknown, type: SchemaType): void {
+  visit(value, type);
 }
 
 function visit(value: unknown, type: SchemaType): void {
@@ -89,7 +94,7 @@ function visit(value: unknown, type: SchemaType): void {
 }
 
 /** The JSON of a Go zero value of `type`, as upstream encodes it (a zero Time and free-form JSON encode as null). */
-function zeroValue(type: SchemaType): unknown {
+export function zeroValue(type: SchemaType): unknown {
   switch (type.kind) {
     case 'string':
       return type.format === 'date-time' ? null : '';

@@ -97,13 +97,28 @@ export function decodeObjectFields(
   const def = custom === undefined ? definitionOf(body) : undefined;
   const errors =
     custom !== undefined ? custom.unknownFields(body) : def === undefined ? [] : strictFieldErrors(input, def);
+  const strict = settleFieldErrors(body, errors, options);
+  if (strict !== undefined) return strict;
+  if (custom !== undefined) custom.nulls(body as unknown as Record<string, unknown>);
+  else if (nullMembers === undefined || nullMembers.length > 0)
+    decodeNulls(body as unknown as Record<string, unknown>, def, nullMembers);
+  return undefined;
+}
+
+/**
+ * What field validation does with the strict errors of a create or update body: Strict returns the failure; Warn and
+ * Ignore remove the unknown fields from `body` (Warn tells each). For a body decoded in one pass (decodeBody.ts),
+ * whose nulls are already decoded.
+ */
+export function settleFieldErrors(
+  body: KubeObject,
+  errors: readonly StrictFieldError[],
+  options: FieldValidationOptions,
+): ApiError | undefined {
   if (errors.length > 0 && options.fieldValidation === 'Strict')
     return withFields(decodeFailure(body, strictDecodingError(errors)), errors);
   pruneUnknownFields(body, errors);
   warnEach(options, errors);
-  if (custom !== undefined) custom.nulls(body as unknown as Record<string, unknown>);
-  else if (nullMembers === undefined || nullMembers.length > 0)
-    decodeNulls(body as unknown as Record<string, unknown>, def, nullMembers);
   return undefined;
 }
 

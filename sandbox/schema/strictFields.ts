@@ -47,6 +47,26 @@ export function strictFieldErrors(value: unknown, root: Definition | 'any'): Str
   return walk.found;
 }
 
+/**
+ * The strict decoding errors of `value` read as `type` at `at` (the keys and indices that lead to it, which its errors'
+ * paths start with): one member of a larger walk (the API server's one-pass decoding of a body,
+ * sandbox/apiserver/decodeBody.ts), with the same memory of frozen values found clean.
+ */
+export function strictFieldErrorsAt(
+  value: unknown,
+  type: SchemaType,
+  at: readonly (string | number)[],
+): StrictFieldError[] {
+  if (typeof value === 'object' && value !== null) {
+    // A frozen value found clean before (as the walk's own first step would find it), without starting a walk.
+    const as = type.kind === 'ref' ? definition(type.name) : type;
+    if (as !== undefined && walkedClean.get(value) === as) return [];
+  }
+  const walk = new Walk(at);
+  walk.visit(value, type);
+  return walk.found;
+}
+
 /** The strict decoding errors of an object of a kind the schema knows; none for other kinds. */
 export function strictFieldErrorsOf(obj: Readonly<Record<string, unknown>>): StrictFieldError[] {
   const def = definitionOf(obj);
@@ -60,7 +80,7 @@ export function definitionOf(obj: Readonly<Record<string, unknown>>): Definition
   return entry === undefined ? undefined : definition(entry.definition);
 }
 
-function pathText(segments: readonly (string | number)[]): string {
+export function pathText(segments: readonly (string | number)[]): string {
   let out = '';
   for (const s of segments) out += typeof s === 'number' ? `[${s}]` : out === '' ? s : `.${s}`;
   return out;
@@ -80,7 +100,11 @@ class Walk {
   /** Every error met, including those left out of `found` (repeats, past the cap). */
   private met = 0;
   private readonly seen = new Set<string>();
-  private readonly at: (string | number)[] = [];
+  private readonly at: (string | number)[];
+
+  constructor(at: readonly (string | number)[] = []) {
+    this.at = [...at];
+  }
 
   private error(kind: StrictFieldError['kind'], key: string, parent?: Definition): void {
     this.met++;

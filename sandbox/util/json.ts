@@ -93,8 +93,11 @@ interface Measured {
 /** Members checked without a copy, frozen all the way down: checking one again only adds up what it holds. */
 const measuredFrozen = new WeakMap<object, Measured>();
 
-/** `measure` of a top-level member (at depth 1), remembered when it is frozen all the way down. */
-function measureMember(value: unknown, limits: CopyLimits, budget: Budget): void {
+/**
+ * `measure` of a top-level member (at depth 1), remembered when it is frozen all the way down. Exported for the API
+ * server's one-pass decoding of a body (sandbox/apiserver/decodeBody.ts), which checks its members as this file does.
+ */
+export function measureMember(value: unknown, limits: CopyLimits, budget: Budget): void {
   if (typeof value !== 'object' || value === null) {
     copy(value, 1, limits, budget);
     return;
@@ -151,9 +154,18 @@ function measure(value: unknown, depth: number, limits: CopyLimits, budget: Budg
   return height + 1;
 }
 
-interface Budget {
+/** What a checked copy has counted so far: bytes against `maxBytes`, and the nulls it met. */
+export interface Budget {
   bytes: number;
   nulls: number;
+}
+
+/**
+ * The checked copy of one value at `depth` (see `copyJson`), adding to `budget`. Exported for the API server's
+ * one-pass decoding of a body (sandbox/apiserver/decodeBody.ts), which copies what it does not read by a schema here.
+ */
+export function copyChecked(value: unknown, depth: number, limits: CopyLimits, budget: Budget): unknown {
+  return copy(value, depth, limits, budget);
 }
 
 function copy(value: unknown, depth: number, limits: CopyLimits, budget: Budget): unknown {
@@ -219,7 +231,7 @@ export function cloneJson<T>(value: T): T {
 }
 
 /** Assigns `key`, treating `__proto__` (which JSON.parse yields as an ordinary key) as data, not as the prototype. */
-function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
+export function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__')
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;

@@ -1,0 +1,218 @@
+/**
+ * A write body of a built-in kind decoded in one pass: the checked copy (`util/json.ts`: limits, non-JSON values),
+ * the strict field walk (`schema/strictFields.ts`: unknown fields) and what Go's decoding makes of nulls
+ * (`decodeNulls.ts`) done together, member by member, where the API server ran three walks over the same values —
+ * the copy, then the walk of the input by the schema, then the walk of the copy's nulls. The outcome is the three
+ * passes' exactly: the same copy (key order included), the same errors in the same order, and the same refusal when
+ * the copy fails (a copy error wins over strict errors, which are only reported once the whole body is copied).
+ *
+ * upstream does all three in one decode too: apimachinery's strict JSON serializer (`sigs.k8s.io/json`
+ * `UnmarshalStrict`) reads the bytes into the Go types once, collecting unknown fields as it goes.
+ *
+ * Not read by the schema here, but handed to the passes it fuses (so nothing is decided twice): frozen values (the
+ * strict walk remembers a frozen value found clean, and a kubelet's or controller's body carries cached members), free-
+ * form values, values of the wrong shape, and objects written with a repeated key (duplicate fields).
+ */
+import type { Definition, SchemaType } from '../schema/types';
+import { definition } from '../schema/schema';
+import { pathText, strictFieldErrorsAt, MAX_STRICT_ERRORS, strictErrorText } from '../schema/strictFields';
+import type { StrictFieldError } from '../schema/strictFields';
+import { repeatedKeyOrder } from '../util/keyOrder';
+import { JsonCopyError, copyChecked, measureMember, setMember } from '../util/json';
+import type { Budget, CopyLimits } from '../util/json';
+import { OBJECT_META, decodeNullsAs, zeroValue } from './decodeNulls';
+
+/** The decoded body and its strict decoding errors (as `strictFieldErrors` of the input would list them). */
+export interface DecodedBody {
+  body: Record<string, unknown>;
+  errors: StrictFieldError[];
+}
+
+/**
+ * Decodes `input`, an object of the kind `root` describes: its copy with nulls decoded, and its strict errors (unknown
+ * fields not yet removed from the copy). With `keep`, only those members are copied; the others are checked (limits,
+ * unknown fields) as `copyMembersCounted` does. Undefined when the body itself was written with a repeated key (the
+ * caller decodes it in separate passes). Throws `JsonCopyError` as the copy does.
+ */
+export function decodeBuiltInBody(
+  input: Record<string, unknown>,
+  root: Definition,
+  limits: CopyLimits,
+  keep?: ReadonlySet<string>,
+): DecodedBody | undefined {
+  if (repeatedKeyOrder(input) !== undefined) return undefined;
+  if (limits.maxDepth <= 0)
+    throw new JsonCopyError(`object nesting exceeds the maximum depth of ${limits.maxDepth}`, 'depth');
+  const proto = Object.getPrototypeOf(input);
+  if (proto !== Object.prototype && proto !== null)
+    throw new JsonCopyError('only plain JSON objects can be stored', 'type');
+  const d = new Decoder(limits);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(input)) {
+    const v = input[key];
+    const prop = Object.hasOwn(root.properties, key) ? root.properties[key] : undefined;
+    if (prop === undefined) d.unknown(key, root);
+    if (v === undefined) continue;
+    d.budget.bytes += key.length + 4;
+    if (keep !== undefined && !keep.has(key)) {
+      measureMember(v, limits, d.budget);
+      if (prop !== undefined) d.walked(strictFieldErrorsAt(v, prop.type, [key]));
+      continue;
+    }
+    if (prop === undefined) d.unknownMember(out, key, v, 1);
+    else if (v === null) {
+      d.budget.nulls++;
+      if (keepsNull(prop.type, root)) out[key] = null;
+    } else {
+      d.at.push(key);
+      out[key] = d.value(v, prop.type, 1);
+      d.at.pop();
+    }
+  }
+  return { body: out, errors: d.errors() };
+}
+
+/** A struct field set to null stays null only as a timestamp outside ObjectMeta (decodeNulls.ts `member`). */
+function keepsNull(type: SchemaType, def: Definition): boolean {
+  return type.kind === 'string' && type.format === 'date-time' && def.name !== OBJECT_META;
+}
+
+class Decoder {
+  readonly budget: Budget = { bytes: 0, nulls: 0 };
+  /** The keys and indices that lead to the value being decoded. */
+  readonly at: (string | number)[] = [];
+  /** Every strict error met, in document order, before the cap and repeats are applied. */
+  private readonly met: StrictFieldError[] = [];
+
+  constructor(private readonly limits: CopyLimits) {}
+
+  unknown(key: string, parent: Definition): void {
+    const segments = [...this.at, key];
+    this.met.push({ kind: 'unknown', path: pathText(segments), segments, parent });
+  }
+
+  /**
+   * The copy of a member its struct does not declare: pruned after (unless Strict, which refuses the body), and a null
+   * one dropped at once, as the null pass drops any null member of a struct (even one past the 100 errors pruning
+   * reads).
+   */
+  unknownMember(out: Record<string, unknown>, key: string, v: unknown, depth: number): void {
+    const copied = copyChecked(v, depth, this.limits, this.budget);
+    if (copied !== null) setMember(out, key, copied);
+  }
+
+  walked(errors: readonly StrictFieldError[]): void {
+    for (const e of errors) this.met.push(e);
+  }
+
+  /** The errors as the strict walk saves them: each text once, at most `MAX_STRICT_ERRORS`. */
+  errors(): StrictFieldError[] {
+    if (this.met.length === 0) return [];
+    const found: StrictFieldError[] = [];
+    const seen = new Set<string>();
+    for (const e of this.met) {
+      if (found.length >= MAX_STRICT_ERRORS) break;
+      const text = strictErrorText(e);
+      if (seen.has(text)) continue;
+      seen.add(text);
+      found.push(e);
+    }
+    return found;
+  }
+
+  /** The decoded copy of `value` (not null, not undefined) read as `type` at `depth`. */
+  value(value: unknown, type: SchemaType, depth: number): unknown {
+    if (typeof value !== 'object') return copyChecked(value, depth, this.limits, this.budget);
+    if (value === null || Object.isFrozen(value)) return this.separately(value, type, depth);
+    if (Array.isArray(value)) {
+      if (type.kind !== 'array') return this.separately(value, type, depth);
+      if (depth >= this.limits.maxDepth) throw depthError(this.limits);
+      return this.array(value, type.items, depth);
+    }
+    const def = type.kind === 'ref' ? definition(type.name) : undefined;
+    if (def === undefined && type.kind !== 'map') return this.separately(value, type, depth);
+    const obj = value as Record<string, unknown>;
+    if (repeatedKeyOrder(obj) !== undefined) return this.separately(value, type, depth);
+    if (depth >= this.limits.maxDepth) throw depthError(this.limits);
+    const proto = Object.getPrototypeOf(obj);
+    if (proto !== Object.prototype && proto !== null)
+      throw new JsonCopyError('only plain JSON objects can be stored', 'type');
+    return def !== undefined
+      ? this.struct(obj, def, depth)
+      : this.map(obj, (type as { values: SchemaType }).values, depth);
+  }
+
+  /** The passes this one fuses, run one after the other on `value`: copy, strict walk, nulls. */
+  private separately(value: unknown, type: SchemaType, depth: number): unknown {
+    const nulls = this.budget.nulls;
+    const copied = copyChecked(value, depth, this.limits, this.budget);
+    if (typeof value === 'object' && value !== null) this.walked(strictFieldErrorsAt(value, type, this.at));
+    if (this.budget.nulls !== nulls) decodeNullsAs(copied, type);
+    return copied;
+  }
+
+  private struct(obj: Record<string, unknown>, def: Definition, depth: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(obj)) {
+      const v = obj[key];
+      const prop = Object.hasOwn(def.properties, key) ? def.properties[key] : undefined;
+      if (prop === undefined) {
+        this.unknown(key, def);
+        if (v === undefined) continue;
+        this.budget.bytes += key.length + 4;
+        this.unknownMember(out, key, v, depth + 1);
+        continue;
+      }
+      if (v === undefined) continue;
+      this.budget.bytes += key.length + 4;
+      if (v === null) {
+        this.budget.nulls++;
+        if (keepsNull(prop.type, def)) out[key] = null;
+        continue;
+      }
+      this.at.push(key);
+      out[key] = this.value(v, prop.type, depth + 1);
+      this.at.pop();
+    }
+    return out;
+  }
+
+  private map(obj: Record<string, unknown>, values: SchemaType, depth: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(obj)) {
+      const v = obj[key];
+      if (v === undefined) continue;
+      this.budget.bytes += key.length + 4;
+      if (v === null) {
+        this.budget.nulls++;
+        setMember(out, key, zeroValue(values));
+        continue;
+      }
+      this.at.push(key);
+      setMember(out, key, this.value(v, values, depth + 1));
+      this.at.pop();
+    }
+    return out;
+  }
+
+  private array(value: readonly unknown[], items: SchemaType, depth: number): unknown[] {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      if (v === undefined || v === null) {
+        this.budget.nulls++;
+        out[i] = zeroValue(items);
+        continue;
+      }
+      this.at.push(i);
+      out[i] = this.value(v, items, depth + 1);
+      this.at.pop();
+    }
+    this.budget.bytes += value.length + 2;
+    return out;
+  }
+}
+
+function depthError(limits: CopyLimits): JsonCopyError {
+  return new JsonCopyError(`object nesting exceeds the maximum depth of ${limits.maxDepth}`, 'depth');
+}
