@@ -7,7 +7,8 @@
  * squiggles and in the sandbox.
  */
 import { fieldRange } from './pathToRange';
-import { Document, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
+import { Document, parseAllDocuments } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq } from './yamlNodes';
 import type { Alias, LineCounter, YAMLError, YAMLMap } from 'yaml';
 import type { KubeObject } from '../api/types';
 import { DEFAULT_COPY_LIMITS, copyJson, isPlainObject } from '../util/json';

@@ -13,7 +13,10 @@
  * `yaml` as before, so every error and its message stays `yaml`'s. test/sandbox/manifests/fastYaml.test.ts compares
  * both on every example and fixture manifest and on generated and mutated YAML.
  */
-import { Alias, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import type { Alias, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { YamlNodes } from '../yamlNodes';
+
+const { Alias: AliasNode, Pair: PairNode, Scalar: ScalarNode, YAMLMap: MapNode, YAMLSeq: SeqNode } = YamlNodes;
 
 /** One document of the stream: its root node (a null Scalar when the document is empty). */
 export interface FastDocument {
@@ -65,7 +68,7 @@ interface CommentLine {
 const NO_COMMENTS: CommentLine[] = [];
 
 function isBlockCollection(node: Node): boolean {
-  return (node instanceof YAMLMap || node instanceof YAMLSeq) && node.flow !== true;
+  return (node instanceof MapNode || node instanceof SeqNode) && node.flow !== true;
 }
 
 /** A sentinel indent for "end of document" (a `---` / `...` line or the end of the text). */
@@ -265,7 +268,7 @@ class Reader {
 
   private blockMap(indent: number): YAMLMap {
     const t = this.text;
-    const map = new YAMLMap();
+    const map = new MapNode();
     const start = this.pos;
     const seen = new Set<string>();
     for (;;) {
@@ -273,7 +276,7 @@ class Reader {
       if (seen.has(key.value as string)) throw bail();
       seen.add(key.value as string);
       const value = this.mapValue(indent);
-      map.items.push(new Pair(key, value));
+      map.items.push(new PairNode(key, value));
       const ind = this.afterItem(value, indent);
       if (ind === END || ind < indent) return this.finish(map, start, value, indent);
       if (ind > indent) throw bail();
@@ -297,7 +300,7 @@ class Reader {
     const ind = this.skipBlank();
     const comments = this.commentLines(from, this.pos);
     let i = 0;
-    const type = value instanceof Scalar ? value.type : undefined;
+    const type = value instanceof ScalarNode ? value.type : undefined;
     if (type === 'PLAIN' && (value as Scalar).source === '') {
       if (comments.length > 0) throw bail(); // comments after an empty value: yaml's ranges there are irregular
     } else if (type !== 'BLOCK_LITERAL' && type !== 'BLOCK_FOLDED') {
@@ -460,7 +463,7 @@ class Reader {
     const end = this.nameEnd(p + 1);
     const name = this.text.slice(p + 1, end);
     if (!this.anchors.has(name)) throw bail();
-    const node = new Alias(name);
+    const node = new AliasNode(name);
     this.pos = end;
     node.range = [p, end, this.restOfLine(true)];
     return node;
@@ -468,7 +471,7 @@ class Reader {
 
   private blockSeq(indent: number): YAMLSeq {
     const t = this.text;
-    const seq = new YAMLSeq();
+    const seq = new SeqNode();
     const start = this.pos;
     for (;;) {
       const dash = this.pos;
@@ -538,7 +541,7 @@ class Reader {
       value = raw.includes('\\') ? unescapeDouble(raw) : raw;
       type = 'QUOTE_DOUBLE';
     }
-    const node = new Scalar(value);
+    const node = new ScalarNode(value);
     node.range = [p, end, end];
     node.source = value;
     node.type = type;
@@ -664,7 +667,7 @@ class Reader {
     if (chomp === 'clip') value += '\n';
     const end = contentEnd;
     this.pos = contentEnd;
-    const node = new Scalar(value);
+    const node = new ScalarNode(value);
     node.range = [start, end, end];
     node.source = value;
     node.type = folded ? 'BLOCK_FOLDED' : 'BLOCK_LITERAL';
@@ -712,7 +715,7 @@ class Reader {
     const start = p;
     const isMap = t.charCodeAt(p) === 123;
     const close = isMap ? 125 : 93;
-    const node = isMap ? new YAMLMap() : new YAMLSeq();
+    const node = isMap ? new MapNode() : new SeqNode();
     node.flow = true;
     const seen = isMap ? new Set<string>() : undefined;
     p = this.flowSpace(p + 1, parentIndent, true);
@@ -738,7 +741,7 @@ class Reader {
         }
       }
       value.range![2] = end;
-      if (key !== undefined) (node as YAMLMap).items.push(new Pair(key, value));
+      if (key !== undefined) (node as YAMLMap).items.push(new PairNode(key, value));
       else (node as YAMLSeq).items.push(value);
       const c = t.charCodeAt(p);
       if (c === 44) p = this.flowSpace(p + 1, parentIndent, true);
@@ -811,7 +814,7 @@ class Reader {
 
 /** What `yaml` makes of an empty value: a null plain scalar. */
 function emptyScalar(offset: number, end: number): Scalar {
-  const node = new Scalar(null);
+  const node = new ScalarNode(null);
   node.range = [offset, offset, end];
   node.source = '';
   node.type = 'PLAIN';
@@ -930,7 +933,7 @@ function unescapeDouble(raw: string): string {
 
 /** A plain scalar `src` at [start, end) resolved as the YAML 1.2 core schema does (the `yaml` package's order). */
 function plainScalar(src: string, start: number, end: number, nodeEnd: number): Scalar {
-  const node = new Scalar(src);
+  const node = new ScalarNode(src);
   resolveCore(node, src);
   node.range = [start, end, nodeEnd];
   node.source = src;
