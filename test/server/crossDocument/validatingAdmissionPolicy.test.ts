@@ -8,6 +8,7 @@ import { analyzeFile } from '../../../server/src/services/workspace/analyzeFile'
 import { checkAgainstPolicies, workspacePolicySource } from '../../../sandbox/admission/policy/index';
 import { resourceFor } from '../../../sandbox/api/resources';
 import type { KubeObject } from '../../../sandbox/api/types';
+import type { Diagnostic } from 'vscode-languageserver-types';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'public', 'kubernetes-website-vap');
 const minReplicasPolicy = readFileSync(join(FIXTURES, 'vap-min-replicas.yaml'), 'utf8');
@@ -108,7 +109,18 @@ describe('validating-admission-policy: only the policies that could match each r
   const policyArb = fc.record({
     name: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'B', 'a-1'),
     rules: fc.oneof(fc.array(ruleArb, { maxLength: 3 }), fc.constant(undefined)),
-    action: fc.constantFrom('Deny', 'Warn', 'Warn, Deny', 'Audit'),
+    // undefined: no binding names the policy.
+    action: fc.constantFrom('Deny', 'Warn', 'Warn, Deny', 'Audit', undefined),
+    selector: fc.constantFrom(
+      'namespaceSelector: {}',
+      'objectSelector: {matchLabels: {app: web}}',
+      'matchPolicy: Exact',
+    ),
+    validation: fc.constantFrom(
+      'expression: "false"',
+      'expression: "object.metadata.name == \'web\'"',
+      'expression: 1',
+    ),
   });
   const OBJECTS = `apiVersion: apps/v1
 kind: Deployment
@@ -148,21 +160,31 @@ kind: ValidatingAdmissionPolicy
 metadata: {name: ${p.name}}
 spec:
   matchConstraints:
-${rules}    namespaceSelector: {}
+${rules}    ${p.selector}
   validations:
-  - expression: "false"
+  - ${p.validation}
     message: policy ${i} says no
----
+${
+  p.action === undefined
+    ? ''
+    : `---
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicyBinding
 metadata: {name: bind-${p.name}}
 spec:
   policyName: ${p.name}
   validationActions: [${p.action}]
-`;
+`
+}`;
         });
         const policyText = docs.join('---\n');
-        const found = checkFolder({ 'policies.yaml': policyText, 'objects.yaml': OBJECTS });
+        // A policy the plugin cannot handle throws out of it (a number for an expression): the same either way.
+        let found: ReturnType<typeof checkFolder>;
+        try {
+          found = checkFolder({ 'policies.yaml': policyText, 'objects.yaml': OBJECTS });
+        } catch (e) {
+          found = { threw: [{ message: String(e) } as Diagnostic] };
+        }
         // The oracle: the plugin over the whole folder, each object in the namespace it lands in.
         const all = [...analyzeFile(policyText).objects, ...analyzeFile(OBJECTS).objects].map((f) => {
           const namespaced = resourceFor(f.object.apiVersion, f.object.kind)?.namespaced ?? true;
@@ -172,7 +194,13 @@ spec:
         const source = workspacePolicySource(all.map((o) => o.obj));
         const want: Record<string, string[]> = {};
         for (const [i, o] of all.entries()) {
-          const verdict = checkAgainstPolicies(source, o.obj);
+          let verdict: ReturnType<typeof checkAgainstPolicies>;
+          try {
+            verdict = checkAgainstPolicies(source, o.obj);
+          } catch (e) {
+            assert.deepEqual(found, { threw: [{ message: String(e) }] });
+            return;
+          }
           const file = i < all.length - 5 ? 'policies.yaml' : 'objects.yaml';
           const messages = [
             ...(verdict.denied ? [`error ${verdict.denied}`] : []),

@@ -50,16 +50,26 @@ export const validatingAdmissionPolicy: CrossDocumentRule = {
  * skip without effect: its `matchConstraints` has resource rules, each well formed, and none names CREATE, the
  * resource's group and its plural (or `*`) with no subresource — a superset of upstream's rule match (matching.go
  * Matches / rules.go Matcher), which also checks the version, scope and names. Anything malformed is kept and the
- * plugin decides as before. Filtering keeps the order, and a stable sort of a sorted list leaves it unchanged.
+ * plugin decides as before. A policy no binding names is left out too when nothing the plugin does with it could throw
+ * ({@link inert}): it only tests its match rules and compiles it, then finds no binding. Filtering keeps the order,
+ * and a stable sort of a sorted list leaves it unchanged.
  */
 function sourcePerResource(source: PolicySource): (resource: ResourceType) => PolicySource {
   const policies = [...source.policies()].sort(byName);
   const bindings = [...source.bindings()].sort(byName);
   const views = new Map<ResourceType, PolicySource>();
+  // The names the bindings give; a policy no binding names is judged for nothing (the plugin loops over its bindings).
+  const bound = new Set<string>();
+  for (const b of bindings) {
+    const policyName = ((b.spec ?? {}) as { policyName?: unknown }).policyName;
+    if (typeof policyName === 'string') bound.add(policyName);
+  }
   return (resource) => {
     let view = views.get(resource);
     if (view === undefined) {
-      const kept = policies.filter((p) => mayMatchCreate(p, resource));
+      const kept = policies.filter(
+        (p) => mayMatchCreate(p, resource) && !(inert(p) && !bound.has(p.metadata.name ?? '')),
+      );
       const names = new Set(kept.map((p) => p.metadata.name ?? ''));
       // The plugin reads a binding's policy name as `(b.spec ?? {}).policyName` and skips the others.
       const keptBindings = bindings.filter((b) => {
@@ -113,4 +123,64 @@ function ruleMayMatchCreate(rule: PlainRule, resource: ResourceType): boolean {
     const sub = slash < 0 ? '' : entry.slice(slash + 1);
     return (res === '*' || res === resource.plural) && (sub === '*' || sub === '');
   });
+}
+
+/**
+ * Whether the plugin's work on this policy without a binding is pure and cannot throw, so leaving it out changes
+ * nothing: no match constraints (skipped at once), or constraints of the plain shape — well-formed resource rules, no
+ * namespace or object selector beyond `{}`, a string match policy — and validations, match conditions, variables and
+ * audit annotations that are lists of objects with string fields (what compilePolicy reads). Anything else is kept.
+ */
+function inert(policy: KubeObject): boolean {
+  const spec = (policy.spec ?? {}) as Record<string, unknown>;
+  if (typeof spec !== 'object' || Array.isArray(spec)) return false;
+  const m = spec.matchConstraints as Record<string, unknown> | undefined | null;
+  if (!m) return true;
+  if (typeof m !== 'object' || Array.isArray(m)) return false;
+  for (const [key, value] of Object.entries(m)) {
+    if (value === undefined) continue;
+    if (key === 'resourceRules' || key === 'excludeResourceRules') {
+      if (!Array.isArray(value) || !value.every(strictRule)) return false;
+    } else if (key === 'namespaceSelector' || key === 'objectSelector') {
+      if (!isEmptyObject(value)) return false;
+    } else if (key !== 'matchPolicy' || typeof value !== 'string') return false;
+  }
+  const lists: [string, string[]][] = [
+    ['validations', ['expression', 'messageExpression', 'message', 'reason']],
+    ['matchConditions', ['name', 'expression']],
+    ['variables', ['name', 'expression']],
+    ['auditAnnotations', ['key', 'valueExpression']],
+  ];
+  for (const [list, fields] of lists) {
+    const items = spec[list];
+    if (items === undefined || items === null) continue;
+    if (!Array.isArray(items)) return false;
+    for (const item of items as unknown[]) {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
+      for (const f of fields) {
+        const v = (item as Record<string, unknown>)[f];
+        // Short texts only: a compiler's recursion on a pathological expression is the plugin's to meet.
+        if (v !== undefined && (typeof v !== 'string' || v.length > 1000)) return false;
+      }
+    }
+  }
+  return true;
+}
+
+function isEmptyObject(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+}
+
+/** A resource rule whose every field has the type upstream's decoder gives it. */
+function strictRule(rule: unknown): boolean {
+  if (!wellFormedRule(rule)) return false;
+  const r = rule as Record<string, unknown>;
+  return (
+    stringList(r.apiVersions) &&
+    stringList(r.resourceNames) &&
+    (r.scope === undefined || typeof r.scope === 'string') &&
+    Object.keys(r).every((k) =>
+      ['operations', 'apiGroups', 'apiVersions', 'resources', 'resourceNames', 'scope'].includes(k),
+    )
+  );
 }
