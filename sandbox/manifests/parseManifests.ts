@@ -7,8 +7,9 @@
  * squiggles and in the sandbox.
  */
 import { fieldRange } from './pathToRange';
-import { Document, isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
-import type { LineCounter, YAMLError, YAMLMap } from 'yaml';
+import { Document, parseAllDocuments } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq } from './yamlNodes';
+import type { Alias, LineCounter, YAMLError, YAMLMap } from 'yaml';
 import type { KubeObject } from '../api/types';
 import { DEFAULT_COPY_LIMITS, copyJson, isPlainObject } from '../util/json';
 import { nestingDepth } from './nestingDepth';
@@ -141,7 +142,7 @@ function fastManifests(text: string, lineCounter: LineCounter): ParsedManifestTe
       doc.contents = root;
       return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     };
-    const found = toManifest(root, toJS, index, text, lineCounter);
+    const found = toManifest(root, toJS, index, text, lineCounter, true);
     if (found === undefined) continue;
     if ('problem' in found) problems.push(found.problem);
     else manifests.push(found);
@@ -254,6 +255,7 @@ function toManifest(
   index: number,
   text: string,
   lc: LineCounter,
+  aliases = false,
 ): ManifestDocument | { problem: ManifestProblem } | undefined {
   if (!isMap(root)) return undefined;
   const apiVersion = stringField(root, 'apiVersion');
@@ -262,7 +264,7 @@ function toManifest(
   const start = root.range?.[0] ?? 0;
   const lineEnd = text.indexOf('\n', start);
   const firstLine = rangeAt(lc, start, lineEnd < 0 ? text.length : lineEnd);
-  const plain = plainJson(root);
+  const plain = plainJson(root, aliases);
   if (plain !== undefined) return { index, root, apiVersion, kind, object: plain };
   let js: unknown;
   try {
@@ -284,17 +286,42 @@ function toManifest(
 /** Thrown inside {@link plainJson} to fall back to the general conversion. */
 const NOT_PLAIN = Symbol('not plain');
 
+/** An anchored node met while converting: its JSON, what it weighs, and yaml's alias bookkeeping for it. */
+interface Anchored {
+  readonly node: unknown;
+  /** Its JSON; undefined while its own node is being read. */
+  value?: unknown;
+  /** copyJson's bytes for one copy of it. */
+  bytes: number;
+  /** How many levels of objects and arrays it nests (0 for a scalar). */
+  height: number;
+  /** yaml's `count` (1, plus one per alias resolved so far) and `aliasCount` (0 until first computed). */
+  count: number;
+  aliasCount: number;
+}
+
+interface PlainState {
+  bytes: number;
+  /** The deepest level an object or array was entered at (-1: none yet). */
+  deepest: number;
+  /** Anchored nodes by name, when aliases are resolved here; undefined: an alias is not plain. */
+  readonly anchors?: Map<string, Anchored>;
+}
+
 /**
  * The JSON of a document's root map read straight off the YAML nodes: what `copyJson(doc.toJS())` gives, in one pass
  * and without the intermediate value, for the documents that are plain data — string keys, string, finite number,
- * boolean and null scalars, no aliases, merge keys or tagged collections, within copyJson's depth and size limits.
- * Anything else is undefined, and the general conversion (with its own messages) decides.
+ * boolean and null scalars, no merge keys or tagged collections, within copyJson's depth and size limits. With
+ * `aliases` (the fast reader's documents: each anchor defined once, before its aliases, never around them), an alias
+ * is a fresh copy of its anchor's JSON, counted against the alias limit exactly as yaml's toJS counts it
+ * (Alias.toJS, getAliasCount); over the limit it is left to toJS, which gives the error. Anything else is undefined,
+ * and the general conversion (with its own messages) decides.
  */
-function plainJson(root: YAMLMap): Record<string, unknown> | undefined {
-  const budget = { bytes: 0 };
+function plainJson(root: YAMLMap, aliases: boolean): Record<string, unknown> | undefined {
+  const state: PlainState = { bytes: 0, deepest: -1, anchors: aliases ? new Map() : undefined };
   try {
-    const out = plainNode(root, 0, budget) as Record<string, unknown>;
-    return budget.bytes <= DEFAULT_COPY_LIMITS.maxBytes ? out : undefined;
+    const out = plainNode(root, 0, state) as Record<string, unknown>;
+    return state.bytes <= DEFAULT_COPY_LIMITS.maxBytes ? out : undefined;
   } catch (e) {
     if (e === NOT_PLAIN) return undefined;
     throw e;
@@ -302,27 +329,45 @@ function plainJson(root: YAMLMap): Record<string, unknown> | undefined {
 }
 
 /** One node as copyJson would copy what toJS makes of it, counting copyJson's byte budget; throws NOT_PLAIN. */
-function plainNode(node: unknown, depth: number, budget: { bytes: number }): unknown {
+function plainNode(node: unknown, depth: number, state: PlainState): unknown {
+  const anchor = state.anchors !== undefined && node !== null ? (node as { anchor?: string }).anchor : undefined;
+  if (anchor === undefined) return plainValue(node, depth, state);
+  // yaml's toJS: the anchor's bookkeeping starts when its node is converted (count 1).
+  const entry: Anchored = { node, bytes: 0, height: 0, count: 1, aliasCount: 0 };
+  state.anchors!.set(anchor, entry);
+  const bytes = state.bytes;
+  const deepest = state.deepest;
+  state.deepest = -1;
+  entry.value = plainValue(node, depth, state);
+  entry.bytes = state.bytes - bytes;
+  entry.height = state.deepest < 0 ? 0 : state.deepest - depth + 1;
+  state.deepest = Math.max(deepest, state.deepest);
+  return entry.value;
+}
+
+function plainValue(node: unknown, depth: number, state: PlainState): unknown {
   if (node === null) return null;
   if (isScalar(node)) {
     const v = node.value;
     switch (typeof v) {
       case 'string':
-        budget.bytes += v.length + 2;
+        state.bytes += v.length + 2;
         return v;
       case 'number':
         if (!Number.isFinite(v)) throw NOT_PLAIN;
-        budget.bytes += 8;
+        state.bytes += 8;
         return v;
       case 'boolean':
-        budget.bytes += 5;
+        state.bytes += 5;
         return v;
       default:
         if (v === null) return null;
         throw NOT_PLAIN;
     }
   }
+  if (isAlias(node) && state.anchors !== undefined) return aliasValue(node, depth, state);
   if (depth >= DEFAULT_COPY_LIMITS.maxDepth) throw NOT_PLAIN;
+  if (depth > state.deepest) state.deepest = depth;
   if (isMap(node)) {
     if (node.tag !== undefined) throw NOT_PLAIN;
     const out: Record<string, unknown> = {};
@@ -330,18 +375,61 @@ function plainNode(node: unknown, depth: number, budget: { bytes: number }): unk
       const key = pair.key;
       if (!isScalar(key) || typeof key.value !== 'string' || key.value === '<<' || key.value === '__proto__')
         throw NOT_PLAIN;
+      if (key.anchor !== undefined && state.anchors !== undefined) throw NOT_PLAIN;
       if (pair.value === undefined) throw NOT_PLAIN;
-      budget.bytes += key.value.length + 4;
-      out[key.value] = plainNode(pair.value, depth + 1, budget);
+      state.bytes += key.value.length + 4;
+      out[key.value] = plainNode(pair.value, depth + 1, state);
     }
     return out;
   }
   if (isSeq(node)) {
     if (node.tag !== undefined) throw NOT_PLAIN;
     const out = new Array<unknown>(node.items.length);
-    for (let i = 0; i < node.items.length; i++) out[i] = plainNode(node.items[i], depth + 1, budget);
-    budget.bytes += node.items.length + 2;
+    for (let i = 0; i < node.items.length; i++) out[i] = plainNode(node.items[i], depth + 1, state);
+    state.bytes += node.items.length + 2;
     return out;
   }
   throw NOT_PLAIN;
+}
+
+/** An alias at `depth`: a fresh copy of its anchor's JSON, as copyJson copies the value toJS shares. */
+function aliasValue(alias: Alias, depth: number, state: PlainState): unknown {
+  const entry = state.anchors!.get(alias.source);
+  if (entry === undefined || entry.value === undefined) throw NOT_PLAIN;
+  entry.count += 1;
+  if (entry.aliasCount === 0) entry.aliasCount = aliasCount(entry.node, state.anchors!);
+  if (entry.count * entry.aliasCount > MAX_ALIAS_COUNT) throw NOT_PLAIN;
+  if (entry.height > 0) {
+    if (depth + entry.height - 1 >= DEFAULT_COPY_LIMITS.maxDepth) throw NOT_PLAIN;
+    state.deepest = Math.max(state.deepest, depth + entry.height - 1);
+  }
+  state.bytes += entry.bytes;
+  return cloneJsonValue(entry.value);
+}
+
+/** yaml's getAliasCount (nodes/Alias.js): the alias weight of a node, from the anchors' counts so far. */
+function aliasCount(node: unknown, anchors: Map<string, Anchored>): number {
+  if (isAlias(node)) {
+    const a = anchors.get(node.source);
+    return a === undefined ? 0 : a.count * a.aliasCount;
+  }
+  if (isMap(node) || isSeq(node)) {
+    let count = 0;
+    for (const item of node.items as unknown[]) {
+      const c = aliasCount(item, anchors);
+      if (c > count) count = c;
+    }
+    return count;
+  }
+  if (isPair(node)) return Math.max(aliasCount(node.key, anchors), aliasCount(node.value, anchors));
+  return 1;
+}
+
+/** A deep copy of plain JSON made by {@link plainValue} (no `__proto__` keys). */
+function cloneJsonValue(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map(cloneJsonValue);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) out[k] = cloneJsonValue((v as Record<string, unknown>)[k]);
+  return out;
 }

@@ -19,7 +19,7 @@
  * entry, and whether its key or its value, in a {@link SourceHint}, so the
  * squiggle still sits on the exact key or value.
  */
-import { isAlias, isCollection, isMap, isNode, isScalar, isSeq } from 'yaml';
+import { isAlias, isCollection, isMap, isNode, isScalar, isSeq } from './yamlNodes';
 import type { LineCounter, Node, Pair, YAMLMap } from 'yaml';
 import { parseFieldPath } from './fieldPath';
 import type { PathSegment } from './fieldPath';

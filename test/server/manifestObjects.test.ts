@@ -8,10 +8,12 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { yamlFiles } from '../yamlFiles';
 import { isMap, isScalar, parseAllDocuments } from 'yaml';
 import { MAX_ALIAS_COUNT, parseManifestText } from '../../sandbox/manifests/parseManifests';
 import { copyJson } from '../../sandbox/util/json';
+import { parseFastYaml } from '../../sandbox/manifests/fastYaml/parse';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -53,6 +55,19 @@ function assertSameObjects(text: string, what: string): void {
 
 const HEAD = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n';
 
+/** An anchor s aliased twice in m, m aliased three times in n, and n aliased `uses` times. */
+function threeLevels(uses: number): string {
+  return `s: &s v\nm: &m\n  - *s\n  - *s\nn: &n\n  - *m\n  - *m\n  - *m\nl:\n${'  - *n\n'.repeat(uses)}`;
+}
+
+/** `first` then `levels` maps nested in block style, the innermost holding `leaf` (a 1 by default). */
+function nestedMaps(first: string, levels: number, leaf = '1'): string {
+  const lines = [first];
+  for (let i = 1; i <= levels; i++) lines.push(`${'  '.repeat(i)}m${i}:`);
+  lines[lines.length - 1] += ` ${leaf}`;
+  return lines.join('\n') + '\n';
+}
+
 describe('manifest objects read off the YAML nodes', () => {
   test('every manifest of the examples and the public fixtures is the object toJS + copyJson made', () => {
     const files = [...yamlFiles(join(ROOT, 'examples')), ...yamlFiles(join(ROOT, 'test/fixtures/public'))];
@@ -82,11 +97,85 @@ describe('manifest objects read off the YAML nodes', () => {
     'nesting over the depth limit': `${HEAD}spec: ${'['.repeat(100)}1${']'.repeat(100)}\n`,
     'over the size limit': `${HEAD}data:\n${Array.from({ length: 40 }, (_, i) => `  k${i}: ${'x'.repeat(80_000)}\n`).join('')}`,
     'just under the size limit': `${HEAD}data:\n${Array.from({ length: 30 }, (_, i) => `  k${i}: ${'x'.repeat(100_000)}\n`).join('')}`,
+    'an anchored map and two aliases: separate copies': `${HEAD}a: &m\n  x:\n    - 1\n    - y: 2\nb: *m\nc:\n  - *m\n`,
+    'an alias inside an anchored map, aliased again': `${HEAD}a: &s v\nb: &m\n  p: *s\n  q:\n    - *s\n    - *s\nc: *m\nd: *m\ne: *s\n`,
+    '99 aliases of a scalar (yaml counts 1 + 99: at the limit)': `${HEAD}a: &s v\nl:\n${'  - *s\n'.repeat(99)}`,
+    '100 aliases of a scalar (over the limit)': `${HEAD}a: &s v\nl:\n${'  - *s\n'.repeat(100)}`,
+    // yaml: s counts 1 + 9 = 10, so m weighs 10 and its 9 aliases make 10 × 10 = 100 (at the limit), 10 make 110.
+    'aliases of an anchor holding aliases multiply': `${HEAD}a: &s v\nb: &m\n${'  - *s\n'.repeat(9)}l:\n${'  - *m\n'.repeat(9)}`,
+    'aliases of an anchor holding aliases, over the limit': `${HEAD}a: &s v\nb: &m\n${'  - *s\n'.repeat(9)}l:\n${'  - *m\n'.repeat(10)}`,
+    // Three levels: s counts 3, m weighs 3 and counts 4, n weighs 4 × 3 = 12: 7 aliases make 96, 8 make 108.
+    'aliases three levels deep, at the limit': `${HEAD}${threeLevels(7)}`,
+    'aliases three levels deep, over the limit': `${HEAD}${threeLevels(8)}`,
+    'an anchored empty map aliased 150 times (yaml counts nothing)': `${HEAD}a: &e {}\nl:\n${'  - *e\n'.repeat(150)}`,
+    'an alias of a nested map copied past the depth limit': `${HEAD}${nestedMaps('a: &d', 60)}${nestedMaps('b:', 40, '*d')}`,
+    'an alias of a nested map copied to the depth limit': `${HEAD}${nestedMaps('a: &d', 60)}${nestedMaps('b:', 39, '*d')}`,
+    'aliases of a large value over the size limit': `${HEAD}a: &big ${'x'.repeat(1_000_000)}\nl:\n  - *big\n  - *big\n  - *big\n`,
+    'aliases of a large value under the size limit': `${HEAD}a: &big ${'x'.repeat(1_000_000)}\nl:\n  - *big\n`,
     'several documents, one with errors': `${HEAD}---\n${HEAD}data:\n  a: 1\n  a: 2\n---\n${HEAD}data: {b: [1, 2]}\n`,
   };
   for (const [name, text] of Object.entries(cases)) {
     test(name, () => assertSameObjects(text, name));
   }
+
+  test('the alias cases above are read by the fast reader (so the aliases are resolved off its nodes)', () => {
+    for (const [name, text] of Object.entries(cases))
+      if (/alias/.test(name) && !/^an alias and an anchor$/.test(name))
+        assert.notEqual(parseFastYaml(text), undefined, name);
+  });
+
+  test('an alias is a copy of its anchor: changing one (as defaulting does) leaves the other', () => {
+    const parsed = parseManifestText(`${HEAD}a: &m\n  x:\n    - 1\nb: *m\n`);
+    const object = parsed.manifests[0].object as { a: { x: number[] }; b: { x: number[] } };
+    object.a.x.push(2);
+    assert.deepEqual(object.b, { x: [1] });
+  });
+
+  test('generated documents with anchors and aliases (limits included): the objects toJS + copyJson made', () => {
+    // Anchors defined in order, each a scalar or a list or map of scalars and aliases to earlier anchors, then uses.
+    const anchored = fc.array(
+      fc.oneof(
+        fc.constantFrom('v', '1', 'true', '~', '"q"', '{}', '[]'),
+        fc.array(
+          fc.oneof(
+            fc.constant('s'),
+            fc.nat(7).map((i) => `*a${i}`),
+          ),
+          { maxLength: 9 },
+        ),
+      ),
+      { minLength: 1, maxLength: 8 },
+    );
+    const text = fc
+      .tuple(anchored, fc.array(fc.tuple(fc.nat(7), fc.boolean()), { maxLength: 120 }))
+      .map(([anchors, uses]) => {
+        const lines = [HEAD.trimEnd(), 'anchors:'];
+        anchors.forEach((a, i) => {
+          if (typeof a === 'string') lines.push(`  k${i}: &a${i} ${a}`);
+          else if (a.length === 0) lines.push(`  k${i}: &a${i} []`);
+          else {
+            lines.push(`  k${i}: &a${i}`);
+            // An alias to an anchor not defined before it is left to yaml (an error there): keep the earlier ones.
+            for (const v of a) lines.push(`    - ${v.startsWith('*a') && Number(v.slice(2)) >= i ? 's' : v}`);
+          }
+        });
+        lines.push('uses:');
+        for (const [i, nested] of uses) {
+          const target = `*a${i % anchors.length}`;
+          lines.push(nested ? `  - x: ${target}` : `  - ${target}`);
+        }
+        return lines.join('\n') + '\n';
+      });
+    let fast = 0;
+    fc.assert(
+      fc.property(text, (t) => {
+        if (parseFastYaml(t) !== undefined) fast++;
+        assertSameObjects(t, t);
+      }),
+      { numRuns: 300, seed: 16 },
+    );
+    assert.ok(fast > 250, `the fast reader took ${fast} of 300`);
+  });
 
   test('a refused document is a problem, not a manifest', () => {
     const parsed = parseManifestText(`${HEAD}data:\n  a: .inf\n`);

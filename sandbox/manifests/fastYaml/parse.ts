@@ -13,7 +13,52 @@
  * `yaml` as before, so every error and its message stays `yaml`'s. test/sandbox/manifests/fastYaml.test.ts compares
  * both on every example and fixture manifest and on generated and mutated YAML.
  */
-import { Alias, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import type { Alias, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { YamlNodes } from '../yamlNodes';
+
+const { Alias: AliasNode, Pair: PairNode, Scalar: ScalarNode, YAMLMap: MapNode, YAMLSeq: SeqNode } = YamlNodes;
+
+/**
+ * Nodes are made without their classes' constructors, which define the node-type symbol (and a collection's
+ * `schema`) on every instance with `Object.defineProperty` — ~1 µs a node, a third of the reader's time. Each kind
+ * gets one prototype that holds those same non-enumerable properties and inherits the class's prototype, so the
+ * nodes are `instanceof` their class, pass yaml's `isScalar`/`isMap`/… (which read the symbol), have the same methods
+ * and the same own enumerable properties in the same order (`value`, `items`, `key` then `value`…).
+ */
+function prototypeLike(sample: object): object {
+  const proto: object = Object.create(Object.getPrototypeOf(sample) as object);
+  for (const key of Reflect.ownKeys(sample)) {
+    const d = Object.getOwnPropertyDescriptor(sample, key)!;
+    if (!d.enumerable) Object.defineProperty(proto, key, d);
+  }
+  return proto;
+}
+const SCALAR_PROTO = prototypeLike(new ScalarNode(null));
+const MAP_PROTO = prototypeLike(new MapNode());
+const SEQ_PROTO = prototypeLike(new SeqNode());
+const PAIR_PROTO = prototypeLike(new PairNode(null));
+
+function newScalar(value: unknown): Scalar {
+  const node = Object.create(SCALAR_PROTO) as Scalar;
+  node.value = value;
+  return node;
+}
+function newMap(): YAMLMap {
+  const node = Object.create(MAP_PROTO) as YAMLMap;
+  node.items = [];
+  return node;
+}
+function newSeq(): YAMLSeq {
+  const node = Object.create(SEQ_PROTO) as YAMLSeq;
+  node.items = [];
+  return node;
+}
+function newPair(key: unknown, value: unknown): Pair {
+  const node = Object.create(PAIR_PROTO) as Pair;
+  node.key = key;
+  node.value = value;
+  return node;
+}
 
 /** One document of the stream: its root node (a null Scalar when the document is empty). */
 export interface FastDocument {
@@ -65,7 +110,7 @@ interface CommentLine {
 const NO_COMMENTS: CommentLine[] = [];
 
 function isBlockCollection(node: Node): boolean {
-  return (node instanceof YAMLMap || node instanceof YAMLSeq) && node.flow !== true;
+  return (node instanceof MapNode || node instanceof SeqNode) && node.flow !== true;
 }
 
 /** A sentinel indent for "end of document" (a `---` / `...` line or the end of the text). */
@@ -265,7 +310,7 @@ class Reader {
 
   private blockMap(indent: number): YAMLMap {
     const t = this.text;
-    const map = new YAMLMap();
+    const map = newMap();
     const start = this.pos;
     const seen = new Set<string>();
     for (;;) {
@@ -273,7 +318,7 @@ class Reader {
       if (seen.has(key.value as string)) throw bail();
       seen.add(key.value as string);
       const value = this.mapValue(indent);
-      map.items.push(new Pair(key, value));
+      map.items.push(newPair(key, value));
       const ind = this.afterItem(value, indent);
       if (ind === END || ind < indent) return this.finish(map, start, value, indent);
       if (ind > indent) throw bail();
@@ -297,7 +342,7 @@ class Reader {
     const ind = this.skipBlank();
     const comments = this.commentLines(from, this.pos);
     let i = 0;
-    const type = value instanceof Scalar ? value.type : undefined;
+    const type = value instanceof ScalarNode ? value.type : undefined;
     if (type === 'PLAIN' && (value as Scalar).source === '') {
       if (comments.length > 0) throw bail(); // comments after an empty value: yaml's ranges there are irregular
     } else if (type !== 'BLOCK_LITERAL' && type !== 'BLOCK_FOLDED') {
@@ -460,7 +505,7 @@ class Reader {
     const end = this.nameEnd(p + 1);
     const name = this.text.slice(p + 1, end);
     if (!this.anchors.has(name)) throw bail();
-    const node = new Alias(name);
+    const node = new AliasNode(name);
     this.pos = end;
     node.range = [p, end, this.restOfLine(true)];
     return node;
@@ -468,7 +513,7 @@ class Reader {
 
   private blockSeq(indent: number): YAMLSeq {
     const t = this.text;
-    const seq = new YAMLSeq();
+    const seq = newSeq();
     const start = this.pos;
     for (;;) {
       const dash = this.pos;
@@ -538,7 +583,7 @@ class Reader {
       value = raw.includes('\\') ? unescapeDouble(raw) : raw;
       type = 'QUOTE_DOUBLE';
     }
-    const node = new Scalar(value);
+    const node = newScalar(value);
     node.range = [p, end, end];
     node.source = value;
     node.type = type;
@@ -664,7 +709,7 @@ class Reader {
     if (chomp === 'clip') value += '\n';
     const end = contentEnd;
     this.pos = contentEnd;
-    const node = new Scalar(value);
+    const node = newScalar(value);
     node.range = [start, end, end];
     node.source = value;
     node.type = folded ? 'BLOCK_FOLDED' : 'BLOCK_LITERAL';
@@ -712,7 +757,7 @@ class Reader {
     const start = p;
     const isMap = t.charCodeAt(p) === 123;
     const close = isMap ? 125 : 93;
-    const node = isMap ? new YAMLMap() : new YAMLSeq();
+    const node = isMap ? newMap() : newSeq();
     node.flow = true;
     const seen = isMap ? new Set<string>() : undefined;
     p = this.flowSpace(p + 1, parentIndent, true);
@@ -738,7 +783,7 @@ class Reader {
         }
       }
       value.range![2] = end;
-      if (key !== undefined) (node as YAMLMap).items.push(new Pair(key, value));
+      if (key !== undefined) (node as YAMLMap).items.push(newPair(key, value));
       else (node as YAMLSeq).items.push(value);
       const c = t.charCodeAt(p);
       if (c === 44) p = this.flowSpace(p + 1, parentIndent, true);
@@ -811,7 +856,7 @@ class Reader {
 
 /** What `yaml` makes of an empty value: a null plain scalar. */
 function emptyScalar(offset: number, end: number): Scalar {
-  const node = new Scalar(null);
+  const node = newScalar(null);
   node.range = [offset, offset, end];
   node.source = '';
   node.type = 'PLAIN';
@@ -930,7 +975,7 @@ function unescapeDouble(raw: string): string {
 
 /** A plain scalar `src` at [start, end) resolved as the YAML 1.2 core schema does (the `yaml` package's order). */
 function plainScalar(src: string, start: number, end: number, nodeEnd: number): Scalar {
-  const node = new Scalar(src);
+  const node = newScalar(src);
   resolveCore(node, src);
   node.range = [start, end, nodeEnd];
   node.source = src;

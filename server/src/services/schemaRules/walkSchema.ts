@@ -12,7 +12,7 @@
  * The path handed to the visitor is one shared stack, valid only during the
  * call: copy it (`[...path]`) to keep it. No allocation per node otherwise.
  */
-import { isMap, isScalar, isSeq } from 'yaml';
+import { isMap, isScalar, isSeq } from '../../../../sandbox/manifests/yamlNodes';
 import type { Node, Pair, Scalar, YAMLMap } from 'yaml';
 import { resolveRef } from '../../schema/schema';
 import type { Definition, SchemaType } from '../../schema/types';

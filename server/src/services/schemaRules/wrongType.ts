@@ -7,7 +7,7 @@
  * and an integral float (`3.0`) is an integer. Unquoted numbers and YAML 1.1
  * booleans (`yes`) where a string is required come with a quoted replacement.
  */
-import { isMap, isScalar, isSeq } from 'yaml';
+import { isMap, isScalar, isSeq } from '../../../../sandbox/manifests/yamlNodes';
 import type { Node, Scalar } from 'yaml';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { QUANTITY_FORMAT_ERROR, parseQuantity } from '../../../../sandbox/api/quantity';
