@@ -55,6 +55,7 @@ import { convertBuiltIn } from './conversion';
 import { virtualCreate, virtualList } from './virtualResources';
 import type { ObjectsByResource, ResourceName, Written } from '../api/resourceObjects';
 import type { JsonValue, KubeList, KubeObject, WatchEvent } from '../api/types';
+import { parseApiVersion } from '../api/types';
 import { applyPatch } from '../api/patch/index';
 import {
   applyConfiguration,
@@ -89,6 +90,8 @@ import { listObjects, watchPredicate, watchRoute } from './listing';
 import { checkObjectShape } from './metaShape';
 import { checkPatchFields, decodeObjectFields, settleFieldErrors } from './fieldValidation';
 import { decodeBuiltInBody } from './decodeBody';
+import { POLICY_GROUP } from '../admission/policy/types';
+import { typeMismatch } from '../schema/typeCheck';
 import { definitionOf } from '../schema/strictFields';
 import type { DecodedBody } from './decodeBody';
 import type { FieldValidationOptions } from './fieldValidation';
@@ -830,6 +833,7 @@ export class ApiServer {
     checkObjectShape(body);
     if (strict !== undefined) throw strict;
     const obj = body as KubeObject;
+    if (r?.group === POLICY_GROUP) refuseMistyped(obj);
     if (withManagedFields && obj.metadata.managedFields !== undefined)
       checkManagedFieldsShape(obj.metadata.managedFields);
     return obj;
@@ -1198,3 +1202,19 @@ function storageApiVersionOf(r: ResourceType): string {
 }
 
 export { FINALIZER_FOREGROUND, FINALIZER_ORPHAN };
+
+/**
+ * 400 for a ValidatingAdmissionPolicy or binding with a field of the wrong JSON type, in the words of upstream's
+ * decoding (`… cannot be handled as a ValidatingAdmissionPolicy: json: cannot unmarshal string into Go struct field
+ * …`), which refuses such a body before anything stores it. The HTTP edge checks every kind so (http/handlers/
+ * decode.ts checkBodyTypes); in-process writes of other kinds leave a wrong type to their validation rules, but a
+ * policy is run by admission on every later request, so one of the wrong shape must never be stored.
+ */
+function refuseMistyped(obj: KubeObject): void {
+  if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return;
+  const reason = typeMismatch(obj, obj.apiVersion, obj.kind);
+  if (reason !== undefined)
+    throw badRequest(
+      `${obj.kind} in version "${parseApiVersion(obj.apiVersion).version}" cannot be handled as a ${obj.kind}: ${reason}`,
+    );
+}

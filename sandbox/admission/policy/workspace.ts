@@ -9,6 +9,7 @@ import type { PolicySource } from './dispatch';
 import { denialMessage, evaluatePolicies } from './dispatch';
 import { BINDING_KIND, POLICY_GROUP, POLICY_KIND } from './types';
 import { cloneJson, deepFreeze } from '../../util/json';
+import { typeMismatch } from '../../schema/typeCheck';
 
 function isPolicyKind(o: KubeObject, kind: string): boolean {
   return parseApiVersion(o.apiVersion).group === POLICY_GROUP && o.kind === kind;
@@ -29,8 +30,13 @@ export function workspacePolicySource(objects: readonly KubeObject[]): PolicySou
     if (o.apiVersion === 'v1' && o.kind === 'Namespace' && o.metadata.name) namespaces.set(o.metadata.name, o);
   // Found once: the plugin asks for them on every manifest judged. Frozen copies, so each compiles once and is then
   // found by identity (a spec that may change is compared by its JSON text on every manifest judged).
-  const policies = objects.filter((o) => isPolicyKind(o, POLICY_KIND)).map((o) => deepFreeze(cloneJson(o)));
-  const bindings = objects.filter((o) => isPolicyKind(o, BINDING_KIND));
+  // A policy or binding with a field of the wrong JSON type is one the API server refuses to store (its decoding
+  // fails: apiServer.ts refuseMistyped), so it is not in force; its own document reports the wrong type.
+  const decodes = (o: KubeObject) => typeMismatch(o, o.apiVersion, o.kind) === undefined;
+  const policies = objects
+    .filter((o) => isPolicyKind(o, POLICY_KIND) && decodes(o))
+    .map((o) => deepFreeze(cloneJson(o)));
+  const bindings = objects.filter((o) => isPolicyKind(o, BINDING_KIND) && decodes(o));
   return {
     policies: () => policies,
     bindings: () => bindings,

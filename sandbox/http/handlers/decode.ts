@@ -10,7 +10,7 @@ import type { KubeObject } from '../../api/types';
 import { parseApiVersion } from '../../api/types';
 import { decodeObjectBody } from '../body';
 import type { RequestContext } from '../context';
-import { typeMismatch } from '../typeCheck';
+import { typeMismatch } from '../../schema/typeCheck';
 import { keysAsWritten, recordKeyOrder } from '../../util/keyOrder';
 
 /**

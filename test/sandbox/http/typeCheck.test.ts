@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
-import { goTypeName, typeMismatch } from '../../../sandbox/http/typeCheck';
+import { goTypeName, typeMismatch } from '../../../sandbox/schema/typeCheck';
 import { configMap, deployment, pod, serve } from './helpers';
 import type { Served } from './helpers';
 

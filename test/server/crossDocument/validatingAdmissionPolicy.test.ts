@@ -71,6 +71,17 @@ describe('validating-admission-policy', () => {
     );
   });
 
+  test('a policy of the wrong shape judges nothing, as the API server refuses to store it', () => {
+    const mistyped = minReplicasPolicy.replace('resources:   ["deployments"]', 'resources: deployments');
+    assert.notEqual(mistyped, minReplicasPolicy, 'the fixture names deployments in a list');
+    // It threw `(rule.resources ?? []).some is not a function` here, and `validate` with it; its own document's
+    // wrong-type finding (single-document validation) is what reports it.
+    assert.deepEqual(
+      checkFolder({ 'policy.yaml': mistyped, 'binding.yaml': binding('Deny'), 'web.yaml': deployment(1) }),
+      {},
+    );
+  });
+
   test('nothing without a binding, for an object the policy admits, or for an Audit-only binding', () => {
     assert.deepEqual(checkFolder({ 'policy.yaml': minReplicasPolicy, 'web.yaml': deployment(1) }), {});
     assert.deepEqual(

@@ -40,6 +40,26 @@ describe('ValidatingAdmissionPolicy in the API server', () => {
     assert.equal(rejection(() => api.update(scaledDown as KubeObject)).code, 422);
   });
 
+  test('a policy or binding with a field of the wrong type is refused as upstream decoding refuses it, and stores nothing', () => {
+    const { api } = newApi();
+    const policy = websitePolicy('vap-min-replicas.yaml');
+    const rules = (policy.spec as { matchConstraints: { resourceRules: Record<string, unknown>[] } }).matchConstraints
+      .resourceRules;
+    rules[0] = { ...rules[0], resources: 'deployments' };
+    const r = rejection(() => api.create(policy));
+    assert.equal(r.code, 400);
+    assert.equal(
+      r.message,
+      'ValidatingAdmissionPolicy in version "v1" cannot be handled as a ValidatingAdmissionPolicy: json: cannot unmarshal string into Go struct field NamedRuleWithOperations.spec.matchConstraints.resourceRules.resources of type []string',
+    );
+    assert.equal(api.tryGet('validatingadmissionpolicies', '', 'enforce-multiple-replicas-deployments'), undefined);
+    const mistypedBinding = binding('min-replicas', 'enforce-multiple-replicas-deployments');
+    (mistypedBinding.spec as Record<string, unknown>).validationActions = 'Deny';
+    assert.equal(rejection(() => api.create(mistypedBinding)).code, 400);
+    // Writes after them are admitted as before (a stored policy of the wrong shape would break every later one).
+    assert.equal(api.create(deployment('web', 1)).metadata.name, 'web');
+  });
+
   test('reason Forbidden answers 403; messageExpression gives the message', () => {
     const { api } = newApi();
     const policy = websitePolicy('vap-min-replicas.yaml');

@@ -9,8 +9,8 @@
  * not know are left to field validation.
  */
 import { QUANTITY_FORMAT_ERROR } from '../api/quantity';
-import { definition, kindEntry } from '../schema/schema';
-import type { SchemaType } from '../schema/types';
+import { definition, kindEntry } from './schema';
+import type { SchemaType } from './types';
 
 /**
  * Integer fields that are `int64` in the Go types (every other integer is
