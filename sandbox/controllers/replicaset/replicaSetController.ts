@@ -210,13 +210,12 @@ export class ReplicaSetController extends Controller {
   }
 
   /**
-   * The sync from the ReplicaSet's tally when the claim would do nothing (no orphans in the namespace to adopt, no
+   * The sync from the ReplicaSet's tally when the claim would do nothing (no orphan in the namespace to adopt, no
    * owned pod to release) and the manage step deletes nothing (its ranking needs the pods): the same writes, the
    * same status and requeue as the walk, without visiting the pods. False when the walk must run.
    */
   private syncCounted(key: string, rs: Rs, selector: Selector, needsSync: boolean): ReconcileResult | false {
-    const namespace = rs.metadata.namespace ?? '';
-    if (this.podInformer.cache.indexStamp(CONTROLLER_UID_INDEX, orphanKey(namespace)) !== 0) return false;
+    if (this.wouldAdopt(rs, selector)) return false;
     const now = this.ctx.clock.now();
     const tally = this.tallyFor(key, rs, selector, now);
     if (tally.unmatched > 0) return false;
@@ -251,6 +250,19 @@ export class ReplicaSetController extends Controller {
     const requeue = writeStatus(this.ctx.api, this.recorder, rs, claimed, manageError, now);
     if (manageError) throw manageError;
     return requeue === undefined ? undefined : { requeueAfter: requeue };
+  }
+
+  /**
+   * True when the claim would adopt: an active orphan in the namespace matches the selector (of a ReplicaSet not
+   * being deleted). Orphans that do not match are skipped by the claim, as here.
+   */
+  private wouldAdopt(rs: Rs, selector: Selector): boolean {
+    const namespace = rs.metadata.namespace ?? '';
+    if (rs.metadata.deletionTimestamp) return false;
+    if (this.podInformer.cache.indexStamp(CONTROLLER_UID_INDEX, orphanKey(namespace)) === 0) return false;
+    for (const pod of orphansIn(this.podInformer, namespace))
+      if (podFacts(pod).active && selector.matches(pod.metadata?.labels)) return true;
+    return false;
   }
 
   /** What the walk claims when there is nothing to adopt or release: the owned active pods matching the selector. */
