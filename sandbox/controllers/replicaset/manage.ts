@@ -31,16 +31,20 @@ export interface ManageDeps {
   relatedPods: () => Pod[];
 }
 
-/** Acts on the difference; returns the first error (after recording what succeeded). */
+/**
+ * Acts on the difference between `claimedCount` (the claimed active pods) and `spec.replicas`; `claimed()` lists
+ * those pods when some are to be deleted. Returns the first error (after recording what succeeded).
+ */
 export function manageReplicas(
   rsKey: string,
   rs: Typed<ReplicaSet>,
-  pods: readonly Pod[],
+  claimedCount: number,
+  claimed: () => readonly Pod[],
   deps: ManageDeps,
 ): Error | undefined {
-  const diff = pods.length - rsReplicasOf(rs);
+  const diff = claimedCount - rsReplicasOf(rs);
   if (diff < 0) return createPods(rsKey, rs, Math.min(-diff, deps.burstReplicas), deps);
-  if (diff > 0) return deletePods(rsKey, rs, pods, Math.min(diff, deps.burstReplicas), deps);
+  if (diff > 0) return deletePods(rsKey, rs, claimed(), Math.min(diff, deps.burstReplicas), deps);
   return undefined;
 }
 

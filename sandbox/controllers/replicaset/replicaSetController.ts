@@ -9,7 +9,7 @@
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import type { ObjectsByResource } from '../../api/resourceObjects';
-import { labelSelectorFromObject } from '../../api/selectors/labelSelector';
+import { type Selector, labelSelectorFromObject } from '../../api/selectors/labelSelector';
 import type { OwnerReference } from '../../api/types';
 import { objectKey } from '../../client/cache';
 import type { ComponentContext } from '../../client/component';
@@ -17,18 +17,34 @@ import type { Informer } from '../../client/informer';
 import { Controller, type ReconcileResult, type Watches } from '../framework/controller';
 import { Expectations } from '../framework/expectations';
 import { enqueueOwnerObserving, resolveOwner } from '../framework/handlers';
-import { PerOwnerMemo, controlledBy, ensureControllerIndex, orphansIn } from '../util/controllerIndex';
+import {
+  CONTROLLER_UID_INDEX,
+  PerOwnerMemo,
+  controlledBy,
+  ensureControllerIndex,
+  orphanKey,
+  orphansIn,
+} from '../util/controllerIndex';
 import { controllerRefOf } from '../util/owners';
 import { podFacts } from '../util/podFacts';
 import { claimPods } from '../util/claim';
 import { BURST_REPLICAS, manageReplicas } from './manage';
-import { writeStatus } from './statusWriter';
+import { PodTally, tallySignature } from './podTally';
+import { countPods, nextAvailableIn, rsReplicasOf } from './status';
+import { type ClaimedPods, walkedPods, writeStatus } from './statusWriter';
 
 export interface ReplicaSetControllerOptions {
   /** Creates or deletes per sync (default 500, upstream `BurstReplicas`). */
   burstReplicas?: number;
   /** `ReplicationController`: run as upstream's replication manager (`replication-controller`). */
   kind?: 'ReplicaSet' | 'ReplicationController';
+  /**
+   * How a sync counts the ReplicaSet's pods: `incremental` (default) from per-ReplicaSet counts kept from the pod
+   * informer's deltas, taking upstream's walk over every pod only when the sync acts on pods (adopts, releases or
+   * deletes); `walk` always walks, as upstream does; `verify` counts incrementally and also walks, and fails the
+   * sync when the two differ (tests).
+   */
+  podCounts?: 'incremental' | 'walk' | 'verify';
 }
 
 /** What the controller manages: ReplicaSets, or ReplicationControllers read as ReplicaSets. */
@@ -54,6 +70,15 @@ export class ReplicaSetController extends Controller {
   private podInformer!: Informer<CachedPod>;
   /** Each ReplicaSet's active candidate pods, kept while its pods and its namespace's orphans are unchanged. */
   private activeCandidates!: PerOwnerMemo<CachedPod, readonly CachedPod[]>;
+  /** Each synced ReplicaSet's pod counts, by ReplicaSet key and by uid (the pods' controller references). */
+  private readonly talliesByKey = new Map<string, PodTally>();
+  private readonly talliesByUid = new Map<string, PodTally>();
+  /** The tally each pod is counted in, by pod key. */
+  private readonly tallyOfPod = new Map<string, PodTally>();
+  /** Syncs in `verify` mode whose counts differed from the walk's (always 0 unless the tally is wrong). */
+  verifyMismatches = 0;
+  /** Syncs that took the counts rather than the walk (tests). */
+  countedSyncs = 0;
 
   constructor(
     ctx: ComponentContext,
@@ -75,6 +100,14 @@ export class ReplicaSetController extends Controller {
     ensureControllerIndex(rsInformer);
     ensureControllerIndex(podInformer);
     this.activeCandidates = new PerOwnerMemo(podInformer);
+    if ((this.options.podCounts ?? 'incremental') !== 'walk') {
+      // Registered before any sync, so every change to the cache reaches the tallies before a sync reads them.
+      w.handle(podInformer, {
+        onAdd: (pod) => this.podChanged(pod),
+        onUpdate: (_old, pod) => this.podChanged(pod),
+        onDelete: (pod) => this.podGone(pod),
+      });
+    }
     w.watch(rsInformer, {
       onAdd: (rs, enqueue) => enqueue(objectKey(rs)),
       onUpdate: (old, cur, enqueue) => {
@@ -123,6 +156,7 @@ export class ReplicaSetController extends Controller {
     if (!rs) {
       this.expectations.forget(key);
       this.activeCandidates.forget(key);
+      this.dropTally(key);
       return;
     }
     const needsSync = this.expectations.satisfied(key);
@@ -131,6 +165,10 @@ export class ReplicaSetController extends Controller {
       selector = labelSelectorFromObject(selectorObjectOf(rs));
     } catch {
       return;
+    }
+    if ((this.options.podCounts ?? 'incremental') !== 'walk') {
+      const result = this.syncCounted(key, rs, selector, needsSync);
+      if (result !== false) return result;
     }
     const candidates = this.activeCandidates.get(key, rs.metadata.uid!, rs.metadata.namespace ?? '', (own, orphans) =>
       [...own, ...orphans].filter((pod) => podFacts(pod).active),
@@ -150,7 +188,7 @@ export class ReplicaSetController extends Controller {
     if (errors.length > 0) throw errors[0];
     let manageError: Error | undefined;
     if (needsSync && !rs.metadata?.deletionTimestamp) {
-      manageError = manageReplicas(key, rs, claimed, {
+      manageError = manageReplicas(key, rs, claimed.length, () => claimed, {
         api: this.ctx.api,
         expectations: this.expectations,
         recorder: this.recorder,
@@ -159,9 +197,139 @@ export class ReplicaSetController extends Controller {
         relatedPods: () => this.relatedPods(rs),
       });
     }
-    const requeue = writeStatus(this.ctx.api, this.recorder, rs, claimed, manageError, this.ctx.clock.now());
+    const requeue = writeStatus(
+      this.ctx.api,
+      this.recorder,
+      rs,
+      walkedPods(claimed),
+      manageError,
+      this.ctx.clock.now(),
+    );
     if (manageError) throw manageError;
     return requeue === undefined ? undefined : { requeueAfter: requeue };
+  }
+
+  /**
+   * The sync from the ReplicaSet's tally when the claim would do nothing (no orphan in the namespace to adopt, no
+   * owned pod to release) and the manage step deletes nothing (its ranking needs the pods): the same writes, the
+   * same status and requeue as the walk, without visiting the pods. False when the walk must run.
+   */
+  private syncCounted(key: string, rs: Rs, selector: Selector, needsSync: boolean): ReconcileResult | false {
+    if (this.wouldAdopt(rs, selector)) return false;
+    const now = this.ctx.clock.now();
+    const tally = this.tallyFor(key, rs, selector, now);
+    if (tally.unmatched > 0) return false;
+    const manage = needsSync && !rs.metadata?.deletionTimestamp;
+    const diff = tally.claimed - rsReplicasOf(rs);
+    if (manage && diff > 0) return false;
+    this.countedSyncs++;
+    const uid = rs.metadata.uid!;
+    // The claimed pods, listed only when a status retry reads a ReplicaSet whose spec changed meanwhile; listed
+    // before the manage step when it creates pods (the walk's list is the pods claimed before the creates).
+    let listed = manage && diff < 0 ? this.claimedByWalk(uid, selector) : undefined;
+    const list = (): readonly CachedPod[] => (listed ??= this.claimedByWalk(uid, selector));
+    if (this.options.podCounts === 'verify') this.verify(key, rs, tally, list(), now);
+    const counts = tally.counts();
+    const next = tally.nextAvailableIn(now);
+    const same = (r: Rs, t: number): boolean => t === now && tallySignature(r, selectorObjectOf(r)) === tally.signature;
+    const claimed: ClaimedPods = {
+      counts: (r, t) => (same(r as Rs, t) ? counts : countPods(r, list(), t)),
+      nextAvailableIn: (r, t) => (same(r as Rs, t) ? next : nextAvailableIn(r, list(), t)),
+    };
+    let manageError: Error | undefined;
+    if (manage) {
+      manageError = manageReplicas(key, rs, tally.claimed, list, {
+        api: this.ctx.api,
+        expectations: this.expectations,
+        recorder: this.recorder,
+        burstReplicas: this.options.burstReplicas ?? BURST_REPLICAS,
+        now,
+        relatedPods: () => this.relatedPods(rs),
+      });
+    }
+    const requeue = writeStatus(this.ctx.api, this.recorder, rs, claimed, manageError, now);
+    if (manageError) throw manageError;
+    return requeue === undefined ? undefined : { requeueAfter: requeue };
+  }
+
+  /**
+   * True when the claim would adopt: an active orphan in the namespace matches the selector (of a ReplicaSet not
+   * being deleted). Orphans that do not match are skipped by the claim, as here.
+   */
+  private wouldAdopt(rs: Rs, selector: Selector): boolean {
+    const namespace = rs.metadata.namespace ?? '';
+    if (rs.metadata.deletionTimestamp) return false;
+    if (this.podInformer.cache.indexStamp(CONTROLLER_UID_INDEX, orphanKey(namespace)) === 0) return false;
+    for (const pod of orphansIn(this.podInformer, namespace))
+      if (podFacts(pod).active && selector.matches(pod.metadata?.labels)) return true;
+    return false;
+  }
+
+  /** What the walk claims when there is nothing to adopt or release: the owned active pods matching the selector. */
+  private claimedByWalk(uid: string, selector: Selector): CachedPod[] {
+    return controlledBy(this.podInformer, uid).filter(
+      (pod) => podFacts(pod).active && selector.matches(pod.metadata?.labels),
+    );
+  }
+
+  /** `verify`: the walk's counts and requeue must equal the tally's. */
+  private verify(key: string, rs: Rs, tally: PodTally, claimed: readonly CachedPod[], now: number): void {
+    const own = controlledBy(this.podInformer, rs.metadata.uid!).filter((pod) => podFacts(pod).active);
+    const walked = { ...countPods(rs, claimed, now), unmatched: own.length - claimed.length };
+    const counted = { ...tally.counts(), unmatched: tally.unmatched };
+    const walkedNext = nextAvailableIn(rs, claimed, now);
+    const countedNext = tally.nextAvailableIn(now);
+    if (JSON.stringify(walked) === JSON.stringify(counted) && walkedNext === countedNext) return;
+    this.verifyMismatches++;
+    throw new Error(
+      `pod counts of ${key} differ: walked ${JSON.stringify(walked)} next ${walkedNext}, kept ${JSON.stringify(counted)} next ${countedNext}`,
+    );
+  }
+
+  /** The ReplicaSet's tally as of `now`, built by walking its pods when it has none for this uid and spec. */
+  private tallyFor(key: string, rs: Rs, selector: Selector, now: number): PodTally {
+    const uid = rs.metadata.uid!;
+    const signature = tallySignature(rs, selectorObjectOf(rs));
+    const kept = this.talliesByKey.get(key);
+    if (kept && kept.uid === uid && kept.signature === signature && kept.advance(now)) return kept;
+    this.dropTally(key);
+    const labels = rs.spec?.template?.metadata?.labels ?? {};
+    const tally = new PodTally(uid, signature, selector, labels, rs.spec?.minReadySeconds ?? 0);
+    for (const pod of controlledBy(this.podInformer, uid)) {
+      const podKey = objectKey(pod);
+      tally.put(podKey, pod);
+      this.tallyOfPod.set(podKey, tally);
+    }
+    tally.advance(now);
+    this.talliesByKey.set(key, tally);
+    this.talliesByUid.set(uid, tally);
+    return tally;
+  }
+
+  private dropTally(key: string): void {
+    const tally = this.talliesByKey.get(key);
+    if (!tally) return;
+    this.talliesByKey.delete(key);
+    if (this.talliesByUid.get(tally.uid) === tally) this.talliesByUid.delete(tally.uid);
+  }
+
+  /** A pod stored or replaced: counted in its controller's tally (and no longer in another's). */
+  private podChanged(pod: CachedPod): void {
+    const podKey = objectKey(pod);
+    const uid = podFacts(pod).controllerRef?.uid;
+    const tally = uid === undefined ? undefined : this.talliesByUid.get(uid);
+    const was = this.tallyOfPod.get(podKey);
+    if (was && was !== tally) was.remove(podKey);
+    if (tally) {
+      tally.put(podKey, pod);
+      this.tallyOfPod.set(podKey, tally);
+    } else if (was) this.tallyOfPod.delete(podKey);
+  }
+
+  private podGone(pod: CachedPod): void {
+    const podKey = objectKey(pod);
+    this.tallyOfPod.get(podKey)?.remove(podKey);
+    this.tallyOfPod.delete(podKey);
   }
 
   /** Pods this RS controls plus the orphans of its namespace (what it may claim). */

@@ -9,6 +9,7 @@ import { formatTimestamp } from '../../clock/clock';
 import { jsonEqual } from '../../util/json';
 import { podFacts } from '../util/podFacts';
 import { availableAt, isReadyConditionAvailable } from '../util/pods';
+import { type PodCounts, hasTemplateLabels } from './podTally';
 
 export const REPLICA_FAILURE = 'ReplicaFailure';
 
@@ -16,13 +17,22 @@ export function rsReplicasOf(rs: ReplicaSet): number {
   return rs.spec?.replicas ?? 1;
 }
 
-function labelsMatch(
-  template: Record<string, string>,
-  keys: readonly string[],
-  labels: Record<string, string> | undefined,
-): boolean {
-  for (let i = 0; i < keys.length; i++) if (labels?.[keys[i]] !== template[keys[i]]) return false;
-  return true;
+/** `calculateStatus`'s walk: the counts of `pods` (the active pods the RS claimed) as of `now`. */
+export function countPods(rs: ReplicaSet, pods: readonly Pod[], now: number): PodCounts {
+  const minReady = rs.spec?.minReadySeconds ?? 0;
+  let fullyLabeled = 0;
+  let ready = 0;
+  let available = 0;
+  const template = rs.spec?.template?.metadata?.labels ?? {};
+  const templateKeys = Object.keys(template);
+  for (const pod of pods) {
+    if (hasTemplateLabels(template, templateKeys, pod.metadata?.labels)) fullyLabeled++;
+    const readyCondition = podFacts(pod).ready;
+    if (!readyCondition) continue;
+    ready++;
+    if (isReadyConditionAvailable(readyCondition, minReady, now)) available++;
+  }
+  return { replicas: pods.length, fullyLabeled, ready, available };
 }
 
 /**
@@ -34,31 +44,29 @@ export function calculateStatus(
   manageError: Error | undefined,
   now: number,
 ): ReplicaSetStatus {
-  const minReady = rs.spec?.minReadySeconds ?? 0;
-  let fullyLabeled = 0;
-  let ready = 0;
-  let available = 0;
-  const template = rs.spec?.template?.metadata?.labels ?? {};
-  const templateKeys = Object.keys(template);
-  for (const pod of pods) {
-    if (labelsMatch(template, templateKeys, pod.metadata?.labels)) fullyLabeled++;
-    const readyCondition = podFacts(pod).ready;
-    if (!readyCondition) continue;
-    ready++;
-    if (isReadyConditionAvailable(readyCondition, minReady, now)) available++;
-  }
+  return statusFromCounts(rs, countPods(rs, pods, now), manageError, now);
+}
+
+/** `calculateStatus` from the counts of the claimed pods (walked, or kept by a `PodTally`). */
+export function statusFromCounts(
+  rs: ReplicaSet,
+  counts: PodCounts,
+  manageError: Error | undefined,
+  now: number,
+): ReplicaSetStatus {
+  const { replicas, fullyLabeled, ready, available } = counts;
   const { fullyLabeledReplicas: _f, readyReplicas: _r, availableReplicas: _a, ...rest } = rs.status ?? { replicas: 0 };
   // Zero counts are omitted, as Go's `omitempty` does.
   const status: ReplicaSetStatus = {
     ...rest,
-    replicas: pods.length,
+    replicas,
     ...(fullyLabeled > 0 ? { fullyLabeledReplicas: fullyLabeled } : {}),
     ...(ready > 0 ? { readyReplicas: ready } : {}),
     ...(available > 0 ? { availableReplicas: available } : {}),
   };
   const failure = rs.status?.conditions?.find((c) => c.type === REPLICA_FAILURE);
   if (manageError && !failure) {
-    const diff = pods.length - rsReplicasOf(rs);
+    const diff = replicas - rsReplicasOf(rs);
     const cond: ReplicaSetCondition = {
       type: REPLICA_FAILURE,
       status: 'True',

@@ -9,20 +9,38 @@ import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
 import type { Typed } from '../../api/types';
 import type { Recorder } from '../../client/component';
-import { calculateStatus, nextAvailableIn, rsReplicasOf, statusNeedsUpdate } from './status';
+import type { PodCounts } from './podTally';
+import { countPods, nextAvailableIn, rsReplicasOf, statusFromCounts, statusNeedsUpdate } from './status';
+
+/**
+ * The pods a sync claimed, as the status needs them: their counts and the next availability requeue for a
+ * ReplicaSet (the synced one, or a fresher read of it after a conflict, whose spec may differ).
+ */
+export interface ClaimedPods {
+  counts(rs: ReplicaSet, now: number): PodCounts;
+  nextAvailableIn(rs: ReplicaSet, now: number): number | undefined;
+}
+
+/** The walk over the claimed pods (`calculateStatus` as upstream computes it). */
+export function walkedPods(pods: readonly Pod[]): ClaimedPods {
+  return {
+    counts: (rs, now) => countPods(rs, pods, now),
+    nextAvailableIn: (rs, now) => nextAvailableIn(rs, pods, now),
+  };
+}
 
 /** Returns ms until a Ready pod becomes available (the requeue), or undefined. Throws when the write fails twice. */
 export function writeStatus(
   api: ApiServer,
   recorder: Recorder,
   rs: Typed<ReplicaSet>,
-  pods: readonly Pod[],
+  pods: ClaimedPods,
   manageError: Error | undefined,
   now: number,
 ): number | undefined {
   let current = rs;
   for (let attempt = 0; ; attempt++) {
-    const status = calculateStatus(current, pods, manageError, now);
+    const status = statusFromCounts(current, pods.counts(current, now), manageError, now);
     if (!statusNeedsUpdate(current, status)) break;
     status.observedGeneration = current.metadata?.generation;
     const prev: ReplicaSetStatus = current.status ?? { replicas: 0 };
@@ -41,5 +59,5 @@ export function writeStatus(
       current = api.get(resource, rs.metadata.namespace, rs.metadata.name ?? '') as Typed<ReplicaSet>;
     }
   }
-  return manageError ? undefined : nextAvailableIn(current, pods, now);
+  return manageError ? undefined : pods.nextAvailableIn(current, now);
 }
