@@ -54,23 +54,50 @@ interface Sequenced extends FileEvent {
   seq: number;
 }
 
+/** The periodic writers of a writer that has none (most): one shared empty list, a writer's own made on the first. */
+const NO_PERIODIC: readonly PeriodicWrites[] = Object.freeze([]);
+
 export class FileWriter {
   /** Events at or after this time never happen (the instance ended). */
   until = Infinity;
-  readonly periodic: PeriodicWrites[] = [];
+  private ownPeriodic: PeriodicWrites[] | undefined;
+  private made: Sequenced[] | undefined;
 
   constructor(
     private readonly tree: FileTree,
-    readonly events: Sequenced[] = [],
-  ) {}
+    events: Sequenced[] = [],
+    /** Files present from the start (at -Infinity), made on the first read of the writer's events. */
+    private pending?: () => Sequenced[],
+  ) {
+    if (!pending) this.made = events;
+  }
+
+  /** Its events in the order written (a pending writer's files are made now). */
+  get events(): Sequenced[] {
+    if (this.made === undefined) {
+      this.made = this.pending!();
+      this.pending = undefined;
+    }
+    return this.made;
+  }
+
+  /** Holds only files present from the start that nothing has read yet (they change nothing after any time). */
+  get untouched(): boolean {
+    return this.made === undefined;
+  }
 
   add(e: FileEvent): void {
     this.events.push({ ...e, seq: this.tree.nextSeq() });
     this.tree.changed(e.at);
   }
 
+  /** Its endless loops' writes, in the order added. */
+  get periodic(): readonly PeriodicWrites[] {
+    return this.ownPeriodic ?? NO_PERIODIC;
+  }
+
   addPeriodic(p: PeriodicWrites): void {
-    this.periodic.push(p);
+    (this.ownPeriodic ??= []).push(p);
     this.tree.changed(p.first);
   }
 
@@ -128,12 +155,17 @@ const EMPTY_DIRS: ReadonlySet<string> = new Set<string>();
 export class FileTree {
   private readonly writers: FileWriter[] = [];
   private seq = 0;
-  private readonly dirs = new Set<string>(['/']);
+  /**
+   * The directories this tree added (`baseDir`), made on the first: `/` is always there and most trees add nothing
+   * (a pod's volumes; a root tree whose container mounts nothing), so thousands of pods do not each keep an empty set.
+   */
+  private dirs: Set<string> | undefined;
   /** The shared layer's directories (`dirs` holds only what this tree added). */
   private readonly layerDirs: ReadonlySet<string>;
   /** Bumped on every change, so views can cache. */
   version = 0;
-  private readonly listeners = new Set<(at: number) => void>();
+  /** Who re-plans when the tree changes, made on the first (most trees are never watched). */
+  private listeners: Set<(at: number) => void> | undefined;
 
   constructor(
     readonly name: string,
@@ -149,7 +181,7 @@ export class FileTree {
   }
 
   private hasBaseDir(path: string): boolean {
-    return this.dirs.has(path) || this.layerDirs.has(path);
+    return path === '/' || this.dirs?.has(path) === true || this.layerDirs.has(path);
   }
 
   nextSeq(): number {
@@ -158,13 +190,14 @@ export class FileTree {
 
   changed(at: number): void {
     this.version++;
-    for (const l of this.listeners) l(at);
+    if (this.listeners) for (const l of this.listeners) l(at);
   }
 
   /** Called when events are added or cut (probes re-plan). */
   onChange(listener: (at: number) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const listeners = (this.listeners ??= new Set());
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   }
 
   writer(): FileWriter {
@@ -173,13 +206,31 @@ export class FileTree {
     return w;
   }
 
+  /**
+   * Files present from the start (at -Infinity), made only when something first reads the tree: exactly `count` of
+   * them, sequenced now (after what is already there, before anything written later) as a writer's `add` of each would
+   * have, so every read answers as if they had been written here. For files per pod that most pods never read (the
+   * kubelet-managed `/etc/hosts`…): a pod that is never exec'd into or probed by a command keeps only `make`.
+   */
+  lazyFiles(count: number, make: () => Readonly<Record<string, string>>): void {
+    const first = this.seq;
+    this.seq += count;
+    this.version += count;
+    this.writers.push(
+      new FileWriter(this, undefined, () => {
+        const files = Object.entries(make());
+        if (files.length !== count) throw new Error(`lazyFiles: ${files.length} files made, ${count} announced`);
+        return files.map(([path, text], i) => ({ at: -Infinity, op: 'write' as const, path, text, seq: first + i }));
+      }),
+    );
+  }
+
   /** A directory present from the start (an image's `/tmp`, a mount point). */
   baseDir(path: string): void {
     for (let p = normalize(path); ; p = parentOf(p)) {
       // The layer holds every parent of its directories too.
-      if (this.layerDirs.has(p)) break;
-      this.dirs.add(p);
-      if (p === '/') break;
+      if (p === '/' || this.layerDirs.has(p)) break;
+      (this.dirs ??= new Set()).add(p);
     }
   }
 
@@ -241,7 +292,7 @@ export class FileTree {
   children(dir: string, t: number): string[] {
     const d = normalize(dir);
     const names = new Set<string>();
-    for (const dirs of [this.layerDirs, this.dirs])
+    for (const dirs of [this.layerDirs, this.dirs ?? EMPTY_DIRS])
       for (const base of dirs)
         if (under(base, d) && parentOf(base) === d) names.add(base.slice(d.length + (d === '/' ? 0 : 1)));
     const candidates = new Set<string>();
@@ -284,7 +335,7 @@ export class FileTree {
       if (at > t && (next === undefined || at < next)) next = at;
     };
     for (const w of this.writers) {
-      for (const e of w.events) if (e.at < w.until) consider(e.at);
+      if (!w.untouched) for (const e of w.events) if (e.at < w.until) consider(e.at);
       if (w.until !== Infinity) consider(w.until);
       for (const p of w.periodic) {
         const k = p.first > t ? 0 : Math.floor((t - p.first) / p.period) + 1;
@@ -347,7 +398,8 @@ export interface Mount {
  * tree, created on first write). Implements the shell's filesystem.
  */
 export class ContainerFs implements ShellFs {
-  private readonly writers = new Map<FileTree, FileWriter>();
+  /** Its writer in each tree it wrote to, made on the first write (most containers never write a file). */
+  private writers: Map<FileTree, FileWriter> | undefined;
   private readonly mounts: Mount[];
 
   constructor(
@@ -377,7 +429,7 @@ export class ContainerFs implements ShellFs {
 
   /** The writers this view created, e.g. to cut them when the instance ends. */
   cutWriters(at: number): void {
-    for (const w of this.writers.values()) w.cut(at);
+    if (this.writers) for (const w of this.writers.values()) w.cut(at);
   }
 
   /** Which tree and path inside it a container path resolves to. */
@@ -399,10 +451,11 @@ export class ContainerFs implements ShellFs {
   }
 
   private writer(tree: FileTree): FileWriter {
-    let w = this.writers.get(tree);
+    const writers = (this.writers ??= new Map());
+    let w = writers.get(tree);
     if (!w) {
       w = tree.writer();
-      this.writers.set(tree, w);
+      writers.set(tree, w);
     }
     return w;
   }

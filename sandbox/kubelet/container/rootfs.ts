@@ -77,8 +77,17 @@ export function rootTree(pod: Pod, image: string, podIP: string): FileTree {
   const tree = new FileTree('rootfs', false, imageLayer(image));
   const hostname = pod.spec?.hostname ?? pod.metadata?.name ?? '';
   const ns = pod.metadata?.namespace ?? 'default';
-  const fqdn = pod.spec?.subdomain ? `${hostname}.${pod.spec.subdomain}.${ns}.svc.cluster.local` : undefined;
-  const files: Record<string, string> = {
+  const subdomain = pod.spec?.subdomain;
+  // Made when something first reads the tree (an exec, a command probe, a static file served): until then the pod
+  // keeps the four strings they are made of, not the files (issue 16: most of the 150,000 pods are never read).
+  tree.lazyFiles(3, () => podFiles(hostname, ns, subdomain, podIP));
+  return tree;
+}
+
+/** The files the kubelet manages in every container of a pod: `/etc/hostname`, `/etc/hosts`, `/etc/resolv.conf`. */
+function podFiles(hostname: string, ns: string, subdomain: string | undefined, podIP: string): Record<string, string> {
+  const fqdn = subdomain ? `${hostname}.${subdomain}.${ns}.svc.cluster.local` : undefined;
+  return {
     '/etc/hostname': `${hostname}\n`,
     '/etc/hosts': [
       '# Kubernetes-managed hosts file.',
@@ -93,9 +102,6 @@ export function rootTree(pod: Pod, image: string, podIP: string): FileTree {
     ].join('\n'),
     '/etc/resolv.conf': resolvConf(ns),
   };
-  const w = tree.writer();
-  for (const [path, text] of Object.entries(files)) w.add({ at: -Infinity, op: 'write', path, text });
-  return tree;
 }
 
 /** One string per namespace (every pod of it has the same file). */

@@ -55,3 +55,40 @@ describe('container root trees share their image layer', () => {
     assert.deepEqual(busybox.entry('/tmp', 0), { kind: 'dir' });
   });
 });
+
+describe('files present from the start, made on the first read (issue 16)', () => {
+  test('nothing is made until the tree is read; then they answer as if written when announced', () => {
+    let made = 0;
+    const t = new FileTree('rootfs');
+    t.lazyFiles(2, () => {
+      made++;
+      return { '/etc/a': 'lazy a\n', '/etc/b': 'lazy b\n' };
+    });
+    // A later writer at the same instant (-Infinity) is sequenced after them, even though they are made afterwards.
+    const w = t.writer();
+    w.add({ at: -Infinity, op: 'write', path: '/etc/b', text: 'later b\n' });
+    w.add({ at: 10, op: 'append', path: '/etc/a', text: 'more\n' });
+    assert.equal(t.nextChangeAfter(0), 10);
+    assert.equal(made, 0, 'asking when the tree next changes makes nothing');
+    assert.deepEqual(t.entry('/etc/b', 0), { kind: 'file', text: 'later b\n' });
+    assert.deepEqual(t.entry('/etc/a', 5), { kind: 'file', text: 'lazy a\n' });
+    assert.deepEqual(t.entry('/etc/a', 10), { kind: 'file', text: 'lazy a\nmore\n' });
+    assert.deepEqual(t.children('/etc', 0), ['a', 'b']);
+    assert.equal(made, 1, 'made once');
+    assert.equal(t.nextChangeAfter(0), 10);
+  });
+
+  test('a maker that makes another number of files than announced is an error, not a silent reorder', () => {
+    const t = new FileTree('rootfs');
+    t.lazyFiles(2, () => ({ '/x': '' }));
+    assert.throws(() => t.entry('/x', 0), /1 files made, 2 announced/);
+  });
+
+  test("a root tree's pod files are the same whether read first or after a write", () => {
+    const a = rootTree(pod('a'), 'nginx:1.27', '10.244.0.5');
+    a.writer().add({ at: 3, op: 'append', path: '/etc/hosts', text: '10.0.0.9\textra\n' });
+    const hosts = (a.entry('/etc/hosts', 3) as { text: string }).text;
+    assert.match(hosts, /10\.244\.0\.5\ta\n10\.0\.0\.9\textra\n$/);
+    assert.deepEqual(a.entry('/etc/hostname', 0), { kind: 'file', text: 'a\n' });
+  });
+});
