@@ -195,8 +195,9 @@ export function claimProblem(pod: Pod, readClaim: ReadClaim): string | undefined
 
 function fileTree(name: string, files: Files, readOnly: boolean): FileTree {
   const tree = new FileTree(name, readOnly);
-  const w = tree.writer();
-  for (const [path, text] of files) w.add({ at: -Infinity, op: 'write', path: `/${path}`, text });
+  // The content as read at the container's start (`files`), made into the tree's files when something first reads
+  // them: most pods' `kube-api-access` volume is never read (issue 16).
+  tree.lazyFiles(files.size, () => Object.fromEntries([...files].map(([path, text]) => [`/${path}`, text])));
   return tree;
 }
 
