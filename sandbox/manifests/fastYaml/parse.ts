@@ -10,7 +10,8 @@
  * `range[2]`; a collection's `range[2]` (which in `yaml` also covers comments after its last item) is its `range[1]`,
  * and comments are not kept: nothing downstream reads them. Anything outside the subset — anchors, aliases, tags,
  * merge keys, explicit or non-string keys, duplicate keys, directives, tabs or CR outside block scalars, multi-line
- * single-quoted scalars, double-quoted ones over lines as keys or not indented past their parent, flow maps with entries, any error — makes the whole text undefined, and the caller parses it with `yaml`
+ * single-quoted scalars, double-quoted ones over lines as keys or not indented past their parent, flow maps with
+ * entries, any error — makes the whole text undefined, and the caller parses it with `yaml`
  * as before, so every error and its message stays `yaml`'s. test/sandbox/manifests/fastYaml.test.ts compares
  * both on every example and fixture manifest and on generated and mutated YAML.
  */
