@@ -83,3 +83,31 @@ function scanFlow(text: string, from: number, to: number): { net: number; peak: 
   }
   return { net: depth, peak };
 }
+
+/**
+ * A cheaper upper bound on {@link nestingDepth} (never below it), so the exact count runs only when this one is over
+ * the limit: 2 × the longest run of spaces, tabs and `-` leading any line, + 1, + every `[` and `{` of the text.
+ * Why it holds: the indent stack is strictly increasing, so it holds at most (deepest indent + 1) levels; each
+ * leading `- ` entry takes at least two characters of the run; the flow depth before a line plus its peak on the
+ * line never exceed the brackets opened so far. A line led by other white space (which the indent counts) makes
+ * it Infinity.
+ */
+export function nestingDepthBound(text: string): number {
+  const len = text.length;
+  let lead = 0;
+  let lineStart = 0;
+  while (lineStart < len) {
+    let p = lineStart;
+    let c = text.charCodeAt(p);
+    while (c === 32 || c === 9 || c === 45) c = text.charCodeAt(++p);
+    if (p < len && c !== 10 && (c >= 128 || (c >= 11 && c <= 13)) && isWhite(c)) return Infinity;
+    if (p - lineStart > lead) lead = p - lineStart;
+    const nl = text.indexOf('\n', p);
+    if (nl < 0) break;
+    lineStart = nl + 1;
+  }
+  let opens = 0;
+  for (let i = text.indexOf('['); i >= 0; i = text.indexOf('[', i + 1)) opens++;
+  for (let i = text.indexOf('{'); i >= 0; i = text.indexOf('{', i + 1)) opens++;
+  return 2 * lead + 1 + opens;
+}

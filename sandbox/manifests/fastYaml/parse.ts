@@ -1,6 +1,7 @@
 /**
  * A hand-written reader for the plain subset of YAML that Kubernetes manifests use: block maps and sequences, plain,
- * single- and double-quoted scalars on one line (plain ones may fold over lines), literal and folded block scalars
+ * single-quoted scalars on one line, double-quoted ones (over lines too, indented past their parent) and plain ones
+ * (folding over lines), literal and folded block scalars
  * (chomping indicators, no indentation indicator), comments, `---` / `...` documents and one-line flow sequences of
  * scalars (`[]`, `[a, "b"]`) and the empty flow map `{}`.
  *
@@ -9,8 +10,9 @@
  * `range[2]`; a collection's `range[2]` (which in `yaml` also covers comments after its last item) is its `range[1]`,
  * and comments are not kept: nothing downstream reads them. Anything outside the subset — anchors, aliases, tags,
  * merge keys, explicit or non-string keys, duplicate keys, directives, tabs or CR outside block scalars, multi-line
- * quoted scalars, flow maps with entries, any error — makes the whole text undefined, and the caller parses it with
- * `yaml` as before, so every error and its message stays `yaml`'s. test/sandbox/manifests/fastYaml.test.ts compares
+ * single-quoted scalars, double-quoted ones over lines as keys or not indented past their parent, flow maps with
+ * entries, any error — makes the whole text undefined, and the caller parses it with `yaml`
+ * as before, so every error and its message stays `yaml`'s. test/sandbox/manifests/fastYaml.test.ts compares
  * both on every example and fixture manifest and on generated and mutated YAML.
  */
 import type { Alias, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
@@ -256,10 +258,13 @@ class Reader {
     const p = this.pos;
     const c = t.charCodeAt(p);
     if (c === 34 /* " */ || c === 39 /* ' */) {
-      const end = this.quotedEnd(p);
+      // Over lines (inlineValue checks the indent): as a key, yaml reports MULTILINE_IMPLICIT_KEY.
+      const end = this.quotedEnd(p, 1);
       let q = end;
       while (t.charCodeAt(q) === SPACE) q++;
-      return t.charCodeAt(q) === COLON && this.colonIndicator(q);
+      const colon = t.charCodeAt(q) === COLON && this.colonIndicator(q);
+      if (colon && t.lastIndexOf('\n', end) > p) throw bail();
+      return colon;
     }
     if (c === 91 || c === 123) return false; // a flow collection (as a key: left to yaml)
     return this.plainKeyEnd(p) >= 0;
@@ -283,17 +288,32 @@ class Reader {
     return -1;
   }
 
-  /** The offset after the closing quote of the one-line quoted scalar at `p`. */
-  private quotedEnd(p: number): number {
+  /**
+   * The offset after the closing quote of the quoted scalar at `p`: on one line, or — for a double-quoted scalar when
+   * `minIndent` > 0 — over lines, each line after the first (its closing quote's too) blank or indented by at least
+   * `minIndent` spaces. That is the `yaml` lexer's `continueScalar` (upstream yaml/dist/parse/lexer.js): a line
+   * indented less than the block's `indentNext` ends the scalar without its closing quote, an error; declined here.
+   */
+  private quotedEnd(p: number, minIndent = 0): number {
     const t = this.text;
     const quote = t.charCodeAt(p);
     for (let q = p + 1; q < this.len; q++) {
       const c = t.charCodeAt(q);
-      if (c === NL || c === TAB) throw bail();
+      if (c === TAB) throw bail();
+      if (c === NL) {
+        if (quote !== 34 || minIndent <= 0) throw bail();
+        let r = q + 1;
+        while (t.charCodeAt(r) === SPACE) r++;
+        if (r < this.len && t.charCodeAt(r) !== NL && r - (q + 1) < minIndent) throw bail();
+        continue;
+      }
       if (quote === 34) {
         if (c === 92 /* \ */) {
           q++;
-          if (t.charCodeAt(q) === NL) throw bail();
+          if (t.charCodeAt(q) === NL) {
+            if (minIndent <= 0) throw bail();
+            q--; // the newline is checked as any other
+          }
           continue;
         }
         if (c === 34) return q + 1;
@@ -559,7 +579,8 @@ class Reader {
     const p = this.pos;
     const c = t.charCodeAt(p);
     if (c === 34 || c === 39) {
-      const node = this.quoted(p);
+      // A double-quoted value may go on over lines indented past its parent's indent (yaml's `indentNext`).
+      const node = this.quoted(p, parentIndent + 1);
       this.pos = node.range![1];
       node.range![2] = this.restOfLine(true);
       return node;
@@ -570,8 +591,9 @@ class Reader {
     return this.plainValue(parentIndent);
   }
 
-  private quoted(p: number): Scalar {
-    const end = this.quotedEnd(p);
+  /** The quoted scalar at `p`; a double-quoted one may go on over lines when `minIndent` > 0 (see quotedEnd). */
+  private quoted(p: number, minIndent = 0): Scalar {
+    const end = this.quotedEnd(p, minIndent);
     const t = this.text;
     const raw = t.slice(p + 1, end - 1);
     let value: string;
@@ -580,7 +602,7 @@ class Reader {
       value = raw.includes("''") ? raw.replace(/''/g, "'") : raw;
       type = 'QUOTE_SINGLE';
     } else {
-      value = raw.includes('\\') ? unescapeDouble(raw) : raw;
+      value = raw.includes('\n') ? unfoldDouble(raw) : raw.includes('\\') ? unescapeDouble(raw) : raw;
       type = 'QUOTE_DOUBLE';
     }
     const node = newScalar(value);
@@ -833,7 +855,8 @@ class Reader {
   private flowItem(p: number, parentIndent: number): Scalar | YAMLMap | YAMLSeq {
     const t = this.text;
     const c = t.charCodeAt(p);
-    if (c === 34 || c === 39) return this.quoted(p);
+    // Over lines, as flowSpace asks of every line in the collection (never at column 0, where `---` would end it).
+    if (c === 34 || c === 39) return this.quoted(p, Math.max(1, parentIndent + 1));
     if (c === 91 || c === 123) return this.flowNode(p, parentIndent);
     let e = p;
     let end = p;
@@ -945,6 +968,54 @@ const DOUBLE_ESCAPES: Record<string, string> = {
   '/': '/',
   '\\': '\\',
 };
+
+/**
+ * The value of a double-quoted scalar's text over lines (no tabs or CR: the reader declines them), as yaml's
+ * `doubleQuotedValue` and `foldNewline` (upstream yaml/dist/compose/resolve-flow-scalar.js) read it: spaces before a
+ * line break are dropped, a break and the spaces and blank lines after it fold to one space or to one newline per
+ * blank line, an escaped break (`\` at the end of a line) is dropped with the next line's leading spaces; escapes as
+ * in {@link unescapeDouble}.
+ */
+function unfoldDouble(raw: string): string {
+  let out = '';
+  let from = 0; // the start of the text not yet copied
+  const n = raw.length;
+  for (let i = 0; i < n; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 92 /* \ */) {
+      if (raw.charCodeAt(i + 1) !== NL) {
+        i++; // an escape on the line: unescapeDouble reads it with the rest
+        continue;
+      }
+      out += unescapeDouble(raw.slice(from, i));
+      i += 2;
+      while (raw.charCodeAt(i) === SPACE) i++;
+      from = i;
+      i--;
+    } else if (c === NL) {
+      let e = i;
+      while (e > from && raw.charCodeAt(e - 1) === SPACE && !escapedAt(raw, from, e - 1)) e--;
+      out += unescapeDouble(raw.slice(from, e));
+      let breaks = 0;
+      let j = i;
+      while (j < n && (raw.charCodeAt(j) === SPACE || raw.charCodeAt(j) === NL)) {
+        if (raw.charCodeAt(j) === NL) breaks++;
+        j++;
+      }
+      out += breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
+      from = j;
+      i = j - 1;
+    }
+  }
+  return out + unescapeDouble(raw.slice(from));
+}
+
+/** Whether the character at `at` is escaped: an odd run of backslashes right before it, counted from `from`. */
+function escapedAt(raw: string, from: number, at: number): boolean {
+  let k = at;
+  while (k > from && raw.charCodeAt(k - 1) === 92) k--;
+  return (at - k) % 2 === 1;
+}
 
 /** The value of a one-line double-quoted scalar's text; unusual escapes are left to `yaml`. */
 function unescapeDouble(raw: string): string {

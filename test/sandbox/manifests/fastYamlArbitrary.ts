@@ -106,11 +106,41 @@ function singleQuoted(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
+/**
+ * A double-quoted scalar over lines: pieces of text joined by line breaks (folded, blank lines between, trailing
+ * spaces, escaped line breaks and spaces), the lines after the first indented around the parent's indent — some not
+ * past it, which yaml refuses.
+ */
+const multiLineDoubleQuoted = (indent: number) =>
+  fc
+    .tuple(
+      fc.array(
+        scalarText.map((s) => doubleQuoted(s).slice(1, -1)),
+        { minLength: 2, maxLength: 4 },
+      ),
+      fc.array(
+        fc.tuple(
+          fc.constantFrom('\n', '\n\n', '\n  \n', '  \n', '\\\n', '\\ \n', ' \\\n\n'),
+          fc.constantFrom(1, 2, 3, 0, 5),
+        ),
+        { minLength: 3, maxLength: 3 },
+      ),
+    )
+    .map(([pieces, breaks]) => {
+      let out = '"' + pieces[0];
+      for (let i = 1; i < pieces.length; i++) {
+        const [brk, extra] = breaks[i - 1];
+        out += brk + ' '.repeat(indent + extra) + pieces[i];
+      }
+      return out + '"';
+    });
+
 /** A scalar in one of the styles, as the text after `key: ` or `- ` (block scalars carry their own lines). */
 const scalar = (indent: number) =>
   fc.oneof(
     { weight: 4, arbitrary: scalarText },
     { weight: 2, arbitrary: scalarText.map(doubleQuoted) },
+    { weight: 1, arbitrary: multiLineDoubleQuoted(indent) },
     { weight: 1, arbitrary: scalarText.map(singleQuoted) },
     {
       weight: 1,
@@ -189,7 +219,9 @@ function renderFlow(s: Shape, indent: number, style: number): string {
     const v =
       typeof e.value === 'string'
         ? e.value.includes('\n')
-          ? JSON.stringify(e.value)
+          ? e.value.startsWith('"')
+            ? e.value.replace(/\n(?!\n|$)/g, '\n' + pad) // a double-quoted scalar over lines
+            : JSON.stringify(e.value)
           : e.value
         : renderFlow(e.value, indent + 2, style + i);
     const item = s.kind === 'map' ? `${e.key}: ${v}` : v;
