@@ -311,6 +311,17 @@ export class ReplicaSetController extends Controller {
     if (!tally) return;
     this.talliesByKey.delete(key);
     if (this.talliesByUid.get(tally.uid) === tally) this.talliesByUid.delete(tally.uid);
+    // The pods counted in it are the ones its uid controls (podChanged moves a pod whose controller changed), so
+    // their entries go with it rather than waiting for each pod's next change.
+    for (const pod of controlledBy(this.podInformer, tally.uid)) {
+      const podKey = objectKey(pod);
+      if (this.tallyOfPod.get(podKey) === tally) this.tallyOfPod.delete(podKey);
+    }
+  }
+
+  /** How many pods are counted in some tally (tests: a dropped tally leaves none behind). */
+  get countedPods(): number {
+    return this.tallyOfPod.size;
   }
 
   /** A pod stored or replaced: counted in its controller's tally (and no longer in another's). */

@@ -244,4 +244,19 @@ describe('ReplicaSet controller: incremental pod counts', () => {
     assert.equal(listings('incremental'), 0);
     assert.ok(listings('walk') > 0);
   });
+
+  test('a deleted ReplicaSet leaves none of its pods counted, though its pods stay (no garbage collector here)', () => {
+    const h = newHarness(5);
+    h.api.create(replicaSet('web', 3));
+    h.api.create(replicaSet('api', 2, { labels: { app: 'api' } }));
+    const c = new ReplicaSetController(h.ctx);
+    c.start();
+    h.settle();
+    assert.equal(c.countedPods, 5);
+    h.api.delete('replicasets', 'default', 'web');
+    h.settle();
+    assert.equal(h.api.list('pods', { namespace: 'default' }).items.length, 5);
+    assert.equal(c.countedPods, 2);
+    c.stop();
+  });
 });
