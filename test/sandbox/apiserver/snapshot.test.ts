@@ -67,4 +67,34 @@ describe('snapshots', () => {
     );
     assert.throws(() => restoreSnapshot({ ...good, resourceVersion: '1' }, { clock }), /outside 1\.\.1/);
   });
+
+  test('a ValidatingAdmissionPolicy of the wrong shape kept by an older build is refused, a good one restored', () => {
+    const { api } = newApi();
+    const policy = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'replicas-limit' },
+      spec: {
+        matchConstraints: {
+          resourceRules: [
+            { apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] },
+          ],
+        },
+        validations: [{ expression: 'object.spec.replicas <= 5' }],
+      },
+    };
+    api.create(policy);
+    const snap = JSON.parse(JSON.stringify(takeSnapshot(api)));
+    const clock = new VirtualClock();
+    assert.equal(
+      restoreSnapshot(snap, { clock }).get('validatingadmissionpolicies', '', 'replicas-limit').kind,
+      policy.kind,
+    );
+    const stored = snap.objects.find((o: { kind: string }) => o.kind === 'ValidatingAdmissionPolicy');
+    stored.spec.matchConstraints.resourceRules[0].resources = 'deployments';
+    assert.throws(
+      () => restoreSnapshot(snap, { clock }),
+      /invalid snapshot: objects\[\d+\] \(ValidatingAdmissionPolicy replicas-limit\) cannot be decoded: json: cannot unmarshal string into Go struct field .*resources of type \[\]string/,
+    );
+  });
 });
