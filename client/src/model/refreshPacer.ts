@@ -25,8 +25,8 @@
  * more spacing. A fire at the spacing's end would show a state about to change
  * and shut out the settled one for another 200 ms; held, the settled state
  * shows as soon as it lands. So while the sandbox stays busy the view fires
- * every two spacings at least, and the state a burst settles into is never
- * shown later than with a fire at every spacing, when it lands within the hold.
+ * every two spacings at least, and the state a burst settles into (one busy
+ * stretch, then quiet) is never shown later than with a fire at every spacing.
  * No `vscode`: the timer is injected.
  */
 import { systemTimer } from './throttle';
