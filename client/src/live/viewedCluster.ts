@@ -138,6 +138,7 @@ export class ViewedCluster implements SandboxConnection {
   private liveStatus: SandboxStatus | undefined;
   private feedStatus: LiveFeedStatus | undefined;
   private readonly changes = new Emitter<WatchChange[]>();
+  private readonly settles = new Emitter<void>();
   private readonly statuses = new Emitter<SandboxStatus>();
   private readonly switched = new Emitter<string | undefined>();
   private readonly subscriptions: Disposable[];
@@ -154,6 +155,13 @@ export class ViewedCluster implements SandboxConnection {
       sandbox.onDidStatus((s) => {
         if (this.shown === undefined) this.statuses.fire(s);
       }),
+      ...(sandbox.onDidSettle
+        ? [
+            sandbox.onDidSettle(() => {
+              if (this.shown === undefined) this.settles.fire();
+            }),
+          ]
+        : []),
     ];
     this.showSandbox();
   }
@@ -228,6 +236,15 @@ export class ViewedCluster implements SandboxConnection {
 
   onDidChange(listener: (changes: WatchChange[]) => void): Disposable {
     return this.changes.on(listener);
+  }
+
+  /** Whether the sandbox's last batch was quiet, while it is shown; undefined for a real cluster (not told). */
+  get settled(): boolean | undefined {
+    return this.shown === undefined ? this.sandbox.settled : undefined;
+  }
+
+  onDidSettle(listener: () => void): Disposable {
+    return this.settles.on(listener);
   }
 
   onDidStatus(listener: (status: SandboxStatus) => void): Disposable {

@@ -19,6 +19,14 @@
  * and dropped: VS Code then builds the Deployment's new ReplicaSet and pod rows
  * all at the end, which took longer than the wait it saved;
  * bench/RESULTS.md, "Save → tree (issue 16)".)
+ * A later change is different: when the spacing ends while the sandbox is
+ * still busy (`busy`: its last batch was not marked quiet), the refresh is held
+ * until it settles (`settled()`, or a change that arrives quiet), for at most one
+ * more spacing. A fire at the spacing's end would show a state about to change
+ * and shut out the settled one for another 200 ms; held, the settled state
+ * shows as soon as it lands. So while the sandbox stays busy the view fires
+ * every two spacings at least, and the state a burst settles into (one busy
+ * stretch, then quiet) is never shown later than with a fire at every spacing.
  * No `vscode`: the timer is injected.
  */
 import { systemTimer } from './throttle';
@@ -34,7 +42,9 @@ export class RefreshPacer {
   private handle: unknown = undefined;
   /** The spacing after the last fire, while it lasts. */
   private spacing: unknown = undefined;
-  /** A refresh was asked for while the spacing lasted: it runs when the spacing ends. */
+  /** After a spacing that ended while the sandbox was busy: the refresh waits for it to settle, one spacing at most. */
+  private hold: unknown = undefined;
+  /** A refresh was asked for while the spacing (or a hold) lasted: it runs when it ends. */
   private requested = false;
   private disposed = false;
 
@@ -42,13 +52,27 @@ export class RefreshPacer {
     /** Refreshes; returns whether it fired a change to VS Code. */
     private readonly action: () => boolean,
     private readonly timer: Timer = systemTimer,
+    /** Whether the sandbox is still busy (more changes due soon); never, where that cannot be told. */
+    private readonly busy: () => boolean = () => false,
   ) {}
 
-  /** Asks for a refresh: on the next turn when no fire is within the spacing, else as soon as the spacing ends. */
+  /**
+   * Asks for a refresh: on the next turn when no fire is within the spacing, else as soon as the spacing ends (while
+   * a busy sandbox's refresh is held, as soon as it is no longer busy).
+   */
   request(): void {
     if (this.disposed || this.handle !== undefined) return;
     if (this.spacing !== undefined) this.requested = true;
-    else this.handle = this.timer.setTimeout(() => this.run(), 0);
+    else if (this.hold !== undefined) {
+      this.requested = true;
+      if (!this.busy()) this.release();
+    } else this.handle = this.timer.setTimeout(() => this.run(), 0);
+  }
+
+  /** The sandbox went quiet: a refresh held for it runs on the next turn. */
+  settled(): void {
+    if (this.disposed || this.hold === undefined) return;
+    this.release();
   }
 
   /** A change was fired outside the pacer (a whole-tree refresh): the spacing starts again from it. */
@@ -60,6 +84,7 @@ export class RefreshPacer {
       this.handle = undefined;
       this.requested = true;
     }
+    this.endHold();
     this.startSpacing();
   }
 
@@ -68,6 +93,7 @@ export class RefreshPacer {
     this.disposed = true;
     if (this.handle !== undefined) this.timer.clearTimeout(this.handle);
     if (this.spacing !== undefined) this.timer.clearTimeout(this.spacing);
+    this.endHold();
     this.handle = undefined;
     this.spacing = undefined;
   }
@@ -77,9 +103,31 @@ export class RefreshPacer {
     this.spacing = this.timer.setTimeout(() => {
       this.spacing = undefined;
       if (!this.requested) return;
+      if (this.busy()) {
+        // What is pending is about to change: held until the sandbox settles, for one more spacing at most.
+        this.hold = this.timer.setTimeout(() => {
+          this.hold = undefined;
+          this.requested = false;
+          this.run();
+        }, REFRESH_SPACING_MS);
+        return;
+      }
       this.requested = false;
       this.run();
     }, REFRESH_SPACING_MS);
+  }
+
+  /** Ends a hold: what was asked for meanwhile runs on the next turn. */
+  private release(): void {
+    this.endHold();
+    if (!this.requested) return;
+    this.requested = false;
+    this.handle = this.timer.setTimeout(() => this.run(), 0);
+  }
+
+  private endHold(): void {
+    if (this.hold !== undefined) this.timer.clearTimeout(this.hold);
+    this.hold = undefined;
   }
 
   private run(): void {

@@ -32,6 +32,11 @@ export interface SandboxConnection {
    */
   readonly settled?: boolean;
   onDidChange(listener: (changes: WatchChange[]) => void): Disposable;
+  /**
+   * A batch marked quiet arrived (`settled` turned or stayed true), after its changes, if any, were fired — also an
+   * empty one, which says only that the sandbox settled. Absent where the connection cannot tell.
+   */
+  onDidSettle?(listener: () => void): Disposable;
   onDidLog(listener: (entries: LogEntry[]) => void): Disposable;
   onDidStatus(listener: (status: SandboxStatus) => void): Disposable;
   onDidOperation(listener: (operation: OperationNotification) => void): Disposable;

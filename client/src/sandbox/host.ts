@@ -85,6 +85,7 @@ export class SandboxHost implements SandboxConnection {
   private disposed = false;
   private crashes: number[] = [];
   private readonly changes = new Emitter<WatchChange[]>();
+  private readonly settles = new Emitter<void>();
   private readonly logs = new Emitter<LogEntry[]>();
   private readonly statuses = new Emitter<SandboxStatus>();
   private readonly operations = new Emitter<OperationNotification>();
@@ -128,6 +129,10 @@ export class SandboxHost implements SandboxConnection {
 
   onDidChange(listener: (changes: WatchChange[]) => void): Disposable {
     return this.changes.on(listener);
+  }
+
+  onDidSettle(listener: () => void): Disposable {
+    return this.settles.on(listener);
   }
 
   onDidLog(listener: (entries: LogEntry[]) => void): Disposable {
@@ -250,6 +255,7 @@ export class SandboxHost implements SandboxConnection {
     if (trace.enabled && n.kind === 'changes')
       trace.mark('changes', { count: n.changes.length, quiet: this.quiet, deployments: deploymentsIn(n.changes) });
     if (changes.length > 0 || n.kind === 'list') this.changes.fire(changes);
+    if (this.quiet) this.settles.fire();
   }
 
   private setStatus(status: SandboxStatus): void {

@@ -13,6 +13,7 @@ import type { Event, ExtensionContext, TreeDataProvider, TreeItem, TreeView } fr
 import { ClusterTree } from '../model/clusterTree';
 import { SyncStatuses } from '../model/syncStatuses';
 import { RefreshPacer } from '../model/refreshPacer';
+import { systemTimer } from '../model/throttle';
 import { tooltipText } from '../model/treeNode';
 import type { TreeNode } from '../model/treeNode';
 import { describeTreeOptions, readTreeOptions } from '../model/treeOptions';
@@ -35,7 +36,12 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   private readonly changed = new EventEmitter<TreeNode | TreeNode[] | undefined>();
   readonly onDidChangeTreeData: Event<TreeNode | TreeNode[] | undefined> = this.changed.event;
   private readonly tree: ClusterTree;
-  private readonly pacer = new RefreshPacer(() => this.refresh());
+  /** Paced to VS Code's debounce; a busy sandbox's later changes wait for the state it settles into (one spacing). */
+  private readonly pacer = new RefreshPacer(
+    () => this.refresh(),
+    systemTimer,
+    () => this.connection.settled === false,
+  );
   private renderedAt = 0;
   /** The node objects handed to VS Code, by id: kept stable so that VS Code's handles for them survive refreshes. */
   private readonly shown = new Map<string, TreeNode>();
@@ -73,6 +79,11 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   scheduleRefresh(): void {
     if (trace.enabled) trace.mark('schedule');
     this.pacer.request();
+  }
+
+  /** The sandbox went quiet: a refresh held while it was busy runs now. */
+  settled(): void {
+    this.pacer.settled();
   }
 
   /** Refreshes when the clock has moved enough for the ages shown to be stale. */
@@ -244,6 +255,7 @@ export function registerClusterView(context: ExtensionContext, connection: Sandb
       }
     }),
     connection.onDidChangeDesired(() => provider.scheduleRefresh()),
+    ...(connection.onDidSettle ? [connection.onDidSettle(() => provider.settled())] : []),
     registerSyncDecorations(),
     connection.onDidStatus((s) => {
       provider.clockMoved(s.time);

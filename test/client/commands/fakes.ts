@@ -64,6 +64,21 @@ export class FakeConnection implements SandboxConnection {
     for (const l of [...this.changeListeners]) l(changes);
   }
 
+  /** Whether the worker's last batch was quiet (the host's `settled`). */
+  settled: boolean | undefined = true;
+  private readonly settleListeners = new Set<() => void>();
+
+  onDidSettle(listener: () => void): Disposable {
+    this.settleListeners.add(listener);
+    return { dispose: () => this.settleListeners.delete(listener) };
+  }
+
+  /** A quiet batch from the worker. */
+  fireSettle(): void {
+    this.settled = true;
+    for (const l of [...this.settleListeners]) l();
+  }
+
   onDidLog(): Disposable {
     return NONE;
   }

@@ -116,6 +116,160 @@ describe('RefreshPacer', () => {
     for (const r of requests) assert.ok(fires.some((f) => f >= r && f <= r + REFRESH_SPACING_MS));
   });
 
+  test('a busy sandbox: at the spacing’s end the refresh waits for it to settle, then runs on the next turn', () => {
+    let busy = true;
+    const timer = new ManualTimer();
+    const runs: number[] = [];
+    const pacer = new RefreshPacer(
+      () => {
+        runs.push(timer.now());
+        return true;
+      },
+      timer,
+      () => busy,
+    );
+    pacer.request();
+    timer.advance(0);
+    // The first change after a quiet moment is not held, busy or not.
+    assert.deepEqual(runs, [0]);
+    timer.advance(100);
+    pacer.request();
+    timer.advance(REFRESH_SPACING_MS);
+    assert.deepEqual(runs, [0], 'held past the spacing while busy');
+    // A busy batch's change keeps it held; the sandbox settling runs it.
+    pacer.request();
+    timer.advance(30);
+    busy = false;
+    pacer.settled();
+    assert.deepEqual(runs, [0], 'on the next turn, not within the settle notice');
+    timer.advance(0);
+    const settledAt = 100 + REFRESH_SPACING_MS + 30;
+    assert.deepEqual(runs, [0, settledAt]);
+    // It spaced again from that fire.
+    pacer.request();
+    timer.advance(0);
+    assert.deepEqual(runs, [0, settledAt]);
+    timer.advance(REFRESH_SPACING_MS);
+    assert.deepEqual(runs, [0, settledAt, settledAt + REFRESH_SPACING_MS]);
+  });
+
+  test('a change that arrives quiet ends the hold, as the settle notice does', () => {
+    let busy = true;
+    const timer = new ManualTimer();
+    const runs: number[] = [];
+    const pacer = new RefreshPacer(
+      () => {
+        runs.push(timer.now());
+        return true;
+      },
+      timer,
+      () => busy,
+    );
+    pacer.request();
+    timer.advance(0);
+    pacer.request();
+    timer.advance(REFRESH_SPACING_MS + 40);
+    assert.deepEqual(runs, [0]);
+    busy = false;
+    pacer.request();
+    timer.advance(0);
+    assert.deepEqual(runs, [0, REFRESH_SPACING_MS + 40]);
+  });
+
+  test('a sandbox that stays busy fires at the latest every two spacings', () => {
+    const timer = new ManualTimer();
+    const runs: number[] = [];
+    const pacer = new RefreshPacer(
+      () => {
+        runs.push(timer.now());
+        return true;
+      },
+      timer,
+      () => true,
+    );
+    for (let t = 0; t < 2000; t += 20) {
+      pacer.request();
+      timer.advance(20);
+    }
+    assert.equal(runs[0], 0);
+    assert.ok(runs.length > 3);
+    for (let i = 1; i < runs.length; i++) assert.equal(runs[i] - runs[i - 1], 2 * REFRESH_SPACING_MS);
+  });
+
+  test('a settle notice with nothing held does nothing; a whole-tree fire ends a hold and spaces again', () => {
+    let busy = false;
+    const timer = new ManualTimer();
+    const runs: number[] = [];
+    const pacer = new RefreshPacer(
+      () => {
+        runs.push(timer.now());
+        return true;
+      },
+      timer,
+      () => busy,
+    );
+    pacer.settled();
+    timer.advance(0);
+    assert.deepEqual(runs, []);
+    pacer.request();
+    timer.advance(0);
+    busy = true;
+    pacer.request();
+    timer.advance(REFRESH_SPACING_MS + 10);
+    assert.deepEqual(runs, [0]);
+    pacer.fired();
+    busy = false;
+    pacer.settled();
+    timer.advance(0);
+    assert.deepEqual(runs, [0], 'the hold ended with the whole-tree fire: the request waits for its spacing');
+    timer.advance(REFRESH_SPACING_MS);
+    assert.deepEqual(runs, [0, 2 * REFRESH_SPACING_MS + 10]);
+  });
+
+  test('against VS Code’s debounce with a sandbox busy in bursts, the state each burst settles into is never shown later than with a fire at every spacing', () => {
+    // A burst: busy batches every 30 ms, then one quiet batch (the settled state); bursts of seeded lengths.
+    const run = (holding: boolean) => {
+      const timer = new ManualTimer();
+      const fires: number[] = [];
+      let busy = false;
+      const pacer = new RefreshPacer(
+        () => {
+          fires.push(timer.now());
+          return true;
+        },
+        timer,
+        () => holding && busy,
+      );
+      const settledShown: number[] = [];
+      let seed = 11;
+      const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+      for (let burst = 0; burst < 60; burst++) {
+        const length = 30 + Math.floor(next() * 700);
+        busy = true;
+        for (let t = 0; t < length; t += 30) {
+          pacer.request();
+          timer.advance(30);
+        }
+        busy = false;
+        const settledAt = timer.now();
+        pacer.request();
+        pacer.settled();
+        timer.advance(2000);
+        settledShown.push((fires.find((f) => f >= settledAt) ?? Infinity) - settledAt);
+      }
+      return { fires, settledShown };
+    };
+    const spaced = run(false);
+    const held = run(true);
+    for (let i = 0; i < held.settledShown.length; i++)
+      assert.ok(held.settledShown[i] <= spaced.settledShown[i], `burst ${i}`);
+    assert.ok(
+      held.settledShown.reduce((a, b) => a + b) < spaced.settledShown.reduce((a, b) => a + b),
+      'and sooner overall',
+    );
+    for (let i = 1; i < held.fires.length; i++) assert.ok(held.fires[i] - held.fires[i - 1] >= REFRESH_SPACING_MS);
+  });
+
   test('disposed: nothing runs', () => {
     const { timer, runs, pacer } = paced();
     pacer.request();
