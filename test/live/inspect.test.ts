@@ -12,6 +12,7 @@ import { ALL_NAMESPACES_LABEL, LiveSession, planAgainstCluster } from '../../cli
 import { eventFieldSelector } from '../../client/src/live/liveInspect';
 import { LIVE_READ_COMMANDS, ViewedCluster } from '../../client/src/live/viewedCluster';
 import { eventRows } from '../../client/src/webview/events';
+import { planLive } from '../../client/src/worker/livePlan';
 import type { ObjectRef } from '../../client/src/sandbox/protocol';
 import { FakeConnection, FakeUi } from '../client/commands/fakes';
 import { SERVED_TOKEN, serveCluster, WEB } from './served';
@@ -34,6 +35,7 @@ describe('read commands on a real context (kube-reconcile serve)', () => {
   let ui: FakeUi;
   let session: LiveSession;
   let writesBefore: number;
+  let sandbox: FakeConnection;
   const run = (id: string, ref: ObjectRef) =>
     session.readCommand(
       id,
@@ -45,7 +47,11 @@ describe('read commands on a real context (kube-reconcile serve)', () => {
     served = await serveCluster();
     served.cluster.apply(parseYaml(WEB) as KubeObject);
     served.cluster.runUntilSettled();
-    viewed = new ViewedCluster(new FakeConnection(), () => served.cluster.clock.now());
+    sandbox = new FakeConnection();
+    // The worker's handler, the request cloned as it is between threads (test/client/worker/livePlan.test.ts sends it
+    // to a real worker thread).
+    sandbox.replies.planLive = (p) => planLive(structuredClone(p));
+    viewed = new ViewedCluster(sandbox, () => served.cluster.clock.now());
     ui = new FakeUi();
     session = new LiveSession({ ui, viewed, protectedContexts: () => '', batchMs: 0 });
     writesBefore = served.writes().length;
@@ -214,6 +220,10 @@ describe('read commands on a real context (kube-reconcile serve)', () => {
     assert.match(text, /Insufficient cpu/);
     assert.match(plan!, /\nPlan: 1 created; 1 pod would stay Pending\.\n$/);
     assert.equal(served.cluster.api.tryGet('pods', 'default', 'huge'), undefined, 'not created on the cluster');
+    // planned by the sandbox worker: the text and the live snapshot went to it, once
+    const sent = sandbox.sent.filter((s) => s.method === 'planLive');
+    assert.equal(sent.length, 1);
+    assert.deepEqual(Object.keys(sent[0]!.params as object).sort(), ['nodes', 'snapshot', 'source', 'text']);
     assert.equal(await planAgainstCluster(session, ui, viewed.context, 'kind: [', 'bad.yaml'), undefined);
     assert.match(ui.shown.at(-1)!, /^error: bad\.yaml has errors \(line 1: .*\): nothing was planned\.$/);
   });
