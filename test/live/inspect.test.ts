@@ -13,6 +13,7 @@ import { eventFieldSelector } from '../../client/src/live/liveInspect';
 import { LIVE_READ_COMMANDS, ViewedCluster } from '../../client/src/live/viewedCluster';
 import { eventRows } from '../../client/src/webview/events';
 import { planLive } from '../../client/src/worker/livePlan';
+import { SandboxRequestError } from '../../client/src/sandbox/host';
 import type { ObjectRef } from '../../client/src/sandbox/protocol';
 import { FakeConnection, FakeUi } from '../client/commands/fakes';
 import { SERVED_TOKEN, serveCluster, WEB } from './served';
@@ -226,6 +227,21 @@ describe('read commands on a real context (kube-reconcile serve)', () => {
     assert.deepEqual(Object.keys(sent[0]!.params as object).sort(), ['nodes', 'snapshot', 'source', 'text']);
     assert.equal(await planAgainstCluster(session, ui, viewed.context, 'kind: [', 'bad.yaml'), undefined);
     assert.match(ui.shown.at(-1)!, /^error: bad\.yaml has errors \(line 1: .*\): nothing was planned\.$/);
+    assert.equal(
+      sandbox.sent.filter((s) => s.method === 'planLive').length,
+      1,
+      'a YAML error is not sent to the worker',
+    );
+    // the worker's error (here: the sandbox shut down under the plan) is the command's, in its words; progress ends
+    sandbox.replies.planLive = () => {
+      throw new SandboxRequestError('the sandbox has been shut down', 'planLive');
+    };
+    assert.equal(await planAgainstCluster(session, ui, viewed.context, big, 'huge.yaml'), undefined);
+    assert.deepEqual(ui.shown.slice(-2), [
+      'error: Plan against context "kube-reconcile" failed: the sandbox has been shut down',
+      'progress Planning huge.yaml against context "kube-reconcile"…: done',
+    ]);
+    sandbox.replies.planLive = (p) => planLive(structuredClone(p));
   });
 
   test('none of it sent a write request, and no credential was shown', () => {
