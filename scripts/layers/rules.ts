@@ -50,8 +50,9 @@ const SANDBOX = ['core', 'client-side', ...COMPONENTS, 'cluster'];
 
 /**
  * The control plane: what the sandbox worker runs and the extension host's bundle must not carry (the host loads
- * `live/`, which may load `sandbox/plan/diff.ts` and core, so the table alone cannot say it). `sandbox/plan/plan.ts` is
- * the plan engine (a forked Cluster); `sandbox/apiserver/apiServer.ts` the API server with its store, admission and CEL.
+ * `live/`, which may load `sandbox/plan/diff.ts` and core, so the table alone cannot say it).
+ * `sandbox/plan/plan.ts` is the plan engine (a forked Cluster); `sandbox/apiserver/apiServer.ts` the API server with
+ * its store, admission and CEL.
  */
 const NO_CONTROL_PLANE = {
   paths: [

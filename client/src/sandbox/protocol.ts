@@ -15,7 +15,6 @@ import type { SchedulingExplanation } from '../../../sandbox/scheduler/explanati
 import type { PlanReport } from '../../../sandbox/plan/types';
 import type { TimelineEntry } from '../../../sandbox/timeline/timeline';
 import type { Snapshot } from '../../../sandbox/apiserver/snapshotFormat';
-import type { NodeConfig } from '../../../sandbox/kubelet/nodeConfig';
 import type { ForesightDiagnostic } from '../foresight/diagnostics';
 
 /** One Kubernetes document of a saved file, with the 0-based line it starts on. */
@@ -315,8 +314,20 @@ export interface LivePlanRequest {
   text: string;
   /** The live objects in the sandbox's snapshot format. */
   snapshot: Snapshot;
-  /** The live nodes (allocatable, labels, taints) as the fork's kubelets register them. */
-  nodes: NodeConfig[];
+  /** The live nodes (allocatable, labels, taints) as the fork's kubelets register them (live/snapshot.ts). */
+  nodes: LivePlanNode[];
+}
+
+/**
+ * A node of a real cluster as the fork's kubelet registers it: sandbox/kubelet's `NodeConfig`, spelled out here because
+ * the webview's program (which reads this file) cannot type-check the kubelet's module.
+ */
+export interface LivePlanNode {
+  name: string;
+  index: number;
+  capacity: { cpu?: string; memory?: string; pods?: string; 'ephemeral-storage'?: string };
+  labels: Record<string, string>;
+  taints: { key: string; value?: string; effect: string }[];
 }
 
 /** Which log: the pod, its container (the only one when absent), the previous instance, follow. */

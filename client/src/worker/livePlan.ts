@@ -8,6 +8,7 @@ import { manifestObjects } from '../../../sandbox/manifests/parseManifests';
 import { placeManifests } from '../../../sandbox/manifests/placedManifests';
 import { formatPlanText } from '../../../sandbox/plan/format';
 import { runPlan } from '../../../sandbox/plan/plan';
+import type { NodeConfig } from '../../../sandbox/kubelet/nodeConfig';
 import { DEFAULT_KUBERNETES_VERSION, kubernetesVersion, setKubernetesVersion } from '../../../sandbox/schema/schema';
 import type { LivePlanRequest, Requests } from '../sandbox/protocol';
 import { BadRequest, record, text } from './params';
@@ -48,7 +49,8 @@ function withDefaultRelease<T>(task: () => T): T {
 /**
  * The plan of the request's text on a fork of its snapshot, as text. The host refuses a text with YAML errors or
  * without a manifest before it takes the snapshot; here they are errors all the same. The snapshot arrived by
- * structured clone for this plan alone: the fork keeps its objects instead of copying them (`snapshotOwned`, as the CLI).
+ * structured clone for this plan alone: the fork keeps its objects instead of copying them (`snapshotOwned`, as the
+ * CLI does).
  */
 export function planLive(params: unknown): Requests['planLive']['result'] {
   const request = livePlanRequestOf(params);
@@ -61,7 +63,8 @@ export function planLive(params: unknown): Requests['planLive']['result'] {
       manifests: placeManifests(manifests, request.source),
       snapshot: request.snapshot,
       snapshotOwned: true,
-      nodes: request.nodes,
+      // the shape of a live node is the kubelet's NodeConfig (protocol.ts spells it out; live/snapshot.ts makes it)
+      nodes: request.nodes as NodeConfig[],
     });
     return { text: formatPlanText(report) };
   });

@@ -11,14 +11,13 @@ import type { KubeObject } from '../../../sandbox/api/types';
 import { takeSnapshot } from '../../../sandbox/apiserver/snapshot';
 import type { Snapshot } from '../../../sandbox/apiserver/snapshot';
 import { Cluster } from '../../../sandbox/cluster/cluster';
-import type { NodeConfig } from '../../../sandbox/kubelet/nodeConfig';
 import { manifestObjects } from '../../../sandbox/manifests/parseManifests';
 import { placeManifests } from '../../../sandbox/manifests/placedManifests';
 import { formatPlanText } from '../../../sandbox/plan/format';
 import { runPlan } from '../../../sandbox/plan/plan';
 import { DEFAULT_KUBERNETES_VERSION, kubernetesVersion, setKubernetesVersion } from '../../../sandbox/schema/schema';
 import { SandboxHost, SandboxRequestError } from '../../../client/src/sandbox/host';
-import type { LivePlanRequest } from '../../../client/src/sandbox/protocol';
+import type { LivePlanNode, LivePlanRequest } from '../../../client/src/sandbox/protocol';
 import { planLive } from '../../../client/src/worker/livePlan';
 import { SETTINGS, WORKER } from './harness';
 
@@ -32,7 +31,7 @@ function host(): SandboxHost {
 }
 
 /** Two small nodes as live/snapshot.ts shapes them, and a cluster state with a web Deployment on them. */
-const NODES: NodeConfig[] = ['node-1', 'node-2'].map((name, index) => ({
+const NODES: LivePlanNode[] = ['node-1', 'node-2'].map((name, index) => ({
   name,
   index,
   capacity: { cpu: '2', memory: '4Gi', pods: '110' },
