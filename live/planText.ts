@@ -1,12 +1,11 @@
 /**
  * A plan against a real context, as text: a snapshot of the live state (`snapshot.ts`, GET only) loaded into a
- * sandbox fork, the change applied there (`sandbox/plan`), and `kube-reconcile plan`'s report led by which cluster
- * was copied and what the snapshot could not see. Shared by `plan --kubeconfig` (cli/plan.ts) and the editor's
- * Plan Against Cluster… (client/src/live). Nothing is written to the cluster.
+ * sandbox fork, the change applied there (`sandbox/plan`, run by the caller's planner), and `kube-reconcile plan`'s
+ * report led by which cluster was copied and what the snapshot could not see. The header is shared by
+ * `plan --kubeconfig` (cli/plan.ts, which runs the engine itself) and the editor's Plan Against Cluster…
+ * (client/src/live, whose planner is the sandbox worker). This file loads no plan engine: the extension host imports
+ * it. Nothing is written to the cluster.
  */
-import { formatPlanText } from '../sandbox/plan/format';
-import { runPlan } from '../sandbox/plan/plan';
-import type { PlanManifest } from '../sandbox/plan/plan';
 import type { LiveConnection } from './connection';
 import type { LiveContext } from './kubeconfig';
 import { takeLiveSnapshot } from './snapshot';
@@ -31,27 +30,23 @@ export interface LivePlanOptions {
   /** Wall-clock milliseconds: the snapshot's time. */
   time: number;
   seed?: number | string;
-  limitMs?: number;
-  namespace?: string;
 }
 
-/** Plans `manifests` on a snapshot of `conn`'s cluster: the report's text, led by `liveHeader`. */
+/**
+ * Runs the plan engine on a live snapshot and answers the report's text (sandbox/plan/format.ts): in the editor the
+ * sandbox worker does (its `planLive` request), so that the extension host never loads the control plane.
+ */
+export type LivePlanner = (live: LiveSnapshot) => Promise<string>;
+
+/** Plans on a snapshot of `conn`'s cluster with `planner`: the report's text, led by `liveHeader`. */
 export async function planAgainstLive(
   conn: LiveConnection,
-  manifests: readonly PlanManifest[],
+  planner: LivePlanner,
   options: LivePlanOptions,
 ): Promise<string> {
   const live = await takeLiveSnapshot(conn, {
     time: options.time,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
   });
-  const report = runPlan({
-    manifests,
-    snapshot: live.snapshot,
-    nodes: live.nodes,
-    ...(options.seed !== undefined ? { seed: options.seed } : {}),
-    ...(options.limitMs !== undefined ? { limitMs: options.limitMs } : {}),
-    ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
-  });
-  return liveHeader(live, conn.context) + formatPlanText(report);
+  return liveHeader(live, conn.context) + (await planner(live));
 }

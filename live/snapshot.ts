@@ -9,8 +9,8 @@
  */
 import type { KubeObject } from '../sandbox/api/types';
 import { resourceFor } from '../sandbox/api/resources';
-import { SNAPSHOT_API_VERSION } from '../sandbox/apiserver/snapshot';
-import type { Snapshot } from '../sandbox/apiserver/snapshot';
+import { SNAPSHOT_API_VERSION } from '../sandbox/apiserver/snapshotFormat';
+import type { Snapshot } from '../sandbox/apiserver/snapshotFormat';
 import { SeededRandom } from '../sandbox/clock/random';
 import { LiveError } from './connection';
 import type { LiveConnection } from './connection';

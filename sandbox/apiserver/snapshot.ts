@@ -32,24 +32,11 @@ import type { ApiServerOptions } from './apiServer';
 import { ApiServer } from './apiServer';
 import { kindKey } from './kindKey';
 
-export const SNAPSHOT_API_VERSION = 'sandbox.kube-reconcile.dev/v1alpha1';
+import { SNAPSHOT_API_VERSION } from './snapshotFormat';
+import type { Snapshot } from './snapshotFormat';
 
-export interface Snapshot {
-  apiVersion: typeof SNAPSHOT_API_VERSION;
-  kind: 'Snapshot';
-  /** The store's revision when saved. */
-  resourceVersion: string;
-  /** Clock time when saved (ms since epoch). */
-  time: number;
-  /** The seeded generator's state, so a restored sandbox continues the same sequence. */
-  random: number[];
-  objects: KubeObject[];
-  /**
-   * Nodes whose kubelet was stopped (Fail Node) when saved: a restored sandbox or a plan's fork keeps them stopped.
-   * Absent when none (and in snapshots written before it was recorded, which then restore every kubelet running).
-   */
-  failedNodes?: string[];
-}
+export { SNAPSHOT_API_VERSION } from './snapshotFormat';
+export type { Snapshot } from './snapshotFormat';
 
 /** What a snapshot records besides the store. */
 export interface SnapshotOptions {

@@ -8,7 +8,7 @@ import type { ImportEdge, ImportGraph } from './graph';
 import type { Exception, Module } from './rules';
 
 export interface Violation {
-  readonly rule: 'layer' | 'forbidden-import' | 'dom-lib' | 'unassigned-file' | 'cycle';
+  readonly rule: 'layer' | 'forbidden-import' | 'dom-lib' | 'unassigned-file' | 'cycle' | 'never-loads';
   /** The file the problem is in (for a cycle: its first file in path order). */
   readonly file: string;
   /** Human-readable, several lines: where, what, which rule, how to fix. */
@@ -62,6 +62,8 @@ export function checkGraph(
 ): CheckResult {
   const violations: Violation[] = [];
   const usedExceptions = new Set<Exception>();
+  /** Imports already reported by the layer table (a never-loads chain of one step says nothing more). */
+  const reported = new Set<ImportEdge>();
 
   for (const file of graph.files) {
     if (moduleOf(file, modules)) continue;
@@ -80,6 +82,7 @@ export function checkGraph(
     if (!from) continue; // reported above
     const forbidden = (from.forbidden ?? []).find((f) => f.target === edge.to);
     if (forbidden) {
+      reported.add(edge);
       violations.push({
         rule: 'forbidden-import',
         file: edge.from,
@@ -102,6 +105,7 @@ export function checkGraph(
       to && edge.typeOnly === false && (from.mayImportTypes ?? []).includes(to.name)
         ? ` (it may import types from ${to.name}: use \`import type\` if types are all it needs)`
         : '';
+    reported.add(edge);
     violations.push({
       rule: 'layer',
       file: edge.from,
@@ -127,6 +131,7 @@ export function checkGraph(
   }
 
   violations.push(...findCycles(graph));
+  for (const m of modules) if (m.neverLoads) violations.push(...findLoads(graph, modules, m, reported));
   return { violations, staleExceptions: exceptions.filter((e) => !usedExceptions.has(e)) };
 }
 
@@ -231,6 +236,60 @@ function cycleThrough(component: string[], out: Map<string, ImportEdge[]>): Impo
     }
   }
   throw new Error(`no cycle through ${start}: not a strongly connected component`);
+}
+
+const underAny = (path: string, paths: readonly string[]): boolean =>
+  paths.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p));
+
+/**
+ * Where `module`'s code loads what its `neverLoads` names, through any number of imports that load code: one
+ * violation per import that steps into a named file, with a shortest chain to it from one of the module's files
+ * (breadth-first from all of them at once).
+ */
+export function findLoads(
+  graph: ImportGraph,
+  modules: readonly Module[],
+  module: Module,
+  reported: ReadonlySet<ImportEdge> = new Set(),
+): Violation[] {
+  const { paths, why } = module.neverLoads!;
+  const known = new Set(graph.files);
+  const out = new Map<string, ImportEdge[]>();
+  for (const e of graph.imports) {
+    if (e.typeOnly || !known.has(e.to)) continue;
+    const list = out.get(e.from) ?? [];
+    list.push(e);
+    out.set(e.from, list);
+  }
+  const starts = graph.files.filter((f) => moduleOf(f, modules) === module && !underAny(f, paths));
+  const via = new Map<string, ImportEdge | undefined>(starts.map((f) => [f, undefined]));
+  const queue = [...starts];
+  const found: ImportEdge[] = [];
+  for (let i = 0; i < queue.length; i++) {
+    for (const e of out.get(queue[i]) ?? []) {
+      if (underAny(e.to, paths)) {
+        if (!reported.has(e)) found.push(e);
+        continue;
+      }
+      if (via.has(e.to)) continue;
+      via.set(e.to, e);
+      queue.push(e.to);
+    }
+  }
+  return found.map((edge) => {
+    const chain = [edge];
+    for (let e = via.get(edge.from); e; e = via.get(e.from)) chain.unshift(e);
+    const steps = chain.map((e) => `    ${e.from}:${e.line} imports '${e.specifier}'`).join('\n');
+    return {
+      rule: 'never-loads' as const,
+      file: chain[0].from,
+      message:
+        `${chain[0].from} loads ${edge.to}: ${[...chain.map((e) => e.from), edge.to].join(' → ')}\n` +
+        `${steps}\n` +
+        `  rule [never-loads]: ${describeModule(module)} never loads ${paths.join(', ')}, even indirectly: ${why}. ` +
+        'Import types only (`import type`), move the small helper it needs out of the heavy file, or ask the worker.',
+    };
+  });
 }
 
 /** The report printed by `npm run check:layers`. */

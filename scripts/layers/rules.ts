@@ -24,6 +24,11 @@ export interface Module {
   readonly forbidden?: readonly { readonly target: string; readonly why: string }[];
   /** One line: what it is and why its imports are limited so. */
   readonly why: string;
+  /**
+   * Files (or folders, ending in `/`) its code must not load even indirectly: following imports that load code
+   * (`import type` excluded) from any of its files, through any module, none of these may be reached.
+   */
+  readonly neverLoads?: { readonly paths: readonly string[]; readonly why: string };
 }
 
 /** A single import allowed in spite of the table, until the change named in `why` lands. */
@@ -42,6 +47,24 @@ const NO_NODE_IN_BROWSER = { why: 'the webview runs in a browser: Node built-ins
 
 const COMPONENTS = ['controllers', 'scheduler', 'kubelet', 'gitops'];
 const SANDBOX = ['core', 'client-side', ...COMPONENTS, 'cluster'];
+
+/**
+ * The control plane: what the sandbox worker runs and the extension host's bundle must not carry (the host loads
+ * `live/`, which may load `sandbox/plan/diff.ts` and core, so the table alone cannot say it).
+ * `sandbox/plan/plan.ts` is the plan engine (a forked Cluster); `sandbox/apiserver/apiServer.ts` the API server with
+ * its store, admission and CEL.
+ */
+const NO_CONTROL_PLANE = {
+  paths: [
+    ...COMPONENTS.map((c) => `sandbox/${c}/`),
+    'sandbox/cluster/',
+    'sandbox/plan/plan.ts',
+    'sandbox/apiserver/apiServer.ts',
+  ],
+  why:
+    'the control plane runs in the sandbox worker (dist/sandboxWorker.js); the extension host sends it requests ' +
+    '(client/src/sandbox/protocol.ts) — Plan Against Cluster… too (`planLive`) — and its bundle carries none of it',
+};
 
 export const MODULES: readonly Module[] = [
   {
@@ -139,6 +162,7 @@ export const MODULES: readonly Module[] = [
     paths: ['client/src/'],
     mayImport: ['core', 'client-side', 'http', 'host-pure', 'webview-protocol', 'live'],
     mayImportTypes: [...COMPONENTS, 'cluster', 'plan'],
+    neverLoads: NO_CONTROL_PLANE,
     why:
       'the extension host: the control plane runs in the worker, so the host loads no component or cluster code, ' +
       'and it talks to the language server over LSP only',
@@ -156,6 +180,7 @@ export const MODULES: readonly Module[] = [
     mayImport: ['core', 'client-side'],
     mayImportTypes: [...COMPONENTS, 'cluster', 'plan'],
     forbidden: [NO_VSCODE],
+    neverLoads: NO_CONTROL_PLANE,
     why:
       "the host's sandbox connection, tree model, health rules and foresight's wording (which the worker computes " +
       'too): testable without VS Code',
@@ -167,6 +192,7 @@ export const MODULES: readonly Module[] = [
     mayImport: ['core', 'host-pure'],
     mayImportTypes: [...COMPONENTS],
     forbidden: [NO_VSCODE],
+    neverLoads: NO_CONTROL_PLANE,
     why: 'the messages between the host and the webview, bundled into both',
   },
   {

@@ -12,6 +12,8 @@ import { ALL_NAMESPACES_LABEL, LiveSession, planAgainstCluster } from '../../cli
 import { eventFieldSelector } from '../../client/src/live/liveInspect';
 import { LIVE_READ_COMMANDS, ViewedCluster } from '../../client/src/live/viewedCluster';
 import { eventRows } from '../../client/src/webview/events';
+import { planLive } from '../../client/src/worker/livePlan';
+import { SandboxRequestError } from '../../client/src/sandbox/host';
 import type { ObjectRef } from '../../client/src/sandbox/protocol';
 import { FakeConnection, FakeUi } from '../client/commands/fakes';
 import { SERVED_TOKEN, serveCluster, WEB } from './served';
@@ -34,6 +36,7 @@ describe('read commands on a real context (kube-reconcile serve)', () => {
   let ui: FakeUi;
   let session: LiveSession;
   let writesBefore: number;
+  let sandbox: FakeConnection;
   const run = (id: string, ref: ObjectRef) =>
     session.readCommand(
       id,
@@ -45,7 +48,11 @@ describe('read commands on a real context (kube-reconcile serve)', () => {
     served = await serveCluster();
     served.cluster.apply(parseYaml(WEB) as KubeObject);
     served.cluster.runUntilSettled();
-    viewed = new ViewedCluster(new FakeConnection(), () => served.cluster.clock.now());
+    sandbox = new FakeConnection();
+    // The worker's handler, the request cloned as it is between threads (test/client/worker/livePlan.test.ts sends it
+    // to a real worker thread).
+    sandbox.replies.planLive = (p) => planLive(structuredClone(p));
+    viewed = new ViewedCluster(sandbox, () => served.cluster.clock.now());
     ui = new FakeUi();
     session = new LiveSession({ ui, viewed, protectedContexts: () => '', batchMs: 0 });
     writesBefore = served.writes().length;
@@ -214,8 +221,27 @@ describe('read commands on a real context (kube-reconcile serve)', () => {
     assert.match(text, /Insufficient cpu/);
     assert.match(plan!, /\nPlan: 1 created; 1 pod would stay Pending\.\n$/);
     assert.equal(served.cluster.api.tryGet('pods', 'default', 'huge'), undefined, 'not created on the cluster');
+    // planned by the sandbox worker: the text and the live snapshot went to it, once
+    const sent = sandbox.sent.filter((s) => s.method === 'planLive');
+    assert.equal(sent.length, 1);
+    assert.deepEqual(Object.keys(sent[0]!.params as object).sort(), ['nodes', 'snapshot', 'source', 'text']);
     assert.equal(await planAgainstCluster(session, ui, viewed.context, 'kind: [', 'bad.yaml'), undefined);
     assert.match(ui.shown.at(-1)!, /^error: bad\.yaml has errors \(line 1: .*\): nothing was planned\.$/);
+    assert.equal(
+      sandbox.sent.filter((s) => s.method === 'planLive').length,
+      1,
+      'a YAML error is not sent to the worker',
+    );
+    // the worker's error (here: the sandbox shut down under the plan) is the command's, in its words; progress ends
+    sandbox.replies.planLive = () => {
+      throw new SandboxRequestError('the sandbox has been shut down', 'planLive');
+    };
+    assert.equal(await planAgainstCluster(session, ui, viewed.context, big, 'huge.yaml'), undefined);
+    assert.deepEqual(ui.shown.slice(-2), [
+      'error: Plan against context "kube-reconcile" failed: the sandbox has been shut down',
+      'progress Planning huge.yaml against context "kube-reconcile"…: done',
+    ]);
+    sandbox.replies.planLive = (p) => planLive(structuredClone(p));
   });
 
   test('none of it sent a write request, and no credential was shown', () => {

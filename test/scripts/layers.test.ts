@@ -123,6 +123,44 @@ describe('layer rules on a graph', () => {
     assert.match(vs[0].message, /use `import type` if types are all it needs/);
   });
 
+  test('the host never loads the control plane, even through modules it may import; types and small helpers pass', () => {
+    const graph = graphOf({
+      'client/src/live/liveCommands.ts': ['live/planText.ts', 'live/apply.ts'],
+      // live/ may load sandbox/plan (the diff), and core; the host may load live/: only the chain says it is too much
+      'live/planText.ts': [
+        'live/snapshot.ts',
+        'sandbox/plan/format.ts',
+        { to: 'sandbox/plan/plan.ts', typeOnly: true },
+      ],
+      'live/apply.ts': ['sandbox/plan/diff.ts'],
+      'live/snapshot.ts': ['sandbox/apiserver/snapshotFormat.ts'],
+      'sandbox/plan/format.ts': ['sandbox/plan/plan.ts'],
+      'sandbox/plan/plan.ts': ['sandbox/cluster/cluster.ts'],
+      'sandbox/plan/diff.ts': [],
+      'sandbox/cluster/cluster.ts': [],
+      'sandbox/apiserver/snapshotFormat.ts': [],
+      'client/src/worker/livePlan.ts': ['sandbox/plan/plan.ts'],
+    });
+    const vs = violations(graph);
+    assert.equal(vs.length, 1, vs.map((v) => v.message).join('\n'));
+    assert.equal(vs[0].rule, 'never-loads');
+    assert.equal(vs[0].file, 'client/src/live/liveCommands.ts');
+    assert.match(
+      vs[0].message,
+      /^client\/src\/live\/liveCommands\.ts loads sandbox\/plan\/plan\.ts: client\/src\/live\/liveCommands\.ts → live\/planText\.ts → sandbox\/plan\/format\.ts → sandbox\/plan\/plan\.ts\n/,
+    );
+    assert.match(vs[0].message, /\n {4}live\/planText\.ts:2 imports '<sandbox\/plan\/format\.ts>'\n/);
+    assert.match(vs[0].message, /rule \[never-loads\]: host .* the control plane runs in the sandbox worker/);
+    // the format moved behind the worker: clean (the worker itself loads the engine, as it should)
+    const fixed = graphOf({
+      'client/src/live/liveCommands.ts': ['live/planText.ts'],
+      'live/planText.ts': [{ to: 'sandbox/plan/plan.ts', typeOnly: true }],
+      'sandbox/plan/plan.ts': [],
+      'client/src/worker/livePlan.ts': ['sandbox/plan/plan.ts'],
+    });
+    assert.deepEqual(violations(fixed), []);
+  });
+
   test('vscode outside the extension host fails, and so does a DOM library named in a file, even the webview', () => {
     const graph: ImportGraph = {
       ...graphOf({

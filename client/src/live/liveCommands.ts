@@ -11,11 +11,11 @@ import type { LiveWatch } from '../../../live/connection';
 import { LiveInformers } from '../../../live/informers';
 import { loadKubeconfig } from '../../../live/kubeconfig';
 import { planAgainstLive } from '../../../live/planText';
+import type { LivePlanner } from '../../../live/planText';
 import type { KubeconfigLocation, LoadedKubeconfig } from '../../../live/kubeconfig';
 import { resourceByName } from '../../../sandbox/api/resources';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { manifestObjects } from '../../../sandbox/manifests/parseManifests';
-import { placeManifests } from '../../../sandbox/manifests/placedManifests';
 import { errorMessage } from '../commands/context';
 import type { Command } from '../commands/context';
 import type { Ui } from '../commands/ui';
@@ -57,6 +57,11 @@ export class LiveSession {
   private loaded: LoadedKubeconfig | undefined;
 
   constructor(private readonly deps: LiveDeps) {}
+
+  /** The connection the Cluster view reads: its requests go to the sandbox worker (Plan Against Cluster's plan). */
+  get viewed(): ViewedCluster {
+    return this.deps.viewed;
+  }
 
   /** The kubeconfig read by the last connect (what Apply uses). */
   get kubeconfig(): LoadedKubeconfig | undefined {
@@ -335,10 +340,10 @@ export class LiveSession {
 
 /**
  * "Kube Reconcile: Plan Against Cluster…" for the manifests of `text` (the active editor): `plan --kubeconfig`'s
- * engine on the context shown — a snapshot of its live state (GET only, on the read-only connection) loaded into a
- * sandbox fork, the change applied there — opened as a read-only document. Nothing is written to the cluster.
- * The fork runs in the extension host (a few hundred milliseconds for a small cluster; bench/live.ts times the
- * snapshot). Returns the plan's text.
+ * engine on the context shown — a snapshot of its live state (GET only, on the read-only connection, in the extension
+ * host) loaded into a sandbox fork, the change applied there — opened as a read-only document. Nothing is written to
+ * the cluster. The fork runs in the sandbox worker (`planLive`, client/src/worker/livePlan.ts), so the extension
+ * host's bundle carries no control plane; bench/live.ts times the snapshot. Returns the plan's text.
  */
 export async function planAgainstCluster(
   session: LiveSession,
@@ -356,7 +361,10 @@ export async function planAgainstCluster(
   if (!manifests) return undefined;
   const progress = ui.progress(`Planning ${source} against context "${context}"…`);
   try {
-    const plan = await planAgainstLive(conn, placeManifests(manifests, source), { time: Date.now() });
+    // The worker parses `text` again (a parsed manifest's field lines do not cross threads); the host checked it above.
+    const planner: LivePlanner = async (live) =>
+      (await session.viewed.request('planLive', { source, text, snapshot: live.snapshot, nodes: live.nodes })).text;
+    const plan = await planAgainstLive(conn, planner, { time: Date.now() });
     const header = `# kube-reconcile plan --context ${context} ${source} (nothing was written to the cluster)\n`;
     await ui.showText(`Plan ${source} against ${context}`, header + plan);
     return plan;

@@ -37,6 +37,11 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const INIT_TIMEOUT_MS = 60_000;
 /** Fast-forward runs the cluster until settled before it answers: it gets longer. */
 export const FAST_FORWARD_TIMEOUT_MS = 120_000;
+/**
+ * Plan Against Cluster… runs the whole plan of a real cluster's snapshot (thousands of pods) in the worker; before it
+ * moved there it ran in the extension host with no limit, so its limit is far past any plan's time.
+ */
+export const LIVE_PLAN_TIMEOUT_MS = 600_000;
 /** Crashes within a minute after which the host stops restarting the worker. */
 export const MAX_RESTARTS_PER_MINUTE = 3;
 
@@ -58,7 +63,7 @@ export interface SandboxHostOptions {
   /** The worker script: `dist/sandboxWorker.js` (tests pass a bootstrap that runs the TypeScript). */
   workerPath: string;
   workerOptions?: WorkerOptions;
-  /** Per request (default 10 s; `init` 60 s; a fast-forward or a plan always 120 s). */
+  /** Per request (default 10 s; `init` 60 s; a fast-forward or a plan always 120 s; a live plan 10 minutes). */
   timeoutMs?: number;
   /** Wall clock for the restart budget; injectable for tests. */
   now?: () => number;
@@ -109,9 +114,12 @@ export class SandboxHost implements SandboxConnection {
   request<M extends Method>(method: M, params: Requests[M]['params']): Promise<Requests[M]['result']> {
     if (this.disposed) return Promise.reject(new SandboxRequestError('the sandbox has been shut down', method));
     const id = this.nextId++;
-    const timeoutMs = isFastForward(method, params)
-      ? FAST_FORWARD_TIMEOUT_MS
-      : (this.options.timeoutMs ?? (method === 'init' ? INIT_TIMEOUT_MS : DEFAULT_REQUEST_TIMEOUT_MS));
+    const timeoutMs =
+      method === 'planLive'
+        ? LIVE_PLAN_TIMEOUT_MS
+        : isFastForward(method, params)
+          ? FAST_FORWARD_TIMEOUT_MS
+          : (this.options.timeoutMs ?? (method === 'init' ? INIT_TIMEOUT_MS : DEFAULT_REQUEST_TIMEOUT_MS));
     if (method === 'init') this.lastInit = params as Requests['init']['params'];
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

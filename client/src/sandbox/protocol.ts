@@ -14,6 +14,7 @@ import type { LogEntry } from '../../../sandbox/client/reconcileLog';
 import type { SchedulingExplanation } from '../../../sandbox/scheduler/explanation';
 import type { PlanReport } from '../../../sandbox/plan/types';
 import type { TimelineEntry } from '../../../sandbox/timeline/timeline';
+import type { Snapshot } from '../../../sandbox/apiserver/snapshotFormat';
 import type { ForesightDiagnostic } from '../foresight/diagnostics';
 
 /** One Kubernetes document of a saved file, with the 0-based line it starts on. */
@@ -297,8 +298,36 @@ export interface Requests {
    * of the running sandbox — the sandbox is not changed. A newer request for the same `uri` supersedes this one.
    */
   plan: { params: { uri: string; source: string; text: string }; result: ForesightResult };
+  /**
+   * Plan Against Cluster…: `text` (the active editor's manifests, of the workspace file `source`) planned with
+   * `sandbox/plan` on a fork of a real cluster's snapshot, which the host took (live/snapshot.ts) over its read-only
+   * connection; the report's text (sandbox/plan/format.ts). The running sandbox is not touched, and needs no `init`.
+   */
+  planLive: { params: LivePlanRequest; result: { text: string } };
   /** The causal timeline of one object: its chain from the apply that started it, the scheduler's per-node results. */
   timeline: { params: TimelineObject; result: TimelineReply };
+}
+
+/** A real cluster's state for Plan Against Cluster… (`live/snapshot.ts`'s `LiveSnapshot`, its plan inputs). */
+export interface LivePlanRequest {
+  source: string;
+  text: string;
+  /** The live objects in the sandbox's snapshot format. */
+  snapshot: Snapshot;
+  /** The live nodes (allocatable, labels, taints) as the fork's kubelets register them (live/snapshot.ts). */
+  nodes: LivePlanNode[];
+}
+
+/**
+ * A node of a real cluster as the fork's kubelet registers it: sandbox/kubelet's `NodeConfig`, spelled out here because
+ * the webview's program (which reads this file) cannot type-check the kubelet's module.
+ */
+export interface LivePlanNode {
+  name: string;
+  index: number;
+  capacity: { cpu?: string; memory?: string; pods?: string; 'ephemeral-storage'?: string };
+  labels: Record<string, string>;
+  taints: { key: string; value?: string; effect: string }[];
 }
 
 /** Which log: the pod, its container (the only one when absent), the previous instance, follow. */

@@ -25,6 +25,7 @@ import type { HostTimers } from './batcher';
 import { applyCounts } from '../model/applySummary';
 import { desiredFor } from './desired';
 import { Foresight, planText } from './foresight';
+import { planLive } from './livePlan';
 import { describeChanges } from '../../../sandbox/gitops/drift';
 import { LogStreams, podLogRequestOf } from './logStreams';
 import { BadRequest, apiSettingsOf, manifestsOf, objectRefOf, record, settingsOf, text } from './params';
@@ -261,6 +262,8 @@ export class Dispatcher {
           return planned;
         });
       },
+      // A real cluster's snapshot: no session needed, the running sandbox is not read.
+      planLive: (p) => planLive(p),
     };
   }
 
