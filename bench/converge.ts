@@ -8,6 +8,8 @@
  *  3. Workloads (issue 12): 100 StatefulSets × 5 ordinals, each with a claim
  *     template (500 PVCs provisioned on first consumer), and 10 DaemonSets on
  *     50 nodes, to every pod Ready.
+ * `--only shape` is the envelope's shape at 1% (50 nodes, 15 Deployments × 100 pods), for `--memory` and
+ * `--heap-snapshot FILE` (a V8 heap snapshot of the settled cluster, written before the figures are taken).
  * `--timeline` records the causal timeline (sandbox/timeline) in every run, to measure what it costs.
  * `--only thousand|quick|envelope|workloads` runs one scenario (e.g. under `node --cpu-prof`; `--workloads` is
  * `--only workloads`). Prints figures (wall and CPU time, RSS at the end and the process's peak RSS); never fails on
@@ -18,6 +20,7 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { writeHeapSnapshot } from 'node:v8';
 import { performance } from 'node:perf_hooks';
 import { takeSnapshot } from '../sandbox/apiserver/snapshot';
 import { Cluster } from '../sandbox/cluster/cluster';
@@ -97,6 +100,8 @@ function converge(nodes: number, deployments: number, replicas: number): Outcome
   const cpu = process.cpuUsage(cpu0);
   progress?.stop();
   const running = cluster.api.list('pods', { fieldSelector: 'status.phase=Running' }).items.length;
+  const snapshotAt = process.argv.indexOf('--heap-snapshot');
+  if (snapshotAt >= 0) writeHeapSnapshot(process.argv[snapshotAt + 1]);
   const out = {
     wallMs,
     cpuMs: (cpu.user + cpu.system) / 1000,
@@ -312,6 +317,7 @@ function main(): void {
 
   converge(5, 50, 1);
   if (runs('thousand')) report('1,000 single-replica Deployments, 20 nodes', converge(20, 1000, 1), '≤ 1 s wall');
+  if (only === 'shape') report('the envelope at 1%: 50 nodes, 1,500 pods', converge(50, 15, 100), '—');
   if (only === 'quick' || (only === undefined && quick))
     report('envelope (quick): 500 nodes, 15,000 pods', converge(500, 150, 100), '—');
   else if (only === 'envelope' || (only === undefined && !quick))

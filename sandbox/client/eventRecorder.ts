@@ -30,7 +30,11 @@ interface Observation {
 
 /** Distinct messages seen recently for one (object, type, reason, source) (upstream's `aggregateRecord`). */
 interface AggregateRecord {
-  messages: Set<string>;
+  /**
+   * The one message seen while there is one (most records never see a second), then the set: a `Set` is ~200 bytes
+   * even for one string, and the correlator keeps up to 4,096 records (issue 16).
+   */
+  messages: string | Set<string>;
   lastSeen: number;
 }
 
@@ -116,10 +120,12 @@ export class EventRecorder {
     const object = [involved.kind, meta.namespace ?? '', meta.name ?? '', meta.uid ?? '', involved.apiVersion].join(
       '\u0000',
     );
-    if (!this.allow(`${object}\u0000${type}`, now)) return undefined;
-    const aggregateKey = `${object}\u0000${type}\u0000${reason}`;
+    // The keys are joined (one flat string each), not templates: a cache keeps each key it stores, and a template's
+    // tree of cons strings costs 32 bytes a part on top of the text (issue 16).
+    if (!this.allow([object, type].join('\u0000'), now)) return undefined;
+    const aggregateKey = [object, type, reason].join('\u0000');
     const combined = this.aggregate(aggregateKey, text, now);
-    const key = combined ? aggregateKey : `${aggregateKey}\u0000${text}`;
+    const key = combined ? aggregateKey : [aggregateKey, text].join('\u0000');
     const written = combined ? `${COMBINED_PREFIX}${text}` : text;
     try {
       const previous = this.observed.get(key);
@@ -172,11 +178,16 @@ export class EventRecorder {
   private aggregate(key: string, message: string, now: number): boolean {
     let record = this.aggregates.get(key);
     if (!record || now - record.lastSeen > AGGREGATE_INTERVAL_MS)
-      this.aggregates.set(key, (record = { messages: new Set(), lastSeen: now }));
-    record.messages.add(message);
+      this.aggregates.set(key, (record = { messages: message, lastSeen: now }));
     record.lastSeen = now;
-    if (record.messages.size < AGGREGATE_MAX_EVENTS) return false;
-    record.messages.delete(record.messages.values().next().value!);
+    if (typeof record.messages === 'string') {
+      if (record.messages === message) return false;
+      record.messages = new Set([record.messages]);
+    }
+    const messages = record.messages;
+    messages.add(message);
+    if (messages.size < AGGREGATE_MAX_EVENTS) return false;
+    messages.delete(messages.values().next().value!);
     return true;
   }
 

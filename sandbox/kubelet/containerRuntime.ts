@@ -23,6 +23,11 @@ export type RuntimeState =
   | { kind: 'running'; startedAt: number }
   | { kind: 'terminated'; termination: Termination };
 
+/** The cluster DNS names an instance's process consulted (`names` made on the first lookup). */
+export interface LookedUp {
+  names?: Set<string>;
+}
+
 export interface ContainerRuntime {
   readonly spec: Container;
   readonly init: boolean;
@@ -63,7 +68,7 @@ export interface ContainerRuntime {
   /** What the running instance was run with (to work its process out again when what it looked up changes). */
   runInput?: RunInput;
   /** The cluster DNS names the running instance's process consulted. */
-  lookedUp?: Set<string>;
+  lookedUp?: LookedUp;
 }
 
 export function newContainerRuntime(

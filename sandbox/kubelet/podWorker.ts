@@ -21,7 +21,7 @@ import type { WirePodStatus } from '../api/types';
 import { formatTimestamp, parseTimestamp } from '../clock/clock';
 import { jsonEqual } from '../util/json';
 import { containerBehavior } from './behaviors';
-import type { ContainerRuntime, Termination } from './containerRuntime';
+import type { ContainerRuntime, LookedUp, Termination } from './containerRuntime';
 import { containerStatus, newContainerRuntime } from './containerRuntime';
 import { containerEnvironment, processEnvironment } from './container/env';
 import type { PodFacts } from './container/env';
@@ -81,7 +81,8 @@ export class PodWorker {
   private readonly volumes: PodVolumes;
   private startTime = 0;
   private mounted = false;
-  private readonly mountRetry = new Map<string, { delay: number; token: number }>();
+  // The maps below are made on first use: most pods never need them, and an empty Map is ~180 bytes (issue 16).
+  private mountRetry: Map<string, { delay: number; token: number }> | undefined;
   private claimRetry: number | undefined;
   private sandboxReady = false;
   private podIP: string | undefined;
@@ -92,9 +93,9 @@ export class PodWorker {
   private deleteAfterWrite = false;
   private disposed = false;
   private behaviorErrors: string[] = [];
-  private readonly schedules = new Map<string, ProbeSchedule>();
+  private schedules: Map<string, ProbeSchedule> | undefined;
   /** What the cluster DNS answered for each name the containers looked up, and when that changed. */
-  private readonly dns = new Map<string, { at: number; address: string | undefined }[]>();
+  private dns: Map<string, { at: number; address: string | undefined }[]> | undefined;
   /** What the containers print (`kubectl logs`). */
   readonly logs: PodLogs;
 
@@ -348,17 +349,17 @@ export class PodWorker {
 
   private mountFailed(volume: string, message: string): void {
     this.event('Warning', 'FailedMount', message);
-    const previous = this.mountRetry.get(volume);
+    const previous = this.mountRetry?.get(volume);
     const delay = previous ? Math.min(previous.delay * 2, MOUNT_RETRY_MAX_MS) : MOUNT_RETRY_INITIAL_MS;
     const token = this.later(delay, () => this.retryMount(volume), true);
-    this.mountRetry.set(volume, { delay, token });
+    (this.mountRetry ??= new Map()).set(volume, { delay, token });
   }
 
   private retryMount(volume: string): void {
     if (this.terminating || this.done) return;
     const failure = mountFailures(this.pod, this.host.readConfig, this.facts()).find((f) => f.volume === volume);
     if (failure) return this.mountFailed(volume, failure.message);
-    this.mountRetry.delete(volume);
+    this.mountRetry?.delete(volume);
     this.volumesDone();
   }
 
@@ -382,7 +383,7 @@ export class PodWorker {
   }
 
   private volumesDone(): void {
-    if (this.mounted || this.mountRetry.size > 0 || this.claimRetry !== undefined) return;
+    if (this.mounted || (this.mountRetry?.size ?? 0) > 0 || this.claimRetry !== undefined) return;
     this.mounted = true;
     this.later(draw(this.host, this.host.delays.sandbox), () => this.sandboxUp());
   }
@@ -496,7 +497,8 @@ export class PodWorker {
     const instanceSeed = [this.uid, c.spec.name, c.instance].join('/');
     const random = this.host.random.fork(instanceSeed);
     const d = this.host.delays;
-    const lookedUp = new Set<string>();
+    // The set is made on the first lookup: most processes look nothing up (issue 16).
+    const lookedUp: LookedUp = {};
     const runInput: RunInput = {
       // Kept as long as the instance runs: the pod's spec and metadata (the process reads nothing else), not the status
       // of the version it started from, which the next status write would otherwise leave alive in every container.
@@ -573,7 +575,7 @@ export class PodWorker {
    * (a Service created or deleted). A name outside the cluster with a dot resolves (the internet is not simulated: an
    * address from 203.0.113.0/24); a single label does not.
    */
-  private resolve(name: string, t: number, lookedUp: Set<string>): Resolution {
+  private resolve(name: string, t: number, lookedUp: LookedUp): Resolution {
     const ns = this.pod.metadata?.namespace ?? 'default';
     const bare = name.replace(/\.$/, '');
     const absolute = name.endsWith('.');
@@ -587,7 +589,7 @@ export class PodWorker {
         for (const ch of fqdn) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
         return { fqdn, address: `203.0.113.${(h % 254) + 1}` };
       }
-      lookedUp.add(fqdn);
+      (lookedUp.names ??= new Set()).add(fqdn);
       const address = this.dnsAt(fqdn, t);
       if (address !== undefined) return { fqdn, address };
     }
@@ -595,10 +597,10 @@ export class PodWorker {
   }
 
   private dnsAt(fqdn: string, t: number): string | undefined {
-    let history = this.dns.get(fqdn);
+    let history = this.dns?.get(fqdn);
     if (!history) {
       history = [{ at: -Infinity, address: this.host.dnsLookup(fqdn) }];
-      this.dns.set(fqdn, history);
+      (this.dns ??= new Map()).set(fqdn, history);
     }
     let address: string | undefined;
     for (const h of history) if (h.at <= t) address = h.address;
@@ -613,7 +615,7 @@ export class PodWorker {
     if (this.done || this.disposed) return;
     const now = this.host.clock.now();
     const changed = new Set<string>();
-    for (const [fqdn, history] of this.dns) {
+    for (const [fqdn, history] of this.dns ?? []) {
       const address = this.host.dnsLookup(fqdn);
       if (address !== history[history.length - 1].address) {
         history.push({ at: now, address });
@@ -623,8 +625,9 @@ export class PodWorker {
     if (changed.size === 0) return;
     this.run(() => {
       for (const c of this.all) {
-        if (c.state.kind !== 'running' || c.stopping || !c.lookedUp) continue;
-        if ([...c.lookedUp].some((n) => changed.has(n))) this.rerun(c, now);
+        const names = c.lookedUp?.names;
+        if (c.state.kind !== 'running' || c.stopping || !names) continue;
+        if ([...names].some((n) => changed.has(n))) this.rerun(c, now);
       }
     });
   }
@@ -678,9 +681,14 @@ export class PodWorker {
         if (!d) continue;
         const periodMs = d.periodSeconds * 1000;
         const jitter = recent(periodMs) ? this.host.random.int(periodMs) : 0;
-        this.schedules.set(`${c.spec.name}/${kind}`, { anchor: now + jitter, periodMs });
+        (this.schedules ??= new Map()).set(`${c.spec.name}/${kind}`, { anchor: now + jitter, periodMs });
       }
     }
+  }
+
+  /** The probe worker's schedule for one of the container's probes (set when the pod's probe workers started). */
+  private schedule(c: ContainerRuntime, kind: ProbeKind): ProbeSchedule {
+    return this.schedules?.get(`${c.spec.name}/${kind}`) as ProbeSchedule;
   }
 
   /**
@@ -717,7 +725,7 @@ export class PodWorker {
       planProbe({
         kind,
         probe,
-        schedule: this.schedules.get(`${c.spec.name}/${kind}`)!,
+        schedule: this.schedule(c, kind),
         startedAt,
         from: start,
         extra,
@@ -761,7 +769,7 @@ export class PodWorker {
         httpProbes.push({
           kind: 'startup',
           probe: c.spec.startupProbe,
-          schedule: this.schedules.get(`${c.spec.name}/startup`)!,
+          schedule: this.schedule(c, 'startup'),
           from,
           until: started ?? p.events.find((e) => e.result === false)?.at,
           extra: [],
@@ -789,7 +797,7 @@ export class PodWorker {
         httpProbes.push({
           kind: 'liveness',
           probe: liveness,
-          schedule: this.schedules.get(`${c.spec.name}/liveness`)!,
+          schedule: this.schedule(c, 'liveness'),
           from: startedTime,
           until: killAt,
           extra: [],
@@ -812,7 +820,7 @@ export class PodWorker {
         httpProbes.push({
           kind: 'readiness',
           probe: readiness,
-          schedule: this.schedules.get(`${c.spec.name}/readiness`)!,
+          schedule: this.schedule(c, 'readiness'),
           from: startedTime,
           extra,
         });

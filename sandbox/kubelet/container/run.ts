@@ -181,18 +181,18 @@ export function runContainer(input: RunInput): ContainerRun {
         : undefined,
     resolve: input.resolve,
   });
-  const main = context('main');
-  const host: ShellHost = {
+  // Made for the start and again for each exec, not kept with the instance (issue 16): neither has state of its own.
+  const hostFor = (ctx: ProgramContext): ShellHost => ({
     env: input.env,
-    hostname: main.hostname,
+    hostname: ctx.hostname,
     fs: input.fs,
     dialect: dialectOf(image),
     podIP: input.podIP,
     nslookupStyle: nslookupStyleOf(image),
     resolve: input.resolve,
-    onProgram: (words, at) => runProgram(words, at, main),
-  };
-  const run = runScript(argv, host, startedAt);
+    onProgram: (words, at) => runProgram(words, at, ctx),
+  });
+  const run = runScript(argv, hostFor(context('main')), startedAt);
   mainServers.push(...processes(run.running));
   for (const loop of run.loops) if (loop.writes) input.fs.addPeriodic(loop.first, loop.period, loop.writes);
 
@@ -236,7 +236,10 @@ export function runContainer(input: RunInput): ContainerRun {
       const defined = times.filter((x): x is number => x !== undefined && x > t);
       return defined.length > 0 ? Math.min(...defined) : undefined;
     },
-    exec: (words, t, mode) => execIn(words, t, mode, input, context(mode), host),
+    exec: (words, t, mode) => {
+      const ctx = context(mode);
+      return execIn(words, t, mode, input, ctx, hostFor(ctx));
+    },
     onSignal: (at, ignored) => {
       if (process) return process.style.signal(at, ignored);
       return behavior.ignoreSigterm

@@ -24,7 +24,9 @@ export type ReadClaim = (
 
 const decode = (secret: boolean, value: string) => (secret ? Buffer.from(value, 'base64').toString('utf8') : value);
 
-type Files = Map<string, string>;
+/** Stands for the pod's service account token, made when the volume's files are first read. */
+const TOKEN = Symbol('service account token');
+type Files = Map<string, string | typeof TOKEN>;
 
 /** key → file (or `items`' paths), or the SetUp error; a missing optional source is no files. */
 function projectKeys(
@@ -57,21 +59,15 @@ function projectKeys(
   return { files };
 }
 
-/** A service account token as the kubelet projects it: a JWT, stable per pod. */
-/** Tokens by seed: a pure function of the pod, asked for again by each fork of the same cluster (bounded). */
-const tokens = new Map<string, string>();
-const TOKENS_KEPT = 10_000;
-
+/**
+ * A service account token as the kubelet projects it: a JWT, stable per pod (a pure function of its uid), so it is made
+ * when the volume's files are first read, not kept per pod. Upstream's token manager (`pkg/kubelet/token`,
+ * `Manager.DeleteServiceAccountToken`) keeps a pod's tokens only while the pod is on the node; here nothing is kept.
+ */
 function fakeToken(pod: Pod): string {
-  const seed = `token/${pod.metadata?.uid ?? pod.metadata?.name ?? ''}`;
-  const known = tokens.get(seed);
-  if (known !== undefined) return known;
-  const r = new SeededRandom(seed);
+  const r = new SeededRandom(`token/${pod.metadata?.uid ?? pod.metadata?.name ?? ''}`);
   const part = (n: number) => r.string(n, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
-  const token = `eyJhbGciOiJSUzI1NiIsImtpZCI6I${part(40)}.${part(180)}.${part(86)}`;
-  if (tokens.size >= TOKENS_KEPT) tokens.clear();
-  tokens.set(seed, token);
-  return token;
+  return `eyJhbGciOiJSUzI1NiIsImtpZCI6I${part(40)}.${part(180)}.${part(86)}`;
 }
 
 /**
@@ -118,8 +114,7 @@ export function projectedFiles(
         const name = source.secret.name ?? '';
         result = projectKeys('secret', name, read('secrets', ns, name), source.secret.items, !!source.secret.optional);
       } else if (source.downwardAPI) result = { files: downwardFiles(pod, source.downwardAPI.items ?? [], facts) };
-      else if (source.serviceAccountToken)
-        result = { files: new Map([[source.serviceAccountToken.path, fakeToken(pod)]]) };
+      else if (source.serviceAccountToken) result = { files: new Map([[source.serviceAccountToken.path, TOKEN]]) };
       if (!result) continue;
       if ('error' in result) errors.push(result.error);
       else for (const [k, v] of result.files) files.set(k, v);
@@ -193,18 +188,20 @@ export function claimProblem(pod: Pod, readClaim: ReadClaim): string | undefined
   return `Unable to attach or mount volumes: unmounted volumes=[${names.join(' ')}], unattached volumes=[], failed to process volumes=[${names.join(' ')}]: ${failed.map((f) => f.error).join('; ')}`;
 }
 
-function fileTree(name: string, files: Files, readOnly: boolean): FileTree {
+function fileTree(pod: Pod, name: string, files: Files, readOnly: boolean): FileTree {
   const tree = new FileTree(name, readOnly);
   // The content as read at the container's start (`files`), made into the tree's files when something first reads
   // them: most pods' `kube-api-access` volume is never read (issue 16).
-  tree.lazyFiles(files.size, () => Object.fromEntries([...files].map(([path, text]) => [`/${path}`, text])));
+  tree.lazyFiles(files.size, () =>
+    Object.fromEntries([...files].map(([path, text]) => [`/${path}`, text === TOKEN ? fakeToken(pod) : text])),
+  );
   return tree;
 }
 
 /** The volumes of one pod on this node. */
 export class PodVolumes {
   /** emptyDir, hostPath, claims, ephemeral: one tree each for the pod's life. */
-  private readonly shared = new Map<string, FileTree>();
+  private shared: Map<string, FileTree> | undefined;
 
   constructor(private readonly pod: Pod) {}
 
@@ -221,14 +218,14 @@ export class PodVolumes {
       if (files) {
         tree = projected.get(v.name);
         if (!tree) {
-          tree = fileTree(v.name, 'files' in files ? files.files : new Map(), true);
+          tree = fileTree(this.pod, v.name, 'files' in files ? files.files : new Map(), true);
           projected.set(v.name, tree);
         }
       } else {
-        tree = this.shared.get(v.name);
+        tree = this.shared?.get(v.name);
         if (!tree) {
           tree = new FileTree(v.name);
-          this.shared.set(v.name, tree);
+          (this.shared ??= new Map()).set(v.name, tree);
         }
       }
       out.push({
@@ -243,6 +240,6 @@ export class PodVolumes {
 
   /** Every shared tree (for probes that re-plan when a volume changes). */
   sharedTrees(): FileTree[] {
-    return [...this.shared.values()];
+    return [...(this.shared?.values() ?? [])];
   }
 }

@@ -36,7 +36,8 @@ export class InstanceLog {
   /** Lines read from the sources up to this time. */
   private cursor = -Infinity;
   private endedAt: number | undefined;
-  private readonly listeners = new Set<LogListener>();
+  /** Made on the first follow: most logs are never followed (issue 16). */
+  private listeners: Set<LogListener> | undefined;
   private timer: TimerHandle | undefined;
   private timerDue = NaN;
 
@@ -88,18 +89,18 @@ export class InstanceLog {
       listener.end();
       return () => undefined;
     }
-    this.listeners.add(listener);
+    (this.listeners ??= new Set()).add(listener);
     this.arm();
     return () => {
-      this.listeners.delete(listener);
+      this.listeners?.delete(listener);
       this.arm();
     };
   }
 
   /** Ends every follower (the kubelet became unreachable, or the pod is gone); the log itself stays. */
   closeListeners(): void {
-    const all = [...this.listeners];
-    this.listeners.clear();
+    const all = [...(this.listeners ?? [])];
+    this.listeners?.clear();
     this.arm();
     for (const l of all) l.end();
   }
@@ -124,13 +125,13 @@ export class InstanceLog {
     this.lines.push(...fresh);
     if (this.lines.length > 2 * LOG_CAPACITY) this.lines = this.lines.slice(-LOG_CAPACITY);
     const delivered = fresh.length > LOG_CAPACITY ? fresh.slice(-LOG_CAPACITY) : fresh;
-    for (const l of [...this.listeners]) l.lines(delivered);
+    for (const l of [...(this.listeners ?? [])]) l.lines(delivered);
     this.arm();
   }
 
   /** Keeps one background timer at the program's next line while anyone follows. */
   private arm(): void {
-    const due = this.listeners.size > 0 && !this.ended ? this.nextDue() : undefined;
+    const due = (this.listeners?.size ?? 0) > 0 && !this.ended ? this.nextDue() : undefined;
     if (due === this.timerDue || (due === undefined && this.timer === undefined)) return;
     if (this.timer) this.clock.clearTimer(this.timer);
     this.timer = undefined;

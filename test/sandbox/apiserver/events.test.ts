@@ -163,6 +163,24 @@ describe('the event correlator (client-go events_cache.go)', () => {
     assert.equal(rec.record(p, 'Warning', 'Failed', 'attempt 12')!.message, 'attempt 12');
   });
 
+  test('one message repeated counts as one distinct message: the tenth distinct one is still the one combined', () => {
+    // The aggregator keeps a lone message as itself and makes its set at the second distinct one (issue 16).
+    const { api, clock } = newApi();
+    const p = api.create(pod('web-1'));
+    const rec = new EventRecorder(api, { component: 'kubelet', host: 'node-1' });
+    for (let i = 1; i <= 5; i++) {
+      assert.equal(rec.record(p, 'Warning', 'Failed', 'attempt 1')!.count, i);
+      clock.advance(1_000);
+    }
+    for (let i = 2; i <= 9; i++) {
+      const e = rec.record(p, 'Warning', 'Failed', `attempt ${i}`)!;
+      assert.equal(e.message, `attempt ${i}`);
+      clock.advance(1_000);
+    }
+    assert.equal(rec.record(p, 'Warning', 'Failed', 'attempt 9')!.count, 2, 'a message seen again is not a new one');
+    assert.equal(rec.record(p, 'Warning', 'Failed', 'attempt 10')!.message, `${COMBINED_PREFIX}attempt 10`);
+  });
+
   test('spam filter: 25 Events about one object in a burst, then one per 5 minutes', () => {
     const { api, clock } = newApi();
     const p = api.create(pod('web-1'));
