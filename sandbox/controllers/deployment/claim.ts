@@ -14,12 +14,25 @@ import { controllerRefOf, newControllerRef } from '../util/owners';
 
 /** The ReplicaSets (of `candidates`, the RSs of the Deployment's namespace) that `d` controls after claiming. */
 export function claimReplicaSets(api: ApiServer, d: Deployment, candidates: readonly ReplicaSet[]): ReplicaSet[] {
+  return claimReplicaSetsCounted(api, d, candidates).claimed;
+}
+
+/**
+ * `claimReplicaSets`, saying whether it tried to write (adopt or release): a claim that did not is a function of
+ * `candidates`, the selector, the uid and whether `d` is being deleted alone, which a caller may reuse while they stay.
+ */
+export function claimReplicaSetsCounted(
+  api: ApiServer,
+  d: Deployment,
+  candidates: readonly ReplicaSet[],
+): { claimed: ReplicaSet[]; wrote: boolean } {
   const selector = labelSelectorFromObject(d.spec?.selector);
   const uid = d.metadata!.uid!;
   const deleting = d.metadata?.deletionTimestamp !== undefined;
   const claimed: ReplicaSet[] = [];
   const errors: unknown[] = [];
   let adoptable: boolean | undefined;
+  let wrote = false;
   for (const rs of candidates) {
     const ref = controllerRefOf(rs);
     const matches = selector.matches(rs.metadata?.labels);
@@ -27,10 +40,14 @@ export function claimReplicaSets(api: ApiServer, d: Deployment, candidates: read
       if (ref) {
         if (ref.uid !== uid) continue;
         if (matches) claimed.push(rs);
-        else if (!deleting) release(api, rs, uid);
+        else if (!deleting) {
+          wrote = true;
+          release(api, rs, uid);
+        }
         continue;
       }
       if (deleting || !matches || rs.metadata?.deletionTimestamp) continue;
+      wrote = true;
       adoptable ??= canAdopt(api, d);
       const adopted = adopt(api, d, rs);
       if (adopted) claimed.push(adopted);
@@ -39,7 +56,7 @@ export function claimReplicaSets(api: ApiServer, d: Deployment, candidates: read
     }
   }
   if (errors.length > 0) throw errors[0];
-  return claimed;
+  return { claimed, wrote };
 }
 
 /** Upstream `RecheckDeletionTimestamp`: a fresh read, same uid, not being deleted. */

@@ -4,6 +4,7 @@
  * the Deployment concerned; `reconcile(key)` reads the caches and runs one
  * level-triggered sync.
  */
+import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { objectKey } from '../../client/cache';
 import type { ComponentContext } from '../../client/component';
 import { cloneJson, jsonEqual } from '../../util/json';
@@ -12,9 +13,9 @@ import type { Enqueue } from '../framework/handlers';
 import { enqueueObject } from '../framework/handlers';
 import { CONTROLLER_UID_INDEX, ensureControllerIndex, orphanKey } from '../util/controllerIndex';
 import { controllerRefOf } from '../util/owners';
-import { claimReplicaSets } from './claim';
+import { claimReplicaSetsCounted } from './claim';
 import { ownersOfReplicaSet, podsByOwner, type Caches } from './lookups';
-import type { ReplicaSet } from './objects';
+import type { Deployment, ReplicaSet } from './objects';
 import { syncDeployment } from './syncDeployment';
 import type { SyncContext } from './syncContext';
 
@@ -27,6 +28,14 @@ export class DeploymentController extends Controller {
    * pending work), withdrawn as soon as the rollout completes, times out or is paused.
    */
   private readonly deadlines = this.newTimers((key) => this.queue.add(key));
+  /**
+   * Per Deployment key, its last claim that wrote nothing and what that claim was a function of: the controller
+   * index's stamps of its own ReplicaSets and of its namespace's orphans, its uid, its (frozen) selector, compared by
+   * value (a metadata patch stores a new, equal spec), and whether it is being deleted. Upstream claims from the
+   * informer's indexer on every sync; while none of these changed the answer is the same, so it is reused (a
+   * Deployment's own status writes wake it with its ReplicaSets unchanged).
+   */
+  private readonly claims = new Map<string, LastClaim>();
 
   constructor(ctx: ComponentContext) {
     super(ctx, { name: DEPLOYMENT_CONTROLLER_NAME });
@@ -85,25 +94,61 @@ export class DeploymentController extends Controller {
     return cache.inListOrder([...own, ...orphans]);
   }
 
+  /** `claimReplicaSets` over the claim candidates, or the last claim's answer while nothing it read has changed. */
+  private claim(key: string, d: Deployment): ReplicaSet[] {
+    const namespace = d.metadata?.namespace ?? '';
+    const uid = d.metadata?.uid ?? '';
+    const cache = this.caches.replicaSets;
+    const own = cache.indexStamp(CONTROLLER_UID_INDEX, uid);
+    const orphans = cache.indexStamp(CONTROLLER_UID_INDEX, orphanKey(namespace));
+    const selector = d.spec?.selector;
+    const deleting = d.metadata?.deletionTimestamp !== undefined;
+    const last = this.claims.get(key);
+    if (
+      last !== undefined &&
+      last.uid === uid &&
+      last.own === own &&
+      last.orphans === orphans &&
+      (last.selector === selector || jsonEqual(last.selector, selector)) &&
+      last.deleting === deleting
+    )
+      return last.claimed.slice();
+    const { claimed, wrote } = claimReplicaSetsCounted(this.ctx.api, d, this.claimCandidates(namespace, uid));
+    // An unfrozen selector could change under the same object; a claim that wrote changed what it read.
+    if (wrote || !Object.isFrozen(selector)) this.claims.delete(key);
+    else this.claims.set(key, { uid, own, orphans, selector, deleting, claimed: claimed.slice() });
+    return claimed;
+  }
+
   protected reconcile(key: string): void {
     const cached = this.caches.deployments.get(key);
-    if (!cached) return this.deadlines.cancel(key);
+    if (!cached) {
+      this.claims.delete(key);
+      return this.deadlines.cancel(key);
+    }
     // A sync changes the Deployment's metadata (revision annotation) and status in place, never its spec: the
     // cached, frozen spec is shared. The status writes then send it as stored, checked once rather than per write.
     const d = { ...cached, metadata: cloneJson(cached.metadata) };
     if (cached.status !== undefined) d.status = cloneJson(cached.status);
-    const namespace = d.metadata.namespace ?? '';
-    const candidates = this.claimCandidates(namespace, cached.metadata.uid ?? '');
     const sync: SyncContext = {
       api: this.ctx.api,
       clock: this.ctx.clock,
       recorder: this.recorder,
       podsByOwner: (ns, uids) => podsByOwner(this.caches, ns, uids),
       d,
-      rsList: claimReplicaSets(this.ctx.api, d, candidates),
+      rsList: this.claim(key, d),
     };
     const requeueAfter = syncDeployment(sync);
     if (requeueAfter === null) this.deadlines.cancel(key);
     else if (requeueAfter !== undefined) this.deadlines.schedule(key, requeueAfter);
   }
+}
+
+interface LastClaim {
+  uid: string;
+  own: number;
+  orphans: number;
+  selector: LabelSelector | undefined;
+  deleting: boolean;
+  claimed: readonly ReplicaSet[];
 }

@@ -27,11 +27,29 @@ export function rsReplicas(rs: ReplicaSet): number {
 }
 
 /**
+ * A frozen template's last comparison with another frozen template (keyed by the first argument: in a sync, the
+ * ReplicaSet's). Frozen means frozen all the way down (`deepFreeze`), so the answer cannot change; a status write
+ * keeps the stored spec (the same frozen object), so a ReplicaSet's template is compared with its Deployment's once,
+ * not several times per sync on every sync.
+ */
+const lastCompared = new WeakMap<object, { other: object; equal: boolean }>();
+
+/**
  * Upstream `EqualIgnoreHash`: templates equal once the hash label is dropped from both. Compared in place (no
- * copies): it runs for every owned ReplicaSet on every sync, several times per sync.
+ * copies): it runs for every owned ReplicaSet on every sync, several times per sync; two frozen (cached, stored)
+ * templates are compared once and the answer kept.
  */
 export function equalIgnoreHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
   if (a === b) return true;
+  if (a === undefined || b === undefined || !Object.isFrozen(a) || !Object.isFrozen(b)) return templatesEqual(a, b);
+  const last = lastCompared.get(a);
+  if (last !== undefined && last.other === b) return last.equal;
+  const equal = templatesEqual(a, b);
+  lastCompared.set(a, { other: b, equal });
+  return equal;
+}
+
+function templatesEqual(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
   const x = (a ?? {}) as Record<string, unknown>;
   const y = (b ?? {}) as Record<string, unknown>;
   if (!equalMembersExcept(x, y, 'metadata')) return false;

@@ -188,3 +188,49 @@ test('a sync writes status with the cached, frozen spec (shared, not copied) and
   assert.equal(h.deployment().metadata!.annotations?.['deployment.kubernetes.io/revision'], '1');
   assert.equal(h.deployment().metadata!.generation, 1, 'the spec is unchanged');
 });
+
+test('a claim is reused while the ReplicaSets are unchanged; an orphan or a label change afterwards is still claimed', () => {
+  const h = newDeploymentHarness();
+  h.api.create(deploymentManifest('web', { replicas: 2 }));
+  h.settle();
+  const d = h.deployment();
+  const stray = () => h.replicaSets().find((r) => r.metadata!.name === 'stray');
+  // A change to the Deployment alone (its ReplicaSets as they were): the sync runs without reading the index again.
+  const cache = (h.controller as unknown as { caches: { replicaSets: { byIndex: (...a: unknown[]) => unknown } } })
+    .caches.replicaSets;
+  const byIndex = cache.byIndex.bind(cache);
+  let indexReads = 0;
+  cache.byIndex = (...a: unknown[]) => {
+    indexReads++;
+    return byIndex(...a);
+  };
+  const reconcile = (h.controller as unknown as { reconcile: (key: string) => void }).reconcile.bind(h.controller);
+  let syncs = 0;
+  (h.controller as unknown as { reconcile: (key: string) => void }).reconcile = (key) => {
+    syncs++;
+    reconcile(key);
+  };
+  h.api.patch('deployments', 'default', 'web', 'merge', { metadata: { labels: { touched: 'yes' } } });
+  h.settle();
+  assert.ok(syncs > 0, 'the Deployment was synced');
+  assert.equal(indexReads, 0, 'its claim was reused');
+  // An orphan appearing after that claim changes the namespace's orphans: adopted.
+  h.api.create({
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'stray', namespace: 'default', labels: { app: 'web' } },
+    spec: {
+      replicas: 0,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'busybox' }] } },
+    },
+  });
+  h.settle();
+  assert.equal(stray()!.metadata!.ownerReferences?.[0]?.uid, d.metadata!.uid, 'adopted');
+  assert.ok(indexReads > 0, 'the index was read again');
+  // An owned ReplicaSet that stops matching: released.
+  const s = stray()!;
+  h.api.update({ ...s, metadata: { ...s.metadata, labels: { app: 'other' } } });
+  h.settle();
+  assert.equal(stray()!.metadata!.ownerReferences, undefined, 'released');
+});

@@ -92,6 +92,33 @@ describe('equalIgnoreHash and findNewReplicaSet', () => {
     );
   });
 
+  test('two frozen templates are compared once per pair; an unfrozen one afresh every time', () => {
+    let reads = 0;
+    // A frozen template whose spec counts its reads: a comparison that walks it reads it.
+    const counted = (labels: Record<string, string>): PodTemplateSpec =>
+      Object.freeze({
+        metadata: Object.freeze({ labels: Object.freeze(labels) }),
+        get spec() {
+          reads++;
+          return spec;
+        },
+      }) as PodTemplateSpec;
+    const rsTemplate = counted({ app: 'a', 'pod-template-hash': 'x1' });
+    const same = Object.freeze(template({ app: 'a' }));
+    const other = Object.freeze(template({ app: 'b' }));
+    assert.ok(equalIgnoreHash(rsTemplate, same));
+    const once = reads;
+    assert.ok(once > 0, 'the first comparison walks the template');
+    assert.ok(equalIgnoreHash(rsTemplate, same));
+    assert.equal(reads, once, 'the same frozen pair is not walked again');
+    assert.ok(!equalIgnoreHash(rsTemplate, other), 'another template is compared, not taken from the last answer');
+    assert.ok(equalIgnoreHash(rsTemplate, same), 'and back again');
+    const open = template({ app: 'a' });
+    assert.ok(equalIgnoreHash(rsTemplate, open));
+    open.metadata = { labels: { app: 'c' } };
+    assert.ok(!equalIgnoreHash(rsTemplate, open), 'an unfrozen template can change: compared every time');
+  });
+
   test('the new ReplicaSet is the oldest match, the earlier in the list among equals', () => {
     const d = { spec: { selector: {}, template: template({ app: 'a' }) } } as Deployment;
     const rs = (name: string, created: string, labels: Record<string, string>) =>
