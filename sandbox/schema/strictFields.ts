@@ -94,11 +94,26 @@ export function pathText(segments: readonly (string | number)[]): string {
  */
 const walkedClean = new WeakMap<object, Definition | SchemaType>();
 
+/**
+ * The fewest objects and arrays a clean frozen value must hold to be remembered. V8 makes a WeakMap set of a young key
+ * costly, and the more so the more entries the map holds: remembering every clean frozen object (47 a pod, each
+ * version) took two thirds of the CPU from the last bind to Running in the 150,000-pod envelope. A small value is
+ * cheaper to walk again than to remember; the values worth it (a pod's spec, a ReplicaSet's template) hold dozens.
+ */
+const MEMO_MIN_OBJECTS = 16;
+
+/** Whether a walk remembered `value` as clean (tests). */
+export function rememberedClean(value: object): boolean {
+  return walkedClean.has(value);
+}
+
 /** One walk: the errors found, and the path to where it is (one shared stack, copied only into an error). */
 class Walk {
   readonly found: StrictFieldError[] = [];
   /** Every error met, including those left out of `found` (repeats, past the cap). */
   private met = 0;
+  /** Objects and arrays walked into so far (a remembered value's count is its own size). */
+  private objects = 0;
   private readonly seen = new Set<string>();
   private readonly at: (string | number)[];
 
@@ -124,13 +139,14 @@ class Walk {
       if (items === undefined) return Object.isFrozen(value) && deeplyFrozen(value);
       if (walkedClean.get(value) === type) return true;
       const before = this.met;
+      const start = this.objects++;
       let sealed = Object.isFrozen(value);
       for (let i = 0; i < value.length; i++) {
         this.at.push(i);
         if (!this.visit(value[i], items)) sealed = false;
         this.at.pop();
       }
-      return this.remember(value, type, sealed, before);
+      return this.remember(value, type, sealed, before, start);
     }
     if (value === null || typeof value !== 'object') return true;
     const def = type.kind === 'ref' ? definition(type.name) : undefined;
@@ -143,6 +159,7 @@ class Walk {
   struct(value: Readonly<Record<string, unknown>>, def: Definition): boolean {
     if (walkedClean.get(value) === def) return true;
     const before = this.met;
+    const start = this.objects++;
     let sealed = Object.isFrozen(value);
     const repeated = repeatedKeyOrder(value);
     const keys = repeated ?? Object.keys(value);
@@ -163,13 +180,14 @@ class Walk {
       if (!this.visit(value[key], def.properties[key].type)) sealed = false;
       this.at.pop();
     }
-    return this.remember(value, def, sealed && repeated === undefined, before);
+    return this.remember(value, def, sealed && repeated === undefined, before, start);
   }
 
   /** A map or free-form object: any key, each value of `values`. */
   private map(value: Readonly<Record<string, unknown>>, values: SchemaType, type: SchemaType): boolean {
     if (walkedClean.get(value) === type) return true;
     const before = this.met;
+    const start = this.objects++;
     let sealed = Object.isFrozen(value);
     const repeated = repeatedKeyOrder(value);
     const keys = repeated ?? Object.keys(value);
@@ -186,13 +204,22 @@ class Walk {
       if (!this.visit(value[key], values)) sealed = false;
       this.at.pop();
     }
-    return this.remember(value, type, sealed && repeated === undefined, before);
+    return this.remember(value, type, sealed && repeated === undefined, before, start);
   }
 
-  /** Remembers a frozen value whose walk (since `before` errors) met none; says whether it did. */
-  private remember(value: object, as: Definition | SchemaType, sealed: boolean, before: number): boolean {
+  /**
+   * Whether a value walked from error count `before` and object count `start` was frozen all the way down and clean;
+   * such a value of at least MEMO_MIN_OBJECTS objects is remembered.
+   */
+  private remember(
+    value: object,
+    as: Definition | SchemaType,
+    sealed: boolean,
+    before: number,
+    start: number,
+  ): boolean {
     if (!sealed || this.met !== before) return false;
-    walkedClean.set(value, as);
+    if (this.objects - start >= MEMO_MIN_OBJECTS) walkedClean.set(value, as);
     return true;
   }
 }

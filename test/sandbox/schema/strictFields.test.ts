@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../sandbox/api/types';
-import { strictFieldErrors, strictFieldErrorsOf } from '../../../sandbox/schema/strictFields';
+import { rememberedClean, strictFieldErrors, strictFieldErrorsOf } from '../../../sandbox/schema/strictFields';
 import { deepFreeze } from '../../../sandbox/util/json';
 import { recordKeyOrder } from '../../../sandbox/util/keyOrder';
 
@@ -144,11 +144,35 @@ describe('strictFieldErrors: duplicate fields', () => {
 describe('strictFieldErrors: frozen values walked once', () => {
   const pod = (spec: Json): Json => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec });
 
+  /** A spec of `n` containers, each with ports and resources: 3 objects and arrays a container, 2 more. */
+  const bigSpec = (n: number, extra: Json = {}): Json => ({
+    containers: Array.from({ length: n }, (_, i) => ({
+      name: `c${i}`,
+      image: 'nginx',
+      ports: [{ containerPort: 80 + i }],
+      ...extra,
+    })),
+  });
+
   test('a frozen spec found clean stays clean in every later write that carries it', () => {
-    const spec = deepFreeze({ containers: [{ name: 'a', image: 'nginx' }] });
-    assert.deepEqual(paths(pod(spec)), []);
-    assert.deepEqual(paths({ ...pod(spec), status: { phase: 'Running' } }), []);
-    assert.deepEqual(paths({ ...pod(spec), status: { phasee: 'Running' } }), ['status.phasee']);
+    for (const spec of [deepFreeze({ containers: [{ name: 'a', image: 'nginx' }] }), deepFreeze(bigSpec(8))]) {
+      assert.deepEqual(paths(pod(spec)), []);
+      assert.deepEqual(paths({ ...pod(spec), status: { phase: 'Running' } }), []);
+      assert.deepEqual(paths({ ...pod(spec), status: { phasee: 'Running' } }), ['status.phasee']);
+    }
+  });
+
+  test('only a clean frozen value of 16 objects and arrays or more is remembered (small ones are walked again)', () => {
+    const small = deepFreeze(bigSpec(4));
+    const big = deepFreeze(bigSpec(8));
+    const dirty = deepFreeze(bigSpec(8, { imagee: 'x' }));
+    assert.deepEqual(paths(pod(small)), []);
+    assert.deepEqual(paths(pod(big)), []);
+    assert.equal(paths(pod(dirty)).length, 8);
+    assert.equal(rememberedClean(small), false);
+    assert.equal(rememberedClean(big), true);
+    assert.equal(rememberedClean(dirty), false);
+    assert.deepEqual(paths(pod(dirty)), paths(pod(dirty)));
   });
 
   test('a frozen value with an unknown field is reported every time', () => {
