@@ -10,6 +10,7 @@ import { manifestObjects } from '../../sandbox/manifests/parseManifests';
 import { placeManifests } from '../../sandbox/manifests/placedManifests';
 import type { PlacedManifest } from '../../sandbox/manifests/placedManifests';
 import { collectFiles } from '../collectFiles';
+import { appendAll } from '../../sandbox/util/arrays';
 
 /** A manifest of a file, its `source` the file as displayed (relative to where the command runs). */
 export type LoadedManifest = PlacedManifest;
@@ -44,7 +45,7 @@ export async function loadManifests(paths: readonly string[], cwd: string): Prom
     }
     const parsed = manifestObjects(text);
     for (const e of parsed.errors) problems.push(`${f.display}:${e.line + 1}: ${e.message}`);
-    manifests.push(...placeManifests(parsed.manifests, f.display));
+    appendAll(manifests, placeManifests(parsed.manifests, f.display));
   }
   return { manifests, problems, files: files.length };
 }

@@ -27,6 +27,7 @@ function snapshotResolver(objects: readonly unknown[]): (apiVersion: string, kin
 import type { KubeObject } from '../api/types';
 import { ObjectStore } from '../store/objectStore';
 import { typeMismatch } from '../schema/typeCheck';
+import { appendAll } from '../util/arrays';
 import { cloneJson, isPlainObject } from '../util/json';
 import type { ApiServerOptions } from './apiServer';
 import { ApiServer } from './apiServer';
@@ -55,7 +56,7 @@ export class SnapshotError extends Error {
 export function takeSnapshot(api: ApiServer, options: SnapshotOptions = {}): Snapshot {
   const store = api.objectStore;
   const objects: KubeObject[] = [];
-  for (const key of store.kindKeys()) objects.push(...store.list(key));
+  for (const key of store.kindKeys()) appendAll(objects, store.list(key));
   const snapshot: Snapshot = {
     apiVersion: SNAPSHOT_API_VERSION,
     kind: 'Snapshot',

@@ -32,6 +32,7 @@ import { pendingCapacity } from './capacity';
 import { appliedOwners, containerProblems } from './containers';
 import { objectDiff } from './diff';
 import { PlanObserver } from './observe';
+import { appendAll } from '../util/arrays';
 import { PLAN_API_VERSION } from './types';
 import type {
   PlanDisruptionBudget,
@@ -463,7 +464,7 @@ export function runPlan(o: PlanOptions): PlanReport {
     // An object a refused document declares might not be named at all: then nothing is pruned, as the sync loop.
     const unnamed = objects.some((x) => x.action === 'refused' && x.ref.endsWith('/'));
     if (o.snapshot !== undefined && !unnamed)
-      objects.push(...prune(api, new Set(o.manifests.map((m) => m.source)), declared));
+      appendAll(objects, prune(api, new Set(o.manifests.map((m) => m.source)), declared));
     const settle = cluster.runUntilSettled(limitMs);
     observer.stop();
     const durationMs = settle.settled ? Math.max(0, settle.lastActivityAt - start) : settle.elapsedMs;

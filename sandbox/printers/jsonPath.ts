@@ -4,6 +4,8 @@
  * `!=`, `<`, `<=`, `>`, `>=` or a bare `@.field` (exists). An optional `{…}` template wrapper is accepted.
  * `findResults` returns every match, in document order.
  */
+import { appendAll } from '../util/arrays';
+
 type Step =
   | { t: 'field'; name: string }
   | { t: 'index'; i: number }
@@ -130,16 +132,16 @@ function apply(values: unknown[], step: Step): unknown[] {
         }
         break;
       case 'slice':
-        if (Array.isArray(v)) out.push(...v.slice(step.start, step.end));
+        if (Array.isArray(v)) appendAll(out, v.slice(step.start, step.end));
         break;
       case 'all':
-        if (Array.isArray(v)) out.push(...v);
-        else if (isObj(v)) out.push(...Object.values(v));
+        if (Array.isArray(v)) appendAll(out, v);
+        else if (isObj(v)) appendAll(out, Object.values(v));
         break;
       case 'recursive': {
         const visit = (x: unknown): void => {
           if (isObj(x)) {
-            if (step.name === '*') out.push(...Object.values(x));
+            if (step.name === '*') appendAll(out, Object.values(x));
             else if (Object.hasOwn(x, step.name)) out.push(x[step.name]);
             for (const c of Object.values(x)) visit(c);
           } else if (Array.isArray(x)) for (const c of x) visit(c);

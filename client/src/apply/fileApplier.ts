@@ -10,6 +10,7 @@ import type { ApplyDiagnostic } from './applyDiagnostics';
 import { manifestsForApply } from './manifestsForApply';
 import type { ParsedForApply } from './manifestsForApply';
 import { filesUnder } from './workspaceFiles';
+import { appendAll } from '../../../sandbox/util/arrays';
 
 export interface FileApplyResult {
   reply: ApplyReply;
@@ -66,7 +67,7 @@ export class FileApplier {
   /** A folder was deleted: prunes what the files applied from under it declared; returns what was pruned. */
   async removeFolder(folder: string): Promise<string[]> {
     const pruned: string[] = [];
-    for (const f of filesUnder(folder, this.known)) pruned.push(...(await this.remove(f)).pruned);
+    for (const f of filesUnder(folder, this.known)) appendAll(pruned, (await this.remove(f)).pruned);
     return pruned;
   }
 }

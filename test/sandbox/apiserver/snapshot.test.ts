@@ -47,6 +47,23 @@ describe('snapshots', () => {
     assert.equal(s.code, 422);
   });
 
+  test('a store of 200,000 objects is snapshotted (a list that large is not spread into one call)', () => {
+    const { api } = newApi();
+    const base = JSON.parse(JSON.stringify(takeSnapshot(api)));
+    const rv = Number(base.resourceVersion) + 200_000;
+    const objects = [...base.objects];
+    for (let i = 0; i < 200_000; i++)
+      objects.push({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `c${i}`, namespace: 'default', resourceVersion: String(rv - i), uid: `u${i}` },
+      });
+    const restored = restoreSnapshot({ ...base, resourceVersion: String(rv), objects }, { clock: new VirtualClock() });
+    const again = takeSnapshot(restored);
+    assert.equal(again.objects.length, objects.length);
+    assert.equal(again.resourceVersion, String(rv));
+  });
+
   test('a bad snapshot is refused whole with a clear message', () => {
     const { api } = newApi();
     const good = JSON.parse(JSON.stringify(takeSnapshot(api)));
