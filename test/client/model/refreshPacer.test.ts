@@ -14,6 +14,22 @@ function paced(fires = () => true) {
   return { timer, runs, pacer };
 }
 
+/** A pacer told whether the sandbox is busy (`sandbox.busy`, initially `busy`); each fire renders. */
+function pacedBusy(busy: boolean) {
+  const sandbox = { busy };
+  const timer = new ManualTimer();
+  const runs: number[] = [];
+  const pacer = new RefreshPacer(
+    () => {
+      runs.push(timer.now());
+      return true;
+    },
+    timer,
+    () => sandbox.busy,
+  );
+  return { timer, runs, pacer, sandbox };
+}
+
 describe('RefreshPacer', () => {
   test('spaces fires beyond VS Code’s debounce, so that each renders at once', () => {
     assert.equal(VSCODE_TREE_DEBOUNCE_MS, 200);
@@ -117,17 +133,7 @@ describe('RefreshPacer', () => {
   });
 
   test('a busy sandbox: at the spacing’s end the refresh waits for it to settle, then runs on the next turn', () => {
-    let busy = true;
-    const timer = new ManualTimer();
-    const runs: number[] = [];
-    const pacer = new RefreshPacer(
-      () => {
-        runs.push(timer.now());
-        return true;
-      },
-      timer,
-      () => busy,
-    );
+    const { timer, runs, pacer, sandbox } = pacedBusy(true);
     pacer.request();
     timer.advance(0);
     // The first change after a quiet moment is not held, busy or not.
@@ -139,7 +145,7 @@ describe('RefreshPacer', () => {
     // A busy batch's change keeps it held; the sandbox settling runs it.
     pacer.request();
     timer.advance(30);
-    busy = false;
+    sandbox.busy = false;
     pacer.settled();
     assert.deepEqual(runs, [0], 'on the next turn, not within the settle notice');
     timer.advance(0);
@@ -154,23 +160,13 @@ describe('RefreshPacer', () => {
   });
 
   test('a change that arrives quiet ends the hold, as the settle notice does', () => {
-    let busy = true;
-    const timer = new ManualTimer();
-    const runs: number[] = [];
-    const pacer = new RefreshPacer(
-      () => {
-        runs.push(timer.now());
-        return true;
-      },
-      timer,
-      () => busy,
-    );
+    const { timer, runs, pacer, sandbox } = pacedBusy(true);
     pacer.request();
     timer.advance(0);
     pacer.request();
     timer.advance(REFRESH_SPACING_MS + 40);
     assert.deepEqual(runs, [0]);
-    busy = false;
+    sandbox.busy = false;
     pacer.request();
     timer.advance(0);
     assert.deepEqual(runs, [0, REFRESH_SPACING_MS + 40]);
@@ -197,28 +193,18 @@ describe('RefreshPacer', () => {
   });
 
   test('a settle notice with nothing held does nothing; a whole-tree fire ends a hold and spaces again', () => {
-    let busy = false;
-    const timer = new ManualTimer();
-    const runs: number[] = [];
-    const pacer = new RefreshPacer(
-      () => {
-        runs.push(timer.now());
-        return true;
-      },
-      timer,
-      () => busy,
-    );
+    const { timer, runs, pacer, sandbox } = pacedBusy(false);
     pacer.settled();
     timer.advance(0);
     assert.deepEqual(runs, []);
     pacer.request();
     timer.advance(0);
-    busy = true;
+    sandbox.busy = true;
     pacer.request();
     timer.advance(REFRESH_SPACING_MS + 10);
     assert.deepEqual(runs, [0]);
     pacer.fired();
-    busy = false;
+    sandbox.busy = false;
     pacer.settled();
     timer.advance(0);
     assert.deepEqual(runs, [0], 'the hold ended with the whole-tree fire: the request waits for its spacing');
