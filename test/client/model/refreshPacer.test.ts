@@ -173,16 +173,7 @@ describe('RefreshPacer', () => {
   });
 
   test('a sandbox that stays busy fires at the latest every two spacings', () => {
-    const timer = new ManualTimer();
-    const runs: number[] = [];
-    const pacer = new RefreshPacer(
-      () => {
-        runs.push(timer.now());
-        return true;
-      },
-      timer,
-      () => true,
-    );
+    const { timer, runs, pacer } = pacedBusy(true);
     for (let t = 0; t < 2000; t += 20) {
       pacer.request();
       timer.advance(20);
