@@ -203,6 +203,18 @@ describe(
             await wb.goToLine(replicasLine(webYaml(3)) + 1);
             await wb.runCommand('Delete Line');
             await wb.waitForEditorLines('the typo gone', (lines) => !lines.includes('  replicsa: 4'));
+            // Auto-save writes the fix 300 ms after the edit. A Ctrl+S pressed while that save runs joins it (VS Code
+            // saves one version once, with the running save's reason), so it would be an auto-save: wait for it first.
+            await until(
+              'the fix auto-saved',
+              async () => (readFileSync(file, 'utf8') === webYaml(4) ? true : undefined),
+              WAIT_MS,
+            );
+            await statusLine(
+              wb,
+              'the fix auto-saved, not applied',
+              /web\.yaml auto-saved, not applied: Ctrl\+S applies it/,
+            );
             await wb.page.keyboard.press('Control+S');
             await statusLine(wb, 'the save applied', /web\.yaml applied: 1 configured, 1 unchanged/);
             assert.equal(readFileSync(file, 'utf8'), webYaml(4));
