@@ -377,17 +377,46 @@ export class Workbench {
     }
   }
 
-  /** Opens Quick Open or the command palette with `key`; waits until its input box has the focus. */
+  /**
+   * Opens Quick Open or the command palette with `key`; waits until its input box has the focus.
+   *
+   * The workbench closes a quick input that loses the focus. CI once saw the palette open and close at once, after a
+   * drain's notifications came and went, and then waited 90 s for a focus that could not come. A user who sees the
+   * palette close presses the key again: so does this, up to three times, and then says what held the focus instead.
+   */
   private async openQuickInput(key: string): Promise<void> {
-    await this.closeMenus();
-    await this.page.keyboard.press(key);
     const box = this.page.locator(QUICK_INPUT_BOX).first();
-    await box.waitFor({ state: 'visible', timeout: this.timeout });
-    await until(
-      'the quick input box to take the keyboard focus',
-      () => box.evaluate((el) => (el === el.ownerDocument.activeElement ? true : undefined)),
-      this.timeout,
-    );
+    const focused = () => box.evaluate((el) => (el === el.ownerDocument.activeElement ? true : undefined));
+    const seen: string[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await this.closeMenus();
+      await this.page.keyboard.press(key);
+      await box.waitFor({ state: 'visible', timeout: this.timeout });
+      const ok = await until('the quick input box to take the keyboard focus', focused, 10_000).then(
+        () => true,
+        () => false,
+      );
+      if (ok) return;
+      seen.push(`attempt ${attempt}: ${await this.describeFocus()}`);
+      if (await box.isVisible()) await this.page.keyboard.press('Escape');
+      await box.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    }
+    throw new Error(`the quick input box (${key}) never kept the keyboard focus; ${seen.join('; ')}`);
+  }
+
+  /** Where the keyboard focus is, and whether the quick input is shown, for an error message. */
+  private async describeFocus(): Promise<string> {
+    return this.page
+      .evaluate((selector) => {
+        const el = document.activeElement;
+        const where = el
+          ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${[...el.classList].slice(0, 3).join('.')}`
+          : 'nothing';
+        const widget = document.querySelector(selector);
+        const shown = widget instanceof HTMLElement && widget.offsetParent !== null;
+        return `focus on ${where}, quick input ${shown ? 'shown' : 'hidden'}, window ${document.hasFocus() ? 'focused' : 'not focused'}`;
+      }, QUICK_INPUT)
+      .catch((e: unknown) => `(could not tell: ${String(e)})`);
   }
 
   private async fillQuickInput(text: string, timeoutMs = this.timeout): Promise<void> {
