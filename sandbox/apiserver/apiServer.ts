@@ -90,8 +90,7 @@ import { listObjects, watchPredicate, watchRoute } from './listing';
 import { checkObjectShape } from './metaShape';
 import { checkPatchFields, decodeObjectFields, settleFieldErrors } from './fieldValidation';
 import { decodeBuiltInBody } from './decodeBody';
-import { POLICY_GROUP } from '../admission/policy/types';
-import { typeMismatch } from '../schema/typeCheck';
+import { mistypedPolicyReason } from './mistypedPolicy';
 import { definitionOf } from '../schema/strictFields';
 import type { DecodedBody } from './decodeBody';
 import type { FieldValidationOptions } from './fieldValidation';
@@ -833,7 +832,7 @@ export class ApiServer {
     checkObjectShape(body);
     if (strict !== undefined) throw strict;
     const obj = body as KubeObject;
-    if (r?.group === POLICY_GROUP) refuseMistyped(obj);
+    refuseMistyped(r, obj);
     if (withManagedFields && obj.metadata.managedFields !== undefined)
       checkManagedFieldsShape(obj.metadata.managedFields);
     return obj;
@@ -1210,9 +1209,8 @@ export { FINALIZER_FOREGROUND, FINALIZER_ORPHAN };
  * decode.ts checkBodyTypes); in-process writes of other kinds leave a wrong type to their validation rules, but a
  * policy is run by admission on every later request, so one of the wrong shape must never be stored.
  */
-function refuseMistyped(obj: KubeObject): void {
-  if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return;
-  const reason = typeMismatch(obj, obj.apiVersion, obj.kind);
+function refuseMistyped(r: ResourceType | undefined, obj: KubeObject): void {
+  const reason = mistypedPolicyReason(r?.group, obj);
   if (reason !== undefined)
     throw badRequest(
       `${obj.kind} in version "${parseApiVersion(obj.apiVersion).version}" cannot be handled as a ${obj.kind}: ${reason}`,

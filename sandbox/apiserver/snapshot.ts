@@ -26,12 +26,12 @@ function snapshotResolver(objects: readonly unknown[]): (apiVersion: string, kin
 }
 import type { KubeObject } from '../api/types';
 import { ObjectStore } from '../store/objectStore';
-import { typeMismatch } from '../schema/typeCheck';
 import { appendAll } from '../util/arrays';
 import { cloneJson, isPlainObject } from '../util/json';
 import type { ApiServerOptions } from './apiServer';
 import { ApiServer } from './apiServer';
 import { kindKey } from './kindKey';
+import { mistypedPolicyReason } from './mistypedPolicy';
 
 import { SNAPSHOT_API_VERSION } from './snapshotFormat';
 import type { Snapshot } from './snapshotFormat';
@@ -150,11 +150,8 @@ function checkSnapshot(data: unknown): Snapshot {
       );
     // A policy or binding of the wrong shape is one the API server refuses to store (apiServer.ts refuseMistyped, as
     // upstream's decoding): admission would run it on every later request. One kept by an older build is refused here.
-    if (r.group === 'admissionregistration.k8s.io') {
-      const reason = typeMismatch(obj, obj.apiVersion as string, r.kind);
-      if (reason !== undefined)
-        throw new SnapshotError(`${where} (${r.kind} ${meta.name}) cannot be decoded: ${reason}`);
-    }
+    const reason = mistypedPolicyReason(r.group, obj);
+    if (reason !== undefined) throw new SnapshotError(`${where} (${r.kind} ${meta.name}) cannot be decoded: ${reason}`);
     const key = `${kindKey(r)}|${meta.namespace ?? ''}|${meta.name}`;
     if (seen.has(key)) throw new SnapshotError(`${where} duplicates ${r.kind} ${meta.name}`);
     seen.add(key);

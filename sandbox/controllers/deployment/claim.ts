@@ -12,20 +12,18 @@ import { isApiError } from '../../api/errors';
 import { labelSelectorFromObject } from '../../api/selectors/labelSelector';
 import { controllerRefOf, newControllerRef } from '../util/owners';
 
-/** The ReplicaSets (of `candidates`, the RSs of the Deployment's namespace) that `d` controls after claiming. */
-export function claimReplicaSets(api: ApiServer, d: Deployment, candidates: readonly ReplicaSet[]): ReplicaSet[] {
-  return claimReplicaSetsCounted(api, d, candidates).claimed;
+/**
+ * A claim's answer: the ReplicaSets `d` controls after claiming, and whether it tried to write (adopt or release). A
+ * claim that did not is a function of `candidates`, the selector, the uid and whether `d` is being deleted alone,
+ * which a caller may reuse while they stay.
+ */
+export interface Claim {
+  claimed: ReplicaSet[];
+  wrote: boolean;
 }
 
-/**
- * `claimReplicaSets`, saying whether it tried to write (adopt or release): a claim that did not is a function of
- * `candidates`, the selector, the uid and whether `d` is being deleted alone, which a caller may reuse while they stay.
- */
-export function claimReplicaSetsCounted(
-  api: ApiServer,
-  d: Deployment,
-  candidates: readonly ReplicaSet[],
-): { claimed: ReplicaSet[]; wrote: boolean } {
+/** Claims the ReplicaSets of `candidates` (the RSs of the Deployment's namespace) for `d`. */
+export function claimReplicaSets(api: ApiServer, d: Deployment, candidates: readonly ReplicaSet[]): Claim {
   const selector = labelSelectorFromObject(d.spec?.selector);
   const uid = d.metadata!.uid!;
   const deleting = d.metadata?.deletionTimestamp !== undefined;

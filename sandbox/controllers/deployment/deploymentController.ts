@@ -11,9 +11,9 @@ import { cloneJson, jsonEqual } from '../../util/json';
 import { Controller, type Watches } from '../framework/controller';
 import type { Enqueue } from '../framework/handlers';
 import { enqueueObject } from '../framework/handlers';
-import { CONTROLLER_UID_INDEX, ensureControllerIndex, orphanKey } from '../util/controllerIndex';
+import { ensureControllerIndex, PerOwnerMemo } from '../util/controllerIndex';
 import { controllerRefOf } from '../util/owners';
-import { claimReplicaSetsCounted } from './claim';
+import { claimReplicaSets, type Claim } from './claim';
 import { ownersOfReplicaSet, podsByOwner, type Caches } from './lookups';
 import type { Deployment, ReplicaSet } from './objects';
 import { syncDeployment } from './syncDeployment';
@@ -29,13 +29,13 @@ export class DeploymentController extends Controller {
    */
   private readonly deadlines = this.newTimers((key) => this.queue.add(key));
   /**
-   * Per Deployment key, its last claim that wrote nothing and what that claim was a function of: the controller
-   * index's stamps of its own ReplicaSets and of its namespace's orphans, its uid, its (frozen) selector, compared by
-   * value (a metadata patch stores a new, equal spec), and whether it is being deleted. Upstream claims from the
-   * informer's indexer on every sync; while none of these changed the answer is the same, so it is reused (a
-   * Deployment's own status writes wake it with its ReplicaSets unchanged).
+   * Per Deployment key, its last claim that wrote nothing, kept while what that claim was a function of stays: the
+   * controller index's stamps of its own ReplicaSets and of its namespace's orphans, its uid, and (the signature) its
+   * frozen selector, compared by value (a metadata patch stores a new, equal spec), and whether it is being deleted.
+   * Upstream claims from the informer's indexer on every sync; while none of these changed the answer is the same,
+   * so it is reused (a Deployment's own status writes wake it with its ReplicaSets unchanged).
    */
-  private readonly claims = new Map<string, LastClaim>();
+  private claims!: PerOwnerMemo<ReplicaSet, Claim, ClaimSignature>;
 
   constructor(ctx: ComponentContext) {
     super(ctx, { name: DEPLOYMENT_CONTROLLER_NAME });
@@ -50,6 +50,12 @@ export class DeploymentController extends Controller {
     const replicaSets = w.informer('replicasets');
     const pods = w.informer('pods');
     ensureControllerIndex(replicaSets);
+    this.claims = new PerOwnerMemo(replicaSets, {
+      sameSignature: (last, cur) =>
+        last.deleting === cur.deleting && (last.selector === cur.selector || jsonEqual(last.selector, cur.selector)),
+      // A claim that wrote changed what it read; an unfrozen selector could change under the same object.
+      keep: (claim, signature) => !claim.wrote && Object.isFrozen(signature.selector),
+    });
     this.caches = { deployments: deployments.cache, replicaSets: replicaSets.cache, pods: pods.cache };
     w.watch(deployments, enqueueObject());
     w.watch(replicaSets, {
@@ -82,48 +88,37 @@ export class DeploymentController extends Controller {
   }
 
   /**
-   * The RSs of the namespace that claiming can act on — the Deployment's own
-   * and the orphans — in namespace-list order. Claiming skips every other RS
-   * without a side effect, so this is the namespace list with those left out,
-   * found through the controller index instead of a scan of every RS.
+   * `claimReplicaSets` over the RSs of the namespace that claiming can act on — the Deployment's own and the
+   * orphans — in namespace-list order (claiming skips every other RS without a side effect, so this is the namespace
+   * list with those left out, found through the controller index instead of a scan of every RS); or the last claim's
+   * answer while nothing it read has changed.
    */
-  private claimCandidates(namespace: string, uid: string): ReplicaSet[] {
-    const cache = this.caches.replicaSets;
-    const own = cache.byIndex(CONTROLLER_UID_INDEX, uid).filter((rs) => (rs.metadata.namespace ?? '') === namespace);
-    const orphans = cache.byIndex(CONTROLLER_UID_INDEX, orphanKey(namespace));
-    return cache.inListOrder([...own, ...orphans]);
-  }
-
-  /** `claimReplicaSets` over the claim candidates, or the last claim's answer while nothing it read has changed. */
   private claim(key: string, d: Deployment): ReplicaSet[] {
     const namespace = d.metadata?.namespace ?? '';
-    const uid = d.metadata?.uid ?? '';
-    const cache = this.caches.replicaSets;
-    const own = cache.indexStamp(CONTROLLER_UID_INDEX, uid);
-    const orphans = cache.indexStamp(CONTROLLER_UID_INDEX, orphanKey(namespace));
-    const selector = d.spec?.selector;
-    const deleting = d.metadata?.deletionTimestamp !== undefined;
-    const last = this.claims.get(key);
-    if (
-      last !== undefined &&
-      last.uid === uid &&
-      last.own === own &&
-      last.orphans === orphans &&
-      (last.selector === selector || jsonEqual(last.selector, selector)) &&
-      last.deleting === deleting
-    )
-      return last.claimed.slice();
-    const { claimed, wrote } = claimReplicaSetsCounted(this.ctx.api, d, this.claimCandidates(namespace, uid));
-    // An unfrozen selector could change under the same object; a claim that wrote changed what it read.
-    if (wrote || !Object.isFrozen(selector)) this.claims.delete(key);
-    else this.claims.set(key, { uid, own, orphans, selector, deleting, claimed: claimed.slice() });
-    return claimed;
+    const signature = { selector: d.spec?.selector, deleting: d.metadata?.deletionTimestamp !== undefined };
+    const { claimed } = this.claims.get(
+      key,
+      d.metadata?.uid ?? '',
+      namespace,
+      (own, orphans) =>
+        claimReplicaSets(
+          this.ctx.api,
+          d,
+          this.caches.replicaSets.inListOrder([
+            ...own.filter((rs) => (rs.metadata.namespace ?? '') === namespace),
+            ...orphans,
+          ]),
+        ),
+      signature,
+    );
+    // The sync may change the list it is given; the memo keeps its own.
+    return claimed.slice();
   }
 
   protected reconcile(key: string): void {
     const cached = this.caches.deployments.get(key);
     if (!cached) {
-      this.claims.delete(key);
+      this.claims.forget(key);
       return this.deadlines.cancel(key);
     }
     // A sync changes the Deployment's metadata (revision annotation) and status in place, never its spec: the
@@ -144,11 +139,8 @@ export class DeploymentController extends Controller {
   }
 }
 
-interface LastClaim {
-  uid: string;
-  own: number;
-  orphans: number;
+/** What a Deployment's claim depends on besides its ReplicaSets and its namespace's orphans. */
+interface ClaimSignature {
   selector: LabelSelector | undefined;
   deleting: boolean;
-  claimed: readonly ReplicaSet[];
 }
