@@ -32,6 +32,61 @@ const INT64_FIELDS = new Set([
   'gracePeriodSeconds',
 ]);
 
+/**
+ * String fields whose Go type is a named string type (`type PullPolicy string` in k8s.io/api/core/v1/types.go): the
+ * schema only says `string`, and Go's decoder names the field's own type (`reflect.Type.String()`, package and name;
+ * through a pointer, the pointed-to type). Keyed by the struct's Go name, then the json field.
+ */
+const NAMED_STRINGS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  // core/v1
+  Container: {
+    imagePullPolicy: 'v1.PullPolicy',
+    terminationMessagePolicy: 'v1.TerminationMessagePolicy',
+    restartPolicy: 'v1.ContainerRestartPolicy',
+  },
+  ContainerPort: { protocol: 'v1.Protocol' },
+  ServicePort: { protocol: 'v1.Protocol' },
+  EndpointPort: { protocol: 'v1.Protocol' },
+  PodSpec: { restartPolicy: 'v1.RestartPolicy', dnsPolicy: 'v1.DNSPolicy', preemptionPolicy: 'v1.PreemptionPolicy' },
+  ServiceSpec: {
+    type: 'v1.ServiceType',
+    sessionAffinity: 'v1.ServiceAffinity',
+    externalTrafficPolicy: 'v1.ServiceExternalTrafficPolicy',
+    internalTrafficPolicy: 'v1.ServiceInternalTrafficPolicy',
+    ipFamilies: 'v1.IPFamily',
+    ipFamilyPolicy: 'v1.IPFamilyPolicy',
+  },
+  Toleration: { operator: 'v1.TolerationOperator', effect: 'v1.TaintEffect' },
+  Taint: { effect: 'v1.TaintEffect' },
+  NodeSelectorRequirement: { operator: 'v1.NodeSelectorOperator' },
+  PersistentVolumeClaimSpec: { accessModes: 'v1.PersistentVolumeAccessMode', volumeMode: 'v1.PersistentVolumeMode' },
+  HTTPGetAction: { scheme: 'v1.URIScheme' },
+  Capabilities: { add: 'v1.Capability', drop: 'v1.Capability' },
+  SeccompProfile: { type: 'v1.SeccompProfileType' },
+  TopologySpreadConstraint: {
+    whenUnsatisfiable: 'v1.UnsatisfiableConstraintAction',
+    nodeAffinityPolicy: 'v1.NodeInclusionPolicy',
+    nodeTaintsPolicy: 'v1.NodeInclusionPolicy',
+  },
+  // meta/v1
+  LabelSelectorRequirement: { operator: 'v1.LabelSelectorOperator' },
+  // apps/v1
+  DeploymentStrategy: { type: 'v1.DeploymentStrategyType' },
+  StatefulSetSpec: { podManagementPolicy: 'v1.PodManagementPolicyType' },
+  StatefulSetUpdateStrategy: { type: 'v1.StatefulSetUpdateStrategyType' },
+  DaemonSetUpdateStrategy: { type: 'v1.DaemonSetUpdateStrategyType' },
+  // batch/v1
+  JobSpec: { completionMode: 'v1.CompletionMode', podReplacementPolicy: 'v1.PodReplacementPolicy' },
+  CronJobSpec: { concurrencyPolicy: 'v1.ConcurrencyPolicy' },
+  // admissionregistration/v1
+  ValidatingAdmissionPolicyBindingSpec: { validationActions: 'v1.ValidationAction' },
+  ValidatingAdmissionPolicySpec: { failurePolicy: 'v1.FailurePolicyType' },
+  MatchResources: { matchPolicy: 'v1.MatchPolicyType' },
+  // networking/v1
+  NetworkPolicySpec: { policyTypes: 'v1.PolicyType' },
+  HTTPIngressPath: { pathType: 'v1.PathType' },
+};
+
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 const INT64_LIMIT = 2 ** 63;
@@ -58,10 +113,12 @@ function jsonTypeName(value: unknown): string {
  * The Go type a schema type decodes into, as `reflect.Type.String()` prints it: `int32`, `[]v1.Container`,
  * `map[string]string`.
  */
-export function goTypeName(t: SchemaType, field = ''): string {
+export function goTypeName(t: SchemaType, field = '', struct = ''): string {
   switch (t.kind) {
     case 'string':
-      return t.format === 'byte' ? '[]uint8' : t.format === 'date-time' ? 'v1.Time' : 'string';
+      if (t.format === 'byte') return '[]uint8';
+      if (t.format === 'date-time') return 'v1.Time';
+      return (Object.hasOwn(NAMED_STRINGS, struct) ? NAMED_STRINGS[struct][field] : undefined) ?? 'string';
     case 'integer':
       return INT64_FIELDS.has(field) ? 'int64' : 'int32';
     case 'number':
@@ -75,9 +132,9 @@ export function goTypeName(t: SchemaType, field = ''): string {
     case 'any':
       return 'interface {}';
     case 'array':
-      return `[]${goTypeName(t.items, field)}`;
+      return `[]${goTypeName(t.items, field, struct)}`;
     case 'map':
-      return `map[string]${goTypeName(t.values, field)}`;
+      return `map[string]${goTypeName(t.values, field, struct)}`;
     case 'ref': {
       const parts = t.name.split('.');
       const title = definition(t.name)?.title ?? parts[parts.length - 1];
@@ -91,7 +148,7 @@ class Walk {
   saved: string | undefined;
 
   mismatch(value: string, t: SchemaType, at: Position): void {
-    this.saved ??= `json: cannot unmarshal ${value} into Go struct field ${at.struct}.${at.path.join('.')} of type ${goTypeName(t, at.field)}`;
+    this.saved ??= `json: cannot unmarshal ${value} into Go struct field ${at.struct}.${at.path.join('.')} of type ${goTypeName(t, at.field, at.struct)}`;
   }
 
   /** Checks `value` against `t`; returns the error of a failing custom decoder, which ends the walk. */

@@ -54,6 +54,46 @@ describe('typeMismatch: JSON types against the schema, in Go decoding words', ()
     );
   });
 
+  it('names a named string type as Go does (v1.PullPolicy, []v1.IPFamily), not string', () => {
+    assert.equal(
+      typeMismatch(podWith('p', { imagePullPolicy: 5 }), 'v1', 'Pod'),
+      'json: cannot unmarshal number into Go struct field Container.spec.containers.imagePullPolicy of type v1.PullPolicy',
+    );
+    assert.equal(
+      typeMismatch(podWith('p', { ports: [{ containerPort: 80, protocol: true }] }), 'v1', 'Pod'),
+      'json: cannot unmarshal bool into Go struct field ContainerPort.spec.containers.ports.protocol of type v1.Protocol',
+    );
+    const service = (spec: Record<string, unknown>) => ({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's' },
+      spec,
+    });
+    assert.equal(
+      typeMismatch(service({ ipFamilies: 'IPv4' }), 'v1', 'Service'),
+      'json: cannot unmarshal string into Go struct field ServiceSpec.spec.ipFamilies of type []v1.IPFamily',
+    );
+    assert.equal(
+      typeMismatch(service({ ipFamilies: [4] }), 'v1', 'Service'),
+      'json: cannot unmarshal number into Go struct field ServiceSpec.spec.ipFamilies of type v1.IPFamily',
+    );
+    // The same json name in a struct without a named type stays `string`.
+    assert.equal(
+      typeMismatch(service({ externalName: 1 }), 'v1', 'Service'),
+      'json: cannot unmarshal number into Go struct field ServiceSpec.spec.externalName of type string',
+    );
+    const binding = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: 'b' },
+      spec: { policyName: 'p', validationActions: 'Deny' },
+    };
+    assert.equal(
+      typeMismatch(binding, 'admissionregistration.k8s.io/v1', 'ValidatingAdmissionPolicyBinding'),
+      'json: cannot unmarshal string into Go struct field ValidatingAdmissionPolicyBindingSpec.spec.validationActions of type []v1.ValidationAction',
+    );
+  });
+
   it('prints list, map, struct, float and int64 types as Go does', () => {
     assert.equal(
       typeMismatch(pod('p', {}, { containers: { name: 'app' } }), 'v1', 'Pod'),
