@@ -58,75 +58,28 @@ export const SPAM_QPS = 1 / 300;
 /** upstream: events_cache.go: EventAggregatorByReasonMessageFunc. */
 export const COMBINED_PREFIX = '(combined from similar events): ';
 
-/** An entry of `LruCache`: its place in the recency list, least recently used first. */
-interface LruNode<V> {
-  readonly key: string;
-  value: V;
-  older: LruNode<V> | undefined;
-  newer: LruNode<V> | undefined;
-}
-
-/**
- * A `Map` that forgets its least recently used key beyond `capacity` (upstream uses groupcache's lru.Cache, a map
- * and a doubly linked list, as here). A hit moves its entry to the recent end of the list: the map itself is not
- * touched, where a delete and re-insert per hit churned the `Map`'s table (issue 16: the correlator does three
- * lookups per Event).
- */
+/** A `Map` that forgets its least recently used key beyond `capacity` (upstream uses groupcache's lru.Cache). */
 export class LruCache<V> {
-  private readonly map = new Map<string, LruNode<V>>();
-  /** The least recently used entry, forgotten first. */
-  private oldest: LruNode<V> | undefined;
-  private newest: LruNode<V> | undefined;
+  private readonly map = new Map<string, V>();
   constructor(private readonly capacity = MAX_LRU_ENTRIES) {}
 
   get(key: string): V | undefined {
-    const node = this.map.get(key);
-    if (node === undefined) return undefined;
-    this.touch(node);
-    return node.value;
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
   }
 
   set(key: string, value: V): void {
-    const found = this.map.get(key);
-    if (found !== undefined) {
-      found.value = value;
-      this.touch(found);
-      return;
-    }
-    const node: LruNode<V> = { key, value, older: this.newest, newer: undefined };
-    if (this.newest !== undefined) this.newest.newer = node;
-    else this.oldest = node;
-    this.newest = node;
-    this.map.set(key, node);
-    if (this.map.size > this.capacity) {
-      const gone = this.oldest!;
-      this.unlink(gone);
-      this.map.delete(gone.key);
-    }
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
   }
 
   get size(): number {
     return this.map.size;
-  }
-
-  /** Makes `node` the most recently used. */
-  private touch(node: LruNode<V>): void {
-    if (node === this.newest) return;
-    this.unlink(node);
-    node.older = this.newest;
-    if (this.newest !== undefined) this.newest.newer = node;
-    else this.oldest = node;
-    this.newest = node;
-  }
-
-  /** Takes `node` out of the recency list. */
-  private unlink(node: LruNode<V>): void {
-    if (node.older !== undefined) node.older.newer = node.newer;
-    else this.oldest = node.newer;
-    if (node.newer !== undefined) node.newer.older = node.older;
-    else this.newest = node.older;
-    node.older = undefined;
-    node.newer = undefined;
   }
 }
 

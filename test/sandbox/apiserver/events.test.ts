@@ -211,8 +211,8 @@ describe('the event correlator (client-go events_cache.go)', () => {
     assert.equal(MAX_LRU_ENTRIES, 4096);
   });
 
-  test('the caches forget keys in least recently used order, as a Map re-inserted on each use does', () => {
-    // The model: the cache as it was before its linked list, a Map whose insertion order is the recency order.
+  test('the caches forget keys in least recently used order, whatever the uses (against a model)', () => {
+    // The model: a Map whose insertion order is the recency order, each key used re-inserted.
     const op = fc.oneof(
       fc.record({ get: fc.integer({ min: 0, max: 9 }) }),
       fc.record({ set: fc.integer({ min: 0, max: 9 }), value: fc.integer() }),
