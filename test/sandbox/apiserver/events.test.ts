@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import {
   AGGREGATE_INTERVAL_MS,
   COMBINED_PREFIX,
@@ -208,5 +209,41 @@ describe('the event correlator (client-go events_cache.go)', () => {
     assert.deepEqual([cache.get('a'), cache.get('c'), cache.get('d')], [1, 3, 4]);
     assert.equal(cache.size, 3);
     assert.equal(MAX_LRU_ENTRIES, 4096);
+  });
+
+  test('the caches forget keys in least recently used order, whatever the uses (against a model)', () => {
+    // The model: a Map whose insertion order is the recency order, each key used re-inserted.
+    const op = fc.oneof(
+      fc.record({ get: fc.integer({ min: 0, max: 9 }) }),
+      fc.record({ set: fc.integer({ min: 0, max: 9 }), value: fc.integer() }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.array(op, { maxLength: 80 }), (capacity, ops) => {
+        const cache = new LruCache<number>(capacity);
+        const model = new Map<string, number>();
+        for (const o of ops) {
+          if ('get' in o) {
+            const key = `k${o.get}`;
+            const want = model.get(key);
+            if (want !== undefined) {
+              model.delete(key);
+              model.set(key, want);
+            }
+            assert.equal(cache.get(key), want);
+          } else {
+            const key = `k${o.set}`;
+            model.delete(key);
+            model.set(key, o.value);
+            if (model.size > capacity) model.delete(model.keys().next().value!);
+            cache.set(key, o.value);
+          }
+          assert.equal(cache.size, model.size);
+        }
+        // What is left, and its order: reading each key, least recent first, finds the model's values.
+        for (const [key, value] of [...model]) assert.equal(cache.get(key), value);
+        for (let i = 0; i < 10; i++) if (!model.has(`k${i}`)) assert.equal(cache.get(`k${i}`), undefined);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
