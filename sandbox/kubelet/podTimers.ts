@@ -17,7 +17,8 @@ interface Pending {
 }
 
 export class PodTimers {
-  private readonly pending = new Map<number, Pending>();
+  /** Made on the first timer and dropped when the last goes: a settled pod often has none (issue 16). */
+  private pending: Map<number, Pending> | undefined;
   private suspended = false;
   private nextId = 1;
 
@@ -29,7 +30,7 @@ export class PodTimers {
    */
   at(due: number, fn: () => void, background = false): number {
     const p: Pending = { id: this.nextId++, due, fn, background };
-    this.pending.set(p.id, p);
+    (this.pending ??= new Map()).set(p.id, p);
     if (!this.suspended) this.arm(p);
     return p.id;
   }
@@ -40,20 +41,20 @@ export class PodTimers {
   }
 
   cancel(token: number): void {
-    const p = this.pending.get(token);
+    const p = this.pending?.get(token);
     if (!p) return;
     if (p.handle) this.clock.clearTimer(p.handle);
-    this.pending.delete(token);
+    this.remove(token);
   }
 
   cancelAll(): void {
-    for (const p of this.pending.values()) if (p.handle) this.clock.clearTimer(p.handle);
-    this.pending.clear();
+    for (const p of this.pending?.values() ?? []) if (p.handle) this.clock.clearTimer(p.handle);
+    this.pending = undefined;
   }
 
   suspend(): void {
     this.suspended = true;
-    for (const p of this.pending.values()) {
+    for (const p of this.pending?.values() ?? []) {
       if (p.handle) this.clock.clearTimer(p.handle);
       p.handle = undefined;
     }
@@ -61,19 +62,24 @@ export class PodTimers {
 
   resume(): void {
     this.suspended = false;
-    const sorted = [...this.pending.values()].sort((a, b) => a.due - b.due || a.id - b.id);
+    const sorted = [...(this.pending?.values() ?? [])].sort((a, b) => a.due - b.due || a.id - b.id);
     for (const p of sorted) this.arm(p);
   }
 
   get size(): number {
-    return this.pending.size;
+    return this.pending?.size ?? 0;
+  }
+
+  private remove(id: number): void {
+    this.pending?.delete(id);
+    if (this.pending?.size === 0) this.pending = undefined;
   }
 
   private arm(p: Pending): void {
     p.handle = this.clock.setTimer(
       p.due - this.clock.now(),
       () => {
-        this.pending.delete(p.id);
+        this.remove(p.id);
         p.fn();
       },
       { background: p.background },

@@ -23,7 +23,7 @@ import { jsonEqual } from '../util/json';
 import { containerBehavior } from './behaviors';
 import type { ContainerRuntime, LookedUp, Termination } from './containerRuntime';
 import { containerStatus, newContainerRuntime } from './containerRuntime';
-import { containerEnvironment, processEnvironment } from './container/env';
+import { compactEnv, containerEnvironment } from './container/env';
 import type { PodFacts } from './container/env';
 import { ContainerFs } from './container/fileSystem';
 import { rootTree } from './container/rootfs';
@@ -47,11 +47,30 @@ import type { ExitCause } from './container/run';
 import { customLogs } from './logs/customLogs';
 import type { InstanceLog } from './logs/instanceLog';
 import { logContainerID } from './logs/logErrors';
+import type { ContainerProgram } from './logs/podLogs';
 import { PodLogs } from './logs/podLogs';
+import type { LineSource } from './logs/lineSource';
 import type { ProbedHttp } from './logs/probeLines';
 import { probeRequestSources } from './logs/probeLines';
 
 type Pod = ObjectsByResource['pods'];
+
+/** What an instance prints: its process's lines and its side of the HTTP probes (one object, no closures). */
+class InstanceProgram implements ContainerProgram {
+  constructor(
+    private readonly run: ContainerRun,
+    private readonly ignoresSigterm: boolean,
+    readonly sources: readonly LineSource[],
+  ) {}
+
+  onSignal(at: number): string[] {
+    return this.run.onSignal(at, this.ignoresSigterm);
+  }
+
+  onExit(at: number, code: number, oom: boolean, cause: ExitCause): string[] {
+    return this.run.onExit(at, code, oom, cause);
+  }
+}
 
 const TERMINAL = new Set(['Succeeded', 'Failed']);
 
@@ -77,7 +96,6 @@ export class PodWorker {
   private readonly timers: PodTimers;
   private readonly inits: ContainerRuntime[];
   private readonly regular: ContainerRuntime[];
-  private readonly scheduler: PullScheduler;
   private readonly volumes: PodVolumes;
   private startTime = 0;
   private mounted = false;
@@ -118,11 +136,6 @@ export class PodWorker {
     };
     this.inits = (spec.initContainers ?? []).map(make(true));
     this.regular = spec.containers.map(make(false));
-    this.scheduler = {
-      pod: () => this.pod,
-      later: (ms, fn) => void this.later(ms, fn),
-      at: (due, fn) => void this.at(due, fn),
-    };
   }
 
   /** The pod as last seen (for admission accounting). */
@@ -423,10 +436,19 @@ export class PodWorker {
     this.attempt(c);
   }
 
+  /** The pod's side of a pull: made per start, kept only while a pull waits (issue 16: three closures per pod). */
+  private pullScheduler(): PullScheduler {
+    return {
+      pod: () => this.pod,
+      later: (ms, fn) => void this.later(ms, fn),
+      at: (due, fn) => void this.at(due, fn),
+    };
+  }
+
   /** startContainer: the image first, then the container's configuration. */
   private attempt(c: ContainerRuntime): void {
     c.busy = true;
-    const outcome = ensureImage(this.host, this.scheduler, c, () => this.create(c));
+    const outcome = ensureImage(this.host, this.pullScheduler(), c, () => this.create(c));
     if (outcome === 'ready') this.create(c);
     else if (outcome === 'failed') c.busy = false;
   }
@@ -495,7 +517,9 @@ export class PodWorker {
     const policy = this.pod.spec?.restartPolicy ?? 'Always';
     // Joined (one flat string, kept with the instance), not a template (a tree of cons strings).
     const instanceSeed = [this.uid, c.spec.name, c.instance].join('/');
-    const random = this.host.random.fork(instanceSeed);
+    // Forked on the first draw (a fork depends only on the seeds, so the draws are the same): most processes draw
+    // nothing after their start, and a generator per instance is ~0.2 KiB (issue 16).
+    let random: ReturnType<typeof this.host.random.fork> | undefined;
     const d = this.host.delays;
     // The set is made on the first lookup: most processes look nothing up (issue 16).
     const lookedUp: LookedUp = {};
@@ -509,12 +533,13 @@ export class PodWorker {
       behavior: c.behavior,
       startedAt: now,
       podIP: this.podIP ?? '',
-      env: processEnvironment(this.pod, c.spec, kubeletVars),
+      kubeletEnv: compactEnv(kubeletVars),
       fs,
       mountedPaths: mounts.map((m) => m.path),
       batch: !c.sidecar && (c.init || policy !== 'Always'),
-      draw: (range) => random.between(range[0], range[1]),
-      timing: { quickExit: d.quickExit, interpreter: d.interpreter, batchWork: d.batchWork, initWork: d.initWork },
+      draw: (range) => (random ??= this.host.random.fork(instanceSeed)).between(range[0], range[1]),
+      // The kubelet's delays themselves (shared by its pods), not a copy per instance.
+      timing: d,
       seed: instanceSeed,
       resolve: (name, t) => this.resolve(name, t, lookedUp),
     };
@@ -531,22 +556,20 @@ export class PodWorker {
   }
 
   /** What the instance prints: its process's lines and its side of the HTTP probes. */
-  private program(c: ContainerRuntime, run: ContainerRun, probed: ProbedHttp[]) {
-    return {
-      sources: [
-        ...run.sources,
-        ...probeRequestSources({
-          container: c.spec,
-          behavior: c.behavior,
-          run,
-          podIP: this.podIP ?? '',
-          startedAt: c.startedAt ?? this.host.clock.now(),
-          probes: probed,
-        }),
-      ],
-      onSignal: (at: number) => run.onSignal(at, c.behavior.ignoreSigterm === true),
-      onExit: (at: number, code: number, oom: boolean, cause: ExitCause) => run.onExit(at, code, oom, cause),
-    };
+  private program(c: ContainerRuntime, run: ContainerRun, probed: ProbedHttp[]): ContainerProgram {
+    const probeSources = probeRequestSources({
+      container: c.spec,
+      behavior: c.behavior,
+      run,
+      podIP: this.podIP ?? '',
+      startedAt: c.startedAt ?? this.host.clock.now(),
+      probes: probed,
+    });
+    return new InstanceProgram(
+      run,
+      c.behavior.ignoreSigterm === true,
+      probeSources.length === 0 ? run.sources : [...run.sources, ...probeSources],
+    );
   }
 
   private armExit(c: ContainerRuntime): void {

@@ -211,11 +211,13 @@ function flagValue(argv: readonly string[], name: string): string | undefined {
  * mounted over the image's (routes the sandbox cannot read), every path answers 200.
  */
 function staticSite(ctx: ProgramContext, docroot: string, confDir: string, index: readonly string[]) {
+  // The server keeps what it reads, not the program context (its environment and closures: issue 16).
+  const { fs, mountedPaths } = ctx;
   return (path: string, t: number): number => {
     const p = path.split('?')[0] || '/';
-    if (index.includes(p) || ctx.mountedPaths.some((m) => m === confDir || m.startsWith(`${confDir}/`))) return 200;
+    if (index.includes(p) || mountedPaths.some((m) => m === confDir || m.startsWith(`${confDir}/`))) return 200;
     const file = `${docroot}${p.endsWith('/') ? `${p}index.html` : p}`;
-    return ctx.fs?.stat(file, t) === 'file' ? 200 : 404;
+    return fs?.stat(file, t) === 'file' ? 200 : 404;
   };
 }
 
@@ -499,13 +501,15 @@ function pythonModule(args: readonly string[], at: number, ctx: ProgramContext):
   if (args[0] === 'http.server') {
     const port = Number(args.slice(1).find((a) => /^\d+$/.test(a)) ?? 8000);
     const style = styleFor('python-http');
+    // Read at the start (the environment does not change while the process runs): the server keeps no context.
+    const cwd = ctx.env.get('PWD') ?? '/';
+    const fs = ctx.fs;
     return runs(
       [{ at, text: `Serving HTTP on 0.0.0.0 port ${port} (http://0.0.0.0:${port}/) ...` }],
       server('python http.server', at, [port], style, { kind: 'exit', code: 0 }, (path, t) => {
         const p = path.split('?')[0];
         if (p === '/') return 200;
-        const cwd = ctx.env.get('PWD') ?? '/';
-        return ctx.fs?.stat(`${cwd}${p}`.replace(/\/+/g, '/'), t) ? 200 : 404;
+        return fs?.stat(`${cwd}${p}`.replace(/\/+/g, '/'), t) ? 200 : 404;
       }),
     );
   }
@@ -671,7 +675,7 @@ function unknownProgram(
   const start = startLines(style, at, ctx, undefined, ctx.specCommand).map((l) =>
     l.text.includes('sandbox_behavior=')
       ? {
-          ...l,
+          at: l.at,
           text: l.text.replace(
             /sandbox_behavior=.*$/,
             `sandbox_behavior=${JSON.stringify(`runs as batch work: exits 0 after ${(took / 1000).toFixed(3).replace(/\.?0+$/, '')}s`)}`,

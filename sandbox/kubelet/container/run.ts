@@ -21,7 +21,8 @@ import { basename } from '../shell/commands';
 import { Shell, runScript } from '../shell/run';
 import type { RunningProgram, ScriptRun } from '../shell/run';
 import type { Resolution, ShellHost } from '../shell/types';
-import { expandKubeVars } from './env';
+import type { EnvEntries } from './env';
+import { expandKubeVars, processEnvironment } from './env';
 import type { ContainerFs } from './fileSystem';
 import { ScratchFs } from './fileSystem';
 import type { ProgramContext, ProgramTiming, ServerProcess, SignalHandling } from './programs';
@@ -39,8 +40,11 @@ export interface RunInput {
   behavior: ContainerBehavior;
   startedAt: number;
   podIP: string;
-  /** The process environment (the kubelet's variables, resolved). */
-  env: ReadonlyMap<string, string>;
+  /**
+   * The kubelet's variables, resolved at the container's creation (the process environment is built from them, the
+   * pod and the container on each read: `processEnv`).
+   */
+  kubeletEnv: EnvEntries;
   fs: ContainerFs;
   /** Where volumes are mounted. */
   mountedPaths: readonly string[];
@@ -154,36 +158,146 @@ function processes(running: readonly RunningProgram[]): ServerProcess[] {
 }
 
 export function runContainer(input: RunInput): ContainerRun {
-  const { pod, container, init, behavior, startedAt } = input;
-  const image = container.image ?? '';
-  const argv = containerArgv(container, input.env);
-  const annotated = annotatedExit(pod, container, init);
-  const timing: ProgramTiming = { ...input.timing, batchWork: init ? input.timing.initWork : input.timing.batchWork };
-  const mainServers: ServerProcess[] = [];
-  const context = (mode: ProgramContext['mode']): ProgramContext => ({
-    image,
-    container: container.name,
-    env: input.env,
-    fs: input.fs,
-    hostname: pod.spec?.hostname ?? pod.metadata?.name ?? '',
-    podIP: input.podIP,
-    ports: (container.ports ?? []).map((p) => p.containerPort),
-    mode,
-    batch: input.batch,
-    draw: input.draw,
-    timing,
-    servers: (t) => mainServers.filter((s) => s.startedAt <= t),
-    behaviorText: describeBehavior(behavior, init, input.batch),
-    mountedPaths: input.mountedPaths,
-    specCommand:
-      container.command || container.args
-        ? [...(container.command ?? []), ...(container.args ?? [])].join(' ')
-        : undefined,
-    resolve: input.resolve,
-  });
-  // Made for the start and again for each exec, not kept with the instance (issue 16): neither has state of its own.
-  const hostFor = (ctx: ProgramContext): ShellHost => ({
-    env: input.env,
+  return new InstanceRun(input);
+}
+
+/**
+ * A running instance, as a class rather than closures over the run: per instance it keeps the input, its servers and
+ * what its start decided (exit, signal, PID 1); the program context and shell host are made again for each exec, and
+ * the environment is built from the input on each read (issue 16: a `Map` per container otherwise).
+ */
+class InstanceRun implements ContainerRun {
+  readonly sources: readonly LineSource[];
+  readonly exit?: { at: number; code: number; oom?: boolean };
+  readonly signal: SignalHandling;
+  readonly pid1: string;
+  private readonly mainServers: ServerProcess[] = [];
+  /** The process that is PID 1, when it is a server with a log style. */
+  private readonly process: ServerProcess | undefined;
+  private readonly annotated: string | undefined;
+
+  constructor(private readonly input: RunInput) {
+    const { pod, container, init, behavior, startedAt } = input;
+    const env = processEnv(input);
+    const argv = containerArgv(container, env);
+    this.annotated = annotatedExit(pod, container, init);
+    const ctx = this.context('main', env);
+    const run = runScript(argv, hostFor(input, ctx, env), startedAt);
+    this.mainServers.push(...processes(run.running));
+    for (const loop of run.loops) if (loop.writes) input.fs.addPeriodic(loop.first, loop.period, loop.writes);
+
+    this.sources = [...run.sources, ...customLogSources(customLogs(pod, container, init).lines, startedAt)];
+    const e = behavior.exit;
+    if (e) {
+      const after =
+        e.after === 'quick'
+          ? input.draw(input.timing.quickExit)
+          : e.after === 'work'
+            ? input.draw(input.timing.initWork)
+            : e.after;
+      this.exit = { at: startedAt + after, code: e.code, oom: e.oom };
+    } else if (run.flow === 'ok' || run.flow === 'exit') {
+      // A process that is done at once still takes a moment to start and exit.
+      const took = run.end - startedAt;
+      this.exit = { at: took > 0 ? run.end : startedAt + input.draw(input.timing.quickExit), code: run.status & 255 };
+    }
+    const { handling, pid1, process } = signalOf(run, behavior);
+    this.signal = handling;
+    this.pid1 = pid1;
+    this.process = process;
+  }
+
+  /** The program context of the main process, an exec probe or `kubectl exec` (made per use, not kept). */
+  private context(mode: ProgramContext['mode'], env: ReadonlyMap<string, string>): ProgramContext {
+    const { input } = this;
+    const { pod, container, init, behavior } = input;
+    return {
+      image: container.image ?? '',
+      container: container.name,
+      env,
+      fs: input.fs,
+      hostname: pod.spec?.hostname ?? pod.metadata?.name ?? '',
+      podIP: input.podIP,
+      ports: (container.ports ?? []).map((p) => p.containerPort),
+      mode,
+      batch: input.batch,
+      draw: input.draw,
+      timing: { ...input.timing, batchWork: init ? input.timing.initWork : input.timing.batchWork },
+      servers: (t) => this.servers(t),
+      behaviorText: describeBehavior(behavior, init, input.batch),
+      mountedPaths: input.mountedPaths,
+      specCommand:
+        container.command || container.args
+          ? [...(container.command ?? []), ...(container.args ?? [])].join(' ')
+          : undefined,
+      resolve: input.resolve,
+    };
+  }
+
+  servers(t: number): readonly ServerProcess[] {
+    return this.mainServers.filter((s) => s.startedAt <= t);
+  }
+
+  nextChangeAfter(t: number): number | undefined {
+    const times = [this.input.fs.nextChangeAfter(t)];
+    for (const s of this.mainServers) {
+      if (s.startedAt > t) times.push(s.startedAt);
+      times.push(s.changesAfter?.(t));
+    }
+    const defined = times.filter((x): x is number => x !== undefined && x > t);
+    return defined.length > 0 ? Math.min(...defined) : undefined;
+  }
+
+  exec(words: readonly string[], t: number, mode: 'probe' | 'exec'): ExecOutcome {
+    const env = processEnv(this.input);
+    const ctx = this.context(mode, env);
+    return execIn(words, t, mode, this.input, ctx, hostFor(this.input, ctx, env));
+  }
+
+  onSignal(at: number, ignored: boolean): string[] {
+    if (this.process) return this.process.style.signal(at, ignored);
+    return this.input.behavior.ignoreSigterm
+      ? ['[sandbox] SIGTERM ignored (ignore-sigterm): the kubelet kills the container when the grace period ends']
+      : [];
+  }
+
+  onExit(at: number, code: number, oom: boolean, cause: ExitCause): string[] {
+    const style: ImageStyle | undefined = this.process?.style;
+    const say = (level: 'info' | 'warn' | 'error', message: string) =>
+      style ? style.line(at, level, message) : `[sandbox] ${message}`;
+    const { annotated } = this;
+    if (cause === 'crash') return [say('error', 'killed by the sandbox crash action (exit code 137)')];
+    if (cause === 'stopped') return this.process ? this.process.style.stopped(at) : [];
+    if (cause !== 'exit') return [];
+    const memory = this.input.container.resources?.limits?.memory;
+    const limit = memory ? `, memory limit ${memory}` : '';
+    if (oom)
+      return [
+        say(
+          'error',
+          `out of memory: killed by the kernel OOM killer (exit code 137, reason OOMKilled${limit})${annotated ? ` [${annotated}]` : ''}`,
+        ),
+      ];
+    if (annotated)
+      return [
+        code === 0
+          ? say('info', `finished, exiting with code 0 [${annotated}]`)
+          : say('error', `fatal error, exiting with code ${code} [${annotated}]`),
+      ];
+    return [];
+  }
+}
+
+/** The process environment of the instance, built from its input on each read (the same content every time). */
+export function processEnv(input: RunInput): Map<string, string> {
+  return processEnvironment(input.pod, input.container, input.kubeletEnv);
+}
+
+/** The shell host of a script run in the container: made for the start and again for each exec, not kept. */
+function hostFor(input: RunInput, ctx: ProgramContext, env: ReadonlyMap<string, string>): ShellHost {
+  const image = input.container.image ?? '';
+  return {
+    env,
     hostname: ctx.hostname,
     fs: input.fs,
     dialect: dialectOf(image),
@@ -191,82 +305,6 @@ export function runContainer(input: RunInput): ContainerRun {
     nslookupStyle: nslookupStyleOf(image),
     resolve: input.resolve,
     onProgram: (words, at) => runProgram(words, at, ctx),
-  });
-  const run = runScript(argv, hostFor(context('main')), startedAt);
-  mainServers.push(...processes(run.running));
-  for (const loop of run.loops) if (loop.writes) input.fs.addPeriodic(loop.first, loop.period, loop.writes);
-
-  const sources: LineSource[] = [
-    ...run.sources,
-    ...customLogSources(customLogs(pod, container, init).lines, startedAt),
-  ];
-  let exit: ContainerRun['exit'];
-  const e = behavior.exit;
-  if (e) {
-    const after =
-      e.after === 'quick'
-        ? input.draw(input.timing.quickExit)
-        : e.after === 'work'
-          ? input.draw(input.timing.initWork)
-          : e.after;
-    exit = { at: startedAt + after, code: e.code, oom: e.oom };
-  } else if (run.flow === 'ok' || run.flow === 'exit') {
-    // A process that is done at once still takes a moment to start and exit.
-    const took = run.end - startedAt;
-    exit = { at: took > 0 ? run.end : startedAt + input.draw(input.timing.quickExit), code: run.status & 255 };
-  }
-  const { handling, pid1, process } = signalOf(run, behavior);
-  const style: ImageStyle | undefined = process?.style;
-  const say = (at: number, level: 'info' | 'warn' | 'error', message: string) =>
-    style ? style.line(at, level, message) : `[sandbox] ${message}`;
-  const memory = container.resources?.limits?.memory;
-
-  return {
-    sources,
-    exit,
-    signal: handling,
-    pid1,
-    servers: (t) => mainServers.filter((s) => s.startedAt <= t),
-    nextChangeAfter: (t) => {
-      const times = [input.fs.nextChangeAfter(t)];
-      for (const s of mainServers) {
-        if (s.startedAt > t) times.push(s.startedAt);
-        times.push(s.changesAfter?.(t));
-      }
-      const defined = times.filter((x): x is number => x !== undefined && x > t);
-      return defined.length > 0 ? Math.min(...defined) : undefined;
-    },
-    exec: (words, t, mode) => {
-      const ctx = context(mode);
-      return execIn(words, t, mode, input, ctx, hostFor(ctx));
-    },
-    onSignal: (at, ignored) => {
-      if (process) return process.style.signal(at, ignored);
-      return behavior.ignoreSigterm
-        ? ['[sandbox] SIGTERM ignored (ignore-sigterm): the kubelet kills the container when the grace period ends']
-        : [];
-    },
-    onExit: (at, code, oom, cause) => {
-      if (cause === 'crash') return [say(at, 'error', 'killed by the sandbox crash action (exit code 137)')];
-      if (cause === 'stopped') return process ? process.style.stopped(at) : [];
-      if (cause !== 'exit') return [];
-      const limit = memory ? `, memory limit ${memory}` : '';
-      if (oom)
-        return [
-          say(
-            at,
-            'error',
-            `out of memory: killed by the kernel OOM killer (exit code 137, reason OOMKilled${limit})${annotated ? ` [${annotated}]` : ''}`,
-          ),
-        ];
-      if (annotated)
-        return [
-          code === 0
-            ? say(at, 'info', `finished, exiting with code 0 [${annotated}]`)
-            : say(at, 'error', `fatal error, exiting with code ${code} [${annotated}]`),
-        ];
-      return [];
-    },
   };
 }
 
@@ -290,7 +328,7 @@ function execIn(
       return result;
     },
   };
-  const sh = new Shell(host, t, new Map(input.env), true);
+  const sh = new Shell(host, t, new Map(base.env), true);
   sh.replaceProcess();
   const flow = argv.length === 0 ? 'ok' : sh.command(argv);
   sh.flush();

@@ -192,8 +192,10 @@ function fileTree(pod: Pod, name: string, files: Files, readOnly: boolean): File
   const tree = new FileTree(name, readOnly);
   // The content as read at the container's start (`files`), made into the tree's files when something first reads
   // them: most pods' `kube-api-access` volume is never read (issue 16).
-  tree.lazyFiles(files.size, () =>
-    Object.fromEntries([...files].map(([path, text]) => [`/${path}`, text === TOKEN ? fakeToken(pod) : text])),
+  // Kept as a list of pairs until then, not the Map it was read into (~0.1 KiB less a pod).
+  const entries = [...files];
+  tree.lazyFiles(entries.length, () =>
+    Object.fromEntries(entries.map(([path, text]) => [`/${path}`, text === TOKEN ? fakeToken(pod) : text])),
   );
   return tree;
 }

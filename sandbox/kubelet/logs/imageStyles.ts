@@ -57,7 +57,53 @@ function version(image: string, parts: number, fallback: string): string {
   return nums.slice(0, Math.max(parts, nums.length)).join('.');
 }
 
-const lines = (at: number, texts: readonly string[]): LogLine[] => texts.map((text) => ({ at, text }));
+/** A start-up line: its text, or the style's line of a level and message (built when read: `styledLine`). */
+type StartLine = string | { level: Level; message: string };
+
+const lines = (style: ImageStyle, at: number, texts: readonly StartLine[]): LogLine[] =>
+  texts.map((text) => (typeof text === 'string' ? { at, text } : styledLine(style, at, text.level, text.message)));
+
+/** What a styled line's text is made from, shared by every container that prints the same message. */
+class LineTemplate {
+  constructor(
+    readonly style: ImageStyle,
+    readonly level: Level,
+    readonly message: string,
+  ) {}
+}
+
+/**
+ * A line whose text is the style's prefix (its time) and a shared message, built on each read: a container keeps its
+ * time as a number and a template, not the text (issue 16: a start-up line's text per container otherwise).
+ */
+class StyledLine implements LogLine {
+  constructor(
+    readonly at: number,
+    private readonly template: LineTemplate,
+  ) {}
+
+  get text(): string {
+    const { style, level, message } = this.template;
+    return style.line(this.at, level, message);
+  }
+}
+
+/** Templates by style, level and message (bounded: a message per image version, a few per style). */
+const templates = new Map<ImageStyle, Map<string, LineTemplate>>();
+const TEMPLATES_MAX = 256;
+
+/** `style.line(at, level, message)` as a line whose text is built when read (the same text). */
+export function styledLine(style: ImageStyle, at: number, level: Level, message: string): LogLine {
+  let byKey = templates.get(style);
+  if (!byKey) templates.set(style, (byKey = new Map()));
+  const key = `${level}\u0000${message}`;
+  let template = byKey.get(key);
+  if (!template) {
+    if (byKey.size >= TEMPLATES_MAX) byKey.clear();
+    byKey.set(key, (template = new LineTemplate(style, level, message)));
+  }
+  return new StyledLine(at, template);
+}
 
 const BYTES: Record<number, number> = { 200: 615, 404: 153, 500: 177, 503: 197 };
 
@@ -80,11 +126,11 @@ const nginx: ImageStyle = {
   line: (at, level, message) =>
     `${strftime(at, '%Y/%m/%d %H:%M:%S')} [${{ info: 'notice', warn: 'warn', error: 'emerg' }[level]}] 1#1: ${message}`,
   startup(at, ctx) {
-    return lines(at, [
+    return lines(nginx, at, [
       '/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration',
       '/docker-entrypoint.sh: Configuration complete; ready for start up',
-      nginx.line(at, 'info', `nginx/${version(ctx.image, 3, '1.27.3')}`),
-      nginx.line(at, 'info', 'start worker processes'),
+      { level: 'info', message: `nginx/${version(ctx.image, 3, '1.27.3')}` },
+      { level: 'info', message: 'start worker processes' },
     ]);
   },
   request: (at, r) => accessLine(at, r, ' "-" "%UA%" "-"'),
@@ -105,13 +151,12 @@ const httpd: ImageStyle = {
   line: (at, level, message) =>
     `[${strftime(at, '%a %b %d %H:%M:%S.%6N %Y')}] [${level === 'info' ? 'mpm_event:notice' : level === 'warn' ? 'core:warn' : 'core:emerg'}] [pid 1:tid 1] ${message}`,
   startup(at, ctx) {
-    return lines(at, [
+    return lines(httpd, at, [
       `AH00558: httpd: Could not reliably determine the server's fully qualified domain name, using ${ctx.podIP}. Set the 'ServerName' directive globally to suppress this message`,
-      httpd.line(
-        at,
-        'info',
-        `AH00489: Apache/${version(ctx.image, 3, '2.4.62')} (Unix) configured -- resuming normal operations`,
-      ),
+      {
+        level: 'info',
+        message: `AH00489: Apache/${version(ctx.image, 3, '2.4.62')} (Unix) configured -- resuming normal operations`,
+      },
     ]);
   },
   request: (at, r) => accessLine(at, r, ''),
@@ -134,11 +179,11 @@ const redis: ImageStyle = {
   accessLog: false,
   line: (at, level, message) => `1:M ${redisTime(at)} ${level === 'info' ? '*' : '#'} ${message}`,
   startup(at, ctx) {
-    return lines(at, [
+    return lines(redis, at, [
       `1:C ${redisTime(at)} * oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo`,
       `1:C ${redisTime(at)} * Redis version=${version(ctx.image, 3, '7.4.1')}, bits=64, commit=00000000, modified=0, pid=1, just started`,
-      redis.line(at, 'info', 'Running mode=standalone, port=6379.'),
-      redis.line(at, 'info', 'Ready to accept connections tcp'),
+      { level: 'info', message: 'Running mode=standalone, port=6379.' },
+      { level: 'info', message: 'Ready to accept connections tcp' },
     ]);
   },
   request: (at, r) => healthLine(redis, at, r),
@@ -158,11 +203,11 @@ const postgres: ImageStyle = {
     `${strftime(at, '%Y-%m-%d %H:%M:%S.%3N')} UTC [1] ${{ info: 'LOG', warn: 'WARNING', error: 'FATAL' }[level]}:  ${message}`,
   startup(at, ctx) {
     const v = version(ctx.image, 2, '17.2');
-    return lines(at, [
+    return lines(postgres, at, [
       'PostgreSQL init process complete; ready for start up.',
-      postgres.line(at, 'info', `starting PostgreSQL ${v} on x86_64-pc-linux-gnu, compiled by gcc, 64-bit`),
-      postgres.line(at, 'info', 'listening on IPv4 address "0.0.0.0", port 5432'),
-      postgres.line(at, 'info', 'database system is ready to accept connections'),
+      { level: 'info', message: `starting PostgreSQL ${v} on x86_64-pc-linux-gnu, compiled by gcc, 64-bit` },
+      { level: 'info', message: 'listening on IPv4 address "0.0.0.0", port 5432' },
+      { level: 'info', message: 'database system is ready to accept connections' },
     ]);
   },
   request: (at, r) => healthLine(postgres, at, r),
@@ -185,13 +230,12 @@ const mysql: ImageStyle = {
     `${strftime(at, '%Y-%m-%dT%H:%M:%S.%6NZ')} 0 [${{ info: 'System', warn: 'Warning', error: 'ERROR' }[level]}] [MY-010000] [Server] ${message}`,
   startup(at, ctx) {
     const v = mysqlVersion(ctx.image);
-    return lines(at, [
-      mysql.line(at, 'info', `/usr/sbin/mysqld (mysqld ${v}) starting as process 1`),
-      mysql.line(
-        at,
-        'info',
-        `/usr/sbin/mysqld: ready for connections. Version: '${v}'  socket: '/var/run/mysqld/mysqld.sock'  port: 3306  MySQL Community Server - GPL.`,
-      ),
+    return lines(mysql, at, [
+      { level: 'info', message: `/usr/sbin/mysqld (mysqld ${v}) starting as process 1` },
+      {
+        level: 'info',
+        message: `/usr/sbin/mysqld: ready for connections. Version: '${v}'  socket: '/var/run/mysqld/mysqld.sock'  port: 3306  MySQL Community Server - GPL.`,
+      },
     ]);
   },
   request: (at, r) => healthLine(mysql, at, r),
@@ -224,7 +268,7 @@ const generic: ImageStyle = {
       `${generic.line(at, 'info', 'starting')} image=${logfmt(ctx.image)} container=${logfmt(ctx.container)}${command} sandbox_behavior=${logfmt(ctx.behavior)}`,
     ];
     if (ctx.port !== undefined) out.push(`${generic.line(at, 'info', 'listening')} addr=:${ctx.port}`);
-    return lines(at, out);
+    return lines(generic, at, out);
   },
   request: (at, r) =>
     `${generic.line(at, r.status >= 400 ? 'warn' : 'info', `GET ${r.path} ${r.status}`)} remote=${r.remote} user_agent=${logfmt(r.userAgent)}`,

@@ -18,13 +18,25 @@ export interface LineSource {
   nextAfter(after: number): number | undefined;
 }
 
-/** A fixed set of lines. */
+/**
+ * A fixed set of lines, in time order (a stable sort: lines of the same time keep their order). Kept as an exact-size
+ * copy (the array given, grown by pushes, may have room for many more) in one object with no closures (issue 16: one
+ * per container instance).
+ */
 export function fixedLines(lines: readonly LogLine[]): LineSource {
-  const sorted = [...lines].sort((a, b) => a.at - b.at);
-  return {
-    between: (from, to, max) => sorted.filter((l) => l.at > from && l.at <= to).slice(-max),
-    nextAfter: (after) => sorted.find((l) => l.at > after)?.at,
-  };
+  return new FixedLines(lines.slice().sort((a, b) => a.at - b.at));
+}
+
+class FixedLines implements LineSource {
+  constructor(private readonly sorted: readonly LogLine[]) {}
+
+  between(from: number, to: number, max: number): LogLine[] {
+    return this.sorted.filter((l) => l.at > from && l.at <= to).slice(-max);
+  }
+
+  nextAfter(after: number): number | undefined {
+    return this.sorted.find((l) => l.at > after)?.at;
+  }
 }
 
 /**

@@ -22,66 +22,77 @@ import { LogWriter, tail } from './logOptions';
 /** Instances kept per container: the current one and the previous one. */
 const KEPT_INSTANCES = 2;
 
-interface Instance {
-  log: InstanceLog;
-  program: ContainerProgram;
+/** One kept instance: its log, with the container it belongs to and what its program prints on signal and exit. */
+class Instance extends InstanceLog {
+  constructor(
+    readonly container: string,
+    containerID: string,
+    clock: Clock,
+    public program: ContainerProgram,
+  ) {
+    super(containerID, clock, program.sources);
+  }
 }
 
 export class PodLogs {
-  private readonly containers = new Map<string, Instance[]>();
+  /** Every kept instance, in start order (one list for the pod, not a map of lists: issue 16). */
+  private instances: Instance[] = [];
 
   constructor(private readonly clock: Clock) {}
 
   /** A new instance of `container` started (its program prints from now on). */
   started(container: string, containerID: string, program: ContainerProgram): void {
-    const list = this.containers.get(container) ?? [];
-    list.push({ log: new InstanceLog(containerID, this.clock, program.sources), program });
-    while (list.length > KEPT_INSTANCES) list.shift()!.log.closeListeners();
-    this.containers.set(container, list);
+    this.instances.push(new Instance(container, containerID, this.clock, program));
+    const mine = this.instances.filter((i) => i.container === container);
+    if (mine.length > KEPT_INSTANCES) {
+      const dropped = new Set(mine.slice(0, mine.length - KEPT_INSTANCES));
+      for (const i of dropped) i.closeListeners();
+      this.instances = this.instances.filter((i) => !dropped.has(i));
+    }
   }
 
   /** The running instance's process was worked out again from `at` (what it looked up changed). */
   rebased(container: string, at: number, program: ContainerProgram): void {
     const current = this.current(container);
     if (!current) return;
-    current.log.rebase(at, program.sources);
+    current.rebase(at, program.sources);
     current.program = program;
   }
 
   /** The running instance got its stop signal. */
   signaled(container: string): void {
     const current = this.current(container);
-    current?.log.append(current.program.onSignal(this.clock.now()));
+    current?.append(current.program.onSignal(this.clock.now()));
   }
 
   /** The running instance exited. */
   exited(container: string, code: number, oom: boolean, cause: ExitCause): void {
     const current = this.current(container);
     if (!current) return;
-    current.log.append(current.program.onExit(this.clock.now(), code, oom, cause));
-    current.log.end();
+    current.append(current.program.onExit(this.clock.now(), code, oom, cause));
+    current.end();
   }
 
   /** The log of one instance, by container ID (undefined once it is no longer kept). */
   instance(container: string, containerID: string): InstanceLog | undefined {
-    return this.containers.get(container)?.find((i) => i.log.containerID === containerID)?.log;
+    return this.instances.find((i) => i.container === container && i.containerID === containerID);
   }
 
   /** Ends every follow (the kubelet stopped answering); the logs stay. */
   closeFollowers(): void {
-    for (const list of this.containers.values()) for (const i of list) i.log.closeListeners();
+    for (const i of this.instances) i.closeListeners();
   }
 
   /** The pod left the node: its logs go. */
   dispose(): void {
     this.closeFollowers();
-    this.containers.clear();
+    this.instances = [];
   }
 
   private current(container: string): Instance | undefined {
-    const list = this.containers.get(container);
-    const last = list?.[list.length - 1];
-    return last && !last.log.ended ? last : undefined;
+    let last: Instance | undefined;
+    for (const i of this.instances) if (i.container === container) last = i;
+    return last && !last.ended ? last : undefined;
   }
 }
 

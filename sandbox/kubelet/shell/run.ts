@@ -828,7 +828,7 @@ function loopSource(host: ShellHost, loop: LoopState): PeriodicLoop {
           period,
           render: (k, start) => {
             const it = render(k, start);
-            return first.end === loop.at ? it.lines.map((l) => ({ ...l, at: start })) : it.lines;
+            return first.end === loop.at ? it.lines.map((l) => ({ at: start, text: l.text })) : it.lines;
           },
         })
       : undefined,

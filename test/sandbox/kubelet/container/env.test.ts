@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Container, Pod, Service } from 'kubernetes-types/core/v1';
-import { containerEnvironment } from '../../../../sandbox/kubelet/container/env';
+import { compactEnv, containerEnvironment, processEnvironment } from '../../../../sandbox/kubelet/container/env';
 
 const pod = (c: Partial<Container>, spec: Partial<NonNullable<Pod['spec']>> = {}): [Pod, Container] => {
   const container: Container = { name: 'app', image: 'busybox', ...c };
@@ -146,5 +146,45 @@ describe('Service variables of stored Services, worked out once per namespace', 
     assert.deepEqual(hosts([web]), [['WEB_SERVICE_HOST', '10.96.7.7']]);
     web.spec!.clusterIP = '10.96.9.9';
     assert.deepEqual(hosts([web]), [['WEB_SERVICE_HOST', '10.96.9.9']]);
+  });
+});
+
+describe('compactEnv (what a running container keeps of the kubelet variables)', () => {
+  test('the namespace’s shared Service variables when they are all there is', () => {
+    // As the kubelet reads them: stored objects, frozen (their variables are worked out once).
+    const stored = { ...facts, services: facts.services.map((s) => Object.freeze(structuredClone(s))) };
+    const [p, c] = pod({});
+    const r = containerEnvironment(p, c, noConfig, stored);
+    assert.ok('vars' in r);
+    const first = compactEnv(r.vars);
+    const [p2, c2] = pod({ name: 'other' });
+    const r2 = containerEnvironment({ ...p2, metadata: { ...p2.metadata, name: 'web-2' } }, c2, noConfig, stored);
+    assert.ok('vars' in r2);
+    // Another pod of the namespace, no env of its own: the very same list, not a copy.
+    assert.equal(compactEnv(r2.vars), first);
+    assert.deepEqual([...first], [...r.vars]);
+  });
+
+  test('the process environment built from it is the one built from the Map, entry for entry and in order', () => {
+    const read = (resource: string, _ns: string, name: string) =>
+      resource === 'configmaps' && name === 'settings' ? { data: { PATH: '/opt/bin', MODE: 'fast' } } : undefined;
+    const [p, c] = pod({
+      envFrom: [{ configMapRef: { name: 'settings' } }],
+      env: [
+        { name: 'HOME', value: '/home/app' },
+        { name: 'KUBERNETES_SERVICE_PORT', value: 'overridden' },
+        { name: 'HOSTNAME', value: 'custom' },
+      ],
+      workingDir: '/srv',
+    });
+    const r = containerEnvironment(p, c, read, facts);
+    assert.ok('vars' in r);
+    const compact = compactEnv(r.vars);
+    assert.deepEqual([...processEnvironment(p, c, compact)], [...processEnvironment(p, c, r.vars)]);
+    assert.deepEqual([...processEnvironment(p, c, compact)].slice(0, 3), [
+      ['PATH', '/opt/bin'],
+      ['HOSTNAME', 'custom'],
+      ['MODE', 'fast'],
+    ]);
   });
 });

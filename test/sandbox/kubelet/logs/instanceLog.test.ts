@@ -4,6 +4,7 @@ import { VirtualClock } from '../../../../sandbox/clock/virtualClock';
 import { InstanceLog, LOG_CAPACITY } from '../../../../sandbox/kubelet/logs/instanceLog';
 import { fixedLines, periodicLines } from '../../../../sandbox/kubelet/logs/lineSource';
 import type { LogLine } from '../../../../sandbox/kubelet/logs/lineSource';
+import { styleFor, styledLine } from '../../../../sandbox/kubelet/logs/imageStyles';
 
 const texts = (lines: readonly LogLine[]) => lines.map((l) => l.text);
 
@@ -21,6 +22,47 @@ describe('line sources', () => {
     const s = periodicLines({ first: 0, period: 1, render: (k, at) => (rendered++, [{ at, text: String(k) }]) });
     assert.deepEqual(texts(s.between(-Infinity, 1e9, 3)), ['999999998', '999999999', '1000000000']);
     assert.equal(rendered, 3);
+  });
+});
+
+describe('fixed lines and styled lines', () => {
+  test('fixed lines are read in time order, lines of the same time in the order given', () => {
+    const s = fixedLines([
+      { at: 30, text: 'c' },
+      { at: 10, text: 'a1' },
+      { at: 10, text: 'a2' },
+      { at: 20, text: 'b' },
+    ]);
+    assert.deepEqual(texts(s.between(-Infinity, 100, 10)), ['a1', 'a2', 'b', 'c']);
+    assert.deepEqual(texts(s.between(10, 30, 1)), ['c']);
+    assert.equal(s.nextAfter(10), 20);
+    assert.equal(s.nextAfter(30), undefined);
+  });
+
+  test('a start-up line built on read has the text the style prints at its time', () => {
+    const at = Date.UTC(2026, 0, 2, 3, 4, 5, 678);
+    const ctx = { image: 'nginx:1.25', container: 'web', podIP: '10.244.0.9', behavior: 'runs until stopped' };
+    const nginx = styleFor('nginx:1.25');
+    assert.deepEqual(texts(nginx.startup(at, ctx)), [
+      '/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration',
+      '/docker-entrypoint.sh: Configuration complete; ready for start up',
+      '2026/01/02 03:04:05 [notice] 1#1: nginx/1.25.0',
+      '2026/01/02 03:04:05 [notice] 1#1: start worker processes',
+    ]);
+    // Every image's style: its lines have their start time and a text.
+    for (const image of ['nginx:1.27', 'httpd:2.4', 'redis:7', 'postgres:16', 'mysql:8.4', 'mariadb:11']) {
+      const style = styleFor(image);
+      const lines = style.startup(at + 1, { ...ctx, image });
+      assert.ok(lines.length > 0, image);
+      for (const l of lines) {
+        assert.equal(l.at, at + 1);
+        assert.match(l.text, /\S/, image);
+        assert.doesNotMatch(l.text, /undefined|\[object/, image);
+      }
+    }
+    const line = styledLine(nginx, at, 'warn', 'hello');
+    assert.equal(line.text, nginx.line(at, 'warn', 'hello'));
+    assert.equal(styledLine(nginx, at + 1000, 'warn', 'hello').text, nginx.line(at + 1000, 'warn', 'hello'));
   });
 });
 
