@@ -41,22 +41,20 @@ export function runSchemaRules(doc: ManifestDocument, ctx: SchemaRuleContext): D
   return outs.flat();
 }
 
-/**
- * One visitor calling each of `visitors` in turn (as methods: no bound copies, made for every document, in between).
- */
+/** One visitor calling each of `visitors` in turn. */
 function allOf(visitors: readonly SchemaVisitor[]): SchemaVisitor {
-  const values = visitors.filter((v) => v.value !== undefined);
-  const objects = visitors.filter((v) => v.object !== undefined);
-  const unknowns = visitors.filter((v) => v.unknown !== undefined);
+  const values = visitors.flatMap((v) => (v.value === undefined ? [] : [v.value.bind(v)]));
+  const objects = visitors.flatMap((v) => (v.object === undefined ? [] : [v.object.bind(v)]));
+  const unknowns = visitors.flatMap((v) => (v.unknown === undefined ? [] : [v.unknown.bind(v)]));
   return {
     value(node, type, key, path) {
-      for (let i = 0; i < values.length; i++) values[i].value!(node, type, key, path);
+      for (const f of values) f(node, type, key, path);
     },
     object(map, def, key, path) {
-      for (let i = 0; i < objects.length; i++) objects[i].object!(map, def, key, path);
+      for (const f of objects) f(map, def, key, path);
     },
     unknown(pair, name, def, path) {
-      for (let i = 0; i < unknowns.length; i++) unknowns[i].unknown!(pair, name, def, path);
+      for (const f of unknowns) f(pair, name, def, path);
     },
   };
 }
