@@ -284,23 +284,6 @@ function toManifest(
   }
 }
 
-/**
- * By root map, the object {@link plainJson} read off it with no alias expanded and no key led by a digit: walking such
- * an object meets the same keys, in the same order, with the same values as walking its nodes (a map for each object, a
- * sequence for each array, a scalar for each other value). Keyed by the nodes, which die with their document, not by
- * the object, which the cross-document facts keep: an entry never keeps a tree of nodes alive.
- */
-const mirrored = new WeakMap<YAMLMap, object>();
-
-/**
- * Whether `m.object`, as the parser made it, mirrors `m.root` one to one (see {@link mirrored}); false for objects made
- * by the general conversion, by anyone else, or of other nodes. A caller that changes the object (admission's defaults)
- * asks before it does.
- */
-export function mirrorsNodes(m: Pick<ManifestDocument, 'root' | 'object'>): boolean {
-  return mirrored.get(m.root) === m.object;
-}
-
 /** Thrown inside {@link plainJson} to fall back to the general conversion. */
 const NOT_PLAIN = Symbol('not plain');
 
@@ -320,8 +303,6 @@ interface Anchored {
 
 interface PlainState {
   bytes: number;
-  /** Whether an alias was expanded, or a key met that JavaScript lists before the others (one led by a digit). */
-  unmirrored: boolean;
   /** The deepest level an object or array was entered at (-1: none yet). */
   deepest: number;
   /** Anchored nodes by name, when aliases are resolved here; undefined: an alias is not plain. */
@@ -338,12 +319,10 @@ interface PlainState {
  * and the general conversion (with its own messages) decides.
  */
 function plainJson(root: YAMLMap, aliases: boolean): Record<string, unknown> | undefined {
-  const state: PlainState = { bytes: 0, unmirrored: false, deepest: -1, anchors: aliases ? new Map() : undefined };
+  const state: PlainState = { bytes: 0, deepest: -1, anchors: aliases ? new Map() : undefined };
   try {
     const out = plainNode(root, 0, state) as Record<string, unknown>;
-    if (state.bytes > DEFAULT_COPY_LIMITS.maxBytes) return undefined;
-    if (!state.unmirrored) mirrored.set(root, out);
-    return out;
+    return state.bytes <= DEFAULT_COPY_LIMITS.maxBytes ? out : undefined;
   } catch (e) {
     if (e === NOT_PLAIN) return undefined;
     throw e;
@@ -400,9 +379,6 @@ function plainValue(node: unknown, depth: number, state: PlainState): unknown {
       if (key.anchor !== undefined && state.anchors !== undefined) throw NOT_PLAIN;
       if (pair.value === undefined) throw NOT_PLAIN;
       state.bytes += key.value.length + 4;
-      // An array index ("80") comes first in Object.keys whatever the order written; any key led by a digit will do.
-      const lead = key.value.charCodeAt(0);
-      if (lead >= 48 && lead <= 57) state.unmirrored = true;
       out[key.value] = plainNode(pair.value, depth + 1, state);
     }
     return out;
@@ -421,7 +397,6 @@ function plainValue(node: unknown, depth: number, state: PlainState): unknown {
 function aliasValue(alias: Alias, depth: number, state: PlainState): unknown {
   const entry = state.anchors!.get(alias.source);
   if (entry === undefined || entry.value === undefined) throw NOT_PLAIN;
-  state.unmirrored = true;
   entry.count += 1;
   if (entry.aliasCount === 0) entry.aliasCount = aliasCount(entry.node, state.anchors!);
   if (entry.count * entry.aliasCount > MAX_ALIAS_COUNT) throw NOT_PLAIN;

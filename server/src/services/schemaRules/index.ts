@@ -25,8 +25,7 @@ export const SCHEMA_RULES: readonly SchemaRule[] = [
 
 /**
  * The diagnostics of every schema rule for one document, rule after rule. The rules that walk the document along its
- * schema share one walk (unknown-field too, when the object mirrors the nodes): each pushes to its own list, so the
- * order is the same as running them one by one.
+ * schema share one walk: each pushes to its own list, so the order is the same as running them one by one.
  */
 export function runSchemaRules(doc: ManifestDocument, ctx: SchemaRuleContext): Diagnostic[] {
   const outs: Diagnostic[][] = [];
@@ -45,16 +44,12 @@ export function runSchemaRules(doc: ManifestDocument, ctx: SchemaRuleContext): D
 function allOf(visitors: readonly SchemaVisitor[]): SchemaVisitor {
   const values = visitors.flatMap((v) => (v.value === undefined ? [] : [v.value.bind(v)]));
   const objects = visitors.flatMap((v) => (v.object === undefined ? [] : [v.object.bind(v)]));
-  const unknowns = visitors.flatMap((v) => (v.unknown === undefined ? [] : [v.unknown.bind(v)]));
   return {
     value(node, type, key, path) {
       for (const f of values) f(node, type, key, path);
     },
     object(map, def, key, path) {
       for (const f of objects) f(map, def, key, path);
-    },
-    unknown(pair, name, def, path) {
-      for (const f of unknowns) f(pair, name, def, path);
     },
   };
 }

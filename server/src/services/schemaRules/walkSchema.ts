@@ -25,11 +25,6 @@ export interface SchemaVisitor {
   value?(node: Node, type: SchemaType, key: Scalar | undefined, path: readonly (string | number)[]): void;
   /** A map node checked against a definition, after `value` and before its entries. */
   object?(map: YAMLMap, def: Definition, key: Scalar | undefined, path: readonly (string | number)[]): void;
-  /**
-   * A plain key (see {@link keyText}) of a map checked against `def` that `def` does not declare, merge keys
-   * included, in the order of the map's entries: after the map's `object` and the entries before it.
-   */
-  unknown?(pair: Pair, name: string, def: Definition, path: readonly (string | number)[]): void;
 }
 
 /** The text of a plain key (`ports`, `80`), or undefined for complex keys. */
@@ -93,11 +88,7 @@ function walkObject(
   v.object?.(node, def, key, path);
   for (const pair of node.items) {
     const k = keyText(pair);
-    if (k === undefined) continue;
-    if (!Object.hasOwn(def.properties, k)) {
-      v.unknown?.(pair, k, def, path);
-      continue;
-    }
+    if (k === undefined || !Object.hasOwn(def.properties, k)) continue;
     path.push(k);
     walkNode(pair.value, def.properties[k].type, pair.key as Scalar, path, v);
     path.pop();
