@@ -18,21 +18,49 @@ export function splitKey(key: string): { namespace: string; name: string } {
 
 export type IndexFunc<T> = (obj: T) => readonly string[];
 
-interface Index<T> {
-  fn: IndexFunc<T>;
-  /** Index value → the objects under it by key (insertion order, as they were indexed). */
-  values: Map<string, Map<string, T>>;
-  /** Index value → the cache's change count at its last change (absent while nothing is under it). */
-  stamps: Map<string, number>;
+/** One key's object and what the cache keeps about it, shared by the key's entries in every index. */
+interface Entry<T> {
+  obj: T;
+  /** When the key was first stored: `list()` order, which an update does not change. */
+  readonly first: number;
+  /** The cache's store count at the key's last `set`: when it was last placed under each of its index values. */
+  stored: number;
+  /** The key's index values as last indexed, a list per index in `indexes` order (an update compares them). */
+  readonly indexedAs: (readonly string[])[];
 }
 
+/** The objects under one index value. */
+interface Bucket<T> {
+  /** By key. In `byIndex` order while `inOrder`; otherwise put back in order on the next read. */
+  entries: Map<string, Entry<T>>;
+  inOrder: boolean;
+  /** The entry placed here last (last in `byIndex` order), unless it was removed since. */
+  last: Entry<T> | undefined;
+  /** The cache's change count at the bucket's last change: what `indexStamp` hands out. */
+  stamp: number;
+}
+
+interface Index<T> {
+  fn: IndexFunc<T>;
+  /** Index value → the objects under it (absent while nothing is under it). */
+  values: Map<string, Bucket<T>>;
+  /** The cache's store count when the index was added: entries stored since were placed by a `set`. */
+  readonly addedAt: number;
+}
+
+/**
+ * The order of `byIndex` is the order objects were placed under the value: an update moves an object last (as removing
+ * and adding it would, client-go's `threadSafeMap` keeps a set per value and its callers sort; ours is kept as it was).
+ * An update that leaves an object's values unchanged — a status write — does not move it in the bucket's map: the
+ * bucket is marked out of order and sorted by when each object was placed on its next read (reads of a bucket are
+ * rarer than writes under it: the envelope writes each pod's status several times between its owner's reads).
+ */
 export class ObjectCache<T extends KubeObject = KubeObject> {
-  private readonly items = new Map<string, T>();
+  private readonly items = new Map<string, Entry<T>>();
   private readonly indexes = new Map<string, Index<T>>();
-  /** Each key's index values as last indexed, a list per index in `indexes` order (an update compares them). */
-  private readonly indexedAs = new Map<string, (readonly string[])[]>();
-  /** When each key was first stored: `list()` order, which an update does not change. */
-  private readonly firstStored = new Map<string, number>();
+  /** First stores: `Entry.first`. */
+  private firsts = 0;
+  /** Every `set`: `Entry.stored`. */
   private stores = 0;
   /** Bumped by every change to any index value's objects: what `indexStamp` hands out. */
   private indexChanges = 0;
@@ -45,14 +73,14 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     return this.indexes.has(name);
   }
 
-  /** Adds a secondary index; existing objects are indexed at once. */
+  /** Adds a secondary index; existing objects are indexed at once, in `list()` order. */
   addIndex(name: string, fn: IndexFunc<T>): void {
-    const index: Index<T> = { fn, values: new Map(), stamps: new Map() };
+    const index: Index<T> = { fn, values: new Map(), addedAt: this.stores };
     this.indexes.set(name, index);
-    for (const [key, obj] of this.items) {
-      const values = fn(obj);
-      this.indexedAs.get(key)!.push(values);
-      for (const v of values) this.add(index, v, key, obj);
+    for (const [key, entry] of this.items) {
+      const values = fn(entry.obj);
+      entry.indexedAs.push(values);
+      for (const v of values) this.add(index, v, key, entry);
     }
   }
 
@@ -64,17 +92,17 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
   indexStamp(indexName: string, value: string): number {
     const index = this.indexes.get(indexName);
     if (!index) throw new Error(`no index named ${indexName}`);
-    return index.stamps.get(value) ?? 0;
+    return index.values.get(value)?.stamp ?? 0;
   }
 
   get(key: string): T | undefined {
-    return this.items.get(key);
+    return this.items.get(key)?.obj;
   }
 
   /** All objects, or those of one namespace. */
   list(namespace?: string): T[] {
     const out: T[] = [];
-    for (const obj of this.items.values())
+    for (const { obj } of this.items.values())
       if (namespace === undefined || (obj.metadata.namespace ?? '') === namespace) out.push(obj);
     return out;
   }
@@ -85,7 +113,7 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
 
   /** `objs` (cached objects) sorted as `list()` would return them. */
   inListOrder(objs: readonly T[]): T[] {
-    const keyed = objs.map((obj) => ({ obj, at: this.firstStored.get(objectKey(obj)) ?? Number.MAX_SAFE_INTEGER }));
+    const keyed = objs.map((obj) => ({ obj, at: this.items.get(objectKey(obj))?.first ?? Number.MAX_SAFE_INTEGER }));
     keyed.sort((a, b) => a.at - b.at);
     return keyed.map((k) => k.obj);
   }
@@ -94,80 +122,112 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
   byIndex(indexName: string, value: string): T[] {
     const index = this.indexes.get(indexName);
     if (!index) throw new Error(`no index named ${indexName}`);
-    const objs = index.values.get(value);
-    return objs ? Array.from(objs.values()) : [];
+    const bucket = index.values.get(value);
+    if (!bucket) return [];
+    if (!bucket.inOrder) putInOrder(bucket, index.addedAt);
+    const out = new Array<T>(bucket.entries.size);
+    let i = 0;
+    for (const entry of bucket.entries.values()) out[i++] = entry.obj;
+    return out;
   }
 
   /**
    * Stores `obj` and returns the object it replaces. Index values are computed for the new object only (the old
    * object's were kept); where an index's values are unchanged — a status write — the object is replaced under them
-   * (moved last, as removing and adding it would) without emptying and re-creating their entries.
+   * (last in their order, as removing and adding it would) without emptying and re-creating their entries.
    */
   set(obj: T): T | undefined {
     const key = objectKey(obj);
-    const old = this.items.get(key);
-    if (!old) this.firstStored.set(key, this.stores++);
-    this.items.set(key, obj);
-    if (this.indexes.size === 0) {
-      if (!old) this.indexedAs.set(key, []);
-      return old;
+    const entry = this.items.get(key);
+    if (!entry) {
+      const added: Entry<T> = { obj, first: this.firsts++, stored: ++this.stores, indexedAs: [] };
+      this.items.set(key, added);
+      for (const index of this.indexes.values()) {
+        const values = index.fn(obj);
+        added.indexedAs.push(values);
+        for (const v of values) this.add(index, v, key, added);
+      }
+      return undefined;
     }
-    const before = old ? this.indexedAs.get(key) : undefined;
-    const after: (readonly string[])[] = [];
+    const old = entry.obj;
+    entry.obj = obj;
+    entry.stored = ++this.stores;
+    const indexedAs = entry.indexedAs;
     let i = 0;
     for (const index of this.indexes.values()) {
       const values = index.fn(obj);
-      const was = before?.[i++];
-      if (was !== undefined && sameValues(was, values)) for (const v of values) this.replace(index, v, key, obj);
+      const was = indexedAs[i];
+      if (sameValues(was, values)) for (const v of values) this.replace(index, v, entry);
       else {
-        if (was !== undefined) this.unindex(index, key, was);
-        for (const v of values) this.add(index, v, key, obj);
+        this.unindex(index, key, entry, was);
+        for (const v of values) this.add(index, v, key, entry);
+        indexedAs[i] = values;
       }
-      after.push(values);
+      i++;
     }
-    this.indexedAs.set(key, after);
     return old;
   }
 
   delete(key: string): T | undefined {
-    const old = this.items.get(key);
-    if (!old) return undefined;
-    const was = this.indexedAs.get(key)!;
+    const entry = this.items.get(key);
+    if (!entry) return undefined;
     let i = 0;
-    for (const index of this.indexes.values()) this.unindex(index, key, was[i++]);
+    for (const index of this.indexes.values()) this.unindex(index, key, entry, entry.indexedAs[i++]);
     this.items.delete(key);
-    this.indexedAs.delete(key);
-    this.firstStored.delete(key);
-    return old;
+    return entry.obj;
   }
 
-  private unindex(index: Index<T>, key: string, values: readonly string[]): void {
+  private unindex(index: Index<T>, key: string, entry: Entry<T>, values: readonly string[]): void {
     for (const v of values) {
-      const objs = index.values.get(v);
-      if (!objs) continue;
-      objs.delete(key);
-      if (objs.size > 0) index.stamps.set(v, ++this.indexChanges);
-      else {
-        index.values.delete(v);
-        index.stamps.delete(v);
-      }
+      const bucket = index.values.get(v);
+      if (!bucket) continue;
+      bucket.entries.delete(key);
+      if (bucket.last === entry) bucket.last = undefined;
+      if (bucket.entries.size > 0) bucket.stamp = ++this.indexChanges;
+      else index.values.delete(v);
     }
   }
 
-  /** `obj` replaces the object stored under `key` at `value`, last in that value's order. */
-  private replace(index: Index<T>, value: string, key: string, obj: T): void {
-    const objs = index.values.get(value)!;
-    objs.delete(key);
-    objs.set(key, obj);
-    index.stamps.set(value, ++this.indexChanges);
+  /** `entry`, stored again, is placed last under `value` (it was there already). */
+  private replace(index: Index<T>, value: string, entry: Entry<T>): void {
+    const bucket = index.values.get(value)!;
+    if (bucket.last !== entry) {
+      bucket.inOrder = false;
+      bucket.last = entry;
+    }
+    bucket.stamp = ++this.indexChanges;
   }
 
-  private add(index: Index<T>, value: string, key: string, obj: T): void {
-    let objs = index.values.get(value);
-    if (!objs) index.values.set(value, (objs = new Map()));
-    objs.set(key, obj);
-    index.stamps.set(value, ++this.indexChanges);
+  private add(index: Index<T>, value: string, key: string, entry: Entry<T>): void {
+    const bucket = index.values.get(value);
+    if (!bucket) {
+      const entries = new Map<string, Entry<T>>();
+      entries.set(key, entry);
+      index.values.set(value, { entries, inOrder: true, last: entry, stamp: ++this.indexChanges });
+      return;
+    }
+    // A key placed twice in one `set` (an index function that returns a value twice) keeps its place, which is last.
+    bucket.entries.set(key, entry);
+    bucket.last = entry;
+    bucket.stamp = ++this.indexChanges;
   }
+}
+
+/**
+ * Sorts a bucket by when each entry was placed under its value. An entry stored since the index was added was placed
+ * by its last `set` (every `set` places a key under all its values again); one not stored since was placed when the
+ * index was added, in `list()` order, before all the others.
+ */
+function putInOrder<T>(bucket: Bucket<T>, addedAt: number): void {
+  const pairs = [...bucket.entries];
+  pairs.sort(([, a], [, b]) => {
+    const aSet = a.stored > addedAt;
+    const bSet = b.stored > addedAt;
+    if (aSet !== bSet) return aSet ? 1 : -1;
+    return aSet ? a.stored - b.stored : a.first - b.first;
+  });
+  bucket.entries = new Map(pairs);
+  bucket.inOrder = true;
 }
 
 function sameValues(a: readonly string[], b: readonly string[]): boolean {

@@ -4,6 +4,7 @@ import { Informer } from '../../../sandbox/client/informer';
 import { ObjectCache, objectKey } from '../../../sandbox/client/cache';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { cloneJson } from '../../../sandbox/util/json';
+import { SeededRandom } from '../../../sandbox/clock/random';
 import { configMap, newApi, pod } from '../fixtures';
 
 function recorder() {
@@ -182,4 +183,118 @@ describe('ObjectCache indexes across updates', () => {
     assert.deepEqual(names(cache.byIndex('name', 'y')), []);
     assert.deepEqual(names(cache.byIndex('label', 'app=b')), ['x@3']);
   });
+});
+
+/**
+ * The cache against a plain model of its contract: an object's index values' entries in the order they were placed
+ * (an update moves the object last under each of its values, as removing and adding it would), `list()` in
+ * first-stored order, stamps that change whenever a value's objects change and are 0 while nothing is under it.
+ */
+describe('ObjectCache against a model (random operations)', () => {
+  type Model = {
+    items: Map<string, KubeObject>;
+    indexes: Map<string, { fn: (o: KubeObject) => readonly string[]; values: Map<string, Map<string, KubeObject>> }>;
+  };
+  const place = (values: Map<string, Map<string, KubeObject>>, v: string, key: string, o: KubeObject) => {
+    let objs = values.get(v);
+    if (!objs) values.set(v, (objs = new Map()));
+    objs.delete(key);
+    objs.set(key, o);
+  };
+  const unplace = (values: Map<string, Map<string, KubeObject>>, v: string, key: string) => {
+    values.get(v)?.delete(key);
+    if (values.get(v)?.size === 0) values.delete(v);
+  };
+  const modelSet = (m: Model, o: KubeObject) => {
+    const key = objectKey(o);
+    const old = m.items.get(key);
+    m.items.set(key, o);
+    for (const { fn, values } of m.indexes.values()) {
+      if (old) for (const v of fn(old)) unplace(values, v, key);
+      for (const v of fn(o)) place(values, v, key, o);
+    }
+  };
+  const modelDelete = (m: Model, key: string) => {
+    const old = m.items.get(key);
+    if (!old) return;
+    for (const { fn, values } of m.indexes.values()) for (const v of fn(old)) unplace(values, v, key);
+    m.items.delete(key);
+  };
+
+  const LABELS = ['a', 'b', 'c'];
+  const fns: Record<string, (o: KubeObject) => readonly string[]> = {
+    label: (o) => Object.entries(o.metadata.labels ?? {}).map(([k, v]) => `${k}=${v}`),
+    first: (o) => [o.metadata.labels?.app ?? 'none'],
+    // A value returned twice, and objects under no value.
+    twice: (o) => (o.metadata.labels?.tier ? [o.metadata.labels.tier, o.metadata.labels.tier] : []),
+  };
+
+  for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+    test(`seed ${seed}: byIndex order, list order, stamps and get agree with the model`, () => {
+      const r = new SeededRandom(`cache-model/${seed}`);
+      const cache = new ObjectCache();
+      const model: Model = { items: new Map(), indexes: new Map() };
+      const pending = Object.keys(fns);
+      const addIndex = () => {
+        const name = pending.shift()!;
+        cache.addIndex(name, fns[name]);
+        const values = new Map<string, Map<string, KubeObject>>();
+        for (const [key, o] of model.items) for (const v of fns[name](o)) place(values, v, key, o);
+        model.indexes.set(name, { fn: fns[name], values });
+      };
+      if (seed % 2 === 0) addIndex();
+      let rv = 0;
+      const probes = () => {
+        const out: [string, string][] = [];
+        for (const name of model.indexes.keys())
+          for (const v of [...LABELS.map((l) => `app=${l}`), ...LABELS.map((l) => `tier=${l}`), ...LABELS, 'none'])
+            out.push([name, v]);
+        return out;
+      };
+      for (let step = 0; step < 600; step++) {
+        const before = new Map(probes().map(([n, v]) => [`${n} ${v}`, cache.indexStamp(n, v)]));
+        const contents = (n: string, v: string) =>
+          [...(model.indexes.get(n)!.values.get(v)?.values() ?? [])].map((o) => o.metadata.resourceVersion).join();
+        const was = new Map(probes().map(([n, v]) => [`${n} ${v}`, contents(n, v)]));
+        const op = r.int(20);
+        const name = `o${r.int(12)}`;
+        if (op === 0 && pending.length > 0) addIndex();
+        else if (op < 4) {
+          modelDelete(model, `ns/${name}`);
+          cache.delete(`ns/${name}`);
+        } else {
+          const labels: Record<string, string> = {};
+          if (r.int(3) > 0) labels.app = LABELS[r.int(3)];
+          if (r.int(2) > 0) labels.tier = LABELS[r.int(3)];
+          const o = {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name, namespace: 'ns', resourceVersion: String(++rv), labels },
+          } as KubeObject;
+          modelSet(model, o);
+          cache.set(o);
+        }
+        for (const [n, v] of probes()) {
+          const stamp = cache.indexStamp(n, v);
+          const now = contents(n, v);
+          assert.equal(stamp === 0, now === '', `seed ${seed} step ${step}: stamp of ${n} ${v} is 0 iff empty`);
+          if (before.has(`${n} ${v}`) && now !== was.get(`${n} ${v}`))
+            assert.notEqual(stamp, before.get(`${n} ${v}`), `seed ${seed} step ${step}: ${n} ${v} changed`);
+          // Read only some buckets at some steps, so that several writes fall between two reads.
+          if (r.int(4) === 0)
+            assert.deepEqual(
+              cache.byIndex(n, v).map((o) => o.metadata.resourceVersion),
+              now === '' ? [] : now.split(','),
+              `seed ${seed} step ${step}: byIndex(${n}, ${v})`,
+            );
+        }
+        assert.deepEqual(
+          cache.list().map((o) => o.metadata.resourceVersion),
+          [...model.items.values()].map((o) => o.metadata.resourceVersion),
+        );
+        assert.equal(cache.get(`ns/${name}`), model.items.get(`ns/${name}`));
+      }
+      assert.ok(model.indexes.size > 0);
+    });
+  }
 });
