@@ -13,60 +13,98 @@ export interface QueuedTimer {
   readonly background: boolean;
 }
 
+/**
+ * A binary min-heap of timers by (due, seq). The keys sit in two typed arrays beside the timers, so a sift compares
+ * numbers next to each other in memory instead of loading each timer object (the envelope's clock holds thousands of
+ * timers, and the loads were most of a pop). Elements move into a hole rather than being swapped.
+ */
 class TimerHeap {
-  private heap: QueuedTimer[] = [];
+  private timers: (QueuedTimer | undefined)[] = [];
+  private dues = new Float64Array(64);
+  private seqs = new Float64Array(64);
+  private size = 0;
 
   get length(): number {
-    return this.heap.length;
+    return this.size;
   }
 
   push(t: QueuedTimer): void {
-    this.heap.push(t);
-    this.up(this.heap.length - 1);
+    if (this.size === this.dues.length) this.grow();
+    this.up(this.size++, t);
   }
 
   peek(): QueuedTimer | undefined {
-    return this.heap[0];
+    return this.size > 0 ? this.timers[0] : undefined;
   }
 
   pop(): QueuedTimer | undefined {
-    const heap = this.heap;
-    if (heap.length === 0) return undefined;
-    const top = heap[0];
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      this.down(0);
-    }
+    if (this.size === 0) return undefined;
+    const top = this.timers[0];
+    const n = --this.size;
+    const last = this.timers[n]!;
+    this.timers[n] = undefined;
+    if (n > 0) this.down(last);
     return top;
   }
 
-  private less(a: QueuedTimer, b: QueuedTimer): boolean {
-    return a.due < b.due || (a.due === b.due && a.seq < b.seq);
+  private grow(): void {
+    const dues = new Float64Array(this.dues.length * 2);
+    dues.set(this.dues);
+    this.dues = dues;
+    const seqs = new Float64Array(this.seqs.length * 2);
+    seqs.set(this.seqs);
+    this.seqs = seqs;
   }
 
-  private up(i: number): void {
-    const heap = this.heap;
+  /** Places `t` at the hole `i` or above it. */
+  private up(i: number, t: QueuedTimer): void {
+    const { timers, dues, seqs } = this;
+    const due = t.due;
+    const seq = t.seq;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.less(heap[i], heap[parent])) break;
-      [heap[i], heap[parent]] = [heap[parent], heap[i]];
+      const pd = dues[parent];
+      if (!(due < pd || (due === pd && seq < seqs[parent]))) break;
+      timers[i] = timers[parent];
+      dues[i] = pd;
+      seqs[i] = seqs[parent];
       i = parent;
     }
+    timers[i] = t;
+    dues[i] = due;
+    seqs[i] = seq;
   }
 
-  private down(i: number): void {
-    const heap = this.heap;
+  /** Places `t` at the hole at the root or below it. */
+  private down(t: QueuedTimer): void {
+    const { timers, dues, seqs, size } = this;
+    const due = t.due;
+    const seq = t.seq;
+    let i = 0;
     for (;;) {
       const l = 2 * i + 1;
+      if (l >= size) break;
+      let m = l;
+      let md = dues[l];
+      let ms = seqs[l];
       const r = l + 1;
-      let m = i;
-      if (l < heap.length && this.less(heap[l], heap[m])) m = l;
-      if (r < heap.length && this.less(heap[r], heap[m])) m = r;
-      if (m === i) return;
-      [heap[i], heap[m]] = [heap[m], heap[i]];
+      if (r < size) {
+        const rd = dues[r];
+        if (rd < md || (rd === md && seqs[r] < ms)) {
+          m = r;
+          md = rd;
+          ms = seqs[r];
+        }
+      }
+      if (!(md < due || (md === due && ms < seq))) break;
+      timers[i] = timers[m];
+      dues[i] = md;
+      seqs[i] = ms;
       i = m;
     }
+    timers[i] = t;
+    dues[i] = due;
+    seqs[i] = seq;
   }
 }
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { VirtualClock, DEFAULT_EPOCH } from '../../sandbox/clock/virtualClock';
 import { formatMicroTime, formatTimestamp } from '../../sandbox/clock/clock';
 import { NAME_ALPHABET, SeededRandom } from '../../sandbox/clock/random';
+import { TimerQueue } from '../../sandbox/clock/timerQueue';
 
 describe('VirtualClock', () => {
   test('runs timers in due order, FIFO within an instant, each at its own time', () => {
@@ -106,4 +107,57 @@ describe('SeededRandom', () => {
     assert.equal(r.fork('kubelet-1').next(), fresh);
     assert.notEqual(r.fork('kubelet-2').next(), fresh);
   });
+});
+
+describe('TimerQueue against a sorted list (random operations)', () => {
+  for (const seed of [1, 2, 3, 4]) {
+    test(`seed ${seed}: pops in (due, set order), skipping cancelled timers, across growth`, () => {
+      const r = new SeededRandom(`timer-queue/${seed}`);
+      const q = new TimerQueue();
+      // The model: every live timer with its set order; the next is the one with the least (due, order).
+      const model: { id: number; due: number; order: number; background: boolean }[] = [];
+      let order = 0;
+      let maxLive = 0;
+      const popped: string[] = [];
+      const expected: string[] = [];
+      for (let step = 0; step < 3000; step++) {
+        // Pushes outnumber the rest for the first half (the heap grows past its first arrays), then fewer.
+        const op = r.int(10) - (step < 1500 ? 2 : -1);
+        if (op < 5 || model.length === 0) {
+          // Few distinct dues, so ties are common; some fractional.
+          const due = r.int(4) === 0 ? r.int(20) + 0.5 : r.int(40);
+          const background = r.int(4) === 0;
+          const id = q.push(due, () => undefined, background);
+          model.push({ id, due, order: order++, background });
+        } else if (op < 7) {
+          const i = r.int(model.length);
+          q.cancel(model[i].id);
+          model.splice(i, 1);
+        } else {
+          model.sort((a, b) => a.due - b.due || a.order - b.order);
+          assert.equal(q.peek()?.id, model[0].id);
+          const next = model.shift()!;
+          expected.push(`${next.id}@${next.due}`);
+          const t = q.pop()!;
+          popped.push(`${t.id}@${t.due}`);
+        }
+        assert.equal(q.size, model.length);
+        maxLive = Math.max(maxLive, model.length);
+        assert.equal(q.foregroundSize, model.filter((t) => !t.background).length);
+        const fg = model.filter((t) => !t.background).sort((a, b) => a.due - b.due || a.order - b.order);
+        assert.equal(q.nextForegroundDue(), fg[0]?.due);
+      }
+      while (model.length > 0) {
+        model.sort((a, b) => a.due - b.due || a.order - b.order);
+        const next = model.shift()!;
+        expected.push(`${next.id}@${next.due}`);
+        const t = q.pop()!;
+        popped.push(`${t.id}@${t.due}`);
+      }
+      assert.equal(q.pop(), undefined);
+      assert.deepEqual(popped, expected);
+      assert.ok(expected.length > 500);
+      assert.ok(maxLive > 200, `the heap grew (${maxLive} live timers at most)`);
+    });
+  }
 });
