@@ -5,12 +5,25 @@
  * Shared by the virtual and the real-time clock.
  */
 
-export interface QueuedTimer {
-  readonly id: number;
-  readonly due: number;
-  readonly seq: number;
-  readonly fn: () => void;
-  readonly background: boolean;
+const NOTHING = (): void => undefined;
+
+/**
+ * A timer in the queue, and the handle `push` returns: it is cancelled through itself (no map of ids is kept), and
+ * lets go of its function once it has run or been cancelled (a handle kept afterwards does not keep what the function
+ * closed over).
+ */
+export class QueuedTimer {
+  /** Neither run (popped) nor cancelled. */
+  pending = true;
+
+  constructor(
+    readonly queue: TimerQueue,
+    readonly id: number,
+    readonly due: number,
+    readonly seq: number,
+    public fn: () => void,
+    readonly background: boolean,
+  ) {}
 }
 
 /**
@@ -111,14 +124,14 @@ class TimerHeap {
 export class TimerQueue {
   private readonly foreground = new TimerHeap();
   private readonly background = new TimerHeap();
-  /** Ids of timers set and neither run nor cancelled, with whether they are foreground. */
-  private readonly live = new Map<number, boolean>();
+  /** Timers set and neither run nor cancelled, and how many of them are foreground. */
+  private live = 0;
   private foregroundLive = 0;
   private seq = 0;
   private nextId = 1;
 
   get size(): number {
-    return this.live.size;
+    return this.live;
   }
 
   /** Timers that are not background housekeeping. */
@@ -126,19 +139,18 @@ export class TimerQueue {
     return this.foregroundLive;
   }
 
-  push(due: number, fn: () => void, background = false): number {
-    const timer: QueuedTimer = { id: this.nextId++, due, seq: this.seq++, fn, background };
+  push(due: number, fn: () => void, background = false): QueuedTimer {
+    const timer = new QueuedTimer(this, this.nextId++, due, this.seq++, fn, background);
     (background ? this.background : this.foreground).push(timer);
-    this.live.set(timer.id, !background);
+    this.live++;
     if (!background) this.foregroundLive++;
-    return timer.id;
+    return timer;
   }
 
-  cancel(id: number): void {
-    const fg = this.live.get(id);
-    if (fg === undefined) return;
-    this.live.delete(id);
-    if (fg) this.foregroundLive--;
+  /** Cancels a timer of this queue that has not run; anything else is ignored. */
+  cancel(timer: QueuedTimer): void {
+    if (timer.queue !== this || !timer.pending) return;
+    this.settle(timer);
   }
 
   /** When the earliest foreground timer is due. */
@@ -155,20 +167,27 @@ export class TimerQueue {
     return f.due < b.due || (f.due === b.due && f.seq < b.seq) ? f : b;
   }
 
-  /** Removes and returns the earliest live timer. */
-  pop(): QueuedTimer | undefined {
+  /** Removes the earliest live timer (the one `peek` returns) and returns its function, which the timer lets go of. */
+  pop(): (() => void) | undefined {
     const top = this.peek();
     if (!top) return undefined;
     (top.background ? this.background : this.foreground).pop();
-    this.live.delete(top.id);
-    if (!top.background) this.foregroundLive--;
-    return top;
+    const fn = top.fn;
+    this.settle(top);
+    return fn;
+  }
+
+  private settle(timer: QueuedTimer): void {
+    timer.pending = false;
+    timer.fn = NOTHING;
+    this.live--;
+    if (!timer.background) this.foregroundLive--;
   }
 
   /** Drops cancelled timers from the top of `heap`, then peeks. */
   private livePeek(heap: TimerHeap): QueuedTimer | undefined {
     for (let t = heap.peek(); t; t = heap.peek()) {
-      if (this.live.has(t.id)) return t;
+      if (t.pending) return t;
       heap.pop();
     }
     return undefined;

@@ -4,7 +4,7 @@
  * run is the same every time for the same inputs.
  */
 import type { Clock, TimerHandle, TimerOptions } from './clock';
-import { TimerQueue } from './timerQueue';
+import { QueuedTimer, TimerQueue } from './timerQueue';
 
 /** 2026-01-01T00:00:00Z: the default start, so recorded histories do not depend on when they were made. */
 export const DEFAULT_EPOCH = Date.UTC(2026, 0, 1);
@@ -23,11 +23,12 @@ export class VirtualClock implements Clock {
 
   setTimer(delayMs: number, fn: () => void, options?: TimerOptions): TimerHandle {
     const delay = Number.isFinite(delayMs) && delayMs > 0 ? delayMs : 0;
-    return { id: this.timers.push(this.current + delay, fn, options?.background ?? false) };
+    return this.timers.push(this.current + delay, fn, options?.background ?? false);
   }
 
+  /** Cancels a timer this clock set (the handle is the queued timer); any other handle is ignored. */
   clearTimer(handle: TimerHandle): void {
-    this.timers.cancel(handle.id);
+    if (handle instanceof QueuedTimer) this.timers.cancel(handle);
   }
 
   /** Number of timers waiting to run. */
@@ -65,10 +66,10 @@ export class VirtualClock implements Clock {
     for (;;) {
       const next = this.timers.peek();
       if (!next || next.due > time) break;
-      this.timers.pop();
+      const fn = this.timers.pop()!;
       if (next.due > this.current) this.current = next.due;
       ran++;
-      next.fn();
+      fn();
     }
     if (time > this.current) this.current = time;
     return ran;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { VirtualClock, DEFAULT_EPOCH } from '../../sandbox/clock/virtualClock';
 import { formatMicroTime, formatTimestamp } from '../../sandbox/clock/clock';
 import { NAME_ALPHABET, SeededRandom } from '../../sandbox/clock/random';
+import type { QueuedTimer } from '../../sandbox/clock/timerQueue';
 import { TimerQueue } from '../../sandbox/clock/timerQueue';
 
 describe('VirtualClock', () => {
@@ -39,6 +40,31 @@ describe('VirtualClock', () => {
     assert.equal(clock.runNext(), true);
     assert.deepEqual(log, [20, 30]);
     assert.equal(clock.runNext(), false);
+  });
+
+  test('a handle clears only its own clock’s timer, and once run or cleared keeps nothing of its function', () => {
+    const a = new VirtualClock(0);
+    const b = new VirtualClock(0);
+    const log: string[] = [];
+    const ha = a.setTimer(10, () => log.push('a'));
+    const hb = b.setTimer(10, () => log.push('b'));
+    // Both are their clock's first timer: the same id, not the same timer.
+    assert.equal(ha.id, hb.id);
+    b.clearTimer(ha);
+    a.clearTimer({ id: ha.id });
+    a.advance(10);
+    b.advance(10);
+    assert.deepEqual(log, ['a', 'b']);
+    const payload = { big: 'closed over' };
+    const h = a.setTimer(5, () => log.push(payload.big));
+    a.clearTimer(h);
+    assert.ok(!(h as unknown as { fn: () => void }).fn.toString().includes('payload'), 'cleared: the function let go');
+    const h2 = a.setTimer(5, () => log.push(payload.big));
+    a.advance(5);
+    assert.deepEqual(log, ['a', 'b', 'closed over']);
+    assert.ok(!(h2 as unknown as { fn: () => void }).fn.toString().includes('payload'), 'run: the function let go');
+    a.clearTimer(h2);
+    assert.equal(a.pendingTimers, 0);
   });
 
   test('negative and non-finite delays run at the current instant', () => {
@@ -118,6 +144,7 @@ describe('TimerQueue against a sorted list (random operations)', () => {
       const model: { id: number; due: number; order: number; background: boolean }[] = [];
       let order = 0;
       let maxLive = 0;
+      const handles = new Map<number, QueuedTimer>();
       const popped: string[] = [];
       const expected: string[] = [];
       for (let step = 0; step < 3000; step++) {
@@ -127,19 +154,22 @@ describe('TimerQueue against a sorted list (random operations)', () => {
           // Few distinct dues, so ties are common; some fractional.
           const due = r.int(4) === 0 ? r.int(20) + 0.5 : r.int(40);
           const background = r.int(4) === 0;
-          const id = q.push(due, () => undefined, background);
+          const id = order;
+          handles.set(
+            id,
+            q.push(due, () => popped.push(`${id}@${due}`), background),
+          );
           model.push({ id, due, order: order++, background });
         } else if (op < 7) {
           const i = r.int(model.length);
-          q.cancel(model[i].id);
+          q.cancel(handles.get(model[i].id)!);
           model.splice(i, 1);
         } else {
           model.sort((a, b) => a.due - b.due || a.order - b.order);
-          assert.equal(q.peek()?.id, model[0].id);
+          assert.equal(q.peek(), handles.get(model[0].id));
           const next = model.shift()!;
           expected.push(`${next.id}@${next.due}`);
-          const t = q.pop()!;
-          popped.push(`${t.id}@${t.due}`);
+          q.pop()!();
         }
         assert.equal(q.size, model.length);
         maxLive = Math.max(maxLive, model.length);
@@ -151,10 +181,13 @@ describe('TimerQueue against a sorted list (random operations)', () => {
         model.sort((a, b) => a.due - b.due || a.order - b.order);
         const next = model.shift()!;
         expected.push(`${next.id}@${next.due}`);
-        const t = q.pop()!;
-        popped.push(`${t.id}@${t.due}`);
+        q.pop()!();
       }
       assert.equal(q.pop(), undefined);
+      // A timer run or cancelled is settled: cancelling it again changes nothing.
+      for (const h of handles.values()) q.cancel(h);
+      assert.equal(q.size, 0);
+      assert.equal(q.foregroundSize, 0);
       assert.deepEqual(popped, expected);
       assert.ok(expected.length > 500);
       assert.ok(maxLive > 200, `the heap grew (${maxLive} live timers at most)`);
