@@ -95,7 +95,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     for (const key of this.cache.keys()) {
       if (!fresh.has(key)) {
         const gone = this.cache.delete(key)!;
-        this.emit((h) => h.onDelete?.(gone));
+        for (const h of this.handlers) h.onDelete?.(gone);
       }
     }
     for (const obj of fresh.values()) this.apply({ type: 'ADDED', object: obj });
@@ -130,17 +130,16 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   private apply(ev: WatchEvent): void {
     const obj = ev.object as T;
+    // Each delivery loops over the handlers as they were when it began (a removal replaces the array), without a
+    // closure per event.
     if (ev.type === 'DELETED') {
       const old = this.cache.delete(objectKey(obj));
-      if (old) this.emit((h) => h.onDelete?.(obj));
+      if (old) for (const h of this.handlers) h.onDelete?.(obj);
       return;
     }
     const old = this.cache.set(obj);
-    if (!old) this.emit((h) => h.onAdd?.(obj));
-    else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.emit((h) => h.onUpdate?.(old, obj));
-  }
-
-  private emit(fn: (h: InformerHandlers<T>) => void): void {
-    for (const h of this.handlers) fn(h);
+    if (!old) for (const h of this.handlers) h.onAdd?.(obj);
+    else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion)
+      for (const h of this.handlers) h.onUpdate?.(old, obj);
   }
 }
