@@ -81,16 +81,25 @@ interface Entry {
 /** The record as kept: see `KeptRecord`. Scores outside 0–255 (none are: normalized 0–100) stay 32-bit. */
 function keep(r: CycleRecord): KeptRecord {
   const allFeasible = r.feasible.length === r.names.length;
-  let scores: Uint8Array | Int32Array | undefined = r.scores;
-  if (scores !== undefined && scores.every((v) => v >= 0 && v <= 255)) scores = Uint8Array.from(scores);
   return {
     names: r.names,
     verdicts: allFeasible ? undefined : r.verdicts,
     taintReasons: r.taintReasons,
     feasible: allFeasible ? undefined : r.feasible,
-    scores,
+    scores: r.scores && inBytes(r.scores),
     chosen: r.chosen,
   };
+}
+
+/** The scores as bytes, in one pass; as they are when one is outside 0–255. */
+function inBytes(scores: Int32Array): Uint8Array | Int32Array {
+  const out = new Uint8Array(scores.length);
+  for (let i = 0; i < scores.length; i++) {
+    const v = scores[i];
+    if (v < 0 || v > 255) return scores;
+    out[i] = v;
+  }
+  return out;
 }
 
 export const DEFAULT_DETAIL_BUDGET = 1_000_000;
