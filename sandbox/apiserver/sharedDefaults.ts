@@ -1,7 +1,7 @@
 /**
  * Sub-objects nearly every stored Pod carries, shared (issue 16: heap per pod). Admission gives every pod the same
  * two NoExecute tolerations (DefaultTolerationSeconds), the same projected source in its `kube-api-access-…` volume
- * (ServiceAccount admission) and defaulting an empty `securityContext`: ~0.9 KiB of objects per pod, identical in every
+ * (ServiceAccount admission) and defaulting an empty `securityContext`: ~1 KiB of objects per pod, identical in every
  * pod. On create, just before the pod is stored, a sub-object written exactly as the canonical one (same keys in the
  * same order, same values, no repeated key recorded by the decoder) is replaced by one deeply frozen canonical object.
  *
