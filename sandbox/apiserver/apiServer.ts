@@ -78,7 +78,6 @@ import type {
   QuotaCharge,
 } from '../admission/plugins/index';
 import { mutatingAdmission, validatingAdmission } from '../admission/plugins/index';
-import { sharePodDefaults } from './sharedDefaults';
 import { storePolicySource } from './policySource';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
 import { boundPod, checkBindable } from './binding';
@@ -420,7 +419,6 @@ export class ApiServer {
     this.storeAs(r, body);
     if (this.store.get(kindKey(r), ns, body.metadata.name!)) throw alreadyExists(r, body.metadata.name!);
     if (options.dryRun) return this.out(requested, body);
-    if (r.kind === 'Pod' && r.group === '') sharePodDefaults(body);
     const stored = this.put(r, body);
     if (r.kind === 'Service') reserveServiceAddresses(stored, this.allocators);
     this.chargeQuotas(charges);
