@@ -89,6 +89,7 @@ function converge(nodes: number, deployments: number, replicas: number): Outcome
   cluster.start();
   cluster.runUntilSettled();
   const heap0 = settledHeap();
+  const buffers0 = process.memoryUsage().arrayBuffers;
   const rv0 = Number(cluster.api.resourceVersion);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
@@ -114,13 +115,14 @@ function converge(nodes: number, deployments: number, replicas: number): Outcome
     fingerprint: process.argv.includes('--fingerprint') ? fingerprint(cluster) : undefined,
   };
   const heap1 = settledHeap();
+  const buffers = process.memoryUsage().arrayBuffers - buffers0;
   if (heap0 !== undefined && heap1 !== undefined) {
     const events = cluster.api.objectStore.count('/Event');
     cluster.api.compact();
     const history = heap1 - settledHeap()!;
     const perPod = (bytes: number): string => `${fmt(bytes / running / 1024, 1)} KiB a pod`;
     console.log(
-      `  heap after GC: +${fmt((heap1 - heap0) / 2 ** 20, 1)} MiB for ${running} pods (${perPod(heap1 - heap0)}, with their ${fmt(events / running, 1)} Events each and the controllers' and informers' state); of which the change history (old versions kept for watch resumes): ${fmt(history / 2 ** 20, 1)} MiB (${perPod(history)})`,
+      `  heap after GC: +${fmt((heap1 - heap0) / 2 ** 20, 1)} MiB for ${running} pods (${perPod(heap1 - heap0)}, with their ${fmt(events / running, 1)} Events each and the controllers' and informers' state); of which the change history (old versions kept for watch resumes): ${fmt(history / 2 ** 20, 1)} MiB (${perPod(history)}); outside the heap, array buffers (typed arrays' data): +${fmt(buffers / 2 ** 20, 1)} MiB (${perPod(buffers)})`,
     );
   }
   cluster.stop();

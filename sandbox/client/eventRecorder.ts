@@ -10,6 +10,7 @@ import { formatTimestamp } from '../clock/clock';
 import { isApiError } from '../api/errors';
 import type { KubeObject } from '../api/types';
 import { deepFreeze } from '../util/json';
+import { flatString } from '../util/flatString';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -114,7 +115,8 @@ export class EventRecorder {
   record(involved: KubeObject, type: EventType, reason: string, message: string): KubeObject | undefined {
     const meta = involved.metadata;
     const namespace = meta.namespace || 'default';
-    const text = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 3)}...` : message;
+    // Flat: the store's Event, the aggregation and observation caches all keep this text (issue 16).
+    const text = flatString(message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 3)}...` : message);
     const now = this.api.clock.now();
     // upstream: events_cache.go: getSpamKey, EventAggregatorByReasonFunc, getEventKey (the source is this recorder's).
     const object = [involved.kind, meta.namespace ?? '', meta.name ?? '', meta.uid ?? '', involved.apiVersion].join(

@@ -134,4 +134,65 @@ describe('explanations', () => {
     store.delete('ns/p1');
     assert.equal(store.size, 1);
   });
+  test('a kept record answers as the cycle did: all feasible (no verdicts kept), some not, a score past a byte', () => {
+    const store = new ExplanationStore();
+    const scores = Int32Array.from([0, 0, 90, 80, 100, 0, 3, 0, 70, 60, 100, 0]);
+    const allFeasible: CycleRecord = {
+      totalNodes: 2,
+      names: ['a', 'b'],
+      verdicts: Int32Array.from([0, 0]),
+      taintReasons: undefined,
+      feasible: Int32Array.from([0, 1]),
+      scores,
+      chosen: 0,
+    };
+    store.record('ns/all', { uid: 'u1', time: 't', attempts: 1, outcome: 'Scheduled', record: allFeasible });
+    assert.deepEqual(store.explain('ns/all')?.nodes, [
+      {
+        node: 'a',
+        scores: {
+          TaintToleration: 0,
+          NodeAffinity: 0,
+          NodeResourcesFit: 90,
+          NodeResourcesBalancedAllocation: 80,
+          PodTopologySpread: 100,
+          InterPodAffinity: 0,
+        },
+        total: 370,
+        chosen: true,
+      },
+      {
+        node: 'b',
+        scores: {
+          TaintToleration: 3,
+          NodeAffinity: 0,
+          NodeResourcesFit: 70,
+          NodeResourcesBalancedAllocation: 60,
+          PodTopologySpread: 100,
+          InterPodAffinity: 0,
+        },
+        total: 339,
+      },
+    ]);
+    // Not every evaluated node feasible: the verdicts and indices are kept; a score past 255 stays exact.
+    const mixed: CycleRecord = {
+      ...allFeasible,
+      totalNodes: 3,
+      names: ['a', 'x', 'b'],
+      verdicts: Int32Array.from([0, 0, 0]),
+      feasible: Int32Array.from([0, 2]),
+      scores: Int32Array.from([0, 0, 300, 80, 100, 0, 3, 0, 70, 60, 100, 0]),
+      chosen: 1,
+    };
+    store.record('ns/mixed', { uid: 'u2', time: 't', attempts: 1, outcome: 'Scheduled', record: mixed });
+    const nodes = store.explain('ns/mixed')!.nodes!;
+    assert.deepEqual(
+      nodes.map((n) => [n.node, n.scores?.NodeResourcesFit, n.total, n.chosen]),
+      [
+        ['a', 300, 580, undefined],
+        ['x', undefined, undefined, undefined],
+        ['b', 70, 339, true],
+      ],
+    );
+  });
 });
