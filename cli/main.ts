@@ -7,7 +7,8 @@
  * engine. scripts/build.mjs goes further for dist/: `validate` is bundled into
  * dist/cli.js alone, and the other commands run in dist/cli-full.js (see there).
  */
-import packageJson from '../package.json';
+// The version alone: the bundles carry no other field of package.json (its `contributes` is 40 kB).
+import { version } from '../package.json';
 import { UsageError } from './usageError';
 import { EXIT_OK, EXIT_USAGE } from './io';
 import type { CliIo } from './io';
@@ -56,7 +57,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return EXIT_OK;
   }
   if (first === '-v' || first === '--version') {
-    io.stdout.write(`${packageJson.version}\n`);
+    io.stdout.write(`${version}\n`);
     return EXIT_OK;
   }
   if (first === undefined) return usage(io, 'no command given');
