@@ -200,8 +200,11 @@ function commandsInFullCli() {
       });
       build.onEnd((result) => {
         const missing = Object.keys(FULL_CLI_COMMANDS).filter((p) => !forwarded.has(p));
-        if (result.errors.length === 0 && missing.length > 0)
-          throw new Error(`cli/main.ts no longer imports ${missing.join(', ')}: update FULL_CLI_COMMANDS`);
+        if (result.errors.length > 0 || missing.length === 0) return;
+        // esbuild does not print what an end callback throws: say it here.
+        const message = `cli/main.ts no longer imports ${missing.join(', ')}: update FULL_CLI_COMMANDS in scripts/build.mjs`;
+        console.error(`build: ${message}`);
+        throw new Error(message);
       });
     },
   };
