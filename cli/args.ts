@@ -4,6 +4,7 @@
  * the options it accepts; anything else is a usage error (exit code 2).
  */
 
+import { UsageError } from './usageError';
 import { DEFAULT_KUBERNETES_VERSION, setKubernetesVersion } from '../sandbox/schema/schema';
 import {
   KUBERNETES_VERSIONS,
@@ -26,13 +27,7 @@ export interface ParsedArgs {
   readonly positionals: readonly string[];
 }
 
-/** A mistake in the command line; the message is meant for the user. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export { UsageError };
 
 /** Parses `args` against `specs`; throws {@link UsageError} for unknown options, missing values and bad choices. */
 export function parseArgs(args: readonly string[], specs: OptionSpecs): ParsedArgs {

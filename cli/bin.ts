@@ -1,9 +1,13 @@
-/** Process entry of the `kube-reconcile` bin (bundled to dist/cli.js). */
+/**
+ * Process entry of the `kube-reconcile` bin (bundled to dist/cli.js). It loads only what the command line needs:
+ * `--version` and `--help` no check at all, `validate` its checks, the other commands dist/cli-full.js.
+ */
 import { main } from './main';
-import { isValidateWorker, serveValidateWorker } from './validatePool';
+import { isValidateWorker } from './validateWorkerRole';
 
-// `validate --jobs` starts this same script in worker threads.
-if (isValidateWorker()) serveValidateWorker();
+// `validate --jobs` starts this same script in worker threads. (Messages the main thread sends meanwhile wait in the
+// port until the worker listens; a failure to load rejects, which ends the worker with an error the pool reports.)
+if (isValidateWorker()) void import('./validatePool').then(({ serveValidateWorker }) => serveValidateWorker());
 else runCli();
 
 function runCli(): void {

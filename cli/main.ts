@@ -1,23 +1,29 @@
 /**
  * The `kube-reconcile` command: picks a subcommand and turns usage mistakes
  * into exit code 2. New subcommands are one entry in COMMANDS.
+ *
+ * Each command's module is loaded only when that command runs: `validate` in
+ * a pre-commit hook must not pay for the sandbox, the HTTP server and the plan
+ * engine. scripts/build.mjs goes further for dist/: `validate` is bundled into
+ * dist/cli.js alone, and the other commands run in dist/cli-full.js (see there).
  */
-import packageJson from '../package.json';
-import { UsageError } from './args';
+// The version alone: the bundles carry no other field of package.json (its `contributes` is 40 kB).
+import { version } from '../package.json';
+import { UsageError } from './usageError';
 import { EXIT_OK, EXIT_USAGE } from './io';
 import type { CliIo } from './io';
-import { runPlanCommand } from './plan';
-import { runServe } from './serve';
-import { runSimulate } from './simulate/command';
-import { runValidate } from './validate';
 
 type Command = (args: readonly string[], io: CliIo) => Promise<number>;
 
-const COMMANDS: Readonly<Record<string, Command>> = {
-  validate: runValidate,
-  simulate: runSimulate,
-  plan: runPlanCommand,
-  serve: (args, io) => runServe(args, io),
+/** Each command, by name: loads its module, then runs it. */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  validate: async () => (await import('./validate')).runValidate,
+  simulate: async () => (await import('./simulate/command')).runSimulate,
+  plan: async () => (await import('./plan')).runPlanCommand,
+  serve: async () => {
+    const { runServe } = await import('./serve');
+    return (args, io) => runServe(args, io);
+  },
 };
 
 export const MAIN_HELP = `Usage: kube-reconcile <command> [options]
@@ -51,13 +57,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return EXIT_OK;
   }
   if (first === '-v' || first === '--version') {
-    io.stdout.write(`${packageJson.version}\n`);
+    io.stdout.write(`${version}\n`);
     return EXIT_OK;
   }
   if (first === undefined) return usage(io, 'no command given');
-  const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
-  if (command === undefined)
+  const load = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
+  if (load === undefined)
     return usage(io, first.startsWith('-') ? `unknown option ${first}` : `unknown command "${first}"`);
+  const command = await load();
   try {
     return await command(rest, io);
   } catch (e) {

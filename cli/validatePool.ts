@@ -8,15 +8,16 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker, parentPort, workerData } from 'node:worker_threads';
 import type { FoundFile } from './collectFiles';
 import { checkFile } from './validateFile';
 import type { FileResult } from './validateFile';
+import { VALIDATE_WORKER_ROLE } from './validateWorkerRole';
 import { setKubernetesVersion } from '../sandbox/schema/schema';
 
 /** What a pool worker is started with. */
 interface PoolWorkerData {
-  readonly role: 'kube-reconcile-validate';
+  readonly role: typeof VALIDATE_WORKER_ROLE;
   /** The release checked against (the main thread's, already validated). */
   readonly kubernetesVersion: string;
 }
@@ -32,11 +33,6 @@ function workerScript(): { path: string; source: boolean } {
   // From source (tsx) this module is cli/validatePool.ts; in the bundle, __filename is dist/cli.js.
   if (__filename.endsWith('.ts')) return { path: join(__dirname, 'validateWorker.ts'), source: true };
   return { path: __filename, source: false };
-}
-
-/** Whether this thread is a `validate` pool worker (the bundle's entry asks before running the CLI). */
-export function isValidateWorker(): boolean {
-  return !isMainThread && (workerData as Partial<PoolWorkerData> | null)?.role === 'kube-reconcile-validate';
 }
 
 /** A pool worker's loop: check each file the main thread sends, answer with its index. */
@@ -76,7 +72,7 @@ export async function checkFilesInPool(
         resolve();
         return;
       }
-      const data: PoolWorkerData = { role: 'kube-reconcile-validate', kubernetesVersion };
+      const data: PoolWorkerData = { role: VALIDATE_WORKER_ROLE, kubernetesVersion };
       const send = (w: Worker): void => {
         if (next < files.length) {
           const index = next++;

@@ -10,6 +10,10 @@
 //
 // --production minifies. --watch rebuilds on change (Ctrl+C to stop). Entry names
 // (extension, server, worker, cli, webview) restrict the build to those bundles.
+//
+// The CLI is two bundles (both built by the entry name `cli`): dist/cli.js carries `validate` alone, so that a
+// pre-commit hook's `validate` does not compile the sandbox, the HTTP server and the plan engine (~3 MB);
+// `simulate`, `plan` and `serve` run in dist/cli-full.js, the whole CLI (see commandsInFullCli).
 // A required entry whose source file is missing fails the build before anything is
 // written, so that a half-built dist/ can never pass for a complete one.
 import * as esbuild from 'esbuild';
@@ -57,7 +61,10 @@ const entries = [
     name: 'cli',
     options: { entryPoints: ['cli/bin.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     executable: true,
+    fullCli: true,
   },
+  // The whole CLI (cli/main.ts with every command), which dist/cli.js hands `simulate`, `plan` and `serve` to.
+  { name: 'cli', options: { entryPoints: ['cli/main.ts'], outfile: 'dist/cli-full.js' } },
   {
     name: 'webview',
     options: {
@@ -119,7 +126,8 @@ function fail(message) {
 
 function chooseEntries() {
   const unknown = selected.filter((n) => !entries.some((e) => e.name === n));
-  if (unknown.length > 0) fail(`unknown entry ${unknown.join(', ')} (known: ${entries.map((e) => e.name).join(', ')})`);
+  if (unknown.length > 0)
+    fail(`unknown entry ${unknown.join(', ')} (known: ${[...new Set(entries.map((e) => e.name))].join(', ')})`);
   const chosen = selected.length > 0 ? entries.filter((e) => selected.includes(e.name)) : entries;
   const missing = chosen.filter((e) => !e.optional && !existsSync(join(root, sourceOf(e))));
   if (missing.length > 0) {
@@ -144,7 +152,62 @@ function optionsFor(entry) {
     plugins.push(sharedGeneratedJson(options.outfile));
   }
   if (entry.executable) plugins.push(chmodAfterBuild(entry.options.outfile));
+  if (entry.fullCli) plugins.push(commandsInFullCli());
   return { ...options, plugins };
+}
+
+/** The whole CLI's bundle, next to dist/cli.js. */
+const FULL_CLI = './cli-full.js';
+/** The command modules cli/main.ts imports when a command runs that dist/cli.js leaves to FULL_CLI: name, export. */
+const FULL_CLI_COMMANDS = {
+  './simulate/command': ['simulate', 'runSimulate'],
+  './plan': ['plan', 'runPlanCommand'],
+  './serve': ['serve', 'runServe'],
+};
+
+/**
+ * Keeps `simulate`, `plan` and `serve` out of dist/cli.js: cli/main.ts's import of each of their modules becomes a
+ * forwarder that loads FULL_CLI (only when the command runs) and runs the command line through its `main`, which
+ * prints the command's usage errors itself. So a process evaluates one copy of every module it runs — no state (the
+ * Kubernetes release chosen, the class of a UsageError) is split between the two bundles — and the output is the
+ * whole CLI's, byte for byte. The build fails if cli/main.ts stops importing one of them, rather than quietly
+ * carrying it again.
+ */
+function commandsInFullCli() {
+  const main = join(root, 'cli', 'main.ts');
+  return {
+    name: 'commands-in-full-cli',
+    setup(build) {
+      const forwarded = new Set();
+      build.onStart(() => forwarded.clear());
+      build.onResolve({ filter: /^\.\/(simulate\/command|plan|serve)$/ }, (args) => {
+        if (args.importer !== main) return undefined;
+        forwarded.add(args.path);
+        return { path: args.path, namespace: 'full-cli' };
+      });
+      build.onResolve({ filter: /^\.\/cli-full\.js$/, namespace: 'full-cli' }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'full-cli' }, (args) => {
+        const [command, exported] = FULL_CLI_COMMANDS[args.path];
+        return {
+          contents:
+            `const { main } = require(${JSON.stringify(FULL_CLI)});\n` +
+            `export const ${exported} = (args, io) => main([${JSON.stringify(command)}, ...args], io);\n`,
+          loader: 'js',
+        };
+      });
+      build.onEnd((result) => {
+        const missing = Object.keys(FULL_CLI_COMMANDS).filter((p) => !forwarded.has(p));
+        if (result.errors.length > 0 || missing.length === 0) return;
+        // esbuild does not print what an end callback throws: say it here.
+        const message = `cli/main.ts no longer imports ${missing.join(', ')}: update FULL_CLI_COMMANDS in scripts/build.mjs`;
+        console.error(`build: ${message}`);
+        throw new Error(message);
+      });
+    },
+  };
 }
 
 /** Where shared generated JSON goes: dist/schemas/<file name>. */

@@ -40,7 +40,7 @@ export const RUNTIME_FILES = [
 
 /** Files the package must not carry, with why. */
 const FORBIDDEN = [
-  [/^dist\/cli\.js$/, 'the CLI, which the extension never loads (npm users get it from the npm package)'],
+  [/^dist\/cli(-full)?\.js$/, 'the CLI, which the extension never loads (npm users get it from the npm package)'],
   [/\.map$/, 'a source map'],
   [/(^|\/)node_modules\//, 'node_modules (every dependency is bundled)'],
   [/\.(ts|mts|cts)$/, 'TypeScript source'],
