@@ -91,6 +91,7 @@ import { checkObjectShape } from './metaShape';
 import { checkPatchFields, decodeObjectFields, settleFieldErrors } from './fieldValidation';
 import { decodeBuiltInBody } from './decodeBody';
 import { mistypedPolicyReason } from './mistypedPolicy';
+import { typeMismatch } from '../schema/typeCheck';
 import { definitionOf } from '../schema/strictFields';
 import type { DecodedBody } from './decodeBody';
 import type { FieldValidationOptions } from './fieldValidation';
@@ -830,9 +831,10 @@ export class ApiServer {
             ? decodeObjectFields(input, body as KubeObject, fields, custom, nullMembers)
             : undefined;
     checkObjectShape(body);
-    if (strict !== undefined) throw strict;
     const obj = body as KubeObject;
-    refuseMistyped(r, obj);
+    // A wrong type fails upstream's decoding before its strict field errors are reported.
+    refuseMistyped(r, obj, fields?.fieldValidation !== undefined);
+    if (strict !== undefined) throw strict;
     if (withManagedFields && obj.metadata.managedFields !== undefined)
       checkManagedFieldsShape(obj.metadata.managedFields);
     return obj;
@@ -1203,14 +1205,21 @@ function storageApiVersionOf(r: ResourceType): string {
 export { FINALIZER_FOREGROUND, FINALIZER_ORPHAN };
 
 /**
- * 400 for a ValidatingAdmissionPolicy or binding with a field of the wrong JSON type, in the words of upstream's
- * decoding (`… cannot be handled as a ValidatingAdmissionPolicy: json: cannot unmarshal string into Go struct field
- * …`), which refuses such a body before anything stores it. The HTTP edge checks every kind so (http/handlers/
- * decode.ts checkBodyTypes); in-process writes of other kinds leave a wrong type to their validation rules, but a
- * policy is run by admission on every later request, so one of the wrong shape must never be stored.
+ * 400 for a body with a field of the wrong JSON type, in the words of upstream's decoding (`Deployment in version "v1"
+ * cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas
+ * of type int32`; upstream: the serializer's decode in `createHandler`/`patchResource`), which refuses such a body
+ * before anything stores it. `everyKind`: a create or update that names its field validation — a user's manifest
+ * created in-process (`kubectl apply`'s path: operations/apply) or a body the HTTP edge already checked
+ * (http/handlers/decode.ts checkBodyTypes) — is checked whatever its kind. The components' own writes are typed by
+ * construction and skip the walk, except for a ValidatingAdmissionPolicy or binding: admission runs one on every
+ * later request, so one of the wrong shape must never be stored. (A patch's result is left to the validation rules,
+ * in-process as over HTTP.)
  */
-function refuseMistyped(r: ResourceType | undefined, obj: KubeObject): void {
-  const reason = mistypedPolicyReason(r?.group, obj);
+function refuseMistyped(r: ResourceType | undefined, obj: KubeObject, everyKind: boolean): void {
+  const reason =
+    everyKind && typeof obj.apiVersion === 'string' && typeof obj.kind === 'string'
+      ? typeMismatch(obj, obj.apiVersion, obj.kind)
+      : mistypedPolicyReason(r?.group, obj);
   if (reason !== undefined)
     throw badRequest(
       `${obj.kind} in version "${parseApiVersion(obj.apiVersion).version}" cannot be handled as a ${obj.kind}: ${reason}`,

@@ -15,10 +15,17 @@
  * right after each fire, 1 ms longer: Node runs timers in order of when they
  * are due, so VS Code's has run by the time this one does, whatever the event
  * loop's lag, and the next fire renders at once with no margin to wait out.
- * (Holding a busy sandbox's first change until it settles was measured twice
- * and dropped: VS Code then builds the Deployment's new ReplicaSet and pod rows
- * all at the end, which took longer than the wait it saved;
- * bench/RESULTS.md, "Save → tree (issue 16)".)
+ * The first change after a quiet moment made while the sandbox is busy (a
+ * save's apply: the Deployment at 0/10, its ReplicaSet and pods to come) waits
+ * for the sandbox to settle, `firstHoldMs` at most: a save that converges
+ * within it shows in one fire, at the moment it settles, where a fire at once
+ * would shut the settled state out for a whole spacing. VS Code then builds
+ * the new rows all at once (the group, the Deployment, its ReplicaSet: one
+ * round trip each), which costs less than the spacing's wait it saves on this
+ * path while VS Code's round trips are cheap (bench/RESULTS.md, "Save → tree
+ * (issue 16)", seventh session). On a loaded machine they are not, and the
+ * Cluster view passes no hold (model/rowRoundTrip.ts). A change made while the
+ * sandbox is quiet fires at once.
  * A later change is different: when the spacing ends while the sandbox is
  * still busy (`busy`: its last batch was not marked quiet), the refresh is held
  * until it settles (`settled()`, or a change that arrives quiet), for at most one
@@ -36,6 +43,12 @@ import type { Timer } from './throttle';
 export const VSCODE_TREE_DEBOUNCE_MS = 200;
 /** From a fire until the next one renders at once: VS Code's debounce timer, started in the same turn, and 1 ms. */
 export const REFRESH_SPACING_MS = VSCODE_TREE_DEBOUNCE_MS + 1;
+/**
+ * How long the first change made while the sandbox is busy waits for it to settle: longer than a 10-replica
+ * Deployment takes to converge at 20× (~110 ms from its apply on an idle machine), shorter than a spacing, so that a
+ * longer convergence still shows its progress soon.
+ */
+export const FIRST_CHANGE_HOLD_MS = 150;
 
 export class RefreshPacer {
   /** The run on the next turn, when one is asked for and the spacing allows it. */
@@ -54,11 +67,14 @@ export class RefreshPacer {
     private readonly timer: Timer = systemTimer,
     /** Whether the sandbox is still busy (more changes due soon); never, where that cannot be told. */
     private readonly busy: () => boolean = () => false,
+    /** How long the first change while busy waits for the sandbox to settle (0: it fires at once, busy or not). */
+    private readonly firstHoldMs: () => number = () => 0,
   ) {}
 
   /**
-   * Asks for a refresh: on the next turn when no fire is within the spacing, else as soon as the spacing ends (while
-   * a busy sandbox's refresh is held, as soon as it is no longer busy).
+   * Asks for a refresh: on the next turn when no fire is within the spacing (while the sandbox is busy, once it
+   * settles, `firstHoldMs` at most), else as soon as the spacing ends (while a busy sandbox's refresh is held, as
+   * soon as it is no longer busy).
    */
   request(): void {
     if (this.disposed || this.handle !== undefined) return;
@@ -66,6 +82,9 @@ export class RefreshPacer {
     else if (this.hold !== undefined) {
       this.requested = true;
       if (!this.busy()) this.release();
+    } else if (this.busy() && this.firstHoldMs() > 0) {
+      this.requested = true;
+      this.startHold(this.firstHoldMs());
     } else this.handle = this.timer.setTimeout(() => this.run(), 0);
   }
 
@@ -105,16 +124,21 @@ export class RefreshPacer {
       if (!this.requested) return;
       if (this.busy()) {
         // What is pending is about to change: held until the sandbox settles, for one more spacing at most.
-        this.hold = this.timer.setTimeout(() => {
-          this.hold = undefined;
-          this.requested = false;
-          this.run();
-        }, REFRESH_SPACING_MS);
+        this.startHold(REFRESH_SPACING_MS);
         return;
       }
       this.requested = false;
       this.run();
     }, REFRESH_SPACING_MS);
+  }
+
+  /** Holds what was asked for until the sandbox settles (`release`), `ms` at most. */
+  private startHold(ms: number): void {
+    this.hold = this.timer.setTimeout(() => {
+      this.hold = undefined;
+      this.requested = false;
+      this.run();
+    }, ms);
   }
 
   /** Ends a hold: what was asked for meanwhile runs on the next turn. */

@@ -1,7 +1,8 @@
 /**
  * The Cluster view: a tree over the mirror cache, refreshed from the
  * sandbox's watch changes — at most about 5 times a second, the first change
- * after a quiet moment at once (model/refreshPacer.ts: paced to VS Code's own
+ * after a quiet moment at once, or, while the sandbox is busy, as soon as it
+ * settles, 150 ms at most (model/refreshPacer.ts: paced to VS Code's own
  * debounce of tree changes, so each refresh renders at once) —, and once a second of
  * sandbox time for its ages and countdowns (only the rows whose text changed
  * are sent to VS Code). Its title bar says when the sandbox is paused and
@@ -12,7 +13,8 @@ import { EventEmitter, MarkdownString, commands, window } from 'vscode';
 import type { Event, ExtensionContext, TreeDataProvider, TreeItem, TreeView } from 'vscode';
 import { ClusterTree } from '../model/clusterTree';
 import { SyncStatuses } from '../model/syncStatuses';
-import { RefreshPacer } from '../model/refreshPacer';
+import { FIRST_CHANGE_HOLD_MS, RefreshPacer } from '../model/refreshPacer';
+import { RowRoundTrip } from '../model/rowRoundTrip';
 import { systemTimer } from '../model/throttle';
 import { tooltipText } from '../model/treeNode';
 import type { TreeNode } from '../model/treeNode';
@@ -36,11 +38,14 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
   private readonly changed = new EventEmitter<TreeNode | TreeNode[] | undefined>();
   readonly onDidChangeTreeData: Event<TreeNode | TreeNode[] | undefined> = this.changed.event;
   private readonly tree: ClusterTree;
+  /** VS Code's round trip for a refreshed row's children: the pacer's first-change hold pays only while it is cheap. */
+  private readonly roundTrip = new RowRoundTrip();
   /** Paced to VS Code's debounce; a busy sandbox's later changes wait for the state it settles into (one spacing). */
   private readonly pacer = new RefreshPacer(
     () => this.refresh(),
     systemTimer,
     () => this.connection.settled === false,
+    () => (this.roundTrip.cheap ? FIRST_CHANGE_HOLD_MS : 0),
   );
   private renderedAt = 0;
   /** The node objects handed to VS Code, by id: kept stable so that VS Code's handles for them survive refreshes. */
@@ -72,6 +77,7 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
     this.shown.clear();
     this.childIds.clear();
     this.changed.fire(undefined);
+    this.roundTrip.fired(systemTimer.now());
     this.pacer.fired();
   }
 
@@ -104,6 +110,7 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
 
   getChildren(node?: TreeNode): TreeNode[] {
     if (trace.enabled) trace.mark('children', { parent: node?.id ?? '' });
+    this.roundTrip.childrenAsked(systemTimer.now());
     const fresh = node === undefined ? this.tree.roots() : this.tree.children(node);
     const kept = fresh.map((f) => this.keep(f));
     this.childIds.set(
@@ -169,7 +176,9 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
     if (trace.enabled) trace.mark('refresh', { changed: changed.length, rootsChanged });
     if (rootsChanged) this.changed.fire(undefined);
     else if (changed.length > 0) this.changed.fire(changed);
-    return rootsChanged || changed.length > 0;
+    else return false;
+    this.roundTrip.fired(systemTimer.now());
+    return true;
   }
 }
 

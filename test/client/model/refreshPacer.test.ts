@@ -1,7 +1,12 @@
 /** RefreshPacer: the first change after a quiet moment at once, then fires spaced beyond VS Code's 200 ms debounce. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { REFRESH_SPACING_MS, RefreshPacer, VSCODE_TREE_DEBOUNCE_MS } from '../../../client/src/model/refreshPacer';
+import {
+  FIRST_CHANGE_HOLD_MS,
+  REFRESH_SPACING_MS,
+  RefreshPacer,
+  VSCODE_TREE_DEBOUNCE_MS,
+} from '../../../client/src/model/refreshPacer';
 import { ManualTimer } from './manualTimer';
 
 function paced(fires = () => true) {
@@ -14,8 +19,11 @@ function paced(fires = () => true) {
   return { timer, runs, pacer };
 }
 
-/** A pacer told whether the sandbox is busy (`sandbox.busy`, initially `busy`); each fire renders. */
-function pacedBusy(busy: boolean) {
+/**
+ * A pacer told whether the sandbox is busy (`sandbox.busy`, initially `busy`); each fire renders. `firstHoldMs` as the
+ * Cluster view passes it, or 0 (the first change fires at once, busy or not).
+ */
+function pacedBusy(busy: boolean, firstHoldMs = 0) {
   const sandbox = { busy };
   const timer = new ManualTimer();
   const runs: number[] = [];
@@ -26,6 +34,7 @@ function pacedBusy(busy: boolean) {
     },
     timer,
     () => sandbox.busy,
+    () => firstHoldMs,
   );
   return { timer, runs, pacer, sandbox };
 }
@@ -245,6 +254,129 @@ describe('RefreshPacer', () => {
       'and sooner overall',
     );
     for (let i = 1; i < held.fires.length; i++) assert.ok(held.fires[i] - held.fires[i - 1] >= REFRESH_SPACING_MS);
+  });
+
+  test('the first change while the sandbox is busy waits for it to settle, then runs on the next turn', () => {
+    const { timer, runs, pacer, sandbox } = pacedBusy(true, FIRST_CHANGE_HOLD_MS);
+    pacer.request();
+    timer.advance(0);
+    assert.deepEqual(runs, [], 'held while busy');
+    // Busy batches keep it held.
+    timer.advance(40);
+    pacer.request();
+    timer.advance(40);
+    assert.deepEqual(runs, []);
+    // The save's convergence lands quiet: one fire, at once.
+    sandbox.busy = false;
+    pacer.request();
+    timer.advance(0);
+    assert.deepEqual(runs, [80]);
+    // And spaced from it as any fire.
+    pacer.request();
+    timer.advance(REFRESH_SPACING_MS);
+    assert.deepEqual(runs, [80, 80 + REFRESH_SPACING_MS]);
+  });
+
+  test('the settle notice (an empty quiet batch) releases a held first change too', () => {
+    const { timer, runs, pacer, sandbox } = pacedBusy(true, FIRST_CHANGE_HOLD_MS);
+    timer.advance(500);
+    pacer.request();
+    timer.advance(70);
+    sandbox.busy = false;
+    pacer.settled();
+    timer.advance(0);
+    assert.deepEqual(runs, [570]);
+  });
+
+  test('a first change held while the sandbox stays busy fires when the hold ends, then spaced and held as before', () => {
+    const { timer, runs, pacer, sandbox } = pacedBusy(true, FIRST_CHANGE_HOLD_MS);
+    pacer.request();
+    timer.advance(FIRST_CHANGE_HOLD_MS - 1);
+    assert.deepEqual(runs, []);
+    timer.advance(1);
+    assert.deepEqual(runs, [FIRST_CHANGE_HOLD_MS], 'progress shows after the hold, settled or not');
+    pacer.request();
+    timer.advance(REFRESH_SPACING_MS + 30);
+    assert.deepEqual(runs, [FIRST_CHANGE_HOLD_MS], 'the later refresh waits for the settled state');
+    sandbox.busy = false;
+    pacer.settled();
+    timer.advance(0);
+    assert.deepEqual(runs, [FIRST_CHANGE_HOLD_MS, FIRST_CHANGE_HOLD_MS + REFRESH_SPACING_MS + 30]);
+  });
+
+  test('the first change while the sandbox is quiet is not held', () => {
+    const { timer, runs, pacer } = pacedBusy(false, FIRST_CHANGE_HOLD_MS);
+    timer.advance(300);
+    pacer.request();
+    timer.advance(0);
+    assert.deepEqual(runs, [300]);
+  });
+
+  test('a whole-tree fire during a held first change ends the hold; the change waits for that fire’s spacing', () => {
+    const { timer, runs, pacer, sandbox } = pacedBusy(true, FIRST_CHANGE_HOLD_MS);
+    pacer.request();
+    timer.advance(20);
+    pacer.fired();
+    sandbox.busy = false;
+    pacer.settled();
+    timer.advance(0);
+    assert.deepEqual(runs, []);
+    timer.advance(REFRESH_SPACING_MS);
+    assert.deepEqual(runs, [20 + REFRESH_SPACING_MS]);
+  });
+
+  test('against VS Code’s debounce, a burst that settles within the hold shows in one fire at its end; a longer one soon after', () => {
+    // Each burst: busy batches every 15 ms for its length, then a quiet one (the settled state); seeded lengths.
+    const run = (firstHoldMs: number) => {
+      const timer = new ManualTimer();
+      const fires: number[] = [];
+      let busy = false;
+      const pacer = new RefreshPacer(
+        () => {
+          fires.push(timer.now());
+          return true;
+        },
+        timer,
+        () => busy,
+        () => firstHoldMs,
+      );
+      const shown: { length: number; after: number; fires: number }[] = [];
+      let seed = 5;
+      const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+      for (let burst = 0; burst < 80; burst++) {
+        const length = 15 * (1 + Math.floor(next() * 30));
+        const start = timer.now();
+        busy = true;
+        for (let t = 0; t < length; t += 15) {
+          pacer.request();
+          timer.advance(15);
+        }
+        busy = false;
+        const settledAt = timer.now();
+        pacer.request();
+        pacer.settled();
+        timer.advance(2000);
+        shown.push({
+          length,
+          after: (fires.find((f) => f >= settledAt) ?? Infinity) - settledAt,
+          fires: fires.filter((f) => f >= start).length,
+        });
+      }
+      return shown;
+    };
+    const atOnce = run(0);
+    const held = run(FIRST_CHANGE_HOLD_MS);
+    let within = 0;
+    for (let i = 0; i < held.length; i++) {
+      const { length, after, fires } = held[i]!;
+      if (length < FIRST_CHANGE_HOLD_MS) {
+        within++;
+        assert.equal(after, 0, `burst ${i}: shown as it settled`);
+        assert.equal(fires, 1, `burst ${i}: in one fire`);
+        assert.ok(atOnce[i]!.after > 0, `burst ${i}: where firing at once shut it out`);
+      } else assert.ok(after <= atOnce[i]!.after + FIRST_CHANGE_HOLD_MS, `burst ${i}: late by the hold at most`);
+    }
+    assert.ok(within > 5 && within < held.length - 5, 'both kinds of burst were drawn');
   });
 
   test('disposed: nothing runs', () => {

@@ -81,6 +81,29 @@ describe('field validation in the API server', () => {
     assert.match(statusOf(() => api.create(p, { fieldValidation: 'Strict' })).message, /cannot unmarshal number/);
   });
 
+  test('a field of the wrong type in any kind: 400 in Go decoding’s words under field validation, before strictness', () => {
+    const { api } = newApi();
+    const rv = api.resourceVersion;
+    const d = deployment('typed');
+    (d.spec as Record<string, unknown>).replicas = '3';
+    const e = thrown(() => api.create(d, { fieldValidation: 'Strict' }));
+    assert.equal(e.status.code, 400);
+    assert.equal(
+      e.message,
+      'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
+    );
+    // An unknown field beside it: the type error is what decoding reports.
+    const p = typoPod('typed');
+    (p.spec as { containers: Record<string, unknown>[] }).containers[0].ports = [{ containerPort: '80' }];
+    assert.equal(
+      thrown(() => api.create(p, { fieldValidation: 'Ignore' })).message,
+      'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32',
+    );
+    assert.equal(api.resourceVersion, rv, 'nothing stored');
+    // A component's own write (no field validation) is left to the validation rules: 422, as before.
+    assert.equal(statusOf(() => api.create(d)).code, 422);
+  });
+
   test('merge patches: Strict is 422 on the patch; Warn and Ignore prune; the patch input is not changed', () => {
     const { api } = newApi();
     const live = api.create(deployment('web'));
