@@ -90,8 +90,8 @@ import { listObjects, watchPredicate, watchRoute } from './listing';
 import { checkObjectShape } from './metaShape';
 import { checkPatchFields, decodeObjectFields, settleFieldErrors } from './fieldValidation';
 import { decodeBuiltInBody } from './decodeBody';
-import { mistypedPolicyReason } from './mistypedPolicy';
-import { typeMismatch } from '../schema/typeCheck';
+import { POLICY_GROUP } from '../admission/policy/types';
+import { locatedTypeMismatch } from '../schema/typeCheck';
 import { definitionOf } from '../schema/strictFields';
 import type { DecodedBody } from './decodeBody';
 import type { FieldValidationOptions } from './fieldValidation';
@@ -1216,12 +1216,15 @@ export { FINALIZER_FOREGROUND, FINALIZER_ORPHAN };
  * in-process as over HTTP.)
  */
 function refuseMistyped(r: ResourceType | undefined, obj: KubeObject, everyKind: boolean): void {
-  const reason =
-    everyKind && typeof obj.apiVersion === 'string' && typeof obj.kind === 'string'
-      ? typeMismatch(obj, obj.apiVersion, obj.kind)
-      : mistypedPolicyReason(r?.group, obj);
-  if (reason !== undefined)
-    throw badRequest(
-      `${obj.kind} in version "${parseApiVersion(obj.apiVersion).version}" cannot be handled as a ${obj.kind}: ${reason}`,
-    );
+  const found =
+    (everyKind || r?.group === POLICY_GROUP) && typeof obj.apiVersion === 'string' && typeof obj.kind === 'string'
+      ? locatedTypeMismatch(obj, obj.apiVersion, obj.kind)
+      : undefined;
+  if (found === undefined) return;
+  const e = badRequest(
+    `${obj.kind} in version "${parseApiVersion(obj.apiVersion).version}" cannot be handled as a ${obj.kind}: ${found.reason}`,
+  );
+  // Go's message names the struct field without indices; the path is for editors and `file:line` (never sent).
+  if (found.field !== '') e.fields = [found.field];
+  throw e;
 }

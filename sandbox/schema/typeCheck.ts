@@ -146,9 +146,32 @@ export function goTypeName(t: SchemaType, field = '', struct = ''): string {
 class Walk {
   /** The first plain mismatch (Go's saved error). */
   saved: string | undefined;
+  /** Where the saved mismatch (or the failing custom decoder) is, as an upstream field path with indices. */
+  savedAt: string | undefined;
+  /**
+   * The steps from the root to the value being visited, pushed and popped as the walk goes: a struct field's name, a
+   * list index, or a map key already in brackets (`[app]`; no schema field name starts with `[`).
+   */
+  private readonly trail: (string | number)[] = [];
 
   mismatch(value: string, t: SchemaType, at: Position): void {
-    this.saved ??= `json: cannot unmarshal ${value} into Go struct field ${at.struct}.${at.path.join('.')} of type ${goTypeName(t, at.field, at.struct)}`;
+    if (this.saved !== undefined) return;
+    this.saved = `json: cannot unmarshal ${value} into Go struct field ${at.struct}.${at.path.join('.')} of type ${goTypeName(t, at.field, at.struct)}`;
+    this.savedAt = this.here();
+  }
+
+  /** A failing custom decoder's error, with where it failed. */
+  fatal(message: string): string {
+    this.savedAt = this.here();
+    return message;
+  }
+
+  /** The trail as upstream prints a field.Path: `spec.containers[0].ports[1].containerPort`, map keys `[key]`. */
+  private here(): string {
+    let out = '';
+    for (const step of this.trail)
+      out += typeof step === 'number' ? `[${step}]` : out === '' || step.startsWith('[') ? step : `.${step}`;
+    return out;
   }
 
   /** Checks `value` against `t`; returns the error of a failing custom decoder, which ends the walk. */
@@ -158,7 +181,7 @@ class Walk {
       case 'string':
         if (typeof value === 'string') return undefined;
         if (t.format === 'date-time')
-          return `json: cannot unmarshal ${jsonTypeName(value)} into Go value of type string`;
+          return this.fatal(`json: cannot unmarshal ${jsonTypeName(value)} into Go value of type string`);
         if (t.format === 'byte' && Array.isArray(value)) return undefined;
         this.mismatch(jsonTypeName(value), t, at);
         return undefined;
@@ -175,16 +198,20 @@ class Walk {
         return undefined;
       case 'intOrString':
         if (typeof value === 'string' || (typeof value === 'number' && integerFits(value, false))) return undefined;
-        return `json: cannot unmarshal ${typeof value === 'number' ? `number ${String(value)}` : jsonTypeName(value)} into Go value of type int32`;
+        return this.fatal(
+          `json: cannot unmarshal ${typeof value === 'number' ? `number ${String(value)}` : jsonTypeName(value)} into Go value of type int32`,
+        );
       case 'quantity':
-        return typeof value === 'string' || typeof value === 'number' ? undefined : QUANTITY_FORMAT_ERROR;
+        return typeof value === 'string' || typeof value === 'number' ? undefined : this.fatal(QUANTITY_FORMAT_ERROR);
       case 'array':
         if (!Array.isArray(value)) {
           this.mismatch(jsonTypeName(value), t, at);
           return undefined;
         }
-        for (const item of value) {
-          const fatal = this.visit(item, t.items, at);
+        for (let i = 0; i < value.length; i++) {
+          this.trail.push(i);
+          const fatal = this.visit(value[i], t.items, at);
+          this.trail.pop();
           if (fatal !== undefined) return fatal;
         }
         return undefined;
@@ -193,8 +220,10 @@ class Walk {
           this.mismatch(jsonTypeName(value), t, at);
           return undefined;
         }
-        for (const item of Object.values(value)) {
+        for (const [key, item] of Object.entries(value)) {
+          this.trail.push(`[${key}]`);
           const fatal = this.visit(item, t.values, at);
+          this.trail.pop();
           if (fatal !== undefined) return fatal;
         }
         return undefined;
@@ -212,11 +241,13 @@ class Walk {
     }
     for (const [key, item] of Object.entries(value)) {
       if (!Object.hasOwn(def.properties, key)) continue;
+      this.trail.push(key);
       const fatal = this.visit(item, def.properties[key].type, {
         struct: def.title,
         path: [...at.path, key],
         field: key,
       });
+      this.trail.pop();
       if (fatal !== undefined) return fatal;
     }
     return undefined;
@@ -242,9 +273,23 @@ export function typeMismatch(
   apiVersion: string,
   kind: string,
 ): string | undefined {
+  return locatedTypeMismatch(obj, apiVersion, kind)?.reason;
+}
+
+/**
+ * `typeMismatch` with where it is: `field`, the upstream path of the value decoding stopped on
+ * (`spec.template.spec.containers[0].ports[0].containerPort`), for editors and `file:line` reports to point at (Go's
+ * message names the struct field without indices, so it cannot be found from the message alone).
+ */
+export function locatedTypeMismatch(
+  obj: Readonly<Record<string, unknown>>,
+  apiVersion: string,
+  kind: string,
+): { reason: string; field: string } | undefined {
   const entry = kindEntry(apiVersion, kind);
   if (entry === undefined || definition(entry.definition) === undefined) return undefined;
   const walk = new Walk();
   const fatal = walk.visitStruct(obj, { kind: 'ref', name: entry.definition }, { struct: kind, path: [], field: '' });
-  return fatal ?? walk.saved;
+  const reason = fatal ?? walk.saved;
+  return reason === undefined ? undefined : { reason, field: walk.savedAt ?? '' };
 }

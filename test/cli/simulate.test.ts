@@ -121,7 +121,7 @@ describe('kube-reconcile simulate', () => {
       [
         'bad/syntax.yaml:4: Flow map in block collection must be sufficiently indented and end with a }',
         'bad/mixed.yaml:15: Deployment.apps "broken" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"b"}: `selector` does not match template `labels`',
-        'bad/typed.yaml:1: Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
+        'bad/typed.yaml:6: Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
         'bad/typo.yaml:9: Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].poarts"',
       ].join('\n'),
     );

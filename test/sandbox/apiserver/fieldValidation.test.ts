@@ -92,13 +92,17 @@ describe('field validation in the API server', () => {
       e.message,
       'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
     );
+    assert.deepEqual(e.fields, ['spec.replicas'], 'where it is, for file:line (never on the wire)');
+    assert.equal(e.status.details, undefined, 'no causes: upstream’s decoding error carries none');
     // An unknown field beside it: the type error is what decoding reports.
     const p = typoPod('typed');
     (p.spec as { containers: Record<string, unknown>[] }).containers[0].ports = [{ containerPort: '80' }];
+    const pe = thrown(() => api.create(p, { fieldValidation: 'Ignore' }));
     assert.equal(
-      thrown(() => api.create(p, { fieldValidation: 'Ignore' })).message,
+      pe.message,
       'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32',
     );
+    assert.deepEqual(pe.fields, ['spec.containers[0].ports[0].containerPort']);
     assert.equal(api.resourceVersion, rv, 'nothing stored');
     // A component's own write (no field validation) is left to the validation rules: 422, as before.
     assert.equal(statusOf(() => api.create(d)).code, 422);

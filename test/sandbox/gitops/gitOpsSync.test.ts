@@ -57,6 +57,23 @@ describe('GitOpsSync', () => {
     assert.equal(c.api.tryGet('deployments', 'default', 'other'), undefined);
   });
 
+  test('a saved file with a field of the wrong type is refused as decoding refuses it (400), located at the field', () => {
+    const { c, g } = setup();
+    const typed = deployment('typed', 2) as KubeObject & { spec: { template: { spec: { containers: object[] } } } };
+    typed.spec.template.spec.containers = [{ name: 'app', image: 'nginx:1.27', ports: [{ containerPort: '80' }] }];
+    const rv = c.api.resourceVersion;
+    const result = g.setSource('typed.yaml', manifests(typed));
+    assert.equal(result.outcomes[0].ok, false);
+    assert.equal(result.outcomes[0].status?.code, 400);
+    assert.equal(
+      result.outcomes[0].message,
+      'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32',
+    );
+    assert.deepEqual(result.outcomes[0].fields, ['spec.template.spec.containers[0].ports[0].containerPort']);
+    assert.equal(c.api.tryGet('deployments', 'default', 'typed'), undefined);
+    assert.equal(c.api.resourceVersion, rv, 'nothing stored');
+  });
+
   test('a half-typed `livenessProbe:` (null) is applied as absent, never stored as null', () => {
     const { c, g } = setup();
     const d = deployment('web', 1) as KubeObject & { spec: { template: { spec: { containers: object[] } } } };

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
-import { goTypeName, typeMismatch } from '../../../sandbox/schema/typeCheck';
+import { goTypeName, locatedTypeMismatch, typeMismatch } from '../../../sandbox/schema/typeCheck';
 import { configMap, deployment, pod, serve } from './helpers';
 import type { Served } from './helpers';
 
@@ -164,6 +164,51 @@ describe('typeMismatch: JSON types against the schema, in Go decoding words', ()
       typeMismatch({ ...pod('p'), metadata: { name: 'p', creationTimestamp: 5 } }, 'v1', 'Pod'),
       'json: cannot unmarshal number into Go value of type string',
     );
+  });
+
+  it('locates the mismatch with indices and map keys (for file:line), where Go’s message has none', () => {
+    const d = deployment('d');
+    const containers = [
+      { name: 'a', image: 'x' },
+      {
+        name: 'b',
+        image: 'y',
+        env: [
+          { name: 'N', value: 'ok' },
+          { name: 'M', value: 5 },
+        ],
+      },
+    ];
+    const template = { ...d.spec?.template, spec: { ...d.spec?.template.spec, containers } };
+    assert.deepEqual(locatedTypeMismatch({ ...d, spec: { ...d.spec, template } }, 'apps/v1', 'Deployment'), {
+      reason:
+        'json: cannot unmarshal number into Go struct field EnvVar.spec.template.spec.containers.env.value of type string',
+      field: 'spec.template.spec.containers[1].env[1].value',
+    });
+    // The first plain mismatch keeps its place even though the walk goes on past it.
+    assert.equal(
+      locatedTypeMismatch(podWith('p', { stdin: 'yes', ports: [{ containerPort: 'eighty' }] }), 'v1', 'Pod')?.field,
+      'spec.containers[0].stdin',
+    );
+    // A map value: the key in brackets, as field.Path prints it.
+    assert.deepEqual(
+      locatedTypeMismatch(
+        { ...pod('p'), metadata: { name: 'p', labels: { 'app.kubernetes.io/name': 3 } } },
+        'v1',
+        'Pod',
+      ),
+      {
+        reason: 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string',
+        field: 'metadata.labels[app.kubernetes.io/name]',
+      },
+    );
+    // A failing custom decoder is located where it failed, not at an earlier plain mismatch.
+    assert.equal(
+      locatedTypeMismatch(podWith('p', { stdin: 'yes', readinessProbe: { httpGet: { port: 1.5 } } }), 'v1', 'Pod')
+        ?.field,
+      'spec.containers[0].readinessProbe.httpGet.port',
+    );
+    assert.equal(locatedTypeMismatch(pod('p'), 'v1', 'Pod'), undefined);
   });
 });
 
