@@ -39,6 +39,55 @@ function pacedBusy(busy: boolean, firstHoldMs = 0) {
   return { timer, runs, pacer, sandbox };
 }
 
+/**
+ * Seeded bursts against a pacer: each burst requests every `step` ms while the sandbox is busy for `length(r)` ms (`r`
+ * a seeded draw in [0, 1)), then once quiet with the settle notice, then 2 s of calm. The pacer sees the sandbox busy
+ * only where `holdWhenBusy`; `firstHoldMs` as the Cluster view passes it. Returns every fire and each burst's times.
+ */
+function burstsAgainstPacer(o: {
+  seed: number;
+  bursts: number;
+  step: number;
+  length: (r: number) => number;
+  holdWhenBusy: boolean;
+  firstHoldMs: number;
+}): { fires: number[]; bursts: { length: number; start: number; settledAt: number }[] } {
+  const timer = new ManualTimer();
+  const fires: number[] = [];
+  let busy = false;
+  const pacer = new RefreshPacer(
+    () => {
+      fires.push(timer.now());
+      return true;
+    },
+    timer,
+    () => o.holdWhenBusy && busy,
+    () => o.firstHoldMs,
+  );
+  const bursts: { length: number; start: number; settledAt: number }[] = [];
+  let seed = o.seed;
+  const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  for (let burst = 0; burst < o.bursts; burst++) {
+    const length = o.length(next());
+    const start = timer.now();
+    busy = true;
+    for (let t = 0; t < length; t += o.step) {
+      pacer.request();
+      timer.advance(o.step);
+    }
+    busy = false;
+    const settledAt = timer.now();
+    pacer.request();
+    pacer.settled();
+    timer.advance(2000);
+    bursts.push({ length, start, settledAt });
+  }
+  return { fires, bursts };
+}
+
+/** How long after `t` the first fire at or after it came (Infinity: none). */
+const firstFireAfter = (fires: readonly number[], t: number) => (fires.find((f) => f >= t) ?? Infinity) - t;
+
 describe('RefreshPacer', () => {
   test('spaces fires beyond VS Code’s debounce, so that each renders at once', () => {
     assert.equal(VSCODE_TREE_DEBOUNCE_MS, 200);
@@ -215,35 +264,15 @@ describe('RefreshPacer', () => {
   test('against VS Code’s debounce with a sandbox busy in bursts, the state each burst settles into is never shown later than with a fire at every spacing', () => {
     // A burst: busy batches every 30 ms, then one quiet batch (the settled state); bursts of seeded lengths.
     const run = (holding: boolean) => {
-      const timer = new ManualTimer();
-      const fires: number[] = [];
-      let busy = false;
-      const pacer = new RefreshPacer(
-        () => {
-          fires.push(timer.now());
-          return true;
-        },
-        timer,
-        () => holding && busy,
-      );
-      const settledShown: number[] = [];
-      let seed = 11;
-      const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
-      for (let burst = 0; burst < 60; burst++) {
-        const length = 30 + Math.floor(next() * 700);
-        busy = true;
-        for (let t = 0; t < length; t += 30) {
-          pacer.request();
-          timer.advance(30);
-        }
-        busy = false;
-        const settledAt = timer.now();
-        pacer.request();
-        pacer.settled();
-        timer.advance(2000);
-        settledShown.push((fires.find((f) => f >= settledAt) ?? Infinity) - settledAt);
-      }
-      return { fires, settledShown };
+      const { fires, bursts } = burstsAgainstPacer({
+        seed: 11,
+        bursts: 60,
+        step: 30,
+        length: (r) => 30 + Math.floor(r * 700),
+        holdWhenBusy: holding,
+        firstHoldMs: 0,
+      });
+      return { fires, settledShown: bursts.map((b) => firstFireAfter(fires, b.settledAt)) };
     };
     const spaced = run(false);
     const held = run(true);
@@ -328,41 +357,19 @@ describe('RefreshPacer', () => {
   test('against VS Code’s debounce, a burst that settles within the hold shows in one fire at its end; a longer one soon after', () => {
     // Each burst: busy batches every 15 ms for its length, then a quiet one (the settled state); seeded lengths.
     const run = (firstHoldMs: number) => {
-      const timer = new ManualTimer();
-      const fires: number[] = [];
-      let busy = false;
-      const pacer = new RefreshPacer(
-        () => {
-          fires.push(timer.now());
-          return true;
-        },
-        timer,
-        () => busy,
-        () => firstHoldMs,
-      );
-      const shown: { length: number; after: number; fires: number }[] = [];
-      let seed = 5;
-      const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
-      for (let burst = 0; burst < 80; burst++) {
-        const length = 15 * (1 + Math.floor(next() * 30));
-        const start = timer.now();
-        busy = true;
-        for (let t = 0; t < length; t += 15) {
-          pacer.request();
-          timer.advance(15);
-        }
-        busy = false;
-        const settledAt = timer.now();
-        pacer.request();
-        pacer.settled();
-        timer.advance(2000);
-        shown.push({
-          length,
-          after: (fires.find((f) => f >= settledAt) ?? Infinity) - settledAt,
-          fires: fires.filter((f) => f >= start).length,
-        });
-      }
-      return shown;
+      const { fires, bursts } = burstsAgainstPacer({
+        seed: 5,
+        bursts: 80,
+        step: 15,
+        length: (r) => 15 * (1 + Math.floor(r * 30)),
+        holdWhenBusy: true,
+        firstHoldMs,
+      });
+      return bursts.map((b) => ({
+        length: b.length,
+        after: firstFireAfter(fires, b.settledAt),
+        fires: fires.filter((f) => f >= b.start && f <= b.settledAt + 2000).length,
+      }));
     };
     const atOnce = run(0);
     const held = run(FIRST_CHANGE_HOLD_MS);

@@ -17,6 +17,24 @@ function podWith(
   return pod(name, {}, { containers: [{ name: 'app', image: 'nginx:1.27', ...container }], ...spec });
 }
 
+/** A Deployment whose second container's second env var has a number for its value. */
+function deploymentWithNumberEnv(): Record<string, unknown> {
+  const d = deployment('d');
+  const containers = [
+    { name: 'a', image: 'x' },
+    {
+      name: 'b',
+      image: 'y',
+      env: [
+        { name: 'N', value: 'ok' },
+        { name: 'M', value: 5 },
+      ],
+    },
+  ];
+  const template = { ...d.spec?.template, spec: { ...d.spec?.template.spec, containers } };
+  return { ...d, spec: { ...d.spec, template } };
+}
+
 describe('typeMismatch: JSON types against the schema, in Go decoding words', () => {
   it('names the innermost struct, the dotted json path and the Go type', () => {
     const d = deployment('d');
@@ -27,21 +45,8 @@ describe('typeMismatch: JSON types against the schema, in Go decoding words', ()
   });
 
   it('paths through lists drop the indices', () => {
-    const d = deployment('d');
-    const containers = [
-      { name: 'a', image: 'x' },
-      {
-        name: 'b',
-        image: 'y',
-        env: [
-          { name: 'N', value: 'ok' },
-          { name: 'M', value: 5 },
-        ],
-      },
-    ];
-    const template = { ...d.spec?.template, spec: { ...d.spec?.template.spec, containers } };
     assert.equal(
-      typeMismatch({ ...d, spec: { ...d.spec, template } }, 'apps/v1', 'Deployment'),
+      typeMismatch(deploymentWithNumberEnv(), 'apps/v1', 'Deployment'),
       'json: cannot unmarshal number into Go struct field EnvVar.spec.template.spec.containers.env.value of type string',
     );
   });
@@ -167,20 +172,7 @@ describe('typeMismatch: JSON types against the schema, in Go decoding words', ()
   });
 
   it('locates the mismatch with indices and map keys (for file:line), where Go’s message has none', () => {
-    const d = deployment('d');
-    const containers = [
-      { name: 'a', image: 'x' },
-      {
-        name: 'b',
-        image: 'y',
-        env: [
-          { name: 'N', value: 'ok' },
-          { name: 'M', value: 5 },
-        ],
-      },
-    ];
-    const template = { ...d.spec?.template, spec: { ...d.spec?.template.spec, containers } };
-    assert.deepEqual(locatedTypeMismatch({ ...d, spec: { ...d.spec, template } }, 'apps/v1', 'Deployment'), {
+    assert.deepEqual(locatedTypeMismatch(deploymentWithNumberEnv(), 'apps/v1', 'Deployment'), {
       reason:
         'json: cannot unmarshal number into Go struct field EnvVar.spec.template.spec.containers.env.value of type string',
       field: 'spec.template.spec.containers[1].env[1].value',
