@@ -1,0 +1,139 @@
+/**
+ * Stored pods share the sub-objects they carry alike (issue 16: heap per pod). Every pod gets the same two NoExecute
+ * tolerations (DefaultTolerationSeconds), the same projected source in its `kube-api-access-…` volume (ServiceAccount
+ * admission) and, when it writes none, an empty `securityContext`; the pods of one ReplicaSet carry the same labels,
+ * owner reference, containers' resources, ports, env and probes, and the same first status. On create, just before
+ * the pod is stored, a sub-object written exactly as a canonical one (see `writtenAs`) becomes that one deeply frozen
+ * object: the admission defaults' canonical objects first, then any part written as the same part of the pod created
+ * before it (a ReplicaSet creates its pods one after another).
+ *
+ * Safe because a stored object is deeply frozen (`ObjectStore.put` → `deepFreeze`, which leaves an already frozen
+ * object as it is) and every reader treats it as immutable: whoever changes an object copies the part it changes.
+ * What the API answers is unchanged: a shared object's JSON is the JSON of the one it replaces, and every YAML writer
+ * writes a repeated object in full (sandbox/util/yamlText.ts). The caches keyed by a frozen object (the strict-field
+ * walk, the measured members, the kubelet's requests per spec) hold what its content alone decides, so sharing cannot
+ * change their answers. Nothing decides a change by identity across two pods.
+ */
+import type { KubeObject } from '../api/types';
+import { applyDefaultTolerations } from '../admission/defaults/tolerations';
+import { SERVICE_ACCOUNT_VOLUME_PREFIX, tokenVolumeSource } from '../admission/plugins/serviceAccount';
+import { deepFreeze, isPlainObject } from '../util/json';
+import { repeatedKeyOrder } from '../util/keyOrder';
+
+/** The tolerations DefaultTolerationSeconds gives a pod without any, as the plugin writes them. */
+const DEFAULT_TOLERATIONS: unknown = (() => {
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: {} } as KubeObject;
+  applyDefaultTolerations(pod);
+  return deepFreeze((pod.spec as Record<string, unknown>).tolerations);
+})();
+
+/** The projected source of a `kube-api-access-…` volume as admission writes it (`defaultMode` 420 already set). */
+const TOKEN_VOLUME_SOURCE: unknown = deepFreeze(tokenVolumeSource());
+
+const EMPTY_SECURITY_CONTEXT: unknown = deepFreeze({});
+
+/** One plain object or array written with a repeated key (the decoder recorded it): never shared. */
+function repeats(value: object): boolean {
+  return !Array.isArray(value) && repeatedKeyOrder(value as Record<string, unknown>) !== undefined;
+}
+
+/**
+ * `value` written exactly as `canonical`: the same JSON text and YAML text — keys in the same order, numbers the
+ * same to their sign (`-0` is not `0` in YAML), nothing recorded as written with a repeated key on either side.
+ */
+export function writtenAs(value: unknown, canonical: unknown): boolean {
+  if (typeof value !== 'object' || value === null || typeof canonical !== 'object' || canonical === null)
+    return Object.is(value, canonical);
+  if (value === canonical) return true;
+  if (Array.isArray(value) !== Array.isArray(canonical) || repeats(value) || repeats(canonical)) return false;
+  if (Array.isArray(value)) {
+    const c = canonical as unknown[];
+    if (value.length !== c.length) return false;
+    for (let i = 0; i < c.length; i++) if (!writtenAs(value[i], c[i])) return false;
+    return true;
+  }
+  const v = value as Record<string, unknown>;
+  const c = canonical as Record<string, unknown>;
+  const keys = Object.keys(v);
+  const want = Object.keys(c);
+  if (keys.length !== want.length) return false;
+  for (let i = 0; i < want.length; i++) if (keys[i] !== want[i] || !writtenAs(v[keys[i]], c[keys[i]])) return false;
+  return true;
+}
+
+/**
+ * `value` with its parts written exactly as the same parts of `frozen` (a deeply frozen object) replaced by those
+ * parts, in place; answers `frozen` itself when the whole of `value` is written as it, else `value`. One pass,
+ * bottom up: a part is written as the other once its children are the other's children.
+ */
+export function shareFrom(value: unknown, frozen: unknown): unknown {
+  if (value === frozen) return value;
+  if (typeof value !== 'object' || value === null || typeof frozen !== 'object' || frozen === null) return value;
+  if (!Object.isFrozen(frozen)) return value;
+  // A frozen part (a canonical object already, or a member kept from the body) cannot take shared children.
+  if (Object.isFrozen(value)) return writtenAs(value, frozen) ? frozen : value;
+  const isArray = Array.isArray(value);
+  if (isArray !== Array.isArray(frozen)) return value;
+  let same = !repeats(value) && !repeats(frozen);
+  if (isArray) {
+    const f = frozen as readonly unknown[];
+    same &&= value.length === f.length;
+    const n = Math.min(value.length, f.length);
+    for (let i = 0; i < n; i++) {
+      const shared = shareFrom(value[i], f[i]);
+      if (shared !== value[i]) value[i] = shared;
+      same &&= Object.is(value[i], f[i]);
+    }
+    return same ? frozen : value;
+  }
+  const v = value as Record<string, unknown>;
+  const f = frozen as Readonly<Record<string, unknown>>;
+  const keys = Object.keys(v);
+  const theirs = Object.keys(f);
+  same &&= keys.length === theirs.length;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (!Object.prototype.hasOwnProperty.call(f, key)) {
+      same = false;
+      continue;
+    }
+    const shared = shareFrom(v[key], f[key]);
+    if (shared !== v[key]) v[key] = shared;
+    same &&= theirs[i] === key && Object.is(v[key], f[key]);
+  }
+  return same ? frozen : value;
+}
+
+/** The pod's members that take shared parts (the pod and its metadata never match another pod's whole). */
+const SHARED_MEMBERS = ['metadata', 'spec', 'status'] as const;
+
+/**
+ * Before a new pod is stored: its admission defaults become the canonical objects, and every part written as the
+ * same part of `previous` (the pod stored before it, deeply frozen) becomes that part. `pod` is the API server's
+ * private copy, about to be frozen by the store.
+ */
+export function sharePodSubObjects(pod: KubeObject, previous: KubeObject | undefined): void {
+  const spec = pod.spec;
+  if (isPlainObject(spec) && !Object.isFrozen(spec)) {
+    shareMember(spec, 'tolerations', DEFAULT_TOLERATIONS);
+    shareMember(spec, 'securityContext', EMPTY_SECURITY_CONTEXT);
+    const volumes = spec.volumes;
+    if (Array.isArray(volumes) && !Object.isFrozen(volumes)) {
+      for (const v of volumes) {
+        if (!isPlainObject(v) || Object.isFrozen(v) || typeof v.name !== 'string') continue;
+        if (v.name.startsWith(SERVICE_ACCOUNT_VOLUME_PREFIX)) shareMember(v, 'projected', TOKEN_VOLUME_SOURCE);
+      }
+    }
+  }
+  if (previous === undefined) return;
+  const q = previous as unknown as Record<string, unknown>;
+  for (const member of SHARED_MEMBERS) shareMember(pod as unknown as Record<string, unknown>, member, q[member]);
+}
+
+/** `obj[key]` (when `obj` has it) with its parts shared from `frozen` (see `shareFrom`). */
+function shareMember(obj: Record<string, unknown>, key: string, frozen: unknown): void {
+  const value = obj[key];
+  if (value === undefined || frozen === undefined) return;
+  const shared = shareFrom(value, frozen);
+  if (shared !== value) obj[key] = shared;
+}
