@@ -104,8 +104,8 @@ export function shareFrom(value: unknown, frozen: unknown): unknown {
   return same ? frozen : value;
 }
 
-/** The pod's members that take shared parts (the pod and its metadata never match another pod's whole). */
-const SHARED_MEMBERS = ['metadata', 'spec', 'status'] as const;
+/** The pod's members that may be another pod's whole: not `metadata`, where the store stamps the resourceVersion. */
+const SHARED_MEMBERS = ['spec', 'status'] as const;
 
 /**
  * Before a new pod is stored: its admission defaults become the canonical objects, and every part written as the
@@ -126,6 +126,9 @@ export function sharePodSubObjects(pod: KubeObject, previous: KubeObject | undef
     }
   }
   if (previous === undefined) return;
+  const meta = pod.metadata as unknown as Record<string, unknown>;
+  const theirs = previous.metadata as unknown as Record<string, unknown>;
+  if (!Object.isFrozen(meta)) for (const key of Object.keys(meta)) shareMember(meta, key, theirs[key]);
   const q = previous as unknown as Record<string, unknown>;
   for (const member of SHARED_MEMBERS) shareMember(pod as unknown as Record<string, unknown>, member, q[member]);
 }
