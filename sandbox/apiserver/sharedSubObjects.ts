@@ -1,18 +1,20 @@
 /**
- * Stored pods share the sub-objects they carry alike (issue 16: heap per pod). Every pod gets the same two NoExecute
+ * Stored objects share the sub-objects they carry alike (issue 16: heap per pod). Every pod gets the same two NoExecute
  * tolerations (DefaultTolerationSeconds), the same projected source in its `kube-api-access-…` volume (ServiceAccount
  * admission) and, when it writes none, an empty `securityContext`; the pods of one ReplicaSet carry the same labels,
- * owner reference, containers' resources, ports, env and probes, and the same first status. On create, just before
- * the pod is stored, a sub-object written exactly as a canonical one (see `writtenAs`) becomes that one deeply frozen
- * object: the admission defaults' canonical objects first, then any part written as the same part of the pod created
- * before it (a ReplicaSet creates its pods one after another).
+ * owner reference, containers' resources, ports, env and probes, and the same first status; workloads made from one
+ * template (a Deployment's ReplicaSets, a CronJob's Jobs) the same pod template. On create, just before the object is
+ * stored, a sub-object written exactly as a canonical one (see `writtenAs`) becomes that one deeply frozen object: a
+ * pod's admission defaults' canonical objects first, then any part written as the same part of the object of its kind
+ * created before it (a ReplicaSet creates its pods one after another).
  *
  * Safe because a stored object is deeply frozen (`ObjectStore.put` → `deepFreeze`, which leaves an already frozen
  * object as it is) and every reader treats it as immutable: whoever changes an object copies the part it changes.
  * What the API answers is unchanged: a shared object's JSON is the JSON of the one it replaces, and every YAML writer
  * writes a repeated object in full (sandbox/util/yamlText.ts). The caches keyed by a frozen object (the strict-field
  * walk, the measured members, the kubelet's requests per spec) hold what its content alone decides, so sharing cannot
- * change their answers. Nothing decides a change by identity across two pods.
+ * change their answers. Nothing decides a change by identity across two objects (the scheduler and the kubelet compare
+ * two versions of one object, and a new object has none).
  */
 import type { KubeObject } from '../api/types';
 import { applyDefaultTolerations } from '../admission/defaults/tolerations';
@@ -64,7 +66,8 @@ export function writtenAs(value: unknown, canonical: unknown): boolean {
 /**
  * `value` with its parts written exactly as the same parts of `frozen` (a deeply frozen object) replaced by those
  * parts, in place; answers `frozen` itself when the whole of `value` is written as it, else `value`. One pass,
- * bottom up: a part is written as the other once its children are the other's children.
+ * bottom up: a part is written as the other once its children are the other's children, and its keys in the same
+ * order (checked last, only then). JSON values hold no `undefined`, so a member the other lacks reads as undefined.
  */
 export function shareFrom(value: unknown, frozen: unknown): unknown {
   if (value === frozen) return value;
@@ -72,65 +75,99 @@ export function shareFrom(value: unknown, frozen: unknown): unknown {
   if (!Object.isFrozen(frozen)) return value;
   // A frozen part (a canonical object already, or a member kept from the body) cannot take shared children.
   if (Object.isFrozen(value)) return writtenAs(value, frozen) ? frozen : value;
-  const isArray = Array.isArray(value);
-  if (isArray !== Array.isArray(frozen)) return value;
-  let same = !repeats(value) && !repeats(frozen);
-  if (isArray) {
+  if (Array.isArray(value)) {
+    if (!Array.isArray(frozen)) return value;
     const f = frozen as readonly unknown[];
-    same &&= value.length === f.length;
+    let same = value.length === f.length;
     const n = Math.min(value.length, f.length);
     for (let i = 0; i < n; i++) {
-      const shared = shareFrom(value[i], f[i]);
-      if (shared !== value[i]) value[i] = shared;
-      same &&= Object.is(value[i], f[i]);
+      const v = value[i];
+      const shared = typeof v === 'object' && v !== null ? shareFrom(v, f[i]) : v;
+      if (shared !== v) value[i] = shared;
+      if (same && !Object.is(shared, f[i])) same = false;
     }
     return same ? frozen : value;
   }
+  if (Array.isArray(frozen)) return value;
   const v = value as Record<string, unknown>;
   const f = frozen as Readonly<Record<string, unknown>>;
-  const keys = Object.keys(v);
-  const theirs = Object.keys(f);
-  same &&= keys.length === theirs.length;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    if (!Object.prototype.hasOwnProperty.call(f, key)) {
+  let same = true;
+  let count = 0;
+  for (const key in v) {
+    count++;
+    const mine = v[key];
+    const theirs = f[key];
+    if (theirs === undefined) {
       same = false;
       continue;
     }
-    const shared = shareFrom(v[key], f[key]);
-    if (shared !== v[key]) v[key] = shared;
-    same &&= theirs[i] === key && Object.is(v[key], f[key]);
+    const shared = typeof mine === 'object' && mine !== null ? shareFrom(mine, theirs) : mine;
+    if (shared !== mine) v[key] = shared;
+    if (same && !Object.is(shared, theirs)) same = false;
   }
-  return same ? frozen : value;
+  if (!same) return value;
+  let theirCount = 0;
+  for (const _ in f) theirCount++;
+  return theirCount === count && sameKeyOrder(v, f) && !repeats(v) && !repeats(f) ? frozen : value;
 }
 
-/** The pod's members that may be another pod's whole: not `metadata`, where the store stamps the resourceVersion. */
+function sameKeyOrder(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
+  const x = Object.keys(a);
+  const y = Object.keys(b);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/** The members that may be another object's whole: not `metadata`, where the store stamps the resourceVersion. */
 const SHARED_MEMBERS = ['spec', 'status'] as const;
 
 /**
- * Before a new pod is stored: its admission defaults become the canonical objects, and every part written as the
- * same part of `previous` (the pod stored before it, deeply frozen) becomes that part. `pod` is the API server's
- * private copy, about to be frozen by the store.
+ * The kinds whose new objects share with the one of their kind created before them: pods, and the workloads whose pod
+ * templates repeat (a Deployment's ReplicaSets, a CronJob's Jobs). Not custom resources or CRDs (their schemas
+ * compile to validations that name field paths), not Events (their own path).
  */
-export function sharePodSubObjects(pod: KubeObject, previous: KubeObject | undefined): void {
-  const spec = pod.spec;
-  if (isPlainObject(spec) && !Object.isFrozen(spec)) {
-    shareMember(spec, 'tolerations', DEFAULT_TOLERATIONS);
-    shareMember(spec, 'securityContext', EMPTY_SECURITY_CONTEXT);
-    const volumes = spec.volumes;
-    if (Array.isArray(volumes) && !Object.isFrozen(volumes)) {
-      for (const v of volumes) {
-        if (!isPlainObject(v) || Object.isFrozen(v) || typeof v.name !== 'string') continue;
-        if (v.name.startsWith(SERVICE_ACCOUNT_VOLUME_PREFIX)) shareMember(v, 'projected', TOKEN_VOLUME_SOURCE);
-      }
-    }
-  }
+const SHARING_KINDS: ReadonlySet<string> = new Set([
+  '/Pod',
+  '/ReplicationController',
+  'apps/ReplicaSet',
+  'apps/Deployment',
+  'apps/StatefulSet',
+  'apps/DaemonSet',
+  'batch/Job',
+  'batch/CronJob',
+]);
+
+/** Whether new objects of this kind share sub-objects (`shareSubObjects`), by group and kind. */
+export function sharesSubObjects(group: string, kind: string): boolean {
+  return SHARING_KINDS.has(`${group}/${kind}`);
+}
+
+/**
+ * Before a new object of a sharing kind is stored: a pod's admission defaults become the canonical objects, and every
+ * part written as the same part of `previous` (the object of its kind stored before it, deeply frozen) becomes that
+ * part. `obj` is the API server's private copy, about to be frozen by the store.
+ */
+export function shareSubObjects(obj: KubeObject, previous: KubeObject | undefined): void {
+  if (obj.kind === 'Pod') sharePodDefaults(obj);
   if (previous === undefined) return;
-  const meta = pod.metadata as unknown as Record<string, unknown>;
+  const meta = obj.metadata as unknown as Record<string, unknown>;
   const theirs = previous.metadata as unknown as Record<string, unknown>;
   if (!Object.isFrozen(meta)) for (const key of Object.keys(meta)) shareMember(meta, key, theirs[key]);
   const q = previous as unknown as Record<string, unknown>;
-  for (const member of SHARED_MEMBERS) shareMember(pod as unknown as Record<string, unknown>, member, q[member]);
+  for (const member of SHARED_MEMBERS) shareMember(obj as unknown as Record<string, unknown>, member, q[member]);
+}
+
+function sharePodDefaults(pod: KubeObject): void {
+  const spec = pod.spec;
+  if (!isPlainObject(spec) || Object.isFrozen(spec)) return;
+  shareMember(spec, 'tolerations', DEFAULT_TOLERATIONS);
+  shareMember(spec, 'securityContext', EMPTY_SECURITY_CONTEXT);
+  const volumes = spec.volumes;
+  if (!Array.isArray(volumes) || Object.isFrozen(volumes)) return;
+  for (const v of volumes) {
+    if (!isPlainObject(v) || Object.isFrozen(v) || typeof v.name !== 'string') continue;
+    if (v.name.startsWith(SERVICE_ACCOUNT_VOLUME_PREFIX)) shareMember(v, 'projected', TOKEN_VOLUME_SOURCE);
+  }
 }
 
 /** `obj[key]` (when `obj` has it) with its parts shared from `frozen` (see `shareFrom`). */

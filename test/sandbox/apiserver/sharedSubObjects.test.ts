@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../sandbox/api/types';
-import { shareFrom, writtenAs } from '../../../sandbox/apiserver/sharedSubObjects';
+import { shareFrom, sharesSubObjects, writtenAs } from '../../../sandbox/apiserver/sharedSubObjects';
 import { deepFreeze } from '../../../sandbox/util/json';
 import { recordKeyOrder } from '../../../sandbox/util/keyOrder';
 import { Cluster } from '../../../sandbox/cluster/cluster';
@@ -127,6 +127,25 @@ describe('stored pods share what they carry alike', () => {
       { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
       { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
     ]);
+    c.stop();
+  });
+
+  test("workloads share with the one of their kind created before: two Deployments' ReplicaSets, one template spec", () => {
+    const c = settled(withTemplate('web', 1, CONTAINER), withTemplate('api', 1, CONTAINER));
+    const [web, api] = ['web', 'api'].map(
+      (app) => c.api.list('deployments').items.find((d) => d.metadata.name === app)!,
+    );
+    const templateSpec = (o: KubeObject) => (o.spec as { template: { spec: unknown } }).template.spec;
+    assert.equal(templateSpec(api), templateSpec(web));
+    const sets = c.api.list('replicasets').items;
+    assert.equal(sets.length, 2);
+    assert.equal(templateSpec(sets[1]), templateSpec(sets[0]));
+    assert.notEqual(sets[1].metadata.labels, sets[0].metadata.labels); // their own hash and app
+    assert.ok(sharesSubObjects('apps', 'ReplicaSet') && sharesSubObjects('', 'Pod'));
+    assert.ok(!sharesSubObjects('', 'Event') && !sharesSubObjects('events.k8s.io', 'Event'));
+    assert.ok(
+      !sharesSubObjects('apiextensions.k8s.io', 'CustomResourceDefinition') && !sharesSubObjects('', 'ConfigMap'),
+    );
     c.stop();
   });
 
