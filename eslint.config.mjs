@@ -2,6 +2,25 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The product writes YAML only through sandbox/util/yamlText.ts: `yaml`'s own `stringify` (and a `Document` made
+ * from values) writes an object met twice as an anchor and aliases, and stored objects may share frozen sub-objects.
+ */
+const YAML_WRITER = {
+  name: 'yaml',
+  importNames: ['stringify', 'Document'],
+  message:
+    'Write YAML with yamlText (sandbox/util/yamlText.ts): it never writes anchors and aliases for an object met twice.',
+};
+const PRODUCT = [
+  'sandbox/**/*.ts',
+  'cli/**/*.ts',
+  'client/**/*.ts',
+  'server/**/*.ts',
+  'live/**/*.ts',
+  'scripts/**/*.ts',
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'out/**', '.vscode-test/**', '*.vsix'] },
   js.configs.recommended,
@@ -23,11 +42,15 @@ export default tseslint.config(
     },
   },
   {
+    files: PRODUCT,
+    rules: { 'no-restricted-imports': ['error', { paths: [YAML_WRITER] }] },
+  },
+  {
     files: ['sandbox/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'vscode', message: 'sandbox/ is pure TypeScript: it never imports vscode.' }] },
+        { paths: [{ name: 'vscode', message: 'sandbox/ is pure TypeScript: it never imports vscode.' }, YAML_WRITER] },
       ],
       'no-restricted-properties': [
         'error',

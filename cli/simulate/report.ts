@@ -3,7 +3,6 @@
  * nodes (`get deploy,rs,pods,nodes`), other kinds the user applied, and the
  * events, oldest first — or everything as a Kubernetes `List` in JSON.
  */
-import { stringify } from 'yaml';
 import type { ApiServer } from '../../sandbox/apiserver/apiServer';
 import type { KubeObject } from '../../sandbox/api/types';
 import type { ResourceType } from '../../sandbox/api/resources';
@@ -13,6 +12,7 @@ import { formatTable } from '../../sandbox/printers/format';
 import { tableFor } from '../../sandbox/printers/tableFor';
 import { describeNotReconciled } from '../../sandbox/cluster/describe';
 import { systemPriorityClass } from '../../sandbox/apiserver/priority';
+import { yamlText } from '../../sandbox/util/yamlText';
 
 const MAIN_KINDS = ['deployments', 'replicasets', 'pods', 'nodes'];
 const HIDDEN = new Set(['events', 'leases', 'namespaces', 'endpointslices', 'endpoints', 'controllerrevisions']);
@@ -150,17 +150,17 @@ export async function writeYamlList(
   sink: DocumentSink,
 ): Promise<void> {
   const w = new ChunkWriter(sink);
-  await w.add(stringify({ apiVersion: 'v1' }, YAML_OPTIONS));
+  await w.add(yamlText({ apiVersion: 'v1' }, YAML_OPTIONS));
   let first = true;
   for (const item of items) {
     if (first) await w.add('items:\n');
     first = false;
     // A sequence entry: `- ` before its first line, two spaces before the others (blank lines, inside block
     // scalars, stay empty as the whole-document stringifier leaves them).
-    await w.add(`- ${stringify(item, YAML_OPTIONS).replace(/\n(?=.)/g, '\n  ')}`);
+    await w.add(`- ${yamlText(item, YAML_OPTIONS).replace(/\n(?=.)/g, '\n  ')}`);
   }
   if (first) await w.add('items: []\n');
-  await w.add(stringify({ kind: 'List', metadata: { resourceVersion } }, YAML_OPTIONS));
+  await w.add(yamlText({ kind: 'List', metadata: { resourceVersion } }, YAML_OPTIONS));
   await w.flush();
 }
 

@@ -78,6 +78,7 @@ import type {
   QuotaCharge,
 } from '../admission/plugins/index';
 import { mutatingAdmission, validatingAdmission } from '../admission/plugins/index';
+import { shareSubObjects, sharesSubObjects } from './sharedSubObjects';
 import { storePolicySource } from './policySource';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
 import { boundPod, checkBindable } from './binding';
@@ -173,6 +174,8 @@ export class ApiServer {
   readonly compactor: Compactor;
   /** The suffixes of `kube-api-access-…` volume names: a stream of their own, so no uid or generated name moves. */
   private readonly tokenVolumeRandom: SeededRandom;
+  /** By kind: the object created last, whose frozen parts the next one shares when written alike (shareSubObjects). */
+  private readonly lastCreated = new Map<string, KubeObject>();
   private readonly podSecurity: PodSecurityConfiguration | undefined;
 
   constructor(options: ApiServerOptions, store?: ObjectStore) {
@@ -420,7 +423,10 @@ export class ApiServer {
     this.storeAs(r, body);
     if (this.store.get(kindKey(r), ns, body.metadata.name!)) throw alreadyExists(r, body.metadata.name!);
     if (options.dryRun) return this.out(requested, body);
+    const shares = sharesSubObjects(r.group, r.kind);
+    if (shares) shareSubObjects(body, this.lastCreated.get(kindKey(r)));
     const stored = this.put(r, body);
+    if (shares) this.lastCreated.set(kindKey(r), stored);
     if (r.kind === 'Service') reserveServiceAddresses(stored, this.allocators);
     this.chargeQuotas(charges);
     return this.out(requested, stored);

@@ -5,9 +5,9 @@
  * successful deletes and subresource posts.
  */
 import type { ServerResponse } from 'node:http';
-import { stringify as toYaml } from 'yaml';
 import type { ApiError, StatusDetails } from '../api/errors';
 import type { OutputFormat } from './negotiate';
+import { yamlText } from '../util/yamlText';
 
 /** Upstream's WithCacheControl filter: nothing the API answers may be cached by intermediaries. */
 const CACHE_CONTROL = 'no-cache, private';
@@ -54,7 +54,7 @@ export function setCommonHeaders(res: ServerResponse, contentType: string, optio
 /** Encodes `body` once (JSON or YAML) and sends it with `code`. */
 export function sendObject(res: ServerResponse, code: number, body: unknown, options: SendOptions = {}): void {
   const yaml = options.encoding === 'yaml';
-  const text = yaml ? toYaml(body) : `${JSON.stringify(body, null, options.pretty ? 2 : undefined)}\n`;
+  const text = yaml ? yamlText(body) : `${JSON.stringify(body, null, options.pretty ? 2 : undefined)}\n`;
   setCommonHeaders(res, yaml ? 'application/yaml' : 'application/json', options);
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.statusCode = code;

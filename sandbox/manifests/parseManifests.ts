@@ -7,6 +7,7 @@
  * squiggles and in the sandbox.
  */
 import { fieldRange } from './pathToRange';
+// eslint-disable-next-line no-restricted-imports -- a Document over parsed nodes, only read (`toJS`), never written
 import { Document, parseAllDocuments } from 'yaml';
 import { isAlias, isMap, isPair, isScalar, isSeq } from './yamlNodes';
 import type { Alias, LineCounter, YAMLError, YAMLMap } from 'yaml';

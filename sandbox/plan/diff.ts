@@ -5,9 +5,9 @@
  * and resourceVersion keep their live values; `--show-managed-fields` is false by default, so managedFields are
  * omitted from both sides.
  */
-import { stringify } from 'yaml';
 import type { KubeObject } from '../api/types';
 import { cloneJson } from '../util/json';
+import { yamlText } from '../util/yamlText';
 
 /** The file name kubectl diff gives an object: `apps.v1.Deployment.default.web` (group.version.kind.namespace.name). */
 export function diffName(obj: KubeObject): string {
@@ -19,7 +19,7 @@ export function diffName(obj: KubeObject): string {
 }
 
 function asYaml(obj: KubeObject): string[] {
-  const text = stringify(obj, { sortMapEntries: true, indentSeq: false, lineWidth: 0 });
+  const text = yamlText(obj, { sortMapEntries: true, indentSeq: false, lineWidth: 0 });
   return text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
 }
 

@@ -1,10 +1,10 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { stringify } from 'yaml';
 import { Cluster } from '../../sandbox/cluster/cluster';
 import type { KubeObject } from '../../sandbox/api/types';
 import { writeJsonList, writeJsonListOf, writeYamlList, writeYamlListOf } from '../../cli/simulate/report';
+import { yamlText } from '../../sandbox/util/yamlText';
 
 /** A sink that keeps each write apart, to check the document and the size of its writes. */
 function collector() {
@@ -55,12 +55,12 @@ describe('simulate -o json|yaml writes the List item by item', () => {
     c.stop();
   });
 
-  test('YAML: byte for byte what one stringify of the whole List prints, block scalars included', async () => {
+  test('YAML: byte for byte what one yamlText of the whole List prints, block scalars included', async () => {
     const c = smallCluster();
     const sink = collector();
     await writeYamlListOf(c.api, sink);
     const text = sink.text();
-    assert.equal(text, stringify(wholeList(c), YAML_OPTIONS));
+    assert.equal(text, yamlText(wholeList(c), YAML_OPTIONS));
     assert.match(text, /script: \|/);
     c.stop();
   });
@@ -72,7 +72,7 @@ describe('simulate -o json|yaml writes the List item by item', () => {
     assert.equal(json.text(), `${JSON.stringify(list, null, 2)}\n`);
     const yaml = collector();
     await writeYamlList([], '7', yaml);
-    assert.equal(yaml.text(), stringify(list, YAML_OPTIONS));
+    assert.equal(yaml.text(), yamlText(list, YAML_OPTIONS));
   });
 
   test('150,000 items: a valid document in writes of about 1 MiB, never one giant string', async () => {

@@ -7,11 +7,12 @@
  * removed field, a multi-line string) is listed as not written, for the user
  * to do by hand. Pure: the VS Code glue turns the edits into a WorkspaceEdit.
  */
-import { isMap, isScalar, isSeq, stringify } from 'yaml';
+import { isMap, isScalar, isSeq } from 'yaml';
 import type { LineCounter, Node, Pair, YAMLMap } from 'yaml';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { parseManifestText } from '../../../sandbox/manifests/parseManifests';
 import { positionAt } from '../../../sandbox/manifests/ranges';
+import { yamlText } from '../../../sandbox/util/yamlText';
 import type { Range } from '../../../sandbox/manifests/ranges';
 import { defaultedManifest, diffObjects, differences } from '../health/diff';
 import { flatten, formatPath } from '../health/flatten';
@@ -50,12 +51,12 @@ export function liveValuesFromDiff(manifest: KubeObject, live: KubeObject): Live
 function scalarText(value: unknown): string | undefined {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (typeof value !== 'string') return undefined;
-  const text = stringify(value).replace(/\n$/, '');
+  const text = yamlText(value).replace(/\n$/, '');
   return text.includes('\n') ? undefined : text;
 }
 
 function keyText(key: string): string {
-  const text = stringify(key).replace(/\n$/, '');
+  const text = yamlText(key).replace(/\n$/, '');
   return text.includes('\n') ? JSON.stringify(key) : text;
 }
 

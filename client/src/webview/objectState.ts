@@ -3,9 +3,9 @@
  * the mirrored cache, the `desired` reply, and the scheduler's explanation.
  * vscode-free so that it is tested without VS Code.
  */
-import { stringify } from 'yaml';
 import { resourceByName } from '../../../sandbox/api/resources';
 import type { KubeObject } from '../../../sandbox/api/types';
+import { yamlText } from '../../../sandbox/util/yamlText';
 import type { SchedulingExplanation } from '../../../sandbox/scheduler/explanation';
 import { diffObjects } from '../health/diff';
 import { formatAmount, resourceFit } from '../health/resourceFit';
@@ -101,12 +101,12 @@ export function objectState(input: ObjectStateInput): ObjectViewState {
   if (input.sync) state.sync = { status: input.sync.status, message: input.sync.message };
   if (desired.manifest && desired.file !== undefined) {
     state.manifest = {
-      yaml: stringify(own || !template ? desired.manifest : template.desired),
+      yaml: yamlText(own || !template ? desired.manifest : template.desired),
       label: input.fileLabel(desired.file),
       line: (desired.line ?? 0) + 1,
     };
   }
-  if (live) state.liveYaml = stringify(live);
+  if (live) state.liveYaml = yamlText(live);
   if (input.scheduling && needsSchedulingExplanation(live)) state.scheduling = input.scheduling;
   if (live && needsSchedulingExplanation(live)) state.why = pendingWhy(live, cache);
   return state;
