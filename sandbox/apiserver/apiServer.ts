@@ -92,7 +92,7 @@ import { checkPatchFields, decodeObjectFields, settleFieldErrors } from './field
 import { decodeBuiltInBody } from './decodeBody';
 import { mistypedPolicyReason } from './mistypedPolicy';
 import { typeMismatch } from '../schema/typeCheck';
-import { definitionOf } from '../schema/strictFields';
+import { definitionOf, rememberCleanDerived } from '../schema/strictFields';
 import type { DecodedBody } from './decodeBody';
 import type { FieldValidationOptions } from './fieldValidation';
 import { bootstrapObjects, namespaceAdmission, PROTECTED_NAMESPACES } from './namespaces';
@@ -493,8 +493,11 @@ export class ApiServer {
     // apps/v1 status strategies keep metadata changes other than labels (the Deployment controller
     // writes its revision annotation this way); everything else takes only status.
     if (r.group === 'apps') {
-      if (body.metadata.annotations === undefined) delete next.metadata.annotations;
-      else next.metadata.annotations = body.metadata.annotations;
+      const annotations = body.metadata.annotations;
+      if (annotations === undefined) delete next.metadata.annotations;
+      // The same annotations in the same order keep the stored map (the same JSON), so the stored metadata stays the
+      // old one's but for its resourceVersion (below).
+      else if (!samePrimitiveMembers(annotations, old.metadata.annotations)) next.metadata.annotations = annotations;
     }
     if (body.status === undefined) delete next.status;
     else next.status = body.status;
@@ -506,7 +509,12 @@ export class ApiServer {
       if (err) throw err;
     }
     this.storeAs(r, next);
-    return this.out(requested, this.commitUpdate(r, next, stored, options));
+    const written = this.commitUpdate(r, next, stored, options);
+    // The stored metadata is the old one with a new resourceVersion (and the body's annotations or managedFields when
+    // they changed): when the old one was found clean by this decode (the body carried it), so is the new one, and
+    // the next status write carrying it is not walked for unknown fields again (schema/strictFields.ts).
+    if (written !== stored && r.custom === undefined) rememberCleanDerived(written.metadata, stored.metadata);
+    return this.out(requested, written);
   }
 
   /**
@@ -1192,6 +1200,23 @@ export class ApiServer {
   get objectStore(): ObjectStore {
     return this.store;
   }
+}
+
+/** Whether two objects have the same keys in the same order, each with the same primitive value. */
+function samePrimitiveMembers(
+  a: Readonly<Record<string, unknown>>,
+  b: Readonly<Record<string, unknown>> | undefined,
+): boolean {
+  if (b === undefined) return false;
+  const keys = Object.keys(a);
+  const others = Object.keys(b);
+  if (keys.length !== others.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const v = a[key];
+    if (key !== others[i] || v !== b[key] || (typeof v === 'object' && v !== null)) return false;
+  }
+  return true;
 }
 
 function isCrdResource(r: ResourceType): boolean {

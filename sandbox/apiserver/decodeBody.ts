@@ -11,7 +11,10 @@
  *
  * Not read by the schema here, but handed to the passes it fuses (so nothing is decided twice): frozen values (the
  * strict walk remembers a frozen value found clean, and a kubelet's or controller's body carries cached members), free-
- * form values, values of the wrong shape, and objects written with a repeated key (duplicate fields).
+ * form values, values of the wrong shape, and objects written with a repeated key (duplicate fields). A frozen
+ * top-level member (a status write's `spec` and `metadata`, spread from the stored object) is remembered whatever its
+ * size, by the definition of the active release it was read as: a write carrying it again under that release is not
+ * walked again, and under another release it is.
  */
 import type { Definition, SchemaType } from '../schema/types';
 import { definition } from '../schema/schema';
@@ -56,7 +59,7 @@ export function decodeBuiltInBody(
     d.budget.bytes += key.length + 4;
     if (keep !== undefined && !keep.has(key)) {
       measureMember(v, limits, d.budget);
-      if (prop !== undefined) d.walked(strictFieldErrorsAt(v, prop.type, [key]));
+      if (prop !== undefined) d.walked(strictFieldErrorsAt(v, prop.type, [key], true));
       continue;
     }
     if (prop === undefined) d.unknownMember(out, key, v, 1);
@@ -146,7 +149,8 @@ class Decoder {
   private separately(value: unknown, type: SchemaType, depth: number): unknown {
     const nulls = this.budget.nulls;
     const copied = copyChecked(value, depth, this.limits, this.budget);
-    if (typeof value === 'object' && value !== null) this.walked(strictFieldErrorsAt(value, type, this.at));
+    if (typeof value === 'object' && value !== null)
+      this.walked(strictFieldErrorsAt(value, type, this.at, depth === 1));
     if (this.budget.nulls !== nulls) decodeNullsAs(copied, type);
     return copied;
   }
