@@ -90,9 +90,10 @@ import { listObjects, watchPredicate, watchRoute } from './listing';
 import { checkObjectShape } from './metaShape';
 import { checkPatchFields, decodeObjectFields, settleFieldErrors } from './fieldValidation';
 import { decodeBuiltInBody } from './decodeBody';
+import { CleanMetadata } from './cleanMetadata';
 import { mistypedPolicyReason } from './mistypedPolicy';
 import { typeMismatch } from '../schema/typeCheck';
-import { definitionOf, rememberCleanDerived } from '../schema/strictFields';
+import { definitionOf } from '../schema/strictFields';
 import type { DecodedBody } from './decodeBody';
 import type { FieldValidationOptions } from './fieldValidation';
 import { bootstrapObjects, namespaceAdmission, PROTECTED_NAMESPACES } from './namespaces';
@@ -162,6 +163,8 @@ export class ApiServer {
   /** While set, UIDs come from here (bootstrap objects added later take their own stream, not the cluster's). */
   private uidRandom: SeededRandom | undefined;
   private readonly store: ObjectStore;
+  /** The stored metadata a status write may carry without a walk for unknown fields. */
+  private readonly cleanMetadata = new CleanMetadata();
   private readonly hub: WatchHub;
   private readonly allocators: ServiceAllocators;
   /** ValidatingAdmissionPolicy admission: what it reads, and the audit annotations it sets. */
@@ -481,7 +484,8 @@ export class ApiServer {
     // A built-in kind written in its storage version keeps only status and metadata of the body (below): the rest is
     // checked as decoding does (limits, unknown fields) but not copied. Conversion and custom resources need it whole.
     const narrow = requested.custom === undefined && storageApiVersionOf(requested) === apiVersionOf(requested);
-    const decoded = this.decode(input, options, true, requested, narrow ? STATUS_MEMBERS : undefined);
+    const carried = narrow && isPlainObject(input) ? this.cleanMetadata.known(input.metadata) : undefined;
+    const decoded = this.decode(input, options, true, requested, narrow ? STATUS_MEMBERS : undefined, carried);
     const { body, r } = this.toStorage(requested, decoded);
     const ns = this.bodyNamespace(r, body, options.namespace);
     const name = this.requireName(body);
@@ -510,10 +514,10 @@ export class ApiServer {
     }
     this.storeAs(r, next);
     const written = this.commitUpdate(r, next, stored, options);
-    // The stored metadata is the old one with a new resourceVersion (and the body's annotations or managedFields when
-    // they changed): when the old one was found clean by this decode (the body carried it), so is the new one, and
-    // the next status write carrying it is not walked for unknown fields again (schema/strictFields.ts).
-    if (written !== stored && r.custom === undefined) rememberCleanDerived(written.metadata, stored.metadata);
+    // The stored metadata is the old one with a new resourceVersion: when the old one was clean, the next status
+    // write carrying the new one is not walked for unknown fields (cleanMetadata.ts).
+    if (written !== stored && r.custom === undefined && !options.dryRun)
+      this.cleanMetadata.carry(written.metadata, stored.metadata);
     return this.out(requested, written);
   }
 
@@ -809,6 +813,7 @@ export class ApiServer {
     withManagedFields = true,
     r?: ResourceType,
     keep?: ReadonlySet<string>,
+    clean?: object,
   ): KubeObject {
     let body: unknown;
     let nullMembers: string[] | undefined;
@@ -818,7 +823,8 @@ export class ApiServer {
     const root =
       fields !== undefined && r?.custom === undefined && isPlainObject(input) ? definitionOf(input) : undefined;
     try {
-      if (root !== undefined) decoded = decodeBuiltInBody(input as Record<string, unknown>, root, REQUEST_LIMITS, keep);
+      if (root !== undefined)
+        decoded = decodeBuiltInBody(input as Record<string, unknown>, root, REQUEST_LIMITS, keep, clean);
       if (decoded !== undefined) body = decoded.body;
       else if (isPlainObject(input)) ({ value: body, nullMembers } = copyMembersCounted(input, REQUEST_LIMITS, keep));
       else body = copyJson(input, REQUEST_LIMITS);
@@ -1086,6 +1092,7 @@ export class ApiServer {
   }
 
   private remove(r: ResourceType, obj: KubeObject): KubeObject {
+    this.cleanMetadata.forget(obj.metadata.uid);
     const last = this.store.remove(kindKey(r), obj.metadata.namespace ?? '', obj.metadata.name!)!;
     if (r.kind === 'Service') releaseServiceAddresses(last, this.allocators);
     if (isCrdResource(r)) this.syncCrds();

@@ -71,24 +71,21 @@ export function strictFieldErrorsAt(
 }
 
 /**
- * Remembers `derived` as clean when it is `from`, a struct remembered clean, with some members replaced by primitives
- * (or null) of fields `from`'s definition declares, and is frozen: its walk could find nothing `from`'s did not (every
- * key declared, every object member `from`'s own, no key written twice). The API server's status write makes the
- * stored metadata this way (`{ ...old.metadata }` with a new resourceVersion), so the next write carrying it is not
- * walked again. Returns whether it was remembered.
+ * Whether `derived` has no strict error read as `as` when `from` (read as `as`) has none and is frozen all the way
+ * down: `derived` is frozen, each of its keys is a field `as` declares, and each member is `from`'s own or a primitive
+ * (or null), so its walk could find nothing `from`'s did not. The API server's status write stores metadata this way
+ * (`{ ...old.metadata }` with a new resourceVersion): sandbox/apiserver/cleanMetadata.ts.
  */
-export function rememberCleanDerived(derived: object, from: object): boolean {
-  const as = walkedClean.get(from);
-  if (as === undefined || !('properties' in as) || !Object.isFrozen(derived)) return false;
+export function cleanLike(derived: object, from: object, as: Definition): boolean {
+  if (!Object.isFrozen(derived) || Array.isArray(derived)) return false;
   const members = derived as Readonly<Record<string, unknown>>;
-  if (Array.isArray(derived) || repeatedKeyOrder(members) !== undefined) return false;
+  if (repeatedKeyOrder(members) !== undefined) return false;
   const source = from as Readonly<Record<string, unknown>>;
   for (const key of Object.keys(members)) {
     if (!Object.hasOwn(as.properties, key)) return false;
     const v = members[key];
     if (typeof v === 'object' && v !== null && v !== source[key]) return false;
   }
-  walkedClean.set(derived, as);
   return true;
 }
 
@@ -127,7 +124,7 @@ const walkedClean = new WeakMap<object, Definition | SchemaType>();
  */
 const MEMO_MIN_OBJECTS = 16;
 
-/** Whether a walk remembered `value` as clean (tests); with `as`, as clean read as that definition or type. */
+/** Whether a walk remembered `value` as clean; with `as`, as clean read as that definition or type. */
 export function rememberedClean(value: object, as?: Definition | SchemaType): boolean {
   return as === undefined ? walkedClean.has(value) : walkedClean.get(value) === as;
 }
