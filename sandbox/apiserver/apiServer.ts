@@ -93,6 +93,7 @@ import { checkPatchFields, decodeObjectFields, settleFieldErrors } from './field
 import { decodeBuiltInBody } from './decodeBody';
 import { POLICY_GROUP } from '../admission/policy/types';
 import { locatedTypeMismatch } from '../schema/typeCheck';
+import { CleanMetadata } from './cleanMetadata';
 import { definitionOf } from '../schema/strictFields';
 import type { DecodedBody } from './decodeBody';
 import type { FieldValidationOptions } from './fieldValidation';
@@ -163,6 +164,8 @@ export class ApiServer {
   /** While set, UIDs come from here (bootstrap objects added later take their own stream, not the cluster's). */
   private uidRandom: SeededRandom | undefined;
   private readonly store: ObjectStore;
+  /** The stored metadata a status write may carry without a walk for unknown fields. */
+  private readonly cleanMetadata = new CleanMetadata();
   private readonly hub: WatchHub;
   private readonly allocators: ServiceAllocators;
   /** ValidatingAdmissionPolicy admission: what it reads, and the audit annotations it sets. */
@@ -487,7 +490,8 @@ export class ApiServer {
     // A built-in kind written in its storage version keeps only status and metadata of the body (below): the rest is
     // checked as decoding does (limits, unknown fields) but not copied. Conversion and custom resources need it whole.
     const narrow = requested.custom === undefined && storageApiVersionOf(requested) === apiVersionOf(requested);
-    const decoded = this.decode(input, options, true, requested, narrow ? STATUS_MEMBERS : undefined);
+    const carried = narrow && isPlainObject(input) ? this.cleanMetadata.known(input.metadata) : undefined;
+    const decoded = this.decode(input, options, true, requested, narrow ? STATUS_MEMBERS : undefined, carried);
     const { body, r } = this.toStorage(requested, decoded);
     const ns = this.bodyNamespace(r, body, options.namespace);
     const name = this.requireName(body);
@@ -499,8 +503,11 @@ export class ApiServer {
     // apps/v1 status strategies keep metadata changes other than labels (the Deployment controller
     // writes its revision annotation this way); everything else takes only status.
     if (r.group === 'apps') {
-      if (body.metadata.annotations === undefined) delete next.metadata.annotations;
-      else next.metadata.annotations = body.metadata.annotations;
+      const annotations = body.metadata.annotations;
+      if (annotations === undefined) delete next.metadata.annotations;
+      // The same annotations in the same order keep the stored map (the same JSON), so the stored metadata stays the
+      // old one's but for its resourceVersion (below).
+      else if (!samePrimitiveMembers(annotations, old.metadata.annotations)) next.metadata.annotations = annotations;
     }
     if (body.status === undefined) delete next.status;
     else next.status = body.status;
@@ -512,7 +519,12 @@ export class ApiServer {
       if (err) throw err;
     }
     this.storeAs(r, next);
-    return this.out(requested, this.commitUpdate(r, next, stored, options));
+    const written = this.commitUpdate(r, next, stored, options);
+    // The stored metadata is the old one with a new resourceVersion: when the old one was clean, the next status
+    // write carrying the new one is not walked for unknown fields (cleanMetadata.ts).
+    if (written !== stored && r.custom === undefined && !options.dryRun)
+      this.cleanMetadata.carry(written.metadata, stored.metadata);
+    return this.out(requested, written);
   }
 
   /**
@@ -807,6 +819,7 @@ export class ApiServer {
     withManagedFields = true,
     r?: ResourceType,
     keep?: ReadonlySet<string>,
+    clean?: object,
   ): KubeObject {
     let body: unknown;
     let nullMembers: string[] | undefined;
@@ -816,7 +829,8 @@ export class ApiServer {
     const root =
       fields !== undefined && r?.custom === undefined && isPlainObject(input) ? definitionOf(input) : undefined;
     try {
-      if (root !== undefined) decoded = decodeBuiltInBody(input as Record<string, unknown>, root, REQUEST_LIMITS, keep);
+      if (root !== undefined)
+        decoded = decodeBuiltInBody(input as Record<string, unknown>, root, REQUEST_LIMITS, keep, clean);
       if (decoded !== undefined) body = decoded.body;
       else if (isPlainObject(input)) ({ value: body, nullMembers } = copyMembersCounted(input, REQUEST_LIMITS, keep));
       else body = copyJson(input, REQUEST_LIMITS);
@@ -1084,6 +1098,7 @@ export class ApiServer {
   }
 
   private remove(r: ResourceType, obj: KubeObject): KubeObject {
+    this.cleanMetadata.forget(obj.metadata.uid);
     const last = this.store.remove(kindKey(r), obj.metadata.namespace ?? '', obj.metadata.name!)!;
     if (r.kind === 'Service') releaseServiceAddresses(last, this.allocators);
     if (isCrdResource(r)) this.syncCrds();
@@ -1198,6 +1213,23 @@ export class ApiServer {
   get objectStore(): ObjectStore {
     return this.store;
   }
+}
+
+/** Whether two objects have the same keys in the same order, each with the same primitive value. */
+function samePrimitiveMembers(
+  a: Readonly<Record<string, unknown>>,
+  b: Readonly<Record<string, unknown>> | undefined,
+): boolean {
+  if (b === undefined) return false;
+  const keys = Object.keys(a);
+  const others = Object.keys(b);
+  if (keys.length !== others.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const v = a[key];
+    if (key !== others[i] || v !== b[key] || (typeof v === 'object' && v !== null)) return false;
+  }
+  return true;
 }
 
 function isCrdResource(r: ResourceType): boolean {

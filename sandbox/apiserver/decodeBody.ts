@@ -11,7 +11,10 @@
  *
  * Not read by the schema here, but handed to the passes it fuses (so nothing is decided twice): frozen values (the
  * strict walk remembers a frozen value found clean, and a kubelet's or controller's body carries cached members), free-
- * form values, values of the wrong shape, and objects written with a repeated key (duplicate fields).
+ * form values, values of the wrong shape, and objects written with a repeated key (duplicate fields). A status
+ * write's frozen top-level member (its `spec` and `metadata`, spread from the stored object) found clean is remembered
+ * whatever its size, by the definition of the active release it was read as: a write carrying it again under that
+ * release is not walked again, and under another release it is.
  */
 import type { Definition, SchemaType } from '../schema/types';
 import { definition } from '../schema/schema';
@@ -31,14 +34,17 @@ export interface DecodedBody {
 /**
  * Decodes `input`, an object of the kind `root` describes: its copy with nulls decoded, and its strict errors (unknown
  * fields not yet removed from the copy). With `keep`, only those members are copied; the others are checked (limits,
- * unknown fields) as `copyMembersCounted` does. Undefined when the body itself was written with a repeated key (the
- * caller decodes it in separate passes). Throws `JsonCopyError` as the copy does.
+ * unknown fields) as `copyMembersCounted` does. `clean`: a frozen value known to have no strict error as the member of
+ * `input` it may be (the stored metadata a status write carries, cleanMetadata.ts): copied and counted, not walked.
+ * Undefined when the body itself was written with a repeated key (the caller decodes it in separate passes). Throws
+ * `JsonCopyError` as the copy does.
  */
 export function decodeBuiltInBody(
   input: Record<string, unknown>,
   root: Definition,
   limits: CopyLimits,
   keep?: ReadonlySet<string>,
+  clean?: object,
 ): DecodedBody | undefined {
   if (repeatedKeyOrder(input) !== undefined) return undefined;
   if (limits.maxDepth <= 0)
@@ -46,7 +52,7 @@ export function decodeBuiltInBody(
   const proto = Object.getPrototypeOf(input);
   if (proto !== Object.prototype && proto !== null)
     throw new JsonCopyError('only plain JSON objects can be stored', 'type');
-  const d = new Decoder(limits);
+  const d = new Decoder(limits, clean, keep !== undefined);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(input)) {
     const v = input[key];
@@ -56,7 +62,7 @@ export function decodeBuiltInBody(
     d.budget.bytes += key.length + 4;
     if (keep !== undefined && !keep.has(key)) {
       measureMember(v, limits, d.budget);
-      if (prop !== undefined) d.walked(strictFieldErrorsAt(v, prop.type, [key]));
+      if (prop !== undefined && v !== clean) d.walked(strictFieldErrorsAt(v, prop.type, [key], true));
       continue;
     }
     if (prop === undefined) d.unknownMember(out, key, v, 1);
@@ -84,7 +90,12 @@ class Decoder {
   /** Every strict error met, in document order, before the cap and repeats are applied. */
   private readonly met: StrictFieldError[] = [];
 
-  constructor(private readonly limits: CopyLimits) {}
+  constructor(
+    private readonly limits: CopyLimits,
+    private readonly clean: object | undefined,
+    /** A status write's: its frozen top-level members found clean are remembered (the next write carries them). */
+    private readonly remember: boolean,
+  ) {}
 
   unknown(key: string, parent: Definition): void {
     const segments = [...this.at, key];
@@ -146,7 +157,8 @@ class Decoder {
   private separately(value: unknown, type: SchemaType, depth: number): unknown {
     const nulls = this.budget.nulls;
     const copied = copyChecked(value, depth, this.limits, this.budget);
-    if (typeof value === 'object' && value !== null) this.walked(strictFieldErrorsAt(value, type, this.at));
+    if (typeof value === 'object' && value !== null && value !== this.clean)
+      this.walked(strictFieldErrorsAt(value, type, this.at, this.remember && depth === 1));
     if (this.budget.nulls !== nulls) decodeNullsAs(copied, type);
     return copied;
   }

@@ -36,6 +36,8 @@ const INDEX = versionsGenerated as unknown as VersionIndex;
 
 interface Loaded {
   readonly schema: KubeSchema;
+  /** The definitions by name (`definition`). */
+  byName?: Map<string, Definition>;
   byKind?: Map<string, KindEntry[]>;
   byPair?: Map<string, KindEntry>;
   groups?: ReadonlySet<string>;
@@ -45,6 +47,8 @@ const loaded = new Map<string, Loaded>([
   [DEFAULT_KUBERNETES_VERSION, { schema: defaultGenerated as unknown as KubeSchema }],
 ]);
 let active = DEFAULT_KUBERNETES_VERSION;
+/** The active release's definitions by name, once read (undone by a release switch). */
+let activeByName: Map<string, Definition> | undefined;
 const listeners: (() => void)[] = [];
 
 /**
@@ -57,6 +61,7 @@ export function setKubernetesVersion(version: string): void {
   load(v);
   if (v === active) return;
   active = v;
+  activeByName = undefined;
   for (const l of listeners) l();
 }
 
@@ -121,10 +126,22 @@ export function kindsFor(kind: string, version: string = active): KindEntry[] {
   return index(version).byKind.get(kind) ?? [];
 }
 
-/** The definition with this fully qualified name (`io.k8s.api.core.v1.Container`), or undefined. */
+/**
+ * The definition with this fully qualified name (`io.k8s.api.core.v1.Container`), or undefined. Read from a `Map`: the
+ * schema's object has ~700 keys (a dictionary), and reading it by a name that is not an interned string (a type's
+ * `name`) looks the string up in V8's string table first, at every call; the decoders call this per object they walk.
+ */
 export function definition(name: string, version: string = active): Definition | undefined {
-  const defs = load(version).schema.definitions;
-  return Object.hasOwn(defs, name) ? defs[name] : undefined;
+  if (version === active) return (activeByName ??= definitionsByName(load(active))).get(name);
+  return definitionsByName(load(version)).get(name);
+}
+
+function definitionsByName(l: Loaded): Map<string, Definition> {
+  if (l.byName === undefined) {
+    const defs = l.schema.definitions;
+    l.byName = new Map(Object.keys(defs).map((name) => [name, defs[name]]));
+  }
+  return l.byName;
 }
 
 /** The definition a `ref` type points at; undefined for every other type (arrays and maps of refs included). */

@@ -50,21 +50,43 @@ export function strictFieldErrors(value: unknown, root: Definition | 'any'): Str
 /**
  * The strict decoding errors of `value` read as `type` at `at` (the keys and indices that lead to it, which its errors'
  * paths start with): one member of a larger walk (the API server's one-pass decoding of a body,
- * sandbox/apiserver/decodeBody.ts), with the same memory of frozen values found clean.
+ * sandbox/apiserver/decodeBody.ts), with the same memory of frozen values found clean. `member`: `value` is a
+ * top-level member of a write body (a status write's `spec` or `metadata`, carried from the stored object), remembered
+ * when clean whatever its size (see MEMO_MIN_OBJECTS): a controller writes the same frozen spec many times.
  */
 export function strictFieldErrorsAt(
   value: unknown,
   type: SchemaType,
   at: readonly (string | number)[],
+  member = false,
 ): StrictFieldError[] {
-  if (typeof value === 'object' && value !== null) {
-    // A frozen value found clean before (as the walk's own first step would find it), without starting a walk.
-    const as = type.kind === 'ref' ? definition(type.name) : type;
-    if (as !== undefined && walkedClean.get(value) === as) return [];
-  }
+  const as =
+    typeof value === 'object' && value !== null ? (type.kind === 'ref' ? definition(type.name) : type) : undefined;
+  // A frozen value found clean before (as the walk's own first step would find it), without starting a walk.
+  if (as !== undefined && walkedClean.get(value as object) === as) return [];
   const walk = new Walk(at);
-  walk.visit(value, type);
+  const clean = walk.visit(value, type);
+  if (member && clean && as !== undefined) walkedClean.set(value as object, as);
   return walk.found;
+}
+
+/**
+ * Whether `derived` has no strict error read as `as` when `from` (read as `as`) has none and is frozen all the way
+ * down: `derived` is frozen, each of its keys is a field `as` declares, and each member is `from`'s own or a primitive
+ * (or null), so its walk could find nothing `from`'s did not. The API server's status write stores metadata this way
+ * (`{ ...old.metadata }` with a new resourceVersion): sandbox/apiserver/cleanMetadata.ts.
+ */
+export function cleanLike(derived: object, from: object, as: Definition): boolean {
+  if (!Object.isFrozen(derived) || Array.isArray(derived)) return false;
+  const members = derived as Readonly<Record<string, unknown>>;
+  if (repeatedKeyOrder(members) !== undefined) return false;
+  const source = from as Readonly<Record<string, unknown>>;
+  for (const key of Object.keys(members)) {
+    if (!Object.hasOwn(as.properties, key)) return false;
+    const v = members[key];
+    if (typeof v === 'object' && v !== null && v !== source[key]) return false;
+  }
+  return true;
 }
 
 /** The strict decoding errors of an object of a kind the schema knows; none for other kinds. */
@@ -102,9 +124,9 @@ const walkedClean = new WeakMap<object, Definition | SchemaType>();
  */
 const MEMO_MIN_OBJECTS = 16;
 
-/** Whether a walk remembered `value` as clean (tests). */
-export function rememberedClean(value: object): boolean {
-  return walkedClean.has(value);
+/** Whether a walk remembered `value` as clean; with `as`, as clean read as that definition or type. */
+export function rememberedClean(value: object, as?: Definition | SchemaType): boolean {
+  return as === undefined ? walkedClean.has(value) : walkedClean.get(value) === as;
 }
 
 /** One walk: the errors found, and the path to where it is (one shared stack, copied only into an error). */

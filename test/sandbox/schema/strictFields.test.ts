@@ -1,7 +1,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../sandbox/api/types';
-import { rememberedClean, strictFieldErrors, strictFieldErrorsOf } from '../../../sandbox/schema/strictFields';
+import { definition, setKubernetesVersion } from '../../../sandbox/schema/schema';
+import {
+  cleanLike,
+  rememberedClean,
+  strictFieldErrors,
+  strictFieldErrorsAt,
+  strictFieldErrorsOf,
+} from '../../../sandbox/schema/strictFields';
+import type { SchemaType } from '../../../sandbox/schema/types';
 import { deepFreeze } from '../../../sandbox/util/json';
 import { recordKeyOrder } from '../../../sandbox/util/keyOrder';
 
@@ -194,5 +202,87 @@ describe('strictFieldErrors: frozen values walked once', () => {
     assert.deepEqual(paths({ apiVersion: 'v1', kind: 'Pod', metadata: meta }), []);
     const asSpec = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: meta };
     assert.deepEqual(paths(asSpec), ['spec.name', 'spec.labels']);
+  });
+});
+
+describe("strictFieldErrorsAt: a write body's top-level member; cleanLike", () => {
+  const META: SchemaType = { kind: 'ref', name: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' };
+  const SPEC: SchemaType = { kind: 'ref', name: 'io.k8s.api.apps.v1.DeploymentSpec' };
+  const objectMeta = () => definition('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta')!;
+  const spec = () =>
+    deepFreeze({
+      replicas: 1,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'a', image: 'nginx' }] } },
+    });
+
+  test('a clean frozen member is remembered whatever its size; a dirty or mutable one is walked every time', () => {
+    const small = spec();
+    assert.deepEqual(strictFieldErrorsAt(small, SPEC, ['spec']), []);
+    assert.equal(rememberedClean(small), false, 'a small value inside a walk is not remembered');
+    assert.deepEqual(strictFieldErrorsAt(small, SPEC, ['spec'], true), []);
+    assert.equal(rememberedClean(small, definition('io.k8s.api.apps.v1.DeploymentSpec')), true);
+    const dirty = deepFreeze({ ...spec(), replicass: 2 });
+    for (let i = 0; i < 2; i++)
+      assert.deepEqual(
+        strictFieldErrorsAt(dirty, SPEC, ['spec'], true).map((e) => e.path),
+        ['spec.replicass'],
+      );
+    assert.equal(rememberedClean(dirty), false);
+    const open = { ...spec() };
+    assert.deepEqual(strictFieldErrorsAt(open, SPEC, ['spec'], true), []);
+    assert.equal(rememberedClean(open), false);
+    (open as Json).replicass = 2;
+    assert.deepEqual(
+      strictFieldErrorsAt(open, SPEC, ['spec'], true).map((e) => e.path),
+      ['spec.replicass'],
+    );
+  });
+
+  test('cleanLike: metadata with a new resourceVersion is as clean as the old; anything else is not vouched for', () => {
+    const old = deepFreeze({ name: 'p', resourceVersion: '5', labels: { app: 'a' }, ownerReferences: [] });
+    const next = (over: Json) => deepFreeze({ ...old, ...over });
+    assert.equal(
+      cleanLike(next({ resourceVersion: '6', generation: 2, deletionTimestamp: null }), old, objectMeta()),
+      true,
+    );
+    // An undeclared key, a new object member, a mutable object: not vouched for, and the walk reports what it finds.
+    const unknown = next({ resourceVersionn: '6' });
+    assert.equal(cleanLike(unknown, old, objectMeta()), false);
+    assert.deepEqual(
+      strictFieldErrorsAt(unknown, META, ['metadata'], true).map((e) => e.path),
+      ['metadata.resourceVersionn'],
+    );
+    assert.equal(cleanLike(next({ labels: { app: 'b' } }), old, objectMeta()), false);
+    const owners = next({ ownerReferences: [{ name: 'o', kindd: 'x' }] });
+    assert.equal(cleanLike(owners, old, objectMeta()), false);
+    assert.deepEqual(
+      strictFieldErrorsAt(owners, META, ['metadata']).map((e) => e.path),
+      ['metadata.ownerReferences[0].kindd'],
+    );
+    assert.equal(cleanLike({ ...old, resourceVersion: '7' }, old, objectMeta()), false, 'not frozen');
+  });
+
+  test('what was found clean under one release is walked again under another, and refused by its schema', () => {
+    // PodSpec.resources is in 1.32 (the default), not in 1.31.
+    const podSpec: SchemaType = { kind: 'ref', name: 'io.k8s.api.core.v1.PodSpec' };
+    const value = deepFreeze({ containers: [{ name: 'a', image: 'nginx' }], resources: { limits: { cpu: '1' } } });
+    const meta = deepFreeze({ name: 'p', resourceVersion: '1' });
+    assert.deepEqual(strictFieldErrorsAt(value, podSpec, ['spec'], true), []);
+    assert.deepEqual(strictFieldErrorsAt(meta, META, ['metadata'], true), []);
+    setKubernetesVersion('1.31');
+    try {
+      assert.equal(rememberedClean(value, definition('io.k8s.api.core.v1.PodSpec')), false);
+      assert.deepEqual(
+        strictFieldErrorsAt(value, podSpec, ['spec'], true).map((e) => e.path),
+        ['spec.resources'],
+      );
+      assert.equal(rememberedClean(meta, objectMeta()), false, "not as this release's ObjectMeta");
+      assert.deepEqual(strictFieldErrorsAt(meta, META, ['metadata'], true), []);
+      assert.equal(rememberedClean(meta, objectMeta()), true);
+    } finally {
+      setKubernetesVersion('1.32');
+    }
+    assert.deepEqual(strictFieldErrorsAt(value, podSpec, ['spec'], true), []);
   });
 });

@@ -35,6 +35,12 @@ describe('the active Kubernetes release', () => {
     assert.equal(kubeletVersion(), 'v1.34.0');
     // An explicit release answers for it whatever is active.
     assert.equal(definition(podSpec, '1.32')?.properties.hostnameOverride, undefined);
+    assert.equal(definition(podSpec), getSchema('1.34').definitions[podSpec]);
+    // Back to 1.32: its own definitions again; names the schema does not define (an object's own keys too) are none.
+    setKubernetesVersion('1.32');
+    assert.equal(definition(podSpec), getSchema('1.32').definitions[podSpec]);
+    for (const name of ['constructor', '__proto__', 'toString', 'io.k8s.api.core.v1.PodSpecc'])
+      assert.equal(definition(name), undefined, name);
   });
 
   test('1.30 serves flowcontrol v1beta3, which 1.32 removed; built-in groups are the release’s', () => {
