@@ -21,10 +21,12 @@ export interface EventSource {
   host?: string;
 }
 
-/** What the recorder remembers of an Event it wrote (upstream's `eventLog`). */
+/**
+ * What the recorder remembers of an Event it wrote (upstream's `eventLog`). Its namespace is the involved object's,
+ * part of the key: not kept.
+ */
 interface Observation {
   name: string;
-  namespace: string;
   count: number;
   firstTimestamp: string;
 }
@@ -248,7 +250,7 @@ export class EventRecorder {
     try {
       const previous = key === undefined ? undefined : this.observed.get(key);
       if (previous) {
-        const existing = this.api.tryGet('events', previous.namespace, previous.name);
+        const existing = this.api.tryGet('events', namespace, previous.name);
         const count = previous.count + 1;
         const last = formatTimestamp(now);
         if (existing) {
@@ -269,7 +271,7 @@ export class EventRecorder {
       const created = this.createEvent(meta.name ?? 'unknown', now, (name) =>
         this.body(involved, namespace, name, type, reason, written, first, first, 1),
       );
-      const observation = { name: created.metadata.name!, namespace, count: 1, firstTimestamp: first };
+      const observation = { name: created.metadata.name!, count: 1, firstTimestamp: first };
       const m = combined ? 0 : this.messages.hold(text) + 1;
       // A key new to the cache holds its ids (one already there, cached again meanwhile, holds them already).
       if (this.observed.set(this.key(aggregateKey, m, this.messageRadix), observation)) {
