@@ -12,21 +12,20 @@ import type { ObjectStore } from '../store/objectStore';
 /** kube-apiserver's default `--event-ttl`. */
 export const EVENT_TTL_MS = 60 * 60 * 1000;
 
-interface Lease {
-  at: number;
-  kindKey: string;
-  namespace: string;
-  name: string;
-  resourceVersion: string;
-}
-
 /**
  * One queue of leases in write order: the TTL is the same for all, so deadlines only grow and a single background
  * timer (at the oldest deadline) suffices. A lease whose Event was written again since is stale: that write queued a
- * later one.
+ * later one. The queue is parallel arrays, a lease a slot in each (issue 16: an object a lease was ~90 bytes, a slot
+ * of each array is 40); the strings are the stored Event's own.
  */
 export class EventExpiry {
-  private readonly queue: Lease[] = [];
+  /** Each lease's deadline, its kind (an index into `kinds`), the Event's namespace, name and resourceVersion. */
+  private readonly deadlines: number[] = [];
+  private readonly kindIndexes: number[] = [];
+  private readonly namespaces: string[] = [];
+  private readonly names: string[] = [];
+  private readonly versions: string[] = [];
+  private readonly kinds: string[] = [];
   private head = 0;
   private timer: TimerHandle | undefined;
 
@@ -39,24 +38,24 @@ export class EventExpiry {
   /** Starts (or renews) the lease of an Event just stored, from `writtenAt` (default now). */
   written(kindKey: string, event: KubeObject, writtenAt = this.clock.now()): void {
     const meta = event.metadata;
-    this.queue.push({
-      at: Math.max(writtenAt + this.ttlMs, this.clock.now()),
-      kindKey,
-      namespace: meta.namespace ?? '',
-      name: meta.name!,
-      resourceVersion: meta.resourceVersion!,
-    });
+    let kind = this.kinds.indexOf(kindKey);
+    if (kind < 0) kind = this.kinds.push(kindKey) - 1;
+    this.deadlines.push(Math.max(writtenAt + this.ttlMs, this.clock.now()));
+    this.kindIndexes.push(kind);
+    this.namespaces.push(meta.namespace ?? '');
+    this.names.push(meta.name!);
+    this.versions.push(meta.resourceVersion!);
     if (this.timer === undefined) this.arm();
   }
 
   /** Events waiting for their lease to run out (stale leases included). */
   get pending(): number {
-    return this.queue.length - this.head;
+    return this.deadlines.length - this.head;
   }
 
   private arm(): void {
-    if (this.head >= this.queue.length) return;
-    const delay = Math.max(0, this.queue[this.head].at - this.clock.now());
+    if (this.head >= this.deadlines.length) return;
+    const delay = Math.max(0, this.deadlines[this.head] - this.clock.now());
     // Housekeeping: an hour-long lease is no pending work when deciding whether the cluster has settled.
     this.timer = this.clock.setTimer(delay, () => this.expire(), { background: true });
   }
@@ -64,14 +63,16 @@ export class EventExpiry {
   private expire(): void {
     this.timer = undefined;
     const now = this.clock.now();
-    while (this.head < this.queue.length && this.queue[this.head].at <= now) {
-      const lease = this.queue[this.head++];
-      const current = this.store.get(lease.kindKey, lease.namespace, lease.name);
-      if (current?.metadata.resourceVersion === lease.resourceVersion)
-        this.store.remove(lease.kindKey, lease.namespace, lease.name);
+    while (this.head < this.deadlines.length && this.deadlines[this.head] <= now) {
+      const at = this.head++;
+      const kindKey = this.kinds[this.kindIndexes[at]];
+      const current = this.store.get(kindKey, this.namespaces[at], this.names[at]);
+      if (current?.metadata.resourceVersion === this.versions[at])
+        this.store.remove(kindKey, this.namespaces[at], this.names[at]);
     }
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue.splice(0, this.head);
+    if (this.head > 1024 && this.head * 2 > this.deadlines.length) {
+      for (const column of [this.deadlines, this.kindIndexes, this.namespaces, this.names, this.versions])
+        column.splice(0, this.head);
       this.head = 0;
     }
     this.arm();

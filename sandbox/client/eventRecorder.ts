@@ -21,31 +21,19 @@ export interface EventSource {
   host?: string;
 }
 
-/** What the recorder remembers of an Event it wrote (upstream's `eventLog`). */
+/**
+ * What the recorder remembers of an Event it wrote (upstream's `eventLog`). Its namespace is the involved object's,
+ * part of the key: not kept.
+ */
 interface Observation {
   name: string;
-  namespace: string;
   count: number;
   firstTimestamp: string;
 }
 
-/** Distinct messages seen recently for one (object, type, reason, source) (upstream's `aggregateRecord`). */
-interface AggregateRecord {
-  /**
-   * The one message seen while there is one (most records never see a second), then the set: a `Set` is ~200 bytes
-   * even for one string, and the correlator keeps up to 4,096 records (issue 16).
-   */
-  messages: string | Set<string>;
-  lastSeen: number;
-}
-
-/** A token bucket per (source, object, type): upstream's `spamRecord`, a passive token-bucket rate limiter. */
-interface SpamRecord {
-  tokens: number;
-  at: number;
-}
-
 const MAX_MESSAGE = 1024;
+/** Room above the caches' keys for the ids pinned by records in progress (one per nested record). */
+const SLACK = 64;
 
 // upstream: client-go/tools/record/events_cache.go: the correlator's defaults.
 /** Entries each of the correlator's caches keeps (least recently used dropped first). */
@@ -59,12 +47,18 @@ export const SPAM_QPS = 1 / 300;
 /** upstream: events_cache.go: EventAggregatorByReasonMessageFunc. */
 export const COMBINED_PREFIX = '(combined from similar events): ';
 
-/** A `Map` that forgets its least recently used key beyond `capacity` (upstream uses groupcache's lru.Cache). */
-export class LruCache<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly capacity = MAX_LRU_ENTRIES) {}
+/**
+ * A `Map` that forgets its least recently used key beyond `capacity` (upstream uses groupcache's lru.Cache, whose
+ * `OnEvicted` is `evicted` here).
+ */
+export class LruCache<V, K extends string | number = string> {
+  private readonly map = new Map<K, V>();
+  constructor(
+    private readonly capacity = MAX_LRU_ENTRIES,
+    private readonly evicted?: (key: K, value: V) => void,
+  ) {}
 
-  get(key: string): V | undefined {
+  get(key: K): V | undefined {
     const value = this.map.get(key);
     if (value !== undefined) {
       this.map.delete(key);
@@ -73,14 +67,70 @@ export class LruCache<V> {
     return value;
   }
 
-  set(key: string, value: V): void {
-    this.map.delete(key);
+  /** Sets `key` as the most recent; true when it was not there (then the least recent beyond capacity goes). */
+  set(key: K, value: V): boolean {
+    const had = this.map.delete(key);
     this.map.set(key, value);
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
+    if (this.map.size > this.capacity) {
+      const [oldest, old] = this.map.entries().next().value!;
+      this.map.delete(oldest);
+      this.evicted?.(oldest, old);
+    }
+    return !had;
   }
 
   get size(): number {
     return this.map.size;
+  }
+}
+
+/**
+ * Strings given small ids (0, 1, …) while some cache key holds them, each id counting its holders and reused once none
+ * does: a key of the correlator is then a number made of ids, and each string is kept once however many keys use it.
+ */
+class Interner {
+  private readonly ids = new Map<string, number>();
+  private readonly values: (string | undefined)[] = [];
+  private readonly holders: number[] = [];
+  private readonly free: number[] = [];
+  /** Holds on all ids together (tests: each cache key holds its ids once). */
+  holds = 0;
+
+  idOf(value: string): number | undefined {
+    return this.ids.get(value);
+  }
+
+  /** The id of `value`, held once more (interned when new). */
+  hold(value: string): number {
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      id = this.free.pop() ?? this.values.length;
+      this.ids.set(value, id);
+      this.values[id] = value;
+      this.holders[id] = 0;
+    }
+    this.holders[id]++;
+    this.holds++;
+    return id;
+  }
+
+  /** Holds an id already interned once more. */
+  holdId(id: number): void {
+    this.holders[id]++;
+    this.holds++;
+  }
+
+  release(id: number): void {
+    this.holds--;
+    if (--this.holders[id] > 0) return;
+    this.ids.delete(this.values[id]!);
+    this.values[id] = undefined;
+    this.free.push(id);
+  }
+
+  /** Strings interned now (tests). */
+  get size(): number {
+    return this.ids.size;
   }
 }
 
@@ -93,11 +143,39 @@ export class LruCache<V> {
  *   are written as one Event `(combined from similar events): <latest message>` whose `count` grows;
  * - observation: the same Event again (same message too) raises `count` and `lastTimestamp` of the one written;
  *   when that Event has expired meanwhile it is written again under its name, the count going on.
+ *
+ * The three caches key by upstream's tuples (getSpamKey, EventAggregatorByReasonFunc, getEventKey; the source is this
+ * recorder's), but as numbers (issue 16: the joined strings were 1.6 KiB a pod at the envelope's shape): the (object,
+ * type) pair — kind, namespace, name, uid, apiVersion and type, joined once — is interned as a "subject" id, reasons
+ * and messages as ids of their own, and a key is the ids combined in one number (below 2^53, so exact). Two keys are
+ * equal exactly when their tuples are, so every cache decides what it decided keyed by strings. The spam filter's
+ * buckets are columns indexed by subject (its key is the subject), the aggregation records columns indexed by a slot
+ * reused after eviction; an observation stays an object (an API call sits between reading and counting it).
  */
 export class EventRecorder {
-  private readonly observed = new LruCache<Observation>();
-  private readonly aggregates = new LruCache<AggregateRecord>();
-  private readonly spam = new LruCache<SpamRecord>();
+  private readonly subjects = new Interner();
+  private readonly reasons = new Interner();
+  private readonly messages = new Interner();
+  /**
+   * Reason ids and message ids (+1, 0 being "combined") stay below these: a key is `(subject·R + reason)·M + message`.
+   */
+  private readonly reasonRadix: number;
+  private readonly messageRadix: number;
+  /** The spam filter: subject ids, least recently used first; each subject's bucket in the two columns. */
+  private readonly spam: LruCache<number, number>;
+  private readonly spamTokens: number[] = [];
+  private readonly spamAt: number[] = [];
+  /** The aggregator (upstream's `aggregateRecord`): (subject, reason) → a slot of the columns. */
+  private readonly aggregates: LruCache<number, number>;
+  /**
+   * The one message seen while there is one (most records never see a second), then the set: a `Set` is ~200 bytes
+   * even for one string (issue 16).
+   */
+  private readonly aggregateMessages: (string | Set<string> | undefined)[] = [];
+  private readonly aggregateLastSeen: number[] = [];
+  private readonly freeSlots: number[] = [];
+  /** The observer (upstream's `eventLog`): (subject, reason, message or 0 when combined) → the Event written. */
+  private readonly observed: LruCache<Observation, number>;
   private sequence = 0;
   /** The `source` of every Event this recorder writes: one frozen object, so the API server checks it once. */
   private readonly sourceField: EventSource;
@@ -105,34 +183,74 @@ export class EventRecorder {
   constructor(
     private readonly api: ApiServer,
     private readonly source: EventSource,
+    /** Keys each cache keeps: upstream's 4,096 (smaller in tests, to see the caches forget). */
+    capacity = MAX_LRU_ENTRIES,
   ) {
     this.sourceField = deepFreeze(
       source.host ? { component: source.component, host: source.host } : { component: source.component },
     );
+    // An id stays below the most ids live at once: a reason's are held by two caches' keys (and the records in
+    // progress), a message's by one cache's (+1, 0 being "combined"); subjects by three caches' keys.
+    this.reasonRadix = 2 * capacity + SLACK;
+    this.messageRadix = capacity + SLACK;
+    if (!Number.isSafeInteger((3 * capacity + SLACK) * this.reasonRadix * this.messageRadix))
+      throw new Error(`event correlator: caches of ${capacity} keys are beyond exact numeric keys`);
+    this.spam = new LruCache<number, number>(capacity, (subject) => this.subjects.release(subject));
+    this.aggregates = new LruCache<number, number>(capacity, (key, slot) => {
+      this.releaseAggregateKey(key);
+      this.aggregateMessages[slot] = undefined;
+      this.freeSlots.push(slot);
+    });
+    this.observed = new LruCache<Observation, number>(capacity, (key) => {
+      const message = key % this.messageRadix;
+      if (message > 0) this.messages.release(message - 1);
+      this.releaseAggregateKey((key - message) / this.messageRadix);
+    });
   }
 
   /** Records that `reason` happened to `involved`. Never throws: a lost event must not break a controller. */
   record(involved: KubeObject, type: EventType, reason: string, message: string): KubeObject | undefined {
     const meta = involved.metadata;
-    const namespace = meta.namespace || 'default';
-    // Flat: the store's Event, the aggregation and observation caches all keep this text (issue 16).
-    const text = flatString(message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 3)}...` : message);
+    // upstream: events_cache.go: getSpamKey (the source is this recorder's): the subject every key starts with.
+    const identity = [involved.kind, meta.namespace ?? '', meta.name ?? '', meta.uid ?? '', involved.apiVersion, type];
     const now = this.api.clock.now();
-    // upstream: events_cache.go: getSpamKey, EventAggregatorByReasonFunc, getEventKey (the source is this recorder's).
-    const object = [involved.kind, meta.namespace ?? '', meta.name ?? '', meta.uid ?? '', involved.apiVersion].join(
-      '\u0000',
-    );
-    // The keys are joined (one flat string each), not templates: a cache keeps each key it stores, and a template's
-    // tree of cons strings costs 32 bytes a part on top of the text (issue 16).
-    if (!this.allow([object, type].join('\u0000'), now)) return undefined;
-    const aggregateKey = [object, type, reason].join('\u0000');
+    const subject = this.allow(identity.join('\u0000'), now);
+    if (subject === undefined) return undefined;
+    // Pinned for the call: the API's watchers run inside it, and an id must keep its meaning until its keys are cached.
+    this.subjects.holdId(subject);
+    const reasonId = this.reasons.hold(reason);
+    try {
+      return this.correlate(involved, type, reason, message, now, subject, reasonId);
+    } finally {
+      this.reasons.release(reasonId);
+      this.subjects.release(subject);
+    }
+  }
+
+  private correlate(
+    involved: KubeObject,
+    type: EventType,
+    reason: string,
+    message: string,
+    now: number,
+    subject: number,
+    reasonId: number,
+  ): KubeObject | undefined {
+    const meta = involved.metadata;
+    const namespace = meta.namespace || 'default';
+    // Flat: the store's Event and the aggregation cache keep this text (issue 16).
+    const text = flatString(message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 3)}...` : message);
+    // upstream: EventAggregatorByReasonFunc: (source, object, type, reason).
+    const aggregateKey = this.key(subject, reasonId, this.reasonRadix);
     const combined = this.aggregate(aggregateKey, text, now);
-    const key = combined ? aggregateKey : [aggregateKey, text].join('\u0000');
+    // upstream: getEventKey: the aggregate key and the message; the aggregate key alone once combined (message 0).
+    const messageId = combined ? -1 : this.messages.idOf(text);
+    const key = messageId === undefined ? undefined : this.key(aggregateKey, messageId + 1, this.messageRadix);
     const written = combined ? `${COMBINED_PREFIX}${text}` : text;
     try {
-      const previous = this.observed.get(key);
+      const previous = key === undefined ? undefined : this.observed.get(key);
       if (previous) {
-        const existing = this.api.tryGet('events', previous.namespace, previous.name);
+        const existing = this.api.tryGet('events', namespace, previous.name);
         const count = previous.count + 1;
         const last = formatTimestamp(now);
         if (existing) {
@@ -153,7 +271,13 @@ export class EventRecorder {
       const created = this.createEvent(meta.name ?? 'unknown', now, (name) =>
         this.body(involved, namespace, name, type, reason, written, first, first, 1),
       );
-      this.observed.set(key, { name: created.metadata.name!, namespace, count: 1, firstTimestamp: first });
+      const observation = { name: created.metadata.name!, count: 1, firstTimestamp: first };
+      const m = combined ? 0 : this.messages.hold(text) + 1;
+      // A key new to the cache holds its ids (one already there, cached again meanwhile, holds them already).
+      if (this.observed.set(this.key(aggregateKey, m, this.messageRadix), observation)) {
+        this.subjects.holdId(subject);
+        this.reasons.holdId(reasonId);
+      } else if (m > 0) this.messages.release(m - 1);
       return created;
     } catch (e) {
       if (isApiError(e)) return undefined;
@@ -161,32 +285,80 @@ export class EventRecorder {
     }
   }
 
-  /** The spam filter's token bucket (upstream: EventSourceObjectSpamFilter.Filter): false drops the Event. */
-  private allow(key: string, now: number): boolean {
-    // A record found is already the most recent (`get`) and is updated in place; a new one is added.
-    let record = this.spam.get(key);
-    if (record === undefined) this.spam.set(key, (record = { tokens: SPAM_BURST, at: now }));
-    record.tokens = Math.min(SPAM_BURST, record.tokens + ((now - record.at) / 1000) * SPAM_QPS);
-    record.at = now;
-    const allowed = record.tokens >= 1;
-    if (allowed) record.tokens -= 1;
-    return allowed;
+  /** The caches' keys and the interned strings with their holds (tests: nothing is kept that no key holds). */
+  correlatorSizes(): Record<string, number> {
+    return {
+      spam: this.spam.size,
+      aggregates: this.aggregates.size,
+      observed: this.observed.size,
+      subjects: this.subjects.size,
+      subjectHolds: this.subjects.holds,
+      reasons: this.reasons.size,
+      reasonHolds: this.reasons.holds,
+      messages: this.messages.size,
+      messageHolds: this.messages.holds,
+      aggregateSlots: this.aggregateLastSeen.length - this.freeSlots.length,
+    };
+  }
+
+  /** `high·radix + low`, checked: an id past its radix would make two tuples one key. */
+  private key(high: number, low: number, radix: number): number {
+    if (low >= radix) throw new Error(`event correlator: id ${low} beyond its radix ${radix}`);
+    return high * radix + low;
+  }
+
+  /** Releases the subject and reason ids a (subject, reason) key holds. */
+  private releaseAggregateKey(key: number): void {
+    const reason = key % this.reasonRadix;
+    this.reasons.release(reason);
+    this.subjects.release((key - reason) / this.reasonRadix);
+  }
+
+  /**
+   * The spam filter's token bucket (upstream: EventSourceObjectSpamFilter.Filter): the subject's id, held by its key,
+   * or undefined to drop the Event.
+   */
+  private allow(identity: string, now: number): number | undefined {
+    // A bucket found is already the most recent (`get`) and is updated in place; a new one is added.
+    let subject = this.subjects.idOf(identity);
+    if (subject === undefined || this.spam.get(subject) === undefined) {
+      subject = this.subjects.hold(identity);
+      this.spamTokens[subject] = SPAM_BURST;
+      this.spamAt[subject] = now;
+      this.spam.set(subject, 0);
+    }
+    const tokens = Math.min(SPAM_BURST, this.spamTokens[subject] + ((now - this.spamAt[subject]) / 1000) * SPAM_QPS);
+    this.spamAt[subject] = now;
+    const allowed = tokens >= 1;
+    this.spamTokens[subject] = allowed ? tokens - 1 : tokens;
+    return allowed ? subject : undefined;
   }
 
   /**
    * True when this Event is to be combined with similar ones (upstream: EventAggregator.EventAggregate). The set of
    * messages never grows beyond the maximum: on reaching it, its oldest is forgotten (upstream forgets any one).
    */
-  private aggregate(key: string, message: string, now: number): boolean {
-    let record = this.aggregates.get(key);
-    if (!record || now - record.lastSeen > AGGREGATE_INTERVAL_MS)
-      this.aggregates.set(key, (record = { messages: message, lastSeen: now }));
-    record.lastSeen = now;
-    if (typeof record.messages === 'string') {
-      if (record.messages === message) return false;
-      record.messages = new Set([record.messages]);
+  private aggregate(key: number, message: string, now: number): boolean {
+    let slot = this.aggregates.get(key);
+    if (slot === undefined) {
+      slot = this.freeSlots.pop() ?? this.aggregateLastSeen.length;
+      this.aggregateMessages[slot] = message;
+      this.aggregateLastSeen[slot] = now;
+      // The new key holds its ids (the record in progress pins them).
+      const reason = key % this.reasonRadix;
+      this.reasons.holdId(reason);
+      this.subjects.holdId((key - reason) / this.reasonRadix);
+      this.aggregates.set(key, slot);
+    } else if (now - this.aggregateLastSeen[slot] > AGGREGATE_INTERVAL_MS) {
+      // upstream replaces the record (its key made the most recent: `get` did).
+      this.aggregateMessages[slot] = message;
     }
-    const messages = record.messages;
+    this.aggregateLastSeen[slot] = now;
+    let messages = this.aggregateMessages[slot]!;
+    if (typeof messages === 'string') {
+      if (messages === message) return false;
+      this.aggregateMessages[slot] = messages = new Set([messages]);
+    }
     messages.add(message);
     if (messages.size < AGGREGATE_MAX_EVENTS) return false;
     messages.delete(messages.values().next().value!);
