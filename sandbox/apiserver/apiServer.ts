@@ -78,7 +78,7 @@ import type {
   QuotaCharge,
 } from '../admission/plugins/index';
 import { mutatingAdmission, validatingAdmission } from '../admission/plugins/index';
-import { shareSubObjects, sharesSubObjects } from './sharedSubObjects';
+import { shareSubObjects, sharesSubObjects, writtenAs } from './sharedSubObjects';
 import { storePolicySource } from './policySource';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
 import { boundPod, checkBindable } from './binding';
@@ -507,7 +507,7 @@ export class ApiServer {
       if (annotations === undefined) delete next.metadata.annotations;
       // The same annotations in the same order keep the stored map (the same JSON), so the stored metadata stays the
       // old one's but for its resourceVersion (below).
-      else if (!samePrimitiveMembers(annotations, old.metadata.annotations)) next.metadata.annotations = annotations;
+      else if (!writtenAs(annotations, old.metadata.annotations)) next.metadata.annotations = annotations;
     }
     if (body.status === undefined) delete next.status;
     else next.status = body.status;
@@ -1213,23 +1213,6 @@ export class ApiServer {
   get objectStore(): ObjectStore {
     return this.store;
   }
-}
-
-/** Whether two objects have the same keys in the same order, each with the same primitive value. */
-function samePrimitiveMembers(
-  a: Readonly<Record<string, unknown>>,
-  b: Readonly<Record<string, unknown>> | undefined,
-): boolean {
-  if (b === undefined) return false;
-  const keys = Object.keys(a);
-  const others = Object.keys(b);
-  if (keys.length !== others.length) return false;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    const v = a[key];
-    if (key !== others[i] || v !== b[key] || (typeof v === 'object' && v !== null)) return false;
-  }
-  return true;
 }
 
 function isCrdResource(r: ResourceType): boolean {

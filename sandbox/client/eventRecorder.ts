@@ -274,10 +274,9 @@ export class EventRecorder {
       const observation = { name: created.metadata.name!, count: 1, firstTimestamp: first };
       const m = combined ? 0 : this.messages.hold(text) + 1;
       // A key new to the cache holds its ids (one already there, cached again meanwhile, holds them already).
-      if (this.observed.set(this.key(aggregateKey, m, this.messageRadix), observation)) {
-        this.subjects.holdId(subject);
-        this.reasons.holdId(reasonId);
-      } else if (m > 0) this.messages.release(m - 1);
+      if (this.observed.set(this.key(aggregateKey, m, this.messageRadix), observation))
+        this.holdAggregateKey(aggregateKey);
+      else if (m > 0) this.messages.release(m - 1);
       return created;
     } catch (e) {
       if (isApiError(e)) return undefined;
@@ -305,6 +304,13 @@ export class EventRecorder {
   private key(high: number, low: number, radix: number): number {
     if (low >= radix) throw new Error(`event correlator: id ${low} beyond its radix ${radix}`);
     return high * radix + low;
+  }
+
+  /** Holds the subject and reason ids of a (subject, reason) key once more (a new cache key made of it). */
+  private holdAggregateKey(key: number): void {
+    const reason = key % this.reasonRadix;
+    this.reasons.holdId(reason);
+    this.subjects.holdId((key - reason) / this.reasonRadix);
   }
 
   /** Releases the subject and reason ids a (subject, reason) key holds. */
@@ -345,9 +351,7 @@ export class EventRecorder {
       this.aggregateMessages[slot] = message;
       this.aggregateLastSeen[slot] = now;
       // The new key holds its ids (the record in progress pins them).
-      const reason = key % this.reasonRadix;
-      this.reasons.holdId(reason);
-      this.subjects.holdId((key - reason) / this.reasonRadix);
+      this.holdAggregateKey(key);
       this.aggregates.set(key, slot);
     } else if (now - this.aggregateLastSeen[slot] > AGGREGATE_INTERVAL_MS) {
       // upstream replaces the record (its key made the most recent: `get` did).

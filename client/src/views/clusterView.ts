@@ -76,8 +76,7 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
     this.tree.invalidate();
     this.shown.clear();
     this.childIds.clear();
-    this.changed.fire(undefined);
-    this.roundTrip.fired(systemTimer.now());
+    this.fire(undefined);
     this.pacer.fired();
   }
 
@@ -174,11 +173,15 @@ export class ClusterTreeProvider implements TreeDataProvider<TreeNode> {
     };
     visit(undefined);
     if (trace.enabled) trace.mark('refresh', { changed: changed.length, rootsChanged });
-    if (rootsChanged) this.changed.fire(undefined);
-    else if (changed.length > 0) this.changed.fire(changed);
-    else return false;
+    if (rootsChanged) this.fire(undefined);
+    else if (changed.length > 0) this.fire(changed);
+    return rootsChanged || changed.length > 0;
+  }
+
+  /** Tells VS Code what changed (the whole tree: undefined), and starts timing its round trip for the children. */
+  private fire(what: TreeNode[] | undefined): void {
+    this.changed.fire(what);
     this.roundTrip.fired(systemTimer.now());
-    return true;
   }
 }
 

@@ -10,6 +10,7 @@ import { deepFreeze } from '../../../sandbox/util/json';
 import { recordKeyOrder } from '../../../sandbox/util/keyOrder';
 import { Cluster } from '../../../sandbox/cluster/cluster';
 import { newApi, pod } from '../fixtures';
+import { aDeployment } from '../../builders';
 import { serve } from '../http/helpers';
 
 type PodSpec = {
@@ -20,20 +21,12 @@ type PodSpec = {
 };
 const spec = (o: KubeObject): PodSpec => o.spec as PodSpec;
 
-function withTemplate(name: string, replicas: number, container: Record<string, unknown>): KubeObject {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: 'default' },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: { containers: [{ name: 'app', image: 'nginx:1.27', ...container }] },
-      },
-    },
-  };
+/** A Deployment (test/builders.ts) whose one container also carries `extra`. */
+function withTemplate(name: string, replicas: number, extra: Record<string, unknown>): KubeObject {
+  const d = aDeployment(name, { replicas });
+  const podSpec = d.spec!.template.spec!;
+  podSpec.containers = [{ ...podSpec.containers[0], ...extra }];
+  return d;
 }
 
 const CONTAINER = {
