@@ -183,6 +183,35 @@ describe('ObjectCache indexes across updates', () => {
     assert.deepEqual(names(cache.byIndex('name', 'y')), []);
     assert.deepEqual(names(cache.byIndex('label', 'app=b')), ['x@3']);
   });
+
+  test('an index name already taken is refused (client-go: indexer conflict), the index kept as it was', () => {
+    const cache = new ObjectCache();
+    cache.addIndex('label', byLabel);
+    cache.set(obj('x', { app: 'a' }, '1'));
+    assert.throws(
+      () => cache.addIndex('label', (o) => [o.metadata.name!]),
+      /^Error: indexer conflict: map\[label:\{\}\]$/,
+    );
+    cache.set(obj('x', { app: 'a' }, '2'));
+    assert.deepEqual(names(cache.byIndex('label', 'app=a')), ['x@2']);
+    assert.deepEqual(names(cache.byIndex('label', 'x')), []);
+  });
+
+  test('a value listed twice is held once, and emptied once when the object leaves it', () => {
+    const cache = new ObjectCache();
+    cache.addIndex('twice', (o) => [o.metadata.labels!.app, o.metadata.labels!.app]);
+    cache.set(obj('x', { app: 'a' }, '1'));
+    cache.set(obj('y', { app: 'a' }, '2'));
+    cache.set(obj('x', { app: 'a' }, '3'));
+    assert.deepEqual(names(cache.byIndex('twice', 'a')), ['y@2', 'x@3']);
+    cache.set(obj('x', { app: 'b' }, '4'));
+    cache.delete('ns/y');
+    assert.deepEqual(names(cache.byIndex('twice', 'a')), []);
+    assert.equal(cache.indexStamp('twice', 'a'), 0);
+    cache.set(obj('y', { app: 'a' }, '5'));
+    assert.deepEqual(names(cache.byIndex('twice', 'a')), ['y@5']);
+    assert.deepEqual(names(cache.byIndex('twice', 'b')), ['x@4']);
+  });
 });
 
 /**
