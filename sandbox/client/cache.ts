@@ -21,6 +21,8 @@ export type IndexFunc<T> = (obj: T) => readonly string[];
 /** One key's object and what the cache keeps about it, shared by the key's entries in every index. */
 interface Entry<T> {
   obj: T;
+  /** The key, made once when the key is first stored (the index buckets hold it). */
+  readonly key: string;
   /** When the key was first stored: `list()` order, which an update does not change. */
   readonly first: number;
   /** The cache's store count at the key's last `set`: when it was last placed under each of its index values. */
@@ -62,6 +64,11 @@ interface Index<T> {
  */
 export class ObjectCache<T extends KubeObject = KubeObject> {
   private readonly items = new Map<string, Entry<T>>();
+  /**
+   * The same entries by namespace ('' for cluster-scoped) then name: a write finds an object's entry by the strings the
+   * object holds (hashed once, shared by its versions) instead of joining its key afresh.
+   */
+  private readonly byName = new Map<string, Map<string, Entry<T>>>();
   private readonly indexes = new Map<string, Index<T>>();
   /** The same indexes in the same order, for the loops of a write. */
   private readonly indexList: Index<T>[] = [];
@@ -147,12 +154,17 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
    * (last in their order, as removing and adding it would) without emptying and re-creating their entries.
    */
   set(obj: T): T | undefined {
-    const key = objectKey(obj);
-    const entry = this.items.get(key);
+    const namespace = obj.metadata.namespace || '';
+    const name = obj.metadata.name!;
+    let names = this.byName.get(namespace);
+    const entry = names?.get(name);
     const indexes = this.indexList;
     if (!entry) {
-      const added: Entry<T> = { obj, first: this.firsts++, stored: ++this.stores, indexedAs: [], placedIn: [] };
+      const key = objectKey(obj);
+      const added: Entry<T> = { obj, key, first: this.firsts++, stored: ++this.stores, indexedAs: [], placedIn: [] };
       this.items.set(key, added);
+      if (!names) this.byName.set(namespace, (names = new Map()));
+      names.set(name, added);
       for (let i = 0; i < indexes.length; i++) {
         const index = indexes[i]!;
         const values = index.fn(obj);
@@ -180,8 +192,8 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
           bucket.stamp = ++this.indexChanges;
         }
       } else {
-        this.unindex(index, key, entry, i);
-        entry.placedIn[i] = this.place(index, values, key, entry);
+        this.unindex(index, entry.key, entry, i);
+        entry.placedIn[i] = this.place(index, values, entry.key, entry);
         indexedAs[i] = values;
       }
     }
@@ -194,6 +206,10 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     const indexes = this.indexList;
     for (let i = 0; i < indexes.length; i++) this.unindex(indexes[i]!, key, entry, i);
     this.items.delete(key);
+    const namespace = entry.obj.metadata.namespace || '';
+    const names = this.byName.get(namespace)!;
+    names.delete(entry.obj.metadata.name!);
+    if (names.size === 0) this.byName.delete(namespace);
     return entry.obj;
   }
 

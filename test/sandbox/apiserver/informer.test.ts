@@ -197,6 +197,29 @@ describe('ObjectCache indexes across updates', () => {
     assert.deepEqual(names(cache.byIndex('label', 'x')), []);
   });
 
+  test('objects of the same name in other namespaces, and cluster-scoped ones, are kept apart by key', () => {
+    const cache = new ObjectCache();
+    const node = (name: string, rv: string) =>
+      ({ apiVersion: 'v1', kind: 'Node', metadata: { name, resourceVersion: rv } }) as KubeObject;
+    const inNs = (namespace: string, name: string, rv: string) =>
+      ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, resourceVersion: rv } }) as KubeObject;
+    assert.equal(cache.set(node('x', '1')), undefined);
+    assert.equal(cache.set(inNs('a', 'x', '2')), undefined);
+    assert.equal(cache.set(inNs('b', 'x', '3')), undefined);
+    assert.equal(cache.set(node('x', '4'))?.metadata.resourceVersion, '1', 'an update returns the object replaced');
+    assert.equal(cache.set(inNs('', 'x', '5'))?.metadata.resourceVersion, '4', "namespace '' is cluster-scoped");
+    assert.deepEqual(cache.keys(), ['x', 'a/x', 'b/x']);
+    assert.equal(cache.delete('a/x')?.metadata.resourceVersion, '2');
+    assert.equal(cache.get('b/x')?.metadata.resourceVersion, '3');
+    assert.equal(cache.set(inNs('a', 'x', '6')), undefined, 'stored again after its removal: an add');
+    assert.equal(cache.delete('x')?.metadata.resourceVersion, '5');
+    assert.equal(cache.set(node('x', '7')), undefined);
+    assert.deepEqual(
+      cache.list().map((o) => o.metadata.resourceVersion),
+      ['3', '6', '7'],
+    );
+  });
+
   test('a value listed twice is held once, and emptied once when the object leaves it', () => {
     const cache = new ObjectCache();
     cache.addIndex('twice', (o) => [o.metadata.labels!.app, o.metadata.labels!.app]);
