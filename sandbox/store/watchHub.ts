@@ -106,13 +106,16 @@ class KindWatchers {
     let one: Set<Watcher> | undefined;
     let several: Watcher[] | undefined;
     for (const index of this.routes.values()) {
-      const now = index.byValue.get(index.get(rec.object));
+      const value = index.get(rec.object);
+      const now = index.byValue.get(value);
       if (now) {
         if (!one) one = now;
         else several = appendAll(several ?? appendAll([], one), now);
       }
       if (!rec.previous) continue;
-      const before = index.byValue.get(index.get(rec.previous));
+      const was = index.get(rec.previous);
+      // The same value (a status write leaves a pod on its node): the same watchers, no second lookup.
+      const before = was === value ? now : index.byValue.get(was);
       if (before && before !== now) {
         if (!one) one = before;
         else several = appendAll(several ?? appendAll([], one), before);
