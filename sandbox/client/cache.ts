@@ -21,12 +21,19 @@ export type IndexFunc<T> = (obj: T) => readonly string[];
 /** One key's object and what the cache keeps about it, shared by the key's entries in every index. */
 interface Entry<T> {
   obj: T;
+  /** The key, made once when the key is first stored (the index buckets hold it). */
+  readonly key: string;
   /** When the key was first stored: `list()` order, which an update does not change. */
   readonly first: number;
   /** The cache's store count at the key's last `set`: when it was last placed under each of its index values. */
   stored: number;
   /** The key's index values as last indexed, a list per index in `indexes` order (an update compares them). */
   readonly indexedAs: (readonly string[])[];
+  /**
+   * The buckets of those values, in the same order: an update under unchanged values reaches them without a lookup.
+   * A bucket holds the key while it is listed here, so it stays in its index's `values` (only an empty one is dropped).
+   */
+  readonly placedIn: Bucket<T>[][];
 }
 
 /** The objects under one index value. */
@@ -57,7 +64,14 @@ interface Index<T> {
  */
 export class ObjectCache<T extends KubeObject = KubeObject> {
   private readonly items = new Map<string, Entry<T>>();
+  /**
+   * The same entries by namespace ('' for cluster-scoped) then name: a write finds an object's entry by the strings the
+   * object holds (hashed once, shared by its versions) instead of joining its key afresh.
+   */
+  private readonly byName = new Map<string, Map<string, Entry<T>>>();
   private readonly indexes = new Map<string, Index<T>>();
+  /** The same indexes in the same order, for the loops of a write. */
+  private readonly indexList: Index<T>[] = [];
   /** First stores: `Entry.first`. */
   private firsts = 0;
   /** Every `set`: `Entry.stored`. */
@@ -75,12 +89,15 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
 
   /** Adds a secondary index; existing objects are indexed at once, in `list()` order. */
   addIndex(name: string, fn: IndexFunc<T>): void {
+    // upstream: client-go tools/cache/thread_safe_store.go: storeIndex.addIndexers refuses a name already indexed.
+    if (this.indexes.has(name)) throw new Error(`indexer conflict: map[${name}:{}]`);
     const index: Index<T> = { fn, values: new Map(), addedAt: this.stores };
     this.indexes.set(name, index);
+    this.indexList.push(index);
     for (const [key, entry] of this.items) {
       const values = fn(entry.obj);
       entry.indexedAs.push(values);
-      for (const v of values) this.add(index, v, key, entry);
+      entry.placedIn.push(this.place(index, values, key, entry));
     }
   }
 
@@ -137,15 +154,22 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
    * (last in their order, as removing and adding it would) without emptying and re-creating their entries.
    */
   set(obj: T): T | undefined {
-    const key = objectKey(obj);
-    const entry = this.items.get(key);
+    const namespace = obj.metadata.namespace || '';
+    const name = obj.metadata.name!;
+    let names = this.byName.get(namespace);
+    const entry = names?.get(name);
+    const indexes = this.indexList;
     if (!entry) {
-      const added: Entry<T> = { obj, first: this.firsts++, stored: ++this.stores, indexedAs: [] };
+      const key = objectKey(obj);
+      const added: Entry<T> = { obj, key, first: this.firsts++, stored: ++this.stores, indexedAs: [], placedIn: [] };
       this.items.set(key, added);
-      for (const index of this.indexes.values()) {
+      if (!names) this.byName.set(namespace, (names = new Map()));
+      names.set(name, added);
+      for (let i = 0; i < indexes.length; i++) {
+        const index = indexes[i]!;
         const values = index.fn(obj);
         added.indexedAs.push(values);
-        for (const v of values) this.add(index, v, key, added);
+        added.placedIn.push(this.place(index, values, key, added));
       }
       return undefined;
     }
@@ -153,17 +177,25 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     entry.obj = obj;
     entry.stored = ++this.stores;
     const indexedAs = entry.indexedAs;
-    let i = 0;
-    for (const index of this.indexes.values()) {
+    for (let i = 0; i < indexes.length; i++) {
+      const index = indexes[i]!;
       const values = index.fn(obj);
-      const was = indexedAs[i];
-      if (sameValues(was, values)) for (const v of values) this.replace(index, v, entry);
-      else {
-        this.unindex(index, key, entry, was);
-        for (const v of values) this.add(index, v, key, entry);
+      if (sameValues(indexedAs[i]!, values)) {
+        // Placed last again under each value (it was there already): no lookup, no `Map` change.
+        const buckets: Bucket<T>[] = entry.placedIn[i]!;
+        for (let j = 0; j < buckets.length; j++) {
+          const bucket: Bucket<T> = buckets[j]!;
+          if (bucket.last !== entry) {
+            bucket.inOrder = false;
+            bucket.last = entry;
+          }
+          bucket.stamp = ++this.indexChanges;
+        }
+      } else {
+        this.unindex(index, entry.key, entry, i);
+        entry.placedIn[i] = this.place(index, values, entry.key, entry);
         indexedAs[i] = values;
       }
-      i++;
     }
     return old;
   }
@@ -171,45 +203,51 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
   delete(key: string): T | undefined {
     const entry = this.items.get(key);
     if (!entry) return undefined;
-    let i = 0;
-    for (const index of this.indexes.values()) this.unindex(index, key, entry, entry.indexedAs[i++]);
+    const indexes = this.indexList;
+    for (let i = 0; i < indexes.length; i++) this.unindex(indexes[i]!, key, entry, i);
     this.items.delete(key);
+    const namespace = entry.obj.metadata.namespace || '';
+    const names = this.byName.get(namespace)!;
+    names.delete(entry.obj.metadata.name!);
+    if (names.size === 0) this.byName.delete(namespace);
     return entry.obj;
   }
 
-  private unindex(index: Index<T>, key: string, entry: Entry<T>, values: readonly string[]): void {
-    for (const v of values) {
-      const bucket = index.values.get(v);
-      if (!bucket) continue;
+  /** Takes `entry` out of the buckets it was placed in by the index at `i` (a value listed twice: once). */
+  private unindex(index: Index<T>, key: string, entry: Entry<T>, i: number): void {
+    const values = entry.indexedAs[i]!;
+    const buckets = entry.placedIn[i]!;
+    for (let j = 0; j < buckets.length; j++) {
+      const bucket = buckets[j]!;
+      if (bucket.entries.size === 0) continue; // emptied (and dropped) by the same value listed before
       bucket.entries.delete(key);
       if (bucket.last === entry) bucket.last = undefined;
       if (bucket.entries.size > 0) bucket.stamp = ++this.indexChanges;
-      else index.values.delete(v);
+      else index.values.delete(values[j]!);
     }
   }
 
-  /** `entry`, stored again, is placed last under `value` (it was there already). */
-  private replace(index: Index<T>, value: string, entry: Entry<T>): void {
-    const bucket = index.values.get(value)!;
-    if (bucket.last !== entry) {
-      bucket.inOrder = false;
-      bucket.last = entry;
-    }
-    bucket.stamp = ++this.indexChanges;
+  /** Places `entry` last under each of `values`; returns their buckets, in the same order. */
+  private place(index: Index<T>, values: readonly string[], key: string, entry: Entry<T>): Bucket<T>[] {
+    const buckets = new Array<Bucket<T>>(values.length);
+    for (let j = 0; j < values.length; j++) buckets[j] = this.add(index, values[j]!, key, entry);
+    return buckets;
   }
 
-  private add(index: Index<T>, value: string, key: string, entry: Entry<T>): void {
-    const bucket = index.values.get(value);
+  private add(index: Index<T>, value: string, key: string, entry: Entry<T>): Bucket<T> {
+    let bucket = index.values.get(value);
     if (!bucket) {
       const entries = new Map<string, Entry<T>>();
       entries.set(key, entry);
-      index.values.set(value, { entries, inOrder: true, last: entry, stamp: ++this.indexChanges });
-      return;
+      bucket = { entries, inOrder: true, last: entry, stamp: ++this.indexChanges };
+      index.values.set(value, bucket);
+      return bucket;
     }
     // A key placed twice in one `set` (an index function that returns a value twice) keeps its place, which is last.
     bucket.entries.set(key, entry);
     bucket.last = entry;
     bucket.stamp = ++this.indexChanges;
+    return bucket;
   }
 }
 

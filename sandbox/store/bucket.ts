@@ -9,9 +9,12 @@ class NamespaceBucket {
   readonly items = new Map<string, KubeObject>();
   private sorted: string[] | null = null;
 
-  set(name: string, obj: KubeObject): void {
-    if (!this.items.has(name)) this.sorted = null;
+  /** Stores `obj` under `name`; returns the object it replaces. */
+  put(name: string, obj: KubeObject): KubeObject | undefined {
+    const previous = this.items.get(name);
+    if (!previous) this.sorted = null;
     this.items.set(name, obj);
+    return previous;
   }
 
   delete(name: string): void {
@@ -38,14 +41,20 @@ export class KindBucket {
   }
 
   set(namespace: string, name: string, obj: KubeObject): void {
+    this.put(namespace, name, obj);
+  }
+
+  /** Stores `obj` under its key and returns the object it replaces: one lookup of the namespace and of the name. */
+  put(namespace: string, name: string, obj: KubeObject): KubeObject | undefined {
     let ns = this.namespaces.get(namespace);
     if (!ns) {
       ns = new NamespaceBucket();
       this.namespaces.set(namespace, ns);
       this.sortedNamespaces = null;
     }
-    if (!ns.items.has(name)) this.total++;
-    ns.set(name, obj);
+    const previous = ns.put(name, obj);
+    if (!previous) this.total++;
+    return previous;
   }
 
   delete(namespace: string, name: string): void {

@@ -81,12 +81,10 @@ export class ObjectStore {
   put(kindKey: string, obj: KubeObject): KubeObject {
     const namespace = obj.metadata.namespace ?? '';
     const name = obj.metadata.name!;
-    const bucket = this.bucket(kindKey);
-    const previous = bucket.get(namespace, name);
     this.rev++;
     obj.metadata.resourceVersion = String(this.rev);
     deepFreeze(obj);
-    bucket.set(namespace, name, obj);
+    const previous = this.bucket(kindKey).put(namespace, name, obj);
     this.record(previous ? 'MODIFIED' : 'ADDED', kindKey, namespace, obj, previous);
     return obj;
   }

@@ -96,27 +96,63 @@ class KindWatchers {
     if (index.byValue.size === 0) this.routes.delete(route.field);
   }
 
-  /** The watchers that may care about `rec`, in creation order. */
+  /**
+   * The watchers that may care about `rec`, in creation order. Every set is in creation order already (a watcher is
+   * added to its sets when created): one routed set (a pod's node, unchanged by a status write) is merged with the
+   * unrouted ones; several are sorted.
+   */
   candidates(rec: ChangeRecord): Iterable<Watcher> {
     if (this.routes.size === 0) return this.plain;
-    let out: Watcher[] | undefined;
+    let one: Set<Watcher> | undefined;
+    let several: Watcher[] | undefined;
     for (const index of this.routes.values()) {
-      const now = index.byValue.get(index.get(rec.object));
-      if (now) out = appendAll(out, now);
+      const value = index.get(rec.object);
+      const now = index.byValue.get(value);
+      if (now) {
+        if (!one) one = now;
+        else several = appendAll(several ?? appendAll([], one), now);
+      }
       if (!rec.previous) continue;
-      const before = index.byValue.get(index.get(rec.previous));
-      if (before && before !== now) out = appendAll(out, before);
+      const was = index.get(rec.previous);
+      // The same value (a status write leaves a pod on its node): the same watchers, no second lookup.
+      const before = was === value ? now : index.byValue.get(was);
+      if (before && before !== now) {
+        if (!one) one = before;
+        else several = appendAll(several ?? appendAll([], one), before);
+      }
     }
-    if (!out) return this.plain;
-    for (const w of this.plain) out.push(w);
-    return out.sort((a, b) => a.seq - b.seq);
+    if (!one) return this.plain;
+    if (several) return appendAll(several, this.plain).sort(bySeq);
+    return mergeBySeq(one, this.plain);
   }
 }
 
-function appendAll(out: Watcher[] | undefined, set: Set<Watcher>): Watcher[] {
-  const arr = out ?? [];
-  for (const w of set) arr.push(w);
-  return arr;
+function appendAll(out: Watcher[], set: Set<Watcher>): Watcher[] {
+  for (const w of set) out.push(w);
+  return out;
+}
+
+function bySeq(a: Watcher, b: Watcher): number {
+  return a.seq - b.seq;
+}
+
+/** The watchers of two sets that are each in creation order, in creation order (the sets hold different watchers). */
+function mergeBySeq(a: Set<Watcher>, b: Set<Watcher>): Watcher[] {
+  const out: Watcher[] = [];
+  const rest = b.values();
+  let next = rest.next();
+  for (const w of a) {
+    while (!next.done && next.value.seq < w.seq) {
+      out.push(next.value);
+      next = rest.next();
+    }
+    out.push(w);
+  }
+  while (!next.done) {
+    out.push(next.value);
+    next = rest.next();
+  }
+  return out;
 }
 
 export class WatchHub {
@@ -191,10 +227,21 @@ export class WatchHub {
     w.seen = limit;
   }
 
+  /** A change from the store: queued while a delivery is under way, else delivered now (and what it queues after). */
   private enqueue(rec: ChangeRecord): void {
-    if (!this.byKind.has(rec.kindKey)) return;
-    this.queue.push(rec);
-    if (!this.dispatching) this.exclusive(() => undefined);
+    const set = this.byKind.get(rec.kindKey);
+    if (!set) return;
+    if (this.dispatching) {
+      this.queue.push(rec);
+      return;
+    }
+    this.dispatching = true;
+    try {
+      this.dispatch(set, rec);
+      this.drain();
+    } finally {
+      this.release();
+    }
   }
 
   /** Runs `fn` with delivery held back, then delivers everything queued meanwhile, in order. */
@@ -206,18 +253,28 @@ export class WatchHub {
     this.dispatching = true;
     try {
       fn();
-      while (this.head < this.queue.length) {
-        const next = this.queue[this.head++];
-        const set = this.byKind.get(next.kindKey);
-        if (set)
-          for (const w of set.candidates(next))
-            if (!w.stopped && next.revision > w.seen) this.convertAndDeliver(w, next);
-      }
+      this.drain();
     } finally {
-      this.queue.length = 0;
-      this.head = 0;
-      this.dispatching = false;
+      this.release();
     }
+  }
+
+  private drain(): void {
+    while (this.head < this.queue.length) {
+      const next = this.queue[this.head++]!;
+      const set = this.byKind.get(next.kindKey);
+      if (set) this.dispatch(set, next);
+    }
+  }
+
+  private dispatch(set: KindWatchers, rec: ChangeRecord): void {
+    for (const w of set.candidates(rec)) if (!w.stopped && rec.revision > w.seen) this.convertAndDeliver(w, rec);
+  }
+
+  private release(): void {
+    if (this.queue.length > 0) this.queue.length = 0;
+    this.head = 0;
+    this.dispatching = false;
   }
 
   private convertAndDeliver(w: Watcher, rec: ChangeRecord): void {

@@ -183,6 +183,58 @@ describe('ObjectCache indexes across updates', () => {
     assert.deepEqual(names(cache.byIndex('name', 'y')), []);
     assert.deepEqual(names(cache.byIndex('label', 'app=b')), ['x@3']);
   });
+
+  test('an index name already taken is refused (client-go: indexer conflict), the index kept as it was', () => {
+    const cache = new ObjectCache();
+    cache.addIndex('label', byLabel);
+    cache.set(obj('x', { app: 'a' }, '1'));
+    assert.throws(
+      () => cache.addIndex('label', (o) => [o.metadata.name!]),
+      /^Error: indexer conflict: map\[label:\{\}\]$/,
+    );
+    cache.set(obj('x', { app: 'a' }, '2'));
+    assert.deepEqual(names(cache.byIndex('label', 'app=a')), ['x@2']);
+    assert.deepEqual(names(cache.byIndex('label', 'x')), []);
+  });
+
+  test('objects of the same name in other namespaces, and cluster-scoped ones, are kept apart by key', () => {
+    const cache = new ObjectCache();
+    const node = (name: string, rv: string) =>
+      ({ apiVersion: 'v1', kind: 'Node', metadata: { name, resourceVersion: rv } }) as KubeObject;
+    const inNs = (namespace: string, name: string, rv: string) =>
+      ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, resourceVersion: rv } }) as KubeObject;
+    assert.equal(cache.set(node('x', '1')), undefined);
+    assert.equal(cache.set(inNs('a', 'x', '2')), undefined);
+    assert.equal(cache.set(inNs('b', 'x', '3')), undefined);
+    assert.equal(cache.set(node('x', '4'))?.metadata.resourceVersion, '1', 'an update returns the object replaced');
+    assert.equal(cache.set(inNs('', 'x', '5'))?.metadata.resourceVersion, '4', "namespace '' is cluster-scoped");
+    assert.deepEqual(cache.keys(), ['x', 'a/x', 'b/x']);
+    assert.equal(cache.delete('a/x')?.metadata.resourceVersion, '2');
+    assert.equal(cache.get('b/x')?.metadata.resourceVersion, '3');
+    assert.equal(cache.set(inNs('a', 'x', '6')), undefined, 'stored again after its removal: an add');
+    assert.equal(cache.delete('x')?.metadata.resourceVersion, '5');
+    assert.equal(cache.set(node('x', '7')), undefined);
+    assert.deepEqual(
+      cache.list().map((o) => o.metadata.resourceVersion),
+      ['3', '6', '7'],
+    );
+  });
+
+  test('a value listed twice is held once, and emptied once when the object leaves it', () => {
+    const cache = new ObjectCache();
+    cache.addIndex('twice', (o) => [o.metadata.labels!.app, o.metadata.labels!.app]);
+    cache.set(obj('x', { app: 'a' }, '1'));
+    cache.set(obj('y', { app: 'a' }, '2'));
+    cache.set(obj('x', { app: 'a' }, '3'));
+    assert.deepEqual(names(cache.byIndex('twice', 'a')), ['y@2', 'x@3']);
+    cache.set(obj('x', { app: 'b' }, '4'));
+    cache.delete('ns/y');
+    assert.deepEqual(names(cache.byIndex('twice', 'a')), []);
+    assert.equal(cache.indexStamp('twice', 'a'), 0);
+    cache.set(obj('y', { app: 'a' }, '5'));
+    assert.deepEqual(names(cache.byIndex('twice', 'a')), ['y@5']);
+    assert.deepEqual(names(cache.byIndex('twice', 'b')), ['x@4']);
+  });
 });
 
 /**

@@ -253,4 +253,36 @@ describe('watches by node (spec.nodeName field selectors, as kubelets use them)'
       ['ADDED a', 'MODIFIED a', 'DELETED a'],
     );
   });
+
+  test('every change reaches its watchers in the order they were opened, routed by node, by name or not at all', () => {
+    const { api } = newApi();
+    const log: string[] = [];
+    const watcher = (name: string, fieldSelector?: string) =>
+      api.watch('pods', fieldSelector ? { fieldSelector } : {}, (e) => log.push(`${name}:${e.type}`));
+    watcher('A');
+    watcher('B', 'spec.nodeName=n1');
+    watcher('G', 'metadata.name=a');
+    watcher('C', 'spec.nodeName=');
+    watcher('D');
+    watcher('E', 'spec.nodeName=n1');
+    watcher('F', 'spec.nodeName=n2');
+    api.create(pod('a'));
+    assert.deepEqual(log.splice(0), ['A:ADDED', 'G:ADDED', 'C:ADDED', 'D:ADDED'], 'unscheduled');
+    api.create(pod('b'));
+    assert.deepEqual(log.splice(0), ['A:ADDED', 'C:ADDED', 'D:ADDED'], 'another unscheduled one');
+    api.bind('default', 'b', 'n1');
+    assert.deepEqual(
+      log.splice(0),
+      ['A:MODIFIED', 'B:ADDED', 'C:DELETED', 'D:MODIFIED', 'E:ADDED'],
+      'a move: the node it left and the one it joined, merged with the unrouted watchers',
+    );
+    api.bind('default', 'a', 'n2');
+    assert.deepEqual(
+      log.splice(0),
+      ['A:MODIFIED', 'G:MODIFIED', 'C:DELETED', 'D:MODIFIED', 'F:ADDED'],
+      'routed by two fields: still in the order opened',
+    );
+    api.delete('pods', 'default', 'b', { gracePeriodSeconds: 0 });
+    assert.deepEqual(log.splice(0), ['A:DELETED', 'B:DELETED', 'D:DELETED', 'E:DELETED'], 'deleted on n1');
+  });
 });
