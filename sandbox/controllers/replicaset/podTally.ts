@@ -26,14 +26,20 @@ export interface PodCounts {
   available: number;
 }
 
-/** What a ReplicaSet's counts depend on besides its pods: compared as one string (cached per stored object). */
+/**
+ * What a ReplicaSet's counts depend on besides its pods: compared as one string, cached per stored (frozen) spec when
+ * the selector is the spec's own — every part then comes from the spec, which status writes keep (the stored
+ * ReplicaSet changes on each status write, its spec does not) — else per stored object.
+ */
 const signatures = new WeakMap<object, string>();
 
 export function tallySignature(rs: ReplicaSet, selector: LabelSelector | undefined): string {
-  let s = signatures.get(rs);
+  const spec = rs.spec;
+  const holder: object = spec !== undefined && selector === spec.selector ? spec : rs;
+  let s = signatures.get(holder);
   if (s === undefined) {
-    s = JSON.stringify([selector ?? null, rs.spec?.template?.metadata?.labels ?? {}, rs.spec?.minReadySeconds ?? 0]);
-    if (Object.isFrozen(rs)) signatures.set(rs, s);
+    s = JSON.stringify([selector ?? null, spec?.template?.metadata?.labels ?? {}, spec?.minReadySeconds ?? 0]);
+    if (Object.isFrozen(holder)) signatures.set(holder, s);
   }
   return s;
 }

@@ -1,0 +1,80 @@
+/**
+ * The ReplicaSet status shortcuts: `statusUnchanged` answers what building the status and comparing it would
+ * (`!statusNeedsUpdate(rs, statusFromCounts(…))`), and `tallySignature`'s cache per frozen spec never answers for a
+ * selector that is not the spec's own.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { ReplicaSet, ReplicaSetStatus } from 'kubernetes-types/apps/v1';
+import { tallySignature } from '../../../../sandbox/controllers/replicaset/podTally';
+import {
+  REPLICA_FAILURE,
+  statusFromCounts,
+  statusNeedsUpdate,
+  statusUnchanged,
+} from '../../../../sandbox/controllers/replicaset/status';
+import { deepFreeze } from '../../../../sandbox/util/json';
+import { replicaSet } from './fixtures';
+
+const count = fc.nat({ max: 3 });
+const maybeCount = fc.option(count, { nil: undefined });
+
+describe('statusUnchanged', () => {
+  test('says what statusNeedsUpdate says of the built status', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          replicas: maybeCount,
+          fullyLabeledReplicas: maybeCount,
+          readyReplicas: maybeCount,
+          availableReplicas: maybeCount,
+          observedGeneration: maybeCount,
+        }),
+        fc.boolean(),
+        fc.constantFrom('none', 'failure', 'other', 'both'),
+        maybeCount,
+        fc.record({ replicas: count, fullyLabeled: count, ready: count, available: count }),
+        fc.boolean(),
+        (stored, hasStatus, conditions, generation, counts, failed) => {
+          const status: ReplicaSetStatus = { replicas: 0 };
+          for (const [k, v] of Object.entries(stored)) if (v !== undefined) (status as Record<string, number>)[k] = v;
+          const failure = { type: REPLICA_FAILURE, status: 'True', reason: 'FailedCreate', message: 'quota' };
+          const other = { type: 'Other', status: 'True' };
+          if (conditions === 'failure') status.conditions = [failure];
+          if (conditions === 'other') status.conditions = [other];
+          if (conditions === 'both') status.conditions = [other, failure];
+          const rs = replicaSet('web', 2) as ReplicaSet;
+          if (generation !== undefined) rs.metadata!.generation = generation;
+          if (hasStatus) rs.status = status;
+          const manageError = failed ? new Error('quota exceeded') : undefined;
+          const built = statusFromCounts(rs, counts, manageError, 0);
+          assert.equal(statusUnchanged(rs, counts, manageError), !statusNeedsUpdate(rs, built));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('tallySignature', () => {
+  test('is shared by stored ReplicaSets with the same frozen spec, and follows a spec change', () => {
+    const first = deepFreeze(replicaSet('web', 2)) as ReplicaSet;
+    const statusWritten = deepFreeze({ ...first, status: { replicas: 2 } }) as ReplicaSet;
+    const before = tallySignature(first, first.spec!.selector);
+    assert.equal(tallySignature(statusWritten, statusWritten.spec!.selector), before);
+    const relabeled = replicaSet('web', 2) as ReplicaSet;
+    relabeled.spec!.template!.metadata!.labels = { app: 'web', tier: 'front' };
+    deepFreeze(relabeled);
+    assert.notEqual(tallySignature(relabeled, relabeled.spec!.selector), before);
+  });
+
+  test('a selector other than the spec’s own (a ReplicationController’s map) is not answered from the spec', () => {
+    const rs = deepFreeze(replicaSet('web', 2)) as ReplicaSet;
+    const own = tallySignature(rs, rs.spec!.selector);
+    const other = tallySignature(rs, { matchLabels: { app: 'other' } });
+    assert.notEqual(other, own);
+    assert.ok(other.includes('"other"'));
+    assert.equal(tallySignature(rs, rs.spec!.selector), own);
+  });
+});
