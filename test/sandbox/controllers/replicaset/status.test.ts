@@ -37,16 +37,20 @@ describe('statusUnchanged', () => {
         fc.record({ replicas: count, fullyLabeled: count, ready: count, available: count }),
         fc.boolean(),
         (stored, hasStatus, conditions, generation, counts, failed) => {
-          const status: ReplicaSetStatus = { replicas: 0 };
-          for (const [k, v] of Object.entries(stored)) if (v !== undefined) (status as Record<string, number>)[k] = v;
+          const counts0: Record<string, number> = { replicas: 0 };
+          for (const [k, v] of Object.entries(stored)) if (v !== undefined) counts0[k] = v;
+          const status = counts0 as unknown as ReplicaSetStatus;
           const failure = { type: REPLICA_FAILURE, status: 'True', reason: 'FailedCreate', message: 'quota' };
           const other = { type: 'Other', status: 'True' };
           if (conditions === 'failure') status.conditions = [failure];
           if (conditions === 'other') status.conditions = [other];
           if (conditions === 'both') status.conditions = [other, failure];
-          const rs = replicaSet('web', 2) as ReplicaSet;
-          if (generation !== undefined) rs.metadata!.generation = generation;
-          if (hasStatus) rs.status = status;
+          const base = replicaSet('web', 2) as ReplicaSet;
+          const rs: ReplicaSet = {
+            ...base,
+            metadata: { ...base.metadata, ...(generation !== undefined ? { generation } : {}) },
+            ...(hasStatus ? { status } : {}),
+          };
           const manageError = failed ? new Error('quota exceeded') : undefined;
           const built = statusFromCounts(rs, counts, manageError, 0);
           assert.equal(statusUnchanged(rs, counts, manageError), !statusNeedsUpdate(rs, built));
