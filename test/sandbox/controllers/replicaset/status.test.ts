@@ -7,7 +7,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ReplicaSet, ReplicaSetStatus } from 'kubernetes-types/apps/v1';
-import { tallySignature } from '../../../../sandbox/controllers/replicaset/podTally';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { labelSelectorFromObject } from '../../../../sandbox/api/selectors/labelSelector';
+import { PodTally, tallySignature } from '../../../../sandbox/controllers/replicaset/podTally';
 import {
   REPLICA_FAILURE,
   statusFromCounts,
@@ -80,5 +82,39 @@ describe('tallySignature', () => {
     assert.notEqual(other, own);
     assert.ok(other.includes('"other"'));
     assert.equal(tallySignature(rs, rs.spec!.selector), own);
+  });
+});
+
+describe('PodTally.put', () => {
+  const selector = labelSelectorFromObject({ matchLabels: { app: 'web' } });
+  const readyPod = (labels: Record<string, string>, since: string | undefined): Pod => ({
+    metadata: { name: 'p', namespace: 'default', labels },
+    spec: { containers: [{ name: 'app', image: 'nginx' }] },
+    status: {
+      phase: 'Running',
+      conditions: since === undefined ? [] : [{ type: 'Ready', status: 'True', lastTransitionTime: since }],
+    },
+  });
+
+  test('a pod replaced with the same frozen labels and Ready time counts as before; a Ready change counts', () => {
+    const tally = new PodTally('uid', 'sig', selector, { app: 'web' }, 0);
+    const labels = Object.freeze({ app: 'web' });
+    tally.put('default/p', deepFreeze(readyPod(labels, undefined)));
+    tally.advance(0);
+    assert.deepEqual(tally.counts(), { replicas: 1, fullyLabeled: 1, ready: 0, available: 0 });
+    tally.put('default/p', deepFreeze(readyPod(labels, undefined)));
+    assert.deepEqual(tally.counts(), { replicas: 1, fullyLabeled: 1, ready: 0, available: 0 });
+    tally.put('default/p', deepFreeze(readyPod(labels, '2024-01-01T00:00:00Z')));
+    assert.deepEqual(tally.counts(), { replicas: 1, fullyLabeled: 1, ready: 1, available: 1 });
+  });
+
+  test('labels that are not frozen are looked at again, even as the same object', () => {
+    const tally = new PodTally('uid', 'sig', selector, { app: 'web' }, 0);
+    const labels: Record<string, string> = { app: 'web' };
+    tally.put('default/p', readyPod(labels, undefined));
+    labels.app = 'other';
+    tally.put('default/p', readyPod(labels, undefined));
+    assert.equal(tally.claimed, 0);
+    assert.equal(tally.unmatched, 1);
   });
 });
