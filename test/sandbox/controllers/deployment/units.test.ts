@@ -1,12 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import {
-  canonicalJson,
-  computeHash,
-  fnv32a,
-  safeEncodeString,
-} from '../../../../sandbox/controllers/deployment/hash';
+import { canonicalJson, computeHash, fnv32a, safeEncodeString } from '../../../../sandbox/controllers/deployment/hash';
 import { resolveFenceposts } from '../../../../sandbox/controllers/deployment/fenceposts';
 import { equalIgnoreHash, findNewReplicaSet } from '../../../../sandbox/controllers/deployment/replicaSets';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
