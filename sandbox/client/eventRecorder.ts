@@ -422,7 +422,22 @@ export class EventRecorder {
 
   /** `<object>.<hex nanoseconds>` as upstream; a sequence keeps names unique within one instant. */
   private eventName(objectName: string, now: number): string {
-    const nanos = BigInt(Math.floor(now)) * 1_000_000n + BigInt(this.sequence++ % 1_000_000);
-    return `${objectName}.${nanos.toString(16)}`;
+    return `${objectName}.${hexNanos(Math.floor(now), this.sequence++ % 1_000_000)}`;
   }
+}
+
+const TWO_24 = 0x1000000;
+
+/**
+ * `ms × 10⁶ + nanos` in hexadecimal (lower case, no leading zeros), for `0 ≤ nanos < 10⁶`: exact in two parts of
+ * doubles (the high part times 2²⁴, the low 24 bits) for a whole `ms` in 0…2⁵³, through `BigInt` otherwise.
+ */
+export function hexNanos(ms: number, nanos: number): string {
+  if (!Number.isSafeInteger(ms) || ms < 0) return (BigInt(ms) * 1_000_000n + BigInt(nanos)).toString(16);
+  const hi = Math.floor(ms / TWO_24);
+  const low = (ms - hi * TWO_24) * 1_000_000 + nanos; // < 2^44: exact
+  const carry = Math.floor(low / TWO_24);
+  const high = hi * 1_000_000 + carry; // < 2^50: exact
+  const lowBits = low - carry * TWO_24;
+  return high > 0 ? high.toString(16) + lowBits.toString(16).padStart(6, '0') : lowBits.toString(16);
 }

@@ -117,21 +117,22 @@ export function podConditions(
     cr,
     cond('PodScheduled', true),
   ];
-  const others = old.filter((c) => !KUBELET_CONDITIONS.includes(c.type));
-  return [
-    ...others,
-    ...mine.map((c) => {
-      const prev = old.find((o) => o.type === c.type);
-      const since =
-        prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : formatTimestamp(now);
-      return {
-        type: c.type,
-        status: c.status,
-        lastProbeTime: null,
-        lastTransitionTime: since,
-        ...(c.reason ? { reason: c.reason } : {}),
-        ...(c.message ? { message: c.message } : {}),
-      };
-    }),
-  ];
+  const out: WirePodCondition[] = [];
+  for (const c of old) if (!KUBELET_CONDITIONS.includes(c.type)) out.push(c);
+  for (const c of mine) {
+    let prev: WirePodCondition | undefined;
+    for (const o of old)
+      if (o.type === c.type) {
+        prev = o;
+        break;
+      }
+    const since =
+      prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : formatTimestamp(now);
+    // Members in this order: type, status, lastProbeTime, lastTransitionTime, then reason and message when set.
+    const next: WirePodCondition = { type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime: since };
+    if (c.reason) next.reason = c.reason;
+    if (c.message) next.message = c.message;
+    out.push(next);
+  }
+  return out;
 }

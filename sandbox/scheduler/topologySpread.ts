@@ -286,26 +286,40 @@ export function spreadScores(
   offset: number,
 ): void {
   if (constraints.length === 0 || feasible.length === 0) return;
+  // Plain loops over the constraints and nodes (this runs for every pod scheduled, over every feasible node).
   const requireAll = pod.ownConstraints;
-  const hasAllKeys = (n: NodeState) => constraints.every((c) => Object.hasOwn(n.labels, c.topologyKey));
-  const ignored = feasible.map((n) => requireAll && !hasAllKeys(n));
-  const hostname = constraints.map((c) => c.topologyKey === LABEL_HOSTNAME);
+  const m = constraints.length;
+  const hasAllKeys = (n: NodeState): boolean => {
+    for (let k = 0; k < m; k++) if (!Object.hasOwn(n.labels, constraints[k].topologyKey)) return false;
+    return true;
+  };
+  const ignored: boolean[] = new Array<boolean>(feasible.length);
+  for (let i = 0; i < feasible.length; i++) ignored[i] = requireAll && !hasAllKeys(feasible[i]);
+  const hostname: boolean[] = new Array<boolean>(m);
   // upstream TopologyValueToPodCounts: per constraint, each domain of the feasible nodes with its matching pods.
-  const domains = constraints.map(() => new Map<string, number>());
+  const domains: Map<string, number>[] = new Array<Map<string, number>>(m);
+  for (let k = 0; k < m; k++) {
+    hostname[k] = constraints[k].topologyKey === LABEL_HOSTNAME;
+    domains[k] = new Map<string, number>();
+  }
   let kept = 0;
-  feasible.forEach((n, i) => {
-    if (ignored[i]) return;
+  for (let i = 0; i < feasible.length; i++) {
+    if (ignored[i]) continue;
     kept++;
-    constraints.forEach((c, k) => {
-      if (hostname[k]) return;
-      const v = n.labels[c.topologyKey] ?? '';
+    const labels = feasible[i].labels;
+    for (let k = 0; k < m; k++) {
+      if (hostname[k]) continue;
+      const v = labels[constraints[k].topologyKey] ?? '';
       if (!domains[k].has(v)) domains[k].set(v, 0);
-    });
-  });
-  const weights = constraints.map((_, k) => Math.log((hostname[k] ? kept : domains[k].size) + 2));
-  const perNode = constraints.map((c) => matching(c));
-  constraints.forEach((c, k) => {
-    if (hostname[k]) return;
+    }
+  }
+  const weights: number[] = new Array<number>(m);
+  for (let k = 0; k < m; k++) weights[k] = Math.log((hostname[k] ? kept : domains[k].size) + 2);
+  const perNode: MatchingPerNode[] = new Array<MatchingPerNode>(m);
+  for (let k = 0; k < m; k++) perNode[k] = matching(constraints[k]);
+  for (let k = 0; k < m; k++) {
+    if (hostname[k]) continue;
+    const c = constraints[k];
     const d = domains[k];
     for (const [n, count] of perNode[k]) {
       if (!n.exists || (requireAll && !hasAllKeys(n))) continue;
@@ -315,27 +329,29 @@ export function spreadScores(
       const before = d.get(v);
       if (before !== undefined) d.set(v, before + count);
     }
-  });
+  }
   let min = Infinity;
   let max = 0;
-  feasible.forEach((n, i) => {
-    if (ignored[i]) return;
+  for (let i = 0; i < feasible.length; i++) {
+    if (ignored[i]) continue;
+    const n = feasible[i];
     let score = 0;
-    constraints.forEach((c, k) => {
+    for (let k = 0; k < m; k++) {
+      const c = constraints[k];
       const v = n.labels[c.topologyKey];
-      if (v === undefined) return;
+      if (v === undefined) continue;
       const count = hostname[k] ? (perNode[k].get(n) ?? 0) : domains[k].get(v)!;
       score += count * weights[k] + (c.maxSkew - 1);
-    });
+    }
     const s = Math.round(score);
     out[i * stride + offset] = s;
     min = Math.min(min, s);
     max = Math.max(max, s);
-  });
-  feasible.forEach((_, i) => {
+  }
+  for (let i = 0; i < feasible.length; i++) {
     const j = i * stride + offset;
     if (ignored[i]) out[j] = 0;
     else if (max === 0) out[j] = 100;
     else out[j] = Math.trunc((100 * (max + min - out[j])) / max);
-  });
+  }
 }

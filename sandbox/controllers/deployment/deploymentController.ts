@@ -121,9 +121,13 @@ export class DeploymentController extends Controller {
       this.claims.forget(key);
       return this.deadlines.cancel(key);
     }
-    // A sync changes the Deployment's metadata (revision annotation) and status in place, never its spec: the
-    // cached, frozen spec is shared. The status writes then send it as stored, checked once rather than per write.
-    const d = { ...cached, metadata: cloneJson(cached.metadata) };
+    // A sync changes the Deployment's status and, of its metadata, the annotations (revision) and resourceVersion in
+    // place, never its spec: the cached, frozen spec is shared, and so are the other metadata members (labels, owner
+    // references, managed fields…). The status writes then send them as stored, checked once rather than per write.
+    const meta = cached.metadata;
+    const metadata = { ...meta };
+    if (meta.annotations !== undefined) metadata.annotations = { ...meta.annotations };
+    const d = { ...cached, metadata };
     if (cached.status !== undefined) d.status = cloneJson(cached.status);
     const sync: SyncContext = {
       api: this.ctx.api,

@@ -42,17 +42,48 @@ export function fnv32a(hash: number, bytes: Uint8Array): number {
   return h;
 }
 
-/** JSON with object keys sorted at every level, so equal values give equal text. */
+/**
+ * JSON with object keys sorted at every level (members whose value is `undefined` left out, as `JSON.stringify`
+ * does; `undefined` array items as `null`), so equal values give equal text. Built by appending to one string: this
+ * runs on the whole template of every new ReplicaSet.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      // A hole stays empty, as `map` then `join` left it.
+      if (i in value) out += canonicalJson((value[i] as unknown) ?? null);
+    }
+    return out + ']';
+  }
   if (typeof value === 'object' && value !== null) {
     const obj = value as Record<string, unknown>;
-    const keys = Object.keys(obj)
-      .filter((k) => obj[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
+    const keys = Object.keys(obj).sort();
+    let out = '{';
+    let first = true;
+    for (const k of keys) {
+      const v = obj[k];
+      if (v === undefined) continue;
+      out += first ? quotedKey(k) : ',' + quotedKey(k);
+      out += ':' + canonicalJson(v);
+      first = false;
+    }
+    return out + '}';
   }
   return JSON.stringify(value);
+}
+
+/** Keys quoted as `JSON.stringify` quotes them, each once (templates repeat the same few keys). */
+const quotedKeys = new Map<string, string>();
+
+function quotedKey(k: string): string {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quotedKeys.size < 10_000) quotedKeys.set(k, q);
+  }
+  return q;
 }
 
 const encoder = new TextEncoder();

@@ -33,14 +33,14 @@ export function calculateStatus(
   now: number,
 ): DeploymentStatus {
   const available = sumStatus(allRSs, 'availableReplicas');
-  const status = withoutZeros({
-    observedGeneration: d.metadata?.generation ?? 0,
-    replicas: sumStatus(allRSs, 'replicas'),
-    updatedReplicas: sumStatus([newRS], 'replicas'),
-    readyReplicas: sumStatus(allRSs, 'readyReplicas'),
-    availableReplicas: available,
-    unavailableReplicas: Math.max(0, sumSpec(allRSs) - available),
-  });
+  // Zero counts are omitted, as Go's `omitempty` serializes them (members in this order).
+  const status: DeploymentStatus = {};
+  setNonZero(status, 'observedGeneration', d.metadata?.generation ?? 0);
+  setNonZero(status, 'replicas', sumStatus(allRSs, 'replicas'));
+  setNonZero(status, 'updatedReplicas', sumStatus([newRS], 'replicas'));
+  setNonZero(status, 'readyReplicas', sumStatus(allRSs, 'readyReplicas'));
+  setNonZero(status, 'availableReplicas', available);
+  setNonZero(status, 'unavailableReplicas', Math.max(0, sumSpec(allRSs) - available));
   if (d.status?.collisionCount !== undefined) status.collisionCount = d.status.collisionCount;
   if (d.status?.conditions?.length) status.conditions = d.status.conditions.map((c) => ({ ...c }));
   const stamp = formatTimestamp(now);
@@ -64,11 +64,17 @@ export function calculateStatus(
   return status;
 }
 
-/** The counts with zeros dropped, as Go's `omitempty` serializes them. */
-function withoutZeros(counts: Record<string, number>): DeploymentStatus {
-  const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(counts)) if (v !== 0) out[k] = v;
-  return out as DeploymentStatus;
+type StatusCount =
+  | 'observedGeneration'
+  | 'replicas'
+  | 'updatedReplicas'
+  | 'readyReplicas'
+  | 'availableReplicas'
+  | 'unavailableReplicas';
+
+/** Sets a count unless it is zero (Go's `omitempty`). */
+function setNonZero(status: DeploymentStatus, key: StatusCount, value: number): void {
+  if (value !== 0) status[key] = value;
 }
 
 /** Upstream `DeploymentComplete`: every desired replica updated and available, the spec observed. */

@@ -26,14 +26,20 @@ export interface PodCounts {
   available: number;
 }
 
-/** What a ReplicaSet's counts depend on besides its pods: compared as one string (cached per stored object). */
+/**
+ * What a ReplicaSet's counts depend on besides its pods: compared as one string, cached per stored (frozen) spec when
+ * the selector is the spec's own — every part then comes from the spec, which status writes keep (the stored
+ * ReplicaSet changes on each status write, its spec does not) — else per stored object.
+ */
 const signatures = new WeakMap<object, string>();
 
 export function tallySignature(rs: ReplicaSet, selector: LabelSelector | undefined): string {
-  let s = signatures.get(rs);
+  const spec = rs.spec;
+  const holder: object = spec !== undefined && selector === spec.selector ? spec : rs;
+  let s = signatures.get(holder);
   if (s === undefined) {
-    s = JSON.stringify([selector ?? null, rs.spec?.template?.metadata?.labels ?? {}, rs.spec?.minReadySeconds ?? 0]);
-    if (Object.isFrozen(rs)) signatures.set(rs, s);
+    s = JSON.stringify([selector ?? null, spec?.template?.metadata?.labels ?? {}, spec?.minReadySeconds ?? 0]);
+    if (Object.isFrozen(holder)) signatures.set(holder, s);
   }
   return s;
 }
@@ -57,6 +63,9 @@ interface Entry {
   at: number;
   /** Counted in `available` (else waiting in `pending`, or never). */
   available: boolean;
+  /** What the entry was computed from: the pod's labels (by identity) and its Ready condition's transition time. */
+  labels: Record<string, string> | undefined;
+  since: string | undefined;
 }
 
 export class PodTally {
@@ -89,20 +98,35 @@ export class PodTally {
   /** Counts `pod` under `key` (replacing what was counted for that key). */
   put(key: string, pod: Pod): void {
     const prev = this.entries.get(key);
-    if (prev) this.take(prev);
     const facts = podFacts(pod);
+    const ready = facts.ready;
+    const labels = pod.metadata?.labels;
+    // A change that leaves what the entry says as it was (a status write keeps the stored, frozen labels object and,
+    // while Ready, the condition's transition time) keeps the entry: taking and giving it back would count the same,
+    // as an entry waiting in `pending` is still after the last count and an available one still before it.
+    if (
+      prev &&
+      facts.active &&
+      prev.labels === labels &&
+      (labels === undefined || Object.isFrozen(labels)) &&
+      prev.ready === (ready !== undefined) &&
+      prev.since === ready?.lastTransitionTime
+    )
+      return;
+    if (prev) this.take(prev);
     if (!facts.active) {
       this.entries.delete(key);
       return;
     }
-    const ready = facts.ready;
     const since = ready?.lastTransitionTime ? parseTimestamp(ready.lastTransitionTime) : Number.NaN;
     const e: Entry = {
-      matches: this.selector.matches(pod.metadata?.labels),
-      fullyLabeled: hasTemplateLabels(this.templateLabels, this.templateKeys, pod.metadata?.labels),
+      matches: this.selector.matches(labels),
+      fullyLabeled: hasTemplateLabels(this.templateLabels, this.templateKeys, labels),
       ready: ready !== undefined,
       at: Number.isFinite(since) ? since + this.minReady * 1000 : Number.NaN,
       available: false,
+      labels,
+      since: ready?.lastTransitionTime,
     };
     this.entries.set(key, e);
     this.give(e);

@@ -83,6 +83,24 @@ export function statusFromCounts(
   return status;
 }
 
+/**
+ * `!statusNeedsUpdate(rs, statusFromCounts(rs, counts, manageError, now))` without building the status: the counts
+ * and generation are as stored, and the `ReplicaFailure` condition is neither added (a manage error without one) nor
+ * removed (one without a manage error), so the conditions stay as stored. A status write wakes its ReplicaSet, and
+ * most syncs then find nothing to write.
+ */
+export function statusUnchanged(rs: ReplicaSet, counts: PodCounts, manageError: Error | undefined): boolean {
+  const cur: ReplicaSetStatus = rs.status ?? { replicas: 0 };
+  return (
+    (cur.replicas ?? 0) === counts.replicas &&
+    (cur.fullyLabeledReplicas ?? 0) === counts.fullyLabeled &&
+    (cur.readyReplicas ?? 0) === counts.ready &&
+    (cur.availableReplicas ?? 0) === counts.available &&
+    (rs.metadata?.generation ?? 0) === (cur.observedGeneration ?? 0) &&
+    (manageError !== undefined) === (rs.status?.conditions?.some((c) => c.type === REPLICA_FAILURE) ?? false)
+  );
+}
+
 /** True when `next` differs from the stored status in what upstream compares (counts, generation, conditions). */
 export function statusNeedsUpdate(rs: ReplicaSet, next: ReplicaSetStatus): boolean {
   const cur: ReplicaSetStatus = rs.status ?? { replicas: 0 };

@@ -10,7 +10,14 @@ import { isApiError } from '../../api/errors';
 import type { Typed } from '../../api/types';
 import type { Recorder } from '../../client/component';
 import type { PodCounts } from './podTally';
-import { countPods, nextAvailableIn, rsReplicasOf, statusFromCounts, statusNeedsUpdate } from './status';
+import {
+  countPods,
+  nextAvailableIn,
+  rsReplicasOf,
+  statusFromCounts,
+  statusNeedsUpdate,
+  statusUnchanged,
+} from './status';
 
 /**
  * The pods a sync claimed, as the status needs them: their counts and the next availability requeue for a
@@ -40,7 +47,9 @@ export function writeStatus(
 ): number | undefined {
   let current = rs;
   for (let attempt = 0; ; attempt++) {
-    const status = statusFromCounts(current, pods.counts(current, now), manageError, now);
+    const counts = pods.counts(current, now);
+    if (statusUnchanged(current, counts, manageError)) break;
+    const status = statusFromCounts(current, counts, manageError, now);
     if (!statusNeedsUpdate(current, status)) break;
     status.observedGeneration = current.metadata?.generation;
     const prev: ReplicaSetStatus = current.status ?? { replicas: 0 };

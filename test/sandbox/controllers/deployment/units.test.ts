@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeHash, fnv32a, safeEncodeString } from '../../../../sandbox/controllers/deployment/hash';
+import fc from 'fast-check';
+import { canonicalJson, computeHash, fnv32a, safeEncodeString } from '../../../../sandbox/controllers/deployment/hash';
 import { resolveFenceposts } from '../../../../sandbox/controllers/deployment/fenceposts';
 import { equalIgnoreHash, findNewReplicaSet } from '../../../../sandbox/controllers/deployment/replicaSets';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
@@ -56,6 +57,45 @@ describe('computeHash', () => {
     assert.notEqual(computeHash({ ...template, spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] } }), h);
     assert.notEqual(computeHash(template, 0), h);
     assert.notEqual(computeHash(template, 1), computeHash(template, 0));
+  });
+});
+
+describe('canonicalJson', () => {
+  /** The text as first defined: sorted keys, undefined members dropped, undefined items as null. */
+  const reference = (value: unknown): string => {
+    if (Array.isArray(value)) return `[${value.map((v) => reference(v ?? null)).join(',')}]`;
+    if (typeof value === 'object' && value !== null) {
+      const obj = value as Record<string, unknown>;
+      const keys = Object.keys(obj)
+        .filter((k) => obj[k] !== undefined)
+        .sort();
+      return `{${keys.map((k) => `${JSON.stringify(k)}:${reference(obj[k])}`).join(',')}}`;
+    }
+    return JSON.stringify(value);
+  };
+
+  test('sorts keys at every level, drops undefined members, writes undefined items as null', () => {
+    const value = { b: [1, undefined, { z: 'é', a: null }], a: { y: undefined, 'x"q': true }, ä: 'ü\n' };
+    assert.equal(canonicalJson(value), '{"a":{"x\\"q":true},"b":[1,null,{"a":null,"z":"é"}],"ä":"ü\\n"}');
+    assert.equal(canonicalJson(value), reference(value));
+  });
+
+  test('gives the reference text for any JSON value, with undefined members and items mixed in', () => {
+    const withUndefined = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.constant(undefined),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(fc.string({ maxLength: 4 }), tie('value'), { maxKeys: 4 }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ maxLength: 4 }), withUndefined, { maxKeys: 5 }), (value) => {
+        assert.equal(canonicalJson(value), reference(value));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
