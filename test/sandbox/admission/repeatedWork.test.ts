@@ -13,6 +13,9 @@ import { labelValueErrors, qualifiedNameErrors } from '../../../sandbox/admissio
 import { containersOf, podSpecOf, readingPodSpecsOf } from '../../../sandbox/admission/podSpecs';
 import { resourceFor } from '../../../sandbox/api/resources';
 import type { KubeObject } from '../../../sandbox/api/types';
+import { labelSelectorMatches, type LabelSelector } from '../../../sandbox/api/selectors/labelSelector';
+import { validateLabelSelector } from '../../../sandbox/admission/validation/rules/labelSelector';
+import { matchesByLabelsOnly } from '../../../sandbox/admission/validation/rules/workloadSelector';
 import { deployment, pod } from './fixtures';
 import { lines, validate, variant } from './helpers';
 
@@ -162,4 +165,40 @@ test('one object validated, changed, validated again: the second validation sees
     after.some((l) => l.includes('spec.template.spec.containers[1].name')),
     after.join('\n'),
   );
+});
+
+test('a matchLabels-only selector is matched as the compiled selector matches it, on 3,000 generated pairs', () => {
+  let seed = 16;
+  const rand = (n: number): number => {
+    seed = (seed * 48271) % 2147483647; // Park–Miller: exact in doubles
+    return Math.floor((seed / 2147483647) * n);
+  };
+  const pick = <T>(xs: readonly T[]): T => xs[rand(xs.length)];
+  const keys = ['app', 'tier', 'app.kubernetes.io/name', 'example.com/x', 'constructor', 'toString'];
+  const badKeys = ['-bad', '', 'a/b/c'];
+  const values = ['web', 'db', '', 'Web', 'a.b-c_d'];
+  const oddValues: unknown[] = ['bad value', 42, true, null];
+  let compared = 0;
+  let matched = 0;
+  for (let i = 0; i < 3000; i++) {
+    const matchLabels: Record<string, unknown> = {};
+    for (let n = rand(4); n > 0; n--)
+      matchLabels[rand(10) === 0 ? pick(badKeys) : pick(keys)] = rand(10) === 0 ? pick(oddValues) : pick(values);
+    const selector: Record<string, unknown> = { matchLabels: rand(10) === 0 ? pick(['x', ['a'], null]) : matchLabels };
+    const exprs = rand(6);
+    if (exprs === 1) selector.matchExpressions = [];
+    else if (exprs === 2) selector.matchExpressions = null;
+    else if (exprs === 3) selector.matchExpressions = [{ key: 'app', operator: 'Exists' }];
+    else if (exprs === 4) selector.matchExpressions = 'In';
+    const labels: Record<string, string> = {};
+    if (rand(2) === 0) for (const [k, v] of Object.entries(matchLabels)) if (typeof v === 'string') labels[k] = v;
+    for (let n = rand(3); n > 0; n--) labels[pick(keys)] = pick(values);
+    if (validateLabelSelector('t', selector, 'spec.selector').length > 0) continue;
+    const fast = matchesByLabelsOnly(selector, labels);
+    if (fast === undefined) continue;
+    compared++;
+    if (fast) matched++;
+    assert.equal(fast, labelSelectorMatches(selector as LabelSelector, labels), JSON.stringify({ selector, labels }));
+  }
+  assert.ok(compared > 300 && matched > 30 && compared - matched > 30, `compared ${compared}, matched ${matched}`);
 });
