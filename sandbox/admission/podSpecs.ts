@@ -45,8 +45,46 @@ export function podTemplateOf(obj: KubeObject): { template: Obj; path: string } 
   return undefined;
 }
 
+/**
+ * What the validation rules ask of one object while `validateObject` runs them (they read it and never change it):
+ * its pod spec, and the containers of the last spec asked for, found once instead of once per rule (some 25 rules
+ * look at the pod spec, ten of them at its containers). Shared answers are frozen, so a caller that tried to change
+ * one would throw instead of corrupting the next rule's view.
+ */
+interface PodSpecMemo {
+  readonly obj: KubeObject;
+  found: boolean;
+  at: PodSpecAt | undefined;
+  spec: Obj | undefined;
+  path: string | undefined;
+  containers: readonly ContainerAt[] | undefined;
+}
+let memo: PodSpecMemo | undefined;
+
+/** Runs `read` with the object's pod spec and containers found once; `read` must not change the object. */
+export function readingPodSpecsOf<T>(obj: KubeObject, read: () => T): T {
+  const outer = memo;
+  memo = { obj, found: false, at: undefined, spec: undefined, path: undefined, containers: undefined };
+  try {
+    return read();
+  } finally {
+    memo = outer;
+  }
+}
+
 /** The pod spec inside an object, if its kind has one and it is present. */
 export function podSpecOf(obj: KubeObject): PodSpecAt | undefined {
+  const m = memo;
+  if (m === undefined || m.obj !== obj) return findPodSpec(obj);
+  if (!m.found) {
+    const at = findPodSpec(obj);
+    m.at = at === undefined ? undefined : Object.freeze(at);
+    m.found = true;
+  }
+  return m.at;
+}
+
+function findPodSpec(obj: KubeObject): PodSpecAt | undefined {
   if (obj.kind === 'Pod') return isObj(obj.spec) ? { spec: obj.spec, path: 'spec' } : undefined;
   const t = podTemplateOf(obj);
   if (!t || !isObj(t.template.spec)) return undefined;
@@ -60,7 +98,18 @@ export interface ContainerAt {
 }
 
 /** Init containers then containers, each with its path (`spec.containers[0]`). */
-export function containersOf(spec: Obj, specPath: string): ContainerAt[] {
+export function containersOf(spec: Obj, specPath: string): readonly ContainerAt[] {
+  const m = memo;
+  if (m === undefined) return findContainers(spec, specPath);
+  if (m.spec !== spec || m.path !== specPath || m.containers === undefined) {
+    m.containers = Object.freeze(findContainers(spec, specPath).map((c) => Object.freeze(c)));
+    m.spec = spec;
+    m.path = specPath;
+  }
+  return m.containers;
+}
+
+function findContainers(spec: Obj, specPath: string): ContainerAt[] {
   const out: ContainerAt[] = [];
   for (const [field, init] of [
     ['initContainers', true],

@@ -34,13 +34,34 @@ function defaultHandler(handler: Obj | undefined): void {
   }
 }
 
+/**
+ * The canonical text of a quantity written as `text` (null when it does not parse): parse then format is pure in the
+ * text, and a manifest's few distinct quantities (`100m`, `128Mi`) recur in every container, so each text is formatted
+ * once (formatting works in BigInt). Bounded: past the limit a new text is parsed and formatted every time as before.
+ */
+const CANONICAL_LIMIT = 4096;
+const canonicalTexts = new Map<string, string | null>();
+
+function canonicalQuantity(v: string | number): string | undefined {
+  if (typeof v === 'number') {
+    const q = parseQuantity(v);
+    return q ? formatQuantity(q) : undefined;
+  }
+  const known = canonicalTexts.get(v);
+  if (known !== undefined) return known ?? undefined;
+  const q = parseQuantity(v);
+  const text = q ? formatQuantity(q) : null;
+  if (canonicalTexts.size < CANONICAL_LIMIT) canonicalTexts.set(v, text);
+  return text ?? undefined;
+}
+
 /** Rewrites valid quantities in canonical form, as the API server's round trip through resource.Quantity does. */
 function canonicalizeQuantities(list: Obj | undefined): void {
   if (!list) return;
   for (const [k, v] of Object.entries(list)) {
     if (typeof v !== 'string' && typeof v !== 'number') continue;
-    const q = parseQuantity(v);
-    if (q) list[k] = formatQuantity(q);
+    const text = canonicalQuantity(v);
+    if (text !== undefined) list[k] = text;
   }
 }
 

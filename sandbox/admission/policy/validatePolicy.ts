@@ -50,6 +50,25 @@ function isSet(v: unknown): boolean {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * The compile verdict of an expression (its error text, or null when it compiles), by what decides it: the source, the
+ * result type wanted and whether `params` is declared. Compiling is pure in those three (the environments are fixed),
+ * and a batch `validate` of many folders holds the same policies many times over, so each text is compiled once here.
+ * Bounded: past the limit, a new text is compiled every time as before.
+ */
+const VERDICT_LIMIT = 2048;
+const verdicts = new Map<string, string | null>();
+
+function compileVerdict(source: string, hasParams: boolean, result: 'bool' | 'string' | 'any'): string | null {
+  const key = `${hasParams ? 'p' : '-'}${result}:${source}`;
+  const known = verdicts.get(key);
+  if (known !== undefined) return known;
+  const compiled = compilePolicyExpression(source, hasParams, result);
+  const verdict = typeof compiled === 'string' ? compiled : null;
+  if (verdicts.size < VERDICT_LIMIT) verdicts.set(key, verdict);
+  return verdict;
+}
+
 function expressionErrors(
   code: string,
   path: string,
@@ -57,8 +76,8 @@ function expressionErrors(
   hasParams: boolean,
   result: 'bool' | 'string' | 'any',
 ): FieldError[] {
-  const compiled = compilePolicyExpression(source, hasParams, result);
-  return typeof compiled === 'string' ? [invalid(code, path, source, compiled)] : [];
+  const verdict = compileVerdict(source, hasParams, result);
+  return verdict !== null ? [invalid(code, path, source, verdict)] : [];
 }
 
 function validateRules(rules: RuleWithOperations[] | undefined, path: string): FieldError[] {

@@ -6,6 +6,7 @@
 import type { KubeObject } from '../../api/types';
 import type { FieldError } from './fieldError';
 import type { ValidationContext, ValidationRule } from './rule';
+import { readingPodSpecsOf } from '../podSpecs';
 import {
   metadataAnnotations,
   metadataFinalizers,
@@ -170,10 +171,13 @@ export function rulesForKind(kind: string): ValidationRule[] {
  * warnings flagged `warning: true`; the object is only read.
  */
 export function validateObject(obj: KubeObject, ctx: ValidationContext): FieldError[] {
-  const out: FieldError[] = [];
-  for (const rule of cachedRulesForKind(obj.kind)) {
-    const found = rule.validate(obj, ctx);
-    for (let i = 0; i < found.length; i++) out.push(found[i]);
-  }
-  return out;
+  // The rules only read the object, so its pod spec and containers are found once for all of them.
+  return readingPodSpecsOf(obj, () => {
+    const out: FieldError[] = [];
+    for (const rule of cachedRulesForKind(obj.kind)) {
+      const found = rule.validate(obj, ctx);
+      for (let i = 0; i < found.length; i++) out.push(found[i]);
+    }
+    return out;
+  });
 }

@@ -4,6 +4,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkFolder } from './helpers';
+import { labelSelectorFromObject, type LabelSelector } from '../../../sandbox/api/selectors/labelSelector';
+import { PodTemplateLabels } from '../../../server/src/services/crossDocument/rule';
+import { matchesSome } from '../../../server/src/services/crossDocument/rules/podSelectorMatchesNothing';
 
 const zk = (templateLabels: string, affinity: string): string => `apiVersion: apps/v1
 kind: StatefulSet
@@ -96,4 +99,47 @@ describe('pod-selector-matches-nothing', () => {
     const svc = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  ports:\n  - port: 80\n';
     assert.deepEqual(messages(checkFolder({ 'svc.yaml': svc })), []);
   });
+});
+
+test('matching a selector against the indexed templates answers as trying every template, on 2,000 generated pairs', () => {
+  let seed = 7;
+  const rand = (n: number): number => {
+    seed = (seed * 48271) % 2147483647; // Park–Miller: exact in doubles
+    return Math.floor((seed / 2147483647) * n);
+  };
+  const pick = <T>(xs: readonly T[]): T => xs[rand(xs.length)];
+  const keys = ['app', 'tier', 'app.kubernetes.io/name', 'constructor'];
+  const values = ['zk', 'web', 'db', ''];
+  const operators = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Bogus'];
+  let matched = 0;
+  let unmatched = 0;
+  for (let i = 0; i < 2000; i++) {
+    const all: Record<string, string>[] = [];
+    for (let t = rand(6); t > 0; t--) {
+      const labels: Record<string, string> = {};
+      for (let n = rand(3); n > 0; n--) labels[pick(keys)] = pick(values);
+      all.push(labels);
+    }
+    const selector: Record<string, unknown> = {};
+    if (rand(4) === 0) selector.matchLabels = { [pick(keys)]: pick(values) };
+    const exprs: Record<string, unknown>[] = [];
+    for (let n = rand(3); n > 0; n--) {
+      const operator = pick(operators);
+      const vs = operator === 'In' || operator === 'NotIn' ? values.filter(() => rand(2) === 0) : [];
+      exprs.push({ key: pick(keys), operator, ...(vs.length > 0 || rand(5) === 0 ? { values: vs } : {}) });
+    }
+    if (exprs.length > 0) selector.matchExpressions = exprs;
+    const templates = new PodTemplateLabels(all);
+    let expected: boolean;
+    try {
+      const compiled = labelSelectorFromObject(selector as LabelSelector);
+      expected = all.some((labels) => compiled.matches(labels));
+    } catch {
+      expected = false;
+    }
+    if (expected) matched++;
+    else unmatched++;
+    assert.equal(matchesSome(selector as LabelSelector, templates), expected, JSON.stringify({ selector, all }));
+  }
+  assert.ok(matched > 200 && unmatched > 200, `matched ${matched}, unmatched ${unmatched}`);
 });

@@ -9,7 +9,7 @@ import {
 import { containersOf } from '../../podSpecs';
 import { obj } from '../access';
 import { about, invalid, type FieldError } from '../fieldError';
-import { isQualifiedName } from '../../../api/names';
+import { qualifiedNameErrors } from './labels';
 import { podSpecRule } from '../podSpecRule';
 
 const STANDARD = new Set(['cpu', 'memory', 'ephemeral-storage']);
@@ -52,7 +52,8 @@ export const containerResources = podSpecRule(
       ] as const) {
         for (const [name, q] of map) {
           const field = `${rp}.${which}[${name}]`;
-          for (const msg of isQualifiedName(name)) errs.push(about(invalid(code, field, name, msg), { part: 'key' }));
+          for (const msg of qualifiedNameErrors(name))
+            errs.push(about(invalid(code, field, name, msg), { part: 'key' }));
           if (!name.includes('/') && !isStandardContainerResource(name))
             errs.push(about(invalid(code, field, name, 'must be a standard resource for containers'), { part: 'key' }));
           if (q.nanos < 0n) errs.push(invalid(code, field, formatQuantity(q), 'must be greater than or equal to 0'));

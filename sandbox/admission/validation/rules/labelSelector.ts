@@ -2,8 +2,7 @@
 import { arr, isObj, obj, str, strMap } from '../access';
 import { forbidden, goLiteral, invalid, required, type FieldError, type GoLiteral } from '../fieldError';
 import { goStringMap, goValue } from '../format';
-import { isQualifiedName, isValidLabelValue } from '../../../api/names';
-import { validateLabels } from './labels';
+import { labelValueErrors, qualifiedNameErrors, validateLabels } from './labels';
 
 function validateRequirement(code: string, req: Record<string, unknown>, rp: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -19,10 +18,10 @@ function validateRequirement(code: string, req: Record<string, unknown>, rp: str
     errs.push(invalid(code, `${rp}.operator`, op ?? '', 'not a valid selector operator'));
   }
   const key = str(req, 'key') ?? '';
-  for (const msg of isQualifiedName(key)) errs.push(invalid(code, `${rp}.key`, key, msg));
+  for (const msg of qualifiedNameErrors(key)) errs.push(invalid(code, `${rp}.key`, key, msg));
   values.forEach((v, i) => {
     if (typeof v === 'string')
-      for (const msg of isValidLabelValue(v)) errs.push(invalid(code, `${rp}.values[${i}]`, v, msg));
+      for (const msg of labelValueErrors(v)) errs.push(invalid(code, `${rp}.values[${i}]`, v, msg));
   });
   return errs;
 }

@@ -2,7 +2,7 @@
 import { arr, isObj, str } from '../access';
 import { goLiteral, invalid, notSupported, type FieldError } from '../fieldError';
 import { goValue } from '../format';
-import { isQualifiedName, isValidLabelValue } from '../../../api/names';
+import { labelValueErrors, qualifiedNameErrors } from './labels';
 import { podSpecRule } from '../podSpecRule';
 
 const OPERATORS = ['Equal', 'Exists'];
@@ -19,7 +19,7 @@ function validateToleration(code: string, t: Record<string, unknown>, tp: string
   const op = str(t, 'operator') ?? '';
   const value = str(t, 'value') ?? '';
   const effect = str(t, 'effect') ?? '';
-  if (key !== '') for (const msg of isQualifiedName(key)) errs.push(invalid(code, `${tp}.key`, key, msg));
+  if (key !== '') for (const msg of qualifiedNameErrors(key)) errs.push(invalid(code, `${tp}.key`, key, msg));
   if (key === '' && op !== 'Exists') {
     errs.push(
       invalid(
@@ -34,7 +34,7 @@ function validateToleration(code: string, t: Record<string, unknown>, tp: string
     errs.push(invalid(code, `${tp}.effect`, effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
   }
   if (op === 'Equal' || op === '') {
-    const msgs = isValidLabelValue(value);
+    const msgs = labelValueErrors(value);
     if (msgs.length > 0) errs.push(invalid(code, `${tp}.operator`, value, msgs.join(';')));
   } else if (op === 'Exists') {
     if (value !== '')

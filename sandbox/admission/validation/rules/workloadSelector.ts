@@ -2,7 +2,7 @@
 import { labelSelectorMatches, type LabelSelector } from '../../../api/selectors/labelSelector';
 import { jsonEqual } from '../../../util/json';
 import type { KubeObject } from '../../../api/types';
-import { obj, strMap } from '../access';
+import { isObj, obj, strMap, type Obj } from '../access';
 import { invalid, required } from '../fieldError';
 import type { ValidationRule } from '../rule';
 import { goLabelSelector, isEmptySelector, validateLabelSelector } from './labelSelector';
@@ -58,6 +58,27 @@ export const jobSelector: ValidationRule = {
   },
 };
 
+/**
+ * `labelSelectorMatches(selector, labels)` for a selector validateLabelSelector found no fault with, answered without
+ * compiling it when it is only `matchLabels` of strings (no `matchExpressions`, or an empty list): each label is then
+ * an `Equals` requirement, so the selector matches when every one is in `labels` with that value. Anything else
+ * (expressions, a value that is not a string) returns undefined and is compiled as before.
+ */
+export function matchesByLabelsOnly(selector: Obj, labels: Readonly<Record<string, string>>): boolean | undefined {
+  const exprs = selector.matchExpressions;
+  if (exprs !== undefined && exprs !== null && !(Array.isArray(exprs) && exprs.length === 0)) return undefined;
+  const matchLabels = selector.matchLabels;
+  if (!isObj(matchLabels)) return undefined;
+  let matches = true;
+  for (const key in matchLabels) {
+    if (!Object.hasOwn(matchLabels, key)) continue;
+    const value = matchLabels[key];
+    if (typeof value !== 'string') return undefined;
+    if (matches && labels[key] !== value) matches = false;
+  }
+  return matches;
+}
+
 export const workloadSelectorMatchesTemplate: ValidationRule = {
   code: 'workload-selector-matches-template',
   description: 'The selector must select the pod template labels.',
@@ -68,7 +89,9 @@ export const workloadSelectorMatchesTemplate: ValidationRule = {
     if (o.kind === 'Job' && !isManualJobSelector(o)) return [];
     if (validateLabelSelector(this.code, selector, 'spec.selector').length > 0) return [];
     const labels = strMap(obj(obj(o.spec, 'template'), 'metadata'), 'labels');
-    if (labelSelectorMatches(selector as LabelSelector, labels ?? {})) return [];
+    const matches =
+      matchesByLabelsOnly(selector, labels ?? {}) ?? labelSelectorMatches(selector as LabelSelector, labels ?? {});
+    if (matches) return [];
     return [
       invalid(this.code, 'spec.template.metadata.labels', labels ?? {}, '`selector` does not match template `labels`'),
     ];

@@ -42,9 +42,11 @@ export const podSelectorMatchesNothing: CrossDocumentRule = {
 
 /**
  * Whether the selector matches one of the templates. A template without one of its `matchLabels` cannot match, so
- * only those with the first are tried; the selector is compiled once (an invalid one matches nothing).
+ * only those with the first are tried; without `matchLabels`, a template can match an `In` (or `=`) requirement only
+ * when it has the key with one of the values, so only those are tried; the selector is compiled once (an invalid one
+ * matches nothing).
  */
-function matchesSome(selector: LabelSelector, templates: PodTemplateLabels): boolean {
+export function matchesSome(selector: LabelSelector, templates: PodTemplateLabels): boolean {
   let compiled: Selector;
   try {
     compiled = labelSelectorFromObject(selector);
@@ -53,8 +55,23 @@ function matchesSome(selector: LabelSelector, templates: PodTemplateLabels): boo
   }
   const matchLabels = selector.matchLabels as Readonly<Record<string, unknown>> | null | undefined;
   const first = matchLabels === null || matchLabels === undefined ? undefined : Object.keys(matchLabels)[0];
-  const candidates = first === undefined ? templates.all : templates.withLabel(first, matchLabels?.[first]);
+  const candidates =
+    first !== undefined ? templates.withLabel(first, matchLabels?.[first]) : byValueRequirement(compiled, templates);
   return candidates.some((labels) => compiled.matches(labels));
+}
+
+/** The templates holding the key of the selector's first `In`/`=`/`==` requirement with one of its values, else all. */
+function byValueRequirement(
+  compiled: Selector,
+  templates: PodTemplateLabels,
+): readonly Readonly<Record<string, string>>[] {
+  const req = compiled.requirements.find(
+    (r) => r.operator === 'In' || r.operator === 'Equals' || r.operator === 'DoubleEquals',
+  );
+  if (req === undefined) return templates.all;
+  // A template has one value per key, so the lists of distinct values are disjoint.
+  if (req.values.length === 1) return templates.withLabel(req.key, req.values[0]);
+  return [...new Set(req.values)].flatMap((v) => templates.withLabel(req.key, v));
 }
 
 /** `app.kubernetes.io/name=zk, tier=db`: the distinct labels of the templates, or `(no labels)`. */
