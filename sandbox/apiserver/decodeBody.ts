@@ -52,8 +52,8 @@ export function decodeBuiltInBody(
   const proto = Object.getPrototypeOf(input);
   if (proto !== Object.prototype && proto !== null)
     throw new JsonCopyError('only plain JSON objects can be stored', 'type');
-  const d = new Decoder(limits, clean, keep !== undefined);
-  const out: Record<string, unknown> = {};
+  const d = new Decoder(limits, clean, keep !== undefined, blanksOf(root));
+  const out = d.blank(root);
   for (const key of Object.keys(input)) {
     const v = input[key];
     const prop = Object.hasOwn(root.properties, key) ? root.properties[key] : undefined;
@@ -95,7 +95,16 @@ class Decoder {
     private readonly clean: object | undefined,
     /** A status write's: its frozen top-level members found clean are remembered (the next write carries them). */
     private readonly remember: boolean,
+    /** The makers of this kind's decoded structs, by definition (see `Blank`). */
+    private readonly blanks: Map<Definition, Blank>,
   ) {}
+
+  /** A new empty plain object for a struct of `def`, sized for its members once a few have been decoded. */
+  blank(def: Definition): Record<string, unknown> {
+    let make = this.blanks.get(def);
+    if (make === undefined) this.blanks.set(def, (make = blankMaker()));
+    return new make();
+  }
 
   unknown(key: string, parent: Definition): void {
     const segments = [...this.at, key];
@@ -164,7 +173,7 @@ class Decoder {
   }
 
   private struct(obj: Record<string, unknown>, def: Definition, depth: number): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
+    const out = this.blank(def);
     for (const key of Object.keys(obj)) {
       const v = obj[key];
       const prop = Object.hasOwn(def.properties, key) ? def.properties[key] : undefined;
@@ -223,6 +232,39 @@ class Decoder {
     this.budget.bytes += value.length + 2;
     return out;
   }
+}
+
+/**
+ * Makes empty plain objects (their prototype `Object.prototype`, as `{}`'s) that V8 sizes for the members they get: a
+ * constructor's objects start with room for the `this.…` stores in its body (never run here, but counted) and, after
+ * its first few, are trimmed to the most members any of them took (in-object slack tracking) — where `{}` has room
+ * for 4 and keeps every member past them in a separate property array (issue 16: ~1.0 KiB a pod of such arrays for a
+ * stored Event, its metadata and `involvedObject`). One maker a struct definition a root kind, so a Pod's metadata and
+ * an Event's are sized apart. Nothing else differs: the same keys in the same order, the same JSON, `constructor` is
+ * `Object` (inherited), frozen like any other.
+ */
+type Blank = new () => Record<string, unknown>;
+
+function blankMaker(): Blank {
+  const room = { never: false };
+  function Blank(this: Record<string, unknown>): void {
+    if (room.never) {
+      this.m0 = this.m1 = this.m2 = this.m3 = this.m4 = this.m5 = this.m6 = this.m7 = undefined;
+      this.m8 = this.m9 = this.m10 = this.m11 = this.m12 = this.m13 = this.m14 = this.m15 = undefined;
+      this.m16 = this.m17 = this.m18 = this.m19 = this.m20 = this.m21 = this.m22 = this.m23 = undefined;
+    }
+  }
+  Blank.prototype = Object.prototype;
+  return Blank as unknown as Blank;
+}
+
+/** The makers of one root kind's structs, by the root's definition (a release's definitions are its own objects). */
+const blanksByRoot = new WeakMap<Definition, Map<Definition, Blank>>();
+
+function blanksOf(root: Definition): Map<Definition, Blank> {
+  let blanks = blanksByRoot.get(root);
+  if (blanks === undefined) blanksByRoot.set(root, (blanks = new Map()));
+  return blanks;
 }
 
 function depthError(limits: CopyLimits): JsonCopyError {

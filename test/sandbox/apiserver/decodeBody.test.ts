@@ -180,6 +180,39 @@ describe('a built-in body decoded in one pass (copy, unknown fields, nulls)', ()
     assert.equal((out as Extract<Outcome, { body: string }>).errors.length, 100);
   });
 
+  test("decoded structs are plain objects like a copy's: the same prototype, keys and members, and nothing else", () => {
+    const root = definitionOf({ apiVersion: 'v1', kind: 'Event' })!;
+    // More Events than the makers size themselves on (their first few), a later one with more members than those had.
+    for (let i = 0; i < 12; i++) {
+      const input: Record<string, unknown> = {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: {
+          name: `e${i}`,
+          namespace: 'default',
+          ...(i === 11 ? { labels: { a: 'b' }, uid: 'u', generation: 2 } : {}),
+        },
+        involvedObject: { kind: 'Pod', name: `p${i}`, namespace: 'default', uid: `u${i}`, apiVersion: 'v1' },
+        reason: 'Scheduled',
+        message: 'm',
+        source: { component: 'default-scheduler' },
+        count: i,
+        type: 'Normal',
+      };
+      const decoded = decodeBuiltInBody(input, root, REQUEST_LIMITS)!.body;
+      const copied = copyMembersCounted(input, REQUEST_LIMITS).value;
+      // Strict deepEqual compares prototypes and own keys: a stray member or another prototype fails it.
+      assert.deepStrictEqual(decoded, copied);
+      for (const v of [decoded, decoded.metadata, decoded.involvedObject, decoded.source] as object[]) {
+        assert.equal(Object.getPrototypeOf(v), Object.prototype);
+        assert.equal((v as { constructor: unknown }).constructor, Object);
+        assert.ok(!Object.hasOwn(v, 'constructor'));
+      }
+      assert.equal(JSON.stringify(decoded), JSON.stringify(input));
+      assert.deepEqual(Object.keys(decoded.metadata as object), Object.keys(input.metadata as object));
+    }
+  });
+
   test('the same outcome as the separate passes for any body (fast-check, kinds Pod, Event and Deployment)', () => {
     const key = fc.constantFrom(
       'metadata',
