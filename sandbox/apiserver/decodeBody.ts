@@ -16,7 +16,7 @@
  * whatever its size, by the definition of the active release it was read as: a write carrying it again under that
  * release is not walked again, and under another release it is.
  */
-import type { Definition, SchemaType } from '../schema/types';
+import type { Definition, PropertySchema, SchemaType } from '../schema/types';
 import { definition } from '../schema/schema';
 import { pathText, strictFieldErrorsAt, MAX_STRICT_ERRORS, strictErrorText } from '../schema/strictFields';
 import type { StrictFieldError } from '../schema/strictFields';
@@ -52,11 +52,12 @@ export function decodeBuiltInBody(
   const proto = Object.getPrototypeOf(input);
   if (proto !== Object.prototype && proto !== null)
     throw new JsonCopyError('only plain JSON objects can be stored', 'type');
-  const d = new Decoder(limits, clean, keep !== undefined, blanksOf(root));
-  const out = d.blank(root);
-  for (const key of Object.keys(input)) {
+  const d = new Decoder(limits, clean, keep !== undefined, plansOf(root));
+  const plan = d.plan(root);
+  const out = plan.blank();
+  for (const key in input) {
     const v = input[key];
-    const prop = Object.hasOwn(root.properties, key) ? root.properties[key] : undefined;
+    const prop = plan.properties.get(key);
     if (prop === undefined) d.unknown(key, root);
     if (v === undefined) continue;
     d.budget.bytes += key.length + 4;
@@ -95,15 +96,14 @@ class Decoder {
     private readonly clean: object | undefined,
     /** A status write's: its frozen top-level members found clean are remembered (the next write carries them). */
     private readonly remember: boolean,
-    /** The makers of this kind's decoded structs, by definition (see `Blank`). */
-    private readonly blanks: Map<Definition, Blank>,
+    /** How this kind's structs are decoded, by definition (see `StructPlan`). */
+    private readonly plans: Map<Definition, StructPlan>,
   ) {}
 
-  /** A new empty plain object for a struct of `def`, sized for its members once a few have been decoded. */
-  blank(def: Definition): Record<string, unknown> {
-    let make = this.blanks.get(def);
-    if (make === undefined) this.blanks.set(def, (make = blankMaker()));
-    return new make();
+  plan(def: Definition): StructPlan {
+    let plan = this.plans.get(def);
+    if (plan === undefined) this.plans.set(def, (plan = new StructPlan(def)));
+    return plan;
   }
 
   unknown(key: string, parent: Definition): void {
@@ -173,10 +173,12 @@ class Decoder {
   }
 
   private struct(obj: Record<string, unknown>, def: Definition, depth: number): Record<string, unknown> {
-    const out = this.blank(def);
-    for (const key of Object.keys(obj)) {
+    const plan = this.plan(def);
+    const out = plan.blank();
+    // for…in: the own keys in Object.keys' order (the prototype is Object.prototype or null, checked by `value`).
+    for (const key in obj) {
       const v = obj[key];
-      const prop = Object.hasOwn(def.properties, key) ? def.properties[key] : undefined;
+      const prop = plan.properties.get(key);
       if (prop === undefined) {
         this.unknown(key, def);
         if (v === undefined) continue;
@@ -235,14 +237,29 @@ class Decoder {
 }
 
 /**
- * Makes empty plain objects (their prototype `Object.prototype`, as `{}`'s) that V8 sizes for the members they get: a
- * constructor's objects start with room for the `this.…` stores in its body (never run here, but counted) and, after
- * its first few, are trimmed to the most members any of them took (in-object slack tracking) — where `{}` has room
- * for 4 and keeps every member past them in a separate property array (issue 16: ~1.0 KiB a pod of such arrays for a
- * stored Event, its metadata and `involvedObject`). One maker a struct definition a root kind, so a Pod's metadata and
- * an Event's are sized apart. Nothing else differs: the same keys in the same order, the same JSON, `constructor` is
- * `Object` (inherited), frozen like any other.
+ * How the structs of one definition are decoded in bodies of one root kind: its properties by name (one lookup a
+ * member, where the definition's `properties` took an own-key check and a read), and the maker of its decoded objects.
+ *
+ * The maker makes empty plain objects (their prototype `Object.prototype`, as `{}`'s) that V8 sizes for the members
+ * they get: a constructor's objects start with room for the `this.…` stores in its body (never run here, but counted)
+ * and, after its first few, are trimmed to the most members any of them took (in-object slack tracking) — where `{}`
+ * has room for 4 and keeps every member past them in a separate property array (issue 16: ~1.0 KiB a pod of such
+ * arrays for a stored Event, its metadata and `involvedObject`). One plan a struct definition a root kind, so a Pod's
+ * metadata and an Event's are sized apart. Nothing else differs: the same keys in the same order, the same JSON,
+ * `constructor` is `Object` (inherited), frozen like any other.
  */
+class StructPlan {
+  readonly properties: ReadonlyMap<string, PropertySchema>;
+  readonly blank: () => Record<string, unknown>;
+
+  constructor(def: Definition) {
+    const props = def.properties;
+    this.properties = new Map(Object.keys(props).map((key) => [key, props[key]]));
+    const Blank = blankMaker();
+    this.blank = () => new Blank();
+  }
+}
+
 type Blank = new () => Record<string, unknown>;
 
 function blankMaker(): Blank {
@@ -258,13 +275,13 @@ function blankMaker(): Blank {
   return Blank as unknown as Blank;
 }
 
-/** The makers of one root kind's structs, by the root's definition (a release's definitions are its own objects). */
-const blanksByRoot = new WeakMap<Definition, Map<Definition, Blank>>();
+/** The plans of one root kind's structs, by the root's definition (a release's definitions are its own objects). */
+const plansByRoot = new WeakMap<Definition, Map<Definition, StructPlan>>();
 
-function blanksOf(root: Definition): Map<Definition, Blank> {
-  let blanks = blanksByRoot.get(root);
-  if (blanks === undefined) blanksByRoot.set(root, (blanks = new Map()));
-  return blanks;
+function plansOf(root: Definition): Map<Definition, StructPlan> {
+  let plans = plansByRoot.get(root);
+  if (plans === undefined) plansByRoot.set(root, (plans = new Map()));
+  return plans;
 }
 
 function depthError(limits: CopyLimits): JsonCopyError {
