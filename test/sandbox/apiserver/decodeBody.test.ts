@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { decodeBuiltInBody } from '../../../sandbox/apiserver/decodeBody';
 import { decodeNulls } from '../../../sandbox/apiserver/decodeNulls';
 import { pruneUnknownFields } from '../../../sandbox/apiserver/fieldValidation';
+import { setKubernetesVersion } from '../../../sandbox/schema/schema';
 import { definitionOf, strictFieldErrors } from '../../../sandbox/schema/strictFields';
 import type { StrictFieldError } from '../../../sandbox/schema/strictFields';
 import type { Definition } from '../../../sandbox/schema/types';
@@ -211,6 +212,27 @@ describe('a built-in body decoded in one pass (copy, unknown fields, nulls)', ()
       assert.equal(JSON.stringify(decoded), JSON.stringify(input));
       assert.deepEqual(Object.keys(decoded.metadata as object), Object.keys(input.metadata as object));
     }
+  });
+
+  test("a struct's members are looked up in the active release's definition, switched between decodes", () => {
+    // PodSpec.resources is 1.32's (pod-level resources), unknown to 1.31: a plan kept across the switch would miss it.
+    const pod = () => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'app', image: 'nginx' }], resources: { limits: { cpu: '1' } } },
+    });
+    const unknownPaths = () =>
+      decodeBuiltInBody(pod(), definitionOf(pod())!, REQUEST_LIMITS)!.errors.map((e) => e.path);
+    assert.deepEqual(unknownPaths(), []);
+    setKubernetesVersion('1.31');
+    try {
+      assert.deepEqual(unknownPaths(), ['spec.resources']);
+      assert.deepEqual(unknownPaths(), ['spec.resources']);
+    } finally {
+      setKubernetesVersion('1.32');
+    }
+    assert.deepEqual(unknownPaths(), []);
   });
 
   test('the same outcome as the separate passes for any body (fast-check, kinds Pod, Event and Deployment)', () => {
