@@ -72,7 +72,7 @@ export function decodeBuiltInBody(
       if (keepsNull(prop.type, root)) out[key] = null;
     } else {
       d.at.push(key);
-      out[key] = d.value(v, prop.type, 1);
+      out[key] = v === clean ? d.carried(clean, prop.type) : d.value(v, prop.type, 1);
       d.at.pop();
     }
   }
@@ -160,6 +160,31 @@ class Decoder {
     return def !== undefined
       ? this.struct(obj, def, depth)
       : this.map(obj, (type as { values: SchemaType }).values, depth);
+  }
+
+  /**
+   * The top-level member `clean` (the stored metadata a status write carries, cleanMetadata.ts: frozen all the way
+   * down and known to have no strict error), counted as its copy is; when it holds no null (which would be decoded),
+   * decoded as a new object holding its members as they are — frozen, the stored object's own, which the status
+   * write reads and never changes (it sets the body's metadata's own `namespace` only) — rather than copies of them.
+   * With a null, copied as any frozen value (`separately`).
+   */
+  carried(clean: object, type: SchemaType): unknown {
+    const { bytes, nulls } = this.budget;
+    measureMember(clean, this.limits, this.budget);
+    const def = type.kind === 'ref' ? definition(type.name) : undefined;
+    if (this.budget.nulls !== nulls || def === undefined || Array.isArray(clean)) {
+      this.budget.bytes = bytes;
+      this.budget.nulls = nulls;
+      return this.separately(clean, type, 1);
+    }
+    const out = this.plan(def).blank();
+    const members = clean as Readonly<Record<string, unknown>>;
+    for (const key in members) {
+      const v = members[key];
+      if (v !== undefined) setMember(out, key, v);
+    }
+    return out;
   }
 
   /** The passes this one fuses, run one after the other on `value`: copy, strict walk, nulls. */

@@ -38,6 +38,10 @@ function caught(fn: () => Outcome): Outcome {
   }
 }
 
+function outcome(d: { body: Record<string, unknown>; errors: readonly StrictFieldError[] }): Outcome {
+  return { body: text(d.body), nullsKept: text(d.body), errors: errorsOf(d.errors) };
+}
+
 /** The separate passes the API server ran before (copy, strict walk of the input, prune, nulls of the members). */
 function separately(input: Record<string, unknown>, root: Definition, limits: CopyLimits, keep?: ReadonlySet<string>) {
   return caught(() => {
@@ -139,6 +143,43 @@ describe('a built-in body decoded in one pass (copy, unknown fields, nulls)', ()
         STATUS_MEMBERS,
       );
     }
+  });
+
+  test("a status write's carried clean metadata: the same decoded body, its members kept, counted as a copy is", () => {
+    const meta = deepFreeze({
+      name: 'p',
+      namespace: 'default',
+      uid: 'u',
+      resourceVersion: '7',
+      labels: { app: 'web' },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'r', controller: true }],
+    });
+    const body = { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: { containers: [] }, status: kubeletStatus() };
+    const root = definitionOf(body)!;
+    const carried = decodeBuiltInBody(body, root, REQUEST_LIMITS, STATUS_MEMBERS, meta)!;
+    const copied = decodeBuiltInBody(body, root, REQUEST_LIMITS, STATUS_MEMBERS)!;
+    assert.deepStrictEqual(carried, copied);
+    const m = carried.body.metadata as Record<string, unknown>;
+    assert.notEqual(m, meta, 'a new object: the status write sets its namespace');
+    assert.ok(!Object.isFrozen(m));
+    assert.equal(m.labels, meta.labels, 'its members are the stored ones');
+    assert.equal(m.ownerReferences, meta.ownerReferences);
+    assert.notEqual((copied.body.metadata as Record<string, unknown>).labels, meta.labels);
+    // Counted as its copy: the same size refusal at the same limit, with or without it.
+    const size = JSON.stringify(body).length;
+    for (const maxBytes of [size - 200, size - 150, size - 100, size]) {
+      const limits = { maxDepth: 100, maxBytes };
+      assert.deepEqual(
+        caught(() => ({ ...outcome(decodeBuiltInBody(body, root, limits, STATUS_MEMBERS, meta)!) })),
+        caught(() => ({ ...outcome(decodeBuiltInBody(body, root, limits, STATUS_MEMBERS)!) })),
+      );
+    }
+    // A null in it is decoded: copied as any other frozen member (the null dropped from ObjectMeta's struct).
+    const withNull = deepFreeze({ ...meta, generateName: null });
+    const nulled = { ...body, metadata: withNull };
+    const decoded = decodeBuiltInBody(nulled, root, REQUEST_LIMITS, STATUS_MEMBERS, withNull)!;
+    assert.deepStrictEqual(decoded, decodeBuiltInBody(nulled, root, REQUEST_LIMITS, STATUS_MEMBERS)!);
+    assert.notEqual((decoded.body.metadata as Record<string, unknown>).labels, meta.labels);
   });
 
   test('limits: the copy error wins over unknown fields, at the same value', () => {
