@@ -35,7 +35,8 @@ export interface DecodedBody {
  * Decodes `input`, an object of the kind `root` describes: its copy with nulls decoded, and its strict errors (unknown
  * fields not yet removed from the copy). With `keep`, only those members are copied; the others are checked (limits,
  * unknown fields) as `copyMembersCounted` does. `clean`: a frozen value known to have no strict error as the member of
- * `input` it may be (the stored metadata a status write carries, cleanMetadata.ts): copied and counted, not walked.
+ * `input` it may be (the stored metadata a status write carries, cleanMetadata.ts): counted, not walked, and (without
+ * a null) decoded as a new object holding its own members (`carried`).
  * Undefined when the body itself was written with a repeated key (the caller decodes it in separate passes). Throws
  * `JsonCopyError` as the copy does.
  */
