@@ -21,7 +21,7 @@ import { definition } from '../schema/schema';
 import { pathText, strictFieldErrorsAt, MAX_STRICT_ERRORS, strictErrorText } from '../schema/strictFields';
 import type { StrictFieldError } from '../schema/strictFields';
 import { repeatedKeyOrder } from '../util/keyOrder';
-import { JsonCopyError, copyChecked, measureMember, setMember } from '../util/json';
+import { JsonCopyError, copyChecked, measureChecked, measureMember, setMember } from '../util/json';
 import type { Budget, CopyLimits } from '../util/json';
 import { OBJECT_META, decodeNullsAs, zeroValue } from './decodeNulls';
 
@@ -165,14 +165,14 @@ class Decoder {
 
   /**
    * The top-level member `clean` (the stored metadata a status write carries, cleanMetadata.ts: frozen all the way
-   * down and known to have no strict error), counted as its copy is; when it holds no null (which would be decoded),
-   * decoded as a new object holding its members as they are — frozen, the stored object's own, which the status
-   * write reads and never changes (it sets the body's metadata's own `namespace` only) — rather than copies of them.
-   * With a null, copied as any frozen value (`separately`).
+   * down and known to have no strict error), counted as its copy is (measured, not remembered: a new object each
+   * write); when it holds no null (which would be decoded), decoded as a new object holding its members as they are —
+   * frozen, the stored object's own, which the status write reads and never changes (it sets the body's metadata's
+   * own `namespace` only) — rather than copies of them. With a null, copied as any frozen value (`separately`).
    */
   carried(clean: object, type: SchemaType): unknown {
     const { bytes, nulls } = this.budget;
-    measureMember(clean, this.limits, this.budget);
+    measureChecked(clean, 1, this.limits, this.budget);
     const def = type.kind === 'ref' ? definition(type.name) : undefined;
     if (this.budget.nulls !== nulls || def === undefined || Array.isArray(clean)) {
       this.budget.bytes = bytes;
