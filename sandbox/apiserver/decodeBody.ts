@@ -16,12 +16,12 @@
  * whatever its size, by the definition of the active release it was read as: a write carrying it again under that
  * release is not walked again, and under another release it is.
  */
-import type { Definition, SchemaType } from '../schema/types';
+import type { Definition, PropertySchema, SchemaType } from '../schema/types';
 import { definition } from '../schema/schema';
 import { pathText, strictFieldErrorsAt, MAX_STRICT_ERRORS, strictErrorText } from '../schema/strictFields';
 import type { StrictFieldError } from '../schema/strictFields';
 import { repeatedKeyOrder } from '../util/keyOrder';
-import { JsonCopyError, copyChecked, measureMember, setMember } from '../util/json';
+import { JsonCopyError, copyChecked, measureChecked, measureMember, setMember } from '../util/json';
 import type { Budget, CopyLimits } from '../util/json';
 import { OBJECT_META, decodeNullsAs, zeroValue } from './decodeNulls';
 
@@ -35,7 +35,8 @@ export interface DecodedBody {
  * Decodes `input`, an object of the kind `root` describes: its copy with nulls decoded, and its strict errors (unknown
  * fields not yet removed from the copy). With `keep`, only those members are copied; the others are checked (limits,
  * unknown fields) as `copyMembersCounted` does. `clean`: a frozen value known to have no strict error as the member of
- * `input` it may be (the stored metadata a status write carries, cleanMetadata.ts): copied and counted, not walked.
+ * `input` it may be (the stored metadata a status write carries, cleanMetadata.ts): counted, not walked, and (without
+ * a null) decoded as a new object holding its own members (`carried`).
  * Undefined when the body itself was written with a repeated key (the caller decodes it in separate passes). Throws
  * `JsonCopyError` as the copy does.
  */
@@ -52,11 +53,12 @@ export function decodeBuiltInBody(
   const proto = Object.getPrototypeOf(input);
   if (proto !== Object.prototype && proto !== null)
     throw new JsonCopyError('only plain JSON objects can be stored', 'type');
-  const d = new Decoder(limits, clean, keep !== undefined);
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(input)) {
+  const d = new Decoder(limits, clean, keep !== undefined, plansOf(root));
+  const plan = d.plan(root);
+  const out = plan.blank();
+  for (const key in input) {
     const v = input[key];
-    const prop = Object.hasOwn(root.properties, key) ? root.properties[key] : undefined;
+    const prop = plan.properties.get(key);
     if (prop === undefined) d.unknown(key, root);
     if (v === undefined) continue;
     d.budget.bytes += key.length + 4;
@@ -71,7 +73,7 @@ export function decodeBuiltInBody(
       if (keepsNull(prop.type, root)) out[key] = null;
     } else {
       d.at.push(key);
-      out[key] = d.value(v, prop.type, 1);
+      out[key] = v === clean ? d.carried(clean, prop.type) : d.value(v, prop.type, 1);
       d.at.pop();
     }
   }
@@ -95,7 +97,15 @@ class Decoder {
     private readonly clean: object | undefined,
     /** A status write's: its frozen top-level members found clean are remembered (the next write carries them). */
     private readonly remember: boolean,
+    /** How this kind's structs are decoded, by definition (see `StructPlan`). */
+    private readonly plans: Map<Definition, StructPlan>,
   ) {}
+
+  plan(def: Definition): StructPlan {
+    let plan = this.plans.get(def);
+    if (plan === undefined) this.plans.set(def, (plan = new StructPlan(def)));
+    return plan;
+  }
 
   unknown(key: string, parent: Definition): void {
     const segments = [...this.at, key];
@@ -153,6 +163,31 @@ class Decoder {
       : this.map(obj, (type as { values: SchemaType }).values, depth);
   }
 
+  /**
+   * The top-level member `clean` (the stored metadata a status write carries, cleanMetadata.ts: frozen all the way
+   * down and known to have no strict error), counted as its copy is (measured, not remembered: a new object each
+   * write); when it holds no null (which would be decoded), decoded as a new object holding its members as they are —
+   * frozen, the stored object's own, which the status write reads and never changes (it sets the body's metadata's
+   * own `namespace` only) — rather than copies of them. With a null, copied as any frozen value (`separately`).
+   */
+  carried(clean: object, type: SchemaType): unknown {
+    const { bytes, nulls } = this.budget;
+    measureChecked(clean, 1, this.limits, this.budget);
+    const def = type.kind === 'ref' ? definition(type.name) : undefined;
+    if (this.budget.nulls !== nulls || def === undefined || Array.isArray(clean)) {
+      this.budget.bytes = bytes;
+      this.budget.nulls = nulls;
+      return this.separately(clean, type, 1);
+    }
+    const out = this.plan(def).blank();
+    const members = clean as Readonly<Record<string, unknown>>;
+    for (const key in members) {
+      const v = members[key];
+      if (v !== undefined) setMember(out, key, v);
+    }
+    return out;
+  }
+
   /** The passes this one fuses, run one after the other on `value`: copy, strict walk, nulls. */
   private separately(value: unknown, type: SchemaType, depth: number): unknown {
     const nulls = this.budget.nulls;
@@ -164,10 +199,12 @@ class Decoder {
   }
 
   private struct(obj: Record<string, unknown>, def: Definition, depth: number): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(obj)) {
+    const plan = this.plan(def);
+    const out = plan.blank();
+    // for…in: the own keys in Object.keys' order (the prototype is Object.prototype or null, checked by `value`).
+    for (const key in obj) {
       const v = obj[key];
-      const prop = Object.hasOwn(def.properties, key) ? def.properties[key] : undefined;
+      const prop = plan.properties.get(key);
       if (prop === undefined) {
         this.unknown(key, def);
         if (v === undefined) continue;
@@ -223,6 +260,54 @@ class Decoder {
     this.budget.bytes += value.length + 2;
     return out;
   }
+}
+
+/**
+ * How the structs of one definition are decoded in bodies of one root kind: its properties by name (one lookup a
+ * member, where the definition's `properties` took an own-key check and a read), and the maker of its decoded objects.
+ *
+ * The maker makes empty plain objects (their prototype `Object.prototype`, as `{}`'s) that V8 sizes for the members
+ * they get: a constructor's objects start with room for the `this.…` stores in its body (never run here, but counted)
+ * and, after its first few, are trimmed to the most members any of them took (in-object slack tracking) — where `{}`
+ * has room for 4 and keeps every member past them in a separate property array (issue 16: ~1.0 KiB a pod of such
+ * arrays for a stored Event, its metadata and `involvedObject`). One plan a struct definition a root kind, so a Pod's
+ * metadata and an Event's are sized apart. Nothing else differs: the same keys in the same order, the same JSON,
+ * `constructor` is `Object` (inherited), frozen like any other.
+ */
+class StructPlan {
+  readonly properties: ReadonlyMap<string, PropertySchema>;
+  readonly blank: () => Record<string, unknown>;
+
+  constructor(def: Definition) {
+    const props = def.properties;
+    this.properties = new Map(Object.keys(props).map((key) => [key, props[key]]));
+    const Blank = blankMaker();
+    this.blank = () => new Blank();
+  }
+}
+
+type Blank = new () => Record<string, unknown>;
+
+function blankMaker(): Blank {
+  const room = { never: false };
+  function Blank(this: Record<string, unknown>): void {
+    if (room.never) {
+      this.m0 = this.m1 = this.m2 = this.m3 = this.m4 = this.m5 = this.m6 = this.m7 = undefined;
+      this.m8 = this.m9 = this.m10 = this.m11 = this.m12 = this.m13 = this.m14 = this.m15 = undefined;
+      this.m16 = this.m17 = this.m18 = this.m19 = this.m20 = this.m21 = this.m22 = this.m23 = undefined;
+    }
+  }
+  Blank.prototype = Object.prototype;
+  return Blank as unknown as Blank;
+}
+
+/** The plans of one root kind's structs, by the root's definition (a release's definitions are its own objects). */
+const plansByRoot = new WeakMap<Definition, Map<Definition, StructPlan>>();
+
+function plansOf(root: Definition): Map<Definition, StructPlan> {
+  let plans = plansByRoot.get(root);
+  if (plans === undefined) plansByRoot.set(root, (plans = new Map()));
+  return plans;
 }
 
 function depthError(limits: CopyLimits): JsonCopyError {

@@ -117,6 +117,15 @@ export function measureMember(value: unknown, limits: CopyLimits, budget: Budget
 }
 
 /**
+ * `measure` of a value at `depth`, nothing remembered: for a value made anew at each write (a status write's
+ * carried stored metadata, sandbox/apiserver/decodeBody.ts), which a `WeakMap` entry would cost more to remember
+ * than to measure (a young key's entry is dear: see bench/RESULTS.md, "a WeakMap cliff").
+ */
+export function measureChecked(value: unknown, depth: number, limits: CopyLimits, budget: Budget): void {
+  measure(value, depth, limits, budget, { open: 0 });
+}
+
+/**
  * `copy` without the copy: the same checks in the same order, adding to `budget`; counts the objects and arrays
  * that are not frozen in `counter.open`. Returns the nesting of `value` (0 for a primitive).
  */

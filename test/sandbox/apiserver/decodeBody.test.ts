@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { decodeBuiltInBody } from '../../../sandbox/apiserver/decodeBody';
 import { decodeNulls } from '../../../sandbox/apiserver/decodeNulls';
 import { pruneUnknownFields } from '../../../sandbox/apiserver/fieldValidation';
+import { setKubernetesVersion } from '../../../sandbox/schema/schema';
 import { definitionOf, strictFieldErrors } from '../../../sandbox/schema/strictFields';
 import type { StrictFieldError } from '../../../sandbox/schema/strictFields';
 import type { Definition } from '../../../sandbox/schema/types';
@@ -35,6 +36,10 @@ function caught(fn: () => Outcome): Outcome {
     if (e instanceof JsonCopyError) return { thrown: e.kind, message: e.message };
     throw e;
   }
+}
+
+function outcome(d: { body: Record<string, unknown>; errors: readonly StrictFieldError[] }): Outcome {
+  return { body: text(d.body), nullsKept: text(d.body), errors: errorsOf(d.errors) };
 }
 
 /** The separate passes the API server ran before (copy, strict walk of the input, prune, nulls of the members). */
@@ -140,6 +145,43 @@ describe('a built-in body decoded in one pass (copy, unknown fields, nulls)', ()
     }
   });
 
+  test("a status write's carried clean metadata: the same decoded body, its members kept, counted as a copy is", () => {
+    const meta = deepFreeze({
+      name: 'p',
+      namespace: 'default',
+      uid: 'u',
+      resourceVersion: '7',
+      labels: { app: 'web' },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'r', controller: true }],
+    });
+    const body = { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: { containers: [] }, status: kubeletStatus() };
+    const root = definitionOf(body)!;
+    const carried = decodeBuiltInBody(body, root, REQUEST_LIMITS, STATUS_MEMBERS, meta)!;
+    const copied = decodeBuiltInBody(body, root, REQUEST_LIMITS, STATUS_MEMBERS)!;
+    assert.deepStrictEqual(carried, copied);
+    const m = carried.body.metadata as Record<string, unknown>;
+    assert.notEqual(m, meta, 'a new object: the status write sets its namespace');
+    assert.ok(!Object.isFrozen(m));
+    assert.equal(m.labels, meta.labels, 'its members are the stored ones');
+    assert.equal(m.ownerReferences, meta.ownerReferences);
+    assert.notEqual((copied.body.metadata as Record<string, unknown>).labels, meta.labels);
+    // Counted as its copy: the same size refusal at the same limit, with or without it.
+    const size = JSON.stringify(body).length;
+    for (const maxBytes of [size - 200, size - 150, size - 100, size]) {
+      const limits = { maxDepth: 100, maxBytes };
+      assert.deepEqual(
+        caught(() => ({ ...outcome(decodeBuiltInBody(body, root, limits, STATUS_MEMBERS, meta)!) })),
+        caught(() => ({ ...outcome(decodeBuiltInBody(body, root, limits, STATUS_MEMBERS)!) })),
+      );
+    }
+    // A null in it is decoded: copied as any other frozen member (the null dropped from ObjectMeta's struct).
+    const withNull = deepFreeze({ ...meta, generateName: null });
+    const nulled = { ...body, metadata: withNull };
+    const decoded = decodeBuiltInBody(nulled, root, REQUEST_LIMITS, STATUS_MEMBERS, withNull)!;
+    assert.deepStrictEqual(decoded, decodeBuiltInBody(nulled, root, REQUEST_LIMITS, STATUS_MEMBERS)!);
+    assert.notEqual((decoded.body.metadata as Record<string, unknown>).labels, meta.labels);
+  });
+
   test('limits: the copy error wins over unknown fields, at the same value', () => {
     const deep: Record<string, unknown> = {};
     let at = deep;
@@ -178,6 +220,60 @@ describe('a built-in body decoded in one pass (copy, unknown fields, nulls)', ()
     const containers = Array.from({ length: 60 }, (_, i) => ({ name: `c${i}`, a: null, b: 1 }));
     const out = same({ apiVersion: 'v1', kind: 'Pod', spec: { containers } });
     assert.equal((out as Extract<Outcome, { body: string }>).errors.length, 100);
+  });
+
+  test("decoded structs are plain objects like a copy's: the same prototype, keys and members, and nothing else", () => {
+    const root = definitionOf({ apiVersion: 'v1', kind: 'Event' })!;
+    // More Events than the makers size themselves on (their first few), a later one with more members than those had.
+    for (let i = 0; i < 12; i++) {
+      const input: Record<string, unknown> = {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: {
+          name: `e${i}`,
+          namespace: 'default',
+          ...(i === 11 ? { labels: { a: 'b' }, uid: 'u', generation: 2 } : {}),
+        },
+        involvedObject: { kind: 'Pod', name: `p${i}`, namespace: 'default', uid: `u${i}`, apiVersion: 'v1' },
+        reason: 'Scheduled',
+        message: 'm',
+        source: { component: 'default-scheduler' },
+        count: i,
+        type: 'Normal',
+      };
+      const decoded = decodeBuiltInBody(input, root, REQUEST_LIMITS)!.body;
+      const copied = copyMembersCounted(input, REQUEST_LIMITS).value;
+      // Strict deepEqual compares prototypes and own keys: a stray member or another prototype fails it.
+      assert.deepStrictEqual(decoded, copied);
+      for (const v of [decoded, decoded.metadata, decoded.involvedObject, decoded.source] as object[]) {
+        assert.equal(Object.getPrototypeOf(v), Object.prototype);
+        assert.equal((v as { constructor: unknown }).constructor, Object);
+        assert.ok(!Object.hasOwn(v, 'constructor'));
+      }
+      assert.equal(JSON.stringify(decoded), JSON.stringify(input));
+      assert.deepEqual(Object.keys(decoded.metadata as object), Object.keys(input.metadata as object));
+    }
+  });
+
+  test("a struct's members are looked up in the active release's definition, switched between decodes", () => {
+    // PodSpec.resources is 1.32's (pod-level resources), unknown to 1.31: a plan kept across the switch would miss it.
+    const pod = () => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'app', image: 'nginx' }], resources: { limits: { cpu: '1' } } },
+    });
+    const unknownPaths = () =>
+      decodeBuiltInBody(pod(), definitionOf(pod())!, REQUEST_LIMITS)!.errors.map((e) => e.path);
+    assert.deepEqual(unknownPaths(), []);
+    setKubernetesVersion('1.31');
+    try {
+      assert.deepEqual(unknownPaths(), ['spec.resources']);
+      assert.deepEqual(unknownPaths(), ['spec.resources']);
+    } finally {
+      setKubernetesVersion('1.32');
+    }
+    assert.deepEqual(unknownPaths(), []);
   });
 
   test('the same outcome as the separate passes for any body (fast-check, kinds Pod, Event and Deployment)', () => {
