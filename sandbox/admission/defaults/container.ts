@@ -1,5 +1,6 @@
 /** Container defaults (pkg/apis/core/v1/defaults.go `SetDefaults_Container` and friends). */
 import { formatQuantity, parseQuantity } from '../../api/quantity';
+import { boundedMemo } from '../../util/memo';
 import { isObj, obj, type Obj } from '../validation/access';
 import { eachObj, setDefault } from './setDefault';
 
@@ -39,20 +40,21 @@ function defaultHandler(handler: Obj | undefined): void {
  * text, and a manifest's few distinct quantities (`100m`, `128Mi`) recur in every container, so each text is formatted
  * once (formatting works in BigInt). Bounded: past the limit a new text is parsed and formatted every time as before.
  */
-const CANONICAL_LIMIT = 4096;
-const canonicalTexts = new Map<string, string | null>();
+const canonicalText = boundedMemo(
+  4096,
+  (text: string) => text,
+  (text: string): string | null => {
+    const q = parseQuantity(text);
+    return q ? formatQuantity(q) : null;
+  },
+);
 
 function canonicalQuantity(v: string | number): string | undefined {
   if (typeof v === 'number') {
     const q = parseQuantity(v);
     return q ? formatQuantity(q) : undefined;
   }
-  const known = canonicalTexts.get(v);
-  if (known !== undefined) return known ?? undefined;
-  const q = parseQuantity(v);
-  const text = q ? formatQuantity(q) : null;
-  if (canonicalTexts.size < CANONICAL_LIMIT) canonicalTexts.set(v, text);
-  return text ?? undefined;
+  return canonicalText(v) ?? undefined;
 }
 
 /** Rewrites valid quantities in canonical form, as the API server's round trip through resource.Quantity does. */

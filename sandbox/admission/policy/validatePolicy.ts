@@ -9,6 +9,7 @@ import type { FieldError } from '../validation/fieldError';
 import { duplicate, forbidden, invalid, notSupported, required } from '../validation/fieldError';
 import type { ValidationRule } from '../validation/rule';
 import { compilePolicyExpression } from './compilePolicy';
+import { boundedMemo } from '../../util/memo';
 import type { BindingSpec, MatchResources, PolicySpec, RuleWithOperations } from './types';
 import { BINDING_KIND, POLICY_KIND } from './types';
 
@@ -56,18 +57,15 @@ function isSet(v: unknown): boolean {
  * and a batch `validate` of many folders holds the same policies many times over, so each text is compiled once here.
  * Bounded: past the limit, a new text is compiled every time as before.
  */
-const VERDICT_LIMIT = 2048;
-const verdicts = new Map<string, string | null>();
-
-function compileVerdict(source: string, hasParams: boolean, result: 'bool' | 'string' | 'any'): string | null {
-  const key = `${hasParams ? 'p' : '-'}${result}:${source}`;
-  const known = verdicts.get(key);
-  if (known !== undefined) return known;
-  const compiled = compilePolicyExpression(source, hasParams, result);
-  const verdict = typeof compiled === 'string' ? compiled : null;
-  if (verdicts.size < VERDICT_LIMIT) verdicts.set(key, verdict);
-  return verdict;
-}
+const compileVerdict = boundedMemo(
+  2048,
+  (source: string, hasParams: boolean, result: 'bool' | 'string' | 'any') =>
+    `${hasParams ? 'p' : '-'}${result}:${source}`,
+  (source: string, hasParams: boolean, result: 'bool' | 'string' | 'any'): string | null => {
+    const compiled = compilePolicyExpression(source, hasParams, result);
+    return typeof compiled === 'string' ? compiled : null;
+  },
+);
 
 function expressionErrors(
   code: string,

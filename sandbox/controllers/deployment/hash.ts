@@ -10,6 +10,7 @@
  * `bcdfghjklmnpqrstvwxz2456789`, e.g. `7d9f8b6c4d`) and the same properties
  * (deterministic, changed by any template change or by the collision count).
  */
+import { boundedMemo } from '../../util/memo';
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -75,16 +76,11 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** Keys quoted as `JSON.stringify` quotes them, each once (templates repeat the same few keys). */
-const quotedKeys = new Map<string, string>();
-
-function quotedKey(k: string): string {
-  let q = quotedKeys.get(k);
-  if (q === undefined) {
-    q = JSON.stringify(k);
-    if (quotedKeys.size < 10_000) quotedKeys.set(k, q);
-  }
-  return q;
-}
+const quotedKey = boundedMemo(
+  10_000,
+  (k: string) => k,
+  (k: string) => JSON.stringify(k),
+);
 
 const encoder = new TextEncoder();
 
