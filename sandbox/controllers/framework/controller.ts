@@ -105,7 +105,12 @@ export abstract class Controller implements Component {
   protected readonly recorder: Recorder;
   /** The queue `reconcile` serves. */
   protected readonly queue: WorkQueue;
-  private phase: 'new' | 'running' | 'stopped' = 'new';
+  /**
+   * Where the controller is in its life. An object of one shape for every controller, so the check each informer
+   * event makes (`running`, in the handlers `Watches` wraps) reads one property of one shape: the controller's own
+   * field would be read from a dozen classes' shapes at one site.
+   */
+  private readonly life: { phase: 'new' | 'running' | 'stopped' } = { phase: 'new' };
   private readonly queues: WorkQueue[] = [];
   private readonly timers: KeyTimers[] = [];
   private readonly removals: (() => void)[] = [];
@@ -135,19 +140,20 @@ export abstract class Controller implements Component {
 
   /** Between `start` and `stop`. */
   protected get running(): boolean {
-    return this.phase === 'running';
+    return this.life.phase === 'running';
   }
 
   start(): void {
-    if (this.phase !== 'new') return;
-    this.phase = 'running';
-    this.watch(new Watches(this.ctx, this.queue, this.removals, () => this.running));
+    if (this.life.phase !== 'new') return;
+    this.life.phase = 'running';
+    const life = this.life;
+    this.watch(new Watches(this.ctx, this.queue, this.removals, () => life.phase === 'running'));
   }
 
   /** Final: the handlers are removed, the queues shut down, the timers cancelled. */
   stop(): void {
-    if (this.phase === 'stopped') return;
-    this.phase = 'stopped';
+    if (this.life.phase === 'stopped') return;
+    this.life.phase = 'stopped';
     for (const remove of this.removals.splice(0)) remove();
     for (const q of this.queues) q.shutdown();
     for (const t of this.timers) t.cancelAll();
