@@ -55,15 +55,13 @@ export function statusFromCounts(
   now: number,
 ): ReplicaSetStatus {
   const { replicas, fullyLabeled, ready, available } = counts;
-  const { fullyLabeledReplicas: _f, readyReplicas: _r, availableReplicas: _a, ...rest } = rs.status ?? { replicas: 0 };
-  // Zero counts are omitted, as Go's `omitempty` does.
-  const status: ReplicaSetStatus = {
-    ...rest,
-    replicas,
-    ...(fullyLabeled > 0 ? { fullyLabeledReplicas: fullyLabeled } : {}),
-    ...(ready > 0 ? { readyReplicas: ready } : {}),
-    ...(available > 0 ? { availableReplicas: available } : {}),
-  };
+  // The stored status without its three counts, then `replicas` (in place when it was there) and the counts that are
+  // not zero, last, in this order: zero counts are omitted, as Go's `omitempty` does.
+  const status = statusWithoutCounts(rs.status ?? { replicas: 0 });
+  status.replicas = replicas;
+  if (fullyLabeled > 0) status.fullyLabeledReplicas = fullyLabeled;
+  if (ready > 0) status.readyReplicas = ready;
+  if (available > 0) status.availableReplicas = available;
   const failure = rs.status?.conditions?.find((c) => c.type === REPLICA_FAILURE);
   if (manageError && !failure) {
     const diff = replicas - rsReplicasOf(rs);
@@ -81,6 +79,24 @@ export function statusFromCounts(
     else delete status.conditions;
   }
   return status;
+}
+
+/**
+ * A copy of `stored` without `fullyLabeledReplicas`, `readyReplicas` and `availableReplicas`, its other members in
+ * their order: what a rest pattern (`{ fullyLabeledReplicas, readyReplicas, availableReplicas, ...rest }`) gives,
+ * member by member rather than through the rest pattern's generic copy. A member named `__proto__` (an own data
+ * property of a parsed object) is defined, as the rest pattern defines it, not assigned.
+ */
+function statusWithoutCounts(stored: ReplicaSetStatus): ReplicaSetStatus {
+  const out: Record<string, unknown> = {};
+  const from = stored as unknown as Record<string, unknown>;
+  for (const key of Object.keys(from)) {
+    if (key === 'fullyLabeledReplicas' || key === 'readyReplicas' || key === 'availableReplicas') continue;
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: from[key], writable: true, enumerable: true, configurable: true });
+    else out[key] = from[key];
+  }
+  return out as unknown as ReplicaSetStatus;
 }
 
 /**
