@@ -63,6 +63,57 @@ describe('statusUnchanged', () => {
   });
 });
 
+describe('statusFromCounts', () => {
+  /** The former definition's copy: a rest pattern and three spreads (the counts that are not zero, last). */
+  const former = (
+    stored: ReplicaSetStatus,
+    counts: { replicas: number; fullyLabeled: number; ready: number; available: number },
+  ) => {
+    const { fullyLabeledReplicas: _f, readyReplicas: _r, availableReplicas: _a, ...rest } = stored;
+    return {
+      ...rest,
+      replicas: counts.replicas,
+      ...(counts.fullyLabeled > 0 ? { fullyLabeledReplicas: counts.fullyLabeled } : {}),
+      ...(counts.ready > 0 ? { readyReplicas: counts.ready } : {}),
+      ...(counts.available > 0 ? { availableReplicas: counts.available } : {}),
+    };
+  };
+  const member = fc.constantFrom(
+    'replicas',
+    'fullyLabeledReplicas',
+    'readyReplicas',
+    'availableReplicas',
+    'observedGeneration',
+    'conditions',
+    'extra',
+    '__proto__',
+  );
+
+  test('gives the members of the former copy, in its order, whatever order the stored status has', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(member, count), { selector: ([k]) => k }),
+        fc.record({ replicas: count, fullyLabeled: count, ready: count, available: count }),
+        (members, counts) => {
+          // As JSON.parse makes it: `__proto__` an own data member, not the prototype.
+          const stored = JSON.parse(
+            `{${members.map(([k, v]) => `"${k}":${k === 'conditions' ? '[]' : v}`).join(',')}}`,
+          ) as ReplicaSetStatus;
+          const before = JSON.stringify(stored);
+          const rs = { ...(replicaSet('web', 2) as ReplicaSet), status: stored };
+          const built = statusFromCounts(rs, counts, undefined, 0);
+          const expected = former(stored, counts);
+          assert.deepEqual(Object.keys(built), Object.keys(expected));
+          assert.equal(JSON.stringify(built), JSON.stringify(expected));
+          assert.equal(Object.getPrototypeOf(built), Object.prototype);
+          assert.equal(JSON.stringify(stored), before, 'the stored status is not changed');
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('tallySignature', () => {
   test('is shared by stored ReplicaSets with the same frozen spec, and follows a spec change', () => {
     const first = deepFreeze(replicaSet('web', 2)) as ReplicaSet;
