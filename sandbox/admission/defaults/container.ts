@@ -2,7 +2,7 @@
 import { formatQuantity, parseQuantity } from '../../api/quantity';
 import { boundedMemo } from '../../util/memo';
 import { isObj, obj, type Obj } from '../validation/access';
-import { eachObj, setDefault } from './setDefault';
+import { eachObj } from './setDefault';
 
 /** Always for `:latest` or an untagged image, IfNotPresent for other tags and digests. */
 export function defaultPullPolicy(image: string): 'Always' | 'IfNotPresent' {
@@ -16,22 +16,22 @@ export function defaultPullPolicy(image: string): 'Always' | 'IfNotPresent' {
 
 function defaultProbe(probe: Obj | undefined): void {
   if (!probe) return;
-  setDefault(probe, 'timeoutSeconds', 1);
-  setDefault(probe, 'periodSeconds', 10);
-  setDefault(probe, 'successThreshold', 1);
-  setDefault(probe, 'failureThreshold', 3);
+  probe.timeoutSeconds ??= 1;
+  probe.periodSeconds ??= 10;
+  probe.successThreshold ??= 1;
+  probe.failureThreshold ??= 3;
   const http = obj(probe, 'httpGet');
   if (http) {
-    setDefault(http, 'path', '/');
-    setDefault(http, 'scheme', 'HTTP');
+    http.path ??= '/';
+    http.scheme ??= 'HTTP';
   }
 }
 
 function defaultHandler(handler: Obj | undefined): void {
   const http = obj(handler, 'httpGet');
   if (http) {
-    setDefault(http, 'path', '/');
-    setDefault(http, 'scheme', 'HTTP');
+    http.path ??= '/';
+    http.scheme ??= 'HTTP';
   }
 }
 
@@ -69,17 +69,19 @@ function canonicalizeQuantities(list: Obj | undefined): void {
 
 /** Applies the defaults every container (and init container) gets. */
 export function defaultContainer(c: Obj): void {
-  setDefault(c, 'imagePullPolicy', defaultPullPolicy(typeof c.image === 'string' ? c.image : ''));
-  setDefault(c, 'terminationMessagePath', '/dev/termination-log');
-  setDefault(c, 'terminationMessagePolicy', 'File');
-  setDefault(c, 'resources', {});
+  c.imagePullPolicy ??= defaultPullPolicy(typeof c.image === 'string' ? c.image : '');
+  c.terminationMessagePath ??= '/dev/termination-log';
+  c.terminationMessagePolicy ??= 'File';
+  c.resources ??= {};
   const res = obj(c, 'resources');
   canonicalizeQuantities(obj(res, 'limits'));
   canonicalizeQuantities(obj(res, 'requests'));
-  eachObj(c, 'ports', (p) => setDefault(p, 'protocol', 'TCP'));
+  eachObj(c, 'ports', (p) => {
+    p.protocol ??= 'TCP';
+  });
   eachObj(c, 'env', (e) => {
     const fieldRef = obj(obj(e, 'valueFrom'), 'fieldRef');
-    if (fieldRef) setDefault(fieldRef, 'apiVersion', 'v1');
+    if (fieldRef) fieldRef.apiVersion ??= 'v1';
   });
   for (const p of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(obj(c, p));
   const lifecycle = obj(c, 'lifecycle');

@@ -1,14 +1,14 @@
 /** Defaults of the remaining kinds: Namespace, Node, Secret, PVC, HPA, NetworkPolicy, LimitRange. */
 import type { KubeObject } from '../../api/types';
 import { arr, isObj, obj, type Obj } from '../validation/access';
-import { eachObj, ensureObj, setDefault } from './setDefault';
+import { eachObj, ensureObj } from './setDefault';
 
 /** The server-set finalizer, phase and `kubernetes.io/metadata.name` label. */
 export function defaultNamespace(ns: KubeObject): void {
   const spec = ensureObj(ns, 'spec');
-  if (spec) setDefault(spec, 'finalizers', ['kubernetes']);
+  if (spec) spec.finalizers ??= ['kubernetes'];
   const status = ensureObj(ns, 'status');
-  if (status) setDefault(status, 'phase', 'Active');
+  if (status) status.phase ??= 'Active';
   if (ns.metadata.name) ns.metadata.labels = { ...ns.metadata.labels, 'kubernetes.io/metadata.name': ns.metadata.name };
 }
 
@@ -20,17 +20,17 @@ export function defaultNode(node: KubeObject): void {
 }
 
 export function defaultSecret(secret: KubeObject): void {
-  setDefault(secret, 'type', 'Opaque');
+  secret.type ??= 'Opaque';
 }
 
 export function defaultPvc(spec: Obj): void {
-  setDefault(spec, 'volumeMode', 'Filesystem');
+  spec.volumeMode ??= 'Filesystem';
 }
 
 const DEFAULT_CPU_UTILIZATION = 80;
 
 export function defaultHpa(spec: Obj): void {
-  setDefault(spec, 'minReplicas', 1);
+  spec.minReplicas ??= 1;
   if (arr(spec, 'metrics').length === 0) {
     spec.metrics = [
       {
@@ -43,17 +43,17 @@ export function defaultHpa(spec: Obj): void {
   if (!behavior) return;
   const up = ensureObj(behavior, 'scaleUp');
   if (up) {
-    setDefault(up, 'stabilizationWindowSeconds', 0);
-    setDefault(up, 'selectPolicy', 'Max');
-    setDefault(up, 'policies', [
+    up.stabilizationWindowSeconds ??= 0;
+    up.selectPolicy ??= 'Max';
+    up.policies ??= [
       { type: 'Pods', value: 4, periodSeconds: 15 },
       { type: 'Percent', value: 100, periodSeconds: 15 },
-    ]);
+    ];
   }
   const down = ensureObj(behavior, 'scaleDown');
   if (down) {
-    setDefault(down, 'selectPolicy', 'Max');
-    setDefault(down, 'policies', [{ type: 'Percent', value: 100, periodSeconds: 15 }]);
+    down.selectPolicy ??= 'Max';
+    down.policies ??= [{ type: 'Percent', value: 100, periodSeconds: 15 }];
   }
 }
 
@@ -63,7 +63,9 @@ export function defaultNetworkPolicy(spec: Obj): void {
   }
   for (const dir of ['ingress', 'egress']) {
     for (const rule of arr(spec, dir))
-      eachObj(isObj(rule) ? rule : undefined, 'ports', (p) => setDefault(p, 'protocol', 'TCP'));
+      eachObj(isObj(rule) ? rule : undefined, 'ports', (p) => {
+        p.protocol ??= 'TCP';
+      });
   }
 }
 

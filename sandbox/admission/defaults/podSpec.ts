@@ -2,7 +2,7 @@
 import { containersOf } from '../podSpecs';
 import { obj, type Obj } from '../validation/access';
 import { defaultContainer } from './container';
-import { eachObj, setDefault } from './setDefault';
+import { eachObj } from './setDefault';
 
 const VOLUME_SOURCES = [
   'hostPath',
@@ -42,19 +42,19 @@ function defaultVolume(v: Obj): void {
   if (!VOLUME_SOURCES.some((s) => v[s] !== undefined && v[s] !== null)) v.emptyDir = {};
   for (const s of ['configMap', 'secret', 'downwardAPI', 'projected']) {
     const src = obj(v, s);
-    if (src) setDefault(src, 'defaultMode', DEFAULT_MODE);
+    if (src) src.defaultMode ??= DEFAULT_MODE;
   }
   const hostPath = obj(v, 'hostPath');
-  if (hostPath) setDefault(hostPath, 'type', '');
+  if (hostPath) hostPath.type ??= '';
 }
 
 /** Applies PodSpec defaults in place; used for Pods and every pod template. */
 export function defaultPodSpec(spec: Obj, specPath: string): void {
-  setDefault(spec, 'restartPolicy', 'Always');
-  setDefault(spec, 'dnsPolicy', 'ClusterFirst');
-  setDefault(spec, 'terminationGracePeriodSeconds', 30);
-  setDefault(spec, 'securityContext', {});
-  setDefault(spec, 'schedulerName', 'default-scheduler');
+  spec.restartPolicy ??= 'Always';
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.securityContext ??= {};
+  spec.schedulerName ??= 'default-scheduler';
   for (const c of containersOf(spec, specPath)) {
     defaultContainer(c.container);
     if (spec.hostNetwork === true) {

@@ -1,10 +1,9 @@
-/** Small helpers for in-place defaulting of untyped JSON. */
+/**
+ * Small helpers for in-place defaulting of untyped JSON. A default itself is written `o.field ??= value` at its own
+ * site (set when absent or null, as Go's defaulting of a nil pointer): one named property per site, where a shared
+ * `setDefault(o, key, value)` read and wrote every default through one keyed access of every shape.
+ */
 import { isObj, type Obj } from '../validation/access';
-
-/** Sets `o[key]` to `value` when it is absent or null. */
-export function setDefault(o: Obj, key: string, value: unknown): void {
-  if (o[key] === undefined || o[key] === null) o[key] = value;
-}
 
 /** The object at `o[key]`, created when absent. Returns undefined when something else is there. */
 export function ensureObj(o: Obj, key: string): Obj | undefined {

@@ -10,20 +10,16 @@
 import type { KubeObject } from '../../api/types';
 import { isObj, type Obj } from '../validation/access';
 
-function setIfAbsent(o: Obj, key: string, value: unknown): void {
-  if (o[key] === undefined || o[key] === null) o[key] = value;
-}
-
 function defaultRules(rules: unknown): void {
   if (!Array.isArray(rules)) return;
-  for (const r of rules) if (isObj(r)) setIfAbsent(r, 'scope', '*');
+  for (const r of rules) if (isObj(r)) r.scope ??= '*';
 }
 
 function defaultMatchResources(m: unknown): void {
   if (!isObj(m)) return;
-  setIfAbsent(m, 'namespaceSelector', {});
-  setIfAbsent(m, 'objectSelector', {});
-  setIfAbsent(m, 'matchPolicy', 'Equivalent');
+  m.namespaceSelector ??= {};
+  m.objectSelector ??= {};
+  m.matchPolicy ??= 'Equivalent';
   defaultRules(m.resourceRules);
   defaultRules(m.excludeResourceRules);
 }
@@ -33,15 +29,15 @@ function defaultWebhooks(obj: KubeObject, mutating: boolean): void {
   if (!Array.isArray(hooks)) return;
   for (const h of hooks) {
     if (!isObj(h)) continue;
-    setIfAbsent(h, 'failurePolicy', 'Fail');
-    setIfAbsent(h, 'matchPolicy', 'Equivalent');
-    setIfAbsent(h, 'namespaceSelector', {});
-    setIfAbsent(h, 'objectSelector', {});
-    setIfAbsent(h, 'timeoutSeconds', 10);
-    if (mutating) setIfAbsent(h, 'reinvocationPolicy', 'Never');
+    h.failurePolicy ??= 'Fail';
+    h.matchPolicy ??= 'Equivalent';
+    h.namespaceSelector ??= {};
+    h.objectSelector ??= {};
+    h.timeoutSeconds ??= 10;
+    if (mutating) h.reinvocationPolicy ??= 'Never';
     defaultRules(h.rules);
     const service = isObj(h.clientConfig) ? h.clientConfig.service : undefined;
-    if (isObj(service)) setIfAbsent(service, 'port', 443);
+    if (isObj(service)) service.port ??= 443;
   }
 }
 
@@ -49,20 +45,20 @@ function defaultPriorityLevel(spec: Obj): void {
   if (spec.type === 'Limited') {
     if (!isObj(spec.limited)) spec.limited = {};
     const l = spec.limited as Obj;
-    setIfAbsent(l, 'nominalConcurrencyShares', 30);
-    setIfAbsent(l, 'lendablePercent', 0);
+    l.nominalConcurrencyShares ??= 30;
+    l.lendablePercent ??= 0;
     if (isObj(l.limitResponse) && l.limitResponse.type === 'Queue') {
       if (!isObj(l.limitResponse.queuing)) l.limitResponse.queuing = {};
       const q = l.limitResponse.queuing as Obj;
-      setIfAbsent(q, 'queues', 64);
-      setIfAbsent(q, 'handSize', 8);
-      setIfAbsent(q, 'queueLengthLimit', 50);
+      q.queues ??= 64;
+      q.handSize ??= 8;
+      q.queueLengthLimit ??= 50;
     }
   } else if (spec.type === 'Exempt') {
     if (!isObj(spec.exempt)) spec.exempt = {};
     const e = spec.exempt as Obj;
-    setIfAbsent(e, 'nominalConcurrencyShares', 0);
-    setIfAbsent(e, 'lendablePercent', 0);
+    e.nominalConcurrencyShares ??= 0;
+    e.lendablePercent ??= 0;
   }
 }
 
@@ -75,7 +71,7 @@ function defaultReplicationController(obj: KubeObject, spec: Obj): void {
     if (obj.metadata.labels === undefined || Object.keys(obj.metadata.labels).length === 0)
       obj.metadata.labels = { ...(labels as Record<string, string>) };
   }
-  setIfAbsent(spec, 'replicas', 1);
+  spec.replicas ??= 1;
 }
 
 /** Applies the defaults of `group/kind` (`scheduling.k8s.io/PriorityClass`) when it has any here. */
@@ -84,20 +80,20 @@ export function defaultStoredKind(obj: KubeObject, group: string, kind: string):
   const spec = isObj(o.spec) ? o.spec : undefined;
   switch (`${group}/${kind}`) {
     case 'scheduling.k8s.io/PriorityClass':
-      setIfAbsent(o, 'preemptionPolicy', 'PreemptLowerPriority');
+      o.preemptionPolicy ??= 'PreemptLowerPriority';
       break;
     case 'storage.k8s.io/StorageClass':
-      setIfAbsent(o, 'reclaimPolicy', 'Delete');
-      setIfAbsent(o, 'volumeBindingMode', 'Immediate');
+      o.reclaimPolicy ??= 'Delete';
+      o.volumeBindingMode ??= 'Immediate';
       break;
     case 'storage.k8s.io/CSIDriver':
       if (spec === undefined) break;
-      setIfAbsent(spec, 'attachRequired', true);
-      setIfAbsent(spec, 'podInfoOnMount', false);
-      setIfAbsent(spec, 'storageCapacity', false);
-      setIfAbsent(spec, 'fsGroupPolicy', 'ReadWriteOnceWithFSType');
-      setIfAbsent(spec, 'requiresRepublish', false);
-      setIfAbsent(spec, 'seLinuxMount', false);
+      spec.attachRequired ??= true;
+      spec.podInfoOnMount ??= false;
+      spec.storageCapacity ??= false;
+      spec.fsGroupPolicy ??= 'ReadWriteOnceWithFSType';
+      spec.requiresRepublish ??= false;
+      spec.seLinuxMount ??= false;
       if (spec.volumeLifecycleModes === undefined || spec.volumeLifecycleModes === null)
         spec.volumeLifecycleModes = ['Persistent'];
       break;
@@ -109,33 +105,33 @@ export function defaultStoredKind(obj: KubeObject, group: string, kind: string):
       break;
     case 'admissionregistration.k8s.io/ValidatingAdmissionPolicy':
       if (spec === undefined) break;
-      setIfAbsent(spec, 'failurePolicy', 'Fail');
+      spec.failurePolicy ??= 'Fail';
       defaultMatchResources(spec.matchConstraints);
       break;
     case 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding':
       if (spec === undefined) break;
       defaultMatchResources(spec.matchResources);
-      if (isObj(spec.paramRef)) setIfAbsent(spec.paramRef, 'parameterNotFoundAction', 'Deny');
+      if (isObj(spec.paramRef)) spec.paramRef.parameterNotFoundAction ??= 'Deny';
       break;
     case 'flowcontrol.apiserver.k8s.io/FlowSchema':
-      if (spec !== undefined) setIfAbsent(spec, 'matchingPrecedence', 1000);
+      if (spec !== undefined) spec.matchingPrecedence ??= 1000;
       break;
     case 'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration':
       if (spec !== undefined) defaultPriorityLevel(spec);
       break;
     case '/PersistentVolume':
       if (spec !== undefined) {
-        setIfAbsent(spec, 'persistentVolumeReclaimPolicy', 'Retain');
-        setIfAbsent(spec, 'volumeMode', 'Filesystem');
+        spec.persistentVolumeReclaimPolicy ??= 'Retain';
+        spec.volumeMode ??= 'Filesystem';
       }
       if (!isObj(o.status)) o.status = {};
-      setIfAbsent(o.status as Obj, 'phase', 'Pending');
+      (o.status as Obj).phase ??= 'Pending';
       break;
     case '/ReplicationController':
       if (spec !== undefined) defaultReplicationController(obj, spec);
       break;
     case 'apiregistration.k8s.io/APIService':
-      if (spec !== undefined && isObj(spec.service)) setIfAbsent(spec.service, 'port', 443);
+      if (spec !== undefined && isObj(spec.service)) spec.service.port ??= 443;
       break;
     default:
       break;

@@ -1,31 +1,31 @@
 /** apps/v1 defaults (pkg/apis/apps/v1/defaults.go). Selectors are never defaulted in apps/v1. */
 import type { KubeObject } from '../../api/types';
 import { isObj, obj, type Obj } from '../validation/access';
-import { eachObj, ensureObj, setDefault } from './setDefault';
+import { eachObj, ensureObj } from './setDefault';
 
 export function defaultDeployment(spec: Obj): void {
-  setDefault(spec, 'replicas', 1);
+  spec.replicas ??= 1;
   const strategy = ensureObj(spec, 'strategy');
   if (strategy) {
-    setDefault(strategy, 'type', 'RollingUpdate');
+    strategy.type ??= 'RollingUpdate';
     if (strategy.type === 'RollingUpdate') {
       const ru = ensureObj(strategy, 'rollingUpdate');
       if (ru) {
-        setDefault(ru, 'maxUnavailable', '25%');
-        setDefault(ru, 'maxSurge', '25%');
+        ru.maxUnavailable ??= '25%';
+        ru.maxSurge ??= '25%';
       }
     }
   }
-  setDefault(spec, 'revisionHistoryLimit', 10);
-  setDefault(spec, 'progressDeadlineSeconds', 600);
+  spec.revisionHistoryLimit ??= 10;
+  spec.progressDeadlineSeconds ??= 600;
 }
 
 export function defaultReplicaSet(spec: Obj): void {
-  setDefault(spec, 'replicas', 1);
+  spec.replicas ??= 1;
 }
 
 export function defaultStatefulSet(spec: Obj): void {
-  setDefault(spec, 'podManagementPolicy', 'OrderedReady');
+  spec.podManagementPolicy ??= 'OrderedReady';
   const us = ensureObj(spec, 'updateStrategy');
   if (us) {
     // SetDefaults_StatefulSet: only an empty type gets `rollingUpdate: {}`; an explicit `type: RollingUpdate` without
@@ -34,34 +34,34 @@ export function defaultStatefulSet(spec: Obj): void {
       us.type = 'RollingUpdate';
       ensureObj(us, 'rollingUpdate');
     }
-    if (us.type === 'RollingUpdate' && isObj(us.rollingUpdate)) setDefault(us.rollingUpdate, 'partition', 0);
+    if (us.type === 'RollingUpdate' && isObj(us.rollingUpdate)) us.rollingUpdate.partition ??= 0;
   }
   const retention = ensureObj(spec, 'persistentVolumeClaimRetentionPolicy');
   if (retention) {
-    setDefault(retention, 'whenDeleted', 'Retain');
-    setDefault(retention, 'whenScaled', 'Retain');
+    retention.whenDeleted ??= 'Retain';
+    retention.whenScaled ??= 'Retain';
   }
-  setDefault(spec, 'replicas', 1);
-  setDefault(spec, 'revisionHistoryLimit', 10);
+  spec.replicas ??= 1;
+  spec.revisionHistoryLimit ??= 10;
   eachObj(spec, 'volumeClaimTemplates', (t) => {
-    if (isObj(t.spec)) setDefault(t.spec, 'volumeMode', 'Filesystem');
-    setDefault(t, 'status', { phase: 'Pending' });
+    if (isObj(t.spec)) t.spec.volumeMode ??= 'Filesystem';
+    t.status ??= { phase: 'Pending' };
   });
 }
 
 export function defaultDaemonSet(spec: Obj): void {
   const us = ensureObj(spec, 'updateStrategy');
   if (us) {
-    setDefault(us, 'type', 'RollingUpdate');
+    us.type ??= 'RollingUpdate';
     if (us.type === 'RollingUpdate') {
       const ru = ensureObj(us, 'rollingUpdate');
       if (ru) {
-        setDefault(ru, 'maxUnavailable', 1);
-        setDefault(ru, 'maxSurge', 0);
+        ru.maxUnavailable ??= 1;
+        ru.maxSurge ??= 0;
       }
     }
   }
-  setDefault(spec, 'revisionHistoryLimit', 10);
+  spec.revisionHistoryLimit ??= 10;
 }
 
 /** Job: `SetDefaults_Job`. The Job's labels inherit the template labels when empty. */
@@ -73,22 +73,17 @@ export function defaultJob(spec: Obj, job: Obj): void {
     spec.completions = 1;
     spec.parallelism = 1;
   }
-  setDefault(spec, 'parallelism', 1);
-  setDefault(
-    spec,
-    'backoffLimit',
-    spec.backoffLimitPerIndex !== undefined && spec.backoffLimitPerIndex !== null ? 2147483647 : 6,
-  );
-  setDefault(spec, 'completionMode', 'NonIndexed');
-  setDefault(spec, 'suspend', false);
-  setDefault(spec, 'podReplacementPolicy', isObj(spec.podFailurePolicy) ? 'Failed' : 'TerminatingOrFailed');
+  spec.parallelism ??= 1;
+  spec.backoffLimit ??= spec.backoffLimitPerIndex !== undefined && spec.backoffLimitPerIndex !== null ? 2147483647 : 6;
+  spec.completionMode ??= 'NonIndexed';
+  spec.suspend ??= false;
+  spec.podReplacementPolicy ??= isObj(spec.podFailurePolicy) ? 'Failed' : 'TerminatingOrFailed';
   // A podFailurePolicy rule's onPodConditions pattern matches status "True" unless it says otherwise
   // (upstream: pkg/apis/batch/v1/defaults.go, SetDefaults_Job).
   const rules = isObj(spec.podFailurePolicy) ? spec.podFailurePolicy.rules : undefined;
   for (const rule of Array.isArray(rules) ? rules : []) {
     const patterns = isObj(rule) ? rule.onPodConditions : undefined;
-    for (const pattern of Array.isArray(patterns) ? patterns : [])
-      if (isObj(pattern)) setDefault(pattern, 'status', 'True');
+    for (const pattern of Array.isArray(patterns) ? patterns : []) if (isObj(pattern)) pattern.status ??= 'True';
   }
   const templateLabels = obj(obj(spec, 'template'), 'metadata')?.labels;
   const metadata = obj(job, 'metadata');
@@ -98,10 +93,10 @@ export function defaultJob(spec: Obj, job: Obj): void {
 }
 
 export function defaultCronJob(spec: Obj): void {
-  setDefault(spec, 'concurrencyPolicy', 'Allow');
-  setDefault(spec, 'suspend', false);
-  setDefault(spec, 'successfulJobsHistoryLimit', 3);
-  setDefault(spec, 'failedJobsHistoryLimit', 1);
+  spec.concurrencyPolicy ??= 'Allow';
+  spec.suspend ??= false;
+  spec.successfulJobsHistoryLimit ??= 3;
+  spec.failedJobsHistoryLimit ??= 1;
 }
 
 /**
@@ -116,5 +111,5 @@ export function defaultReplicationController(spec: Obj, rc: KubeObject): void {
     if (!rc.metadata.labels || Object.keys(rc.metadata.labels).length === 0)
       rc.metadata.labels = { ...(labels as Record<string, string>) };
   }
-  setDefault(spec, 'replicas', 1);
+  spec.replicas ??= 1;
 }
