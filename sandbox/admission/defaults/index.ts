@@ -38,22 +38,25 @@ export { defaultPullPolicy } from './container';
 
 type SpecDefaulter = (spec: Obj, obj: KubeObject) => void;
 
-const SPEC_DEFAULTERS: Record<string, SpecDefaulter> = {
-  Deployment: defaultDeployment,
-  ReplicaSet: defaultReplicaSet,
-  ReplicationController: defaultReplicationController,
-  StatefulSet: defaultStatefulSet,
-  DaemonSet: defaultDaemonSet,
-  Job: defaultJob,
-  CronJob: defaultCronJob,
-  Service: defaultService,
-  PersistentVolumeClaim: defaultPvc,
-  HorizontalPodAutoscaler: defaultHpa,
-  NetworkPolicy: defaultNetworkPolicy,
-  LimitRange: defaultLimitRange,
-  ValidatingAdmissionPolicy: defaultPolicySpec,
-  ValidatingAdmissionPolicyBinding: defaultBindingSpec,
-};
+/** By kind, in a `Map`: a kind is looked up as a key only (a custom kind named `toString` finds nothing). */
+const SPEC_DEFAULTERS = new Map<string, SpecDefaulter>(
+  Object.entries({
+    Deployment: defaultDeployment,
+    ReplicaSet: defaultReplicaSet,
+    ReplicationController: defaultReplicationController,
+    StatefulSet: defaultStatefulSet,
+    DaemonSet: defaultDaemonSet,
+    Job: defaultJob,
+    CronJob: defaultCronJob,
+    Service: defaultService,
+    PersistentVolumeClaim: defaultPvc,
+    HorizontalPodAutoscaler: defaultHpa,
+    NetworkPolicy: defaultNetworkPolicy,
+    LimitRange: defaultLimitRange,
+    ValidatingAdmissionPolicy: defaultPolicySpec,
+    ValidatingAdmissionPolicyBinding: defaultBindingSpec,
+  }),
+);
 
 function defaultPod(pod: KubeObject): void {
   const spec = pod.spec;
@@ -72,7 +75,7 @@ export function applyDefaults(obj: KubeObject, resource: ResourceType): void {
   if (!isObj(obj.metadata)) return;
   if (kind === 'Pod') defaultPod(obj);
   const spec = obj.spec;
-  if (isObj(spec)) SPEC_DEFAULTERS[kind]?.(spec, obj);
+  if (isObj(spec)) SPEC_DEFAULTERS.get(kind)?.(spec, obj);
   const at = podSpecOf(obj);
   if (at) defaultPodSpec(at.spec, at.path);
   if (kind === 'Namespace') defaultNamespace(obj);
