@@ -76,6 +76,22 @@ export function setNewReplicaSetAnnotations(
   return changed;
 }
 
+/**
+ * True when `setNewReplicaSetAnnotations(d, copy, newRevision, true, …)` on a copy of the existing `rs` would change
+ * nothing: every annotation of the Deployment it copies is already there, and the revision is not raised. False when
+ * it would change something, or when the RS's revision does not parse (then the caller takes the full path, which
+ * copies the annotations yet answers false, as upstream does). Reads `rs` without changing it.
+ */
+export function existingReplicaSetAnnotationsUnchanged(d: Deployment, rs: ReplicaSet, newRevision: number): boolean {
+  const annotations: Record<string, string> = rs.metadata?.annotations ?? {};
+  const own = d.metadata?.annotations;
+  if (own !== undefined)
+    for (const [k, v] of Object.entries(own)) if (!SKIPPED.has(k) && annotations[k] !== v) return false;
+  const had = annotations[REVISION_ANNOTATION];
+  const old = had === undefined || had === '' ? 0 : revisionOf(rs);
+  return old !== undefined && old >= newRevision;
+}
+
 /** Appends `oldRevision` to the history, dropping the oldest entries beyond the length limit. */
 function recordRevisionHistory(annotations: Record<string, string>, oldRevision: string): void {
   const history = annotations[REVISION_HISTORY_ANNOTATION] ?? '';

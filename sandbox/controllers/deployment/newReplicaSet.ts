@@ -8,7 +8,13 @@ import { isApiError } from '../../api/errors';
 import { formatTimestamp } from '../../clock/clock';
 import { cloneJson } from '../../util/json';
 import { controllerRefOf, newControllerRef } from '../util/owners';
-import { REVISION_ANNOTATION, maxRevision, setDeploymentRevision, setNewReplicaSetAnnotations } from './annotations';
+import {
+  REVISION_ANNOTATION,
+  existingReplicaSetAnnotationsUnchanged,
+  maxRevision,
+  setDeploymentRevision,
+  setNewReplicaSetAnnotations,
+} from './annotations';
 import { REASON, getCondition, newCondition, setCondition } from './conditions';
 import { maxSurge, valueFromIntOrPercent } from './fenceposts';
 import { computeHash } from './hash';
@@ -71,21 +77,32 @@ function getNewReplicaSet(
 
 function syncExisting(ctx: SyncContext, existing: ReplicaSet, newRevision: number): ReplicaSet {
   const d = ctx.d;
-  // The annotations are all this changes in place (the spec is replaced, not edited): copied down to them only.
-  const meta = existing.metadata!;
-  const copy: ReplicaSet = {
-    ...existing,
-    metadata: meta.annotations ? { ...meta, annotations: { ...meta.annotations } } : { ...meta },
-  };
-  const annotationsUpdated = setNewReplicaSetAnnotations(d, copy, newRevision, true, maxSurge(d));
   const minReady = d.spec?.minReadySeconds ?? 0;
-  if (annotationsUpdated || (copy.spec?.minReadySeconds ?? 0) !== minReady) {
-    copy.spec = { ...copy.spec!, minReadySeconds: minReady || undefined };
-    const updated = ctx.api.update(copy);
-    rememberReplicaSet(ctx, updated);
-    return updated;
+  // Most syncs find the new RS as it should be: then it is read as it is, not copied (the copy would be equal to it and
+  // go nowhere). Otherwise the annotations are all this changes in place (the spec is replaced, not edited): copied
+  // down to them only.
+  let revision: string;
+  if (
+    (existing.spec?.minReadySeconds ?? 0) === minReady &&
+    existingReplicaSetAnnotationsUnchanged(d, existing, newRevision)
+  ) {
+    revision = existing.metadata?.annotations?.[REVISION_ANNOTATION] ?? '';
+  } else {
+    const meta = existing.metadata!;
+    const copy: ReplicaSet = {
+      ...existing,
+      metadata: meta.annotations ? { ...meta, annotations: { ...meta.annotations } } : { ...meta },
+    };
+    const annotationsUpdated = setNewReplicaSetAnnotations(d, copy, newRevision, true, maxSurge(d));
+    if (annotationsUpdated || (copy.spec?.minReadySeconds ?? 0) !== minReady) {
+      copy.spec = { ...copy.spec!, minReadySeconds: minReady || undefined };
+      const updated = ctx.api.update(copy);
+      rememberReplicaSet(ctx, updated);
+      return updated;
+    }
+    revision = copy.metadata?.annotations?.[REVISION_ANNOTATION] ?? '';
   }
-  let needsUpdate = setDeploymentRevision(d, copy.metadata?.annotations?.[REVISION_ANNOTATION] ?? '');
+  let needsUpdate = setDeploymentRevision(d, revision);
   if (hasProgressDeadline(d) && !getCondition(d.status, 'Progressing')) {
     d.status ??= {};
     setCondition(

@@ -2,6 +2,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { canonicalJson, computeHash, fnv32a, safeEncodeString } from '../../../../sandbox/controllers/deployment/hash';
+import {
+  existingReplicaSetAnnotationsUnchanged,
+  revisionOf,
+  setNewReplicaSetAnnotations,
+} from '../../../../sandbox/controllers/deployment/annotations';
 import { resolveFenceposts } from '../../../../sandbox/controllers/deployment/fenceposts';
 import { equalIgnoreHash, findNewReplicaSet } from '../../../../sandbox/controllers/deployment/replicaSets';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
@@ -174,5 +179,37 @@ describe('equalIgnoreHash and findNewReplicaSet', () => {
     const twinA = rs('a-9', '2026-01-01T00:00:03Z', { app: 'a' });
     const twinB = rs('a-9', '2026-01-01T00:00:03Z', { app: 'a' });
     assert.equal(findNewReplicaSet(d, [twinB, twinA]), twinB);
+  });
+});
+
+describe('existingReplicaSetAnnotationsUnchanged', () => {
+  const key = fc.constantFrom(
+    'a',
+    'b',
+    'constructor',
+    'deployment.kubernetes.io/revision',
+    'deployment.kubernetes.io/revision-history',
+    'deployment.kubernetes.io/desired-replicas',
+    'kubectl.kubernetes.io/last-applied-configuration',
+  );
+  const value = fc.constantFrom('', '1', '2', '3', 'x', '+2', '-1');
+  const annotations = fc.option(fc.dictionary(key, value, { maxKeys: 4 }), { nil: undefined });
+
+  test('true exactly when setNewReplicaSetAnnotations on a copy would change nothing (and the revision parses)', () => {
+    fc.assert(
+      fc.property(annotations, annotations, fc.integer({ min: 0, max: 4 }), (dAnn, rsAnn, newRevision) => {
+        const d: Deployment = { metadata: { name: 'd', ...(dAnn ? { annotations: dAnn } : {}) } };
+        const rs: ReplicaSet = { metadata: { name: 'rs', ...(rsAnn ? { annotations: rsAnn } : {}) } };
+        const before = JSON.stringify(rs);
+        const unchanged = existingReplicaSetAnnotationsUnchanged(d, rs, newRevision);
+        assert.equal(JSON.stringify(rs), before, 'the RS is only read');
+        const copy: ReplicaSet = { metadata: { ...rs.metadata, annotations: { ...(rsAnn ?? {}) } } };
+        const changed = setNewReplicaSetAnnotations(d, copy, newRevision, true, 1);
+        const same = JSON.stringify(copy.metadata!.annotations) === JSON.stringify(rsAnn ?? {});
+        if (unchanged) assert.ok(!changed && same, 'nothing would change');
+        else assert.ok(changed || !same || revisionOf(rs) === undefined, 'something would change, or no revision');
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
