@@ -115,6 +115,9 @@ function isBlockCollection(node: Node): boolean {
   return (node instanceof MapNode || node instanceof SeqNode) && node.flow !== true;
 }
 
+/** Maps up to this many keys find a duplicate key by comparing their keys; larger ones keep a set. */
+const SMALL_MAP = 8;
+
 /** A sentinel indent for "end of document" (a `---` / `...` line or the end of the text). */
 const END = -1;
 
@@ -130,6 +133,9 @@ class Reader {
   /** Comment lines a collection that just ended left to its parent. */
   private passedUp: CommentLine[] = NO_COMMENTS;
   private readonly len: number;
+  /** Where {@link keyAhead} last looked for a plain key, and the `:` it found there (-1: none). */
+  private keyAt = -1;
+  private keyColon = -1;
 
   constructor(private readonly text: string) {
     this.len = text.length;
@@ -267,7 +273,10 @@ class Reader {
       return colon;
     }
     if (c === 91 || c === 123) return false; // a flow collection (as a key: left to yaml)
-    return this.plainKeyEnd(p) >= 0;
+    const colon = this.plainKeyEnd(p);
+    this.keyAt = p;
+    this.keyColon = colon;
+    return colon >= 0;
   }
 
   private colonIndicator(q: number): boolean {
@@ -332,11 +341,23 @@ class Reader {
     const t = this.text;
     const map = newMap();
     const start = this.pos;
-    const seen = new Set<string>();
+    // Duplicate keys: the map's own keys compared while it is small (most are), a set of them past that.
+    let seen: Set<string> | undefined;
     for (;;) {
       const key = this.key();
-      if (seen.has(key.value as string)) throw bail();
-      seen.add(key.value as string);
+      const text = key.value as string;
+      const items = map.items;
+      if (seen !== undefined) {
+        if (seen.has(text)) throw bail();
+        seen.add(text);
+      } else if (items.length < SMALL_MAP) {
+        for (let i = 0; i < items.length; i++) if ((items[i].key as Scalar).value === text) throw bail();
+      } else {
+        seen = new Set<string>();
+        for (let i = 0; i < items.length; i++) seen.add((items[i].key as Scalar).value as string);
+        if (seen.has(text)) throw bail();
+        seen.add(text);
+      }
       const value = this.mapValue(indent);
       map.items.push(newPair(key, value));
       const ind = this.afterItem(value, indent);
@@ -438,7 +459,8 @@ class Reader {
       colon = node.range![1];
       while (t.charCodeAt(colon) === SPACE) colon++;
     } else {
-      colon = this.plainKeyEnd(p);
+      // keyAhead has just found it for this key (the text does not change): read again only otherwise.
+      colon = this.keyAt === p ? this.keyColon : this.plainKeyEnd(p);
       let e = colon;
       while (t.charCodeAt(e - 1) === SPACE) e--;
       if (e <= p) throw bail();
@@ -616,7 +638,7 @@ class Reader {
   private plainValue(parentIndent: number): Scalar {
     const t = this.text;
     const start = this.pos;
-    if (!plainStart(t.slice(start, start + 2))) throw bail();
+    if (!plainStartAt(t, start)) throw bail();
     let e = this.plainLineEnd(start);
     let value = t.slice(start, e);
     let p = e;
@@ -888,7 +910,12 @@ function emptyScalar(offset: number, end: number): Scalar {
 
 /** Whether `s` may start a plain scalar here (no indicator the reader leaves to `yaml`). */
 function plainStart(s: string): boolean {
-  const c = s.charCodeAt(0);
+  return plainStartAt(s, 0);
+}
+
+/** {@link plainStart} of the text at `p` (reads `t` at `p` and `p + 1` only: no substring per scalar). */
+function plainStartAt(t: string, p: number): boolean {
+  const c = t.charCodeAt(p);
   switch (c) {
     case 33: // !
     case 38: // &
@@ -910,8 +937,8 @@ function plainStart(s: string): boolean {
     case 63: // ?
     case 58: // :
     case DASH: {
-      const n = s.charCodeAt(1);
-      return !(s.length < 2 || n === SPACE || n === NL || Number.isNaN(n));
+      const n = t.charCodeAt(p + 1);
+      return !(n === SPACE || n === NL || Number.isNaN(n));
     }
     default:
       return true;
@@ -1069,6 +1096,9 @@ function resolveCore(node: Scalar, src: string): void {
   // Letters other than n, t, f start no core-schema value but a string.
   if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) {
     if (c !== 110 && c !== 78 && c !== 116 && c !== 84 && c !== 102 && c !== 70) return;
+    // n, t or f: of the tags below only null (`null`, 4 letters) and bool (`true`, `false`) match a letter first.
+    const n = src.length;
+    if (n !== 4 && n !== 5) return;
   }
   if (NULL_RE.test(src)) node.value = null;
   else if (BOOL_RE.test(src)) node.value = c === 116 || c === 84;
