@@ -9,8 +9,19 @@
 import { fieldRange } from './pathToRange';
 // eslint-disable-next-line no-restricted-imports -- a Document over parsed nodes, only read (`toJS`), never written
 import { Document, parseAllDocuments } from 'yaml';
-import { isAlias, isMap, isPair, isScalar, isSeq } from './yamlNodes';
-import type { Alias, LineCounter, YAMLError, YAMLMap } from 'yaml';
+import {
+  ALIAS_TYPE,
+  MAP_TYPE,
+  SCALAR_TYPE,
+  SEQ_TYPE,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  nodeType,
+} from './yamlNodes';
+import type { Alias, LineCounter, Scalar, YAMLError, YAMLMap, YAMLSeq } from 'yaml';
 import type { KubeObject } from '../api/types';
 import { DEFAULT_COPY_LIMITS, copyJson, isPlainObject } from '../util/json';
 import { nestingDepth, nestingDepthBound } from './nestingDepth';
@@ -349,8 +360,10 @@ function plainNode(node: unknown, depth: number, state: PlainState): unknown {
 
 function plainValue(node: unknown, depth: number, state: PlainState): unknown {
   if (node === null) return null;
-  if (isScalar(node)) {
-    const v = node.value;
+  // The node's kind read once (isScalar, isAlias, isMap, isSeq in turn would read it up to four times).
+  const type = nodeType(node);
+  if (type === SCALAR_TYPE) {
+    const v = (node as Scalar).value;
     switch (typeof v) {
       case 'string':
         state.bytes += v.length + 2;
@@ -367,28 +380,32 @@ function plainValue(node: unknown, depth: number, state: PlainState): unknown {
         throw NOT_PLAIN;
     }
   }
-  if (isAlias(node) && state.anchors !== undefined) return aliasValue(node, depth, state);
+  if (type === ALIAS_TYPE && state.anchors !== undefined) return aliasValue(node as Alias, depth, state);
   if (depth >= DEFAULT_COPY_LIMITS.maxDepth) throw NOT_PLAIN;
   if (depth > state.deepest) state.deepest = depth;
-  if (isMap(node)) {
-    if (node.tag !== undefined) throw NOT_PLAIN;
+  if (type === MAP_TYPE) {
+    const map = node as YAMLMap;
+    if (map.tag !== undefined) throw NOT_PLAIN;
     const out: Record<string, unknown> = {};
-    for (const pair of node.items) {
+    for (const pair of map.items) {
       const key = pair.key;
-      if (!isScalar(key) || typeof key.value !== 'string' || key.value === '<<' || key.value === '__proto__')
-        throw NOT_PLAIN;
-      if (key.anchor !== undefined && state.anchors !== undefined) throw NOT_PLAIN;
+      if (nodeType(key) !== SCALAR_TYPE) throw NOT_PLAIN;
+      const k = (key as Scalar).value;
+      if (typeof k !== 'string' || k === '<<' || k === '__proto__') throw NOT_PLAIN;
+      if ((key as Scalar).anchor !== undefined && state.anchors !== undefined) throw NOT_PLAIN;
       if (pair.value === undefined) throw NOT_PLAIN;
-      state.bytes += key.value.length + 4;
-      out[key.value] = plainNode(pair.value, depth + 1, state);
+      state.bytes += k.length + 4;
+      out[k] = plainNode(pair.value, depth + 1, state);
     }
     return out;
   }
-  if (isSeq(node)) {
-    if (node.tag !== undefined) throw NOT_PLAIN;
-    const out = new Array<unknown>(node.items.length);
-    for (let i = 0; i < node.items.length; i++) out[i] = plainNode(node.items[i], depth + 1, state);
-    state.bytes += node.items.length + 2;
+  if (type === SEQ_TYPE) {
+    const seq = node as YAMLSeq;
+    if (seq.tag !== undefined) throw NOT_PLAIN;
+    const items = seq.items;
+    const out = new Array<unknown>(items.length);
+    for (let i = 0; i < items.length; i++) out[i] = plainNode(items[i], depth + 1, state);
+    state.bytes += items.length + 2;
     return out;
   }
   throw NOT_PLAIN;
