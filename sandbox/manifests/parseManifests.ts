@@ -154,7 +154,7 @@ function fastManifests(text: string, lineCounter: LineCounter): ParsedManifestTe
       doc.contents = root;
       return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     };
-    const found = toManifest(root, toJS, index, text, lineCounter, true);
+    const found = toManifest(root, toJS, index, text, lineCounter, docs[index].anchors ? 'fast-anchors' : 'fast');
     if (found === undefined) continue;
     if ('problem' in found) problems.push(found.problem);
     else manifests.push(found);
@@ -268,7 +268,7 @@ function toManifest(
   index: number,
   text: string,
   lc: LineCounter,
-  aliases = false,
+  reader: PlainReader = 'yaml',
 ): ManifestDocument | { problem: ManifestProblem } | undefined {
   if (!isMap(root)) return undefined;
   const apiVersion = stringField(root, 'apiVersion');
@@ -277,7 +277,7 @@ function toManifest(
   const start = root.range?.[0] ?? 0;
   const lineEnd = text.indexOf('\n', start);
   const firstLine = rangeAt(lc, start, lineEnd < 0 ? text.length : lineEnd);
-  const plain = plainJson(root, aliases);
+  const plain = plainJson(root, reader);
   if (plain !== undefined) return { index, root, apiVersion, kind, object: plain };
   let js: unknown;
   try {
@@ -313,7 +313,15 @@ interface Anchored {
   aliasCount: number;
 }
 
+/**
+ * Who read a document's nodes: `yaml`, or the fast reader (no tags; `fast-anchors`: it defines anchors, so aliases
+ * are resolved in {@link plainJson}; `fast`: it defines none, so it has no alias and no node carries an anchor).
+ */
+type PlainReader = 'yaml' | 'fast' | 'fast-anchors';
+
 interface PlainState {
+  /** The fast reader's nodes: none has a tag (it declines them), so none is looked for. */
+  readonly fast: boolean;
   bytes: number;
   /** The deepest level an object or array was entered at (-1: none yet). */
   deepest: number;
@@ -324,14 +332,15 @@ interface PlainState {
 /**
  * The JSON of a document's root map read straight off the YAML nodes: what `copyJson(doc.toJS())` gives, in one pass
  * and without the intermediate value, for the documents that are plain data — string keys, string, finite number,
- * boolean and null scalars, no merge keys or tagged collections, within copyJson's depth and size limits. With
- * `aliases` (the fast reader's documents: each anchor defined once, before its aliases, never around them), an alias
+ * boolean and null scalars, no merge keys or tagged collections, within copyJson's depth and size limits. For
+ * `fast-anchors` (the fast reader's documents with anchors: each defined once, before its aliases, never around them), an alias
  * is a fresh copy of its anchor's JSON, counted against the alias limit exactly as yaml's toJS counts it
  * (Alias.toJS, getAliasCount); over the limit it is left to toJS, which gives the error. Anything else is undefined,
  * and the general conversion (with its own messages) decides.
  */
-function plainJson(root: YAMLMap, aliases: boolean): Record<string, unknown> | undefined {
-  const state: PlainState = { bytes: 0, deepest: -1, anchors: aliases ? new Map() : undefined };
+function plainJson(root: YAMLMap, reader: PlainReader): Record<string, unknown> | undefined {
+  const anchors = reader === 'fast-anchors' ? new Map<string, Anchored>() : undefined;
+  const state: PlainState = { fast: reader !== 'yaml', bytes: 0, deepest: -1, anchors };
   try {
     const out = plainNode(root, 0, state) as Record<string, unknown>;
     return state.bytes <= DEFAULT_COPY_LIMITS.maxBytes ? out : undefined;
@@ -385,7 +394,7 @@ function plainValue(node: unknown, depth: number, state: PlainState): unknown {
   if (depth > state.deepest) state.deepest = depth;
   if (type === MAP_TYPE) {
     const map = node as YAMLMap;
-    if (map.tag !== undefined) throw NOT_PLAIN;
+    if (!state.fast && map.tag !== undefined) throw NOT_PLAIN;
     const out: Record<string, unknown> = {};
     for (const pair of map.items) {
       const key = pair.key;
@@ -401,7 +410,7 @@ function plainValue(node: unknown, depth: number, state: PlainState): unknown {
   }
   if (type === SEQ_TYPE) {
     const seq = node as YAMLSeq;
-    if (seq.tag !== undefined) throw NOT_PLAIN;
+    if (!state.fast && seq.tag !== undefined) throw NOT_PLAIN;
     const items = seq.items;
     const out = new Array<unknown>(items.length);
     for (let i = 0; i < items.length; i++) out[i] = plainNode(items[i], depth + 1, state);

@@ -65,6 +65,8 @@ function newPair(key: unknown, value: unknown): Pair {
 /** One document of the stream: its root node (a null Scalar when the document is empty). */
 export interface FastDocument {
   readonly contents: Node;
+  /** Whether the document defines an anchor (without one it holds no alias either: the reader declines those). */
+  readonly anchors: boolean;
 }
 
 /** The nodes the reader makes. */
@@ -164,7 +166,7 @@ class Reader {
         if (t.charCodeAt(this.pos) === 37 /* % */) throw bail();
         contents = this.blockNode(-1, ind);
       }
-      docs.push({ contents });
+      docs.push({ contents, anchors: this.anchors.size > 0 });
       const after = this.skipBlank();
       if (after !== END) throw bail();
       if (this.pos < this.len && this.isMarker('.')) {
