@@ -333,10 +333,10 @@ interface PlainState {
  * The JSON of a document's root map read straight off the YAML nodes: what `copyJson(doc.toJS())` gives, in one pass
  * and without the intermediate value, for the documents that are plain data — string keys, string, finite number,
  * boolean and null scalars, no merge keys or tagged collections, within copyJson's depth and size limits. For
- * `fast-anchors` (the fast reader's documents with anchors: each defined once, before its aliases, never around them), an alias
- * is a fresh copy of its anchor's JSON, counted against the alias limit exactly as yaml's toJS counts it
- * (Alias.toJS, getAliasCount); over the limit it is left to toJS, which gives the error. Anything else is undefined,
- * and the general conversion (with its own messages) decides.
+ * `fast-anchors` (the fast reader's documents with anchors: each defined once, before its aliases, never around
+ * them), an alias is a fresh copy of its anchor's JSON, counted against the alias limit exactly as yaml's toJS counts
+ * it (Alias.toJS, getAliasCount); over the limit it is left to toJS, which gives the error. Anything else is
+ * undefined, and the general conversion (with its own messages) decides.
  */
 function plainJson(root: YAMLMap, reader: PlainReader): Record<string, unknown> | undefined {
   const anchors = reader === 'fast-anchors' ? new Map<string, Anchored>() : undefined;

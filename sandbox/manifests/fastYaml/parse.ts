@@ -114,7 +114,10 @@ interface CommentLine {
 const NO_COMMENTS: CommentLine[] = [];
 
 function isBlockCollection(node: Node): boolean {
-  return (node instanceof MapNode || node instanceof SeqNode) && node.flow !== true;
+  // The reader's own nodes: a map or sequence is one made from MAP_PROTO or SEQ_PROTO (as `instanceof` would find,
+  // without walking a scalar's whole prototype chain twice).
+  const proto: unknown = Object.getPrototypeOf(node);
+  return (proto === MAP_PROTO || proto === SEQ_PROTO) && (node as YAMLMap | YAMLSeq).flow !== true;
 }
 
 /** Maps up to this many keys find a duplicate key by comparing their keys; larger ones keep a set. */
@@ -385,7 +388,7 @@ class Reader {
     const ind = this.skipBlank();
     const comments = this.commentLines(from, this.pos);
     let i = 0;
-    const type = value instanceof ScalarNode ? value.type : undefined;
+    const type = Object.getPrototypeOf(value) === SCALAR_PROTO ? (value as Scalar).type : undefined;
     if (type === 'PLAIN' && (value as Scalar).source === '') {
       if (comments.length > 0) throw bail(); // comments after an empty value: yaml's ranges there are irregular
     } else if (type !== 'BLOCK_LITERAL' && type !== 'BLOCK_FOLDED') {
