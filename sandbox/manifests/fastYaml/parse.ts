@@ -1095,6 +1095,23 @@ const NAN_RE = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const EXP_RE = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
 const FLOAT_RE = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 
+/**
+ * Whether every character of `src` is one a number that starts with a digit may hold in the core schema (OCT_RE,
+ * INT_RE, HEX_RE, EXP_RE, FLOAT_RE: digits, `.`, `+`, `-`, `e`/`E`, `o`, `x` and the hex letters); a digit-led text
+ * with any other character is none of the tags below (null, bool and the NaN forms do not start with a digit).
+ */
+function numberChars(src: string): boolean {
+  for (let i = 1; i < src.length; i++) {
+    const c = src.charCodeAt(i);
+    if (c >= 48 && c <= 57) continue; // 0-9
+    if (c === 46 || c === 43 || c === 45) continue; // . + -
+    if ((c >= 97 && c <= 102) || (c >= 65 && c <= 70)) continue; // a-f A-F (e, E among them)
+    if (c === 111 || c === 120) continue; // o x
+    return false;
+  }
+  return true;
+}
+
 /** Sets `value` (and `format`, `minFractionDigits`) as the core schema's tags resolve `src`, in their order. */
 function resolveCore(node: Scalar, src: string): void {
   const c = src.charCodeAt(0);
@@ -1104,7 +1121,7 @@ function resolveCore(node: Scalar, src: string): void {
     // n, t or f: of the tags below only null (`null`, 4 letters) and bool (`true`, `false`) match a letter first.
     const n = src.length;
     if (n !== 4 && n !== 5) return;
-  }
+  } else if (c >= 48 && c <= 57 && !numberChars(src)) return; // `100m`, `128Mi`, `1.25-alpine`: a string
   if (NULL_RE.test(src)) node.value = null;
   else if (BOOL_RE.test(src)) node.value = c === 116 || c === 84;
   else if (OCT_RE.test(src)) {

@@ -2,13 +2,15 @@
  * The shortcuts batch `validate` takes over YAML nodes answer as the long ways did: `nodeType` (one read of a node's
  * kind) agrees with yaml's predicates on every node of every example and fixture file, read by `yaml` and by the fast
  * reader; a fast-read document says it defines anchors exactly when one of its nodes has one (the plain-JSON pass
- * looks for anchors and aliases only then); and objectKey gives one key per identity.
+ * looks for anchors and aliases only then); a digit-led plain scalar the reader leaves a string without trying the
+ * core schema's number forms is one `yaml` reads as a string too; and objectKey gives one key per identity.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
+import type { Scalar, YAMLMap } from 'yaml';
 import { yamlFiles } from '../../yamlFiles';
 import { parseFastYaml } from '../../../sandbox/manifests/fastYaml/parse';
 import {
@@ -110,5 +112,28 @@ describe('objectKey', () => {
     const odd = objectKey('', 'Pod', 'default', undefined as unknown as string);
     assert.ok(![...seen.keys()].includes(odd));
     assert.notEqual(odd, objectKey('', 'Pod', 'default', 'undefined'));
+  });
+});
+
+describe('digit-led plain scalars', () => {
+  test('the fast reader resolves them as yaml does (numbers, and strings it no longer tries as numbers)', () => {
+    const alphabet = [...'019.eE+-xoafFMimkG:_/nINXO'];
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    let compared = 0;
+    let strings = 0;
+    for (let i = 0; i < 30_000; i++) {
+      let t = String(Math.floor(random() * 10));
+      const len = Math.floor(random() * 6);
+      for (let j = 0; j < len; j++) t += alphabet[Math.floor(random() * alphabet.length)];
+      const docs = parseFastYaml(`v: ${t}\n`);
+      if (docs === undefined) continue;
+      const fast = ((docs[0].contents as YAMLMap).items[0].value as Scalar).value;
+      const expected = (parse(`v: ${t}\n`) as { v: unknown }).v;
+      assert.ok(Object.is(fast, expected), `${JSON.stringify(t)}: ${String(fast)} against ${String(expected)}`);
+      compared++;
+      if (typeof fast === 'string') strings++;
+    }
+    assert.ok(compared > 20_000 && strings > 10_000 && compared - strings > 1_000, `${compared}, ${strings} strings`);
   });
 });
