@@ -9,8 +9,19 @@
 import { fieldRange } from './pathToRange';
 // eslint-disable-next-line no-restricted-imports -- a Document over parsed nodes, only read (`toJS`), never written
 import { Document, parseAllDocuments } from 'yaml';
-import { isAlias, isMap, isPair, isScalar, isSeq } from './yamlNodes';
-import type { Alias, LineCounter, YAMLError, YAMLMap } from 'yaml';
+import {
+  ALIAS_TYPE,
+  MAP_TYPE,
+  SCALAR_TYPE,
+  SEQ_TYPE,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  nodeType,
+} from './yamlNodes';
+import type { Alias, LineCounter, Scalar, YAMLError, YAMLMap, YAMLSeq } from 'yaml';
 import type { KubeObject } from '../api/types';
 import { DEFAULT_COPY_LIMITS, copyJson, isPlainObject } from '../util/json';
 import { nestingDepth, nestingDepthBound } from './nestingDepth';
@@ -143,7 +154,7 @@ function fastManifests(text: string, lineCounter: LineCounter): ParsedManifestTe
       doc.contents = root;
       return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     };
-    const found = toManifest(root, toJS, index, text, lineCounter, true);
+    const found = toManifest(root, toJS, index, text, lineCounter, docs[index].anchors ? 'fast-anchors' : 'fast');
     if (found === undefined) continue;
     if ('problem' in found) problems.push(found.problem);
     else manifests.push(found);
@@ -257,7 +268,7 @@ function toManifest(
   index: number,
   text: string,
   lc: LineCounter,
-  aliases = false,
+  reader: PlainReader = 'yaml',
 ): ManifestDocument | { problem: ManifestProblem } | undefined {
   if (!isMap(root)) return undefined;
   const apiVersion = stringField(root, 'apiVersion');
@@ -266,7 +277,7 @@ function toManifest(
   const start = root.range?.[0] ?? 0;
   const lineEnd = text.indexOf('\n', start);
   const firstLine = rangeAt(lc, start, lineEnd < 0 ? text.length : lineEnd);
-  const plain = plainJson(root, aliases);
+  const plain = plainJson(root, reader);
   if (plain !== undefined) return { index, root, apiVersion, kind, object: plain };
   let js: unknown;
   try {
@@ -302,7 +313,15 @@ interface Anchored {
   aliasCount: number;
 }
 
+/**
+ * Who read a document's nodes: `yaml`, or the fast reader (no tags; `fast-anchors`: it defines anchors, so aliases
+ * are resolved in {@link plainJson}; `fast`: it defines none, so it has no alias and no node carries an anchor).
+ */
+type PlainReader = 'yaml' | 'fast' | 'fast-anchors';
+
 interface PlainState {
+  /** The fast reader's nodes: none has a tag (it declines them), so none is looked for. */
+  readonly fast: boolean;
   bytes: number;
   /** The deepest level an object or array was entered at (-1: none yet). */
   deepest: number;
@@ -313,14 +332,15 @@ interface PlainState {
 /**
  * The JSON of a document's root map read straight off the YAML nodes: what `copyJson(doc.toJS())` gives, in one pass
  * and without the intermediate value, for the documents that are plain data — string keys, string, finite number,
- * boolean and null scalars, no merge keys or tagged collections, within copyJson's depth and size limits. With
- * `aliases` (the fast reader's documents: each anchor defined once, before its aliases, never around them), an alias
- * is a fresh copy of its anchor's JSON, counted against the alias limit exactly as yaml's toJS counts it
- * (Alias.toJS, getAliasCount); over the limit it is left to toJS, which gives the error. Anything else is undefined,
- * and the general conversion (with its own messages) decides.
+ * boolean and null scalars, no merge keys or tagged collections, within copyJson's depth and size limits. For
+ * `fast-anchors` (the fast reader's documents with anchors: each defined once, before its aliases, never around
+ * them), an alias is a fresh copy of its anchor's JSON, counted against the alias limit exactly as yaml's toJS counts
+ * it (Alias.toJS, getAliasCount); over the limit it is left to toJS, which gives the error. Anything else is
+ * undefined, and the general conversion (with its own messages) decides.
  */
-function plainJson(root: YAMLMap, aliases: boolean): Record<string, unknown> | undefined {
-  const state: PlainState = { bytes: 0, deepest: -1, anchors: aliases ? new Map() : undefined };
+function plainJson(root: YAMLMap, reader: PlainReader): Record<string, unknown> | undefined {
+  const anchors = reader === 'fast-anchors' ? new Map<string, Anchored>() : undefined;
+  const state: PlainState = { fast: reader !== 'yaml', bytes: 0, deepest: -1, anchors };
   try {
     const out = plainNode(root, 0, state) as Record<string, unknown>;
     return state.bytes <= DEFAULT_COPY_LIMITS.maxBytes ? out : undefined;
@@ -349,8 +369,10 @@ function plainNode(node: unknown, depth: number, state: PlainState): unknown {
 
 function plainValue(node: unknown, depth: number, state: PlainState): unknown {
   if (node === null) return null;
-  if (isScalar(node)) {
-    const v = node.value;
+  // The node's kind read once (isScalar, isAlias, isMap, isSeq in turn would read it up to four times).
+  const type = nodeType(node);
+  if (type === SCALAR_TYPE) {
+    const v = (node as Scalar).value;
     switch (typeof v) {
       case 'string':
         state.bytes += v.length + 2;
@@ -367,28 +389,32 @@ function plainValue(node: unknown, depth: number, state: PlainState): unknown {
         throw NOT_PLAIN;
     }
   }
-  if (isAlias(node) && state.anchors !== undefined) return aliasValue(node, depth, state);
+  if (type === ALIAS_TYPE && state.anchors !== undefined) return aliasValue(node as Alias, depth, state);
   if (depth >= DEFAULT_COPY_LIMITS.maxDepth) throw NOT_PLAIN;
   if (depth > state.deepest) state.deepest = depth;
-  if (isMap(node)) {
-    if (node.tag !== undefined) throw NOT_PLAIN;
+  if (type === MAP_TYPE) {
+    const map = node as YAMLMap;
+    if (!state.fast && map.tag !== undefined) throw NOT_PLAIN;
     const out: Record<string, unknown> = {};
-    for (const pair of node.items) {
+    for (const pair of map.items) {
       const key = pair.key;
-      if (!isScalar(key) || typeof key.value !== 'string' || key.value === '<<' || key.value === '__proto__')
-        throw NOT_PLAIN;
-      if (key.anchor !== undefined && state.anchors !== undefined) throw NOT_PLAIN;
+      if (nodeType(key) !== SCALAR_TYPE) throw NOT_PLAIN;
+      const k = (key as Scalar).value;
+      if (typeof k !== 'string' || k === '<<' || k === '__proto__') throw NOT_PLAIN;
+      if ((key as Scalar).anchor !== undefined && state.anchors !== undefined) throw NOT_PLAIN;
       if (pair.value === undefined) throw NOT_PLAIN;
-      state.bytes += key.value.length + 4;
-      out[key.value] = plainNode(pair.value, depth + 1, state);
+      state.bytes += k.length + 4;
+      out[k] = plainNode(pair.value, depth + 1, state);
     }
     return out;
   }
-  if (isSeq(node)) {
-    if (node.tag !== undefined) throw NOT_PLAIN;
-    const out = new Array<unknown>(node.items.length);
-    for (let i = 0; i < node.items.length; i++) out[i] = plainNode(node.items[i], depth + 1, state);
-    state.bytes += node.items.length + 2;
+  if (type === SEQ_TYPE) {
+    const seq = node as YAMLSeq;
+    if (!state.fast && seq.tag !== undefined) throw NOT_PLAIN;
+    const items = seq.items;
+    const out = new Array<unknown>(items.length);
+    for (let i = 0; i < items.length; i++) out[i] = plainNode(items[i], depth + 1, state);
+    state.bytes += items.length + 2;
     return out;
   }
   throw NOT_PLAIN;

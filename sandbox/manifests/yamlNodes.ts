@@ -15,3 +15,22 @@ export const YamlNodes = {
   YAMLMap: yaml.YAMLMap,
   YAMLSeq: yaml.YAMLSeq,
 } as const;
+
+/**
+ * The `yaml` package's node-type tags (upstream yaml/dist/nodes/identity.js: registered symbols, read by its
+ * predicates): `nodeType(node) === MAP_TYPE` is `isMap(node)`, and so on. A loop that tells several kinds apart reads
+ * the tag once instead of calling one predicate after another (each a lookup on nodes of many shapes).
+ */
+const NODE_TYPE = Symbol.for('yaml.node.type');
+export const ALIAS_TYPE = Symbol.for('yaml.alias');
+export const MAP_TYPE = Symbol.for('yaml.map');
+export const PAIR_TYPE = Symbol.for('yaml.pair');
+export const SCALAR_TYPE = Symbol.for('yaml.scalar');
+export const SEQ_TYPE = Symbol.for('yaml.seq');
+
+/** The node-type tag of `node` (one of the `*_TYPE` symbols), or undefined for anything that is not a node. */
+export function nodeType(node: unknown): symbol | undefined {
+  return typeof node === 'object' && node !== null
+    ? (node as Record<symbol, symbol | undefined>)[NODE_TYPE]
+    : undefined;
+}

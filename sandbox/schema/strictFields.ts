@@ -115,6 +115,8 @@ export function pathText(segments: readonly (string | number)[]): string {
  * write. Only a value whose every object and array is frozen is remembered.
  */
 const walkedClean = new WeakMap<object, Definition | SchemaType>();
+// Every value in walkedClean is frozen (a walk remembers only values frozen all the way down, and frozen stays frozen),
+// so the walks look a value up only when it is frozen: the objects a manifest is read into never are.
 
 /**
  * The fewest objects and arrays a clean frozen value must hold to be remembered. V8 makes a WeakMap set of a young key
@@ -159,10 +161,10 @@ class Walk {
     if (Array.isArray(value)) {
       const items = type.kind === 'array' ? type.items : type.kind === 'any' ? type : undefined;
       if (items === undefined) return Object.isFrozen(value) && deeplyFrozen(value);
-      if (walkedClean.get(value) === type) return true;
+      let sealed = Object.isFrozen(value);
+      if (sealed && walkedClean.get(value) === type) return true;
       const before = this.met;
       const start = this.objects++;
-      let sealed = Object.isFrozen(value);
       for (let i = 0; i < value.length; i++) {
         this.at.push(i);
         if (!this.visit(value[i], items)) sealed = false;
@@ -179,10 +181,10 @@ class Walk {
   }
 
   struct(value: Readonly<Record<string, unknown>>, def: Definition): boolean {
-    if (walkedClean.get(value) === def) return true;
+    let sealed = Object.isFrozen(value);
+    if (sealed && walkedClean.get(value) === def) return true;
     const before = this.met;
     const start = this.objects++;
-    let sealed = Object.isFrozen(value);
     const repeated = repeatedKeyOrder(value);
     const keys = repeated ?? Object.keys(value);
     const taken = repeated === undefined ? undefined : new Set<string>();
@@ -207,10 +209,10 @@ class Walk {
 
   /** A map or free-form object: any key, each value of `values`. */
   private map(value: Readonly<Record<string, unknown>>, values: SchemaType, type: SchemaType): boolean {
-    if (walkedClean.get(value) === type) return true;
+    let sealed = Object.isFrozen(value);
+    if (sealed && walkedClean.get(value) === type) return true;
     const before = this.met;
     const start = this.objects++;
-    let sealed = Object.isFrozen(value);
     const repeated = repeatedKeyOrder(value);
     const keys = repeated ?? Object.keys(value);
     const taken = repeated === undefined ? undefined : new Set<string>();

@@ -65,6 +65,8 @@ function newPair(key: unknown, value: unknown): Pair {
 /** One document of the stream: its root node (a null Scalar when the document is empty). */
 export interface FastDocument {
   readonly contents: Node;
+  /** Whether the document defines an anchor (without one it holds no alias either: the reader declines those). */
+  readonly anchors: boolean;
 }
 
 /** The nodes the reader makes. */
@@ -112,8 +114,14 @@ interface CommentLine {
 const NO_COMMENTS: CommentLine[] = [];
 
 function isBlockCollection(node: Node): boolean {
-  return (node instanceof MapNode || node instanceof SeqNode) && node.flow !== true;
+  // The reader's own nodes: a map or sequence is one made from MAP_PROTO or SEQ_PROTO (as `instanceof` would find,
+  // without walking a scalar's whole prototype chain twice).
+  const proto: unknown = Object.getPrototypeOf(node);
+  return (proto === MAP_PROTO || proto === SEQ_PROTO) && (node as YAMLMap | YAMLSeq).flow !== true;
 }
+
+/** Maps up to this many keys find a duplicate key by comparing their keys; larger ones keep a set. */
+const SMALL_MAP = 8;
 
 /** A sentinel indent for "end of document" (a `---` / `...` line or the end of the text). */
 const END = -1;
@@ -130,6 +138,9 @@ class Reader {
   /** Comment lines a collection that just ended left to its parent. */
   private passedUp: CommentLine[] = NO_COMMENTS;
   private readonly len: number;
+  /** Where {@link keyAhead} last looked for a plain key, and the `:` it found there (-1: none). */
+  private keyAt = -1;
+  private keyColon = -1;
 
   constructor(private readonly text: string) {
     this.len = text.length;
@@ -158,7 +169,7 @@ class Reader {
         if (t.charCodeAt(this.pos) === 37 /* % */) throw bail();
         contents = this.blockNode(-1, ind);
       }
-      docs.push({ contents });
+      docs.push({ contents, anchors: this.anchors.size > 0 });
       const after = this.skipBlank();
       if (after !== END) throw bail();
       if (this.pos < this.len && this.isMarker('.')) {
@@ -267,7 +278,10 @@ class Reader {
       return colon;
     }
     if (c === 91 || c === 123) return false; // a flow collection (as a key: left to yaml)
-    return this.plainKeyEnd(p) >= 0;
+    const colon = this.plainKeyEnd(p);
+    this.keyAt = p;
+    this.keyColon = colon;
+    return colon >= 0;
   }
 
   private colonIndicator(q: number): boolean {
@@ -332,11 +346,23 @@ class Reader {
     const t = this.text;
     const map = newMap();
     const start = this.pos;
-    const seen = new Set<string>();
+    // Duplicate keys: the map's own keys compared while it is small (most are), a set of them past that.
+    let seen: Set<string> | undefined;
     for (;;) {
       const key = this.key();
-      if (seen.has(key.value as string)) throw bail();
-      seen.add(key.value as string);
+      const text = key.value as string;
+      const items = map.items;
+      if (seen !== undefined) {
+        if (seen.has(text)) throw bail();
+        seen.add(text);
+      } else if (items.length < SMALL_MAP) {
+        for (let i = 0; i < items.length; i++) if ((items[i].key as Scalar).value === text) throw bail();
+      } else {
+        seen = new Set<string>();
+        for (let i = 0; i < items.length; i++) seen.add((items[i].key as Scalar).value as string);
+        if (seen.has(text)) throw bail();
+        seen.add(text);
+      }
       const value = this.mapValue(indent);
       map.items.push(newPair(key, value));
       const ind = this.afterItem(value, indent);
@@ -362,7 +388,7 @@ class Reader {
     const ind = this.skipBlank();
     const comments = this.commentLines(from, this.pos);
     let i = 0;
-    const type = value instanceof ScalarNode ? value.type : undefined;
+    const type = Object.getPrototypeOf(value) === SCALAR_PROTO ? (value as Scalar).type : undefined;
     if (type === 'PLAIN' && (value as Scalar).source === '') {
       if (comments.length > 0) throw bail(); // comments after an empty value: yaml's ranges there are irregular
     } else if (type !== 'BLOCK_LITERAL' && type !== 'BLOCK_FOLDED') {
@@ -438,7 +464,8 @@ class Reader {
       colon = node.range![1];
       while (t.charCodeAt(colon) === SPACE) colon++;
     } else {
-      colon = this.plainKeyEnd(p);
+      // keyAhead has just found it for this key (the text does not change): read again only otherwise.
+      colon = this.keyAt === p ? this.keyColon : this.plainKeyEnd(p);
       let e = colon;
       while (t.charCodeAt(e - 1) === SPACE) e--;
       if (e <= p) throw bail();
@@ -616,7 +643,7 @@ class Reader {
   private plainValue(parentIndent: number): Scalar {
     const t = this.text;
     const start = this.pos;
-    if (!plainStart(t.slice(start, start + 2))) throw bail();
+    if (!plainStartAt(t, start)) throw bail();
     let e = this.plainLineEnd(start);
     let value = t.slice(start, e);
     let p = e;
@@ -888,7 +915,12 @@ function emptyScalar(offset: number, end: number): Scalar {
 
 /** Whether `s` may start a plain scalar here (no indicator the reader leaves to `yaml`). */
 function plainStart(s: string): boolean {
-  const c = s.charCodeAt(0);
+  return plainStartAt(s, 0);
+}
+
+/** {@link plainStart} of the text at `p` (reads `t` at `p` and `p + 1` only: no substring per scalar). */
+function plainStartAt(t: string, p: number): boolean {
+  const c = t.charCodeAt(p);
   switch (c) {
     case 33: // !
     case 38: // &
@@ -910,8 +942,8 @@ function plainStart(s: string): boolean {
     case 63: // ?
     case 58: // :
     case DASH: {
-      const n = s.charCodeAt(1);
-      return !(s.length < 2 || n === SPACE || n === NL || Number.isNaN(n));
+      const n = t.charCodeAt(p + 1);
+      return !(n === SPACE || n === NL || Number.isNaN(n));
     }
     default:
       return true;
@@ -1063,13 +1095,33 @@ const NAN_RE = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const EXP_RE = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
 const FLOAT_RE = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 
+/**
+ * Whether every character of `src` is one a number that starts with a digit may hold in the core schema (OCT_RE,
+ * INT_RE, HEX_RE, EXP_RE, FLOAT_RE: digits, `.`, `+`, `-`, `e`/`E`, `o`, `x` and the hex letters); a digit-led text
+ * with any other character is none of the tags below (null, bool and the NaN forms do not start with a digit).
+ */
+function numberChars(src: string): boolean {
+  for (let i = 1; i < src.length; i++) {
+    const c = src.charCodeAt(i);
+    if (c >= 48 && c <= 57) continue; // 0-9
+    if (c === 46 || c === 43 || c === 45) continue; // . + -
+    if ((c >= 97 && c <= 102) || (c >= 65 && c <= 70)) continue; // a-f A-F (e, E among them)
+    if (c === 111 || c === 120) continue; // o x
+    return false;
+  }
+  return true;
+}
+
 /** Sets `value` (and `format`, `minFractionDigits`) as the core schema's tags resolve `src`, in their order. */
 function resolveCore(node: Scalar, src: string): void {
   const c = src.charCodeAt(0);
   // Letters other than n, t, f start no core-schema value but a string.
   if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) {
     if (c !== 110 && c !== 78 && c !== 116 && c !== 84 && c !== 102 && c !== 70) return;
-  }
+    // n, t or f: of the tags below only null (`null`, 4 letters) and bool (`true`, `false`) match a letter first.
+    const n = src.length;
+    if (n !== 4 && n !== 5) return;
+  } else if (c >= 48 && c <= 57 && !numberChars(src)) return; // `100m`, `128Mi`, `1.25-alpine`: a string
   if (NULL_RE.test(src)) node.value = null;
   else if (BOOL_RE.test(src)) node.value = c === 116 || c === 84;
   else if (OCT_RE.test(src)) {

@@ -23,30 +23,33 @@ export function extractFacts(m: ManifestDocument, lc: LineCounter): ObjectFacts[
   const group = parseApiVersion(apiVersion).group;
   const metadata = at(object, 'metadata') ?? {};
   const templates = podTemplates(group, kind, object);
-  return [
-    {
-      apiVersion,
-      kind,
-      group,
-      name: nonEmptyString(metadata.name),
-      namespace: nonEmptyString(metadata.namespace),
-      nameRange: fieldRange(m.root, 'metadata.name', lc),
-      kindRange: fieldRange(m.root, 'kind', lc),
-      ...(builtInGroups().has(group) ? {} : { fieldRanges: fieldRanges(m, lc) }),
-      labels: stringMap(metadata.labels),
-      podTemplateLabels: templates.map((t) => t.labels),
-      serviceSelector: group === '' && kind === 'Service' ? serviceSelector(m, lc) : undefined,
-      podSelectorTerms: templates
-        .flatMap((t) => podSelectorTerms(t.spec, t.specPath, nonEmptyString(metadata.namespace)))
-        .map((t) => ({ ...t, range: fieldRange(m.root, t.field, lc) })),
-      references: templates
-        .flatMap((t) => podReferences(t.spec, t.specPath, t.replacedVolumes))
-        .map((r) => ({ ...r, range: fieldRange(m.root, r.field, lc) })),
-      scaleTarget: kind === 'HorizontalPodAutoscaler' && group === 'autoscaling' ? scaleTarget(m, lc) : undefined,
-      object: object as unknown as KubeObject,
-    },
-  ];
+  // Built field by field in the order the fields are listed (fieldRanges only for custom resources): the same object
+  // as one literal with a spread for fieldRanges, which took the literal off V8's fast path for every document.
+  const facts: Mutable<ObjectFacts> = {
+    apiVersion,
+    kind,
+    group,
+    name: nonEmptyString(metadata.name),
+    namespace: nonEmptyString(metadata.namespace),
+    nameRange: fieldRange(m.root, 'metadata.name', lc),
+    kindRange: fieldRange(m.root, 'kind', lc),
+  } as Mutable<ObjectFacts>;
+  if (!builtInGroups().has(group)) facts.fieldRanges = fieldRanges(m, lc);
+  facts.labels = stringMap(metadata.labels);
+  facts.podTemplateLabels = templates.map((t) => t.labels);
+  facts.serviceSelector = group === '' && kind === 'Service' ? serviceSelector(m, lc) : undefined;
+  facts.podSelectorTerms = templates
+    .flatMap((t) => podSelectorTerms(t.spec, t.specPath, nonEmptyString(metadata.namespace)))
+    .map((t) => ({ ...t, range: fieldRange(m.root, t.field, lc) }));
+  facts.references = templates
+    .flatMap((t) => podReferences(t.spec, t.specPath, t.replacedVolumes))
+    .map((r) => ({ ...r, range: fieldRange(m.root, r.field, lc) }));
+  facts.scaleTarget = kind === 'HorizontalPodAutoscaler' && group === 'autoscaling' ? scaleTarget(m, lc) : undefined;
+  facts.object = object as unknown as KubeObject;
+  return [facts];
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A non-empty selector of a Service that selects pods (ExternalName Services select nothing). */
 function serviceSelector(m: ManifestDocument, lc: LineCounter): ServiceSelector | undefined {

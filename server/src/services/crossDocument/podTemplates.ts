@@ -77,7 +77,11 @@ export function at(value: unknown, ...keys: string[]): Record<string, unknown> |
 export function stringMap(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (!isPlainObject(value)) return out;
-  for (const [k, v] of Object.entries(value)) if (typeof v === 'string') out[k] = v;
+  // Own enumerable string keys in order, as Object.entries, without an entry array per key.
+  for (const k of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[k];
+    if (typeof v === 'string') out[k] = v;
+  }
   return out;
 }
 

@@ -42,14 +42,19 @@ export function runSchemaRules(doc: ManifestDocument, ctx: SchemaRuleContext): D
 
 /** One visitor calling each of `visitors` in turn. */
 function allOf(visitors: readonly SchemaVisitor[]): SchemaVisitor {
-  const values = visitors.flatMap((v) => (v.value === undefined ? [] : [v.value.bind(v)]));
-  const objects = visitors.flatMap((v) => (v.object === undefined ? [] : [v.object.bind(v)]));
+  // The visitors with each hook, called as methods (no bound copies, no flatMap: this runs once per document).
+  const values: SchemaVisitor[] = [];
+  const objects: SchemaVisitor[] = [];
+  for (const v of visitors) {
+    if (v.value !== undefined) values.push(v);
+    if (v.object !== undefined) objects.push(v);
+  }
   return {
     value(node, type, key, path) {
-      for (const f of values) f(node, type, key, path);
+      for (let i = 0; i < values.length; i++) values[i].value!(node, type, key, path);
     },
     object(map, def, key, path) {
-      for (const f of objects) f(map, def, key, path);
+      for (let i = 0; i < objects.length; i++) objects[i].object!(map, def, key, path);
     },
   };
 }

@@ -28,7 +28,9 @@ export function scalarKind(s: Scalar): ScalarKind {
   if (typeof v === 'boolean') return 'boolean';
   if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
   if (typeof v === 'bigint') return 'integer';
-  if (typeof v === 'string') return s.type === 'PLAIN' && YAML11_BOOLEANS.has(v) ? 'boolean' : 'string';
+  // Every YAML 1.1 boolean word is at most 5 letters: a longer string is not looked up (nor hashed) at all.
+  if (typeof v === 'string')
+    return s.type === 'PLAIN' && v.length <= 5 && YAML11_BOOLEANS.has(v) ? 'boolean' : 'string';
   return 'string';
 }
 

@@ -12,8 +12,8 @@
  * The path handed to the visitor is one shared stack, valid only during the
  * call: copy it (`[...path]`) to keep it. No allocation per node otherwise.
  */
-import { isMap, isScalar, isSeq } from '../../../../sandbox/manifests/yamlNodes';
-import type { Node, Pair, Scalar, YAMLMap } from 'yaml';
+import { MAP_TYPE, SCALAR_TYPE, SEQ_TYPE, isScalar, nodeType } from '../../../../sandbox/manifests/yamlNodes';
+import type { Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { resolveRef } from '../../schema/schema';
 import type { Definition, SchemaType } from '../../schema/types';
 
@@ -56,23 +56,37 @@ function walkNode(
   path: (string | number)[],
   v: SchemaVisitor,
 ): void {
-  if (!isMap(node) && !isSeq(node) && !isScalar(node)) return;
-  v.value?.(node, type, key, path);
-  if (type.kind === 'ref' && isMap(node)) {
+  // The node's kind read once (see nodeType).
+  const nt = nodeType(node);
+  if (nt !== MAP_TYPE && nt !== SEQ_TYPE && nt !== SCALAR_TYPE) return;
+  v.value?.(node as Node, type, key, path);
+  if (nt !== SCALAR_TYPE) walkChildren(node as YAMLMap | YAMLSeq, nt === MAP_TYPE, type, key, path, v);
+}
+
+function walkChildren(
+  node: YAMLMap | YAMLSeq,
+  map: boolean,
+  type: SchemaType,
+  key: Scalar | undefined,
+  path: (string | number)[],
+  v: SchemaVisitor,
+): void {
+  if (type.kind === 'ref' && map) {
     const def = resolveRef(type);
-    if (def !== undefined) walkObject(node, def, key, path, v);
-  } else if (type.kind === 'map' && isMap(node)) {
-    for (const pair of node.items) {
+    if (def !== undefined) walkObject(node as YAMLMap, def, key, path, v);
+  } else if (type.kind === 'map' && map) {
+    for (const pair of (node as YAMLMap).items) {
       const k = keyText(pair);
       if (k === undefined || isMergeKey(pair)) continue;
       path.push(k);
       walkNode(pair.value, type.values, pair.key as Scalar, path, v);
       path.pop();
     }
-  } else if (type.kind === 'array' && isSeq(node)) {
-    for (let i = 0; i < node.items.length; i++) {
+  } else if (type.kind === 'array' && !map) {
+    const items = (node as YAMLSeq).items;
+    for (let i = 0; i < items.length; i++) {
       path.push(i);
-      walkNode(node.items[i], type.items, undefined, path, v);
+      walkNode(items[i], type.items, undefined, path, v);
       path.pop();
     }
   }

@@ -7,7 +7,7 @@
  * and an integral float (`3.0`) is an integer. Unquoted numbers and YAML 1.1
  * booleans (`yes`) where a string is required come with a quoted replacement.
  */
-import { isMap, isScalar, isSeq } from '../../../../sandbox/manifests/yamlNodes';
+import { MAP_TYPE, SCALAR_TYPE, SEQ_TYPE, nodeType } from '../../../../sandbox/manifests/yamlNodes';
 import type { Node, Scalar } from 'yaml';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { QUANTITY_FORMAT_ERROR, parseQuantity } from '../../../../sandbox/api/quantity';
@@ -80,10 +80,12 @@ const INT32_MAX = 2147483647;
 
 function mismatch(node: Node, type: SchemaType): Mismatch | undefined {
   if (type.kind === 'any') return undefined;
-  if (isMap(node)) return type.kind === 'ref' || type.kind === 'map' ? undefined : { actual: 'a map' };
-  if (isSeq(node)) return type.kind === 'array' ? undefined : { actual: 'a list' };
-  if (!isScalar(node)) return undefined;
-  return scalarMismatch(node, type);
+  // The node's kind read once (see nodeType).
+  const nt = nodeType(node);
+  if (nt === MAP_TYPE) return type.kind === 'ref' || type.kind === 'map' ? undefined : { actual: 'a map' };
+  if (nt === SEQ_TYPE) return type.kind === 'array' ? undefined : { actual: 'a list' };
+  if (nt !== SCALAR_TYPE) return undefined;
+  return scalarMismatch(node as Scalar, type);
 }
 
 function scalarMismatch(node: Scalar, type: SchemaType): Mismatch | undefined {
