@@ -44,7 +44,7 @@ test('`__proto__` is copied as an own member, never as the prototype; the copy i
 });
 
 test("many copies of one shape answer alike (the maker's objects of one member count)", () => {
-  const shapes = [
+  const shapes: Record<string, unknown>[] = [
     { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: {}, status: {} },
     { name: 'p', namespace: 'default', uid: 'u', resourceVersion: '1', labels: {}, ownerReferences: [] },
   ];
