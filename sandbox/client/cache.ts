@@ -27,14 +27,17 @@ interface Entry<T> {
   readonly first: number;
   /** The cache's store count at the key's last `set`: when it was last placed under each of its index values. */
   stored: number;
-  /** The key's index values as last indexed, per index in `indexes` order (an update compares them). */
-  readonly indexedAs: Kept[];
   /**
-   * The buckets of those values, in the same order: an update under unchanged values reaches them without a lookup.
-   * A bucket holds the key while it is listed here, so it stays in its index's `values` (only an empty one is dropped).
+   * Per index in `indexes` order, two items: at `2i` the key's values as last indexed (an update compares them), at
+   * `2i + 1` their buckets, in the same order (an update under unchanged values reaches them without a lookup). A
+   * bucket holds the key while it is listed here, so it stays in its index's `values` (only an empty one is dropped).
+   * One array for both, and the one shared `NO_INDEXES` while the cache has no index (issue 16: heap per pod).
    */
-  readonly placedIn: Placed<T>[];
+  indexed: (Kept | Placed<T>)[];
 }
+
+/** The `indexed` of every entry while its cache has no index: never written (the first index gives each its own). */
+const NO_INDEXES: never[] = [];
 
 /**
  * One index's values as an entry keeps them: the value itself when there is one (a pod's node, its owner: most index
@@ -115,8 +118,8 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     this.indexList.push(index);
     for (const [key, entry] of this.items) {
       const values = fn(entry.obj);
-      entry.indexedAs.push(keep(values));
-      entry.placedIn.push(this.place(index, values, key, entry));
+      if (entry.indexed === NO_INDEXES) entry.indexed = [];
+      entry.indexed.push(keep(values), this.place(index, values, key, entry));
     }
   }
 
@@ -180,15 +183,14 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     const indexes = this.indexList;
     if (!entry) {
       const key = objectKey(obj);
-      // Arrays of the indexes' length (pushing into `[]` would reserve room for 17).
+      // An array of its length (pushing into `[]` would reserve room for 17).
       const n = indexes.length;
       const added: Entry<T> = {
         obj,
         key,
         first: this.firsts++,
         stored: ++this.stores,
-        indexedAs: new Array<Kept>(n),
-        placedIn: new Array<Placed<T>>(n),
+        indexed: n === 0 ? NO_INDEXES : new Array<Kept | Placed<T>>(2 * n),
       };
       this.items.set(key, added);
       if (!names) this.byName.set(namespace, (names = new Map()));
@@ -196,27 +198,27 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
       for (let i = 0; i < n; i++) {
         const index = indexes[i]!;
         const values = index.fn(obj);
-        added.indexedAs[i] = keep(values);
-        added.placedIn[i] = this.place(index, values, key, added);
+        added.indexed[2 * i] = keep(values);
+        added.indexed[2 * i + 1] = this.place(index, values, key, added);
       }
       return undefined;
     }
     const old = entry.obj;
     entry.obj = obj;
     entry.stored = ++this.stores;
-    const indexedAs = entry.indexedAs;
+    const indexed = entry.indexed;
     for (let i = 0; i < indexes.length; i++) {
       const index = indexes[i]!;
       const values = index.fn(obj);
-      if (sameKept(indexedAs[i]!, values)) {
+      if (sameKept(indexed[2 * i] as Kept, values)) {
         // Placed last again under each value (it was there already): no lookup, no `Map` change.
-        const placed = entry.placedIn[i]!;
+        const placed = indexed[2 * i + 1] as Placed<T>;
         if (!Array.isArray(placed)) this.placedAgain(placed, entry);
         else for (let j = 0; j < placed.length; j++) this.placedAgain(placed[j]!, entry);
       } else {
         this.unindex(index, entry.key, entry, i);
-        entry.placedIn[i] = this.place(index, values, entry.key, entry);
-        indexedAs[i] = keep(values);
+        indexed[2 * i + 1] = this.place(index, values, entry.key, entry);
+        indexed[2 * i] = keep(values);
       }
     }
     return old;
@@ -246,8 +248,8 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
 
   /** Takes `entry` out of the buckets it was placed in by the index at `i` (a value listed twice: once). */
   private unindex(index: Index<T>, key: string, entry: Entry<T>, i: number): void {
-    const kept = entry.indexedAs[i]!;
-    const placed = entry.placedIn[i]!;
+    const kept = entry.indexed[2 * i] as Kept;
+    const placed = entry.indexed[2 * i + 1] as Placed<T>;
     if (!Array.isArray(placed)) {
       this.takeOut(index, key, entry, placed, kept as string);
       return;
