@@ -311,8 +311,8 @@ class StructPlan {
    * Its object `obj` was decoded with `members`. V8 sizes a maker's objects by its first few (their members once the
    * write has added its own, e.g. defaults), which may be fewer than most later ones take (the first Events of a run
    * are about Nodes, whose `involvedObject` has no namespace; a pod's first statuses are a Pending pod's: a Running
-   * one's members past the room go to a property array). So its first
-   * `EARLY` objects are kept until the next decode, when they are complete: their members then give the room and what
+   * one's members past the room go to a property array). So its first `EARLY` objects are kept until the next
+   * decode, when they are complete (a plan never used again keeps its few): their members then give the room and what
    * writes add after decoding. Once `OVER_ROOM` later objects decoded with more than fits, later ones come from a new
    * maker with room for the fewest of those plus what is added (at most `MAX_MAKERS` makers a plan: one large object
    * alone never resizes the rest). Only where objects live changes, never what they hold.
@@ -326,11 +326,7 @@ class StructPlan {
         return;
       }
       let most = 0;
-      for (const o of early) {
-        let n = 0;
-        for (const key in o) if (key !== undefined) n++;
-        if (n > most) most = n;
-      }
+      for (const o of early) most = Math.max(most, Object.keys(o).length);
       this.early = undefined;
       this.room = most;
       this.added = Math.max(0, most - this.earlyDecoded);
@@ -352,7 +348,7 @@ class StructPlan {
   }
 }
 
-/** A larger struct's first objects, read (once complete) for what they take. */
+/** A plan's first objects, read (once complete) for what they take. */
 const EARLY = 8;
 /** Later objects that take more than the room before a plan takes a larger maker. */
 const OVER_ROOM = 8;
