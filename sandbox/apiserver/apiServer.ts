@@ -78,7 +78,7 @@ import type {
   QuotaCharge,
 } from '../admission/plugins/index';
 import { mutatingAdmission, validatingAdmission } from '../admission/plugins/index';
-import { shareSubObjects, sharesSubObjects, writtenAs } from './sharedSubObjects';
+import { EventSources, shareSubObjects, sharesSubObjects, writtenAs } from './sharedSubObjects';
 import { storePolicySource } from './policySource';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
 import { boundPod, checkBindable } from './binding';
@@ -91,6 +91,7 @@ import { listObjects, watchPredicate, watchRoute } from './listing';
 import { checkObjectShape } from './metaShape';
 import { checkPatchFields, decodeObjectFields, settleFieldErrors } from './fieldValidation';
 import { decodeBuiltInBody } from './decodeBody';
+import { copyObject } from '../util/sizedCopy';
 import { POLICY_GROUP } from '../admission/policy/types';
 import { locatedTypeMismatch } from '../schema/typeCheck';
 import { CleanMetadata } from './cleanMetadata';
@@ -179,6 +180,8 @@ export class ApiServer {
   private readonly tokenVolumeRandom: SeededRandom;
   /** By kind: the object created last, whose frozen parts the next one shares when written alike (shareSubObjects). */
   private readonly lastCreated = new Map<string, KubeObject>();
+  /** Core Events' `source` objects, shared by the Events written with the same one (sharedSubObjects.ts). */
+  private readonly eventSources = new EventSources();
   private readonly podSecurity: PodSecurityConfiguration | undefined;
 
   constructor(options: ApiServerOptions, store?: ObjectStore) {
@@ -428,6 +431,7 @@ export class ApiServer {
     if (options.dryRun) return this.out(requested, body);
     const shares = sharesSubObjects(r.group, r.kind);
     if (shares) shareSubObjects(body, this.lastCreated.get(kindKey(r)));
+    else if (r.kind === 'Event' && r.group === '') this.eventSources.share(body);
     const stored = this.put(r, body);
     if (shares) this.lastCreated.set(kindKey(r), stored);
     if (r.kind === 'Service') reserveServiceAddresses(stored, this.allocators);
@@ -476,6 +480,7 @@ export class ApiServer {
     if (r.hasGeneration && generationChanged(r, body, old))
       body.metadata.generation = (old.metadata.generation ?? 0) + 1;
     this.storeAs(r, body);
+    if (r.kind === 'Event' && r.group === '' && !options.dryRun) this.eventSources.share(body);
     return this.out(requested, this.commitUpdate(r, body, stored, options));
   }
 
@@ -499,7 +504,9 @@ export class ApiServer {
     if (!stored) throw notFound(r, name);
     const old = r.custom !== undefined ? this.out(r, stored) : stored;
     this.checkPreconditions(r, body, old);
-    const next: KubeObject = { ...old, metadata: { ...old.metadata } };
+    // Copies that keep their members in the object (a spread of a frozen object keeps all but four apart: issue 16).
+    const next = copyObject(old);
+    next.metadata = copyObject(old.metadata);
     // apps/v1 status strategies keep metadata changes other than labels (the Deployment controller
     // writes its revision annotation this way); everything else takes only status.
     if (r.group === 'apps') {

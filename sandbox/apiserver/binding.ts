@@ -4,6 +4,7 @@
  * condition — refusing a pod that is being deleted, already bound, still
  * gated, or not the one the binding names (uid precondition).
  */
+import { copyObject } from '../util/sizedCopy';
 import { ApiError } from '../api/errors';
 import { asResource } from '../api/resourceObjects';
 import type { KubeObject, WirePodCondition } from '../api/types';
@@ -42,7 +43,7 @@ export function checkBindable(current: KubeObject, uid: string | undefined): voi
 /** The bound pod: a new object with `nodeName` and `PodScheduled=True` (transition time moves only on change). */
 export function boundPod(current: KubeObject, nodeName: string, now: number): KubeObject {
   const pod = asResource('pods', current);
-  const status = { ...(pod.status ?? {}) };
+  const status = copyObject(pod.status ?? {}) as Record<string, unknown> & { conditions?: WirePodCondition[] };
   const conditions: WirePodCondition[] = [...(status.conditions ?? [])];
   const i = conditions.findIndex((c) => c.type === 'PodScheduled');
   const old = i >= 0 ? conditions[i] : undefined;
@@ -55,10 +56,14 @@ export function boundPod(current: KubeObject, nodeName: string, now: number): Ku
   };
   if (i >= 0) conditions[i] = cond;
   else conditions.push(cond);
-  return {
-    ...current,
-    metadata: { ...current.metadata },
-    spec: { ...pod.spec, nodeName },
-    status: { ...status, conditions },
-  };
+  // Copies that keep their members in the object (a spread of a frozen object keeps all but four apart: issue 16);
+  // each member written over keeps its place, as in the spread `{ ...current, metadata: …, spec: …, status: … }`.
+  const bound = copyObject(current);
+  bound.metadata = copyObject(current.metadata);
+  const spec = copyObject(pod.spec ?? {}) as Record<string, unknown>;
+  spec.nodeName = nodeName;
+  bound.spec = spec;
+  status.conditions = conditions;
+  bound.status = status;
+  return bound;
 }

@@ -201,6 +201,7 @@ class Decoder {
   private struct(obj: Record<string, unknown>, def: Definition, depth: number): Record<string, unknown> {
     const plan = this.plan(def);
     const out = plan.blank();
+    let members = 0;
     // for…in: the own keys in Object.keys' order (the prototype is Object.prototype or null, checked by `value`).
     for (const key in obj) {
       const v = obj[key];
@@ -210,19 +211,25 @@ class Decoder {
         if (v === undefined) continue;
         this.budget.bytes += key.length + 4;
         this.unknownMember(out, key, v, depth + 1);
+        members++;
         continue;
       }
       if (v === undefined) continue;
       this.budget.bytes += key.length + 4;
       if (v === null) {
         this.budget.nulls++;
-        if (keepsNull(prop.type, def)) out[key] = null;
+        if (keepsNull(prop.type, def)) {
+          out[key] = null;
+          members++;
+        }
         continue;
       }
       this.at.push(key);
       out[key] = this.value(v, prop.type, depth + 1);
       this.at.pop();
+      members++;
     }
+    plan.took(out, members);
     return out;
   }
 
@@ -276,7 +283,22 @@ class Decoder {
  */
 class StructPlan {
   readonly properties: ReadonlyMap<string, PropertySchema>;
-  readonly blank: () => Record<string, unknown>;
+  blank: () => Record<string, unknown>;
+
+  /** Its first objects (until they have sized its maker), then undefined. */
+  private early: Record<string, unknown>[] | undefined = [];
+  /** The most members one of those took when decoded. */
+  private earlyDecoded = 0;
+  /** What writes add to an object after decoding it, as its first objects say (their members now, less decoded). */
+  private added = 0;
+  /** Decoded objects of up to this many members fit the maker's objects (with what is added after). */
+  private fits = 0;
+  /** The members its maker's objects have room for. */
+  private room = 0;
+  /** Objects since the last look that did not fit, and the fewest members one of them took when decoded. */
+  private over = 0;
+  private fewestOver = Infinity;
+  private makers = 1;
 
   constructor(def: Definition) {
     const props = def.properties;
@@ -284,6 +306,67 @@ class StructPlan {
     const Blank = blankMaker();
     this.blank = () => new Blank();
   }
+
+  /**
+   * Its object `obj` was decoded with `members`. V8 sizes a maker's objects by its first few (their members once the
+   * write has added its own, e.g. defaults), which may be fewer than most later ones take (the first Events of a run
+   * are about Nodes, whose `involvedObject` has no namespace; a pod's first statuses are a Pending pod's: a Running
+   * one's members past the room go to a property array). So its first `EARLY` objects are kept until the next
+   * decode, when they are complete (a plan never used again keeps its few): their members then give the room and what
+   * writes add after decoding. Once `OVER_ROOM` later objects decoded with more than fits, later ones come from a new
+   * maker with room for the fewest of those plus what is added (at most `MAX_MAKERS` makers a plan: one large object
+   * alone never resizes the rest). Only where objects live changes, never what they hold.
+   */
+  took(obj: Record<string, unknown>, members: number): void {
+    const early = this.early;
+    if (early !== undefined) {
+      if (early.length < EARLY) {
+        early.push(obj);
+        if (members > this.earlyDecoded) this.earlyDecoded = members;
+        return;
+      }
+      let most = 0;
+      for (const o of early) most = Math.max(most, Object.keys(o).length);
+      this.early = undefined;
+      this.room = most;
+      this.added = Math.max(0, most - this.earlyDecoded);
+      this.fits = most - this.added;
+    }
+    if (this.room === 0 || members <= this.fits || this.makers >= MAX_MAKERS) return;
+    this.over++;
+    if (members < this.fewestOver) this.fewestOver = members;
+    if (this.over < OVER_ROOM) return;
+    const room = this.fewestOver + this.added;
+    this.over = 0;
+    this.fewestOver = Infinity;
+    if (room <= this.room || room > MAX_ROOM) return;
+    this.room = room;
+    this.fits = room - this.added;
+    this.makers++;
+    const Blank = sizedMaker(room);
+    this.blank = () => new Blank();
+  }
+}
+
+/** A plan's first objects, read (once complete) for what they take. */
+const EARLY = 8;
+/** Later objects that take more than the room before a plan takes a larger maker. */
+const OVER_ROOM = 8;
+const MAX_MAKERS = 4;
+/** The most room a maker's objects are given (the blank maker's own room: 24 members, then 8 of slack). */
+const MAX_ROOM = 32;
+
+/** Constructions that end a maker's slack tracking (V8 trims after its seventh). */
+const WARM_UP = 10;
+
+/** A maker whose objects have room for `room` members: its first objects, thrown away, take that many. */
+function sizedMaker(room: number): Blank {
+  const Blank = blankMaker();
+  for (let i = 0; i < WARM_UP; i++) {
+    const warm = new Blank();
+    for (let m = 0; m < room; m++) warm[`w${m}`] = 0;
+  }
+  return Blank;
 }
 
 type Blank = new () => Record<string, unknown>;

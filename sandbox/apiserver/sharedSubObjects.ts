@@ -177,3 +177,40 @@ function shareMember(obj: Record<string, unknown>, key: string, frozen: unknown)
   const shared = shareFrom(value, frozen);
   if (shared !== value) obj[key] = shared;
 }
+
+/** Distinct Event sources kept (a recorder's component and node): beyond it, a new one is stored as written. */
+const MAX_EVENT_SOURCES = 100_000;
+
+/**
+ * Core Events share their `source` (issue 16: a copy per Event, ~0.2 KiB a pod at the envelope's shape): every Event a
+ * recorder writes carries the same `{component, host}`, which the body's decoding copies. A `source` written as one of
+ * those two shapes (string members, no repeated key) becomes the frozen object first stored with the same text; any
+ * other `source` is stored as written. Safe as `shareSubObjects` is (stored objects are deeply frozen), and the API
+ * answers the same JSON.
+ */
+export class EventSources {
+  private readonly known = new Map<string, object>();
+
+  /** `event.source` replaced, in place, by the shared object written as it (`event` is the API server's copy). */
+  share(event: KubeObject): void {
+    const source = event.source;
+    if (!isPlainObject(source) || Object.isFrozen(source) || repeats(source)) return;
+    const keys = Object.keys(source);
+    const component = source.component;
+    if (typeof component !== 'string' || keys[0] !== 'component' || keys.length > 2) return;
+    const host = source.host;
+    if (keys.length === 2 && (keys[1] !== 'host' || typeof host !== 'string')) return;
+    const key = keys.length === 2 ? `${component}\u0000${host as string}` : component;
+    const shared = this.known.get(key);
+    if (shared !== undefined) {
+      if (writtenAs(source, shared)) event.source = shared;
+      return;
+    }
+    if (this.known.size < MAX_EVENT_SOURCES) this.known.set(key, deepFreeze(source));
+  }
+
+  /** Sources kept (tests). */
+  get size(): number {
+    return this.known.size;
+  }
+}

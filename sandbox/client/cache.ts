@@ -27,13 +27,35 @@ interface Entry<T> {
   readonly first: number;
   /** The cache's store count at the key's last `set`: when it was last placed under each of its index values. */
   stored: number;
-  /** The key's index values as last indexed, a list per index in `indexes` order (an update compares them). */
-  readonly indexedAs: (readonly string[])[];
   /**
-   * The buckets of those values, in the same order: an update under unchanged values reaches them without a lookup.
-   * A bucket holds the key while it is listed here, so it stays in its index's `values` (only an empty one is dropped).
+   * Per index in `indexes` order, two items: at `2i` the key's values as last indexed (an update compares them), at
+   * `2i + 1` their buckets, in the same order (an update under unchanged values reaches them without a lookup). A
+   * bucket holds the key while it is listed here, so it stays in its index's `values` (only an empty one is dropped).
+   * One array for both, and the one shared `NO_INDEXES` while the cache has no index (issue 16: heap per pod).
    */
-  readonly placedIn: Bucket<T>[][];
+  indexed: (Kept | Placed<T>)[];
+}
+
+/** The `indexed` of every entry while its cache has no index: never written (the first index gives each its own). */
+const NO_INDEXES: never[] = [];
+
+/**
+ * One index's values as an entry keeps them: the value itself when there is one (a pod's node, its owner: most index
+ * functions answer one value), else the list (issue 16: two arrays an index an entry were ~0.4 KiB a pod).
+ */
+type Kept = string | readonly string[];
+/** The buckets of those values the same way: the bucket itself for one value, else a list in the values' order. */
+type Placed<T> = Bucket<T> | Bucket<T>[];
+
+const NO_VALUES: readonly string[] = Object.freeze([]);
+
+function keep(values: readonly string[]): Kept {
+  return values.length === 1 ? values[0]! : values.length === 0 ? NO_VALUES : values;
+}
+
+function sameKept(kept: Kept, values: readonly string[]): boolean {
+  if (typeof kept === 'string') return values.length === 1 && values[0] === kept;
+  return sameValues(kept, values);
 }
 
 /** The objects under one index value. */
@@ -96,8 +118,8 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     this.indexList.push(index);
     for (const [key, entry] of this.items) {
       const values = fn(entry.obj);
-      entry.indexedAs.push(values);
-      entry.placedIn.push(this.place(index, values, key, entry));
+      if (entry.indexed === NO_INDEXES) entry.indexed = [];
+      entry.indexed.push(keep(values), this.place(index, values, key, entry));
     }
   }
 
@@ -161,40 +183,42 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     const indexes = this.indexList;
     if (!entry) {
       const key = objectKey(obj);
-      const added: Entry<T> = { obj, key, first: this.firsts++, stored: ++this.stores, indexedAs: [], placedIn: [] };
+      // An array of its length (pushing into `[]` would reserve room for 17).
+      const n = indexes.length;
+      const added: Entry<T> = {
+        obj,
+        key,
+        first: this.firsts++,
+        stored: ++this.stores,
+        indexed: n === 0 ? NO_INDEXES : new Array<Kept | Placed<T>>(2 * n),
+      };
       this.items.set(key, added);
       if (!names) this.byName.set(namespace, (names = new Map()));
       names.set(name, added);
-      for (let i = 0; i < indexes.length; i++) {
+      for (let i = 0; i < n; i++) {
         const index = indexes[i]!;
         const values = index.fn(obj);
-        added.indexedAs.push(values);
-        added.placedIn.push(this.place(index, values, key, added));
+        added.indexed[2 * i] = keep(values);
+        added.indexed[2 * i + 1] = this.place(index, values, key, added);
       }
       return undefined;
     }
     const old = entry.obj;
     entry.obj = obj;
     entry.stored = ++this.stores;
-    const indexedAs = entry.indexedAs;
+    const indexed = entry.indexed;
     for (let i = 0; i < indexes.length; i++) {
       const index = indexes[i]!;
       const values = index.fn(obj);
-      if (sameValues(indexedAs[i]!, values)) {
+      if (sameKept(indexed[2 * i] as Kept, values)) {
         // Placed last again under each value (it was there already): no lookup, no `Map` change.
-        const buckets: Bucket<T>[] = entry.placedIn[i]!;
-        for (let j = 0; j < buckets.length; j++) {
-          const bucket: Bucket<T> = buckets[j]!;
-          if (bucket.last !== entry) {
-            bucket.inOrder = false;
-            bucket.last = entry;
-          }
-          bucket.stamp = ++this.indexChanges;
-        }
+        const placed = indexed[2 * i + 1] as Placed<T>;
+        if (!Array.isArray(placed)) this.placedAgain(placed, entry);
+        else for (let j = 0; j < placed.length; j++) this.placedAgain(placed[j]!, entry);
       } else {
         this.unindex(index, entry.key, entry, i);
-        entry.placedIn[i] = this.place(index, values, entry.key, entry);
-        indexedAs[i] = values;
+        indexed[2 * i + 1] = this.place(index, values, entry.key, entry);
+        indexed[2 * i] = keep(values);
       }
     }
     return old;
@@ -213,22 +237,38 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     return entry.obj;
   }
 
-  /** Takes `entry` out of the buckets it was placed in by the index at `i` (a value listed twice: once). */
-  private unindex(index: Index<T>, key: string, entry: Entry<T>, i: number): void {
-    const values = entry.indexedAs[i]!;
-    const buckets = entry.placedIn[i]!;
-    for (let j = 0; j < buckets.length; j++) {
-      const bucket = buckets[j]!;
-      if (bucket.entries.size === 0) continue; // emptied (and dropped) by the same value listed before
-      bucket.entries.delete(key);
-      if (bucket.last === entry) bucket.last = undefined;
-      if (bucket.entries.size > 0) bucket.stamp = ++this.indexChanges;
-      else index.values.delete(values[j]!);
+  /** `entry`, under a value it was under already, is placed there last again. */
+  private placedAgain(bucket: Bucket<T>, entry: Entry<T>): void {
+    if (bucket.last !== entry) {
+      bucket.inOrder = false;
+      bucket.last = entry;
     }
+    bucket.stamp = ++this.indexChanges;
   }
 
-  /** Places `entry` last under each of `values`; returns their buckets, in the same order. */
-  private place(index: Index<T>, values: readonly string[], key: string, entry: Entry<T>): Bucket<T>[] {
+  /** Takes `entry` out of the buckets it was placed in by the index at `i` (a value listed twice: once). */
+  private unindex(index: Index<T>, key: string, entry: Entry<T>, i: number): void {
+    const kept = entry.indexed[2 * i] as Kept;
+    const placed = entry.indexed[2 * i + 1] as Placed<T>;
+    if (!Array.isArray(placed)) {
+      this.takeOut(index, key, entry, placed, kept as string);
+      return;
+    }
+    const values = kept as readonly string[];
+    for (let j = 0; j < placed.length; j++) this.takeOut(index, key, entry, placed[j]!, values[j]!);
+  }
+
+  private takeOut(index: Index<T>, key: string, entry: Entry<T>, bucket: Bucket<T>, value: string): void {
+    if (bucket.entries.size === 0) return; // emptied (and dropped) by the same value listed before
+    bucket.entries.delete(key);
+    if (bucket.last === entry) bucket.last = undefined;
+    if (bucket.entries.size > 0) bucket.stamp = ++this.indexChanges;
+    else index.values.delete(value);
+  }
+
+  /** Places `entry` last under each of `values`; returns their buckets, in the same order (one value: its bucket). */
+  private place(index: Index<T>, values: readonly string[], key: string, entry: Entry<T>): Placed<T> {
+    if (values.length === 1) return this.add(index, values[0]!, key, entry);
     const buckets = new Array<Bucket<T>>(values.length);
     for (let j = 0; j < values.length; j++) buckets[j] = this.add(index, values[j]!, key, entry);
     return buckets;

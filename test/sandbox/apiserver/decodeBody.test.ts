@@ -255,6 +255,49 @@ describe('a built-in body decoded in one pass (copy, unknown fields, nulls)', ()
     }
   });
 
+  test('structs decoded after their plan takes a larger maker answer as a copy does, members added after included', () => {
+    const root = definitionOf({ apiVersion: 'v1', kind: 'Event' })!;
+    const bodies: Record<string, unknown>[] = [];
+    // Events about Nodes first (no namespace), then many about pods (one member more), then a few with more still.
+    for (let i = 0; i < 120; i++) {
+      const node = i < 10;
+      const wide = i >= 100;
+      const input: Record<string, unknown> = {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: `e${i}`, namespace: 'default' },
+        involvedObject: {
+          kind: node ? 'Node' : 'Pod',
+          name: `o${i}`,
+          ...(node ? {} : { namespace: 'default' }),
+          uid: `u${i}`,
+          apiVersion: 'v1',
+          ...(wide ? { resourceVersion: `${i}`, fieldPath: 'spec.containers{app}' } : {}),
+        },
+        reason: 'Scheduled',
+        message: 'm',
+        type: 'Normal',
+      };
+      const decoded = decodeBuiltInBody(input, root, REQUEST_LIMITS)!.body;
+      assert.deepStrictEqual(decoded, copyMembersCounted(input, REQUEST_LIMITS).value);
+      assert.equal(JSON.stringify(decoded), JSON.stringify(input));
+      // What the API server adds after decoding (its metadata), as a write does, is kept in order like any member.
+      const meta = decoded.metadata as Record<string, unknown>;
+      meta.uid = `uid-${i}`;
+      meta.creationTimestamp = '2026-01-01T00:00:00Z';
+      meta.resourceVersion = `${i}`;
+      assert.deepEqual(Object.keys(meta), ['name', 'namespace', 'uid', 'creationTimestamp', 'resourceVersion']);
+      assert.equal(Object.getPrototypeOf(decoded.involvedObject), Object.prototype);
+      assert.ok(!Object.isFrozen(decoded.involvedObject) && Object.isExtensible(decoded.involvedObject));
+      bodies.push(decoded);
+    }
+    // Earlier objects are not changed by later decodes (a maker's first objects are read, never written).
+    for (let i = 0; i < bodies.length; i++) {
+      assert.equal((bodies[i].involvedObject as { name: string }).name, `o${i}`);
+      assert.equal(Object.keys(bodies[i].involvedObject as object).length, i < 10 ? 4 : i >= 100 ? 7 : 5);
+    }
+  });
+
   test("a struct's members are looked up in the active release's definition, switched between decodes", () => {
     // PodSpec.resources is 1.32's (pod-level resources), unknown to 1.31: a plan kept across the switch would miss it.
     const pod = () => ({

@@ -197,3 +197,55 @@ describe('stored pods share what they carry alike', () => {
     }
   });
 });
+
+describe("Events share their recorder's `source`", () => {
+  test('Events written with the same source share one frozen object; others keep their own; the JSON is as written', () => {
+    const { api } = newApi();
+    const event = (name: string, source: unknown): KubeObject =>
+      api.create({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name, namespace: 'default' },
+        involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' },
+        reason: 'Pulled',
+        message: 'm',
+        type: 'Normal',
+        source,
+      } as KubeObject);
+    const a = event('a', { component: 'kubelet', host: 'node-1' });
+    const b = event('b', { component: 'kubelet', host: 'node-1' });
+    const c = event('c', { component: 'kubelet', host: 'node-2' });
+    const d = event('d', { host: 'node-1', component: 'kubelet' });
+    const e = event('e', { component: 'kubelet' });
+    const f = event('f', { component: 'kubelet' });
+    const stored = (o: KubeObject) => api.get('events', 'default', o.metadata.name!).source as object;
+    assert.equal(stored(a), stored(b));
+    assert.ok(Object.isFrozen(stored(a)));
+    assert.notEqual(stored(c), stored(a));
+    assert.notEqual(stored(d), stored(a), 'another key order is kept as written');
+    assert.equal(JSON.stringify(stored(d)), '{"host":"node-1","component":"kubelet"}');
+    assert.equal(stored(e), stored(f));
+    assert.deepEqual(stored(b), { component: 'kubelet', host: 'node-1' });
+    // An update carrying the stored source keeps the shared one; changing one Event's source leaves the others.
+    const current = api.get('events', 'default', 'b');
+    api.update({ ...current, count: 2 } as KubeObject);
+    assert.equal(stored(b), stored(a));
+    api.update({ ...api.get('events', 'default', 'b'), source: { component: 'other' } } as KubeObject);
+    assert.deepEqual(stored(b), { component: 'other' });
+    assert.deepEqual(stored(a), { component: 'kubelet', host: 'node-1' });
+  });
+
+  test("a cluster's kubelets' Events share one source a node", () => {
+    const c = settled(withTemplate('web', 4, CONTAINER));
+    const bySource = new Map<string, Set<unknown>>();
+    for (const e of c.api.list('events').items) {
+      const source = (e as KubeObject).source as { component: string; host?: string };
+      const key = JSON.stringify(source);
+      if (!bySource.has(key)) bySource.set(key, new Set());
+      bySource.get(key)!.add(source);
+    }
+    assert.ok(bySource.size >= 2);
+    for (const [key, objects] of bySource) assert.equal(objects.size, 1, key);
+    c.stop();
+  });
+});
