@@ -26,7 +26,6 @@ import { containerStatus, newContainerRuntime } from './containerRuntime';
 import { compactEnv, containerEnvironment } from './container/env';
 import type { PodFacts } from './container/env';
 import { ContainerFs } from './container/fileSystem';
-import { rootTree } from './container/rootfs';
 import type { ContainerRun, ExecOutcome, RunInput } from './container/run';
 import { runContainer } from './container/run';
 import type { Resolution } from './shell/types';
@@ -512,8 +511,17 @@ export class PodWorker {
   /** The instance's process and files, as started at `now`; the container is running from then. */
   private instantiate(c: ContainerRuntime, kubeletVars: ReadonlyMap<string, string>, now: number): ContainerRun {
     const facts = this.facts();
-    const mounts = this.volumes.mounts(c.spec, this.host.readConfig, facts);
-    const fs = new ContainerFs(rootTree(this.pod, c.spec.image ?? '', this.podIP ?? ''), mounts);
+    // Kept as long as the instance runs: the pod's spec and metadata (the process reads nothing else), not the status
+    // of the version it started from, which the next status write would otherwise leave alive in every container.
+    const pod = {
+      apiVersion: this.pod.apiVersion,
+      kind: this.pod.kind,
+      metadata: this.pod.metadata,
+      spec: this.pod.spec,
+    };
+    // Its files as the start decides them (ConfigMaps and Secrets read now), made into trees on their first use.
+    const files = this.volumes.files(pod, c.spec, this.podIP ?? '', this.host.readConfig, facts);
+    const fs = new ContainerFs(files);
     const policy = this.pod.spec?.restartPolicy ?? 'Always';
     // Joined (one flat string, kept with the instance), not a template (a tree of cons strings).
     const instanceSeed = [this.uid, c.spec.name, c.instance].join('/');
@@ -524,9 +532,7 @@ export class PodWorker {
     // The set is made on the first lookup: most processes look nothing up (issue 16).
     const lookedUp: LookedUp = {};
     const runInput: RunInput = {
-      // Kept as long as the instance runs: the pod's spec and metadata (the process reads nothing else), not the status
-      // of the version it started from, which the next status write would otherwise leave alive in every container.
-      pod: { apiVersion: this.pod.apiVersion, kind: this.pod.kind, metadata: this.pod.metadata, spec: this.pod.spec },
+      pod,
       container: c.spec,
       init: c.init,
       sidecar: c.sidecar,
@@ -535,7 +541,7 @@ export class PodWorker {
       podIP: this.podIP ?? '',
       kubeletEnv: compactEnv(kubeletVars),
       fs,
-      mountedPaths: mounts.map((m) => m.path),
+      mountedPaths: files.mountedPaths(),
       batch: !c.sidecar && (c.init || policy !== 'Always'),
       draw: (range) => (random ??= this.host.random.fork(instanceSeed)).between(range[0], range[1]),
       // The kubelet's delays themselves (shared by its pods), not a copy per instance.

@@ -13,8 +13,9 @@ import type { Container, KeyToPath, Pod, Volume } from 'kubernetes-types/core/v1
 import { SeededRandom } from '../../clock/random';
 import type { PodFacts, ReadConfig } from './env';
 import { fieldValue, resourceFieldValue } from './env';
-import type { Mount } from './fileSystem';
+import type { FsMaker, Mount } from './fileSystem';
 import { FileTree } from './fileSystem';
+import { rootTree } from './rootfs';
 
 /** Reads a PersistentVolumeClaim as the API server has it now. */
 export type ReadClaim = (
@@ -188,17 +189,71 @@ export function claimProblem(pod: Pod, readClaim: ReadClaim): string | undefined
   return `Unable to attach or mount volumes: unmounted volumes=[${names.join(' ')}], unattached volumes=[], failed to process volumes=[${names.join(' ')}]: ${failed.map((f) => f.error).join('; ')}`;
 }
 
-function fileTree(pod: Pod, name: string, files: Files, readOnly: boolean): FileTree {
+function fileTree(pod: Pod, name: string, entries: readonly (string | typeof TOKEN)[], readOnly: boolean): FileTree {
   const tree = new FileTree(name, readOnly);
-  // The content as read at the container's start (`files`), made into the tree's files when something first reads
-  // them: most pods' `kube-api-access` volume is never read (issue 16).
-  // Kept as a list of pairs until then, not the Map it was read into (~0.1 KiB less a pod).
-  const entries = [...files];
-  tree.lazyFiles(entries.length, () =>
-    Object.fromEntries(entries.map(([path, text]) => [`/${path}`, text === TOKEN ? fakeToken(pod) : text])),
-  );
+  // The content as read at the container's start (`entries`: path, content, path, content…), made into the tree's
+  // files when something first reads them: most pods' `kube-api-access` volume is never read (issue 16).
+  tree.lazyFiles(entries.length / 2, () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < entries.length; i += 2) {
+      const text = entries[i + 1];
+      files[`/${entries[i] as string}`] = text === TOKEN ? fakeToken(pod) : text;
+    }
+    return files;
+  });
   return tree;
 }
+
+/** One mount of a container as its start decided it: a shared volume's tree, or the files of a projected one. */
+interface PlannedMount {
+  readonly path: string;
+  readonly source: string;
+  readOnly: boolean;
+  readonly volume: string;
+  /** emptyDir, hostPath, claims: the pod's tree. */
+  readonly tree: FileTree | undefined;
+  /** ConfigMap, Secret, projected, downward API: path, content, path, content… as read at the start. */
+  readonly files: readonly (string | typeof TOKEN)[] | undefined;
+}
+
+/**
+ * A container's files as its start decided them, made into trees on the first use of its view (`ContainerFs` with an
+ * `FsMaker`): the root tree of its image and pod, and its mounts, in the order and with the content of the start.
+ */
+export class ContainerFiles implements FsMaker {
+  constructor(
+    /** The pod as the container started (its spec and metadata). */
+    private readonly pod: Pod,
+    private readonly image: string,
+    private readonly podIP: string,
+    private readonly planned: readonly PlannedMount[],
+    readonly live: readonly FileTree[],
+  ) {}
+
+  /** Where its volumes are mounted, in the order of its `volumeMounts`. */
+  mountedPaths(): string[] {
+    return this.planned.map((m) => m.path);
+  }
+
+  make(): { root: FileTree; mounts: Mount[] } {
+    const root = rootTree(this.pod, this.image, this.podIP);
+    const projected = new Map<string, FileTree>();
+    const mounts = this.planned.map((m): Mount => {
+      let tree = m.tree;
+      if (!tree) {
+        tree = projected.get(m.volume);
+        if (!tree) {
+          tree = fileTree(this.pod, m.volume, m.files ?? [], true);
+          projected.set(m.volume, tree);
+        }
+      }
+      return { path: m.path, tree, source: m.source, readOnly: m.readOnly };
+    });
+    return { root, mounts };
+  }
+}
+
+const NO_TREES: readonly FileTree[] = Object.freeze([]);
 
 /** The volumes of one pod on this node. */
 export class PodVolumes {
@@ -207,21 +262,31 @@ export class PodVolumes {
 
   constructor(private readonly pod: Pod) {}
 
-  /** What `container` finds at its mount points, ConfigMaps and Secrets read now. */
-  mounts(container: Container, read: ReadConfig, facts: PodFacts): Mount[] {
+  /**
+   * The files of a container starting now (`pod` as it starts, `podIP` the pod's): ConfigMaps and Secrets read now,
+   * the shared volumes' trees made now, the rest made on the first use of the view.
+   */
+  files(pod: Pod, container: Container, podIP: string, read: ReadConfig, facts: PodFacts): ContainerFiles {
+    const volumeMounts = container.volumeMounts ?? [];
     const volumes = new Map((this.pod.spec?.volumes ?? []).map((v) => [v.name, v]));
-    const out: Mount[] = [];
-    const projected = new Map<string, FileTree>();
-    for (const m of container.volumeMounts ?? []) {
+    const planned: PlannedMount[] = [];
+    let live: FileTree[] | undefined;
+    const projected = new Map<string, (string | typeof TOKEN)[]>();
+    for (const m of volumeMounts) {
       const v = volumes.get(m.name);
       if (!v) continue;
       let tree: FileTree | undefined;
-      const files = projectedFiles(this.pod, v, read, facts);
-      if (files) {
-        tree = projected.get(v.name);
-        if (!tree) {
-          tree = fileTree(this.pod, v.name, 'files' in files ? files.files : new Map(), true);
-          projected.set(v.name, tree);
+      let files: (string | typeof TOKEN)[] | undefined;
+      const read_ = projectedFiles(this.pod, v, read, facts);
+      if (read_) {
+        // Read once per volume and container (as the trees were: one per volume).
+        files = projected.get(v.name);
+        if (!files) {
+          files = [];
+          if ('files' in read_) for (const [path, text] of read_.files) files.push(path, text);
+          // Exact size: an array grown by pushes keeps room for more (issue 16).
+          files = files.slice();
+          projected.set(v.name, files);
         }
       } else {
         tree = this.shared?.get(v.name);
@@ -229,15 +294,20 @@ export class PodVolumes {
           tree = new FileTree(v.name);
           (this.shared ??= new Map()).set(v.name, tree);
         }
+        if (!(live ??= []).includes(tree)) live.push(tree);
       }
-      out.push({
-        path: m.mountPath.replace(/\/+$/, '') || '/',
-        tree,
+      // The spec's own string when it has no trailing slash (a copy per pod otherwise).
+      const path = m.mountPath.endsWith('/') ? m.mountPath.replace(/\/+$/, '') || '/' : m.mountPath || '/';
+      planned.push({
+        path,
         source: m.subPath ? `/${m.subPath}` : '/',
         readOnly: m.readOnly === true,
+        volume: v.name,
+        tree,
+        files,
       });
     }
-    return out;
+    return new ContainerFiles(pod, container.image ?? '', podIP, planned.slice(), live ? live.slice() : NO_TREES);
   }
 
   /** Every shared tree (for probes that re-plan when a volume changes). */
