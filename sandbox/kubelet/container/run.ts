@@ -53,8 +53,6 @@ export interface RunInput {
   /** A seeded draw from a range (ms). */
   draw(range: Range): number;
   timing: ProgramTiming & { initWork: Range };
-  /** A seed for `$RANDOM`. */
-  seed: string;
   /** The cluster's DNS at a time (undefined: lookups are not simulated). */
   resolve?(name: string, t: number): Resolution;
 }
@@ -154,7 +152,11 @@ function signalOf(
 }
 
 function processes(running: readonly RunningProgram[]): ServerProcess[] {
-  return running.map((r) => r.process as ServerProcess | undefined).filter((p): p is ServerProcess => p !== undefined);
+  // `slice`: an exact-size copy (what `filter` builds by pushes keeps room for more).
+  return running
+    .map((r) => r.process as ServerProcess | undefined)
+    .filter((p): p is ServerProcess => p !== undefined)
+    .slice();
 }
 
 export function runContainer(input: RunInput): ContainerRun {
@@ -171,7 +173,8 @@ class InstanceRun implements ContainerRun {
   readonly exit?: { at: number; code: number; oom?: boolean };
   readonly signal: SignalHandling;
   readonly pid1: string;
-  private readonly mainServers: ServerProcess[] = [];
+  /** Exact size (issue 16: a list grown by pushes keeps room for 16). */
+  private readonly mainServers: readonly ServerProcess[];
   /** The process that is PID 1, when it is a server with a log style. */
   private readonly process: ServerProcess | undefined;
   private readonly annotated: string | undefined;
@@ -183,7 +186,7 @@ class InstanceRun implements ContainerRun {
     this.annotated = annotatedExit(pod, container, init);
     const ctx = this.context('main', env);
     const run = runScript(argv, hostFor(input, ctx, env), startedAt);
-    this.mainServers.push(...processes(run.running));
+    this.mainServers = processes(run.running);
     for (const loop of run.loops) if (loop.writes) input.fs.addPeriodic(loop.first, loop.period, loop.writes);
 
     this.sources = [...run.sources, ...customLogSources(customLogs(pod, container, init).lines, startedAt)];
@@ -221,7 +224,7 @@ class InstanceRun implements ContainerRun {
       ports: (container.ports ?? []).map((p) => p.containerPort),
       mode,
       batch: input.batch,
-      draw: input.draw,
+      draw: (range) => input.draw(range),
       timing: { ...input.timing, batchWork: init ? input.timing.initWork : input.timing.batchWork },
       servers: (t) => this.servers(t),
       behaviorText: describeBehavior(behavior, init, input.batch),
@@ -230,7 +233,7 @@ class InstanceRun implements ContainerRun {
         container.command || container.args
           ? [...(container.command ?? []), ...(container.args ?? [])].join(' ')
           : undefined,
-      resolve: input.resolve,
+      resolve: input.resolve && ((name, t) => input.resolve!(name, t)),
     };
   }
 
@@ -303,7 +306,7 @@ function hostFor(input: RunInput, ctx: ProgramContext, env: ReadonlyMap<string, 
     dialect: dialectOf(image),
     podIP: input.podIP,
     nslookupStyle: nslookupStyleOf(image),
-    resolve: input.resolve,
+    resolve: input.resolve && ((name, t) => input.resolve!(name, t)),
     onProgram: (words, at) => runProgram(words, at, ctx),
   };
 }
