@@ -78,7 +78,9 @@ class InstanceProgram implements ContainerProgram {
  * What an instance runs with: one object whose draws and lookups are methods, not closures over the start (issue 16:
  * two closures and their context per container otherwise).
  */
-class InstanceInput implements InstanceRunInput {
+class InstanceInput implements InstanceRunInput, LookedUp {
+  /** The cluster DNS names its process consulted, made on the first lookup (most processes look nothing up). */
+  names: Set<string> | undefined = undefined;
   /** Forked on the first draw (a fork depends only on the seeds, so the draws are the same): most processes draw
    * nothing after their start, and a generator per instance is ~0.2 KiB (issue 16). */
   private random: SeededRandom | undefined = undefined;
@@ -94,8 +96,6 @@ class InstanceInput implements InstanceRunInput {
     readonly fs: ContainerFs,
     readonly mountedPaths: readonly string[],
     readonly batch: boolean,
-    /** The cluster DNS names its process consulted (`names` made on the first lookup). */
-    readonly lookedUp: LookedUp,
     /** Which instance of the container (its draws are seeded by it). */
     private readonly instance = runtime.instance,
   ) {}
@@ -127,13 +127,18 @@ class InstanceInput implements InstanceRunInput {
     return this.random.between(range[0], range[1]);
   }
 
+  /** Itself: what it looked up is kept on it (one object, not one more a container; issue 16). */
+  get lookedUp(): LookedUp {
+    return this;
+  }
+
   resolve(name: string, t: number): Resolution {
-    return this.worker.resolve(name, t, this.lookedUp);
+    return this.worker.resolve(name, t, this);
   }
 
   /** The same input for the process worked out again from its start on `fs`: its draws again from the first. */
   rerun(fs: ContainerFs): InstanceInput {
-    return new InstanceInput(
+    const again = new InstanceInput(
       this.worker,
       this.pod,
       this.runtime,
@@ -143,9 +148,10 @@ class InstanceInput implements InstanceRunInput {
       fs,
       this.mountedPaths,
       this.batch,
-      this.lookedUp,
       this.instance,
     );
+    again.names = this.names;
+    return again;
   }
 }
 
@@ -625,8 +631,6 @@ export class PodWorker {
       fs,
       files.mountedPaths(),
       !c.sidecar && (c.init || policy !== 'Always'),
-      // The set is made on the first lookup: most processes look nothing up (issue 16).
-      {},
     );
     const run = runContainer(runInput);
     c.runInput = runInput;
@@ -747,6 +751,7 @@ export class PodWorker {
     const input = c.runInput.rerun(fs);
     const run = runContainer(input);
     c.runInput = input;
+    c.lookedUp = input.lookedUp;
     c.fs = fs;
     c.run = run;
     const probed = this.planProbes(c, at, false);

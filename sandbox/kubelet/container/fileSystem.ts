@@ -420,12 +420,14 @@ export class ContainerFs implements ShellFs {
   private madeMounts: Mount[] | undefined;
   private maker: FsMaker | undefined;
 
-  constructor(
-    root: FileTree | FsMaker,
-    mounts: readonly Mount[] = [],
-    /** Writes before this time are not recorded (a process run again from its start keeps what it wrote before). */
-    private readonly writesFrom = -Infinity,
-  ) {
+  /**
+   * Writes before this time are not recorded (a process run again from its start keeps what it wrote before);
+   * undefined for -Infinity (a number field holds a boxed number per object: issue 16).
+   */
+  private readonly writesFrom: number | undefined;
+
+  constructor(root: FileTree | FsMaker, mounts: readonly Mount[] = [], writesFrom = -Infinity) {
+    this.writesFrom = writesFrom === -Infinity ? undefined : writesFrom;
     if (root instanceof FileTree) this.setParts(root, mounts);
     else this.maker = root;
   }
@@ -490,7 +492,7 @@ export class ContainerFs implements ShellFs {
   }
 
   private record(tree: FileTree, e: FileEvent): void {
-    if (e.at < this.writesFrom) return;
+    if (this.writesFrom !== undefined && e.at < this.writesFrom) return;
     this.writer(tree).add(e);
   }
 
@@ -588,7 +590,9 @@ export class ContainerFs implements ShellFs {
         render: (k, start) =>
           render(k, start).flatMap((e) => {
             const r = this.resolve(e.path);
-            return r.tree === tree && !r.readOnly && e.at >= this.writesFrom ? [{ ...e, path: r.inner }] : [];
+            return r.tree === tree && !r.readOnly && e.at >= (this.writesFrom ?? -Infinity)
+              ? [{ ...e, path: r.inner }]
+              : [];
           }),
       });
     }

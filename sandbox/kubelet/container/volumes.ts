@@ -9,13 +9,14 @@
  * downward API volumes are read-only trees of the objects' content, read when
  * the container starts.
  */
-import type { Container, KeyToPath, Pod, Volume } from 'kubernetes-types/core/v1';
+import type { Container, KeyToPath, Pod, Volume, VolumeMount } from 'kubernetes-types/core/v1';
 import { SeededRandom } from '../../clock/random';
 import type { PodFacts, ReadConfig } from './env';
 import { fieldValue, resourceFieldValue } from './env';
 import type { FsMaker, Mount } from './fileSystem';
 import { FileTree } from './fileSystem';
 import { rootTree } from './rootfs';
+import { sharedList } from '../sharedList';
 
 /** Reads a PersistentVolumeClaim as the API server has it now. */
 export type ReadClaim = (
@@ -189,7 +190,7 @@ export function claimProblem(pod: Pod, readClaim: ReadClaim): string | undefined
   return `Unable to attach or mount volumes: unmounted volumes=[${names.join(' ')}], unattached volumes=[], failed to process volumes=[${names.join(' ')}]: ${failed.map((f) => f.error).join('; ')}`;
 }
 
-function fileTree(pod: Pod, name: string, entries: readonly (string | typeof TOKEN)[], readOnly: boolean): FileTree {
+function fileTree(pod: Pod, name: string, entries: FileList, readOnly: boolean): FileTree {
   const tree = new FileTree(name, readOnly);
   // The content as read at the container's start (`entries`: path, content, path, content…), made into the tree's
   // files when something first reads them: most pods' `kube-api-access` volume is never read (issue 16).
@@ -204,56 +205,70 @@ function fileTree(pod: Pod, name: string, entries: readonly (string | typeof TOK
   return tree;
 }
 
-/** One mount of a container as its start decided it: a shared volume's tree, or the files of a projected one. */
-interface PlannedMount {
-  readonly path: string;
-  readonly source: string;
-  readOnly: boolean;
-  readonly volume: string;
-  /** emptyDir, hostPath, claims: the pod's tree. */
-  readonly tree: FileTree | undefined;
-  /** ConfigMap, Secret, projected, downward API: path, content, path, content… as read at the start. */
-  readonly files: readonly (string | typeof TOKEN)[] | undefined;
+/** A projected volume's files as read: path, content, path, content… (`TOKEN` for the service account token). */
+type FileList = readonly (string | typeof TOKEN)[];
+
+/** Where a volume mount goes: its path without trailing slashes (the spec's own string when it has none). */
+function mountPoint(m: VolumeMount): string {
+  return m.mountPath.endsWith('/') ? m.mountPath.replace(/\/+$/, '') || '/' : m.mountPath || '/';
 }
 
 /**
  * A container's files as its start decided them, made into trees on the first use of its view (`ContainerFs` with an
- * `FsMaker`): the root tree of its image and pod, and its mounts, in the order and with the content of the start.
+ * `FsMaker`): the root tree of its image and pod, and its mounts, in the order and with the content of the start. It
+ * keeps, per mount of a volume the pod has, the shared volume's tree or the projected volume's files as read then
+ * (one shared list when another container read the same: `sharedList`); the rest comes from the container's spec.
  */
 export class ContainerFiles implements FsMaker {
   constructor(
     /** The pod as the container started (its spec and metadata). */
     private readonly pod: Pod,
-    private readonly image: string,
+    private readonly container: Container,
     private readonly podIP: string,
-    private readonly planned: readonly PlannedMount[],
-    readonly live: readonly FileTree[],
+    private readonly contents: readonly (FileTree | FileList)[],
   ) {}
 
-  /** Where its volumes are mounted, in the order of its `volumeMounts`. */
-  mountedPaths(): string[] {
-    return this.planned.map((m) => m.path);
+  /** The volume mounts that mount something, with what each mounts. */
+  private planned(): { mount: VolumeMount; volume: string; content: FileTree | FileList }[] {
+    const names = new Set((this.pod.spec?.volumes ?? []).map((v) => v.name));
+    const out: { mount: VolumeMount; volume: string; content: FileTree | FileList }[] = [];
+    for (const m of this.container.volumeMounts ?? [])
+      if (names.has(m.name)) out.push({ mount: m, volume: m.name, content: this.contents[out.length] });
+    return out;
+  }
+
+  get live(): readonly FileTree[] {
+    const trees: FileTree[] = [];
+    for (const c of this.contents) if (c instanceof FileTree && !trees.includes(c)) trees.push(c);
+    return trees;
+  }
+
+  /** Where its volumes are mounted, in the order of its `volumeMounts` (one shared list for equal ones). */
+  mountedPaths(): readonly string[] {
+    const paths = this.planned().map((p) => mountPoint(p.mount));
+    return sharedList(paths, paths.join('\u0000'));
   }
 
   make(): { root: FileTree; mounts: Mount[] } {
-    const root = rootTree(this.pod, this.image, this.podIP);
+    const root = rootTree(this.pod, this.container.image ?? '', this.podIP);
     const projected = new Map<string, FileTree>();
-    const mounts = this.planned.map((m): Mount => {
-      let tree = m.tree;
-      if (!tree) {
-        tree = projected.get(m.volume);
+    const mounts = this.planned().map(({ mount: m, volume, content }): Mount => {
+      let tree: FileTree | undefined;
+      if (content instanceof FileTree) tree = content;
+      else {
+        tree = projected.get(volume);
         if (!tree) {
-          tree = fileTree(this.pod, m.volume, m.files ?? [], true);
-          projected.set(m.volume, tree);
+          tree = fileTree(this.pod, volume, content, true);
+          projected.set(volume, tree);
         }
       }
-      return { path: m.path, tree, source: m.source, readOnly: m.readOnly };
+      return { path: mountPoint(m), tree, source: m.subPath ? `/${m.subPath}` : '/', readOnly: m.readOnly === true };
     });
     return { root, mounts };
   }
 }
 
-const NO_TREES: readonly FileTree[] = Object.freeze([]);
+const NO_CONTENTS: readonly (FileTree | FileList)[] = Object.freeze([]);
 
 /** The volumes of one pod on this node. */
 export class PodVolumes {
@@ -267,47 +282,33 @@ export class PodVolumes {
    * the shared volumes' trees made now, the rest made on the first use of the view.
    */
   files(pod: Pod, container: Container, podIP: string, read: ReadConfig, facts: PodFacts): ContainerFiles {
-    const volumeMounts = container.volumeMounts ?? [];
     const volumes = new Map((this.pod.spec?.volumes ?? []).map((v) => [v.name, v]));
-    const planned: PlannedMount[] = [];
-    let live: FileTree[] | undefined;
-    const projected = new Map<string, (string | typeof TOKEN)[]>();
-    for (const m of volumeMounts) {
+    const contents: (FileTree | FileList)[] = [];
+    const projected = new Map<string, FileList>();
+    for (const m of container.volumeMounts ?? []) {
       const v = volumes.get(m.name);
       if (!v) continue;
-      let tree: FileTree | undefined;
-      let files: (string | typeof TOKEN)[] | undefined;
       const read_ = projectedFiles(this.pod, v, read, facts);
       if (read_) {
         // Read once per volume and container (as the trees were: one per volume).
-        files = projected.get(v.name);
+        let files = projected.get(v.name);
         if (!files) {
-          files = [];
-          if ('files' in read_) for (const [path, text] of read_.files) files.push(path, text);
-          // Exact size: an array grown by pushes keeps room for more (issue 16).
-          files = files.slice();
+          const list: (string | typeof TOKEN)[] = [];
+          if ('files' in read_) for (const [path, text] of read_.files) list.push(path, text);
+          files = sharedList(list, list.filter((_, i) => i % 2 === 0).join('\u0000'));
           projected.set(v.name, files);
         }
+        contents.push(files);
       } else {
-        tree = this.shared?.get(v.name);
+        let tree = this.shared?.get(v.name);
         if (!tree) {
           tree = new FileTree(v.name);
           (this.shared ??= new Map()).set(v.name, tree);
         }
-        if (!(live ??= []).includes(tree)) live.push(tree);
+        contents.push(tree);
       }
-      // The spec's own string when it has no trailing slash (a copy per pod otherwise).
-      const path = m.mountPath.endsWith('/') ? m.mountPath.replace(/\/+$/, '') || '/' : m.mountPath || '/';
-      planned.push({
-        path,
-        source: m.subPath ? `/${m.subPath}` : '/',
-        readOnly: m.readOnly === true,
-        volume: v.name,
-        tree,
-        files,
-      });
     }
-    return new ContainerFiles(pod, container.image ?? '', podIP, planned.slice(), live ? live.slice() : NO_TREES);
+    return new ContainerFiles(pod, container, podIP, contents.length === 0 ? NO_CONTENTS : contents.slice());
   }
 
   /** Every shared tree (for probes that re-plan when a volume changes). */

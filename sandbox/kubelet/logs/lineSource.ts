@@ -4,6 +4,7 @@
  * or follows it, so a container that prints every second costs nothing while
  * nobody looks, and no timer is needed to keep its log current.
  */
+import { sharedList } from '../sharedList';
 
 /** One line of container output, at a clock time (epoch ms). */
 export interface LogLine {
@@ -39,13 +40,20 @@ function partOf(line: LogLine): string | LinePart | undefined {
  * A fixed set of lines, in time order (a stable sort: lines of the same time keep their order). Kept as an exact-size
  * copy (the array given, grown by pushes, may have room for many more) in one object with no closures (issue 16: one
  * per container instance); lines all printed at one time (a program's start-up lines) as that time and what each line
- * is apart from it (its text, or its shared template), the lines made again on each read with the same times and texts.
+ * is apart from it (its text, or its shared template; one shared list for equal ones), the lines made again on each
+ * read with the same times and texts.
  */
 export function fixedLines(lines: readonly LogLine[]): LineSource {
   const sorted = lines.slice().sort((a, b) => a.at - b.at);
   if (sorted.length > 0 && sorted[0].at === sorted[sorted.length - 1].at) {
     const parts = sorted.map(partOf);
-    if (!parts.includes(undefined)) return new SameTimeLines(sorted[0].at, parts as (string | LinePart)[]);
+    if (!parts.includes(undefined)) {
+      const first = typeof parts[0] === 'string' ? parts[0] : '';
+      return new SameTimeLines(
+        sorted[0].at,
+        sharedList(parts as (string | LinePart)[], `${parts.length}\u0000${first}`),
+      );
+    }
   }
   return new FixedLines(sorted);
 }
