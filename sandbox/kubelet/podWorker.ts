@@ -57,16 +57,15 @@ import { probeRequestSources } from './logs/probeLines';
 
 type Pod = ObjectsByResource['pods'];
 
-/** What an instance prints: its process's lines and its side of the HTTP probes (one object, no closures). */
+/** What an instance prints when it is probed over HTTP: its process's lines and its side of the probes. */
 class InstanceProgram implements ContainerProgram {
   constructor(
     private readonly run: ContainerRun,
-    private readonly ignoresSigterm: boolean,
     readonly sources: readonly LineSource[],
   ) {}
 
   onSignal(at: number): string[] {
-    return this.run.onSignal(at, this.ignoresSigterm);
+    return this.run.onSignal(at);
   }
 
   onExit(at: number, code: number, oom: boolean, cause: ExitCause): string[] {
@@ -155,6 +154,17 @@ class InstanceInput implements InstanceRunInput, LookedUp {
   }
 }
 
+/** `ns/`, one string per namespace: a pod's key is it and the name (issue 16: a copy of `ns/` per pod otherwise). */
+const prefixes = new Map<string, string>();
+function namespacePrefix(ns: string): string {
+  let prefix = prefixes.get(ns);
+  if (prefix === undefined) {
+    prefix = `${ns}/`;
+    if (prefixes.size < 4096) prefixes.set(ns, prefix);
+  }
+  return prefix;
+}
+
 const TERMINAL = new Set(['Succeeded', 'Failed']);
 const NO_CONTAINERS: ContainerRuntime[] = Object.freeze([]) as unknown as ContainerRuntime[];
 
@@ -207,7 +217,7 @@ export class PodWorker {
     pod: Pod,
   ) {
     this.pod = pod;
-    this.key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
+    this.key = namespacePrefix(`${pod.metadata!.namespace}`) + pod.metadata!.name;
     this.uid = pod.metadata!.uid ?? '';
     this.timers = new PodTimers(host.clock);
     this.logs = new PodLogs(host.clock);
@@ -654,11 +664,8 @@ export class PodWorker {
       startedAt: c.startedAt ?? this.host.clock.now(),
       probes: probed,
     });
-    return new InstanceProgram(
-      run,
-      c.behavior.ignoreSigterm === true,
-      probeSources.length === 0 ? run.sources : [...run.sources, ...probeSources],
-    );
+    // Without HTTP probes the process is the program itself (issue 16: one object less a container).
+    return probeSources.length === 0 ? run : new InstanceProgram(run, [...run.sources, ...probeSources]);
   }
 
   private armExit(c: ContainerRuntime): void {

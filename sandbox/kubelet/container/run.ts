@@ -16,6 +16,7 @@ import { formatGoDuration } from '../duration';
 import { imageBaseName } from '../images';
 import type { ImageStyle } from '../logs/imageStyles';
 import type { LineSource } from '../logs/lineSource';
+import type { ContainerProgram } from '../logs/podLogs';
 import { customLogSources, customLogs } from '../logs/customLogs';
 import { basename } from '../shell/commands';
 import { Shell, runScript } from '../shell/run';
@@ -83,8 +84,8 @@ export interface ContainerRun {
   nextChangeAfter(t: number): number | undefined;
   /** Runs `argv` in it at `t`: exec probes (unknown programs succeed, writes are not kept) or `kubectl exec`. */
   exec(argv: readonly string[], t: number, mode: 'probe' | 'exec'): ExecOutcome;
-  /** Lines printed when it gets its stop signal. */
-  onSignal(at: number, ignored: boolean): string[];
+  /** Lines printed when it gets its stop signal (ignored when its behaviour says `ignore-sigterm`). */
+  onSignal(at: number): string[];
   onExit(at: number, code: number, oom: boolean, cause: ExitCause): string[];
 }
 
@@ -168,13 +169,13 @@ export function runContainer(input: RunInput): ContainerRun {
  * what its start decided (exit, signal, PID 1); the program context and shell host are made again for each exec, and
  * the environment is built from the input on each read (issue 16: a `Map` per container otherwise).
  */
-class InstanceRun implements ContainerRun {
+class InstanceRun implements ContainerRun, ContainerProgram {
   readonly sources: readonly LineSource[];
   readonly exit?: { at: number; code: number; oom?: boolean };
   readonly signal: SignalHandling;
   readonly pid1: string;
-  /** Exact size (issue 16: a list grown by pushes keeps room for 16). */
-  private readonly mainServers: readonly ServerProcess[];
+  /** Its servers: one kept as itself, several as an exact-size list (issue 16: a list per container otherwise). */
+  private readonly mainServers: ServerProcess | readonly ServerProcess[] | undefined;
   /** The process that is PID 1, when it is a server with a log style. */
   private readonly process: ServerProcess | undefined;
   private readonly annotated: string | undefined;
@@ -186,7 +187,8 @@ class InstanceRun implements ContainerRun {
     this.annotated = annotatedExit(pod, container, init);
     const ctx = this.context('main', env);
     const run = runScript(argv, hostFor(input, ctx, env), startedAt);
-    this.mainServers = processes(run.running);
+    const servers = processes(run.running);
+    this.mainServers = servers.length === 0 ? undefined : servers.length === 1 ? servers[0] : servers;
     for (const loop of run.loops) if (loop.writes) input.fs.addPeriodic(loop.first, loop.period, loop.writes);
 
     this.sources = [...run.sources, ...customLogSources(customLogs(pod, container, init).lines, startedAt)];
@@ -237,13 +239,18 @@ class InstanceRun implements ContainerRun {
     };
   }
 
+  private get allServers(): readonly ServerProcess[] {
+    const s = this.mainServers;
+    return s === undefined ? [] : Array.isArray(s) ? (s as readonly ServerProcess[]) : [s as ServerProcess];
+  }
+
   servers(t: number): readonly ServerProcess[] {
-    return this.mainServers.filter((s) => s.startedAt <= t);
+    return this.allServers.filter((s) => s.startedAt <= t);
   }
 
   nextChangeAfter(t: number): number | undefined {
     const times = [this.input.fs.nextChangeAfter(t)];
-    for (const s of this.mainServers) {
+    for (const s of this.allServers) {
       if (s.startedAt > t) times.push(s.startedAt);
       times.push(s.changesAfter?.(t));
     }
@@ -257,8 +264,8 @@ class InstanceRun implements ContainerRun {
     return execIn(words, t, mode, this.input, ctx, hostFor(this.input, ctx, env));
   }
 
-  onSignal(at: number, ignored: boolean): string[] {
-    if (this.process) return this.process.style.signal(at, ignored);
+  onSignal(at: number): string[] {
+    if (this.process) return this.process.style.signal(at, this.input.behavior.ignoreSigterm === true);
     return this.input.behavior.ignoreSigterm
       ? ['[sandbox] SIGTERM ignored (ignore-sigterm): the kubelet kills the container when the grace period ends']
       : [];

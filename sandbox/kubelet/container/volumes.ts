@@ -268,8 +268,6 @@ export class ContainerFiles implements FsMaker {
   }
 }
 
-const NO_CONTENTS: readonly (FileTree | FileList)[] = Object.freeze([]);
-
 /** The volumes of one pod on this node. */
 export class PodVolumes {
   /** emptyDir, hostPath, claims, ephemeral: one tree each for the pod's life. */
@@ -308,7 +306,11 @@ export class PodVolumes {
         contents.push(tree);
       }
     }
-    return new ContainerFiles(pod, container, podIP, contents.length === 0 ? NO_CONTENTS : contents.slice());
+    // Without a shared volume (a tree per pod), one shared list for equal contents (a namespace's kube-api-access).
+    const kept = contents.some((c) => c instanceof FileTree)
+      ? contents.slice()
+      : sharedList(contents, `${contents.length}`);
+    return new ContainerFiles(pod, container, podIP, kept);
   }
 
   /** Every shared tree (for probes that re-plan when a volume changes). */
