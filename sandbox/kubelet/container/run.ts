@@ -16,7 +16,6 @@ import { formatGoDuration } from '../duration';
 import { imageBaseName } from '../images';
 import type { ImageStyle } from '../logs/imageStyles';
 import type { LineSource } from '../logs/lineSource';
-import type { ContainerProgram } from '../logs/podLogs';
 import { customLogSources, customLogs } from '../logs/customLogs';
 import { basename } from '../shell/commands';
 import { Shell, runScript } from '../shell/run';
@@ -169,7 +168,8 @@ export function runContainer(input: RunInput): ContainerRun {
  * what its start decided (exit, signal, PID 1); the program context and shell host are made again for each exec, and
  * the environment is built from the input on each read (issue 16: a `Map` per container otherwise).
  */
-class InstanceRun implements ContainerRun, ContainerProgram {
+// Also its log's program (`ContainerProgram`, by shape): its sources, its stop signal's and exit's lines.
+class InstanceRun implements ContainerRun {
   readonly sources: readonly LineSource[];
   readonly exit?: { at: number; code: number; oom?: boolean };
   readonly signal: SignalHandling;
