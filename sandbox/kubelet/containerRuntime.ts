@@ -60,11 +60,11 @@ export interface ContainerRuntime {
   launched: boolean;
   /** A sidecar that has started once: the next init container may run (later restarts do not hold it back). */
   initialized: boolean;
-  /** The running instance: its process and its files. */
+  /** The running instance: its process and its files (its input's). */
   run?: ContainerRun;
-  fs?: ContainerFs;
-  /** When the running instance started. */
-  startedAt?: number;
+  readonly fs?: ContainerFs;
+  /** When the running (or last) instance started (its input's). */
+  readonly startedAt?: number;
   /** SIGTERM sent (liveness kill, completion or deletion): it is stopping. */
   stopping: boolean;
   /** Pending probe work (and the stop of a stopping one) for the current instance, cancelled when it ends. */
@@ -75,8 +75,8 @@ export interface ContainerRuntime {
   configError?: string;
   /** What the running instance was run with (to work its process out again when what it looked up changes). */
   runInput?: InstanceRunInput;
-  /** The cluster DNS names the running instance's process consulted. */
-  lookedUp?: LookedUp;
+  /** The cluster DNS names the running instance's process consulted (its input's). */
+  readonly lookedUp?: LookedUp;
 }
 
 /**
@@ -97,14 +97,11 @@ class ContainerRecord implements ContainerRuntime {
   launched = false;
   initialized = false;
   run: ContainerRun | undefined = undefined;
-  fs: ContainerFs | undefined = undefined;
-  startedAt: number | undefined = undefined;
   stopping = false;
   tokens: number[] = NO_TOKENS;
   exitToken: number | undefined = undefined;
   configError: string | undefined = undefined;
   runInput: InstanceRunInput | undefined = undefined;
-  lookedUp: LookedUp | undefined = undefined;
 
   constructor(
     readonly spec: Container,
@@ -115,6 +112,19 @@ class ContainerRecord implements ContainerRuntime {
   ) {
     this.sidecar = init && spec.restartPolicy === 'Always';
     this.state = waitingState(defaultWaiting);
+  }
+
+  // What the instance was run with answers these (issue 16: fields, and a boxed number, per container otherwise).
+  get fs(): ContainerFs | undefined {
+    return this.runInput?.fs;
+  }
+
+  get startedAt(): number | undefined {
+    return this.runInput?.startedAt;
+  }
+
+  get lookedUp(): LookedUp | undefined {
+    return this.runInput?.lookedUp;
   }
 }
 

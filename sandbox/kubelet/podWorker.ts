@@ -32,6 +32,7 @@ import { ContainerFs } from './container/fileSystem';
 import type { ContainerRun, ExecOutcome, RunInput } from './container/run';
 import { runContainer } from './container/run';
 import type { Resolution } from './shell/types';
+import type { ContainerFiles } from './container/volumes';
 import { PodVolumes, claimProblem, mountFailures } from './container/volumes';
 import { imageID, normalizedImage, sharedImageRef } from './images';
 import type { PullScheduler } from './imagePuller';
@@ -86,18 +87,34 @@ class InstanceInput implements InstanceRunInput, LookedUp {
 
   constructor(
     private readonly worker: PodWorker,
-    /** The pod's spec and metadata as it started (not the status of that version: see `instantiate`). */
-    readonly pod: Pod,
+    /** Its files as the start decided them: the pod as it started, its IP, where its volumes are mounted. */
+    private readonly files: ContainerFiles,
     private readonly runtime: ContainerRuntime,
     readonly startedAt: number,
-    readonly podIP: string,
     readonly kubeletEnv: EnvEntries,
     readonly fs: ContainerFs,
-    readonly mountedPaths: readonly string[],
-    readonly batch: boolean,
     /** Which instance of the container (its draws are seeded by it). */
     private readonly instance = runtime.instance,
   ) {}
+
+  // Answered from what it keeps (issue 16: a field each, and an object for the pod, per container otherwise).
+  get pod(): RunInput['pod'] {
+    return this.files.pod;
+  }
+
+  get podIP(): string {
+    return this.files.podIP;
+  }
+
+  get mountedPaths(): readonly string[] {
+    return this.files.mountedPaths();
+  }
+
+  /** Not restarted after it succeeds: an init container, or under `restartPolicy` Never or OnFailure. */
+  get batch(): boolean {
+    const policy = this.files.pod.spec?.restartPolicy ?? 'Always';
+    return !this.runtime.sidecar && (this.runtime.init || policy !== 'Always');
+  }
 
   get container(): Container {
     return this.runtime.spec;
@@ -139,14 +156,11 @@ class InstanceInput implements InstanceRunInput, LookedUp {
   rerun(fs: ContainerFs): InstanceInput {
     const again = new InstanceInput(
       this.worker,
-      this.pod,
+      this.files,
       this.runtime,
       this.startedAt,
-      this.podIP,
       this.kubeletEnv,
       fs,
-      this.mountedPaths,
-      this.batch,
       this.instance,
     );
     again.names = this.names;
@@ -619,35 +633,13 @@ export class PodWorker {
   /** The instance's process and files, as started at `now`; the container is running from then. */
   private instantiate(c: ContainerRuntime, kubeletVars: ReadonlyMap<string, string>, now: number): ContainerRun {
     const facts = this.facts();
-    // Kept as long as the instance runs: the pod's spec and metadata (the process reads nothing else), not the status
-    // of the version it started from, which the next status write would otherwise leave alive in every container.
-    const pod = {
-      apiVersion: this.pod.apiVersion,
-      kind: this.pod.kind,
-      metadata: this.pod.metadata,
-      spec: this.pod.spec,
-    };
-    // Its files as the start decides them (ConfigMaps and Secrets read now), made into trees on their first use.
-    const files = this.volumes.files(pod, c.spec, this.podIP ?? '', this.host.readConfig, facts);
-    const fs = new ContainerFs(files);
-    const policy = this.pod.spec?.restartPolicy ?? 'Always';
-    const runInput = new InstanceInput(
-      this,
-      pod,
-      c,
-      now,
-      this.podIP ?? '',
-      compactEnv(kubeletVars),
-      fs,
-      files.mountedPaths(),
-      !c.sidecar && (c.init || policy !== 'Always'),
-    );
+    // Its files as the start decides them (ConfigMaps and Secrets read now), made into trees on their first use; it
+    // keeps the pod's spec and metadata as they are now (the process reads nothing else), not the status.
+    const files = this.volumes.files(this.pod, c.spec, this.podIP ?? '', this.host.readConfig, facts);
+    const runInput = new InstanceInput(this, files, c, now, compactEnv(kubeletVars), new ContainerFs(files));
     const run = runContainer(runInput);
     c.runInput = runInput;
-    c.lookedUp = runInput.lookedUp;
     c.run = run;
-    c.fs = fs;
-    c.startedAt = now;
     c.state = { kind: 'running', startedAt: now };
     c.busy = false;
     c.stopping = false;
@@ -758,8 +750,6 @@ export class PodWorker {
     const input = c.runInput.rerun(fs);
     const run = runContainer(input);
     c.runInput = input;
-    c.lookedUp = input.lookedUp;
-    c.fs = fs;
     c.run = run;
     const probed = this.planProbes(c, at, false);
     this.logs.rebased(c.spec.name, at, this.program(c, run, probed));

@@ -221,16 +221,26 @@ function mountPoint(m: VolumeMount): string {
  */
 export class ContainerFiles implements FsMaker {
   constructor(
-    /** The pod as the container started (its spec and metadata). */
-    private readonly pod: Pod,
+    /** The pod's metadata and spec as the container started (not its status: see `pod`). */
+    private readonly metadata: Pod['metadata'],
+    private readonly spec: Pod['spec'],
     private readonly container: Container,
-    private readonly podIP: string,
+    /** The pod's IP (its `/etc/hosts`). */
+    readonly podIP: string,
     private readonly contents: readonly (FileTree | FileList)[],
   ) {}
 
+  /**
+   * The pod as the container started: its spec and metadata, not the status of that version (which every container
+   * would otherwise keep alive after the next status write). Made on each read (issue 16: an object per container).
+   */
+  get pod(): Pod {
+    return { apiVersion: 'v1', kind: 'Pod', metadata: this.metadata, spec: this.spec };
+  }
+
   /** The volume mounts that mount something, with what each mounts. */
   private planned(): { mount: VolumeMount; volume: string; content: FileTree | FileList }[] {
-    const names = new Set((this.pod.spec?.volumes ?? []).map((v) => v.name));
+    const names = new Set((this.spec?.volumes ?? []).map((v) => v.name));
     const out: { mount: VolumeMount; volume: string; content: FileTree | FileList }[] = [];
     for (const m of this.container.volumeMounts ?? [])
       if (names.has(m.name)) out.push({ mount: m, volume: m.name, content: this.contents[out.length] });
@@ -250,7 +260,8 @@ export class ContainerFiles implements FsMaker {
   }
 
   make(): { root: FileTree; mounts: Mount[] } {
-    const root = rootTree(this.pod, this.container.image ?? '', this.podIP);
+    const pod = this.pod;
+    const root = rootTree(pod, this.container.image ?? '', this.podIP);
     const projected = new Map<string, FileTree>();
     const mounts = this.planned().map(({ mount: m, volume, content }): Mount => {
       let tree: FileTree | undefined;
@@ -258,7 +269,7 @@ export class ContainerFiles implements FsMaker {
       else {
         tree = projected.get(volume);
         if (!tree) {
-          tree = fileTree(this.pod, volume, content, true);
+          tree = fileTree(pod, volume, content, true);
           projected.set(volume, tree);
         }
       }
@@ -276,7 +287,7 @@ export class PodVolumes {
   constructor(private readonly pod: Pod) {}
 
   /**
-   * The files of a container starting now (`pod` as it starts, `podIP` the pod's): ConfigMaps and Secrets read now,
+   * The files of a container starting now (`pod` as it is, `podIP` the pod's): ConfigMaps and Secrets read now,
    * the shared volumes' trees made now, the rest made on the first use of the view.
    */
   files(pod: Pod, container: Container, podIP: string, read: ReadConfig, facts: PodFacts): ContainerFiles {
@@ -310,7 +321,7 @@ export class PodVolumes {
     const kept = contents.some((c) => c instanceof FileTree)
       ? contents.slice()
       : sharedList(contents, `${contents.length}`);
-    return new ContainerFiles(pod, container, podIP, kept);
+    return new ContainerFiles(pod.metadata, pod.spec, container, podIP, kept);
   }
 
   /** Every shared tree (for probes that re-plan when a volume changes). */
