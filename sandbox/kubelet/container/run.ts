@@ -166,9 +166,9 @@ export function runContainer(input: RunInput): ContainerRun {
 /**
  * A running instance, as a class rather than closures over the run: per instance it keeps the input, its servers and
  * what its start decided (exit, signal, PID 1); the program context and shell host are made again for each exec, and
- * the environment is built from the input on each read (issue 16: a `Map` per container otherwise).
+ * the environment is built from the input on each read (issue 16: a `Map` per container otherwise). It is also its
+ * log's program (`ContainerProgram`, by shape): its sources, its stop signal's and exit's lines.
  */
-// Also its log's program (`ContainerProgram`, by shape): its sources, its stop signal's and exit's lines.
 class InstanceRun implements ContainerRun {
   readonly sources: readonly LineSource[];
   readonly exit?: { at: number; code: number; oom?: boolean };
