@@ -116,6 +116,9 @@ export function parseBehavior(text: string): { behavior: ContainerBehavior; erro
   return { behavior: resolve(fields), errors };
 }
 
+/** The behaviour of a container without annotations: nothing overridden. */
+const NO_BEHAVIOR: ContainerBehavior = Object.freeze({});
+
 export interface ResolvedBehavior {
   behavior: ContainerBehavior;
   /** `annotation: problem` lines, for the `InvalidBehavior` event. */
@@ -132,10 +135,13 @@ export function containerBehavior(pod: Pod, container: Container, init: boolean)
   const errors: string[] = [];
   const sources = init ? [] : [BEHAVIOR_ANNOTATION];
   sources.push(`${BEHAVIOR_ANNOTATION}.${container.name}`);
+  let annotated = false;
   for (const name of sources) {
     const text = annotations[name];
     if (text === undefined) continue;
+    annotated = true;
     for (const e of parseInto(text, fields)) errors.push(`${name}: ${e}`);
   }
-  return { behavior: resolve(fields), errors };
+  // No annotation (most containers): one shared, frozen behaviour, not an empty object per container (issue 16).
+  return { behavior: annotated ? resolve(fields) : NO_BEHAVIOR, errors };
 }

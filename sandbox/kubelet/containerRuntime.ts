@@ -28,6 +28,14 @@ export interface LookedUp {
   names?: Set<string>;
 }
 
+/** What a running instance was run with, and how to run it again from its start on other files. */
+export interface InstanceRunInput extends RunInput {
+  /** The cluster DNS names its process consulted. */
+  readonly lookedUp: LookedUp;
+  /** The same input for the process worked out again from its start on `fs` (its draws again from the first). */
+  rerun(fs: ContainerFs): InstanceRunInput;
+}
+
 export interface ContainerRuntime {
   readonly spec: Container;
   readonly init: boolean;
@@ -52,11 +60,11 @@ export interface ContainerRuntime {
   launched: boolean;
   /** A sidecar that has started once: the next init container may run (later restarts do not hold it back). */
   initialized: boolean;
-  /** The running instance: its process and its files. */
+  /** The running instance: its process and its files (its input's). */
   run?: ContainerRun;
-  fs?: ContainerFs;
-  /** When the running instance started. */
-  startedAt?: number;
+  readonly fs?: ContainerFs;
+  /** When the running (or last) instance started (its input's). */
+  readonly startedAt?: number;
   /** SIGTERM sent (liveness kill, completion or deletion): it is stopping. */
   stopping: boolean;
   /** Pending probe work (and the stop of a stopping one) for the current instance, cancelled when it ends. */
@@ -66,9 +74,85 @@ export interface ContainerRuntime {
   /** Why the last start failed to create the container (CreateContainerConfigError), retried by the pod worker. */
   configError?: string;
   /** What the running instance was run with (to work its process out again when what it looked up changes). */
-  runInput?: RunInput;
-  /** The cluster DNS names the running instance's process consulted. */
-  lookedUp?: LookedUp;
+  runInput?: InstanceRunInput;
+  /** The cluster DNS names the running instance's process consulted (its input's). */
+  readonly lookedUp?: LookedUp;
+}
+
+/**
+ * One container's record, every field assigned in the constructor (V8 keeps them in the object: a literal that gains
+ * its optional fields later keeps them in a separate property array, ~0.1 KiB a container; issue 16).
+ */
+class ContainerRecord implements ContainerRuntime {
+  readonly sidecar: boolean;
+  state: RuntimeState;
+  last: Termination | undefined = undefined;
+  restartCount = 0;
+  ready = false;
+  started = false;
+  containerID = '';
+  imageID = '';
+  instance = 0;
+  busy = false;
+  launched = false;
+  initialized = false;
+  run: ContainerRun | undefined = undefined;
+  stopping = false;
+  tokens: number[] = NO_TOKENS;
+  exitToken: number | undefined = undefined;
+  configError: string | undefined = undefined;
+  runInput: InstanceRunInput | undefined = undefined;
+
+  constructor(
+    readonly spec: Container,
+    readonly init: boolean,
+    readonly behavior: ContainerBehavior,
+    readonly image: ImageRef | { error: string },
+    defaultWaiting: string,
+  ) {
+    this.sidecar = init && spec.restartPolicy === 'Always';
+    this.state = waitingState(defaultWaiting);
+  }
+
+  // What the instance was run with answers these (issue 16: fields, and a boxed number, per container otherwise).
+  get fs(): ContainerFs | undefined {
+    return this.runInput?.fs;
+  }
+
+  get startedAt(): number | undefined {
+    return this.runInput?.startedAt;
+  }
+
+  get lookedUp(): LookedUp | undefined {
+    return this.runInput?.lookedUp;
+  }
+}
+
+/**
+ * No pending probe work: one shared, frozen empty list (most containers of a settled pod have none; a container's own
+ * list is made on its first token: `addToken`).
+ */
+export const NO_TOKENS: number[] = Object.freeze([]) as unknown as number[];
+
+/** Adds a pending token to the container's list (its own list made on the first). */
+export function addToken(c: ContainerRuntime, token: number): void {
+  if (c.tokens === NO_TOKENS) c.tokens = [token];
+  else c.tokens.push(token);
+}
+
+/** The container's pending tokens, taken (its list is the shared empty one again). */
+export function takeTokens(c: ContainerRuntime): readonly number[] {
+  const tokens = c.tokens;
+  c.tokens = NO_TOKENS;
+  return tokens;
+}
+
+/** The first waiting state (`ContainerCreating`, `PodInitializing`): one shared object each, never changed. */
+const waitingStates = new Map<string, RuntimeState>();
+function waitingState(reason: string): RuntimeState {
+  let state = waitingStates.get(reason);
+  if (!state) waitingStates.set(reason, (state = Object.freeze({ kind: 'waiting', reason })));
+  return state;
 }
 
 export function newContainerRuntime(
@@ -78,25 +162,7 @@ export function newContainerRuntime(
   image: ImageRef | { error: string },
   defaultWaiting: string,
 ): ContainerRuntime {
-  return {
-    spec,
-    init,
-    sidecar: init && spec.restartPolicy === 'Always',
-    behavior,
-    image,
-    state: { kind: 'waiting', reason: defaultWaiting },
-    restartCount: 0,
-    ready: false,
-    started: false,
-    containerID: '',
-    imageID: '',
-    instance: 0,
-    busy: false,
-    launched: false,
-    initialized: false,
-    stopping: false,
-    tokens: [],
-  };
+  return new ContainerRecord(spec, init, behavior, image, defaultWaiting);
 }
 
 function terminatedState(t: Termination): ContainerState {

@@ -5,6 +5,7 @@
  * registry (tag `:missing`, or a name containing `does-not-exist`).
  */
 import { SeededRandom } from '../clock/random';
+import { boundedMemo } from '../util/memo';
 
 const COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
 const DOMAIN = /^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::\d+)?$/;
@@ -59,6 +60,16 @@ export function parseImage(image: string): ImageRef | { error: string } {
   if (path !== path.toLowerCase()) return bad(`invalid reference format: repository name (${path}) must be lowercase`);
   return { repository: `${domain}/${path}`, tag, digest };
 }
+
+/**
+ * `parseImage`, one frozen answer per reference shared by every container of it (issue 16: a parsed reference and its
+ * repository string per container otherwise).
+ */
+export const sharedImageRef: (image: string) => Readonly<ImageRef> | { readonly error: string } = boundedMemo(
+  4096,
+  (image: string) => image,
+  (image: string) => Object.freeze(parseImage(image)),
+);
 
 /** The fully qualified reference containerd reports (`docker.io/library/nginx:latest`). */
 export function normalizedImage(ref: ImageRef): string {

@@ -16,22 +16,25 @@
  * on `deletionTimestamp` (containers first, then sidecars in reverse order,
  * within the grace period) ending in the final delete.
  */
+import type { Container } from 'kubernetes-types/core/v1';
 import type { ObjectsByResource } from '../api/resourceObjects';
+import type { SeededRandom } from '../clock/random';
 import type { WirePodStatus } from '../api/types';
 import { formatTimestamp, parseTimestamp } from '../clock/clock';
 import { jsonEqual } from '../util/json';
+import type { ContainerBehavior } from './behaviors';
 import { containerBehavior } from './behaviors';
-import type { ContainerRuntime, LookedUp, Termination } from './containerRuntime';
-import { containerStatus, newContainerRuntime } from './containerRuntime';
+import type { ContainerRuntime, InstanceRunInput, LookedUp, Termination } from './containerRuntime';
+import { NO_TOKENS, addToken, containerStatus, newContainerRuntime, takeTokens } from './containerRuntime';
 import { compactEnv, containerEnvironment } from './container/env';
-import type { PodFacts } from './container/env';
+import type { EnvEntries, PodFacts } from './container/env';
 import { ContainerFs } from './container/fileSystem';
-import { rootTree } from './container/rootfs';
 import type { ContainerRun, ExecOutcome, RunInput } from './container/run';
 import { runContainer } from './container/run';
 import type { Resolution } from './shell/types';
+import type { ContainerFiles } from './container/volumes';
 import { PodVolumes, claimProblem, mountFailures } from './container/volumes';
-import { imageID, normalizedImage, parseImage } from './images';
+import { imageID, normalizedImage, sharedImageRef } from './images';
 import type { PullScheduler } from './imagePuller';
 import { ensureImage } from './imagePuller';
 import { msg, podDescription } from './messages';
@@ -55,16 +58,15 @@ import { probeRequestSources } from './logs/probeLines';
 
 type Pod = ObjectsByResource['pods'];
 
-/** What an instance prints: its process's lines and its side of the HTTP probes (one object, no closures). */
+/** What an instance prints when it is probed over HTTP: its process's lines and its side of the probes. */
 class InstanceProgram implements ContainerProgram {
   constructor(
     private readonly run: ContainerRun,
-    private readonly ignoresSigterm: boolean,
     readonly sources: readonly LineSource[],
   ) {}
 
   onSignal(at: number): string[] {
-    return this.run.onSignal(at, this.ignoresSigterm);
+    return this.run.onSignal(at);
   }
 
   onExit(at: number, code: number, oom: boolean, cause: ExitCause): string[] {
@@ -72,7 +74,113 @@ class InstanceProgram implements ContainerProgram {
   }
 }
 
+/**
+ * What an instance runs with: one object whose draws and lookups are methods, not closures over the start (issue 16:
+ * two closures and their context per container otherwise).
+ */
+class InstanceInput implements InstanceRunInput, LookedUp {
+  /** The cluster DNS names its process consulted, made on the first lookup (most processes look nothing up). */
+  names: Set<string> | undefined = undefined;
+  /** Forked on the first draw (a fork depends only on the seeds, so the draws are the same): most processes draw
+   * nothing after their start, and a generator per instance is ~0.2 KiB (issue 16). */
+  private random: SeededRandom | undefined = undefined;
+
+  constructor(
+    private readonly worker: PodWorker,
+    /** Its files as the start decided them: the pod as it started, its IP, where its volumes are mounted. */
+    private readonly files: ContainerFiles,
+    private readonly runtime: ContainerRuntime,
+    readonly startedAt: number,
+    readonly kubeletEnv: EnvEntries,
+    readonly fs: ContainerFs,
+    /** Which instance of the container (its draws are seeded by it). */
+    private readonly instance = runtime.instance,
+  ) {}
+
+  // Answered from what it keeps (issue 16: a field each, and an object for the pod, per container otherwise).
+  get pod(): RunInput['pod'] {
+    return this.files.pod;
+  }
+
+  get podIP(): string {
+    return this.files.podIP;
+  }
+
+  get mountedPaths(): readonly string[] {
+    return this.files.mountedPaths();
+  }
+
+  /** Not restarted after it succeeds: an init container, or under `restartPolicy` Never or OnFailure. */
+  get batch(): boolean {
+    const policy = this.files.pod.spec?.restartPolicy ?? 'Always';
+    return !this.runtime.sidecar && (this.runtime.init || policy !== 'Always');
+  }
+
+  get container(): Container {
+    return this.runtime.spec;
+  }
+
+  get init(): boolean {
+    return this.runtime.init;
+  }
+
+  get sidecar(): boolean {
+    return this.runtime.sidecar;
+  }
+
+  get behavior(): ContainerBehavior {
+    return this.runtime.behavior;
+  }
+
+  /** The kubelet's delays themselves (shared by its pods), not a copy per instance. */
+  get timing(): RunInput['timing'] {
+    return this.worker.delays;
+  }
+
+  draw(range: readonly [number, number]): number {
+    // The seed joined when first needed (one flat string; the instance's number as it started).
+    this.random ??= this.worker.forkRandom([this.worker.uid, this.container.name, this.instance].join('/'));
+    return this.random.between(range[0], range[1]);
+  }
+
+  /** Itself: what it looked up is kept on it (one object, not one more a container; issue 16). */
+  get lookedUp(): LookedUp {
+    return this;
+  }
+
+  resolve(name: string, t: number): Resolution {
+    return this.worker.resolve(name, t, this);
+  }
+
+  /** The same input for the process worked out again from its start on `fs`: its draws again from the first. */
+  rerun(fs: ContainerFs): InstanceInput {
+    const again = new InstanceInput(
+      this.worker,
+      this.files,
+      this.runtime,
+      this.startedAt,
+      this.kubeletEnv,
+      fs,
+      this.instance,
+    );
+    again.names = this.names;
+    return again;
+  }
+}
+
+/** `ns/`, one string per namespace: a pod's key is it and the name (issue 16: a copy of `ns/` per pod otherwise). */
+const prefixes = new Map<string, string>();
+function namespacePrefix(ns: string): string {
+  let prefix = prefixes.get(ns);
+  if (prefix === undefined) {
+    prefix = `${ns}/`;
+    if (prefixes.size < 4096) prefixes.set(ns, prefix);
+  }
+  return prefix;
+}
+
 const TERMINAL = new Set(['Succeeded', 'Failed']);
+const NO_CONTAINERS: ContainerRuntime[] = Object.freeze([]) as unknown as ContainerRuntime[];
 
 /** The volume manager's retry back-off (nestedpendingoperations: 500 ms doubling to 2m2s). */
 const MOUNT_RETRY_INITIAL_MS = 500;
@@ -110,7 +218,8 @@ export class PodWorker {
   private done = false;
   private deleteAfterWrite = false;
   private disposed = false;
-  private behaviorErrors: string[] = [];
+  /** The behaviour annotations' problems (undefined: none, as for most pods). */
+  private behaviorErrors: string[] | undefined;
   private schedules: Map<string, ProbeSchedule> | undefined;
   /** What the cluster DNS answered for each name the containers looked up, and when that changed. */
   private dns: Map<string, { at: number; address: string | undefined }[]> | undefined;
@@ -122,7 +231,7 @@ export class PodWorker {
     pod: Pod,
   ) {
     this.pod = pod;
-    this.key = `${pod.metadata!.namespace}/${pod.metadata!.name}`;
+    this.key = namespacePrefix(`${pod.metadata!.namespace}`) + pod.metadata!.name;
     this.uid = pod.metadata!.uid ?? '';
     this.timers = new PodTimers(host.clock);
     this.logs = new PodLogs(host.clock);
@@ -131,11 +240,23 @@ export class PodWorker {
     const defaultWaiting = (spec.initContainers ?? []).length > 0 ? 'PodInitializing' : 'ContainerCreating';
     const make = (init: boolean) => (c: (typeof spec.containers)[number]) => {
       const resolved = containerBehavior(pod, c, init);
-      this.behaviorErrors.push(...resolved.errors, ...customLogs(pod, c, init).errors);
-      return newContainerRuntime(c, init, resolved.behavior, parseImage(c.image ?? ''), defaultWaiting);
+      const errors = [...resolved.errors, ...customLogs(pod, c, init).errors];
+      if (errors.length > 0) (this.behaviorErrors ??= []).push(...errors);
+      return newContainerRuntime(c, init, resolved.behavior, sharedImageRef(c.image ?? ''), defaultWaiting);
     };
-    this.inits = (spec.initContainers ?? []).map(make(true));
+    // Most pods have no init containers: one shared, frozen empty list.
+    this.inits = spec.initContainers?.length ? spec.initContainers.map(make(true)) : NO_CONTAINERS;
     this.regular = spec.containers.map(make(false));
+  }
+
+  /** The kubelet's delays (its instances' timing). */
+  get delays(): WorkerHost['delays'] {
+    return this.host.delays;
+  }
+
+  /** The kubelet's generator forked for `seed` (an instance's draws). */
+  forkRandom(seed: string): SeededRandom {
+    return this.host.random.fork(seed);
   }
 
   /** The pod as last seen (for admission accounting). */
@@ -157,7 +278,7 @@ export class PodWorker {
     const now = this.host.clock.now();
     this.startTime = now;
     this.startProbeWorkers(now);
-    if (this.behaviorErrors.length > 0) this.event('Warning', 'InvalidBehavior', this.behaviorErrors.join('; '));
+    if (this.behaviorErrors) this.event('Warning', 'InvalidBehavior', this.behaviorErrors.join('; '));
     const deadline = this.pod.spec?.activeDeadlineSeconds;
     if (deadline !== undefined && deadline !== null) this.at(now + deadline * 1000, () => this.deadline());
     this.run(() => this.setUpVolumes());
@@ -512,43 +633,13 @@ export class PodWorker {
   /** The instance's process and files, as started at `now`; the container is running from then. */
   private instantiate(c: ContainerRuntime, kubeletVars: ReadonlyMap<string, string>, now: number): ContainerRun {
     const facts = this.facts();
-    const mounts = this.volumes.mounts(c.spec, this.host.readConfig, facts);
-    const fs = new ContainerFs(rootTree(this.pod, c.spec.image ?? '', this.podIP ?? ''), mounts);
-    const policy = this.pod.spec?.restartPolicy ?? 'Always';
-    // Joined (one flat string, kept with the instance), not a template (a tree of cons strings).
-    const instanceSeed = [this.uid, c.spec.name, c.instance].join('/');
-    // Forked on the first draw (a fork depends only on the seeds, so the draws are the same): most processes draw
-    // nothing after their start, and a generator per instance is ~0.2 KiB (issue 16).
-    let random: ReturnType<typeof this.host.random.fork> | undefined;
-    const d = this.host.delays;
-    // The set is made on the first lookup: most processes look nothing up (issue 16).
-    const lookedUp: LookedUp = {};
-    const runInput: RunInput = {
-      // Kept as long as the instance runs: the pod's spec and metadata (the process reads nothing else), not the status
-      // of the version it started from, which the next status write would otherwise leave alive in every container.
-      pod: { apiVersion: this.pod.apiVersion, kind: this.pod.kind, metadata: this.pod.metadata, spec: this.pod.spec },
-      container: c.spec,
-      init: c.init,
-      sidecar: c.sidecar,
-      behavior: c.behavior,
-      startedAt: now,
-      podIP: this.podIP ?? '',
-      kubeletEnv: compactEnv(kubeletVars),
-      fs,
-      mountedPaths: mounts.map((m) => m.path),
-      batch: !c.sidecar && (c.init || policy !== 'Always'),
-      draw: (range) => (random ??= this.host.random.fork(instanceSeed)).between(range[0], range[1]),
-      // The kubelet's delays themselves (shared by its pods), not a copy per instance.
-      timing: d,
-      seed: instanceSeed,
-      resolve: (name, t) => this.resolve(name, t, lookedUp),
-    };
+    // Its files as the start decides them (ConfigMaps and Secrets read now), made into trees on their first use; it
+    // keeps the pod's spec and metadata as they are now (the process reads nothing else), not the status.
+    const files = this.volumes.files(this.pod, c.spec, this.podIP ?? '', this.host.readConfig, facts);
+    const runInput = new InstanceInput(this, files, c, now, compactEnv(kubeletVars), new ContainerFs(files));
     const run = runContainer(runInput);
     c.runInput = runInput;
-    c.lookedUp = lookedUp;
     c.run = run;
-    c.fs = fs;
-    c.startedAt = now;
     c.state = { kind: 'running', startedAt: now };
     c.busy = false;
     c.stopping = false;
@@ -565,11 +656,8 @@ export class PodWorker {
       startedAt: c.startedAt ?? this.host.clock.now(),
       probes: probed,
     });
-    return new InstanceProgram(
-      run,
-      c.behavior.ignoreSigterm === true,
-      probeSources.length === 0 ? run.sources : [...run.sources, ...probeSources],
-    );
+    // Without HTTP probes the process is the program itself (issue 16: one object less a container).
+    return probeSources.length === 0 ? run : new InstanceProgram(run, [...run.sources, ...probeSources]);
   }
 
   private armExit(c: ContainerRuntime): void {
@@ -598,7 +686,7 @@ export class PodWorker {
    * (a Service created or deleted). A name outside the cluster with a dot resolves (the internet is not simulated: an
    * address from 203.0.113.0/24); a single label does not.
    */
-  private resolve(name: string, t: number, lookedUp: LookedUp): Resolution {
+  resolve(name: string, t: number, lookedUp: LookedUp): Resolution {
     const ns = this.pod.metadata?.namespace ?? 'default';
     const bare = name.replace(/\.$/, '');
     const absolute = name.endsWith('.');
@@ -659,20 +747,13 @@ export class PodWorker {
   private rerun(c: ContainerRuntime, at: number): void {
     if (!c.runInput || !c.fs) return;
     const fs = c.fs.rerunFrom(at);
-    const input: RunInput = { ...c.runInput, fs, draw: this.redraw(c) };
+    const input = c.runInput.rerun(fs);
     const run = runContainer(input);
     c.runInput = input;
-    c.fs = fs;
     c.run = run;
     const probed = this.planProbes(c, at, false);
     this.logs.rebased(c.spec.name, at, this.program(c, run, probed));
     this.armExit(c);
-  }
-
-  /** The instance's seeded draws, from the first: a process worked out again draws what it drew before. */
-  private redraw(c: ContainerRuntime): (range: readonly [number, number]) => number {
-    const random = this.host.random.fork(`${this.uid}/${c.spec.name}/${c.instance}`);
-    return (range) => random.between(range[0], range[1]);
   }
 
   /** Runs `fn` only while the same instance is running. */
@@ -719,7 +800,7 @@ export class PodWorker {
    * and readiness. Returns the HTTP probes for the app's request log.
    */
   private planProbes(c: ContainerRuntime, from: number, fresh: boolean): ProbedHttp[] {
-    for (const t of c.tokens.splice(0)) this.timers.cancel(t);
+    for (const t of takeTokens(c)) this.timers.cancel(t);
     const run = c.run;
     const startedAt = c.startedAt;
     if (!run || startedAt === undefined) return [];
@@ -759,7 +840,7 @@ export class PodWorker {
       });
     const guard = (fn: () => void) => this.guard(c, fn);
     const schedule = (at: number, fn: () => void, background = false) => {
-      c.tokens.push(this.at(at, guard(fn), background));
+      addToken(c, this.at(at, guard(fn), background));
     };
     const failed = (kind: ProbeKind, output: string) =>
       this.event(
@@ -886,7 +967,7 @@ export class PodWorker {
   private signal(c: ContainerRuntime, deadline: number): void {
     if (c.state.kind !== 'running' || c.stopping) return;
     c.stopping = true;
-    for (const t of c.tokens.splice(0)) this.timers.cancel(t);
+    for (const t of takeTokens(c)) this.timers.cancel(t);
     this.logs.signaled(c.spec.name);
     const handling = c.run?.signal ?? { kind: 'exit', code: 0 };
     const kill = this.guard(c, () => this.exited(c, 137, 'Error', 'killed'));
@@ -894,7 +975,8 @@ export class PodWorker {
       const stopAt = this.host.clock.now() + draw(this.host, this.host.delays.stop);
       if (stopAt < deadline) {
         const code = handling.code;
-        c.tokens.push(
+        addToken(
+          c,
           this.at(
             stopAt,
             this.guard(c, () => this.exited(c, code, code === 0 ? 'Completed' : 'Error', 'stopped')),
@@ -903,7 +985,7 @@ export class PodWorker {
         return;
       }
     }
-    c.tokens.push(this.at(deadline, kill));
+    addToken(c, this.at(deadline, kill));
   }
 
   // ---- exits and restarts -------------------------------------------------
@@ -913,7 +995,7 @@ export class PodWorker {
     if (c.state.kind !== 'running') return;
     const now = this.host.clock.now();
     this.logs.exited(c.spec.name, exitCode, reason === 'OOMKilled', cause);
-    for (const t of c.tokens.splice(0)) this.timers.cancel(t);
+    for (const t of takeTokens(c)) this.timers.cancel(t);
     if (c.exitToken !== undefined) this.timers.cancel(c.exitToken);
     c.exitToken = undefined;
     c.fs?.cutWriters(now);
@@ -1037,7 +1119,7 @@ export class PodWorker {
     this.timers.cancelAll();
     for (const c of this.all) {
       c.busy = false;
-      c.tokens = [];
+      c.tokens = NO_TOKENS;
       c.exitToken = undefined;
     }
     const running = this.running();

@@ -394,23 +394,69 @@ export interface Mount {
 }
 
 /**
+ * What a container's view is made of, made on its first use: the root tree and the mounts, from what the container's
+ * start decided (the content of its ConfigMap, Secret and projected volumes read then). `live` are the trees that
+ * exist before (the pod's shared volumes: another container may write them), so an unmade view can say when what it
+ * reads next changes without being made.
+ */
+export interface FsMaker {
+  readonly live: readonly FileTree[];
+  make(): { root: FileTree; mounts: readonly Mount[] };
+}
+
+/**
  * One container's view: its root tree with the mounts over it; writes are recorded by this view's writers (one per
  * tree, created on first write). Implements the shell's filesystem.
+ *
+ * A view made with an `FsMaker` makes its root tree and mounts on the first read, write or listing (issue 16: most
+ * containers are never exec'd into nor probed by a command, and their files were ~1.9 KiB a pod). Until then nothing
+ * has written to the root tree nor to a projected volume's tree (only this view could), so every answer is the one
+ * the view made at the start would give: the trees are made from the same parts, in the same order.
  */
 export class ContainerFs implements ShellFs {
   /** Its writer in each tree it wrote to, made on the first write (most containers never write a file). */
   private writers: Map<FileTree, FileWriter> | undefined;
-  private readonly mounts: Mount[];
+  private madeRoot: FileTree | undefined;
+  private madeMounts: Mount[] | undefined;
+  private maker: FsMaker | undefined;
 
-  constructor(
-    readonly root: FileTree,
-    mounts: readonly Mount[],
-    /** Writes before this time are not recorded (a process run again from its start keeps what it wrote before). */
-    private readonly writesFrom = -Infinity,
-  ) {
+  /**
+   * Writes before this time are not recorded (a process run again from its start keeps what it wrote before);
+   * undefined for -Infinity (a number field holds a boxed number per object: issue 16).
+   */
+  private readonly writesFrom: number | undefined;
+
+  constructor(root: FileTree | FsMaker, mounts: readonly Mount[] = [], writesFrom = -Infinity) {
+    this.writesFrom = writesFrom === -Infinity ? undefined : writesFrom;
+    if (root instanceof FileTree) this.setParts(root, mounts);
+    else this.maker = root;
+  }
+
+  private setParts(root: FileTree, mounts: readonly Mount[]): void {
     // Longest mount path first, so nested mounts win.
-    this.mounts = [...mounts].sort((a, b) => b.path.length - a.path.length);
+    this.madeMounts = [...mounts].sort((a, b) => b.path.length - a.path.length);
     for (const m of mounts) root.baseDir(m.path);
+    this.madeRoot = root;
+  }
+
+  /** Made: its root tree and mounts exist (a view made with an `FsMaker` is made on its first use). */
+  get made(): boolean {
+    return this.madeRoot !== undefined;
+  }
+
+  get root(): FileTree {
+    return this.madeRoot ?? this.makeParts().root;
+  }
+
+  private get mounts(): Mount[] {
+    return this.madeMounts ?? this.makeParts().mounts;
+  }
+
+  private makeParts(): { root: FileTree; mounts: Mount[] } {
+    const parts = this.maker!.make();
+    this.maker = undefined;
+    this.setParts(parts.root, parts.mounts);
+    return { root: this.madeRoot!, mounts: this.madeMounts! };
   }
 
   /**
@@ -446,7 +492,7 @@ export class ContainerFs implements ShellFs {
   }
 
   private record(tree: FileTree, e: FileEvent): void {
-    if (e.at < this.writesFrom) return;
+    if (this.writesFrom !== undefined && e.at < this.writesFrom) return;
     this.writer(tree).add(e);
   }
 
@@ -544,7 +590,9 @@ export class ContainerFs implements ShellFs {
         render: (k, start) =>
           render(k, start).flatMap((e) => {
             const r = this.resolve(e.path);
-            return r.tree === tree && !r.readOnly && e.at >= this.writesFrom ? [{ ...e, path: r.inner }] : [];
+            return r.tree === tree && !r.readOnly && e.at >= (this.writesFrom ?? -Infinity)
+              ? [{ ...e, path: r.inner }]
+              : [];
           }),
       });
     }
@@ -552,7 +600,8 @@ export class ContainerFs implements ShellFs {
 
   /** When anything this view reads next changes after `t`. */
   nextChangeAfter(t: number): number | undefined {
-    const times = this.trees()
+    // Unmade, its root and projected trees hold only files present from the start: only the shared volumes change.
+    const times = (this.maker ? this.maker.live : this.trees())
       .map((tree) => tree.nextChangeAfter(t))
       .filter((x): x is number => x !== undefined);
     return times.length > 0 ? Math.min(...times) : undefined;

@@ -20,6 +20,7 @@ import type { LogLine } from '../logs/lineSource';
 import { basename } from '../shell/commands';
 import type { ProgramResult, ShellFs } from '../shell/types';
 import { piDigits } from './pi';
+import { sharedList } from '../sharedList';
 
 /** What a program does with SIGTERM (or its image's stop signal) as PID 1. */
 export type SignalHandling =
@@ -197,7 +198,9 @@ function server(
   http?: (path: string, t: number) => number,
   grpc = false,
 ): ServerProcess {
-  return { name, startedAt: at, ports, http, grpc, signal, style };
+  // The ports as one shared list per value (most servers of an image listen on the same: issue 16).
+  const shared = ports === 'any' ? ports : sharedList(ports, ports.join(','));
+  return { name, startedAt: at, ports: shared, http, grpc, signal, style };
 }
 
 function flagValue(argv: readonly string[], name: string): string | undefined {
@@ -210,12 +213,18 @@ function flagValue(argv: readonly string[], name: string): string | undefined {
  * A static web server: its index and the files in its document root answer 200, others 404; with a configuration
  * mounted over the image's (routes the sandbox cannot read), every path answers 200.
  */
+/** The paths a static server's default site answers without reading its files (module constants, not one per pod). */
+const NGINX_INDEX: readonly string[] = Object.freeze(['/', '/index.html', '/50x.html']);
+const HTTPD_INDEX: readonly string[] = Object.freeze(['/', '/index.html']);
+
 function staticSite(ctx: ProgramContext, docroot: string, confDir: string, index: readonly string[]) {
-  // The server keeps what it reads, not the program context (its environment and closures: issue 16).
-  const { fs, mountedPaths } = ctx;
+  // The server keeps what it reads, not the program context (its environment and closures: issue 16); whether a
+  // configuration is mounted is decided once (the mounts do not change while it runs).
+  const { fs } = ctx;
+  const custom = ctx.mountedPaths.some((m) => m === confDir || m.startsWith(`${confDir}/`));
   return (path: string, t: number): number => {
     const p = path.split('?')[0] || '/';
-    if (index.includes(p) || mountedPaths.some((m) => m === confDir || m.startsWith(`${confDir}/`))) return 200;
+    if (custom || index.includes(p)) return 200;
     const file = `${docroot}${p.endsWith('/') ? `${p}index.html` : p}`;
     return fs?.stat(file, t) === 'file' ? 200 : 404;
   };
@@ -722,7 +731,7 @@ export function runProgram(argv: readonly string[], at: number, ctx: ProgramCont
           custom ? 'any' : [port],
           style,
           graceful,
-          staticSite(ctx, '/usr/share/nginx/html', '/etc/nginx', ['/', '/index.html', '/50x.html']),
+          staticSite(ctx, '/usr/share/nginx/html', '/etc/nginx', NGINX_INDEX),
         ),
       );
     }
@@ -740,7 +749,7 @@ export function runProgram(argv: readonly string[], at: number, ctx: ProgramCont
           ctx.mountedPaths.some((m) => m.startsWith('/usr/local/apache2/conf')) ? 'any' : [80],
           style,
           graceful,
-          staticSite(ctx, '/usr/local/apache2/htdocs', '/usr/local/apache2/conf', ['/', '/index.html']),
+          staticSite(ctx, '/usr/local/apache2/htdocs', '/usr/local/apache2/conf', HTTPD_INDEX),
         ),
       );
     }

@@ -53,8 +53,6 @@ export interface RunInput {
   /** A seeded draw from a range (ms). */
   draw(range: Range): number;
   timing: ProgramTiming & { initWork: Range };
-  /** A seed for `$RANDOM`. */
-  seed: string;
   /** The cluster's DNS at a time (undefined: lookups are not simulated). */
   resolve?(name: string, t: number): Resolution;
 }
@@ -85,8 +83,8 @@ export interface ContainerRun {
   nextChangeAfter(t: number): number | undefined;
   /** Runs `argv` in it at `t`: exec probes (unknown programs succeed, writes are not kept) or `kubectl exec`. */
   exec(argv: readonly string[], t: number, mode: 'probe' | 'exec'): ExecOutcome;
-  /** Lines printed when it gets its stop signal. */
-  onSignal(at: number, ignored: boolean): string[];
+  /** Lines printed when it gets its stop signal (ignored when its behaviour says `ignore-sigterm`). */
+  onSignal(at: number): string[];
   onExit(at: number, code: number, oom: boolean, cause: ExitCause): string[];
 }
 
@@ -154,7 +152,11 @@ function signalOf(
 }
 
 function processes(running: readonly RunningProgram[]): ServerProcess[] {
-  return running.map((r) => r.process as ServerProcess | undefined).filter((p): p is ServerProcess => p !== undefined);
+  // `slice`: an exact-size copy (what `filter` builds by pushes keeps room for more).
+  return running
+    .map((r) => r.process as ServerProcess | undefined)
+    .filter((p): p is ServerProcess => p !== undefined)
+    .slice();
 }
 
 export function runContainer(input: RunInput): ContainerRun {
@@ -164,14 +166,16 @@ export function runContainer(input: RunInput): ContainerRun {
 /**
  * A running instance, as a class rather than closures over the run: per instance it keeps the input, its servers and
  * what its start decided (exit, signal, PID 1); the program context and shell host are made again for each exec, and
- * the environment is built from the input on each read (issue 16: a `Map` per container otherwise).
+ * the environment is built from the input on each read (issue 16: a `Map` per container otherwise). It is also its
+ * log's program (`ContainerProgram`, by shape): its sources, its stop signal's and exit's lines.
  */
 class InstanceRun implements ContainerRun {
   readonly sources: readonly LineSource[];
   readonly exit?: { at: number; code: number; oom?: boolean };
   readonly signal: SignalHandling;
   readonly pid1: string;
-  private readonly mainServers: ServerProcess[] = [];
+  /** Its servers: one kept as itself, several as an exact-size list (issue 16: a list per container otherwise). */
+  private readonly mainServers: ServerProcess | readonly ServerProcess[] | undefined;
   /** The process that is PID 1, when it is a server with a log style. */
   private readonly process: ServerProcess | undefined;
   private readonly annotated: string | undefined;
@@ -183,7 +187,8 @@ class InstanceRun implements ContainerRun {
     this.annotated = annotatedExit(pod, container, init);
     const ctx = this.context('main', env);
     const run = runScript(argv, hostFor(input, ctx, env), startedAt);
-    this.mainServers.push(...processes(run.running));
+    const servers = processes(run.running);
+    this.mainServers = servers.length === 0 ? undefined : servers.length === 1 ? servers[0] : servers;
     for (const loop of run.loops) if (loop.writes) input.fs.addPeriodic(loop.first, loop.period, loop.writes);
 
     this.sources = [...run.sources, ...customLogSources(customLogs(pod, container, init).lines, startedAt)];
@@ -221,7 +226,7 @@ class InstanceRun implements ContainerRun {
       ports: (container.ports ?? []).map((p) => p.containerPort),
       mode,
       batch: input.batch,
-      draw: input.draw,
+      draw: (range) => input.draw(range),
       timing: { ...input.timing, batchWork: init ? input.timing.initWork : input.timing.batchWork },
       servers: (t) => this.servers(t),
       behaviorText: describeBehavior(behavior, init, input.batch),
@@ -230,17 +235,22 @@ class InstanceRun implements ContainerRun {
         container.command || container.args
           ? [...(container.command ?? []), ...(container.args ?? [])].join(' ')
           : undefined,
-      resolve: input.resolve,
+      resolve: input.resolve && ((name, t) => input.resolve!(name, t)),
     };
   }
 
+  private get allServers(): readonly ServerProcess[] {
+    const s = this.mainServers;
+    return s === undefined ? [] : Array.isArray(s) ? (s as readonly ServerProcess[]) : [s as ServerProcess];
+  }
+
   servers(t: number): readonly ServerProcess[] {
-    return this.mainServers.filter((s) => s.startedAt <= t);
+    return this.allServers.filter((s) => s.startedAt <= t);
   }
 
   nextChangeAfter(t: number): number | undefined {
     const times = [this.input.fs.nextChangeAfter(t)];
-    for (const s of this.mainServers) {
+    for (const s of this.allServers) {
       if (s.startedAt > t) times.push(s.startedAt);
       times.push(s.changesAfter?.(t));
     }
@@ -254,8 +264,8 @@ class InstanceRun implements ContainerRun {
     return execIn(words, t, mode, this.input, ctx, hostFor(this.input, ctx, env));
   }
 
-  onSignal(at: number, ignored: boolean): string[] {
-    if (this.process) return this.process.style.signal(at, ignored);
+  onSignal(at: number): string[] {
+    if (this.process) return this.process.style.signal(at, this.input.behavior.ignoreSigterm === true);
     return this.input.behavior.ignoreSigterm
       ? ['[sandbox] SIGTERM ignored (ignore-sigterm): the kubelet kills the container when the grace period ends']
       : [];
@@ -303,7 +313,7 @@ function hostFor(input: RunInput, ctx: ProgramContext, env: ReadonlyMap<string, 
     dialect: dialectOf(image),
     podIP: input.podIP,
     nslookupStyle: nslookupStyleOf(image),
-    resolve: input.resolve,
+    resolve: input.resolve && ((name, t) => input.resolve!(name, t)),
     onProgram: (words, at) => runProgram(words, at, ctx),
   };
 }

@@ -9,12 +9,14 @@
  * downward API volumes are read-only trees of the objects' content, read when
  * the container starts.
  */
-import type { Container, KeyToPath, Pod, Volume } from 'kubernetes-types/core/v1';
+import type { Container, KeyToPath, Pod, Volume, VolumeMount } from 'kubernetes-types/core/v1';
 import { SeededRandom } from '../../clock/random';
 import type { PodFacts, ReadConfig } from './env';
 import { fieldValue, resourceFieldValue } from './env';
-import type { Mount } from './fileSystem';
+import type { FsMaker, Mount } from './fileSystem';
 import { FileTree } from './fileSystem';
+import { rootTree } from './rootfs';
+import { sharedList } from '../sharedList';
 
 /** Reads a PersistentVolumeClaim as the API server has it now. */
 export type ReadClaim = (
@@ -188,16 +190,93 @@ export function claimProblem(pod: Pod, readClaim: ReadClaim): string | undefined
   return `Unable to attach or mount volumes: unmounted volumes=[${names.join(' ')}], unattached volumes=[], failed to process volumes=[${names.join(' ')}]: ${failed.map((f) => f.error).join('; ')}`;
 }
 
-function fileTree(pod: Pod, name: string, files: Files, readOnly: boolean): FileTree {
+function fileTree(pod: Pod, name: string, entries: FileList, readOnly: boolean): FileTree {
   const tree = new FileTree(name, readOnly);
-  // The content as read at the container's start (`files`), made into the tree's files when something first reads
-  // them: most pods' `kube-api-access` volume is never read (issue 16).
-  // Kept as a list of pairs until then, not the Map it was read into (~0.1 KiB less a pod).
-  const entries = [...files];
-  tree.lazyFiles(entries.length, () =>
-    Object.fromEntries(entries.map(([path, text]) => [`/${path}`, text === TOKEN ? fakeToken(pod) : text])),
-  );
+  // The content as read at the container's start (`entries`: path, content, path, content…), made into the tree's
+  // files when something first reads them: most pods' `kube-api-access` volume is never read (issue 16).
+  tree.lazyFiles(entries.length / 2, () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < entries.length; i += 2) {
+      const text = entries[i + 1];
+      files[`/${entries[i] as string}`] = text === TOKEN ? fakeToken(pod) : text;
+    }
+    return files;
+  });
   return tree;
+}
+
+/** A projected volume's files as read: path, content, path, content… (`TOKEN` for the service account token). */
+type FileList = readonly (string | typeof TOKEN)[];
+
+/** Where a volume mount goes: its path without trailing slashes (the spec's own string when it has none). */
+function mountPoint(m: VolumeMount): string {
+  return m.mountPath.endsWith('/') ? m.mountPath.replace(/\/+$/, '') || '/' : m.mountPath || '/';
+}
+
+/**
+ * A container's files as its start decided them, made into trees on the first use of its view (`ContainerFs` with an
+ * `FsMaker`): the root tree of its image and pod, and its mounts, in the order and with the content of the start. It
+ * keeps, per mount of a volume the pod has, the shared volume's tree or the projected volume's files as read then
+ * (one shared list when another container read the same: `sharedList`); the rest comes from the container's spec.
+ */
+export class ContainerFiles implements FsMaker {
+  constructor(
+    /** The pod's metadata and spec as the container started (not its status: see `pod`). */
+    private readonly metadata: Pod['metadata'],
+    private readonly spec: Pod['spec'],
+    private readonly container: Container,
+    /** The pod's IP (its `/etc/hosts`). */
+    readonly podIP: string,
+    private readonly contents: readonly (FileTree | FileList)[],
+  ) {}
+
+  /**
+   * The pod as the container started: its spec and metadata, not the status of that version (which every container
+   * would otherwise keep alive after the next status write). Made on each read (issue 16: an object per container).
+   */
+  get pod(): Pod {
+    return { apiVersion: 'v1', kind: 'Pod', metadata: this.metadata, spec: this.spec };
+  }
+
+  /** The volume mounts that mount something, with what each mounts. */
+  private planned(): { mount: VolumeMount; volume: string; content: FileTree | FileList }[] {
+    const names = new Set((this.spec?.volumes ?? []).map((v) => v.name));
+    const out: { mount: VolumeMount; volume: string; content: FileTree | FileList }[] = [];
+    for (const m of this.container.volumeMounts ?? [])
+      if (names.has(m.name)) out.push({ mount: m, volume: m.name, content: this.contents[out.length] });
+    return out;
+  }
+
+  get live(): readonly FileTree[] {
+    const trees: FileTree[] = [];
+    for (const c of this.contents) if (c instanceof FileTree && !trees.includes(c)) trees.push(c);
+    return trees;
+  }
+
+  /** Where its volumes are mounted, in the order of its `volumeMounts` (one shared list for equal ones). */
+  mountedPaths(): readonly string[] {
+    const paths = this.planned().map((p) => mountPoint(p.mount));
+    return sharedList(paths, paths.join('\u0000'));
+  }
+
+  make(): { root: FileTree; mounts: Mount[] } {
+    const pod = this.pod;
+    const root = rootTree(pod, this.container.image ?? '', this.podIP);
+    const projected = new Map<string, FileTree>();
+    const mounts = this.planned().map(({ mount: m, volume, content }): Mount => {
+      let tree: FileTree | undefined;
+      if (content instanceof FileTree) tree = content;
+      else {
+        tree = projected.get(volume);
+        if (!tree) {
+          tree = fileTree(pod, volume, content, true);
+          projected.set(volume, tree);
+        }
+      }
+      return { path: mountPoint(m), tree, source: m.subPath ? `/${m.subPath}` : '/', readOnly: m.readOnly === true };
+    });
+    return { root, mounts };
+  }
 }
 
 /** The volumes of one pod on this node. */
@@ -207,37 +286,42 @@ export class PodVolumes {
 
   constructor(private readonly pod: Pod) {}
 
-  /** What `container` finds at its mount points, ConfigMaps and Secrets read now. */
-  mounts(container: Container, read: ReadConfig, facts: PodFacts): Mount[] {
+  /**
+   * The files of a container starting now (`pod` as it is, `podIP` the pod's): ConfigMaps and Secrets read now,
+   * the shared volumes' trees made now, the rest made on the first use of the view.
+   */
+  files(pod: Pod, container: Container, podIP: string, read: ReadConfig, facts: PodFacts): ContainerFiles {
     const volumes = new Map((this.pod.spec?.volumes ?? []).map((v) => [v.name, v]));
-    const out: Mount[] = [];
-    const projected = new Map<string, FileTree>();
+    const contents: (FileTree | FileList)[] = [];
+    const projected = new Map<string, FileList>();
     for (const m of container.volumeMounts ?? []) {
       const v = volumes.get(m.name);
       if (!v) continue;
-      let tree: FileTree | undefined;
-      const files = projectedFiles(this.pod, v, read, facts);
-      if (files) {
-        tree = projected.get(v.name);
-        if (!tree) {
-          tree = fileTree(this.pod, v.name, 'files' in files ? files.files : new Map(), true);
-          projected.set(v.name, tree);
+      const read_ = projectedFiles(this.pod, v, read, facts);
+      if (read_) {
+        // Read once per volume and container (as the trees were: one per volume).
+        let files = projected.get(v.name);
+        if (!files) {
+          const list: (string | typeof TOKEN)[] = [];
+          if ('files' in read_) for (const [path, text] of read_.files) list.push(path, text);
+          files = sharedList(list, list.filter((_, i) => i % 2 === 0).join('\u0000'));
+          projected.set(v.name, files);
         }
+        contents.push(files);
       } else {
-        tree = this.shared?.get(v.name);
+        let tree = this.shared?.get(v.name);
         if (!tree) {
           tree = new FileTree(v.name);
           (this.shared ??= new Map()).set(v.name, tree);
         }
+        contents.push(tree);
       }
-      out.push({
-        path: m.mountPath.replace(/\/+$/, '') || '/',
-        tree,
-        source: m.subPath ? `/${m.subPath}` : '/',
-        readOnly: m.readOnly === true,
-      });
     }
-    return out;
+    // Without a shared volume (a tree per pod), one shared list for equal contents (a namespace's kube-api-access).
+    const kept = contents.some((c) => c instanceof FileTree)
+      ? contents.slice()
+      : sharedList(contents, `${contents.length}`);
+    return new ContainerFiles(pod.metadata, pod.spec, container, podIP, kept);
   }
 
   /** Every shared tree (for probes that re-plan when a volume changes). */

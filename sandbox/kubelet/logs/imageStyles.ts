@@ -6,7 +6,7 @@
  * probe, and when it has stopped. The lines are short imitations, not copies.
  */
 import { imageBaseName } from '../images';
-import type { LogLine } from './lineSource';
+import type { LinePart, LogLine, PartLine } from './lineSource';
 import { strftime } from './logTime';
 
 export type Level = 'info' | 'warn' | 'error';
@@ -64,23 +64,31 @@ const lines = (style: ImageStyle, at: number, texts: readonly StartLine[]): LogL
   texts.map((text) => (typeof text === 'string' ? { at, text } : styledLine(style, at, text.level, text.message)));
 
 /** What a styled line's text is made from, shared by every container that prints the same message. */
-class LineTemplate {
+class LineTemplate implements LinePart {
   constructor(
     readonly style: ImageStyle,
     readonly level: Level,
     readonly message: string,
   ) {}
+
+  lineAt(at: number): LogLine {
+    return new StyledLine(at, this);
+  }
 }
 
 /**
  * A line whose text is the style's prefix (its time) and a shared message, built on each read: a container keeps its
  * time as a number and a template, not the text (issue 16: a start-up line's text per container otherwise).
  */
-class StyledLine implements LogLine {
+class StyledLine implements PartLine {
   constructor(
     readonly at: number,
     private readonly template: LineTemplate,
   ) {}
+
+  get part(): LinePart {
+    return this.template;
+  }
 
   get text(): string {
     const { style, level, message } = this.template;

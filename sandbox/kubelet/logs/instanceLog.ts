@@ -31,15 +31,20 @@ function windowed(s: LineSource, lo: number, hi: number): LineSource {
   };
 }
 
+const NO_LINES: LogLine[] = Object.freeze([]) as unknown as LogLine[];
+
 export class InstanceLog {
-  private lines: LogLine[] = [];
+  /** The shared empty list until the first line (issue 16: an empty list per instance otherwise). */
+  private lines: LogLine[] = NO_LINES;
   /** Lines read from the sources up to this time. */
-  private cursor = -Infinity;
+  // Undefined for -Infinity, and below for NaN: a number field holds a boxed number per object (issue 16).
+  private cursor: number | undefined = undefined;
   private endedAt: number | undefined;
   /** Made on the first follow: most logs are never followed (issue 16). */
   private listeners: Set<LogListener> | undefined;
   private timer: TimerHandle | undefined;
-  private timerDue = NaN;
+  /** When the timer is due (undefined: no timer). */
+  private timerDue: number | undefined = undefined;
 
   constructor(
     readonly containerID: string,
@@ -112,8 +117,8 @@ export class InstanceLog {
 
   /** The program's lines in (cursor, to], merged in time order (ties keep source order). */
   private collect(to: number): LogLine[] {
-    if (to <= this.cursor) return [];
-    const from = this.cursor;
+    const from = this.cursor ?? -Infinity;
+    if (to <= from) return [];
     this.cursor = to;
     const merged = this.sources.flatMap((s, i) => s.between(from, to, LOG_CAPACITY).map((line, j) => ({ line, i, j })));
     merged.sort((a, b) => a.line.at - b.line.at || a.i - b.i || a.j - b.j);
@@ -122,7 +127,8 @@ export class InstanceLog {
 
   private publish(fresh: LogLine[]): void {
     if (fresh.length === 0) return;
-    this.lines.push(...fresh);
+    if (this.lines === NO_LINES) this.lines = fresh.slice();
+    else this.lines.push(...fresh);
     if (this.lines.length > 2 * LOG_CAPACITY) this.lines = this.lines.slice(-LOG_CAPACITY);
     const delivered = fresh.length > LOG_CAPACITY ? fresh.slice(-LOG_CAPACITY) : fresh;
     for (const l of [...(this.listeners ?? [])]) l.lines(delivered);
@@ -135,14 +141,14 @@ export class InstanceLog {
     if (due === this.timerDue || (due === undefined && this.timer === undefined)) return;
     if (this.timer) this.clock.clearTimer(this.timer);
     this.timer = undefined;
-    this.timerDue = NaN;
+    this.timerDue = undefined;
     if (due === undefined) return;
     this.timerDue = due;
     this.timer = this.clock.setTimer(
       due - this.clock.now(),
       () => {
         this.timer = undefined;
-        this.timerDue = NaN;
+        this.timerDue = undefined;
         this.catchUp();
         this.arm();
       },
@@ -153,7 +159,7 @@ export class InstanceLog {
   private nextDue(): number | undefined {
     let next: number | undefined;
     for (const s of this.sources) {
-      const t = s.nextAfter(this.cursor);
+      const t = s.nextAfter(this.cursor ?? -Infinity);
       if (t !== undefined && (next === undefined || t < next)) next = t;
     }
     return next;
