@@ -61,6 +61,14 @@ describe('hostile input', () => {
     );
   });
 
+  test('an empty sequence item after empty lines at the start is answered (the fast reader once looped forever)', () => {
+    // Found by the property above with a seed of its own: `"\n\n- "` hung the language server and `validate`.
+    for (const text of ['\n\n- ', '\n\n-', '\n\n\n- \n', '\n\n- a\n-\n']) {
+      const ds = validateManifestText(text);
+      assertRangesInside(text, ds);
+    }
+  });
+
   test('runaway nesting is declined before the parser recurses', () => {
     const deepBlock = Array.from({ length: 1000 }, (_, i) => `${' '.repeat(i)}k:`).join('\n');
     for (const text of [

@@ -422,7 +422,9 @@ class Reader {
     const t = this.text;
     let lineStart = t.lastIndexOf('\n', p - 1) + 1;
     while (lineStart > 0) {
-      const prevStart = t.lastIndexOf('\n', lineStart - 2) + 1;
+      // The line before starts after the newline before its own (at 0 for the first line). `lastIndexOf` clamps a
+      // negative start to 0, so with lineStart 1 it would find the newline at 0 again and never move.
+      const prevStart = lineStart >= 2 ? t.lastIndexOf('\n', lineStart - 2) + 1 : 0;
       let q = prevStart;
       while (t.charCodeAt(q) === SPACE) q++;
       const c = t.charCodeAt(q);

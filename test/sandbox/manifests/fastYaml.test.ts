@@ -99,6 +99,10 @@ describe('fast YAML reader: the same nodes as the yaml package, or none', () => 
     'c: ["u\n v", {d: "w\n  x"}]\n',
     // A plain scalar folded over lines.
     'a: plain\n  multi\n\n  line\nb: 1\n',
+    // An empty item after empty lines at the start: the look for a comment above it once never ended (issue 16).
+    '\n\n- ',
+    '\n\n-',
+    '\n\n\n- \n',
   ];
   for (const text of SAME) {
     test(`read as yaml reads it: ${JSON.stringify(text.slice(0, 40))}`, () => {
