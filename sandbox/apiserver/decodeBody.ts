@@ -23,6 +23,7 @@ import type { StrictFieldError } from '../schema/strictFields';
 import { repeatedKeyOrder } from '../util/keyOrder';
 import { JsonCopyError, copyChecked, measureChecked, measureMember, setMember } from '../util/json';
 import type { Budget, CopyLimits } from '../util/json';
+import { blankMaker, type BlankMaker } from '../util/sizedCopy';
 import { OBJECT_META, decodeNullsAs, zeroValue } from './decodeNulls';
 
 /** The decoded body and its strict decoding errors (as `strictFieldErrors` of the input would list them). */
@@ -360,28 +361,13 @@ const MAX_ROOM = 32;
 const WARM_UP = 10;
 
 /** A maker whose objects have room for `room` members: its first objects, thrown away, take that many. */
-function sizedMaker(room: number): Blank {
+function sizedMaker(room: number): BlankMaker {
   const Blank = blankMaker();
   for (let i = 0; i < WARM_UP; i++) {
     const warm = new Blank();
     for (let m = 0; m < room; m++) warm[`w${m}`] = 0;
   }
   return Blank;
-}
-
-type Blank = new () => Record<string, unknown>;
-
-function blankMaker(): Blank {
-  const room = { never: false };
-  function Blank(this: Record<string, unknown>): void {
-    if (room.never) {
-      this.m0 = this.m1 = this.m2 = this.m3 = this.m4 = this.m5 = this.m6 = this.m7 = undefined;
-      this.m8 = this.m9 = this.m10 = this.m11 = this.m12 = this.m13 = this.m14 = this.m15 = undefined;
-      this.m16 = this.m17 = this.m18 = this.m19 = this.m20 = this.m21 = this.m22 = this.m23 = undefined;
-    }
-  }
-  Blank.prototype = Object.prototype;
-  return Blank as unknown as Blank;
 }
 
 /** The plans of one root kind's structs, by the root's definition (a release's definitions are its own objects). */

@@ -11,30 +11,36 @@
  * too), the prototype `Object.prototype`, a new object that is not frozen.
  */
 
-type Maker = new () => Record<string, unknown>;
+/** A constructor of empty plain objects (prototype `Object.prototype`, as `{}`'s) that V8 sizes for their members. */
+export type BlankMaker = new () => Record<string, unknown>;
 
 /** Beyond this many members the copy is the spread's (the constructor's room holds 24 members, then 8 of slack). */
 const MAX_SIZED = 24;
 
-const makers: Maker[] = [];
+const makers: BlankMaker[] = [];
 
-function makerFor(count: number): Maker {
+function makerFor(count: number): BlankMaker {
   let maker = makers[count];
   if (maker === undefined) makers[count] = maker = blankMaker();
   return maker;
 }
 
-function blankMaker(): Maker {
+/**
+ * A new maker of empty plain objects with room for 24 members (the `this.…` stores of its body, never run, are
+ * counted), trimmed by V8 after its first few objects to the most members any of them took. Also the write body's
+ * decoder's (apiserver/decodeBody.ts), which sizes one per struct definition.
+ */
+export function blankMaker(): BlankMaker {
   const room = { never: false };
-  function Sized(this: Record<string, unknown>): void {
+  function Blank(this: Record<string, unknown>): void {
     if (room.never) {
       this.m0 = this.m1 = this.m2 = this.m3 = this.m4 = this.m5 = this.m6 = this.m7 = undefined;
       this.m8 = this.m9 = this.m10 = this.m11 = this.m12 = this.m13 = this.m14 = this.m15 = undefined;
       this.m16 = this.m17 = this.m18 = this.m19 = this.m20 = this.m21 = this.m22 = this.m23 = undefined;
     }
   }
-  Sized.prototype = Object.prototype;
-  return Sized as unknown as Maker;
+  Blank.prototype = Object.prototype;
+  return Blank as unknown as BlankMaker;
 }
 
 /**
