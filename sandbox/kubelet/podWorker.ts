@@ -35,6 +35,7 @@ import type { Resolution } from './shell/types';
 import type { ContainerFiles } from './container/volumes';
 import { PodVolumes, claimProblem, mountFailures } from './container/volumes';
 import { imageID, normalizedImage, sharedImageRef } from './images';
+import { boundedMemo } from '../util/memo';
 import type { PullScheduler } from './imagePuller';
 import { ensureImage } from './imagePuller';
 import { msg, podDescription } from './messages';
@@ -169,15 +170,11 @@ class InstanceInput implements InstanceRunInput, LookedUp {
 }
 
 /** `ns/`, one string per namespace: a pod's key is it and the name (issue 16: a copy of `ns/` per pod otherwise). */
-const prefixes = new Map<string, string>();
-function namespacePrefix(ns: string): string {
-  let prefix = prefixes.get(ns);
-  if (prefix === undefined) {
-    prefix = `${ns}/`;
-    if (prefixes.size < 4096) prefixes.set(ns, prefix);
-  }
-  return prefix;
-}
+const namespacePrefix = boundedMemo(
+  4096,
+  (ns: string) => ns,
+  (ns: string) => `${ns}/`,
+);
 
 const TERMINAL = new Set(['Succeeded', 'Failed']);
 const NO_CONTAINERS: ContainerRuntime[] = Object.freeze([]) as unknown as ContainerRuntime[];

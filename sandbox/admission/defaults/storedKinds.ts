@@ -9,6 +9,7 @@
  */
 import type { KubeObject } from '../../api/types';
 import { isObj, type Obj } from '../validation/access';
+import { defaultReplicationController } from './workloads';
 
 function defaultRules(rules: unknown): void {
   if (!Array.isArray(rules)) return;
@@ -60,18 +61,6 @@ function defaultPriorityLevel(spec: Obj): void {
     e.nominalConcurrencyShares ??= 0;
     e.lendablePercent ??= 0;
   }
-}
-
-function defaultReplicationController(obj: KubeObject, spec: Obj): void {
-  const template = isObj(spec.template) ? spec.template : undefined;
-  const labels =
-    template && isObj(template.metadata) && isObj(template.metadata.labels) ? template.metadata.labels : undefined;
-  if (labels !== undefined) {
-    if (!isObj(spec.selector) || Object.keys(spec.selector).length === 0) spec.selector = { ...labels };
-    if (obj.metadata.labels === undefined || Object.keys(obj.metadata.labels).length === 0)
-      obj.metadata.labels = { ...(labels as Record<string, string>) };
-  }
-  spec.replicas ??= 1;
 }
 
 /** Applies the defaults of `group/kind` (`scheduling.k8s.io/PriorityClass`) when it has any here. */
@@ -128,7 +117,7 @@ export function defaultStoredKind(obj: KubeObject, group: string, kind: string):
       (o.status as Obj).phase ??= 'Pending';
       break;
     case '/ReplicationController':
-      if (spec !== undefined) defaultReplicationController(obj, spec);
+      if (spec !== undefined) defaultReplicationController(spec, obj);
       break;
     case 'apiregistration.k8s.io/APIService':
       if (spec !== undefined && isObj(spec.service)) spec.service.port ??= 443;

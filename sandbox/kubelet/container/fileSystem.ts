@@ -88,7 +88,7 @@ export class FileWriter {
 
   add(e: FileEvent): void {
     this.events.push({ ...e, seq: this.tree.nextSeq() });
-    this.tree.changed(e.at);
+    this.tree.changed();
   }
 
   /** Its endless loops' writes, in the order added. */
@@ -98,14 +98,14 @@ export class FileWriter {
 
   addPeriodic(p: PeriodicWrites): void {
     (this.ownPeriodic ??= []).push(p);
-    this.tree.changed(p.first);
+    this.tree.changed();
   }
 
   /** The writer stops at `at` (its process ended). */
   cut(at: number): void {
     if (at >= this.until) return;
     this.until = at;
-    this.tree.changed(at);
+    this.tree.changed();
   }
 }
 
@@ -164,8 +164,6 @@ export class FileTree {
   private readonly layerDirs: ReadonlySet<string>;
   /** Bumped on every change, so views can cache. */
   version = 0;
-  /** Who re-plans when the tree changes, made on the first (most trees are never watched). */
-  private listeners: Set<(at: number) => void> | undefined;
 
   constructor(
     readonly name: string,
@@ -188,16 +186,9 @@ export class FileTree {
     return this.seq++;
   }
 
-  changed(at: number): void {
+  /** Counts a change (views compare `version` to know their cache is stale). */
+  changed(): void {
     this.version++;
-    if (this.listeners) for (const l of this.listeners) l(at);
-  }
-
-  /** Called when events are added or cut (probes re-plan). */
-  onChange(listener: (at: number) => void): () => void {
-    const listeners = (this.listeners ??= new Set());
-    listeners.add(listener);
-    return () => listeners.delete(listener);
   }
 
   writer(): FileWriter {

@@ -323,9 +323,4 @@ export class PodVolumes {
       : sharedList(contents, `${contents.length}`);
     return new ContainerFiles(pod.metadata, pod.spec, container, podIP, kept);
   }
-
-  /** Every shared tree (for probes that re-plan when a volume changes). */
-  sharedTrees(): FileTree[] {
-    return [...(this.shared?.values() ?? [])];
-  }
 }
