@@ -11,7 +11,7 @@
  * Informer handlers only enqueue; the decisions read the live API.
  */
 import type { ResourceType } from '../../api/resources';
-import type { KubeObject } from '../../api/types';
+import type { KubeObject, OwnerReference } from '../../api/types';
 import type { Informer } from '../../client/informer';
 import { objectKey } from '../../client/cache';
 import type { ComponentContext } from '../../client/component';
@@ -138,7 +138,10 @@ export class GarbageCollector extends Controller {
     const refs = obj.metadata.ownerReferences ?? [];
     const oldRefs = old?.metadata.ownerReferences ?? [];
     if (!old || !jsonEqual(refs, oldRefs)) {
-      if (refs.length > 0 && !this.ownersAllPresent(obj)) this.enqueue('delete', node);
+      if (refs.length > 0 && !this.ownersAllPresent(obj)) {
+        this.reportInvalidNamespaceOwnerRefs(obj, oldRefs);
+        this.enqueue('delete', node);
+      }
       // An owner waiting for its dependents may be unblocked by a reference going away.
       const now = new Set(refs.map((r) => r.uid));
       for (const r of oldRefs) {
@@ -157,6 +160,37 @@ export class GarbageCollector extends Controller {
     if (isDeletingDependents(obj) && !(old && isDeletingDependents(old))) {
       for (const d of this.dependentsOf(obj.metadata.uid!)) this.enqueue('delete', d);
       this.enqueue('delete', node);
+    }
+  }
+
+  /**
+   * `addDependentToOwners` and `reportInvalidNamespaceOwnerRef` (graph_builder.go): a reference (new on this object)
+   * whose owner exists, but is namespaced and lives in another namespace than the dependent, gets a Warning
+   * `OwnerRefInvalidNamespace` on the dependent; the collector then treats the owner as absent (the dependent's own
+   * namespace has no such owner), as upstream. Upstream finds the owner by uid in its graph; here the owner is
+   * looked up by the reference's kind and name in each watched namespace, which finds the same object unless the
+   * reference's name does not match its uid.
+   */
+  private reportInvalidNamespaceOwnerRefs(obj: KubeObject, oldRefs: readonly OwnerReference[]): void {
+    const ns = obj.metadata.namespace ?? '';
+    const namespaces = this.watched.find((w) => w.resource.plural === 'namespaces')?.informer;
+    if (!namespaces) return;
+    for (const r of obj.metadata.ownerReferences ?? []) {
+      if (oldRefs.some((o) => o.uid === r.uid)) continue;
+      const owners = this.watched.find((w) => w.resource.kind === r.kind && w.resource.namespaced)?.informer;
+      if (!owners || owners.cache.get(ns === '' ? r.name : `${ns}/${r.name}`)?.metadata.uid === r.uid) continue;
+      const found = namespaces.cache
+        .list()
+        .find(
+          (n) => n.metadata.name !== ns && owners.cache.get(`${n.metadata.name}/${r.name}`)?.metadata.uid === r.uid,
+        );
+      if (!found) continue;
+      this.recorder.event(
+        obj,
+        'Warning',
+        'OwnerRefInvalidNamespace',
+        `ownerRef [${r.apiVersion}/${r.kind}, namespace: ${ns}, name: ${r.name}, uid: ${r.uid}] does not exist in namespace ${JSON.stringify(ns)}`,
+      );
     }
   }
 

@@ -4,6 +4,11 @@
  * `PodControllerUIDIndex` gives the ReplicaSet and Deployment controllers, so
  * a sync looks at its own pods and the orphans it may adopt, not every pod in
  * the namespace.
+ *
+ * As upstream 1.32 (`FilterPodsByOwner` in pkg/controller/controller_utils.go), an owner's objects are found by its
+ * uid alone, whatever their namespace: a pod in another namespace whose controller reference carries the owner's uid
+ * is counted until the garbage collector removes it (it warns `OwnerRefInvalidNamespace` and collects it, its owner
+ * being absent from its own namespace).
  */
 import type { KubeObject } from '../../api/types';
 import type { Informer } from '../../client/informer';

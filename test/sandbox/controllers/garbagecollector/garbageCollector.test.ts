@@ -208,6 +208,67 @@ describe('garbage collector', () => {
     startGc(h);
     h.settle();
     assert.deepEqual(h.actions(), ['DELETED pods default/web-a']);
+    // reportInvalidNamespaceOwnerRef (graph_builder.go): a Warning on the dependent, as `kubectl get events` shows it.
+    const events = h.api
+      .list('events', { namespace: 'default' })
+      .items.filter((e) => e.reason === 'OwnerRefInvalidNamespace');
+    assert.deepEqual(
+      events.map((e) => [e.type, e.involvedObject.kind, e.involvedObject.name, e.source?.component, e.message]),
+      [
+        [
+          'Warning',
+          'Pod',
+          'web-a',
+          'garbage-collector-controller',
+          `ownerRef [apps/v1/ReplicaSet, namespace: default, name: web, uid: ${elsewhere.metadata.uid}] does not exist in namespace "default"`,
+        ],
+      ],
+    );
+  });
+
+  test('a reference to an owner that exists nowhere is dangling, without an OwnerRefInvalidNamespace warning', () => {
+    const h = newHarness(10);
+    h.api.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } });
+    h.api.create({ ...rs('web'), metadata: { name: 'web', namespace: 'other' } });
+    h.api.create(
+      pod('web-a', [
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'not-a-live-uid', controller: true },
+      ]),
+    );
+    h.record(['pods']);
+    startGc(h);
+    h.settle();
+    assert.deepEqual(h.actions(), ['DELETED pods default/web-a']);
+    assert.deepEqual(
+      h.api.list('events', {}).items.filter((e) => e.reason === 'OwnerRefInvalidNamespace'),
+      [],
+    );
+  });
+
+  test('a cluster-scoped dependent of a namespaced owner gets the warning for namespace ""', () => {
+    const h = newHarness(11);
+    const owner = h.api.create(rs('web'));
+    h.api.create({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'node-9', ownerReferences: [ref(owner)] },
+    });
+    h.record(['nodes']);
+    startGc(h);
+    h.settle();
+    // The reference cannot be resolved: the collector leaves the node alone (namespacedOwnerOfClusterScopedObjectErr).
+    assert.deepEqual(h.actions(), []);
+    const events = h.api.list('events', {}).items.filter((e) => e.reason === 'OwnerRefInvalidNamespace');
+    assert.deepEqual(
+      events.map((e) => [e.involvedObject.kind, e.involvedObject.name, e.message]),
+      [
+        [
+          'Node',
+          'node-9',
+          `ownerRef [apps/v1/ReplicaSet, namespace: , name: web, uid: ${owner.metadata.uid}] does not exist in namespace ""`,
+        ],
+      ],
+    );
   });
 
   test('dependents whose owners all exist are left alone, and nothing stays pending', () => {
