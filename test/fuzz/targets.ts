@@ -27,6 +27,7 @@ import { scheduleOf } from '../../sandbox/controllers/cronjob/schedule';
 import { validateManifestText } from '../../server/src/services/validateDocument';
 import { compareWithYaml } from '../sandbox/manifests/fastYamlCompare';
 import { fuzzedYaml } from '../sandbox/manifests/fastYamlArbitrary';
+import { Watchdog, watched } from './watchdog';
 
 export interface FuzzTarget {
   name: string;
@@ -45,16 +46,22 @@ function target<Ts extends [unknown, ...unknown[]]>(name: string, property: fc.I
   return {
     name,
     check: (numRuns, seed, timeLimitMs) => {
-      const d = fc.check(property, {
-        numRuns,
-        seed,
-        ...(timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: timeLimitMs, markInterruptAsFailure: false }),
-      });
-      if (!d.failed) return { numRuns: d.numRuns };
-      return {
-        numRuns: d.numRuns,
-        failure: { counterexample: fc.stringify(d.counterexample), error: String(d.errorInstance) },
-      };
+      // A hang gets no answer from fc.check: the watchdog reports the input and ends the run.
+      const dog = new Watchdog(`fuzz target ${name}`);
+      try {
+        const d = fc.check(watched(property, dog, seed), {
+          numRuns,
+          seed,
+          ...(timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: timeLimitMs, markInterruptAsFailure: false }),
+        });
+        if (!d.failed) return { numRuns: d.numRuns };
+        return {
+          numRuns: d.numRuns,
+          failure: { counterexample: fc.stringify(d.counterexample), error: String(d.errorInstance) },
+        };
+      } finally {
+        void dog.stop();
+      }
     },
   };
 }

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { MAX_NESTING_DEPTH, MAX_PARSE_DIAGNOSTICS } from '../../server/src/services/parseManifests';
 import { validateManifestText } from '../../server/src/services/validateDocument';
+import { Watchdog, watched } from '../fuzz/watchdog';
 
 /** Every range starts no later than it ends and lies inside the text. */
 function assertRangesInside(text: string, ds: Diagnostic[]): void {
@@ -52,13 +53,25 @@ const yamlish = fc
   .map((parts) => parts.join(''));
 
 describe('hostile input', () => {
-  test('arbitrary text never throws and every range lies inside the text', () => {
-    fc.assert(
-      fc.property(fc.oneof(fc.string(), yamlish), (text) => {
-        assertRangesInside(text, validateManifestText(text));
-      }),
-      { numRuns: 1000 },
-    );
+  test('arbitrary text never throws and every range lies inside the text', async () => {
+    // A new seed each run explores new inputs; fast-check prints it with a failure, and the watchdog prints it with
+    // the input when one hangs (a hang cannot fail on its own: the thread never returns).
+    const seed = Date.now() ^ (Math.random() * 0x7fffffff);
+    const dog = new Watchdog('hostile input property');
+    try {
+      fc.assert(
+        watched(
+          fc.property(fc.oneof(fc.string(), yamlish), (text) => {
+            assertRangesInside(text, validateManifestText(text));
+          }),
+          dog,
+          seed,
+        ),
+        { numRuns: 1000, seed },
+      );
+    } finally {
+      await dog.stop();
+    }
   });
 
   test('an empty sequence item after empty lines at the start is answered (the fast reader once looped forever)', () => {
