@@ -138,6 +138,24 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     return this.items.get(key)?.obj;
   }
 
+  /**
+   * `get(namespace ? namespace/name : name)` without joining the key: by the strings a caller holds (an owner
+   * reference's name, an object's namespace), hashed once and shared, instead of a fresh key hashed on every lookup.
+   */
+  getByName(namespace: string, name: string): T | undefined {
+    return this.byName.get(namespace)?.get(name)?.obj;
+  }
+
+  /**
+   * `objectKey(obj)` — the same text — as the one string the cache keeps for an object of that namespace and name
+   * (hashed once, so a work queue's or a tally's lookup by it does not hash a fresh join), or joined afresh when the
+   * cache holds no object of that name (a deleted one).
+   */
+  keyOf(obj: KubeObject): string {
+    const meta = obj.metadata;
+    return this.byName.get(meta.namespace || '')?.get(meta.name!)?.key ?? objectKey(obj);
+  }
+
   /** All objects, or those of one namespace. */
   list(namespace?: string): T[] {
     const out: T[] = [];

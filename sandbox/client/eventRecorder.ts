@@ -427,10 +427,15 @@ export class EventRecorder {
 }
 
 const TWO_24 = 0x1000000;
+/** The high part `hexNanos` wrote last and its text: the Events of one instant (and of the next) share it. */
+let lastHigh = -1;
+let lastHighHex = '';
 
 /**
  * `ms × 10⁶ + nanos` in hexadecimal (lower case, no leading zeros), for `0 ≤ nanos < 10⁶`: exact in two parts of
- * doubles (the high part times 2²⁴, the low 24 bits) for a whole `ms` in 0…2⁵³, through `BigInt` otherwise.
+ * doubles (the high part times 2²⁴, the low 24 bits) for a whole `ms` in 0…2⁵³, through `BigInt` otherwise. Each part
+ * is written from numbers below 2³⁰ (a double's `toString(16)` is several times slower), the high part's text kept
+ * while it stays the same (issue 16: an Event's name).
  */
 export function hexNanos(ms: number, nanos: number): string {
   if (!Number.isSafeInteger(ms) || ms < 0) return (BigInt(ms) * 1_000_000n + BigInt(nanos)).toString(16);
@@ -439,5 +444,12 @@ export function hexNanos(ms: number, nanos: number): string {
   const carry = Math.floor(low / TWO_24);
   const high = hi * 1_000_000 + carry; // < 2^50: exact
   const lowBits = low - carry * TWO_24;
-  return high > 0 ? high.toString(16) + lowBits.toString(16).padStart(6, '0') : lowBits.toString(16);
+  if (high === 0) return lowBits.toString(16);
+  if (high !== lastHigh) {
+    const top = Math.floor(high / TWO_24); // < 2^26
+    const rest = high - top * TWO_24;
+    lastHighHex = top > 0 ? top.toString(16) + rest.toString(16).padStart(6, '0') : rest.toString(16);
+    lastHigh = high;
+  }
+  return lastHighHex + lowBits.toString(16).padStart(6, '0');
 }

@@ -84,7 +84,8 @@ export class DeploymentController extends Controller {
   }
 
   private enqueueOwners(rs: ReplicaSet, includeOrphanMatches: boolean, enqueue: Enqueue): void {
-    for (const d of ownersOfReplicaSet(this.caches, rs, includeOrphanMatches)) enqueue(objectKey(d));
+    for (const d of ownersOfReplicaSet(this.caches, rs, includeOrphanMatches))
+      enqueue(this.caches.deployments.keyOf(d));
   }
 
   /**

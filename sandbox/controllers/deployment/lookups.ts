@@ -26,7 +26,8 @@ export function ownersOfReplicaSet(caches: Caches, rs: ReplicaSet, orphanMatches
   const ref = controllerRefOf(rs);
   if (ref) {
     if (ref.kind !== 'Deployment') return [];
-    const d = caches.deployments.get(`${ns}/${ref.name}`);
+    // `ns/name` by its parts (a namespaced kind: no key is `/name`).
+    const d = ns ? caches.deployments.getByName(ns, ref.name) : undefined;
     return d && d.metadata.uid === ref.uid ? [d] : [];
   }
   if (!orphanMatches) return [];

@@ -105,7 +105,7 @@ export function resolveOwner<O extends KubeObject>(
 ): O | undefined {
   if (ref.kind !== owner.kind) return undefined;
   if (owner.group !== undefined && parseApiVersion(ref.apiVersion).group !== owner.group) return undefined;
-  const found = owners.cache.get(namespace ? `${namespace}/${ref.name}` : ref.name);
+  const found = owners.cache.getByName(namespace, ref.name);
   return found && found.metadata.uid === ref.uid ? found : undefined;
 }
 
@@ -119,7 +119,7 @@ export function enqueueOwner<T extends KubeObject, O extends KubeObject>(
 ): EventHandler<T> {
   const emit = (obj: T, ref: OwnerReference | undefined, enqueue: Enqueue): void => {
     const found = ref && resolveOwner(owners, obj.metadata.namespace ?? '', ref, owner);
-    if (found) enqueue(objectKey(found));
+    if (found) enqueue(owners.cache.keyOf(found));
   };
   return {
     onAdd: (obj, enqueue) => emit(obj, controllerRefOf(obj), enqueue),
@@ -170,6 +170,8 @@ export interface ObservedOwners<T extends KubeObject, O extends KubeObject> {
   resolve(namespace: string, ref: OwnerReference): O | undefined;
   /** The owners that would adopt an orphan (their selector matches it). */
   adopters(obj: T): readonly O[];
+  /** An owner's key (`objectKey`; the owners' cache's `keyOf` spares joining it afresh). Default `objectKey`. */
+  keyOf?(owner: O): string;
 }
 
 /**
@@ -182,11 +184,12 @@ export interface ObservedOwners<T extends KubeObject, O extends KubeObject> {
 export function enqueueOwnerObserving<T extends KubeObject, O extends KubeObject>(
   owners: ObservedOwners<T, O>,
 ): EventHandler<T> {
+  const keyOf = owners.keyOf ?? objectKey;
   const deleted = (obj: T, enqueue: Enqueue): void => {
     const ref = controllerRefOf(obj);
     const owner = ref && owners.resolve(obj.metadata.namespace ?? '', ref);
     if (!owner) return;
-    const key = objectKey(owner);
+    const key = keyOf(owner);
     owners.expectations.deletionObserved(key, objectKey(obj));
     enqueue(key);
   };
@@ -196,12 +199,12 @@ export function enqueueOwnerObserving<T extends KubeObject, O extends KubeObject
     if (ref) {
       const owner = owners.resolve(obj.metadata.namespace ?? '', ref);
       if (!owner) return;
-      const key = objectKey(owner);
+      const key = keyOf(owner);
       owners.expectations.creationObserved(key);
       enqueue(key);
       return;
     }
-    for (const owner of owners.adopters(obj)) enqueue(objectKey(owner));
+    for (const owner of owners.adopters(obj)) enqueue(keyOf(owner));
   };
   const updated = (oldObj: T, obj: T, enqueue: Enqueue): void => {
     // Same resourceVersion: a re-list, not a change.
@@ -217,14 +220,14 @@ export function enqueueOwnerObserving<T extends KubeObject, O extends KubeObject
     const refChanged = !jsonEqual(cur ?? null, old ?? null);
     if (refChanged && old) {
       const owner = owners.resolve(oldObj.metadata.namespace ?? '', old);
-      if (owner) enqueue(objectKey(owner));
+      if (owner) enqueue(keyOf(owner));
     }
     if (cur) {
       const owner = owners.resolve(obj.metadata.namespace ?? '', cur);
-      if (owner) enqueue(objectKey(owner));
+      if (owner) enqueue(keyOf(owner));
       return;
     }
-    if (labelChanged || refChanged) for (const owner of owners.adopters(obj)) enqueue(objectKey(owner));
+    if (labelChanged || refChanged) for (const owner of owners.adopters(obj)) enqueue(keyOf(owner));
   };
   return { onAdd: added, onUpdate: updated, onDelete: deleted };
 }

@@ -25,7 +25,12 @@ export class WorkQueue {
   private readonly queue: string[] = [];
   private head = 0;
   private readonly dirty = new Set<string>();
-  private readonly processing = new Set<string>();
+  /**
+   * The keys being processed: one at a time (a reconcile runs to its end before the next key), so a short list — a
+   * nested pass, were a reconcile to run the clock, would add its key above — instead of a `Set` written twice a key
+   * (issue 16: the thousand's drain).
+   */
+  private readonly processing: string[] = [];
   private readonly waiting = new Map<string, { due: number; handle: TimerHandle }>();
   private drainScheduled = false;
   private shutDown = false;
@@ -51,7 +56,7 @@ export class WorkQueue {
   add(key: string): void {
     if (this.shutDown || this.dirty.has(key)) return;
     this.dirty.add(key);
-    if (this.processing.has(key)) return;
+    if (this.processing.includes(key)) return;
     this.queue.push(key);
     this.scheduleDrain();
   }
@@ -109,7 +114,7 @@ export class WorkQueue {
     while (!this.shutDown && this.head < end) {
       const key = this.queue[this.head++];
       this.dirty.delete(key);
-      this.processing.add(key);
+      this.processing.push(key);
       try {
         const result = this.options.reconcile(key);
         this.limiter.forget(key);
@@ -118,7 +123,7 @@ export class WorkQueue {
         const delay = this.addRateLimited(key);
         this.options.onError?.(key, error, delay);
       } finally {
-        this.processing.delete(key);
+        this.processing.pop();
         if (this.dirty.has(key)) this.queue.push(key);
       }
     }

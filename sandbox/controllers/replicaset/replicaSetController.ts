@@ -109,10 +109,10 @@ export class ReplicaSetController extends Controller {
       });
     }
     w.watch(rsInformer, {
-      onAdd: (rs, enqueue) => enqueue(objectKey(rs)),
+      onAdd: (rs, enqueue) => enqueue(rsInformer.cache.keyOf(rs)),
       onUpdate: (old, cur, enqueue) => {
         if (old.metadata.uid !== cur.metadata.uid) this.expectations.forget(objectKey(old));
-        enqueue(objectKey(cur));
+        enqueue(rsInformer.cache.keyOf(cur));
       },
       onDelete: (rs, enqueue) => {
         this.expectations.forget(objectKey(rs));
@@ -127,6 +127,7 @@ export class ReplicaSetController extends Controller {
         expectations: this.expectations,
         resolve: (ns, ref) => this.resolveControllerRef(ns, ref),
         adopters: (pod) => this.replicaSetsFor(pod),
+        keyOf: (rs) => this.rsInformer.cache.keyOf(rs),
       }),
     );
   }
@@ -326,7 +327,7 @@ export class ReplicaSetController extends Controller {
 
   /** A pod stored or replaced: counted in its controller's tally (and no longer in another's). */
   private podChanged(pod: CachedPod): void {
-    const podKey = objectKey(pod);
+    const podKey = this.podInformer.cache.keyOf(pod);
     const uid = podFacts(pod).controllerRef?.uid;
     const tally = uid === undefined ? undefined : this.talliesByUid.get(uid);
     const was = this.tallyOfPod.get(podKey);

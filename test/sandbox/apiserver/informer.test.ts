@@ -350,3 +350,49 @@ describe('ObjectCache against a model (random operations)', () => {
     });
   }
 });
+
+describe('ObjectCache.getByName and keyOf', () => {
+  // `getByName(ns, name)` answers what `get` of the joined key answered; `keyOf(obj)` is `objectKey(obj)`'s text (the
+  // cache's own string for it while an object of that name is cached: not observable from here, only its text is).
+  const names = ['a', 'b', 'a/b', ''];
+  const namespaces = ['', 'ns', 'other', 'ns/x'];
+  for (const seed of [1, 2, 3, 4]) {
+    test(`seed ${seed}: agree with get(objectKey) and objectKey through stores and removals`, () => {
+      const r = new SeededRandom(`cache-byname/${seed}`);
+      const cache = new ObjectCache();
+      let rv = 0;
+      const make = (namespace: string, name: string): KubeObject =>
+        ({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: namespace
+            ? { name, namespace, resourceVersion: String(++rv) }
+            : { name, resourceVersion: String(++rv) },
+        }) as KubeObject;
+      for (let step = 0; step < 400; step++) {
+        const namespace = namespaces[r.int(namespaces.length)];
+        const name = names[r.int(names.length)];
+        const o = make(namespace, name);
+        if (r.int(3) === 0) cache.delete(objectKey(o));
+        else cache.set(o);
+        for (const ns of namespaces)
+          for (const n of names) {
+            const probe = make(ns, n);
+            const key = objectKey(probe);
+            assert.equal(cache.getByName(ns, n), cache.get(key), `step ${step}: getByName(${ns}, ${n})`);
+            const got = cache.keyOf(probe);
+            assert.equal(got, key, `step ${step}: keyOf ${key}`);
+          }
+      }
+    });
+  }
+
+  test('an object whose namespace is an empty string is keyed as a cluster-scoped one', () => {
+    const cache = new ObjectCache();
+    const o = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', namespace: '' } } as KubeObject;
+    cache.set(o);
+    assert.equal(cache.getByName('', 'n1'), o);
+    assert.equal(cache.keyOf(o), 'n1');
+    assert.equal(cache.getByName('n1', ''), undefined);
+  });
+});

@@ -24,4 +24,25 @@ describe('hexNanos', () => {
       { numRuns: 2000 },
     );
   });
+
+  test('equals BigInt arithmetic in runs that share the high part (kept from call to call) and across its changes', () => {
+    // Where the high part (above the low 24 bits) is just below and at 2^24, and an instant of the thousand's clock.
+    const highEdges = [
+      Math.floor(((2 ** 24 - 1) * 2 ** 24) / 1_000_000),
+      Math.floor(2 ** 48 / 1_000_000),
+      1_764_750_000_000,
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...highEdges),
+        fc.array(fc.tuple(fc.nat({ max: 3 }), fc.nat({ max: 999_999 })), { minLength: 1, maxLength: 60 }),
+        (base, steps) => {
+          for (const [dms, nanos] of steps) assert.equal(hexNanos(base + dms, nanos), reference(base + dms, nanos));
+        },
+      ),
+      { numRuns: 500 },
+    );
+    for (let nanos = 0; nanos < 40_000; nanos += 7)
+      assert.equal(hexNanos(1_764_750_000_000, nanos), reference(1_764_750_000_000, nanos));
+  });
 });

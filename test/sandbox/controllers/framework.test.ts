@@ -37,6 +37,31 @@ describe('WorkQueue', () => {
     assert.deepEqual(seen, ['a', 'a']);
   });
 
+  test('a pass run inside a reconcile (the clock advanced there) leaves the outer key processing until it returns', () => {
+    const clock = new VirtualClock(0);
+    const seen: string[] = [];
+    let nested = true;
+    const q = new WorkQueue(clock, {
+      reconcile: (k) => {
+        seen.push(k);
+        if (k === 'b' && seen.length === 2) q.add('b'); // added while processed: once more, after
+        if (k === 'a' && nested) {
+          nested = false;
+          q.add('b');
+          clock.advance(0); // a nested pass: 'b', twice
+          // 'a' is still being processed: added now, it waits for this reconcile to end (not a pass of its own now).
+          q.add('a');
+          clock.advance(0);
+          seen.push('a ends');
+        }
+      },
+    });
+    q.add('a');
+    clock.advance(0);
+    assert.deepEqual(seen.slice(0, 4), ['a', 'b', 'b', 'a ends']);
+    assert.equal(seen[4], 'a');
+  });
+
   test('failures retry with exponential back-off; success forgets', () => {
     const clock = new VirtualClock(0);
     const times: number[] = [];
