@@ -4,8 +4,10 @@
  * recursively for `*.yaml` / `*.yml`, in sorted order so output is the same
  * on every machine. Hidden folders and `node_modules` are skipped.
  */
-import { readdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
 
 const MANIFEST_FILE = /\.ya?ml$/i;
 
@@ -35,26 +37,40 @@ export async function collectFiles(paths: readonly string[], cwd: string): Promi
       () => false,
     );
     if (!isDir) add({ display: given, absolute });
-    else
-      for (const rel of await manifestsUnder(absolute))
-        add({ display: join(given, rel), absolute: join(absolute, rel) });
+    else {
+      // `rel` is plain names joined by the separator (no `.`, `..` or empty segment), so `join(given, rel)` is
+      // `join(given, 'x')` with `rel` in place of the last `x`: the two joins are done once per folder given.
+      const displayLead = join(given, 'x').slice(0, -1);
+      const absoluteLead = join(absolute, 'x').slice(0, -1);
+      for (const rel of manifestsUnder(absolute, '', []))
+        add({ display: displayLead + rel, absolute: absoluteLead + rel });
+    }
   }
   return out;
 }
 
-/** Relative paths of manifest files below `dir`, sorted by code unit so the order is locale-independent. */
-async function manifestsUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const names = entries.map((e) => e.name).sort(compareCodeUnits);
-  const byName = new Map(entries.map((e) => [e.name, e]));
-  const out: string[] = [];
-  for (const name of names) {
-    const entry = byName.get(name)!;
+/**
+ * Relative paths of manifest files below `dir`, sorted by code unit so the order is locale-independent, each led by
+ * `prefix` (the path of `dir` below the folder given, with a trailing separator, or empty), appended to `out`.
+ * Synchronous: a folder tree is read one folder after another anyway, and the promise API costs a thread-pool round
+ * trip per folder (on 2,476 folders, ~0.3 s CPU against ~0.06 s). An entry name holds no separator and is never `.`
+ * or `..`, so `prefix + name` is what `join(prefix, name)` gives.
+ */
+function manifestsUnder(dir: string, prefix: string, out: string[]): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  entries.sort((a, b) => compareCodeUnits(a.name, b.name));
+  for (const entry of entries) {
+    const name = entry.name;
     if (entry.isDirectory()) {
       if (name.startsWith('.') || name === 'node_modules') continue;
-      for (const rel of await manifestsUnder(join(dir, name))) out.push(join(name, rel));
+      manifestsUnder(join(dir, name), prefix + name + sep, out);
     } else if ((entry.isFile() || entry.isSymbolicLink()) && MANIFEST_FILE.test(name)) {
-      out.push(name);
+      out.push(prefix + name);
     }
   }
   return out;

@@ -271,9 +271,12 @@ function toManifest(
   reader: PlainReader = 'yaml',
 ): ManifestDocument | { problem: ManifestProblem } | undefined {
   if (!isMap(root)) return undefined;
-  const apiVersion = stringField(root, 'apiVersion');
-  const kind = stringField(root, 'kind');
-  if (apiVersion === undefined || kind === undefined) return undefined;
+  const apiVersionText = stringField(root, 'apiVersion');
+  const kindText = stringField(root, 'kind');
+  if (apiVersionText === undefined || kindText === undefined) return undefined;
+  // Kept by the cross-document facts (and their `group`), so not as slices of the text.
+  const apiVersion = ownString(apiVersionText);
+  const kind = ownString(kindText);
   const start = root.range?.[0] ?? 0;
   const lineEnd = text.indexOf('\n', start);
   const firstLine = rangeAt(lc, start, lineEnd < 0 ? text.length : lineEnd);
@@ -367,6 +370,20 @@ function plainNode(node: unknown, depth: number, state: PlainState): unknown {
   return entry.value;
 }
 
+/**
+ * `s` as a string of its own, for what outlives the parse (the plain objects, the facts the cross-document checks
+ * keep for every file). The readers cut scalars out of the text with `slice`, and V8 makes a cut of 13 characters or
+ * more a view (a sliced string) that keeps the whole text alive: a batch `validate` then keeps every file's text in
+ * memory, and the young-generation collections copy it. Concatenating first makes V8 flatten a copy of just these
+ * characters, so the result no longer refers to the text; shorter cuts are copies already. Same characters.
+ */
+export function ownString(s: string): string {
+  return s.length < SLICE_MIN ? s : (s + ' ').slice(0, -1);
+}
+
+/** The length from which V8's `slice` returns a view into its string instead of a copy (`SlicedString::kMinLength`). */
+const SLICE_MIN = 13;
+
 function plainValue(node: unknown, depth: number, state: PlainState): unknown {
   if (node === null) return null;
   // The node's kind read once (isScalar, isAlias, isMap, isSeq in turn would read it up to four times).
@@ -376,7 +393,7 @@ function plainValue(node: unknown, depth: number, state: PlainState): unknown {
     switch (typeof v) {
       case 'string':
         state.bytes += v.length + 2;
-        return v;
+        return ownString(v);
       case 'number':
         if (!Number.isFinite(v)) throw NOT_PLAIN;
         state.bytes += 8;
