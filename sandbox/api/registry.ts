@@ -32,12 +32,21 @@ export const RESOURCES: readonly ResourceType[] = Object.freeze(
   ),
 );
 
+/** The most names `ResourceRegistry.byName` remembers. */
+const MAX_NAMES = 1024;
+
 export class ResourceRegistry {
   private readonly builtIn: readonly ResourceType[];
   private readonly custom = new Map<string, readonly ResourceType[]>();
   private cache: readonly ResourceType[] | undefined;
   private readonly byGvk = new GvkIndex<ResourceType>();
   private readonly byPlural = new Map<string, ResourceType>();
+  /**
+   * `byName`'s answers (null: none) since the list last changed: the kubelets' and the scheduler's reads name their
+   * resource (`'pods'`, `'services'`) on every call, and the look-up walks the list (issue 16: ~0.8% of the quick
+   * envelope). Bounded (names can be anything a user types): past `MAX_NAMES` a new name is looked up every time.
+   */
+  private readonly named = new Map<string, ResourceType | null>();
   private readonly listeners: (() => void)[] = [];
   /** Bumped on every change: memos of documents built from the registry compare it. */
   generation = 0;
@@ -83,7 +92,11 @@ export class ResourceRegistry {
 
   /** Any name kubectl accepts (plural, singular, kind, short name, `plural.group`); built-in kinds first. */
   byName(name: string): ResourceType | undefined {
-    return findByName(this.list(), name);
+    const known = this.named.get(name);
+    if (known !== undefined) return known ?? undefined;
+    const found = findByName(this.list(), name);
+    if (this.named.size < MAX_NAMES) this.named.set(name, found ?? null);
+    return found;
   }
 
   /** The resources of a CRD (one per served version, preferred first), or undefined to remove them. */
@@ -114,6 +127,7 @@ export class ResourceRegistry {
 
   private index(): void {
     this.cache = undefined;
+    this.named.clear();
     this.byGvk.clear();
     this.byPlural.clear();
     // Built-in kinds win over a CRD that names the same group, version and plural (upstream: kube-apiserver's own

@@ -427,12 +427,17 @@ export class ApiServer {
     if (isCrdResource(r)) this.warnConversionWebhook(body, options);
     if (r.kind === 'Service') this.allocate(r, body);
     this.storeAs(r, body);
-    if (this.store.get(kindKey(r), ns, body.metadata.name!)) throw alreadyExists(r, body.metadata.name!);
-    if (options.dryRun) return this.out(requested, body);
+    if (options.dryRun) {
+      if (this.store.get(kindKey(r), ns, body.metadata.name!)) throw alreadyExists(r, body.metadata.name!);
+      return this.out(requested, body);
+    }
     const shares = sharesSubObjects(r.group, r.kind);
     if (shares) shareSubObjects(body, this.lastCreated.get(kindKey(r)));
     else if (r.kind === 'Event' && r.group === '') this.eventSources.share(body);
-    const stored = this.put(r, body);
+    // The key is looked up once, by the store's create: taken, it writes nothing (what the sharing above did to the
+    // body is thrown away with it; a source it kept is one more frozen object with the text written).
+    const stored = this.put(r, body, true);
+    if (stored === undefined) throw alreadyExists(r, body.metadata.name!);
     if (shares) this.lastCreated.set(kindKey(r), stored);
     if (r.kind === 'Service') reserveServiceAddresses(stored, this.allocators);
     this.chargeQuotas(charges);
@@ -1113,8 +1118,12 @@ export class ApiServer {
   }
 
   /** Stores an object; a CRD's write lets its controllers act (names, conditions, the served resources). */
-  private put(r: ResourceType, obj: KubeObject): KubeObject {
-    const stored = this.store.put(kindKey(r), obj);
+  private put(r: ResourceType, obj: KubeObject): KubeObject;
+  /** `created`: only when nothing is stored under its key (undefined when something is, and nothing written). */
+  private put(r: ResourceType, obj: KubeObject, created: true): KubeObject | undefined;
+  private put(r: ResourceType, obj: KubeObject, created?: true): KubeObject | undefined {
+    const stored = created ? this.store.create(kindKey(r), obj) : this.store.put(kindKey(r), obj);
+    if (stored === undefined) return undefined;
     if (isEventKind(r)) this.eventExpiry.written(kindKey(r), stored);
     if (isCrdResource(r)) this.syncCrds();
     return stored;

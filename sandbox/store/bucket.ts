@@ -17,6 +17,16 @@ class NamespaceBucket {
     return previous;
   }
 
+  /** Stores `obj` under `name`, `before(obj)` first, unless the name is taken; whether it did. */
+  add(name: string, obj: KubeObject, before: (obj: KubeObject) => void): boolean {
+    const items = this.items;
+    if (items.has(name)) return false;
+    before(obj);
+    items.set(name, obj);
+    this.sorted = null;
+    return true;
+  }
+
   delete(name: string): void {
     if (this.items.delete(name)) this.sorted = null;
   }
@@ -55,6 +65,22 @@ export class KindBucket {
     const previous = ns.put(name, obj);
     if (!previous) this.total++;
     return previous;
+  }
+
+  /**
+   * Stores `obj` under the key, calling `before(obj)` first, unless an object is stored there (then `before` is not
+   * called); whether it did. One look-up of the namespace and of the name for both.
+   */
+  add(namespace: string, name: string, obj: KubeObject, before: (obj: KubeObject) => void): boolean {
+    let ns = this.namespaces.get(namespace);
+    if (ns === undefined) {
+      ns = new NamespaceBucket();
+      this.namespaces.set(namespace, ns);
+      this.sortedNamespaces = null;
+    }
+    if (!ns.add(name, obj, before)) return false;
+    this.total++;
+    return true;
   }
 
   delete(namespace: string, name: string): void {

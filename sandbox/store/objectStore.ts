@@ -24,6 +24,12 @@ export class ObjectStore {
   private readonly history: ChangeHistory;
   private rev: number;
   private listener: ((record: ChangeRecord) => void) | undefined;
+  /** A new object's next revision and freeze, as `put` does them (`create` calls it once the key is known free). */
+  private readonly stamp = (obj: KubeObject): void => {
+    this.rev++;
+    obj.metadata.resourceVersion = String(this.rev);
+    deepFreeze(obj);
+  };
   private observer: ((record: ChangeRecord) => void) | undefined;
 
   constructor(options: ObjectStoreOptions = {}) {
@@ -86,6 +92,18 @@ export class ObjectStore {
     deepFreeze(obj);
     const previous = this.bucket(kindKey).put(namespace, name, obj);
     this.record(previous ? 'MODIFIED' : 'ADDED', kindKey, namespace, obj, previous);
+    return obj;
+  }
+
+  /**
+   * Writes a new object as `put` does, unless an object is stored under its key: then writes nothing (no revision, no
+   * change) and returns undefined. One look-up of the key answers both (issue 16: a create looked it up twice).
+   */
+  create(kindKey: string, obj: KubeObject): KubeObject | undefined {
+    const namespace = obj.metadata.namespace ?? '';
+    const name = obj.metadata.name!;
+    if (!this.bucket(kindKey).add(namespace, name, obj, this.stamp)) return undefined;
+    this.record('ADDED', kindKey, namespace, obj);
     return obj;
   }
 

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { configMap, newApi, pod, statusOf } from '../fixtures';
+import type { KubeObject } from '../../../sandbox/api/types';
+import { configMap, eventLog, newApi, pod, statusOf } from '../fixtures';
 
 describe('create', () => {
   test('sets uid, creationTimestamp, resourceVersion; drops client status; Pods start Pending with a QoS class', () => {
@@ -66,6 +67,50 @@ describe('create', () => {
         code: 409,
       },
     );
+  });
+
+  test('a create under a taken name writes nothing: no revision, no watch event, the stored object kept', () => {
+    const { api } = newApi();
+    const event = (name: string): KubeObject =>
+      ({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name, namespace: 'default' },
+        involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' },
+        reason: 'Pulled',
+        message: 'm',
+        type: 'Normal',
+        source: { component: 'kubelet', host: 'node-1' },
+      }) as KubeObject;
+    const first = { pod: api.create(pod('web-1')), event: api.create(event('e')), cm: api.create(configMap('c')) };
+    const log = eventLog();
+    for (const ref of ['pods', 'events', 'configmaps'] as const)
+      api.watch(ref, { resourceVersion: api.resourceVersion }, log.handler);
+    const rv = api.resourceVersion;
+    for (const [write, ref, name] of [
+      [
+        () => api.create({ ...pod('web-1'), spec: { containers: [{ name: 'other', image: 'nginx' }] } }),
+        'pods',
+        'web-1',
+      ],
+      [() => api.create(event('e')), 'events', 'e'],
+      [() => api.create(configMap('c', { k: 'v' })), 'configmaps', 'c'],
+      [() => api.create(configMap('c', { k: 'v' }), { dryRun: true }), 'configmaps', 'c'],
+    ] as const) {
+      const s = statusOf(write);
+      assert.equal(s.code, 409);
+      assert.equal(s.reason, 'AlreadyExists');
+      assert.equal(s.message, `${ref} "${name}" already exists`);
+      assert.equal(api.resourceVersion, rv);
+    }
+    assert.equal(api.get('pods', 'default', 'web-1'), first.pod);
+    assert.equal(api.get('events', 'default', 'e'), first.event);
+    assert.equal(api.get('configmaps', 'default', 'c'), first.cm);
+    assert.deepEqual(log.lines(), []);
+    // The next create is the next revision, and is watched.
+    const next = api.create(configMap('d'));
+    assert.equal(next.metadata.resourceVersion, String(Number(rv) + 1));
+    assert.equal(log.lines().length, 1);
   });
 
   test('404 for a missing namespace, 403 for a terminating one', () => {

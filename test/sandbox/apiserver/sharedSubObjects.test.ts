@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../sandbox/api/types';
-import { shareFrom, sharesSubObjects, writtenAs } from '../../../sandbox/apiserver/sharedSubObjects';
+import { EventSources, shareFrom, sharesSubObjects, writtenAs } from '../../../sandbox/apiserver/sharedSubObjects';
 import { deepFreeze } from '../../../sandbox/util/json';
 import { recordKeyOrder } from '../../../sandbox/util/keyOrder';
 import { Cluster } from '../../../sandbox/cluster/cluster';
@@ -233,6 +233,38 @@ describe("Events share their recorder's `source`", () => {
     api.update({ ...api.get('events', 'default', 'b'), source: { component: 'other' } } as KubeObject);
     assert.deepEqual(stored(b), { component: 'other' });
     assert.deepEqual(stored(a), { component: 'kubelet', host: 'node-1' });
+  });
+
+  test('a source written without a host and one with a host are kept apart, whatever their text holds', () => {
+    const sources = new EventSources();
+    const event = (source: Record<string, string>) => ({ metadata: {}, source }) as unknown as KubeObject;
+    const alone = event({ component: 'kubelet\u0000node-1' });
+    const withHost = event({ component: 'kubelet', host: 'node-1' });
+    const empty = event({ component: 'kubelet', host: '' });
+    const bare = event({ component: 'kubelet' });
+    for (const e of [alone, withHost, empty, bare]) sources.share(e);
+    assert.equal(sources.size, 4);
+    const again = [
+      event({ component: 'kubelet\u0000node-1' }),
+      event({ component: 'kubelet', host: 'node-1' }),
+      event({ component: 'kubelet', host: '' }),
+      event({ component: 'kubelet' }),
+    ];
+    for (const e of again) sources.share(e);
+    assert.equal(sources.size, 4);
+    [alone, withHost, empty, bare].forEach((first, i) => {
+      assert.equal(again[i].source, first.source, JSON.stringify(first.source));
+      assert.ok(Object.isFrozen(first.source));
+    });
+    assert.deepEqual(
+      again.map((e) => JSON.stringify(e.source)),
+      [
+        '{"component":"kubelet\\u0000node-1"}',
+        '{"component":"kubelet","host":"node-1"}',
+        '{"component":"kubelet","host":""}',
+        '{"component":"kubelet"}',
+      ],
+    );
   });
 
   test("a cluster's kubelets' Events share one source a node", () => {
