@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { VirtualClock, DEFAULT_EPOCH } from '../../sandbox/clock/virtualClock';
 import { formatMicroTime, formatTimestamp } from '../../sandbox/clock/clock';
 import { NAME_ALPHABET, SeededRandom } from '../../sandbox/clock/random';
@@ -81,6 +82,30 @@ describe('timestamps', () => {
   test('Kubernetes timestamps have second precision; MicroTime has microseconds', () => {
     assert.equal(formatTimestamp(Date.UTC(2026, 0, 1, 12, 0, 5, 999)), '2026-01-01T12:00:05Z');
     assert.equal(formatMicroTime(Date.UTC(2026, 0, 1, 12, 0, 5, 120)), '2026-01-01T12:00:05.120000Z');
+  });
+
+  test('formatTimestamp writes what toISOString writes, whatever the order of the instants asked', () => {
+    const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    const near = fc.integer({ min: Date.UTC(2025, 11, 31, 23, 59, 0), max: Date.UTC(2026, 0, 1, 0, 1, 0) });
+    // Before 1970, years 0000 and 9999 at their edges, and signed six-digit years.
+    const far = fc.integer({ min: -8.64e15, max: 8.64e15 });
+    const edges = fc.constantFrom(
+      -1,
+      0,
+      999,
+      1000,
+      Date.UTC(0, 0, 1) - 1,
+      -62_167_219_200_000,
+      -62_167_219_200_001,
+      253_402_300_799_999,
+      253_402_300_800_000,
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(near, far, edges), { maxLength: 30 }), (instants) => {
+        for (const ms of instants) assert.equal(formatTimestamp(ms), iso(ms), String(ms));
+      }),
+      { seed: 16, numRuns: 2000 },
+    );
   });
 });
 
