@@ -72,17 +72,33 @@ interface KeptRecord {
   readonly chosen: number;
 }
 
-interface Entry {
-  /** Without `weights`: they are the same constants for every pod (copied into each explanation handed out). */
-  summary: Omit<SchedulingExplanation, 'pod' | 'nodes' | 'weights'>;
-  record: KeptRecord | undefined;
+/**
+ * A pod's last decision as kept: one object with every field in it (issue 16: a summary literal whose optional
+ * members went to a property array, and an entry object around it, per pod). Without `weights`: they are the same
+ * constants for every pod (copied into each explanation handed out).
+ */
+class Entry {
+  constructor(
+    readonly uid: string,
+    readonly time: string,
+    readonly attempts: number,
+    readonly outcome: SchedulingOutcome,
+    readonly totalNodes: number,
+    readonly evaluatedNodes: number,
+    readonly feasibleNodes: number,
+    readonly scored: boolean,
+    readonly node: string | undefined,
+    readonly message: string | undefined,
+    /** The detail; undefined once dropped to bound memory. */
+    public record: KeptRecord | undefined,
+  ) {}
 }
 
 /** The record as kept: see `KeptRecord`. Scores outside 0–255 (none are: normalized 0–100) stay 32-bit. */
-function keep(r: CycleRecord): KeptRecord {
+function keep(r: CycleRecord, names: readonly string[]): KeptRecord {
   const allFeasible = r.feasible.length === r.names.length;
   return {
-    names: r.names,
+    names,
     verdicts: allFeasible ? undefined : r.verdicts,
     taintReasons: r.taintReasons,
     feasible: allFeasible ? undefined : r.feasible,
@@ -104,11 +120,23 @@ function inBytes(scores: Int32Array): Uint8Array | Int32Array {
 
 export const DEFAULT_DETAIL_BUDGET = 1_000_000;
 
+/** How many distinct node-name lists `sharedNames` remembers. */
+const SHARED_NAMES_KEPT = 64;
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export class ExplanationStore {
   private readonly entries = new Map<string, Entry>();
   /** Keys whose entry still has its detail, oldest first. */
   private readonly detailed = new Map<string, number>();
   private detailSize = 0;
+  /** Recent node-name lists, by their length and first name (`sharedNames`). */
+  private readonly namesKept = new Map<string, readonly string[]>();
+  private lastTime = '';
 
   constructor(private readonly detailBudget = DEFAULT_DETAIL_BUDGET) {}
 
@@ -120,19 +148,22 @@ export class ExplanationStore {
     this.delete(key);
     const r = d.record;
     const chosen = r.chosen >= 0 ? r.names[r.feasible[r.chosen]] : undefined;
-    const summary: Entry['summary'] = {
-      uid: d.uid,
-      time: d.time,
-      attempts: d.attempts,
-      outcome: d.outcome,
-      totalNodes: r.totalNodes,
-      evaluatedNodes: r.names.length,
-      feasibleNodes: r.feasible.length,
-      scored: r.scores !== undefined,
-    };
-    if (chosen !== undefined) summary.node = chosen;
-    if (d.message !== undefined) summary.message = d.message;
-    this.entries.set(key, { summary, record: keep(r) });
+    // Cycles at one clock time share its text.
+    const time = d.time === this.lastTime ? this.lastTime : (this.lastTime = d.time);
+    const entry = new Entry(
+      d.uid,
+      time,
+      d.attempts,
+      d.outcome,
+      r.totalNodes,
+      r.names.length,
+      r.feasible.length,
+      r.scores !== undefined,
+      chosen,
+      d.message,
+      keep(r, this.sharedNames(r.names)),
+    );
+    this.entries.set(key, entry);
     this.detailed.set(key, r.names.length);
     this.detailSize += r.names.length;
     this.trim();
@@ -146,12 +177,36 @@ export class ExplanationStore {
   explain(key: string): SchedulingExplanation | undefined {
     const e = this.entries.get(key);
     if (!e) return undefined;
-    const { node, message, ...counts } = e.summary;
-    const out: SchedulingExplanation = { pod: key, ...counts, weights: { ...SCORE_WEIGHTS } };
-    if (node !== undefined) out.node = node;
-    if (message !== undefined) out.message = message;
+    const out: SchedulingExplanation = {
+      pod: key,
+      uid: e.uid,
+      time: e.time,
+      attempts: e.attempts,
+      outcome: e.outcome,
+      totalNodes: e.totalNodes,
+      evaluatedNodes: e.evaluatedNodes,
+      feasibleNodes: e.feasibleNodes,
+      scored: e.scored,
+      weights: { ...SCORE_WEIGHTS },
+    };
+    if (e.node !== undefined) out.node = e.node;
+    if (e.message !== undefined) out.message = e.message;
     if (e.record) out.nodes = nodeExplanations(e.record);
     return out;
+  }
+
+  /**
+   * One list for the cycles that evaluated the same nodes in the same order (issue 16: a cycle's list of names, ~0.4
+   * KiB at 50 nodes, was kept per pod; a cycle over all nodes starts where the last one did, so most are the same).
+   * The lists kept are never changed; at most `SHARED_NAMES_KEPT` are remembered.
+   */
+  private sharedNames(names: readonly string[]): readonly string[] {
+    const id = `${names.length}\u0000${names[0] ?? ''}`;
+    const kept = this.namesKept.get(id);
+    if (kept !== undefined && sameNames(kept, names)) return kept;
+    if (this.namesKept.size >= SHARED_NAMES_KEPT) this.namesKept.clear();
+    this.namesKept.set(id, names);
+    return names;
   }
 
   private trim(): void {

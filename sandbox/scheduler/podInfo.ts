@@ -63,8 +63,11 @@ export interface PodInfo {
   volumeNodes?: NodeMatcher;
 }
 
+/** No host ports: one shared, frozen empty list (most pods have none; issue 16: a list per counted pod otherwise). */
+const NO_HOST_PORTS: readonly HostPort[] = Object.freeze([]);
+
 /** Bound pods only need what the node accounting uses. */
-export function podHostPorts(pod: Pod): HostPort[] {
+export function podHostPorts(pod: Pod): readonly HostPort[] {
   const out: HostPort[] = [];
   for (const c of pod.spec?.containers ?? []) {
     for (const p of c.ports ?? []) {
@@ -72,7 +75,7 @@ export function podHostPorts(pod: Pod): HostPort[] {
       out.push({ ip: p.hostIP || '0.0.0.0', protocolPort: `${p.protocol || 'TCP'}/${p.hostPort}` });
     }
   }
-  return out;
+  return out.length === 0 ? NO_HOST_PORTS : out;
 }
 
 function requiredMatcher(pod: Pod): NodeMatcher | undefined {

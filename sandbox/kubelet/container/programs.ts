@@ -198,9 +198,12 @@ function server(
   http?: (path: string, t: number) => number,
   grpc = false,
 ): ServerProcess {
-  // The ports as one shared list per value (most servers of an image listen on the same: issue 16).
-  const shared = ports === 'any' ? ports : sharedList(ports, ports.join(','));
-  return { name, startedAt: at, ports: shared, http, grpc, signal, style };
+  return { name, startedAt: at, ports: sharedPorts(ports), http, grpc, signal, style };
+}
+
+/** The ports as one shared list per value (most servers of an image listen on the same: issue 16). */
+function sharedPorts(ports: readonly number[] | 'any'): readonly number[] | 'any' {
+  return ports === 'any' ? ports : sharedList(ports, ports.join(','));
 }
 
 function flagValue(argv: readonly string[], name: string): string | undefined {
@@ -217,17 +220,40 @@ function flagValue(argv: readonly string[], name: string): string | undefined {
 const NGINX_INDEX: readonly string[] = Object.freeze(['/', '/index.html', '/50x.html']);
 const HTTPD_INDEX: readonly string[] = Object.freeze(['/', '/index.html']);
 
-function staticSite(ctx: ProgramContext, docroot: string, confDir: string, index: readonly string[]) {
-  // The server keeps what it reads, not the program context (its environment and closures: issue 16); whether a
-  // configuration is mounted is decided once (the mounts do not change while it runs).
-  const { fs } = ctx;
-  const custom = ctx.mountedPaths.some((m) => m === confDir || m.startsWith(`${confDir}/`));
-  return (path: string, t: number): number => {
+/**
+ * A static web server as one object: the server's fields and what its answers read (issue 16: the server literal, a
+ * closure and its context per nginx container otherwise, ~0.2 KiB). It keeps what it reads, not the program context
+ * (its environment and closures); whether a configuration is mounted is decided once (the mounts do not change while
+ * it runs).
+ */
+class StaticSite implements ServerProcess {
+  readonly ports: readonly number[] | 'any';
+  readonly grpc = false;
+  private readonly custom: boolean;
+  private readonly fs: ProgramContext['fs'];
+
+  constructor(
+    readonly name: string,
+    readonly startedAt: number,
+    ports: readonly number[] | 'any',
+    readonly style: ImageStyle,
+    readonly signal: SignalHandling,
+    ctx: ProgramContext,
+    private readonly docroot: string,
+    confDir: string,
+    private readonly index: readonly string[],
+  ) {
+    this.ports = sharedPorts(ports);
+    this.fs = ctx.fs;
+    this.custom = ctx.mountedPaths.some((m) => m === confDir || m.startsWith(`${confDir}/`));
+  }
+
+  http(path: string, t: number): number {
     const p = path.split('?')[0] || '/';
-    if (custom || index.includes(p)) return 200;
-    const file = `${docroot}${p.endsWith('/') ? `${p}index.html` : p}`;
-    return fs?.stat(file, t) === 'file' ? 200 : 404;
-  };
+    if (this.custom || this.index.includes(p)) return 200;
+    const file = `${this.docroot}${p.endsWith('/') ? `${p}index.html` : p}`;
+    return this.fs?.stat(file, t) === 'file' ? 200 : 404;
+  }
 }
 
 function startLines(style: ImageStyle, at: number, ctx: ProgramContext, port?: number, command?: string): LogLine[] {
@@ -725,13 +751,16 @@ export function runProgram(argv: readonly string[], at: number, ctx: ProgramCont
       const port = imageBaseName(ctx.image) === 'nginx-unprivileged' ? 8080 : 80;
       return runs(
         startLines(style, at, ctx),
-        server(
+        new StaticSite(
           'nginx',
           at,
           custom ? 'any' : [port],
           style,
           graceful,
-          staticSite(ctx, '/usr/share/nginx/html', '/etc/nginx', NGINX_INDEX),
+          ctx,
+          '/usr/share/nginx/html',
+          '/etc/nginx',
+          NGINX_INDEX,
         ),
       );
     }
@@ -743,13 +772,16 @@ export function runProgram(argv: readonly string[], at: number, ctx: ProgramCont
       const style = styleFor('httpd');
       return runs(
         startLines(style, at, ctx),
-        server(
+        new StaticSite(
           'httpd',
           at,
           ctx.mountedPaths.some((m) => m.startsWith('/usr/local/apache2/conf')) ? 'any' : [80],
           style,
           graceful,
-          staticSite(ctx, '/usr/local/apache2/htdocs', '/usr/local/apache2/conf', HTTPD_INDEX),
+          ctx,
+          '/usr/local/apache2/htdocs',
+          '/usr/local/apache2/conf',
+          HTTPD_INDEX,
         ),
       );
     }

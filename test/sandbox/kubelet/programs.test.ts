@@ -174,6 +174,35 @@ describe('exec probes run in the container', () => {
   });
 });
 
+describe('static web servers (one object each, issue 16) answer as before', () => {
+  test('nginx and httpd: their index pages, files written into the document root, and 404 for the rest', () => {
+    const f = setupKubelet({}, 1, 60_000);
+    f.create(newPod('web', { containers: [{ name: 'web', image: 'nginx:1.27' }] }));
+    f.create(newPod('apache', { containers: [{ name: 'apache', image: 'httpd:2.4' }] }));
+    f.h.advance(10_000);
+    const exec = (c: string, argv: string[]) => f.kubelet.exec(f.pod(c)!, c, argv);
+    const curl = (c: string, port: number, path: string) =>
+      exec(c, ['curl', '-f', '-s', `http://localhost:${port}${path}`]).exitCode;
+    assert.deepEqual(
+      ['/', '/index.html', '/50x.html', '/?q=1', '/missing.html', '/sub/'].map((p) => curl('web', 80, p)),
+      [0, 0, 0, 0, 22, 22],
+    );
+    assert.deepEqual(
+      ['/', '/index.html', '/50x.html'].map((p) => curl('apache', 80, p)),
+      [0, 0, 22],
+    );
+    assert.equal(
+      exec('web', ['sh', '-c', 'mkdir -p /usr/share/nginx/html/sub && echo hi > /usr/share/nginx/html/sub/index.html'])
+        .exitCode,
+      0,
+    );
+    assert.deepEqual(
+      ['/sub/', '/sub/index.html', '/sub/x'].map((p) => curl('web', 80, p)),
+      [0, 0, 22],
+    );
+  });
+});
+
 describe('the cluster DNS', () => {
   test('a name resolves once its Service exists; a script waiting on it goes on then', () => {
     const f = setupKubelet();

@@ -195,4 +195,34 @@ describe('explanations', () => {
       ],
     );
   });
+  test('cycles over the same nodes in the same order share one list of names; any other order keeps its own', () => {
+    const store = new ExplanationStore();
+    const cycle = (names: string[], chosen: number): CycleRecord => ({
+      totalNodes: names.length,
+      names,
+      verdicts: new Int32Array(names.length),
+      taintReasons: undefined,
+      feasible: Int32Array.from(names.map((_, i) => i)),
+      scores: undefined,
+      chosen,
+    });
+    const decide = (key: string, names: string[], chosen: number) =>
+      store.record(key, { uid: key, time: 't', attempts: 1, outcome: 'Scheduled', record: cycle(names, chosen) });
+    decide('ns/p1', ['a', 'b', 'c'], 0);
+    decide('ns/p2', ['a', 'b', 'c'], 2);
+    decide('ns/p3', ['a', 'c', 'b'], 1);
+    decide('ns/p4', ['a', 'b'], 1);
+    decide('ns/p5', ['b', 'c', 'a'], 0);
+    const order = (key: string) => store.explain(key)!.nodes!.map((n) => (n.chosen ? `${n.node}*` : n.node));
+    assert.deepEqual(order('ns/p1'), ['a*', 'b', 'c']);
+    assert.deepEqual(order('ns/p2'), ['a', 'b', 'c*']);
+    assert.deepEqual(order('ns/p3'), ['a', 'c*', 'b']);
+    assert.deepEqual(order('ns/p4'), ['a', 'b*']);
+    assert.deepEqual(order('ns/p5'), ['b*', 'c', 'a']);
+    // A later cycle in p1's order again: still its own order, and p3's list (same length and first name) unchanged.
+    decide('ns/p6', ['a', 'b', 'c'], 1);
+    assert.deepEqual(order('ns/p6'), ['a', 'b*', 'c']);
+    assert.deepEqual(order('ns/p3'), ['a', 'c*', 'b']);
+    assert.equal(store.explain('ns/p6')?.evaluatedNodes, 3);
+  });
 });
