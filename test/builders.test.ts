@@ -15,6 +15,7 @@ import {
   aReplicaSet,
   aSecret,
   aService,
+  anEvent,
   controllerRef,
   statusOf,
 } from './builders';
@@ -35,6 +36,7 @@ describe('test builders', () => {
       aConfigMap('c', { a: 'b' }),
       aSecret('s', { password: 'x' }),
       aService('web'),
+      anEvent('e'),
     ];
     for (const obj of built) {
       const stored = server.create(obj, { fieldValidation: 'Strict' });

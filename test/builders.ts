@@ -12,6 +12,8 @@ import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import type {
   ConfigMap,
   Container,
+  Event,
+  EventSource,
   Namespace,
   Node,
   NodeCondition,
@@ -198,6 +200,24 @@ export function aConfigMap(name: string, data: Record<string, string> = {}, o: M
 
 export function aSecret(name: string, stringData: Record<string, string> = {}, o: MetaOptions = {}): Typed<Secret> {
   return { apiVersion: 'v1', kind: 'Secret', metadata: objectMeta(name, o), type: 'Opaque', stringData };
+}
+
+/** A core Event about pod `p` (the kubelet's `Pulled`), with `source` as given (default the kubelet on node-1). */
+export function anEvent(
+  name: string,
+  source: EventSource = { component: 'kubelet', host: 'node-1' },
+  o: MetaOptions = {},
+): Typed<Event> {
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: objectMeta(name, o),
+    involvedObject: { kind: 'Pod', name: 'p', namespace: o.namespace ?? 'default' },
+    reason: 'Pulled',
+    message: 'm',
+    type: 'Normal',
+    source,
+  };
 }
 
 export function aService(

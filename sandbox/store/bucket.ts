@@ -56,13 +56,7 @@ export class KindBucket {
 
   /** Stores `obj` under its key and returns the object it replaces: one lookup of the namespace and of the name. */
   put(namespace: string, name: string, obj: KubeObject): KubeObject | undefined {
-    let ns = this.namespaces.get(namespace);
-    if (!ns) {
-      ns = new NamespaceBucket();
-      this.namespaces.set(namespace, ns);
-      this.sortedNamespaces = null;
-    }
-    const previous = ns.put(name, obj);
+    const previous = this.namespace(namespace).put(name, obj);
     if (!previous) this.total++;
     return previous;
   }
@@ -72,15 +66,20 @@ export class KindBucket {
    * called); whether it did. One look-up of the namespace and of the name for both.
    */
   add(namespace: string, name: string, obj: KubeObject, before: (obj: KubeObject) => void): boolean {
+    if (!this.namespace(namespace).add(name, obj, before)) return false;
+    this.total++;
+    return true;
+  }
+
+  /** The namespace's bucket, made when it is the first object of the namespace. */
+  private namespace(namespace: string): NamespaceBucket {
     let ns = this.namespaces.get(namespace);
     if (ns === undefined) {
       ns = new NamespaceBucket();
       this.namespaces.set(namespace, ns);
       this.sortedNamespaces = null;
     }
-    if (!ns.add(name, obj, before)) return false;
-    this.total++;
-    return true;
+    return ns;
   }
 
   delete(namespace: string, name: string): void {

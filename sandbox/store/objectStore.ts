@@ -24,7 +24,7 @@ export class ObjectStore {
   private readonly history: ChangeHistory;
   private rev: number;
   private listener: ((record: ChangeRecord) => void) | undefined;
-  /** A new object's next revision and freeze, as `put` does them (`create` calls it once the key is known free). */
+  /** The next revision stamped on an object and the object frozen (`put`; `create` once the key is known free). */
   private readonly stamp = (obj: KubeObject): void => {
     this.rev++;
     obj.metadata.resourceVersion = String(this.rev);
@@ -87,9 +87,7 @@ export class ObjectStore {
   put(kindKey: string, obj: KubeObject): KubeObject {
     const namespace = obj.metadata.namespace ?? '';
     const name = obj.metadata.name!;
-    this.rev++;
-    obj.metadata.resourceVersion = String(this.rev);
-    deepFreeze(obj);
+    this.stamp(obj);
     const previous = this.bucket(kindKey).put(namespace, name, obj);
     this.record(previous ? 'MODIFIED' : 'ADDED', kindKey, namespace, obj, previous);
     return obj;

@@ -178,11 +178,11 @@ export class GarbageCollector extends Controller {
     for (const r of obj.metadata.ownerReferences ?? []) {
       if (oldRefs.some((o) => o.uid === r.uid)) continue;
       const owners = this.watched.find((w) => w.resource.kind === r.kind && w.resource.namespaced)?.informer;
-      if (!owners || owners.cache.get(ns === '' ? r.name : `${ns}/${r.name}`)?.metadata.uid === r.uid) continue;
+      if (!owners || owners.cache.getByName(ns, r.name)?.metadata.uid === r.uid) continue;
       const found = namespaces.cache
         .list()
         .find(
-          (n) => n.metadata.name !== ns && owners.cache.get(`${n.metadata.name}/${r.name}`)?.metadata.uid === r.uid,
+          (n) => n.metadata.name !== ns && owners.cache.getByName(n.metadata.name!, r.name)?.metadata.uid === r.uid,
         );
       if (!found) continue;
       this.recorder.event(

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject } from '../../../sandbox/api/types';
 import { configMap, eventLog, newApi, pod, statusOf } from '../fixtures';
+import { anEvent } from '../../builders';
 
 describe('create', () => {
   test('sets uid, creationTimestamp, resourceVersion; drops client status; Pods start Pending with a QoS class', () => {
@@ -71,18 +71,7 @@ describe('create', () => {
 
   test('a create under a taken name writes nothing: no revision, no watch event, the stored object kept', () => {
     const { api } = newApi();
-    const event = (name: string): KubeObject =>
-      ({
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { name, namespace: 'default' },
-        involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' },
-        reason: 'Pulled',
-        message: 'm',
-        type: 'Normal',
-        source: { component: 'kubelet', host: 'node-1' },
-      }) as KubeObject;
-    const first = { pod: api.create(pod('web-1')), event: api.create(event('e')), cm: api.create(configMap('c')) };
+    const first = { pod: api.create(pod('web-1')), event: api.create(anEvent('e')), cm: api.create(configMap('c')) };
     const log = eventLog();
     for (const ref of ['pods', 'events', 'configmaps'] as const)
       api.watch(ref, { resourceVersion: api.resourceVersion }, log.handler);
@@ -93,7 +82,7 @@ describe('create', () => {
         'pods',
         'web-1',
       ],
-      [() => api.create(event('e')), 'events', 'e'],
+      [() => api.create(anEvent('e')), 'events', 'e'],
       [() => api.create(configMap('c', { k: 'v' })), 'configmaps', 'c'],
       [() => api.create(configMap('c', { k: 'v' }), { dryRun: true }), 'configmaps', 'c'],
     ] as const) {

@@ -4,13 +4,14 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { EventSource } from 'kubernetes-types/core/v1';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { EventSources, shareFrom, sharesSubObjects, writtenAs } from '../../../sandbox/apiserver/sharedSubObjects';
 import { deepFreeze } from '../../../sandbox/util/json';
 import { recordKeyOrder } from '../../../sandbox/util/keyOrder';
 import { Cluster } from '../../../sandbox/cluster/cluster';
 import { newApi, pod } from '../fixtures';
-import { aDeployment } from '../../builders';
+import { aDeployment, anEvent } from '../../builders';
 import { serve } from '../http/helpers';
 
 type PodSpec = {
@@ -201,17 +202,7 @@ describe('stored pods share what they carry alike', () => {
 describe("Events share their recorder's `source`", () => {
   test('Events written with the same source share one frozen object; others keep their own; the JSON is as written', () => {
     const { api } = newApi();
-    const event = (name: string, source: unknown): KubeObject =>
-      api.create({
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { name, namespace: 'default' },
-        involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' },
-        reason: 'Pulled',
-        message: 'm',
-        type: 'Normal',
-        source,
-      } as KubeObject);
+    const event = (name: string, source: EventSource): KubeObject => api.create(anEvent(name, source));
     const a = event('a', { component: 'kubelet', host: 'node-1' });
     const b = event('b', { component: 'kubelet', host: 'node-1' });
     const c = event('c', { component: 'kubelet', host: 'node-2' });
