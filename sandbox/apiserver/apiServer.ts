@@ -436,7 +436,7 @@ export class ApiServer {
     else if (r.kind === 'Event' && r.group === '') this.eventSources.share(body);
     // The key is looked up once, by the store's create: taken, it writes nothing (what the sharing above did to the
     // body is thrown away with it; a source it kept is one more frozen object with the text written).
-    const stored = this.put(r, body, true);
+    const stored = this.putNew(r, body);
     if (stored === undefined) throw alreadyExists(r, body.metadata.name!);
     if (shares) this.lastCreated.set(kindKey(r), stored);
     if (r.kind === 'Service') reserveServiceAddresses(stored, this.allocators);
@@ -1118,12 +1118,18 @@ export class ApiServer {
   }
 
   /** Stores an object; a CRD's write lets its controllers act (names, conditions, the served resources). */
-  private put(r: ResourceType, obj: KubeObject): KubeObject;
-  /** `created`: only when nothing is stored under its key (undefined when something is, and nothing written). */
-  private put(r: ResourceType, obj: KubeObject, created: true): KubeObject | undefined;
-  private put(r: ResourceType, obj: KubeObject, created?: true): KubeObject | undefined {
-    const stored = created ? this.store.create(kindKey(r), obj) : this.store.put(kindKey(r), obj);
-    if (stored === undefined) return undefined;
+  private put(r: ResourceType, obj: KubeObject): KubeObject {
+    return this.written(r, this.store.put(kindKey(r), obj));
+  }
+
+  /** `put` of a new object, only when nothing is stored under its key (undefined then, and nothing written). */
+  private putNew(r: ResourceType, obj: KubeObject): KubeObject | undefined {
+    const stored = this.store.create(kindKey(r), obj);
+    return stored && this.written(r, stored);
+  }
+
+  /** What follows every stored write: an Event's expiry is scheduled; a CRD's controllers act. */
+  private written(r: ResourceType, stored: KubeObject): KubeObject {
     if (isEventKind(r)) this.eventExpiry.written(kindKey(r), stored);
     if (isCrdResource(r)) this.syncCrds();
     return stored;

@@ -143,7 +143,7 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
    * reference's name, an object's namespace), hashed once and shared, instead of a fresh key hashed on every lookup.
    */
   getByName(namespace: string, name: string): T | undefined {
-    return this.byName.get(namespace)?.get(name)?.obj;
+    return this.entryByName(namespace, name)?.obj;
   }
 
   /**
@@ -152,8 +152,11 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
    * cache holds no object of that name (a deleted one).
    */
   keyOf(obj: KubeObject): string {
-    const meta = obj.metadata;
-    return this.byName.get(meta.namespace || '')?.get(meta.name!)?.key ?? objectKey(obj);
+    return this.entryByName(obj.metadata.namespace || '', obj.metadata.name!)?.key ?? objectKey(obj);
+  }
+
+  private entryByName(namespace: string, name: string) {
+    return this.byName.get(namespace)?.get(name);
   }
 
   /** All objects, or those of one namespace. */

@@ -176,15 +176,14 @@ export class GarbageCollector extends Controller {
     const namespaces = this.watched.find((w) => w.resource.plural === 'namespaces')?.informer;
     if (!namespaces) return;
     for (const r of obj.metadata.ownerReferences ?? []) {
-      if (oldRefs.some((o) => o.uid === r.uid)) continue;
+      if (oldRefs.some((o) => o.uid === r.uid) || this.cachedOwner(obj, r.uid)) continue;
       const owners = this.watched.find((w) => w.resource.kind === r.kind && w.resource.namespaced)?.informer;
-      if (!owners || owners.cache.getByName(ns, r.name)?.metadata.uid === r.uid) continue;
-      const found = namespaces.cache
+      const elsewhere = namespaces.cache
         .list()
-        .find(
-          (n) => n.metadata.name !== ns && owners.cache.getByName(n.metadata.name!, r.name)?.metadata.uid === r.uid,
+        .some(
+          (n) => n.metadata.name !== ns && owners?.cache.getByName(n.metadata.name!, r.name)?.metadata.uid === r.uid,
         );
-      if (!found) continue;
+      if (!elsewhere) continue;
       this.recorder.event(
         obj,
         'Warning',
