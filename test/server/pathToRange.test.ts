@@ -103,3 +103,50 @@ describe('fieldRange with keys and a source hint', () => {
     assert.deepEqual(at('metadata.labels', { entry: 'absent', part: 'key' }), r(4, 2, 8));
   });
 });
+
+describe('fieldRange of a path text met again', () => {
+  const parsed = parseManifests(SOURCE);
+  const root = parsed.manifests[0].root;
+  const at = (field: string | (string | number)[], hint?: { entry?: string; part?: 'key' | 'value' }) =>
+    fieldRange(root, field, parsed.lineCounter, hint);
+
+  test('answers the same every time, with an entry or without (the remembered parse is never changed)', () => {
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(at('metadata.labels'), r(4, 2, 8));
+      assert.deepEqual(at('metadata.labels', { entry: 'app.kubernetes.io/name' }), r(5, 28, 31));
+      assert.deepEqual(at('metadata.labels'), r(4, 2, 8));
+      assert.deepEqual(at('metadata.labels', { entry: 'absent' }), r(4, 2, 8));
+      assert.equal(locateField(root, 'metadata.labels').exact, true);
+      assert.equal(locateField(root, 'metadata.labels', { entry: 'absent' }).exact, false);
+    }
+  });
+
+  test('a path text and its keys and indices point at the same place', () => {
+    const paths = [
+      'spec.template.spec.containers[0].ports[1].containerPort',
+      'spec.template.spec.containers[1].image',
+      'spec.template.spec.containers[1].imagePullPolicy',
+      'metadata.labels[app.kubernetes.io/name]',
+      'spec.selector.matchLabels',
+      'spec.template.spec.containers[5].image',
+      'status.phase',
+      'kind',
+    ];
+    for (const path of paths) {
+      const keys = parseFieldPath(path).map((s) =>
+        s.kind === 'name' ? s.name : /^\d+$/.test(s.text) ? Number(s.text) : s.text,
+      );
+      for (let i = 0; i < 2; i++) {
+        assert.deepEqual(at(path), at(keys), path);
+        assert.deepEqual(locateField(root, path), locateField(root, keys), path);
+      }
+    }
+  });
+
+  test('a parse handed out by parseFieldPath is still the caller’s own', () => {
+    at('spec.selector.matchLabels');
+    const segments = parseFieldPath('spec.selector.matchLabels');
+    segments.push({ kind: 'name', name: 'app' });
+    assert.deepEqual(at('spec.selector.matchLabels'), r(8, 17, 27));
+  });
+});
