@@ -19,8 +19,8 @@
  * entry, and whether its key or its value, in a {@link SourceHint}, so the
  * squiggle still sits on the exact key or value.
  */
-import { ALIAS_TYPE, MAP_TYPE, SCALAR_TYPE, SEQ_TYPE, isCollection, isMap, isNode, nodeType } from './yamlNodes';
-import type { LineCounter, Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { isAlias, isCollection, isMap, isNode, isScalar, isSeq } from './yamlNodes';
+import type { LineCounter, Node, Pair, YAMLMap } from 'yaml';
 import { parseFieldPath } from './fieldPath';
 import type { PathSegment } from './fieldPath';
 import { rangeAt } from './ranges';
@@ -58,18 +58,17 @@ export function locateField(
   field: string | readonly (string | number)[],
   hint: SourceHint = {},
 ): FieldLocation {
-  const segments: readonly PathSegment[] =
+  const segments =
     typeof field === 'string'
-      ? parsedPath(field)
+      ? parseFieldPath(field)
       : field.map(
           (s): PathSegment =>
             typeof s === 'number' ? { kind: 'bracket', text: String(s) } : { kind: 'name', name: s },
         );
+  if (hint.entry !== undefined) segments.push({ kind: 'name', name: hint.entry });
   const trail: Step[] = [{ value: root }];
   let exact = true;
-  const count = hint.entry === undefined ? segments.length : segments.length + 1;
-  for (let i = 0; i < count; i++) {
-    const seg: PathSegment = i < segments.length ? segments[i] : { kind: 'name', name: hint.entry! };
+  for (const seg of segments) {
     const next = step(trail[trail.length - 1].value, seg);
     if (next === undefined) {
       exact = false;
@@ -83,26 +82,6 @@ export function locateField(
   return { ...keySpan(last, root), exact };
 }
 
-/**
- * {@link parseFieldPath} of a path text, remembered by the text (the same few hundred paths — `metadata.name`,
- * `kind`, a container's `image` — are looked up in every document); frozen, segments too, so no caller can change a
- * shared answer.
- */
-function parsedPath(path: string): readonly PathSegment[] {
-  const known = parsedPaths.get(path);
-  if (known !== undefined) return known;
-  const segments = parseFieldPath(path);
-  for (const seg of segments) Object.freeze(seg);
-  const out = Object.freeze(segments);
-  if (parsedPaths.size >= MAX_PARSED_PATHS) parsedPaths.clear();
-  parsedPaths.set(path, out);
-  return out;
-}
-
-const parsedPaths = new Map<string, readonly PathSegment[]>();
-/** Paths remembered at most (then forgotten all at once): a bound for texts built from a document's own keys. */
-const MAX_PARSED_PATHS = 4096;
-
 /** The LSP range of {@link locateField}. */
 export function fieldRange(
   root: YAMLMap,
@@ -115,33 +94,22 @@ export function fieldRange(
 }
 
 function step(node: Node | null, seg: PathSegment): Step | undefined {
-  // The node-type tag read once (as yaml's isAlias/isMap/isSeq read it), the pairs searched in a loop: this runs for
-  // every range of every diagnostic and cross-document fact.
-  const type = nodeType(node);
-  if (type === undefined || type === ALIAS_TYPE) return undefined;
+  if (node === null || isAlias(node)) return undefined;
   const name = seg.kind === 'name' ? seg.name : seg.text;
-  if (type === MAP_TYPE) {
-    const items = (node as YAMLMap).items as Pair[];
-    for (let i = 0; i < items.length; i++) {
-      const pair = items[i];
-      if (keyText(pair) !== name) continue;
-      if (!isNode(pair.key)) return undefined;
-      return { key: pair.key, value: isNode(pair.value) ? pair.value : null };
-    }
-    return undefined;
+  if (isMap(node)) {
+    const pair = node.items.find((p) => keyText(p) === name);
+    if (pair === undefined || !isNode(pair.key)) return undefined;
+    return { key: pair.key, value: isNode(pair.value) ? pair.value : null };
   }
-  if (type === SEQ_TYPE && seg.kind === 'bracket' && /^\d+$/.test(seg.text)) {
-    const item = (node as YAMLSeq).items[Number(seg.text)];
+  if (isSeq(node) && seg.kind === 'bracket' && /^\d+$/.test(seg.text)) {
+    const item = node.items[Number(seg.text)];
     return isNode(item) ? { value: item } : undefined;
   }
   return undefined;
 }
 
 function keyText(pair: Pair): string | undefined {
-  const key = pair.key;
-  if (nodeType(key) !== SCALAR_TYPE) return undefined;
-  const value = (key as Scalar).value;
-  return typeof value === 'string' ? value : String(value);
+  return isScalar(pair.key) ? String(pair.key.value) : undefined;
 }
 
 function showsValue(node: Node): boolean {
