@@ -165,8 +165,11 @@ class Decoder {
     return found;
   }
 
-  /** The decoded copy of `value` (not null, not undefined) read as `type` at `depth`. */
-  value(value: unknown, type: SchemaType, depth: number): unknown {
+  /**
+   * The decoded copy of `value` (not null, not undefined) read as `type` at `depth`; `def` is the definition `type`
+   * refers to (resolved once by the caller: a struct's plan, an array for all its items).
+   */
+  value(value: unknown, type: SchemaType, depth: number, def: Definition | undefined = refOf(type)): unknown {
     if (typeof value !== 'object') return copyChecked(value, depth, this.limits, this.budget);
     if (value === null || Object.isFrozen(value)) return this.separately(value, type, depth);
     if (Array.isArray(value)) {
@@ -174,7 +177,6 @@ class Decoder {
       if (depth >= this.limits.maxDepth) throw depthError(this.limits);
       return this.array(value, type.items, depth);
     }
-    const def = type.kind === 'ref' ? definition(type.name) : undefined;
     if (def === undefined && type.kind !== 'map') return this.separately(value, type, depth);
     const obj = value as Record<string, unknown>;
     if (repeatedKeyOrder(obj) !== undefined) return this.separately(value, type, depth);
@@ -270,7 +272,7 @@ class Decoder {
         continue;
       }
       this.at.push(key);
-      out[key] = this.value(v, prop.type, depth + 1);
+      out[key] = this.value(v, prop.type, depth + 1, prop.def);
       this.at.pop();
       members++;
     }
@@ -298,6 +300,7 @@ class Decoder {
 
   private array(value: readonly unknown[], items: SchemaType, depth: number): unknown[] {
     const out = new Array<unknown>(value.length);
+    const def = refOf(items);
     for (let i = 0; i < value.length; i++) {
       const v = value[i];
       if (v === undefined || v === null) {
@@ -306,7 +309,7 @@ class Decoder {
         continue;
       }
       this.at.push(i);
-      out[i] = this.value(v, items, depth + 1);
+      out[i] = this.value(v, items, depth + 1, def);
       this.at.pop();
     }
     this.budget.bytes += value.length + 2;
@@ -327,7 +330,7 @@ class Decoder {
  * `constructor` is `Object` (inherited), frozen like any other.
  */
 class StructPlan {
-  readonly properties: ReadonlyMap<string, PropertySchema>;
+  readonly properties: ReadonlyMap<string, Member>;
   blank: () => Record<string, unknown>;
 
   /** Its first objects (until they have sized its maker), then undefined. */
@@ -347,7 +350,7 @@ class StructPlan {
 
   constructor(def: Definition) {
     const props = def.properties;
-    this.properties = new Map(Object.keys(props).map((key) => [key, props[key]]));
+    this.properties = new Map(Object.keys(props).map((key) => [key, member(props[key])]));
     const Blank = blankMaker();
     this.blank = () => new Blank();
   }
@@ -391,6 +394,25 @@ class StructPlan {
     const Blank = sizedMaker(room);
     this.blank = () => new Blank();
   }
+}
+
+/**
+ * A struct's property as its plan decodes it: its type, and the definition the type refers to, looked up once per plan
+ * rather than per value decoded (issue 16: a lookup by the definition's long name for every object of every body).
+ * A plan belongs to one root definition, so to one release's definitions: the one active when its bodies are decoded.
+ */
+interface Member {
+  readonly type: SchemaType;
+  readonly def: Definition | undefined;
+}
+
+function member(prop: PropertySchema): Member {
+  return { type: prop.type, def: refOf(prop.type) };
+}
+
+/** The definition a `ref` type refers to under the active release; undefined for every other type. */
+function refOf(type: SchemaType): Definition | undefined {
+  return type.kind === 'ref' ? definition(type.name) : undefined;
 }
 
 /** A plan's first objects, read (once complete) for what they take. */
