@@ -1056,10 +1056,10 @@ export class ApiServer {
       // Only managedFields times would change: keep the old ones, so a no-op stays a no-op (upstream's
       // IgnoreManagedFieldsTimestampsTransformer).
       next.metadata.managedFields = old.metadata.managedFields;
-      if (jsonEqual(next, old)) return old;
+      if (sameObject(next, old)) return old;
       next.metadata.managedFields = fields;
     }
-    if (jsonEqual(next, old)) return old;
+    if (sameObject(next, old)) return old;
     const meta = next.metadata;
     const finished =
       meta.deletionTimestamp !== undefined &&
@@ -1235,6 +1235,18 @@ export class ApiServer {
   get objectStore(): ObjectStore {
     return this.store;
   }
+}
+
+/**
+ * `jsonEqual(next, old)` of two versions of one object, its `status` compared first: a write that changes the status
+ * (every status write the controllers and kubelets send) is told apart without a walk of the metadata's members, which
+ * are the stored ones. The same answer: two objects equal as JSON have every member equal as JSON (an absent member and
+ * an undefined one alike), so unequal statuses make them unequal. upstream: the registry's update compares the
+ * encoded objects (`GuaranteedUpdate`'s `bytes.Equal` of old and new), one answer for the whole.
+ */
+function sameObject(next: KubeObject, old: KubeObject): boolean {
+  if (next.status !== old.status && !jsonEqual(next.status, old.status)) return false;
+  return jsonEqual(next, old);
 }
 
 function isCrdResource(r: ResourceType): boolean {

@@ -196,10 +196,14 @@ export class EventSources {
   private readonly known = new Map<string, { alone?: object; byHost: Map<string, object> }>();
   private count = 0;
 
-  /** `event.source` replaced, in place, by the shared object written as it (`event` is the API server's copy). */
+  /**
+   * `event.source` replaced, in place, by the shared object written as it (`event` is the API server's copy). A frozen
+   * `source` is the client's own, kept uncopied by the decoding (decodeBody.ts `KEPT_FROZEN`): of the shape taken
+   * here (string members only) it is frozen all the way down, so it is shared as a copy of it would be.
+   */
   share(event: KubeObject): void {
     const source = event.source;
-    if (!isPlainObject(source) || Object.isFrozen(source) || repeats(source)) return;
+    if (!isPlainObject(source) || repeats(source)) return;
     const keys = Object.keys(source);
     const component = source.component;
     if (typeof component !== 'string' || keys[0] !== 'component' || keys.length > 2) return;

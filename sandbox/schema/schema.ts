@@ -39,7 +39,8 @@ interface Loaded {
   /** The definitions by name (`definition`). */
   byName?: Map<string, Definition>;
   byKind?: Map<string, KindEntry[]>;
-  byPair?: Map<string, KindEntry>;
+  /** By apiVersion, then kind (two lookups by the caller's strings: no `apiVersion|kind` string built per call). */
+  byPair?: Map<string, Map<string, KindEntry>>;
   groups?: ReadonlySet<string>;
 }
 
@@ -99,13 +100,15 @@ export function getSchema(version: string = active): KubeSchema {
   return load(version).schema;
 }
 
-function index(version: string): { byKind: Map<string, KindEntry[]>; byPair: Map<string, KindEntry> } {
+function index(version: string): { byKind: Map<string, KindEntry[]>; byPair: Map<string, Map<string, KindEntry>> } {
   const l = load(version);
   if (l.byKind === undefined || l.byPair === undefined) {
     const byKind = new Map<string, KindEntry[]>();
-    const byPair = new Map<string, KindEntry>();
+    const byPair = new Map<string, Map<string, KindEntry>>();
     for (const k of l.schema.kinds) {
-      byPair.set(`${k.apiVersion}|${k.kind}`, k);
+      let kinds = byPair.get(k.apiVersion);
+      if (kinds === undefined) byPair.set(k.apiVersion, (kinds = new Map()));
+      kinds.set(k.kind, k);
       const list = byKind.get(k.kind);
       if (list === undefined) byKind.set(k.kind, [k]);
       else list.push(k);
@@ -116,9 +119,13 @@ function index(version: string): { byKind: Map<string, KindEntry[]>; byPair: Map
   return { byKind: l.byKind, byPair: l.byPair };
 }
 
-/** The kind served as exactly this apiVersion/kind pair (case-sensitive), or undefined. */
+/**
+ * The kind served as exactly this apiVersion/kind pair (case-sensitive), or undefined. Looked up by apiVersion then
+ * kind, where a key `apiVersion|kind` was joined (a new string to hash) on every call, once per write (issue 16): the
+ * same answers, as no served apiVersion or kind holds a `|`.
+ */
 export function kindEntry(apiVersion: string, kind: string, version: string = active): KindEntry | undefined {
-  return index(version).byPair.get(`${apiVersion}|${kind}`);
+  return index(version).byPair.get(apiVersion)?.get(kind);
 }
 
 /** Every apiVersion serving a kind name (case-sensitive), in the schema's order; empty when none does. */

@@ -153,7 +153,8 @@ function measure(value: unknown, depth: number, limits: CopyLimits, budget: Budg
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null)
     throw new JsonCopyError('only plain JSON objects can be stored', 'type');
-  for (const key of Object.keys(value)) {
+  // for…in: a plain object's own keys in Object.keys' order (prototype checked above), no array of keys allocated.
+  for (const key in value) {
     const v = (value as Record<string, unknown>)[key];
     if (v === undefined) continue;
     budget.bytes += key.length + 4;
@@ -214,7 +215,8 @@ function copy(value: unknown, depth: number, limits: CopyLimits, budget: Budget)
       if (proto !== Object.prototype && proto !== null)
         throw new JsonCopyError('only plain JSON objects can be stored', 'type');
       const out: Record<string, unknown> = {};
-      for (const key of Object.keys(value)) {
+      // for…in: a plain object's own keys in Object.keys' order (prototype checked above), no array of keys allocated.
+      for (const key in value) {
         const v = (value as Record<string, unknown>)[key];
         if (v === undefined) continue;
         budget.bytes += key.length + 4;
@@ -258,6 +260,27 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(b)) return false;
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
+  // A plain object's members by for…in: its own keys in Object.keys' order, without the array of keys Object.keys
+  // allocates (two a pair of objects compared, on every write: issue 16, allocation per write). Others by their keys.
+  if (!ownKeysOnly(ao) || !ownKeysOnly(bo)) return sameMembersByKeys(ao, bo);
+  let count = 0;
+  for (const key in ao) {
+    const v = ao[key];
+    if (v === undefined) continue;
+    count++;
+    if (!jsonEqual(v, bo[key])) return false;
+  }
+  for (const key in bo) if (bo[key] !== undefined) count--;
+  return count === 0;
+}
+
+/** A plain object (prototype `Object.prototype` or null): for…in visits exactly its own enumerable keys. */
+function ownKeysOnly(o: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(o);
+  return proto === Object.prototype || proto === null;
+}
+
+function sameMembersByKeys(ao: Record<string, unknown>, bo: Record<string, unknown>): boolean {
   let count = 0;
   for (const key of Object.keys(ao)) {
     if (ao[key] === undefined) continue;
