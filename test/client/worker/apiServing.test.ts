@@ -198,13 +198,10 @@ describe('ApiServing', () => {
 describe('the dispatcher and the API', () => {
   /** A dispatcher whose posted messages can be awaited. */
   function dispatcher(net: FakeNet) {
-    return inProcessDispatcher(
-      {
-        now: () => Date.UTC(2026, 0, 1),
-        api: { start: net.start, writeKubeconfig: net.write, removeKubeconfig: net.remove, token: 't' },
-      },
-      15_000,
-    );
+    return inProcessDispatcher({
+      now: () => Date.UTC(2026, 0, 1),
+      api: { start: net.start, writeKubeconfig: net.write, removeKubeconfig: net.remove, token: 't' },
+    });
   }
 
   test('setApi and init check the API settings and refuse bad ones without side effects', async () => {

@@ -13,13 +13,16 @@ export const SETTINGS: SandboxSettings = { nodes: 2, speed: 1, seed: 7, selfHeal
 
 /**
  * Resolves with the first truthy value of `probe`, checked now and whenever
- * `subscribe` signals; rejects with `what` after `deadlineMs`.
+ * `subscribe` signals; rejects with `what` after `deadlineMs`. The deadline only
+ * turns a hang into a failure that names what never came; it checks no speed. A
+ * worker loads the sandbox's TypeScript through tsx before it answers, which took
+ * over 15 s on a host at load ~14, so it is generous.
  */
 export function until<T>(
   what: string,
   probe: () => T | undefined | false,
   subscribe: (wake: () => void) => { dispose(): void },
-  deadlineMs = 15_000,
+  deadlineMs = 120_000,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     const first = probe();
