@@ -30,9 +30,9 @@ export function isPodReady(pod: Pod): boolean {
 }
 
 /**
- * The Ready condition when its status is True, else undefined: upstream's `GetPodReadyCondition` checked as `IsPodReady`
- * does (pkg/api/v1/pod/util.go). Computed on every call, as `isPodActive` and `controllerRefOf` are: a memo per stored
- * pod version (a `WeakMap`) cost more heap than the few member reads it saved (issue 16).
+ * The Ready condition when its status is True, else undefined: upstream's `GetPodReadyCondition` checked as
+ * `IsPodReady` does (pkg/api/v1/pod/util.go). Computed on every call, as `isPodActive` and `controllerRefOf` are: a
+ * memo per stored pod version (a `WeakMap`) cost more heap than the few member reads it saved (issue 16).
  */
 export function readyCondition(pod: Pod): PodCondition | undefined {
   const ready = podCondition(pod, 'Ready');
