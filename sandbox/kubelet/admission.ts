@@ -12,6 +12,13 @@ export interface PodRequests {
   'ephemeral-storage': number;
 }
 
+/** An admitted pod's requests as its pod worker keeps them (numbers in the worker itself: no object a pod). */
+export interface Requested {
+  readonly requestedCpu: number;
+  readonly requestedMemory: number;
+  readonly requestedStorage: number;
+}
+
 export interface Rejection {
   reason: string;
   message: string;
@@ -24,32 +31,15 @@ function request(c: Container, name: keyof PodRequests): number {
   return name === 'cpu' ? quantityToMilli(q) : quantityValue(q);
 }
 
-// Stored specs are frozen and shared by every version of a pod (status writes keep the spec object),
-// so the parsed requests are remembered per spec: admission sums them over every pod on the node.
-const bySpec = new WeakMap<object, PodRequests>();
-
 /**
  * Effective requests: the containers' and sidecars' sum, or an init container's with the sidecars before it, whichever
- * is larger (cpu in millicores, others in bytes), plus overhead.
+ * is larger (cpu in millicores, others in bytes), plus overhead: component-helpers `PodRequests`, max(Σ containers +
+ * Σ sidecars, max over init containers of (its request + the sidecars declared before it)) + overhead. A pod's
+ * requests cannot change once it exists (`ValidatePodUpdate` forbids changes to resources, init containers and
+ * overhead; in-place resize is off in 1.32), so the kubelet reads them once, when it admits the pod, and its pod worker
+ * keeps them (issue 16: a `WeakMap` by stored spec cost an entry and an object a pod).
  */
 export function podRequests(pod: Pod): PodRequests {
-  return { ...cachedPodRequests(pod) };
-}
-
-/** `podRequests`, shared: do not change the result. */
-function cachedPodRequests(pod: Pod): Readonly<PodRequests> {
-  const spec = pod.spec;
-  if (!spec || !Object.isFrozen(spec)) return computePodRequests(pod);
-  let out = bySpec.get(spec);
-  if (!out) bySpec.set(spec, (out = computePodRequests(pod)));
-  return out;
-}
-
-/**
- * component-helpers `PodRequests`: max(Σ containers + Σ sidecars, max over init containers of (its request + the
- * sidecars declared before it)) + overhead.
- */
-function computePodRequests(pod: Pod): PodRequests {
   const out: PodRequests = { cpu: 0, memory: 0, 'ephemeral-storage': 0 };
   for (const name of Object.keys(out) as (keyof PodRequests)[]) {
     let sum = (pod.spec?.containers ?? []).reduce((n, c) => n + request(c, name), 0);
@@ -84,10 +74,10 @@ export function allocatableUnits(allocatable: Record<string, string>): PodReques
   };
 }
 
-/** Why `pod` does not fit next to `admitted` pods, or undefined when it does. */
+/** Why a pod requesting `want` does not fit next to admitted pods requesting `admitted`, or undefined when it does. */
 export function checkFit(
-  pod: Pod,
-  admitted: readonly Pod[],
+  want: Readonly<PodRequests>,
+  admitted: readonly Requested[],
   allocatable: PodRequests & { pods: number },
 ): Rejection | undefined {
   const reject = (name: string, requested: number, used: number, capacity: number): Rejection => ({
@@ -95,13 +85,11 @@ export function checkFit(
     message: `Node didn't have enough resource: ${name}, requested: ${requested}, used: ${used}, capacity: ${capacity}`,
   });
   if (admitted.length + 1 > allocatable.pods) return reject('pods', 1, admitted.length, allocatable.pods);
-  const want = cachedPodRequests(pod);
   const used: PodRequests = { cpu: 0, memory: 0, 'ephemeral-storage': 0 };
-  for (const p of admitted) {
-    const r = cachedPodRequests(p);
-    used.cpu += r.cpu;
-    used.memory += r.memory;
-    used['ephemeral-storage'] += r['ephemeral-storage'];
+  for (const r of admitted) {
+    used.cpu += r.requestedCpu;
+    used.memory += r.requestedMemory;
+    used['ephemeral-storage'] += r.requestedStorage;
   }
   for (const name of ['cpu', 'memory', 'ephemeral-storage'] as const) {
     if (want[name] === 0) continue;

@@ -19,7 +19,7 @@ import { formatTimestamp } from '../clock/clock';
 import type { SeededRandom } from '../clock/random';
 import type { Component, ComponentContext } from '../client/component';
 import { Recorder } from '../client/component';
-import { allocatableUnits, checkFit } from './admission';
+import { allocatableUnits, checkFit, podRequests } from './admission';
 import type { Rejection } from './admission';
 import { Backoff } from './backoff';
 import type { KubeletDelays } from './delays';
@@ -332,11 +332,12 @@ export class Kubelet implements Component {
       if (pod.metadata?.deletionTimestamp) this.finalDelete(pod);
       return;
     }
-    const admitted = [...this.workers.values()].filter((w) => w.active).map((w) => w.current);
+    const admitted: PodWorker[] = [...this.workers.values()].filter((w) => w.active);
     this.allocatable ??= allocatableUnits(nodeCapacity(this.config));
-    const rejection = checkFit(pod, admitted, this.allocatable);
+    const requests = podRequests(pod);
+    const rejection = checkFit(requests, admitted, this.allocatable);
     if (rejection) return this.reject(pod, rejection);
-    worker = new PodWorker(this.host, pod);
+    worker = new PodWorker(this.host, pod, requests);
     this.workers.set(key, worker);
     if (this.resumable?.delete(key)) {
       if (worker.adopt()) return;

@@ -46,6 +46,7 @@ import { PodTimers } from './podTimers';
 import type { ProbeKind, ProbeSchedule } from './probes';
 import { defaultLiveness, planProbe, probeAnswer, probeDefaults } from './probes';
 import type { WorkerHost } from './workerHost';
+import type { PodRequests, Requested } from './admission';
 import { draw } from './workerHost';
 import type { ExitCause } from './container/run';
 import { customLogs } from './logs/customLogs';
@@ -194,9 +195,13 @@ interface Termination_ {
   graceMs: number;
 }
 
-export class PodWorker {
+export class PodWorker implements Requested {
   readonly key: string;
   readonly uid: string;
+  /** The pod's requests as admission read them (they cannot change: see `podRequests`). */
+  readonly requestedCpu: number;
+  readonly requestedMemory: number;
+  readonly requestedStorage: number;
   private pod: Pod;
   private readonly timers: PodTimers;
   private readonly inits: ContainerRuntime[];
@@ -226,8 +231,12 @@ export class PodWorker {
   constructor(
     private readonly host: WorkerHost,
     pod: Pod,
+    requests: Readonly<PodRequests>,
   ) {
     this.pod = pod;
+    this.requestedCpu = requests.cpu;
+    this.requestedMemory = requests.memory;
+    this.requestedStorage = requests['ephemeral-storage'];
     this.key = namespacePrefix(`${pod.metadata!.namespace}`) + pod.metadata!.name;
     this.uid = pod.metadata!.uid ?? '';
     this.timers = new PodTimers(host.clock);

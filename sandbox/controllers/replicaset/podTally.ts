@@ -16,7 +16,7 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import type { Selector } from '../../api/selectors/labelSelector';
 import { parseTimestamp } from '../../clock/clock';
-import { podFacts } from '../util/podFacts';
+import { isPodActive, readyCondition } from '../util/pods';
 
 /** The counts of `calculateStatus`. */
 export interface PodCounts {
@@ -98,15 +98,15 @@ export class PodTally {
   /** Counts `pod` under `key` (replacing what was counted for that key). */
   put(key: string, pod: Pod): void {
     const prev = this.entries.get(key);
-    const facts = podFacts(pod);
-    const ready = facts.ready;
+    const active = isPodActive(pod);
+    const ready = readyCondition(pod);
     const labels = pod.metadata?.labels;
     // A change that leaves what the entry says as it was (a status write keeps the stored, frozen labels object and,
     // while Ready, the condition's transition time) keeps the entry: taking and giving it back would count the same,
     // as an entry waiting in `pending` is still after the last count and an available one still before it.
     if (
       prev &&
-      facts.active &&
+      active &&
       prev.labels === labels &&
       (labels === undefined || Object.isFrozen(labels)) &&
       prev.ready === (ready !== undefined) &&
@@ -114,7 +114,7 @@ export class PodTally {
     )
       return;
     if (prev) this.take(prev);
-    if (!facts.active) {
+    if (!active) {
       this.entries.delete(key);
       return;
     }

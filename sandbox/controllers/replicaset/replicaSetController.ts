@@ -26,7 +26,7 @@ import {
   orphansIn,
 } from '../util/controllerIndex';
 import { controllerRefOf } from '../util/owners';
-import { podFacts } from '../util/podFacts';
+import { isPodActive } from '../util/pods';
 import { claimPods } from '../util/claim';
 import { BURST_REPLICAS, manageReplicas } from './manage';
 import { PodTally, tallySignature } from './podTally';
@@ -172,7 +172,7 @@ export class ReplicaSetController extends Controller {
       if (result !== false) return result;
     }
     const candidates = this.activeCandidates.get(key, rs.metadata.uid!, rs.metadata.namespace ?? '', (own, orphans) =>
-      [...own, ...orphans].filter((pod) => podFacts(pod).active),
+      [...own, ...orphans].filter((pod) => isPodActive(pod)),
     );
     const { claimed, errors } = claimPods(candidates, {
       api: this.ctx.api,
@@ -262,20 +262,20 @@ export class ReplicaSetController extends Controller {
     if (rs.metadata.deletionTimestamp) return false;
     if (this.podInformer.cache.indexStamp(CONTROLLER_UID_INDEX, orphanKey(namespace)) === 0) return false;
     for (const pod of orphansIn(this.podInformer, namespace))
-      if (podFacts(pod).active && selector.matches(pod.metadata?.labels)) return true;
+      if (isPodActive(pod) && selector.matches(pod.metadata?.labels)) return true;
     return false;
   }
 
   /** What the walk claims when there is nothing to adopt or release: the owned active pods matching the selector. */
   private claimedByWalk(uid: string, selector: Selector): CachedPod[] {
     return controlledBy(this.podInformer, uid).filter(
-      (pod) => podFacts(pod).active && selector.matches(pod.metadata?.labels),
+      (pod) => isPodActive(pod) && selector.matches(pod.metadata?.labels),
     );
   }
 
   /** `verify`: the walk's counts and requeue must equal the tally's. */
   private verify(key: string, rs: Rs, tally: PodTally, claimed: readonly CachedPod[], now: number): void {
-    const own = controlledBy(this.podInformer, rs.metadata.uid!).filter((pod) => podFacts(pod).active);
+    const own = controlledBy(this.podInformer, rs.metadata.uid!).filter((pod) => isPodActive(pod));
     const walked = { ...countPods(rs, claimed, now), unmatched: own.length - claimed.length };
     const counted = { ...tally.counts(), unmatched: tally.unmatched };
     const walkedNext = nextAvailableIn(rs, claimed, now);
@@ -328,7 +328,7 @@ export class ReplicaSetController extends Controller {
   /** A pod stored or replaced: counted in its controller's tally (and no longer in another's). */
   private podChanged(pod: CachedPod): void {
     const podKey = this.podInformer.cache.keyOf(pod);
-    const uid = podFacts(pod).controllerRef?.uid;
+    const uid = controllerRefOf(pod)?.uid;
     const tally = uid === undefined ? undefined : this.talliesByUid.get(uid);
     const was = this.tallyOfPod.get(podKey);
     if (was && was !== tally) was.remove(podKey);

@@ -7,8 +7,7 @@ import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from 'kubernet
 import type { Pod } from 'kubernetes-types/core/v1';
 import { formatTimestamp } from '../../clock/clock';
 import { jsonEqual } from '../../util/json';
-import { podFacts } from '../util/podFacts';
-import { availableAt, isReadyConditionAvailable } from '../util/pods';
+import { availableAt, isReadyConditionAvailable, readyCondition } from '../util/pods';
 import { type PodCounts, hasTemplateLabels } from './podTally';
 
 export const REPLICA_FAILURE = 'ReplicaFailure';
@@ -27,10 +26,10 @@ export function countPods(rs: ReplicaSet, pods: readonly Pod[], now: number): Po
   const templateKeys = Object.keys(template);
   for (const pod of pods) {
     if (hasTemplateLabels(template, templateKeys, pod.metadata?.labels)) fullyLabeled++;
-    const readyCondition = podFacts(pod).ready;
-    if (!readyCondition) continue;
+    const condition = readyCondition(pod);
+    if (!condition) continue;
     ready++;
-    if (isReadyConditionAvailable(readyCondition, minReady, now)) available++;
+    if (isReadyConditionAvailable(condition, minReady, now)) available++;
   }
   return { replicas: pods.length, fullyLabeled, ready, available };
 }

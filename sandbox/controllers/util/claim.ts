@@ -9,7 +9,6 @@ import type { ApiServer } from '../../apiserver/apiServer';
 import { isApiError } from '../../api/errors';
 import type { KubeObject, OwnerReference } from '../../api/types';
 import { controllerRefOf, newControllerRef } from './owners';
-import { podFacts } from './podFacts';
 
 export interface ClaimOptions<T> {
   api: ApiServer;
@@ -41,7 +40,7 @@ interface Dependent {
  * nothing (upstream `RecheckDeletionTimestamp`).
  */
 export function claimPods(pods: readonly Pod[], options: ClaimOptions<Pod>): ClaimResult<Pod> {
-  return claimDependents('pods', pods, options, (pod) => podFacts(pod).controllerRef);
+  return claimDependents('pods', pods, options, controllerRefOf);
 }
 
 /** `ClaimControllerRevisions`: the same rules for ControllerRevisions. */

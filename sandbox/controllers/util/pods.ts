@@ -29,6 +29,16 @@ export function isPodReady(pod: Pod): boolean {
   return podCondition(pod, 'Ready')?.status === 'True';
 }
 
+/**
+ * The Ready condition when its status is True, else undefined: upstream's `GetPodReadyCondition` checked as
+ * `IsPodReady` does (pkg/api/v1/pod/util.go). Computed on every call, as `isPodActive` and `controllerRefOf` are: a
+ * memo per stored pod version (a `WeakMap`) cost more heap than the few member reads it saved (issue 16).
+ */
+export function readyCondition(pod: Pod): PodCondition | undefined {
+  const ready = podCondition(pod, 'Ready');
+  return ready?.status === 'True' ? ready : undefined;
+}
+
 /** `isPodAvailable` for a pod whose Ready condition (True) is already at hand. */
 export function isReadyConditionAvailable(ready: PodCondition, minReadySeconds: number, now: number): boolean {
   if (minReadySeconds <= 0) return true;

@@ -553,6 +553,33 @@ describe('admission', () => {
     );
   });
 
+  test("the admitted pods' requests, kept by their workers, count after their status writes and stop at their end", () => {
+    const f = setupKubelet();
+    const req = (cpu: string, memory: string) => ({
+      containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu, memory } } }],
+    });
+    f.create(newPod('web', req('1500m', '3Gi')));
+    f.create(newPod('job', { ...req('2', '1Gi'), restartPolicy: 'Never' }, { [BEHAVIOR_ANNOTATION]: 'exit-after=5s' }));
+    f.h.advance(2000);
+    assert.equal(f.pod('web')!.status!.phase, 'Running');
+    f.create(newPod('late', req('1', '1Gi')));
+    f.h.advance(0);
+    assert.equal(
+      f.pod('late')!.status!.message,
+      "Pod was rejected: Node didn't have enough resource: cpu, requested: 1000, used: 3500, capacity: 4000",
+    );
+    f.h.advance(10_000);
+    assert.equal(f.pod('job')!.status!.phase, 'Succeeded');
+    f.create(newPod('after', req('2', '1Gi')));
+    f.create(newPod('last', req('600m', '1Gi')));
+    f.h.advance(0);
+    assert.equal(f.pod('after')!.status!.phase, 'Pending');
+    assert.equal(
+      f.pod('last')!.status!.message,
+      "Pod was rejected: Node didn't have enough resource: cpu, requested: 600, used: 3500, capacity: 4000",
+    );
+  });
+
   test('OutOfpods at the pod capacity', () => {
     const f = setupKubelet({ capacity: { pods: 1 } });
     f.create(newPod('a'));
