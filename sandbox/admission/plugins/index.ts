@@ -14,7 +14,12 @@ import { jsonEqual } from '../../util/json';
 import { podSpecOf } from '../podSpecs';
 import { isObj } from '../validation/access';
 import { aggregateMessage, applyLimitRangeDefaults, limitRangeViolations } from './limitRanger';
-import { namespacePolicy, podSecurityViolations, type PodSecurityConfiguration } from './podSecurity';
+import {
+  existingPodWarnings,
+  namespacePolicy,
+  podSecurityViolations,
+  type PodSecurityConfiguration,
+} from './podSecurity';
 import type { QuotaCharge } from './resourceQuota';
 import { checkQuotas } from './resourceQuota';
 import { admitServiceAccount, keepServiceAccountFields } from './serviceAccount';
@@ -77,7 +82,7 @@ function runtimeClasses(lookup: AdmissionLookup): (name: string) => KubeObject |
  * are checked only when the spec changed (`isSignificantPodUpdate`).
  */
 function admitPodSecurity(a: PluginAttributes, lookup: AdmissionLookup): void {
-  if (a.resource.group === '' && a.resource.kind === 'Namespace') return;
+  if (a.resource.group === '' && a.resource.kind === 'Namespace') return admitNamespacePodSecurity(a, lookup);
   const at = podSpecOf(a.object);
   if (!at) return;
   const isPod = a.resource.group === '' && a.resource.kind === 'Pod';
@@ -115,6 +120,20 @@ function admitPodSecurity(a: PluginAttributes, lookup: AdmissionLookup): void {
   if (enforced !== undefined) a.warn?.(`would violate PodSecurity "${policy.enforce}": ${enforced}`);
   if (warned !== undefined && policy.warn !== policy.enforce)
     a.warn?.(`would violate PodSecurity "${policy.warn}": ${warned}`);
+}
+
+/**
+ * PodSecurity on a namespace (admission.go: ValidateNamespace): an update tightening `enforce` warns about the
+ * existing pods that break the new level; exempt namespaces get no such warnings. Labels that do not parse are refused
+ * by the validation rule `namespace-pod-security-labels`, before admission, with the same 422.
+ */
+function admitNamespacePodSecurity(a: PluginAttributes, lookup: AdmissionLookup): void {
+  if (a.operation !== 'UPDATE' || !a.oldObject) return;
+  const name = a.object.metadata.name ?? '';
+  if (a.podSecurity?.exemptions?.namespaces?.includes(name)) return;
+  const labels = a.object.metadata.labels ?? {};
+  const oldLabels = a.oldObject.metadata.labels ?? {};
+  for (const w of existingPodWarnings(name, labels, oldLabels, lookup.list('Pod', name), a.podSecurity)) a.warn?.(w);
 }
 
 /**

@@ -10,8 +10,9 @@
  * The checks are those of policy/check_*.go at their latest version, baseline first then restricted, each sorted by
  * check ID (registry.go: populate), restricted checks replacing the baseline checks they override (capabilities,
  * hostPath volumes, seccomp). Not modelled: the Windows hostProcess check (never failed here), version pinning
- * (`-version` is shown but the latest checks run), exemptions, and the warnings on relabelling a namespace about its
- * existing pods.
+ * (`-version` is shown but the latest checks run), and the warning on labelling an exempt namespace. A namespace's
+ * labels are checked (`namespaceLabelErrors`), and tightening its `enforce` level warns about the existing pods that
+ * break it (`existingPodWarnings`).
  */
 import type { KubeObject } from '../../api/types';
 import { isObj, type Obj } from '../validation/access';
@@ -569,10 +570,105 @@ export function podSecurityViolations(
   meta: KubeObject['metadata'],
   spec: Obj,
 ): string | undefined {
-  const level = levelVersion.split(':')[0];
-  const failed = checksFor(level)
-    .map((check) => check(meta, spec))
-    .filter((r): r is CheckResult => r !== undefined);
+  const failed = failedChecks(levelVersion, meta, spec);
   if (failed.length === 0) return undefined;
   return failed.map((r) => (r.detail ? `${r.reason} (${r.detail})` : r.reason)).join(', ');
+}
+
+function failedChecks(levelVersion: string, meta: KubeObject['metadata'], spec: Obj): CheckResult[] {
+  const level = levelVersion.split(':')[0];
+  return checksFor(level)
+    .map((check) => check(meta, spec))
+    .filter((r): r is CheckResult => r !== undefined);
+}
+
+const LEVELS = ['privileged', 'baseline', 'restricted'];
+const VERSION = /^v1\.([0-9]|[1-9][0-9]*)$/;
+
+/** A namespace label the API server refuses, as upstream's `field.Invalid` (api/helpers.go: appendErr). */
+export interface LabelError {
+  field: string;
+  value: string;
+  detail: string;
+}
+
+/**
+ * The PodSecurity labels of a namespace that do not parse (api/helpers.go: PolicyToEvaluate, ParseLevel,
+ * ParseVersion), in upstream's order: enforce, enforce-version, audit, audit-version, warn, warn-version.
+ */
+export function namespaceLabelErrors(labels: Record<string, string> | undefined): LabelError[] {
+  const errs: LabelError[] = [];
+  for (const mode of ['enforce', 'audit', 'warn']) {
+    const level = labels?.[LABEL_PREFIX + mode];
+    if (level !== undefined && !LEVELS.includes(level))
+      errs.push({
+        field: `metadata.labels[${LABEL_PREFIX}${mode}]`,
+        value: level,
+        detail: `must be one of ${LEVELS.join(', ')}`,
+      });
+    const version = labels?.[`${LABEL_PREFIX}${mode}-version`];
+    if (version !== undefined && version !== 'latest' && !VERSION.test(version))
+      errs.push({
+        field: `metadata.labels[${LABEL_PREFIX}${mode}-version]`,
+        value: version,
+        detail: 'must be "latest" or "v1.x"',
+      });
+  }
+  return errs;
+}
+
+/** The enforce level and version of a namespace's labels (or the configuration's defaults): `restricted:latest`. */
+function enforceOf(labels: Record<string, string>, config?: PodSecurityConfiguration): [string, string] {
+  const level = labels[LABEL_PREFIX + 'enforce'] ?? config?.defaults?.enforce ?? 'privileged';
+  const version = labels[LABEL_PREFIX + 'enforce-version'] ?? config?.defaults?.['enforce-version'] ?? 'latest';
+  // "If labels cannot be parsed correctly, the values of "restricted" and "latest" are used"
+  return [LEVELS.includes(level) ? level : 'restricted', VERSION.test(version) ? version : 'latest'];
+}
+
+/**
+ * The warnings of a namespace update that tightens its `enforce` level (admission.go: ValidateNamespace, then
+ * EvaluatePodsInNamespace and decoratePodWarnings): none when the level is unchanged, privileged, or relaxed at
+ * the same version; otherwise `existing pods in namespace "ns" violate the new PodSecurity enforce level
+ * "restricted:latest"`, then one warning per distinct set of failed checks, `pod (and N other pods): reasons`,
+ * sorted. Upstream stops after 3,000 pods or one second; every pod is checked here.
+ */
+export function existingPodWarnings(
+  namespace: string,
+  labels: Record<string, string>,
+  oldLabels: Record<string, string>,
+  pods: readonly KubeObject[],
+  config?: PodSecurityConfiguration,
+): string[] {
+  const [level, version] = enforceOf(labels, config);
+  const [oldLevel, oldVersion] = enforceOf(oldLabels, config);
+  if (level === oldLevel && version === oldVersion) return [];
+  if (level === 'privileged') return [];
+  if (version === oldVersion && LEVELS.indexOf(level) <= LEVELS.indexOf(oldLevel)) return [];
+  const enforce = `${level}:${version}`;
+  const byReasons = new Map<string, { name: string; count: number }>();
+  for (const pod of pods) {
+    if (!isObj(pod.spec)) continue;
+    const failed = failedChecks(enforce, pod.metadata, pod.spec);
+    if (failed.length === 0) continue;
+    const reasons = failed.map((r) => r.reason).join(', ');
+    const name = pod.metadata.name ?? '';
+    const seen = byReasons.get(reasons);
+    if (!seen) byReasons.set(reasons, { name, count: 1 });
+    else {
+      seen.count++;
+      if (name < seen.name) seen.name = name;
+    }
+  }
+  if (byReasons.size === 0) return [];
+  const podWarnings = [...byReasons].map(([reasons, { name, count }]) =>
+    count === 1
+      ? `${name}: ${reasons}`
+      : `${name} (and ${count - 1} other ${count === 2 ? 'pod' : 'pods'}): ${reasons}`,
+  );
+  // sort.Strings: byte order
+  podWarnings.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [
+    `existing pods in namespace "${namespace}" violate the new PodSecurity enforce level "${enforce}"`,
+    ...podWarnings,
+  ];
 }

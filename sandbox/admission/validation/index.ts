@@ -73,6 +73,7 @@ import {
   webhookConfiguration,
 } from './rules/storedKinds';
 import { validatingAdmissionPolicySpec } from '../policy/validatePolicy';
+import { namespacePodSecurityLabels } from './rules/namespacePodSecurity';
 
 export type { ValidationContext, ValidationRule } from './rule';
 
@@ -147,6 +148,7 @@ export const VALIDATION_RULES: readonly ValidationRule[] = Object.freeze([
   runtimeClass,
   ingressClass,
   validatingAdmissionPolicySpec,
+  namespacePodSecurityLabels,
 ]);
 
 // The rule list is frozen, so each kind's selection is computed once (every API write asks).
