@@ -58,7 +58,7 @@ function canonicalQuantity(v: string | number): string | undefined {
 }
 
 /** Rewrites valid quantities in canonical form, as the API server's round trip through resource.Quantity does. */
-function canonicalizeQuantities(list: Obj | undefined): void {
+export function canonicalizeQuantities(list: Obj | undefined): void {
   if (!list) return;
   for (const [k, v] of Object.entries(list)) {
     if (typeof v !== 'string' && typeof v !== 'number') continue;

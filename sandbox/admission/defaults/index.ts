@@ -14,7 +14,9 @@ import {
   defaultNamespace,
   defaultNetworkPolicy,
   defaultNode,
+  defaultPersistentVolume,
   defaultPvc,
+  defaultResourceQuota,
   defaultSecret,
 } from './other';
 import { defaultPodSpec } from './podSpec';
@@ -53,6 +55,8 @@ const SPEC_DEFAULTERS = new Map<string, SpecDefaulter>(
     HorizontalPodAutoscaler: defaultHpa,
     NetworkPolicy: defaultNetworkPolicy,
     LimitRange: defaultLimitRange,
+    ResourceQuota: defaultResourceQuota,
+    PersistentVolume: defaultPersistentVolume,
     ValidatingAdmissionPolicy: defaultPolicySpec,
     ValidatingAdmissionPolicyBinding: defaultBindingSpec,
   }),

@@ -1,6 +1,7 @@
 /** Defaults of the remaining kinds: Namespace, Node, Secret, PVC, HPA, NetworkPolicy, LimitRange. */
 import type { KubeObject } from '../../api/types';
 import { arr, isObj, obj, type Obj } from '../validation/access';
+import { canonicalizeQuantities } from './container';
 import { eachObj, ensureObj } from './setDefault';
 
 /** The server-set finalizer, phase and `kubernetes.io/metadata.name` label. */
@@ -25,6 +26,22 @@ export function defaultSecret(secret: KubeObject): void {
 
 export function defaultPvc(spec: Obj): void {
   spec.volumeMode ??= 'Filesystem';
+  const resources = obj(spec, 'resources');
+  canonicalizeQuantities(obj(resources, 'requests'));
+  canonicalizeQuantities(obj(resources, 'limits'));
+}
+
+/**
+ * A ResourceQuota's `hard` quantities in canonical form (`cpu: "1000"` is stored as `1k`), as the API server's round
+ * trip through resource.Quantity does (apimachinery resource/quantity.go: `MarshalJSON` writes `String()`).
+ */
+export function defaultResourceQuota(spec: Obj): void {
+  canonicalizeQuantities(obj(spec, 'hard'));
+}
+
+/** A PersistentVolume's `capacity` in canonical form (the same round trip). */
+export function defaultPersistentVolume(spec: Obj): void {
+  canonicalizeQuantities(obj(spec, 'capacity'));
 }
 
 const DEFAULT_CPU_UTILIZATION = 80;
@@ -85,5 +102,12 @@ export function defaultLimitRange(spec: Obj): void {
     for (const [k, v] of Object.entries(min)) if (req[k] === undefined) req[k] = v;
     if (Object.keys(def).length > 0) item.default = def;
     if (Object.keys(req).length > 0) item.defaultRequest = req;
+  }
+  // Every item's quantities in canonical form (`cpu: 0.5` is stored as `500m`), as the round trip through
+  // resource.Quantity does (apimachinery resource/quantity.go: `MarshalJSON` writes `String()`).
+  for (const item of arr(spec, 'limits')) {
+    if (!isObj(item)) continue;
+    for (const key of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'])
+      canonicalizeQuantities(obj(item, key));
   }
 }
