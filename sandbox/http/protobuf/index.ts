@@ -25,12 +25,24 @@ import { NETWORKING } from './tables/networking';
 import { POD_SPEC } from './tables/podSpec';
 import { POLICY } from './tables/policy';
 import { RBAC } from './tables/rbac';
+import { SCHEDULING } from './tables/scheduling';
 import { VOLUMES } from './tables/volumes';
 import { ProtobufFormatError } from './wire';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
-export const PROTOBUF_TABLES = [META, CORE, POD_SPEC, VOLUMES, APPS, BATCH, RBAC, POLICY, NETWORKING] as const;
+export const PROTOBUF_TABLES = [
+  META,
+  CORE,
+  POD_SPEC,
+  VOLUMES,
+  APPS,
+  BATCH,
+  RBAC,
+  POLICY,
+  NETWORKING,
+  SCHEDULING,
+] as const;
 
 /** apiVersion/kind → the message of that object. DeleteOptions is accepted under any apiVersion. */
 export const PROTOBUF_KINDS: Readonly<Record<string, string>> = {
@@ -52,6 +64,7 @@ export const PROTOBUF_KINDS: Readonly<Record<string, string>> = {
   'policy/v1/PodDisruptionBudget': 'PodDisruptionBudget',
   'policy/v1/Eviction': 'Eviction',
   'networking.k8s.io/v1/Ingress': 'Ingress',
+  'scheduling.k8s.io/v1/PriorityClass': 'PriorityClass',
 };
 
 let registry: Map<string, MessageDescriptor> | undefined;

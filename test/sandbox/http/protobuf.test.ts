@@ -330,6 +330,30 @@ const FIXTURES: readonly Fixture[] = [
     },
   },
   {
+    command: 'kubectl create priorityclass high --value=1000000 --description="high pods" --preemption-policy=Never',
+    body: 'azhzAAolChRzY2hlZHVsaW5nLms4cy5pby92MRINUHJpb3JpdHlDbGFzcxIuChQKBGhpZ2gSABoAIgAqADIAOABCABDAhD0YACIJaGlnaCBwb2RzKgVOZXZlchoAIgA=',
+    json: {
+      kind: 'PriorityClass',
+      apiVersion: 'scheduling.k8s.io/v1',
+      metadata: { name: 'high' },
+      value: 1000000,
+      description: 'high pods',
+      preemptionPolicy: 'Never',
+    },
+  },
+  {
+    command: 'kubectl create priorityclass low --value=-5 --global-default=true',
+    body: 'azhzAAolChRzY2hlZHVsaW5nLms4cy5pby92MRINUHJpb3JpdHlDbGFzcxI6ChMKA2xvdxIAGgAiACoAMgA4AEIAEPv//////////wEYASIAKhRQcmVlbXB0TG93ZXJQcmlvcml0eRoAIgA=',
+    json: {
+      kind: 'PriorityClass',
+      apiVersion: 'scheduling.k8s.io/v1',
+      metadata: { name: 'low' },
+      value: -5,
+      globalDefault: true,
+      preemptionPolicy: 'PreemptLowerPriority',
+    },
+  },
+  {
     command: 'kubectl create poddisruptionbudget pdb1 --selector=app=web --min-available=1',
     body: 'azhzAAogCglwb2xpY3kvdjESE1BvZERpc3J1cHRpb25CdWRnZXQSOgoUCgRwZGIxEgAaACIAKgAyADgAQgASFgoGCAAQARoAEgwKCgoDYXBwEgN3ZWIaCggAGAAgACgAMAAaACIA',
     json: {
