@@ -60,6 +60,16 @@ function rolloutLine(
   }
 }
 
+/**
+ * An unbound pod naming another scheduler (`spec.schedulerName: my-scheduler`) waits for that scheduler, which the
+ * sandbox never runs — even when the manifests deploy it (the docs' "Configure Multiple Schedulers"): say so.
+ */
+function otherSchedulerNote(pod: Pod & KubeObject): string {
+  const name = pod.spec?.schedulerName;
+  if (pod.spec?.nodeName || name === undefined || name === 'default-scheduler') return '';
+  return ` — not modelled by the sandbox: it runs only default-scheduler, so no scheduler named "${name}" binds this pod`;
+}
+
 /** One line per object that is not where it should be; empty when everything has converged. */
 export function describeUnsettled(api: ApiServer, _now: number): string[] {
   const lines: string[] = [];
@@ -107,7 +117,7 @@ export function describeUnsettled(api: ApiServer, _now: number): string[] {
     const pod = p as Pod & KubeObject;
     const status = podStatusText(pod);
     if (status === 'Completed' || (status === 'Running' && isPodReady(pod))) continue;
-    lines.push(`pod ${ref(p)}: ${status} (${podReadyText(pod)} ready)`);
+    lines.push(`pod ${ref(p)}: ${status} (${podReadyText(pod)} ready)${otherSchedulerNote(pod)}`);
   }
   for (const n of api.list('nodes').items) {
     const ready = (n as Node & KubeObject).status?.conditions?.find((c) => c.type === 'Ready');
