@@ -74,6 +74,7 @@ import {
 } from './rules/storedKinds';
 import { validatingAdmissionPolicySpec } from '../policy/validatePolicy';
 import { namespacePodSecurityLabels } from './rules/namespacePodSecurity';
+import { limitRangeSpec } from './rules/limitRange';
 
 export type { ValidationContext, ValidationRule } from './rule';
 
@@ -149,6 +150,7 @@ export const VALIDATION_RULES: readonly ValidationRule[] = Object.freeze([
   ingressClass,
   validatingAdmissionPolicySpec,
   namespacePodSecurityLabels,
+  limitRangeSpec,
 ]);
 
 // The rule list is frozen, so each kind's selection is computed once (every API write asks).

@@ -5,7 +5,7 @@
  * already found to be of the wrong type. One diagnostic per problem:
  *
  * - same field, Required vs missing-required, Unsupported vs invalid-enum, or
- *   Unsupported "" vs missing-required (a left-out enum decodes as ""):
+ *   Unsupported "" or Invalid "" vs missing-required (a left-out string decodes as ""):
  *   the admission diagnostic stays (it is the API server's exact answer) and
  *   takes the schema diagnostic's `data`, so its quick fix still works;
  * - at or below a wrong-type value: admission's findings go, since the API
@@ -73,6 +73,9 @@ function twinOf(
     );
   }
   if (error.type === 'FieldValueRequired') return missing.find((m) => within(error.field, m.field))?.diagnostic;
+  // A left-out string decodes as "", which upstream may find Invalid (a LimitRange item's `type`).
+  if (error.type === 'FieldValueInvalid' && error.value === '')
+    return missing.find((m) => m.field === error.field)?.diagnostic;
   return undefined;
 }
 
