@@ -34,7 +34,7 @@ describe('LimitRange validation', () => {
         "'123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')]",
     );
     // with the type the page meant, it is stored
-    const fixed = { ...lr, metadata: { ...lr.metadata, namespace: 'default' } };
+    const fixed: KubeObject = { ...lr, metadata: { ...lr.metadata, namespace: 'default' } };
     (fixed.spec as { limits: Record<string, unknown>[] }).limits[0].type = 'Container';
     assert.ok(api.create(fixed).metadata.uid);
   });
