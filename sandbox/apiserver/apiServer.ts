@@ -69,6 +69,7 @@ import type { WatchHandle } from '../store/watchHub';
 import { WatchHub } from '../store/watchHub';
 import { JsonCopyError, copyJson, copyMembersCounted, deepFreeze, isPlainObject, jsonEqual } from '../util/json';
 import { ServiceAllocators } from './allocators';
+import { dropDisabledPodFields } from './disabledFields';
 import { admitPolicies, defaultObject, invalidIfAny, PolicyAuditLog, validateOrThrow } from './admit';
 import type { AdmissionAttributes, PolicySource } from '../admission/policy/index';
 import type {
@@ -406,6 +407,7 @@ export class ApiServer {
     defaultObject(body, r);
     if (r.kind === 'Pod' && r.group === '') admitPodPriority(this.store, body);
     this.admitPlugins('CREATE', r, ns, body, undefined, options, 'mutating');
+    dropDisabledPodFields(body, this.resources.kubernetesVersion);
     initialStatus(body, r, podQosClass);
     if (r.kind === 'Pod' && r.group === '') applySchedulingGatedCondition(body, this.clock.now());
     if (isCrdResource(r)) prepareCrdCreate(body as CustomResourceDefinition);
@@ -473,6 +475,7 @@ export class ApiServer {
     defaultObject(body, r);
     if (r.kind === 'Pod' && r.group === '') admitPodPriority(this.store, body, old);
     this.admitPlugins('UPDATE', r, ns, body, old, options, 'mutating');
+    dropDisabledPodFields(body, this.resources.kubernetesVersion, old);
     if (isCrdResource(r)) prepareCrdUpdate(body as CustomResourceDefinition, old as CustomResourceDefinition);
     if (r.kind === 'Secret') mergeSecretStringData(body);
     this.trackFields(r, old, body, options, undefined, preset);

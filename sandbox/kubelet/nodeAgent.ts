@@ -13,6 +13,34 @@ import type { ComponentContext, Recorder } from '../client/component';
 import type { KubeletDelays } from './delays';
 import type { NodeConfig } from './nodeConfig';
 import { NODE_LEASE_NAMESPACE, conditionsKey, newLease, newNode, nodeStatus } from './nodeObject';
+import { isExtendedResourceName } from '../api/resourceNames';
+
+type ResourceList = Record<string, string>;
+
+/**
+ * Extended resources advertised in the Node's capacity by someone else (a PATCH of `nodes/status`, as the docs'
+ * "Advertise Extended Resources for a Node" does) stay in capacity, and allocatable follows capacity for them; one
+ * that left capacity leaves allocatable (upstream `nodestatus.MachineInfo`). Returns whether allocatable's extended
+ * resources changed, which the kubelet posts at its next status update (every 10 s) like any other status change.
+ */
+function keepExtendedResources(
+  next: Record<string, unknown>,
+  old: { capacity?: object; allocatable?: object },
+): boolean {
+  const oldCapacity = (old.capacity ?? {}) as ResourceList;
+  const oldAllocatable = (old.allocatable ?? {}) as ResourceList;
+  const capacity = next.capacity as ResourceList;
+  const allocatable = next.allocatable as ResourceList;
+  for (const name in oldCapacity) {
+    if (!isExtendedResourceName(name) || name in capacity) continue;
+    capacity[name] = oldCapacity[name];
+    allocatable[name] = oldCapacity[name];
+  }
+  for (const name in allocatable)
+    if (isExtendedResourceName(name) && allocatable[name] !== oldAllocatable[name]) return true;
+  for (const name in oldAllocatable) if (isExtendedResourceName(name) && !(name in allocatable)) return true;
+  return false;
+}
 
 const REGISTRATION_EVENTS = ['NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID'];
 
@@ -71,7 +99,9 @@ export class NodeAgent {
     const now = clock.now();
     const old = current.status ?? {};
     const next = nodeStatus(this.config, now, old.conditions ?? []);
-    const changed = conditionsKey(next.conditions as NodeCondition[]) !== conditionsKey(old.conditions ?? []);
+    const extendedChanged = keepExtendedResources(next, old);
+    const changed =
+      extendedChanged || conditionsKey(next.conditions as NodeCondition[]) !== conditionsKey(old.conditions ?? []);
     if (!changed && now - this.lastReport < this.delays.nodeStatusReport) return current;
     const wasReady = (old.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
     const written = api.updateStatus({ ...current, status: { ...current.status, ...next } });

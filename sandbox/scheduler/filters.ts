@@ -71,6 +71,28 @@ export const FIT_EPHEMERAL = 8;
  * 1.34).
  */
 export const FIT_UNRESOLVABLE = 16;
+/**
+ * Insufficient scalar resources (extended resources, hugepages): one bit each from here, by the resource's slot in
+ * `SCALAR_NAMES`. Shifted into the verdict they take bits 9 to 30, which a NodeResourcesFit verdict leaves free (only
+ * TaintToleration's carries a taint index there).
+ */
+const FIT_SCALAR_SHIFT = 5;
+const SCALAR_SLOTS = 22;
+
+/** Scalar resource names in the order first seen (process-wide); a verdict names them by slot. */
+const SCALAR_NAMES: string[] = [];
+const SCALAR_SLOT = new Map<string, number>();
+
+function scalarSlot(name: string): number {
+  let i = SCALAR_SLOT.get(name);
+  if (i === undefined) {
+    // Past the last slot every further name shares it (and its message): more than 22 distinct names in one process.
+    i = Math.min(SCALAR_NAMES.length, SCALAR_SLOTS - 1);
+    if (SCALAR_NAMES.length < SCALAR_SLOTS) SCALAR_NAMES.push(name);
+    SCALAR_SLOT.set(name, i);
+  }
+  return i;
+}
 
 const UNSCHEDULABLE_TAINT = { key: TAINT_NODE_UNSCHEDULABLE, value: '', effect: 'NoSchedule' };
 
@@ -91,6 +113,14 @@ export function taintIndexOf(verdict: number): number {
 
 function reasonsOf(verdict: number): number {
   return (verdict >> REASON_SHIFT) & 31;
+}
+
+/** The scalar resources a NodeResourcesFit verdict found insufficient, sorted by name. */
+function insufficientScalars(verdict: number): string[] {
+  const bits = verdict >>> (REASON_SHIFT + FIT_SCALAR_SHIFT);
+  const out: string[] = [];
+  for (let i = 0; i < SCALAR_NAMES.length; i++) if (bits & (1 << i)) out.push(SCALAR_NAMES[i]);
+  return out.sort();
 }
 
 /**
@@ -145,7 +175,10 @@ function filterOnce(pod: PodInfo, node: NodeState, cycle?: CycleState): number {
   return 0;
 }
 
-/** `fitsRequest`: pod count, then cpu, memory and ephemeral storage; zero requests always fit. */
+/**
+ * `fitsRequest`: pod count, then cpu, memory and ephemeral storage, then each scalar resource (extended resources,
+ * hugepages: "Insufficient example.com/dongle" when the node does not advertise enough); zero requests always fit.
+ */
 export function fitReasons(pod: PodInfo, node: NodeState): number {
   let mask = 0;
   if (node.podCount + 1 > node.allocPods) mask |= FIT_PODS;
@@ -156,6 +189,16 @@ export function fitReasons(pod: PodInfo, node: NodeState): number {
     mask |= FIT_MEMORY | (r.memory > node.allocMemory ? FIT_UNRESOLVABLE : 0);
   if (r.ephemeral > 0 && r.ephemeral > node.allocEphemeral - node.reqEphemeral)
     mask |= FIT_EPHEMERAL | (r.ephemeral > node.allocEphemeral ? FIT_UNRESOLVABLE : 0);
+  const scalar = r.scalar;
+  if (scalar !== undefined) {
+    for (const name in scalar) {
+      const want = scalar[name];
+      if (want === 0) continue;
+      const alloc = node.allocScalar?.[name] ?? 0;
+      if (want > alloc - (node.reqScalar?.get(name) ?? 0))
+        mask |= (1 << (FIT_SCALAR_SHIFT + scalarSlot(name))) | (want > alloc ? FIT_UNRESOLVABLE : 0);
+    }
+  }
   return mask;
 }
 
@@ -188,6 +231,8 @@ export function verdictReasons(verdict: number, taintReason: string): string[] {
       if (m & FIT_CPU) out.push('Insufficient cpu');
       if (m & FIT_MEMORY) out.push('Insufficient memory');
       if (m & FIT_EPHEMERAL) out.push('Insufficient ephemeral-storage');
+      if (verdict >>> (REASON_SHIFT + FIT_SCALAR_SHIFT) !== 0)
+        for (const name of insufficientScalars(verdict)) out.push(`Insufficient ${name}`);
       return out;
     }
     default:

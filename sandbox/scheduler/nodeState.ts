@@ -9,6 +9,7 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { AffinityTerm, WeightedAffinityTerm } from './affinityTerm';
 import type { NodeTaint } from './taints';
 import { toNodeTaint } from './taints';
+import { isScalarResourceName } from '../api/resourceNames';
 
 /** Pods a node takes when its allocatable does not say (the kubelet's default `maxPods`). */
 export const DEFAULT_MAX_PODS = 110;
@@ -21,6 +22,8 @@ export interface PodUsage {
   nonZeroCpu: number;
   nonZeroMemory: number;
   hostPorts: readonly HostPort[];
+  /** Extended resources and hugepages requested, by name (absent or undefined when none). */
+  readonly scalar?: Readonly<Record<string, number>>;
 }
 
 export interface HostPort {
@@ -69,6 +72,8 @@ export class NodeState {
   allocMemory = 0;
   allocEphemeral = 0;
   allocPods = DEFAULT_MAX_PODS;
+  /** Allocatable extended resources and hugepages by name (upstream `ScalarResources`); undefined when none. */
+  allocScalar: Record<string, number> | undefined;
 
   reqCpu = 0;
   reqMemory = 0;
@@ -76,6 +81,8 @@ export class NodeState {
   nonZeroCpu = 0;
   nonZeroMemory = 0;
   podCount = 0;
+  /** What the counted pods request of each scalar resource; undefined while none requests any. */
+  reqScalar: Map<string, number> | undefined;
   /** ip → `PROTO/port` → number of pods using it; undefined while no pod uses a host port. */
   usedPorts: Map<string, Map<string, number>> | undefined;
   /** The pods counted here. */
@@ -94,6 +101,12 @@ export class NodeState {
     this.allocMemory = amount(a.memory, false);
     this.allocEphemeral = amount(a['ephemeral-storage'], false);
     this.allocPods = a.pods === undefined ? DEFAULT_MAX_PODS : amount(a.pods, false);
+    let scalar: Record<string, number> | undefined;
+    for (const name in a) {
+      if (name === 'cpu' || name === 'memory' || name === 'ephemeral-storage' || name === 'pods') continue;
+      if (isScalarResourceName(name)) (scalar ??= {})[name] = amount(a[name], false);
+    }
+    this.allocScalar = scalar;
   }
 
   /** Counts (or stops counting) a pod here. */
@@ -111,6 +124,10 @@ export class NodeState {
     this.nonZeroMemory += sign * u.nonZeroMemory;
     this.podCount += sign;
     for (const p of u.hostPorts) this.usePort(p, sign);
+    if (u.scalar !== undefined) {
+      const req = (this.reqScalar ??= new Map());
+      for (const name in u.scalar) req.set(name, (req.get(name) ?? 0) + sign * u.scalar[name]);
+    }
   }
 
   /** `HostPortInfo.CheckConflict`: 0.0.0.0 clashes with every address, any other address with itself and 0.0.0.0. */

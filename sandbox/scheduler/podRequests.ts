@@ -2,16 +2,60 @@
  * A pod's resource requests as the scheduler counts them
  * (`component-helpers/resource.PodRequests`): the sum of the app containers
  * and sidecars, or the largest init container (plus the sidecars started
- * before it) if that is bigger, plus `overhead`.
+ * before it) if that is bigger, plus `overhead`. Extended resources and
+ * hugepages are counted too (`scalar`), so NodeResourcesFit can refuse them.
  */
 import type { Container, PodSpec } from 'kubernetes-types/core/v1';
 import { parseQuantity, quantityToMilli, quantityValue } from '../api/quantity';
+import { isScalarResourceName } from '../api/resourceNames';
 
-/** Millicores, bytes, bytes. */
+/** Millicores, bytes, bytes; `scalar`: extended resources, hugepages and the like, by name (absent when none). */
 export interface Requests {
   cpu: number;
   memory: number;
   ephemeral: number;
+  scalar?: Readonly<Record<string, number>>;
+}
+
+/** The names `podRequests` counts on their own; any other scalar name goes into `scalar`. */
+const NAMED = new Set(['cpu', 'memory', 'ephemeral-storage', 'pods']);
+
+/**
+ * The scalar part of `resource.PodRequests` as `framework.NewResource` keeps it (`Quantity.Value()`, rounded up), by
+ * the same sum / max-over-init / overhead rule as cpu and memory; undefined when the pod requests none (nearly every
+ * pod).
+ */
+function scalarRequests(spec: PodSpec | undefined): Record<string, number> | undefined {
+  let names: Set<string> | undefined;
+  const look = (list: ResourceMap): void => {
+    if (list === undefined) return;
+    for (const name in list) {
+      if (NAMED.has(name) || !isScalarResourceName(name)) continue;
+      names ??= new Set();
+      names.add(name);
+    }
+  };
+  for (const c of spec?.containers ?? []) look(c.resources?.requests as ResourceMap);
+  for (const c of spec?.initContainers ?? []) look(c.resources?.requests as ResourceMap);
+  look(spec?.overhead as ResourceMap);
+  if (names === undefined) return undefined;
+  const out: Record<string, number> = {};
+  for (const name of [...names].sort()) {
+    let total = 0;
+    for (const c of spec?.containers ?? []) total += value(c.resources?.requests as ResourceMap, name, 0);
+    let sidecars = 0;
+    let init = 0;
+    for (const c of spec?.initContainers ?? []) {
+      const r = value(c.resources?.requests as ResourceMap, name, 0);
+      if (c.restartPolicy === 'Always') {
+        total += r;
+        sidecars += r;
+        init = Math.max(init, sidecars);
+      } else init = Math.max(init, r + sidecars);
+    }
+    out[name] = Math.max(total, init) + value(spec?.overhead as ResourceMap, name, 0);
+  }
+  return out;
 }
 
 /**
@@ -90,5 +134,9 @@ export function podRequests(spec: PodSpec | undefined, nonZero = false): Request
       memory: value(overhead, 'memory', 0),
       ephemeral: value(overhead, 'ephemeral-storage', 0),
     });
+  if (!nonZero) {
+    const scalar = scalarRequests(spec);
+    if (scalar !== undefined) total.scalar = scalar;
+  }
   return total;
 }

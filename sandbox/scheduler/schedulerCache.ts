@@ -51,6 +51,7 @@ class Usage implements PodUsage {
     readonly nonZeroCpu: number,
     readonly nonZeroMemory: number,
     readonly hostPorts: readonly HostPort[],
+    readonly scalar: Readonly<Record<string, number>> | undefined,
   ) {}
 }
 
@@ -67,7 +68,7 @@ export interface AntiAffinityGroup {
 export function usageOf(pod: Pod): PodUsage {
   const r = podRequests(pod.spec);
   const nz = podRequests(pod.spec, true);
-  return new Usage(r.cpu, r.memory, r.ephemeral, nz.cpu, nz.memory, podHostPorts(pod));
+  return new Usage(r.cpu, r.memory, r.ephemeral, nz.cpu, nz.memory, podHostPorts(pod), r.scalar);
 }
 
 function sameLabels(before: Readonly<Record<string, string>>, pod: Pod): boolean {
@@ -217,7 +218,15 @@ export class SchedulerCache {
     const old = this.pods.get(info.key);
     if (old) this.release(info.key, old);
     const r = info.requests;
-    const usage = new Usage(r.cpu, r.memory, r.ephemeral, info.nonZero.cpu, info.nonZero.memory, info.hostPorts);
+    const usage = new Usage(
+      r.cpu,
+      r.memory,
+      r.ephemeral,
+      info.nonZero.cpu,
+      info.nonZero.memory,
+      info.hostPorts,
+      r.scalar,
+    );
     this.account(
       info.key,
       new CountedPod(

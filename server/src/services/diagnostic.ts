@@ -36,6 +36,8 @@ export type ServerDiagnosticCode =
   | 'missing-required'
   /** A string outside the field's enum values. */
   | 'invalid-enum'
+  /** A field of a feature whose gate is off by default: accepted, then dropped by the API server (a warning). */
+  | 'dropped-field'
   /** A validator threw: a bug in kube-reconcile, reported rather than crashing the server. */
   | 'internal-error';
 

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../sandbox/api/types';
 import { definition, setKubernetesVersion } from '../../../sandbox/schema/schema';
 import { rememberedClean } from '../../../sandbox/schema/strictFields';
-import type { ApiServer } from '../../../sandbox/apiserver/apiServer';
+import { ApiServer } from '../../../sandbox/apiserver/apiServer';
+import { VirtualClock } from '../../../sandbox/clock/virtualClock';
 import type { CleanMetadata } from '../../../sandbox/apiserver/cleanMetadata';
 import { deployment, newApi, statusOf } from '../fixtures';
 
@@ -65,7 +66,9 @@ describe('a status write carrying the stored spec and metadata', () => {
   });
 
   test('the release switched between writes: the walk runs again and refuses what the new release refuses', () => {
-    const { api } = newApi();
+    // A 1.32 API server drops PodSpec.resources on create (PodLevelResources is off by default there, upstream
+    // dropDisabledPodFields); one serving 1.34, where the gate is on, stores it for the switch below to meet.
+    const api = new ApiServer({ clock: new VirtualClock(), random: 1, kubernetesVersion: '1.34' });
     const live = api.create(withPodResources('web'));
     let stored = api.updateStatus(withStatus(live, 1), { fieldValidation: 'Strict' });
     stored = api.updateStatus(withStatus(stored, 2), { fieldValidation: 'Strict' });

@@ -4,6 +4,7 @@
  */
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { ManifestDocument } from '../parseManifests';
+import { droppedFieldRule } from './droppedField';
 import { invalidEnumRule } from './invalidEnum';
 import { missingRequiredRule } from './missingRequired';
 import type { SchemaRule, SchemaRuleContext } from './rule';
@@ -21,6 +22,7 @@ export const SCHEMA_RULES: readonly SchemaRule[] = [
   wrongTypeRule,
   missingRequiredRule,
   invalidEnumRule,
+  droppedFieldRule,
 ];
 
 /**
