@@ -2,7 +2,8 @@
  * Image references as containerd sees them: validation (`InvalidImageName`),
  * normalisation (`nginx` → `docker.io/library/nginx:latest`), a stable
  * digest and size per image, and which images are "missing" from the
- * registry (tag `:missing`, or a name containing `does-not-exist`).
+ * registry (tag `:missing`, or a name saying so: `does-not-exist`, `non-existing`,
+ * `nonexistent`, `non-existent`).
  */
 import { SeededRandom } from '../clock/random';
 import { boundedMemo } from '../util/memo';
@@ -77,9 +78,12 @@ export function normalizedImage(ref: ImageRef): string {
   return `${ref.repository}:${ref.tag ?? 'latest'}`;
 }
 
-/** A registry has no such image: tag `missing` or a name containing `does-not-exist`. */
+/** Words with which examples name an image no registry has (`non-existing-repo/non-existing-image:example`). */
+const MISSING_WORDS = /does-not-exist|non-?existing|non-?existent/;
+
+/** A registry has no such image: tag `missing` or a name saying it does not exist. */
 export function isMissingImage(ref: ImageRef): boolean {
-  return ref.tag === 'missing' || ref.repository.includes('does-not-exist');
+  return ref.tag === 'missing' || MISSING_WORDS.test(ref.repository);
 }
 
 /** `docker.io/library/nginx@sha256:…`: the same digest for the same reference on every node and run. */

@@ -34,4 +34,15 @@ describe('kubernetes/website examples (nbapps)', () => {
       /spec\.template\.spec\.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"/,
     );
   });
+
+  test('the pod failure policy ConfigIssue example: its image does not exist, so its pods never start', async () => {
+    // tasks/job/pod-failure-policy: the pods of job-pod-failure-policy-config-issue stay Pending in
+    // ErrImagePull / ImagePullBackOff ("non-existing-repo/non-existing-image:example"), the Job runs on.
+    const r = await cli('simulate', '--for', '2m', `${DOCS}/controllers/job-pod-failure-policy-config-issue.yaml`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /job-pod-failure-policy-config-issue-\w{5} +0\/1 +ImagePullBackOff/);
+    assert.match(r.stdout, /job\.batch\/job-pod-failure-policy-config-issue +Running +0\/8/);
+    assert.match(r.stdout, /Warning +Failed .*Error: ErrImagePull/);
+    assert.doesNotMatch(r.stdout, /Completed|Successfully pulled/);
+  });
 });
