@@ -45,4 +45,43 @@ describe('kubernetes/website examples (nbapps)', () => {
     assert.match(r.stdout, /Warning +Failed .*Error: ErrImagePull/);
     assert.doesNotMatch(r.stdout, /Completed|Successfully pulled/);
   });
+
+  test('backoffLimitPerIndex examples: each index exits as its script says, and the status is the docs’', async () => {
+    // concepts/workloads/controllers/job.md: "Once the job is finished, the Job status looks as follows".
+    const status = async (file: string) => {
+      const r = await cli('simulate', '-o', 'json', `${DOCS}/controllers/${file}`);
+      assert.equal(r.code, 0, r.stderr);
+      const list = JSON.parse(r.stdout) as { items: { kind: string; status: Record<string, unknown> }[] };
+      const s = list.items.find((o) => o.kind === 'Job')?.status ?? {};
+      const conditions = (s.conditions as { type: string; reason: string; message: string }[]).map(
+        (c) => `${c.type} ${c.reason}: ${c.message}`,
+      );
+      return {
+        completed: s.completedIndexes,
+        failedIndexes: s.failedIndexes,
+        succeeded: s.succeeded,
+        failed: s.failed,
+        conditions,
+      };
+    };
+    const failedIndexes = [
+      'FailureTarget FailedIndexes: Job has failed indexes',
+      'Failed FailedIndexes: Job has failed indexes',
+    ];
+    assert.deepEqual(await status('job-backoff-limit-per-index-example.yaml'), {
+      completed: '1,3,5,7,9',
+      failedIndexes: '0,2,4,6,8',
+      succeeded: 5,
+      failed: 10,
+      conditions: failedIndexes,
+    });
+    // Index 0 exits 1 (one retry), index 1 exits 42 (FailIndex: no retry), 2 and 3 succeed.
+    assert.deepEqual(await status('job-backoff-limit-per-index-failindex.yaml'), {
+      completed: '2,3',
+      failedIndexes: '0,1',
+      succeeded: 2,
+      failed: 3,
+      conditions: failedIndexes,
+    });
+  });
 });
