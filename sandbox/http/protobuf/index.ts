@@ -18,6 +18,7 @@ import { unsupportedProtobuf } from './failures';
 import type { MessageDescriptor } from './schema';
 import { buildRegistry } from './schema';
 import { APPS } from './tables/apps';
+import { AUTOSCALING } from './tables/autoscaling';
 import { BATCH } from './tables/batch';
 import { CORE } from './tables/core';
 import { META } from './tables/meta';
@@ -30,7 +31,18 @@ import { ProtobufFormatError } from './wire';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
-export const PROTOBUF_TABLES = [META, CORE, POD_SPEC, VOLUMES, APPS, BATCH, RBAC, POLICY, NETWORKING] as const;
+export const PROTOBUF_TABLES = [
+  META,
+  CORE,
+  POD_SPEC,
+  VOLUMES,
+  APPS,
+  BATCH,
+  RBAC,
+  POLICY,
+  NETWORKING,
+  AUTOSCALING,
+] as const;
 
 /** apiVersion/kind → the message of that object. DeleteOptions is accepted under any apiVersion. */
 export const PROTOBUF_KINDS: Readonly<Record<string, string>> = {
@@ -52,6 +64,8 @@ export const PROTOBUF_KINDS: Readonly<Record<string, string>> = {
   'policy/v1/PodDisruptionBudget': 'PodDisruptionBudget',
   'policy/v1/Eviction': 'Eviction',
   'networking.k8s.io/v1/Ingress': 'Ingress',
+  // `kubectl autoscale` (kubectl 1.32 creates an autoscaling/v1 object).
+  'autoscaling/v1/HorizontalPodAutoscaler': 'HorizontalPodAutoscaler',
 };
 
 let registry: Map<string, MessageDescriptor> | undefined;
