@@ -84,4 +84,24 @@ describe('kubernetes/website examples (nbapps)', () => {
       conditions: failedIndexes,
     });
   });
+
+  test("the Deployment docs' typo nginx:1.161 stalls the rollout on ImagePullBackOff", async () => {
+    // concepts/workloads/controllers/deployment.md, "Rolling Back a Deployment":
+    // `kubectl set image … nginx=nginx:1.161`
+    // (nginx-deployment-typo.yaml is nginx-deployment.yaml with that image). The new ReplicaSet gets one pod that
+    // cannot pull its image; the old one keeps its 3 pods.
+    const r = await cli(
+      'simulate',
+      '--for',
+      '2m',
+      '--at',
+      `30s:apply=${DOCS}/controllers/nginx-deployment-typo.yaml`,
+      `${DOCS}/controllers/nginx-deployment.yaml`,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /deployment\.apps\/nginx-deployment +3\/3 +1 +3 /);
+    assert.match(r.stdout, /replicaset\.apps\/nginx-deployment-\w+ +1 +1 +0 /);
+    assert.match(r.stdout, /pod\/nginx-deployment-\w+-\w{5} +0\/1 +ImagePullBackOff/);
+    assert.match(r.stdout, /Failed to pull image "nginx:1\.161"/);
+  });
 });
