@@ -2,7 +2,8 @@
  * Image references as containerd sees them: validation (`InvalidImageName`),
  * normalisation (`nginx` → `docker.io/library/nginx:latest`), a stable
  * digest and size per image, and which images are "missing" from the
- * registry (tag `:missing`, or a name containing `does-not-exist`).
+ * registry (tag `:missing`, a name saying so: `does-not-exist`, `non-existing`,
+ * `nonexistent`, `non-existent`, or an nginx release tag past 1.39 such as the docs' `nginx:1.161`).
  */
 import { SeededRandom } from '../clock/random';
 import { boundedMemo } from '../util/memo';
@@ -77,9 +78,23 @@ export function normalizedImage(ref: ImageRef): string {
   return `${ref.repository}:${ref.tag ?? 'latest'}`;
 }
 
-/** A registry has no such image: tag `missing` or a name containing `does-not-exist`. */
+/** Words with which examples name an image no registry has (`non-existing-repo/non-existing-image:example`). */
+const MISSING_WORDS = /does-not-exist|non-?existing|non-?existent/;
+
+/**
+ * nginx's releases are 1.N.P with N below 40 (1.27 in 2024): a tag `1.N` or `1.N.P` past that names no release, as the
+ * Deployment docs' typo `nginx:1.161` (for 1.16.1), whose rollout then stalls on ImagePullBackOff.
+ */
+const NGINX_RELEASE_TAG = /^1\.(\d+)(?:\.\d+)?(?:-[a-z0-9.-]+)?$/;
+
+/** A registry has no such image: tag `missing`, a name saying it does not exist, or an nginx release that never was. */
 export function isMissingImage(ref: ImageRef): boolean {
-  return ref.tag === 'missing' || ref.repository.includes('does-not-exist');
+  if (ref.tag === 'missing' || MISSING_WORDS.test(ref.repository)) return true;
+  if (ref.repository === 'docker.io/library/nginx' && ref.tag !== undefined) {
+    const release = NGINX_RELEASE_TAG.exec(ref.tag);
+    if (release && Number(release[1]) >= 40) return true;
+  }
+  return false;
 }
 
 /** `docker.io/library/nginx@sha256:…`: the same digest for the same reference on every node and run. */

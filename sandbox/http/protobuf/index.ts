@@ -18,6 +18,7 @@ import { unsupportedProtobuf } from './failures';
 import type { MessageDescriptor } from './schema';
 import { buildRegistry } from './schema';
 import { APPS } from './tables/apps';
+import { AUTOSCALING } from './tables/autoscaling';
 import { BATCH } from './tables/batch';
 import { CORE } from './tables/core';
 import { META } from './tables/meta';
@@ -42,6 +43,7 @@ export const PROTOBUF_TABLES = [
   POLICY,
   NETWORKING,
   SCHEDULING,
+  AUTOSCALING,
 ] as const;
 
 /** apiVersion/kind → the message of that object. DeleteOptions is accepted under any apiVersion. */
@@ -65,6 +67,8 @@ export const PROTOBUF_KINDS: Readonly<Record<string, string>> = {
   'policy/v1/Eviction': 'Eviction',
   'networking.k8s.io/v1/Ingress': 'Ingress',
   'scheduling.k8s.io/v1/PriorityClass': 'PriorityClass',
+  // `kubectl autoscale` (kubectl 1.32 creates an autoscaling/v1 object).
+  'autoscaling/v1/HorizontalPodAutoscaler': 'HorizontalPodAutoscaler',
 };
 
 let registry: Map<string, MessageDescriptor> | undefined;

@@ -20,6 +20,7 @@ import type { LogLine } from '../logs/lineSource';
 import { basename } from '../shell/commands';
 import type { ProgramResult, ShellFs } from '../shell/types';
 import { piDigits } from './pi';
+import { runPythonScript } from './pythonScript';
 import { sharedList } from '../sharedList';
 
 /** What a program does with SIGTERM (or its image's stop signal) as PID 1. */
@@ -502,6 +503,8 @@ function interpreter(kind: string, argv: readonly string[], at: number, ctx: Pro
       };
     }
     if (SERVES.test(code)) return unknownServer(argv, at, ctx, ignores);
+    const py = kind === 'python' ? pythonExit(code, ctx) : undefined;
+    if (py) return py;
     let stdout = printedLiterals(code, spec.print);
     if (kind === 'perl' && !newline) stdout = stdout.replace(/\n$/, '');
     return {
@@ -521,6 +524,8 @@ function interpreter(kind: string, argv: readonly string[], at: number, ctx: Pro
   const text = ctx.fs?.read(path, at);
   if (text !== undefined) {
     if (SERVES.test(text)) return unknownServer(argv, at, ctx, ignores);
+    const py = kind === 'python' ? pythonExit(text, ctx) : undefined;
+    if (py) return py;
     return {
       kind: 'exit',
       afterMs: ctx.draw(ctx.timing.interpreter) + sleepsIn(text, spec.sleep) * (kind === 'node' ? 0.001 : 1),
@@ -530,6 +535,21 @@ function interpreter(kind: string, argv: readonly string[], at: number, ctx: Pro
   }
   // A script the sandbox cannot read: the image's program (server or batch work). Interpreters have no SIGTERM handler.
   return unknownProgram(argv, at, ctx, ignores);
+}
+
+/**
+ * A Python script the sandbox can run statement by statement (pythonScript.ts): its exit code, sleeps and
+ * prints follow the branches its environment takes (an indexed Job's `JOB_COMPLETION_INDEX`).
+ */
+function pythonExit(code: string, ctx: ProgramContext): ProgramResult | undefined {
+  const run = runPythonScript(code, ctx.env);
+  if (!run) return undefined;
+  return {
+    kind: 'exit',
+    afterMs: ctx.draw(ctx.timing.interpreter) + Math.round(run.sleptSeconds * 1000),
+    code: run.code,
+    stdout: run.stdout,
+  };
 }
 
 function pythonModule(args: readonly string[], at: number, ctx: ProgramContext): ProgramResult {

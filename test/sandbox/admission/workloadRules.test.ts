@@ -71,7 +71,27 @@ describe('workload rules', () => {
       name: 'Job restartPolicy defaults to Always and is rejected',
       obj: variant(job, (o) => delete tspec(o).restartPolicy),
       want: [
-        'workload-restart-policy | spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"',
+        'workload-restart-policy | spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"',
+      ],
+    },
+    {
+      name: 'CronJob restartPolicy defaults to Always and is rejected',
+      obj: variant(
+        cronJob,
+        (o) => delete (((spec(o).jobTemplate as C).spec as C).template as C as { spec: C }).spec.restartPolicy,
+      ),
+      want: [
+        'workload-restart-policy | spec.jobTemplate.spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"',
+      ],
+    },
+    {
+      name: 'Job with a podFailurePolicy must not restart OnFailure',
+      obj: variant(job, (o) => {
+        tspec(o).restartPolicy = 'OnFailure';
+        spec(o).podFailurePolicy = { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] }] };
+      }),
+      want: [
+        'workload-restart-policy | spec.template.spec.restartPolicy: Invalid value: "OnFailure": only "Never" is supported when podFailurePolicy is specified',
       ],
     },
     {

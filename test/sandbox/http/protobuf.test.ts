@@ -627,6 +627,33 @@ const FIXTURES: readonly Fixture[] = [
       status: {},
     },
   },
+  {
+    command: 'kubectl autoscale deployment php-apache --cpu-percent=50 --min=1 --max=10',
+    body: 'azhzAAopCg5hdXRvc2NhbGluZy92MRIXSG9yaXpvbnRhbFBvZEF1dG9zY2FsZXISTQoaCgpwaHAtYXBhY2hlEgAaACIAKgAyADgAQgASKQohCgpEZXBsb3ltZW50EgpwaHAtYXBhY2hlGgdhcHBzL3YxEAEYCiAyGgQYACAAGgAiAA==',
+    json: {
+      kind: 'HorizontalPodAutoscaler',
+      apiVersion: 'autoscaling/v1',
+      metadata: { name: 'php-apache' },
+      spec: {
+        scaleTargetRef: { kind: 'Deployment', name: 'php-apache', apiVersion: 'apps/v1' },
+        minReplicas: 1,
+        maxReplicas: 10,
+        targetCPUUtilizationPercentage: 50,
+      },
+      status: { currentReplicas: 0, desiredReplicas: 0 },
+    },
+  },
+  {
+    command: 'kubectl autoscale deployment php-apache --max=3 --name=hpa2',
+    body: 'azhzAAopCg5hdXRvc2NhbGluZy92MRIXSG9yaXpvbnRhbFBvZEF1dG9zY2FsZXISQwoUCgRocGEyEgAaACIAKgAyADgAQgASJQohCgpEZXBsb3ltZW50EgpwaHAtYXBhY2hlGgdhcHBzL3YxGAMaBBgAIAAaACIA',
+    json: {
+      kind: 'HorizontalPodAutoscaler',
+      apiVersion: 'autoscaling/v1',
+      metadata: { name: 'hpa2' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'php-apache', apiVersion: 'apps/v1' }, maxReplicas: 3 },
+      status: { currentReplicas: 0, desiredReplicas: 0 },
+    },
+  },
 ];
 
 /** `kubectl debug node/node-1 --image=busybox`: the Pod it creates (kubectl has no --dry-run for debug). */

@@ -1,6 +1,7 @@
 /** Which restartPolicy each workload's pod template may use. */
 import { podSpecOf } from '../../podSpecs';
-import { notSupported, required } from '../fieldError';
+import { isObj, obj } from '../access';
+import { invalid, notSupported } from '../fieldError';
 import type { ValidationRule } from '../rule';
 
 export const workloadRestartPolicy: ValidationRule = {
@@ -14,9 +15,19 @@ export const workloadRestartPolicy: ValidationRule = {
     const policy = at.spec.restartPolicy;
     const field = `${at.path}.restartPolicy`;
     if (o.kind === 'Job' || o.kind === 'CronJob') {
-      return policy === 'OnFailure' || policy === 'Never'
-        ? []
-        : [required(this.code, field, 'valid values: "OnFailure", "Never"')];
+      // Upstream validateJobSpec (pkg/apis/batch/validation): the template's restartPolicy has been
+      // defaulted to "Always" (SetDefaults_PodSpec) before validation, so an unset one is refused as
+      // `Unsupported value: "Always"` (its `Required value` branch is unreachable through the API);
+      // with a podFailurePolicy only "Never" is allowed.
+      const value = policy === undefined || policy === '' ? 'Always' : policy;
+      if (value !== 'OnFailure' && value !== 'Never') {
+        return [notSupported(this.code, field, value, ['OnFailure', 'Never'])];
+      }
+      const jobSpec = o.kind === 'Job' ? obj(o, 'spec') : obj(obj(o.spec, 'jobTemplate'), 'spec');
+      if (value !== 'Never' && isObj(jobSpec?.podFailurePolicy)) {
+        return [invalid(this.code, field, value, 'only "Never" is supported when podFailurePolicy is specified')];
+      }
+      return [];
     }
     return policy === 'Always' ? [] : [notSupported(this.code, field, policy ?? '', ['Always'])];
   },
