@@ -8,6 +8,10 @@ import { join } from 'node:path';
 import { main } from '../../cli/main';
 import type { KubeObject } from '../../sandbox/api/types';
 import { lines, validate } from '../sandbox/admission/helpers';
+import { newApi } from '../sandbox/fixtures';
+import { cliFixture } from './cliFixture';
+
+const yamlOf = (o: KubeObject): string => `${JSON.stringify(o, null, 2)}\n`;
 
 const ROOT = join(__dirname, '..', '..');
 const DOCS = 'test/fixtures/docs/realapps';
@@ -61,14 +65,122 @@ describe('metrics-server: an APIService is validated as kube-aggregator does (Va
     assert.deepEqual(lines(validate(apiService({ insecureSkipTLSVerify: true }))), [
       'api-service | spec.insecureSkipTLSVerify: Invalid value: true: local APIServices may not have insecureSkipTLSVerify',
     ]);
-    assert.deepEqual(
-      lines(validate(apiService({ service: { name: 'm', namespace: 'kube-system', port: 70000 } }))),
-      [
-        'api-service | spec.service.port: Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive',
-      ],
-    );
+    assert.deepEqual(lines(validate(apiService({ service: { name: 'm', namespace: 'kube-system', port: 70000 } }))), [
+      'api-service | spec.service.port: Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive',
+    ]);
     assert.deepEqual(lines(validate(apiService({ group: '', version: 'v2' }, 'v2.'))), [
       'api-service | spec.group: Required value: only v1 may have an empty group and it better be legacy kube',
     ]);
+  });
+});
+
+const INGRESS_NGINX = `${DOCS}/kubernetes/ingress-nginx/deploy/static/provider/cloud/deploy.yaml`;
+
+const ingress = (name: string): KubeObject =>
+  ({
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name, namespace: 'default' },
+    spec: {
+      ingressClassName: 'nginx',
+      rules: [
+        {
+          host: 'demo.localdev.me',
+          http: {
+            paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'demo', port: { number: 80 } } } }],
+          },
+        },
+      ],
+    },
+  }) as KubeObject;
+
+const webhookConfig = (failurePolicy: string, service: Record<string, unknown>): KubeObject =>
+  ({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'guard' },
+    webhooks: [
+      {
+        name: 'validate.guard.example.com',
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        failurePolicy,
+        clientConfig: { service: { namespace: 'default', path: '/check', ...service } },
+        rules: [
+          { apiGroups: ['networking.k8s.io'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['ingresses'] },
+        ],
+      },
+    ],
+  }) as KubeObject;
+
+function tryCreate(api: ReturnType<typeof newApi>['api'], obj: KubeObject): { out: string; warnings: string[] } {
+  const warnings: string[] = [];
+  try {
+    api.create(obj, { warn: (t) => warnings.push(t) });
+    return { out: 'created', warnings };
+  } catch (e) {
+    return { out: (e as Error).message, warnings };
+  }
+}
+
+describe('ingress-nginx: admission webhooks with no ready backend fail as their failurePolicy says', () => {
+  test('an Ingress applied while the controller is not Ready is refused by validate.nginx.ingress.kubernetes.io', async () => {
+    const fixture = await cliFixture('kube-reconcile-realapps-', { 'ingress.yaml': yamlOf(ingress('demo')) });
+    try {
+      const r = await cli('simulate', INGRESS_NGINX, '--at', `30s:apply=${join(fixture.dir, 'ingress.yaml')}`);
+      assert.equal(r.code, 1);
+      assert.match(
+        r.stderr + r.stdout,
+        /ingress\.yaml:1: Internal error occurred: failed calling webhook "validate\.nginx\.ingress\.kubernetes\.io": failed to call webhook: Post "https:\/\/ingress-nginx-controller-admission\.ingress-nginx\.svc:443\/networking\/v1\/ingresses\?timeout=10s": dial tcp 10\.\d+\.\d+\.\d+:443: connect: connection refused\n/,
+      );
+      // The configuration itself and the IngressClass are exempt or unmatched: the install applied whole.
+      assert.match(
+        r.stdout,
+        /validatingwebhookconfiguration\.admissionregistration\.k8s\.io\/ingress-nginx-admission created\n/,
+      );
+    } finally {
+      await fixture.dispose();
+    }
+  });
+
+  test('no Service; Ignore admits; a ready endpoint means a server would answer: admitted with a warning', () => {
+    const { api } = newApi();
+    api.create(webhookConfig('Fail', { name: 'guard' }));
+    assert.deepEqual(tryCreate(api, ingress('a')), {
+      out: 'Internal error occurred: failed calling webhook "validate.guard.example.com": failed to call webhook: Post "https://guard.default.svc:443/check?timeout=10s": service "guard" not found',
+      warnings: [],
+    });
+    api.create({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'guard', namespace: 'default' },
+      spec: { ports: [{ port: 8443 }], selector: { app: 'guard' } },
+    } as KubeObject);
+    assert.match(tryCreate(api, ingress('b')).out, /: no service port 443 found for service "guard"$/);
+
+    const { api: ignoring } = newApi();
+    ignoring.create(webhookConfig('Ignore', { name: 'guard' }));
+    assert.deepEqual(tryCreate(ignoring, ingress('c')), { out: 'created', warnings: [] });
+
+    const { api: served } = newApi();
+    served.create(webhookConfig('Fail', { name: 'guard', port: 8443 }));
+    served.create({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'guard', namespace: 'default' },
+      spec: { ports: [{ port: 8443 }], selector: { app: 'guard' } },
+    } as KubeObject);
+    served.create({
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'guard', namespace: 'default' },
+      subsets: [{ addresses: [{ ip: '10.244.1.5' }], ports: [{ port: 8443 }] }],
+    } as KubeObject);
+    assert.deepEqual(tryCreate(served, ingress('d')), {
+      out: 'created',
+      warnings: [
+        'admission webhook "validate.guard.example.com" (validating) was not called: the sandbox does not run webhook servers; the request is admitted as if it allowed it',
+      ],
+    });
   });
 });
