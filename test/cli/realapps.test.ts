@@ -184,3 +184,18 @@ describe('ingress-nginx: admission webhooks with no ready backend fail as their 
     });
   });
 });
+
+describe('kubectl maps each kind before sending it: an unknown kind is refused in its words', () => {
+  test('manifests/base/ given to -f: kustomization.yaml is not a served kind; the rest applies', async () => {
+    const r = await cli('simulate', METRICS_BASE);
+    assert.equal(r.code, 1);
+    assert.ok(
+      r.stderr.includes(
+        `${METRICS_BASE}/kustomization.yaml:1: resource mapping not found for name: "" namespace: "" from "${METRICS_BASE}/kustomization.yaml": no matches for kind "Kustomization" in version "kustomize.config.k8s.io/v1beta1"\nensure CRDs are installed first\n`,
+      ),
+      r.stderr,
+    );
+    assert.match(r.stdout, /^deployment\.apps\/metrics-server created\n/);
+    assert.match(r.stdout, /\nservice\/metrics-server created\n/);
+  });
+});
