@@ -157,6 +157,12 @@ function applyAll(cluster: Cluster, manifests: readonly LoadedManifest[], namesp
   const first = (m: LoadedManifest) =>
     m.object.kind === 'CustomResourceDefinition' && String(m.object.apiVersion).startsWith('apiextensions.k8s.io/');
   for (const m of [...manifests.filter(first), ...manifests.filter((m) => !first(m))]) {
+    const unmapped = unmappedKind(cluster, m);
+    if (unmapped !== undefined) {
+      rejected++;
+      out.errors.write(`${m.source}:${m.line}: ${unmapped}\n`);
+      continue;
+    }
     try {
       // kubectl prints the API server's warnings on stderr as `Warning: …`, before the result line.
       const warn = (text: string) => out.errors.write(`Warning: ${text}\n`);
@@ -169,6 +175,26 @@ function applyAll(cluster: Cluster, manifests: readonly LoadedManifest[], namesp
     }
   }
   return rejected;
+}
+
+/**
+ * kubectl maps every document's kind through discovery before it sends anything (upstream: cli-runtime
+ * resource/mapper.go `infoForData`, meta `NoKindMatchError`): a kind the server does not serve — a typo in
+ * apiVersion, a custom resource without its CRD, a `kustomization.yaml` in a folder given to `-f` — is refused in
+ * kubectl's words, never sent.
+ */
+function unmappedKind(cluster: Cluster, m: LoadedManifest): string | undefined {
+  const { apiVersion, kind } = m.object as { apiVersion?: unknown; kind?: unknown };
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || apiVersion === '' || kind === '') return undefined;
+  if (cluster.api.resources.forGvk(apiVersion, kind) !== undefined) return undefined;
+  const meta = (m.object.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+  const name = typeof meta.name === 'string' ? meta.name : '';
+  const namespace = typeof meta.namespace === 'string' ? meta.namespace : '';
+  return (
+    `resource mapping not found for name: ${JSON.stringify(name)} namespace: ${JSON.stringify(namespace)} ` +
+    `from ${JSON.stringify(m.source)}: no matches for kind ${JSON.stringify(kind)} in version ${JSON.stringify(apiVersion)}\n` +
+    'ensure CRDs are installed first'
+  );
 }
 
 function startRecording(cluster: Cluster, file: string, start: number): () => void {

@@ -112,7 +112,9 @@ interface Spec {
 // What the settled report says of the kinds a real cluster would act on and the sandbox does not.
 const NO_INGRESS_CONTROLLER = 'no Ingress controller runs in this sandbox (as on a cluster without one)';
 const NO_RBAC = 'the sandbox does not enforce RBAC: every request is allowed';
-const NO_WEBHOOKS = 'the API server does not call admission webhooks in this sandbox';
+// sandbox/apiserver/webhooks.ts: a call that would fail (no Service, no ready endpoint) fails as on a real cluster.
+const NO_WEBHOOKS =
+  'the API server calls no webhook server in this sandbox: a webhook with no ready endpoint fails as its failurePolicy says, one that a real cluster would reach is skipped (the write is admitted, with a warning)';
 const NO_CSI = 'no CSI drivers run in this sandbox';
 const NO_APF = 'the API server does not apply priority and fairness in this sandbox';
 

@@ -81,6 +81,8 @@ import type {
 import { mutatingAdmission, validatingAdmission } from '../admission/plugins/index';
 import { EventSources, shareSubObjects, sharesSubObjects, writtenAs } from './sharedSubObjects';
 import { storePolicySource } from './policySource';
+import type { WebhookSource } from './webhooks';
+import { admitWebhooks } from './webhooks';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, defaultPropagation, finalizersFor, podGracePeriod } from './deletion';
 import { boundPod, checkBindable } from './binding';
 import { evictPod } from './eviction';
@@ -172,6 +174,7 @@ export class ApiServer {
   private readonly allocators: ServiceAllocators;
   /** ValidatingAdmissionPolicy admission: what it reads, and the audit annotations it sets. */
   private readonly policySource: PolicySource;
+  private readonly webhookSource: WebhookSource;
   readonly policyAudit = new PolicyAuditLog();
   /** Events expire an hour after their last write (kube-apiserver's `--event-ttl`). */
   private readonly eventExpiry: EventExpiry;
@@ -204,6 +207,7 @@ export class ApiServer {
     this.resources = new ResourceRegistry(options.kubernetesVersion ?? kubernetesVersion());
     this.syncCrds();
     this.policySource = storePolicySource(this.store, (apiVersion, kind) => this.resources.forGvk(apiVersion, kind));
+    this.webhookSource = this.storeWebhookSource();
     for (const svc of this.store.list(kindKey(this.resolve('services')))) reserveServiceAddresses(svc, this.allocators);
     this.leaseRestoredEvents();
     if (options.bootstrap ?? store === undefined) {
@@ -408,6 +412,7 @@ export class ApiServer {
     if (r.kind === 'Pod' && r.group === '') admitPodPriority(this.store, body);
     this.admitPlugins('CREATE', r, ns, body, undefined, options, 'mutating');
     dropDisabledPodFields(body, this.resources.kubernetesVersion);
+    this.admitMutatingWebhooks(r, 'CREATE', body, undefined, options);
     initialStatus(body, r, podQosClass);
     if (r.kind === 'Pod' && r.group === '') applySchedulingGatedCondition(body, this.clock.now());
     if (isCrdResource(r)) prepareCrdCreate(body as CustomResourceDefinition);
@@ -476,6 +481,7 @@ export class ApiServer {
     if (r.kind === 'Pod' && r.group === '') admitPodPriority(this.store, body, old);
     this.admitPlugins('UPDATE', r, ns, body, old, options, 'mutating');
     dropDisabledPodFields(body, this.resources.kubernetesVersion, old);
+    this.admitMutatingWebhooks(r, 'UPDATE', body, old, options);
     if (isCrdResource(r)) prepareCrdUpdate(body as CustomResourceDefinition, old as CustomResourceDefinition);
     if (r.kind === 'Secret') mergeSecretStringData(body);
     this.trackFields(r, old, body, options, undefined, preset);
@@ -952,16 +958,15 @@ export class ApiServer {
     },
   };
 
-  /** ValidatingAdmissionPolicy admission of one write (sandbox/admission/policy); throws its denial. */
-  private admitPolicies(
+  private admissionAttributes(
     r: ResourceType,
     operation: AdmissionAttributes['operation'],
     object: KubeObject | undefined,
     oldObject: KubeObject | undefined,
     options: WriteOptions,
-  ): void {
+  ): AdmissionAttributes {
     const meta = (object ?? oldObject)!.metadata;
-    const a: AdmissionAttributes = {
+    return {
       operation,
       resource: r,
       subresource: '',
@@ -971,7 +976,58 @@ export class ApiServer {
       oldObject,
       dryRun: options.dryRun ?? false,
     };
+  }
+
+  /**
+   * ValidatingAdmissionPolicy admission of one write (sandbox/admission/policy), then the validating admission
+   * webhooks (./webhooks), in upstream's plugin order; throws the first denial.
+   */
+  private admitPolicies(
+    r: ResourceType,
+    operation: AdmissionAttributes['operation'],
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+    options: WriteOptions,
+  ): void {
+    const a = this.admissionAttributes(r, operation, object, oldObject, options);
     admitPolicies(this.policySource, a, options.warn, this.policyAudit);
+    admitWebhooks(this.webhookSource, 'validating', a, options.warn);
+  }
+
+  /** The mutating admission webhooks of one write (./webhooks): a call that would fail under `Fail` throws. */
+  private admitMutatingWebhooks(
+    r: ResourceType,
+    operation: AdmissionAttributes['operation'],
+    object: KubeObject,
+    oldObject: KubeObject | undefined,
+    options: WriteOptions,
+  ): void {
+    admitWebhooks(
+      this.webhookSource,
+      'mutating',
+      this.admissionAttributes(r, operation, object, oldObject, options),
+      options.warn,
+    );
+  }
+
+  /** What the webhooks read: their configurations, and the Services and Endpoints they name. */
+  private storeWebhookSource(): WebhookSource {
+    const key = (apiVersion: string, kind: string): string => kindKey(resourceFor(apiVersion, kind)!);
+    const validating = key('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration');
+    const mutating = key('admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration');
+    const services = key('v1', 'Service');
+    const endpoints = key('v1', 'Endpoints');
+    const namespaces = key('v1', 'Namespace');
+    return {
+      // Every write asks: a cluster without webhooks answers from the count, without building a list.
+      configurations: (phase) => {
+        const k = phase === 'mutating' ? mutating : validating;
+        return this.store.count(k) === 0 ? [] : this.store.list(k);
+      },
+      service: (namespace, name) => this.store.get(services, namespace, name),
+      endpoints: (namespace, name) => this.store.get(endpoints, namespace, name),
+      namespace: (name) => this.store.get(namespaces, '', name),
+    };
   }
 
   /** A CRD naming a conversion webhook the sandbox does not call: a warning on the write (as kubectl shows them). */

@@ -118,6 +118,14 @@ export function describeUnsettled(api: ApiServer, _now: number): string[] {
     const status = podStatusText(pod);
     if (status === 'Completed' || (status === 'Running' && isPodReady(pod))) continue;
     lines.push(`pod ${ref(p)}: ${status} (${podReadyText(pod)} ready)${otherSchedulerNote(pod)}`);
+    const missing = status === 'ContainerCreating' ? missingVolumeSources(api, pod) : [];
+    lines.push(
+      `pod ${ref(p)}: ${status} (${podReadyText(pod)} ready)` +
+        (missing.length === 0
+          ? ''
+          : `: ${missing.join(', ')} not found (containers run no program in this sandbox: ` +
+            'a Secret or ConfigMap that a Job or an operator would create never appears)'),
+    );
   }
   for (const n of api.list('nodes').items) {
     const ready = (n as Node & KubeObject).status?.conditions?.find((c) => c.type === 'Ready');
@@ -127,6 +135,29 @@ export function describeUnsettled(api: ApiServer, _now: number): string[] {
   lines.push(...unsettledAutoscalers(api));
   lines.push(...unsettledClaims(api));
   return lines;
+}
+
+/**
+ * The Secrets and ConfigMaps a pod's volumes need that do not exist (the kubelet's FailedMount: `secret "x" not
+ * found`), as `secret "x"`: ingress-nginx's controller waits for the Secret its admission Job's program creates.
+ */
+function missingVolumeSources(api: ApiServer, pod: Pod & KubeObject): string[] {
+  const ns = pod.metadata.namespace ?? 'default';
+  const out: string[] = [];
+  const need = (kind: 'secrets' | 'configmaps', name: string | undefined, optional: boolean | undefined): void => {
+    if (name === undefined || optional === true || api.tryGet(kind, ns, name) !== undefined) return;
+    const text = `${kind === 'secrets' ? 'secret' : 'configmap'} "${name}"`;
+    if (!out.includes(text)) out.push(text);
+  };
+  for (const v of pod.spec?.volumes ?? []) {
+    need('secrets', v.secret?.secretName, v.secret?.optional);
+    need('configmaps', v.configMap?.name, v.configMap?.optional);
+    for (const src of v.projected?.sources ?? []) {
+      need('secrets', src.secret?.name, src.secret?.optional);
+      need('configmaps', src.configMap?.name, src.configMap?.optional);
+    }
+  }
+  return out;
 }
 
 /** Provisioners the sandbox runs as a kind cluster does, or that need none. */
@@ -151,6 +182,20 @@ export function describeNotReconciled(api: ApiServer): string[] {
         r.namespaced && obj.metadata.namespace !== 'default' ? ` (namespace ${obj.metadata.namespace})` : '';
       lines.push(`${kind}/${obj.metadata.name}${where}: stored; ${note}`);
     }
+  }
+  // upstream: the service controller of cloud-controller-manager (k8s.io/cloud-provider controllers/service) sets a
+  // LoadBalancer Service's status.loadBalancer.ingress; none runs here, as on kind or minikube without a tunnel.
+  for (const svc of api.list('services').items) {
+    const s = svc as KubeObject & {
+      spec?: { type?: string; loadBalancerClass?: string };
+      status?: { loadBalancer?: { ingress?: unknown[] } };
+    };
+    if (s.spec?.type !== 'LoadBalancer' || (s.status?.loadBalancer?.ingress ?? []).length > 0) continue;
+    const where = s.metadata.namespace !== 'default' ? ` (namespace ${s.metadata.namespace})` : '';
+    lines.push(
+      `service/${s.metadata.name}${where}: type LoadBalancer; no cloud load-balancer controller runs in this sandbox: ` +
+        'EXTERNAL-IP stays <pending> (as on a cluster without one)',
+    );
   }
   // The volume controller provisions for any class (sandbox/controllers/volume): say when it stands in for a
   // provisioner that a real cluster would need to run.

@@ -64,6 +64,7 @@ import { priorityClassSpec } from './rules/priorityClass';
 import { ingressSpec } from './rules/ingress';
 import { networkPolicySpec } from './rules/networkPolicy';
 import {
+  apiService,
   ingressClass,
   priorityClass,
   rbacRoleRef,
@@ -148,6 +149,7 @@ export const VALIDATION_RULES: readonly ValidationRule[] = Object.freeze([
   priorityClass,
   runtimeClass,
   ingressClass,
+  apiService,
   validatingAdmissionPolicySpec,
   namespacePodSecurityLabels,
   limitRangeSpec,

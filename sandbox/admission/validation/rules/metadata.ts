@@ -6,8 +6,8 @@ import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isQualifiedName, na
 import type { ValidationRule } from '../rule';
 import { validateAnnotations, validateLabels } from './labels';
 
-/** Upstream `ValidatePathSegmentName`, used for RBAC object names. */
-function pathSegmentName(name: string, prefix: boolean): string[] {
+/** Upstream `ValidatePathSegmentName`, used for RBAC and APIService object names. */
+export function pathSegmentName(name: string, prefix: boolean): string[] {
   if (!prefix && (name === '.' || name === '..')) return [`may not be '${name}'`];
   const errs: string[] = [];
   for (const bad of ['/', '%']) if (name.includes(bad)) errs.push(`may not contain '${bad}'`);
@@ -21,6 +21,8 @@ export function nameValidatorFor(kind: string): (name: string, prefix: boolean) 
   if (kind === 'Namespace') return nameCheck(isDns1123Label);
   if (kind === 'Service') return nameCheck(isDns1035Label);
   if (RBAC_KINDS.has(kind)) return pathSegmentName;
+  // kube-aggregator ValidateAPIService: a path segment, which must also be `version.group` (rules/storedKinds.ts).
+  if (kind === 'APIService') return pathSegmentName;
   return nameCheck(isDns1123Subdomain);
 }
 

@@ -3,12 +3,13 @@
  * RBAC rules and role references (pkg/apis/rbac/validation), admission webhooks
  * (pkg/apis/admissionregistration/validation `validateWebhook`), StorageClass (pkg/apis/storage/validation),
  * PriorityClass (pkg/apis/scheduling/validation), RuntimeClass (pkg/apis/node/validation), IngressClass
- * (pkg/apis/networking/validation).
+ * (pkg/apis/networking/validation), APIService (kube-aggregator pkg/apis/apiregistration/validation).
  */
-import { isDns1123Label, isDns1123Subdomain } from '../../../api/names';
-import { arr, isObj, obj, str } from '../access';
+import { isDns1035Label, isDns1123Label, isDns1123Subdomain, isValidPortNum } from '../../../api/names';
+import { arr, isObj, num, obj, str } from '../access';
 import { invalid, notSupported, required, type FieldError } from '../fieldError';
 import type { ValidationRule } from '../rule';
+import { pathSegmentName } from './metadata';
 
 export const rbacRules: ValidationRule = {
   code: 'rbac-rules',
@@ -185,5 +186,77 @@ export const ingressClass: ValidationRule = {
   validate(o) {
     const controller = str(obj(o, 'spec'), 'controller') ?? '';
     return controller === '' ? [required(this.code, 'spec.controller')] : [];
+  },
+};
+
+/**
+ * upstream: kube-aggregator pkg/apis/apiregistration/validation `ValidateAPIService` — the name is `version.group`,
+ * the priorities are in range, and an APIService served by a Service names the Service's namespace and name (a
+ * local one, without `service`, may have neither caBundle nor insecureSkipTLSVerify). metrics-server's
+ * `manifests/base/apiservice.yaml` applied without kustomize leaves out `spec.service.namespace`: refused.
+ */
+export const apiService: ValidationRule = {
+  code: 'api-service',
+  description: 'An APIService is named version.group and names the namespace and name of the Service serving it.',
+  kinds: ['APIService'],
+  validate(o) {
+    const errs: FieldError[] = [];
+    const spec = obj(o, 'spec');
+    const group = str(spec, 'group') ?? '';
+    const version = str(spec, 'version') ?? '';
+    const name = o.metadata?.name ?? '';
+    const requiredName = `${version}.${group}`;
+    if (name !== '' && pathSegmentName(name, false).length === 0 && name !== requiredName)
+      errs.push(
+        invalid(this.code, 'metadata.name', name, `must be \`spec.version+"."+spec.group\`: "${requiredName}"`),
+      );
+    if (group === '' && version !== 'v1')
+      errs.push(required(this.code, 'spec.group', 'only v1 may have an empty group and it better be legacy kube'));
+    if (group !== '') for (const m of isDns1123Subdomain(group)) errs.push(invalid(this.code, 'spec.group', group, m));
+    for (const m of isDns1035Label(version)) errs.push(invalid(this.code, 'spec.version', version, m));
+    const groupPriority = num(spec, 'groupPriorityMinimum') ?? 0;
+    if (groupPriority <= 0 || groupPriority > 20000)
+      errs.push(invalid(this.code, 'spec.groupPriorityMinimum', groupPriority, 'must be positive and less than 20000'));
+    const versionPriority = num(spec, 'versionPriority') ?? 0;
+    if (versionPriority <= 0 || versionPriority > 1000)
+      errs.push(invalid(this.code, 'spec.versionPriority', versionPriority, 'must be positive and less than 1000'));
+    const caBundle = str(spec, 'caBundle') ?? '';
+    const insecure = spec?.insecureSkipTLSVerify === true;
+    const service = obj(spec, 'service');
+    if (service === undefined) {
+      // Go holds caBundle as the decoded bytes: base64 of n bytes is 4·ceil(n/3) characters less its padding.
+      if (caBundle !== '') {
+        const bytes = (caBundle.length / 4) * 3 - (caBundle.endsWith('==') ? 2 : caBundle.endsWith('=') ? 1 : 0);
+        errs.push(
+          invalid(
+            this.code,
+            'spec.caBundle',
+            `${Math.floor(bytes)} bytes`,
+            'local APIServices may not have a caBundle',
+          ),
+        );
+      }
+      if (insecure)
+        errs.push(
+          invalid(
+            this.code,
+            'spec.insecureSkipTLSVerify',
+            true,
+            'local APIServices may not have insecureSkipTLSVerify',
+          ),
+        );
+      return errs;
+    }
+    if ((str(service, 'namespace') ?? '') === '') errs.push(required(this.code, 'spec.service.namespace'));
+    if ((str(service, 'name') ?? '') === '') errs.push(required(this.code, 'spec.service.name'));
+    const port = num(service, 'port');
+    if (port !== undefined) {
+      const bad = isValidPortNum(port);
+      if (bad.length > 0)
+        errs.push(invalid(this.code, 'spec.service.port', port, `port is not valid: ${bad.join(', ')}`));
+    }
+    if (insecure && caBundle !== '')
+      errs.push(invalid(this.code, 'spec.insecureSkipTLSVerify', true, 'may not be true if caBundle is present'));
+    return errs;
   },
 };
