@@ -117,10 +117,9 @@ export function describeUnsettled(api: ApiServer, _now: number): string[] {
     const pod = p as Pod & KubeObject;
     const status = podStatusText(pod);
     if (status === 'Completed' || (status === 'Running' && isPodReady(pod))) continue;
-    lines.push(`pod ${ref(p)}: ${status} (${podReadyText(pod)} ready)${otherSchedulerNote(pod)}`);
     const missing = status === 'ContainerCreating' ? missingVolumeSources(api, pod) : [];
     lines.push(
-      `pod ${ref(p)}: ${status} (${podReadyText(pod)} ready)` +
+      `pod ${ref(p)}: ${status} (${podReadyText(pod)} ready)${otherSchedulerNote(pod)}` +
         (missing.length === 0
           ? ''
           : `: ${missing.join(', ')} not found (containers run no program in this sandbox: ` +
