@@ -37,8 +37,9 @@ import type { PodRow } from './scenario';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const skip = process.env.E2E_SKIP;
-/** The real kubectl, for the step that uses the sandbox's Kubernetes API. */
+/** The real kubectl, for the step that uses the sandbox's Kubernetes API: packaged (v1.32) or on PATH. */
 const KUBECTL = findKubectl();
+console.log(KUBECTL.bin === undefined ? `# kubectl: none (${KUBECTL.reason})` : `# kubectl: ${KUBECTL.found}`);
 const suite = createSuite({
   files: WORKSPACE_FILES,
   settings: SANDBOX_SETTINGS,
@@ -246,10 +247,16 @@ describe(
 
     test(
       '8. kubectl with the kubeconfig the extension wrote sees what the tree shows',
-      { ...STEP, skip: KUBECTL ? false : 'kubectl is not on PATH: nothing to run against the Kubernetes API' },
+      {
+        ...STEP,
+        skip:
+          KUBECTL.bin === undefined
+            ? `no kubectl (${KUBECTL.reason}): nothing to run against the Kubernetes API`
+            : false,
+      },
       () =>
         step('kubectl', async () => {
-          const bin = KUBECTL!;
+          const bin = KUBECTL.bin!;
           const dirs = suite.session.dirs;
           const before = await baseline(3);
           // Written to the extension's workspace storage once the API serves; polled, as a user would wait for it.

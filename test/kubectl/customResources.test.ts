@@ -2,15 +2,16 @@
  * kubectl against custom resources: prometheus-operator's CRDs (test/fixtures/public/prometheus-operator) applied
  * with the real kubectl, then their custom resources read with the CRDs' printer columns, by short name and
  * category, explained from the published OpenAPI, patched, scaled through `/scale`, refused with the schema's
- * field path, and deleted with their CRD. Skipped, with the reason, where kubectl is not installed.
+ * field path, and deleted with their CRD. Skipped, with the reason, only where neither the packaged kubectl nor
+ * one on PATH runs.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { KUBECTL_MISSING, findKubectl, startKubectlSandbox, tableRows } from './harness';
+import { findKubectl, kubectlMissing, startKubectlSandbox, tableRows } from './harness';
 import type { KubectlSandbox } from './harness';
 
-const skip = findKubectl() === undefined ? KUBECTL_MISSING : false;
+const skip = findKubectl() === undefined ? kubectlMissing() : false;
 const FIXTURES = join(__dirname, '..', 'fixtures', 'public', 'prometheus-operator');
 
 describe('kubectl with custom resources', { skip }, () => {

@@ -5,7 +5,7 @@
  * the sandbox keeps serving while kubectl waits; conditions are awaited on the
  * API server's own watch, never with fixed sleeps.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,8 @@ import type { KubeObject } from '../../sandbox/api/types';
 import { generateToken, startKubeHttpServer } from '../../sandbox/http/server';
 import type { KubeHttpServer } from '../../sandbox/http/server';
 import { renderKubeconfig } from '../../sandbox/http/kubeconfig';
+import { findKubectl as findKubectlBinary } from '../../scripts/kubectl.mjs';
+import type { FoundKubectl } from '../../scripts/kubectl.mjs';
 
 export interface KubectlRun {
   code: number;
@@ -22,19 +24,33 @@ export interface KubectlRun {
   stderr: string;
 }
 
-/** The kubectl on PATH, or undefined (these tests then skip and say why). */
+let found: FoundKubectl | undefined;
+
+/**
+ * The kubectl these tests run (scripts/kubectl.mjs): the packaged kubectl v1.32 where it runs
+ * (Linux x64, with the devDependency installed), else the kubectl on PATH, else undefined (the
+ * tests then skip and say why). Printed once, so the test output says which kubectl ran.
+ */
 export function findKubectl(): string | undefined {
-  const r = spawnSync('kubectl', ['version', '--client', '--output=json'], { encoding: 'utf8' });
-  return r.status === 0 ? 'kubectl' : undefined;
+  if (found === undefined) {
+    found = findKubectlBinary();
+    console.log(found.bin === undefined ? `# kubectl: none (${found.reason})` : `# kubectl: ${found.found}`);
+  }
+  return found.bin;
 }
 
-export const KUBECTL_MISSING =
-  'kubectl is not installed (not on PATH): the kubectl session is skipped. Install kubectl v1.32 to run it.';
+/** Why findKubectl() found none: the skip message of these tests. */
+export function kubectlMissing(): string {
+  const reason = found?.bin === undefined ? found?.reason : undefined;
+  return `no kubectl to run (${reason ?? 'not looked for'}): the kubectl session is skipped. Run npm ci (Linux x64) or install kubectl v1.32 to run it.`;
+}
 
 export interface KubectlSandbox {
   readonly cluster: Cluster;
   readonly server: KubeHttpServer;
   readonly kubeconfig: string;
+  /** The kubectl binary that `kubectl()` runs (findKubectl). */
+  readonly bin: string;
   kubectl(...args: string[]): Promise<KubectlRun>;
   /** Resolves when `predicate` holds for the live objects of `resource` (checked now and on every change). */
   until(
@@ -60,11 +76,13 @@ export async function startKubectlSandbox(options: { speed?: number; nodes?: num
     { mode: 0o600 },
   );
   const cacheDir = join(dir, 'cache');
+  const bin = findKubectl();
+  if (bin === undefined) throw new Error(kubectlMissing());
 
   const kubectl = (...args: string[]): Promise<KubectlRun> =>
     new Promise((resolve) => {
       execFile(
-        'kubectl',
+        bin,
         ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args],
         {
           encoding: 'utf8',
@@ -103,6 +121,7 @@ export async function startKubectlSandbox(options: { speed?: number; nodes?: num
     cluster,
     server,
     kubeconfig,
+    bin,
     kubectl,
     until,
     async dispose() {

@@ -2,7 +2,7 @@
  * A scripted kubectl session against the sandbox's HTTP API: each step runs
  * the real kubectl and checks what it prints and its exit code against what
  * kubectl prints for a real cluster (headers, cells, messages). Skipped, with
- * the reason, where kubectl is not installed.
+ * the reason, only where neither the packaged kubectl nor one on PATH runs.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import type { KubeObject } from '../../sandbox/api/types';
 import { isApiError } from '../../sandbox/api/errors';
 import type { SwitchableClock } from '../../sandbox/clock/switchableClock';
-import { KUBECTL_MISSING, findKubectl, startKubectlSandbox, tableRows } from './harness';
+import { findKubectl, kubectlMissing, startKubectlSandbox, tableRows } from './harness';
 import type { KubectlSandbox } from './harness';
 
-const skip = findKubectl() === undefined ? KUBECTL_MISSING : false;
+const skip = findKubectl() === undefined ? kubectlMissing() : false;
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const WEB = join(EXAMPLES, 'web.yaml');
 
@@ -170,7 +170,7 @@ describe('kubectl against the sandbox', { skip }, () => {
 
   it('get pods -w streams a change as it happens', async () => {
     const child = spawn(
-      'kubectl',
+      sb.bin,
       ['--kubeconfig', sb.kubeconfig, 'get', 'pods', '-w', '-l', 'app=web', '--output-watch-events'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );

@@ -4,27 +4,24 @@
  * with it, and reading kubectl's tables as a user reads them.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants, readdirSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { findKubectl as findKubectlBinary } from '../../../scripts/kubectl.mjs';
+import type { FoundKubectl } from '../../../scripts/kubectl.mjs';
 
 const run = promisify(execFile);
 
 /** The kubeconfig's file name in the extension's storage folder (client/src/config.ts). */
 export const KUBECONFIG_NAME = 'kubeconfig.yaml';
 
-/** The path of the `kubectl` on PATH, or undefined when there is none. */
-export function findKubectl(path = process.env.PATH ?? ''): string | undefined {
-  for (const dir of path.split(delimiter).filter(Boolean)) {
-    const bin = join(dir, 'kubectl');
-    try {
-      accessSync(bin, constants.X_OK);
-      return bin;
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
+/**
+ * The kubectl step 8 runs (scripts/kubectl.mjs): the packaged kubectl v1.32 where it runs
+ * (Linux x64, with the devDependency installed), else the kubectl on `path`; `found` says which
+ * (printed by the suite), `reason` why there is none (the step then skips).
+ */
+export function findKubectl(path = process.env.PATH ?? ''): FoundKubectl {
+  return findKubectlBinary({ path });
 }
 
 /**
