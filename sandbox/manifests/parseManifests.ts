@@ -65,7 +65,11 @@ export type ManifestProblemCode =
   /** NUL bytes or invalid UTF-8: not YAML text at all. */
   | 'binary-content'
   /** Larger than we are willing to parse. */
-  | 'manifest-too-large';
+  | 'manifest-too-large'
+  /** A document with `metadata` and a `kind` but no `apiVersion` (kubectl: `error validating data: apiVersion not set`). */
+  | 'missing-api-version'
+  /** A document with `metadata` and an `apiVersion` but no `kind` (kubectl: `error validating data: kind not set`). */
+  | 'missing-kind';
 
 export interface ManifestProblem {
   readonly range: Range;
@@ -273,7 +277,8 @@ function toManifest(
   if (!isMap(root)) return undefined;
   const apiVersionText = stringField(root, 'apiVersion');
   const kindText = stringField(root, 'kind');
-  if (apiVersionText === undefined || kindText === undefined) return undefined;
+  if (apiVersionText === undefined || kindText === undefined)
+    return missingTypeMeta(root, apiVersionText, kindText, text, lc);
   // Kept by the cross-document facts (and their `group`), so not as slices of the text.
   const apiVersion = ownString(apiVersionText);
   const kind = ownString(kindText);
@@ -297,6 +302,28 @@ function toManifest(
     const message = `Document has no JSON form: ${e instanceof Error ? e.message : String(e)}`;
     return { problem: problem(firstLine, 'yaml-not-json', message) };
   }
+}
+
+/**
+ * A document that is plainly meant as a manifest — it has `metadata` and one of `apiVersion` / `kind` — but lacks the
+ * other: kubectl refuses the file before sending anything (`error validating data: apiVersion not set`, the type-meta
+ * check of `validation.ValidateSchema` in k8s.io/kubectl/pkg/validation), so this is an error, not a document silently
+ * skipped. Other YAML (a Helm Chart.yaml has `apiVersion` but no `metadata`; values files, CI configs) stays out of it.
+ */
+function missingTypeMeta(
+  root: YAMLMap,
+  apiVersion: string | undefined,
+  kind: string | undefined,
+  text: string,
+  lc: LineCounter,
+): { problem: ManifestProblem } | undefined {
+  if ((apiVersion === undefined) === (kind === undefined) || !isMap(root.get('metadata', true))) return undefined;
+  const start = root.range?.[0] ?? 0;
+  const lineEnd = text.indexOf('\n', start);
+  const firstLine = rangeAt(lc, start, lineEnd < 0 ? text.length : lineEnd);
+  return apiVersion === undefined
+    ? { problem: problem(firstLine, 'missing-api-version', 'error validating data: apiVersion not set') }
+    : { problem: problem(firstLine, 'missing-kind', 'error validating data: kind not set') };
 }
 
 /** Thrown inside {@link plainJson} to fall back to the general conversion. */

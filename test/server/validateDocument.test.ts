@@ -306,6 +306,27 @@ describe('validateManifestText', () => {
     assert.ok(elapsed < 2000, `took ${elapsed} ms`);
   });
 
+  test("a manifest without apiVersion or kind is refused in kubectl's words, not skipped", () => {
+    const pod = 'metadata:\n  name: web\nspec:\n  containers:\n    - name: web\n      image: nginx\n';
+    assert.deepEqual(validateManifestText(`kind: Pod\n${pod}`), [
+      d(0, 0, 0, 9, 'missing-api-version', 'error validating data: apiVersion not set'),
+    ]);
+    assert.deepEqual(validateManifestText(`apiVersion: v1\n${pod}`), [
+      d(0, 0, 0, 14, 'missing-kind', 'error validating data: kind not set'),
+    ]);
+    // The second document of a file, on its own first line.
+    assert.deepEqual(
+      validateManifestText(`apiVersion: v1\nkind: Pod\n${pod.replace('nginx', 'nginx:1.27')}---\nkind: Pod\n${pod}`),
+      [d(9, 0, 9, 9, 'missing-api-version', 'error validating data: apiVersion not set')],
+    );
+  });
+
+  test('YAML that is not a manifest stays out: a Helm Chart.yaml, a values file', () => {
+    assert.deepEqual(validateManifestText('apiVersion: v2\nname: web\nversion: 1.0.0\n'), []);
+    assert.deepEqual(validateManifestText('replicaCount: 2\nkind: web\nimage:\n  tag: 1.0\n'), []);
+    assert.deepEqual(validateManifestText('metadata:\n  name: web\nspec: {}\n'), []);
+  });
+
   test('a fixed document has no diagnostics', () => {
     assert.deepEqual(
       validateManifestText(POD_WITHOUT_IMAGE.replace('    - name: web\n', '    - name: web\n      image: nginx\n')),

@@ -24,6 +24,10 @@ export type ServerDiagnosticCode =
   | 'binary-content'
   /** Larger than we are willing to parse. */
   | 'manifest-too-large'
+  /** `metadata` and `kind` but no `apiVersion`: kubectl refuses the file. */
+  | 'missing-api-version'
+  /** `metadata` and `apiVersion` but no `kind`: kubectl refuses the file. */
+  | 'missing-kind'
   /** apiVersion + kind neither the schema nor the sandbox API server knows. */
   | 'unknown-kind'
   /** A well-known apiVersion that Kubernetes has removed. */
