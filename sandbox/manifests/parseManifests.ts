@@ -66,9 +66,9 @@ export type ManifestProblemCode =
   | 'binary-content'
   /** Larger than we are willing to parse. */
   | 'manifest-too-large'
-  /** A document with `metadata` and a `kind` but no `apiVersion` (kubectl: `error validating data: apiVersion not set`). */
+  /** `metadata` and a `kind` but no `apiVersion` (kubectl: `error validating data: apiVersion not set`). */
   | 'missing-api-version'
-  /** A document with `metadata` and an `apiVersion` but no `kind` (kubectl: `error validating data: kind not set`). */
+  /** `metadata` and an `apiVersion` but no `kind` (kubectl: `error validating data: kind not set`). */
   | 'missing-kind';
 
 export interface ManifestProblem {
