@@ -28,7 +28,8 @@ function minorOf(version: string): number | undefined {
  * The gated pod fields: the release that added the field, and the first release whose default turns the gate on
  * (upstream pkg/features/kube_features.go): PodLevelResources alpha in 1.32–1.33, beta and on in 1.34; ImageVolume
  * alpha in 1.31–1.32, beta but off in 1.33–1.34; ClusterTrustBundleProjection alpha from 1.29, then beta off by
- * default, through 1.34; InPlacePodVerticalScaling alpha in 1.27–1.32, beta and on in 1.33. A release without the field rejects it as an unknown field already.
+ * default, through 1.34; InPlacePodVerticalScaling alpha in 1.27–1.32, beta and on in 1.33. A release without the
+ * field rejects it as an unknown field already.
  */
 const GATES = {
   podLevelResources: { gate: 'PodLevelResources', since: 32, on: 34 },
