@@ -107,6 +107,7 @@ import type { DeleteOptions, ListOptions, PatchType, WatchOptions, WriteOptions 
 import {
   generationChanged,
   applySchedulingGatedCondition,
+  applyAppArmorVersionSkew,
   initialStatus,
   keepSystemMetadata,
   mergeSecretStringData,
@@ -414,7 +415,10 @@ export class ApiServer {
     dropDisabledPodFields(body, this.resources.kubernetesVersion);
     this.admitMutatingWebhooks(r, 'CREATE', body, undefined, options);
     initialStatus(body, r, podQosClass);
-    if (r.kind === 'Pod' && r.group === '') applySchedulingGatedCondition(body, this.clock.now());
+    if (r.kind === 'Pod' && r.group === '') {
+      applySchedulingGatedCondition(body, this.clock.now());
+      applyAppArmorVersionSkew(body, options.warn);
+    }
     if (isCrdResource(r)) prepareCrdCreate(body as CustomResourceDefinition);
     // upstream: customresource strategy PrepareForCreate drops status when the status subresource is on.
     if (r.custom !== undefined && r.statusSubresource) delete body.status;

@@ -28,12 +28,14 @@ function minorOf(version: string): number | undefined {
  * The gated pod fields: the release that added the field, and the first release whose default turns the gate on
  * (upstream pkg/features/kube_features.go): PodLevelResources alpha in 1.32–1.33, beta and on in 1.34; ImageVolume
  * alpha in 1.31–1.32, beta but off in 1.33–1.34; ClusterTrustBundleProjection alpha from 1.29, then beta off by
- * default, through 1.34. A release without the field rejects it as an unknown field already.
+ * default, through 1.34; InPlacePodVerticalScaling alpha in 1.27–1.32, beta and on in 1.33. A release without the
+ * field rejects it as an unknown field already.
  */
 const GATES = {
   podLevelResources: { gate: 'PodLevelResources', since: 32, on: 34 },
   imageVolume: { gate: 'ImageVolume', since: 31, on: 35 },
   clusterTrustBundle: { gate: 'ClusterTrustBundleProjection', since: 29, on: 35 },
+  resizePolicy: { gate: 'InPlacePodVerticalScaling', since: 27, on: 33 },
 } as const;
 
 function gateOff(g: { since: number; on: number }, minor: number): boolean {
@@ -57,6 +59,15 @@ export function droppedPodFields(obj: KubeObject, version: string): DroppedField
   const out: DroppedField[] = [];
   if (gateOff(GATES.podLevelResources, minor) && spec.resources !== undefined && spec.resources !== null)
     out.push({ path: [...base, 'resources'], gate: GATES.podLevelResources.gate, what: 'pod-level resources' });
+  if (gateOff(GATES.resizePolicy, minor))
+    (Array.isArray(spec.containers) ? spec.containers : []).forEach((c, i) => {
+      if (isObj(c) && c.resizePolicy !== undefined && c.resizePolicy !== null)
+        out.push({
+          path: [...base, 'containers', i, 'resizePolicy'],
+          gate: GATES.resizePolicy.gate,
+          what: "the container's resize policy",
+        });
+    });
   const volumes = Array.isArray(spec.volumes) ? spec.volumes : [];
   volumes.forEach((v, i) => {
     if (!isObj(v)) return;
@@ -90,6 +101,11 @@ function hasClusterTrustBundle(spec: Obj | undefined): boolean {
       (s) => s.clusterTrustBundle !== undefined && s.clusterTrustBundle !== null,
     ),
   );
+}
+
+/** upstream `inPlacePodVerticalScalingInUse`: a regular container has a resize policy. */
+function hasResizePolicy(spec: Obj | undefined): boolean {
+  return objects(spec?.containers).some((c) => Array.isArray(c.resizePolicy) && c.resizePolicy.length > 0);
 }
 
 /** upstream `dropImageVolumes`: the image volumes go, and every container's mounts of them. */
@@ -138,4 +154,7 @@ export function dropDisabledPodFields(obj: KubeObject, version: string, old?: Ku
   if (gateOff(GATES.imageVolume, minor) && hasImageVolume(spec) && !hasImageVolume(oldSpec)) dropImageVolumes(spec);
   if (gateOff(GATES.clusterTrustBundle, minor) && hasClusterTrustBundle(spec) && !hasClusterTrustBundle(oldSpec))
     dropClusterTrustBundles(spec);
+  // upstream: dropDisabledFields clears each container's ResizePolicy while InPlacePodVerticalScaling is off
+  if (gateOff(GATES.resizePolicy, minor) && !hasResizePolicy(oldSpec))
+    for (const c of objects(spec.containers)) delete c.resizePolicy;
 }

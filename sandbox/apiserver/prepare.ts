@@ -61,6 +61,60 @@ export function applySchedulingGatedCondition(pod: KubeObject, now: number): voi
   ];
 }
 
+const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
+
+/** upstream pkg/api/pod/util.go ApparmorFieldForAnnotation, with ValidateAppArmorProfileField's checks: undefined
+ * for a value it cannot read. */
+function appArmorFieldForAnnotation(value: string): Record<string, unknown> | undefined {
+  if (value === 'unconfined') return { type: 'Unconfined' };
+  if (value === 'runtime/default') return { type: 'RuntimeDefault' };
+  if (!value.startsWith('localhost/')) return undefined;
+  const profile = value.slice('localhost/'.length);
+  if (profile === '' || profile.trim() !== profile || Buffer.byteLength(profile) > 4095) return undefined;
+  return { type: 'Localhost', localhostProfile: profile };
+}
+
+function sameProfile(a: Record<string, unknown>, b: unknown): boolean {
+  if (typeof b !== 'object' || b === null) return false;
+  const o = b as Record<string, unknown>;
+  return a.type === o.type && (a.localhostProfile ?? undefined) === (o.localhostProfile ?? undefined);
+}
+
+/**
+ * A new pod's deprecated AppArmor annotation of a container without an `appArmorProfile` becomes that field (unless
+ * the pod-level profile is the same), with the API warning kubectl prints (upstream pkg/registry/core/pod/strategy.go:
+ * applyAppArmorVersionSkew, from PrepareForCreate; Windows pods are left alone). An annotation that cannot be read is
+ * not copied and warned about too.
+ */
+export function applyAppArmorVersionSkew(pod: KubeObject, warn?: (text: string) => void): void {
+  const annotations = pod.metadata.annotations;
+  if (!annotations) return;
+  const spec = pod.spec as Record<string, unknown> | undefined;
+  if (!spec || (spec.os as { name?: unknown } | undefined)?.name === 'windows') return;
+  const podProfile = (spec.securityContext as { appArmorProfile?: unknown } | undefined)?.appArmorProfile;
+  for (const key of ['initContainers', 'containers', 'ephemeralContainers']) {
+    const list = spec[key];
+    if (!Array.isArray(list)) continue;
+    for (const c of list as Record<string, unknown>[]) {
+      if (typeof c !== 'object' || c === null || typeof c.name !== 'string') continue;
+      const annotationKey = APPARMOR_ANNOTATION_PREFIX + c.name;
+      const value = annotations[annotationKey];
+      const sc = c.securityContext as Record<string, unknown> | undefined;
+      if (value === undefined || (sc?.appArmorProfile ?? undefined) !== undefined) continue;
+      const field = appArmorFieldForAnnotation(value);
+      let warning = field === undefined;
+      if (field !== undefined && !sameProfile(field, podProfile)) {
+        c.securityContext = { ...(sc ?? {}), appArmorProfile: field };
+        warning = true;
+      }
+      if (warning)
+        warn?.(
+          `metadata.annotations[${annotationKey}]: deprecated since v1.30; use the "appArmorProfile" field instead`,
+        );
+    }
+  }
+}
+
 /** Server-owned metadata that a client cannot set on update: copied from the stored object. */
 export function keepSystemMetadata(meta: ObjectMeta, old: ObjectMeta): void {
   meta.uid = old.uid;

@@ -16,6 +16,9 @@ export const msg = {
   neverPull: (image: string) => `Container image ${JSON.stringify(image)} is not present with pull policy of Never`,
   invalidTag: (image: string, err: string) => `Failed to apply default image tag ${JSON.stringify(image)}: ${err}`,
   error: (reason: string) => `Error: ${reason}`,
+  /** kubelet_pods.go getPullSecretsForPod. */
+  pullSecrets: (names: readonly string[]) =>
+    `Unable to retrieve some image pull secrets (${names.join(', ')}); attempting to pull the image may not succeed.`,
   /** The volume manager's reconciler and the kubelet's sync loop. */
   failedMount: (message: string) => message,
   created: (container: string) => `Created container: ${container}`,

@@ -183,6 +183,9 @@ const NO_CONTAINERS: ContainerRuntime[] = Object.freeze([]) as unknown as Contai
 /** The volume manager's retry back-off (nestedpendingoperations: 500 ms doubling to 2m2s). */
 const MOUNT_RETRY_INITIAL_MS = 500;
 const MOUNT_RETRY_MAX_MS = 122_000;
+/** pkg/kubelet/pod_workers.go: a pod that synced without error is synced again after `resyncInterval` (the 1 min
+ * `syncFrequency`) with 0.5 jitter. */
+const POD_RESYNC: readonly [number, number] = [60_000, 90_000];
 /** killContainer's minimum grace (`minimumGracePeriodInSeconds`). */
 const MIN_GRACE_MS = 2000;
 /** How far ahead probes are planned before the plan is worked out again. */
@@ -213,6 +216,8 @@ export class PodWorker implements Requested {
   private mountRetry: Map<string, { delay: number; token: number }> | undefined;
   private claimRetry: number | undefined;
   private sandboxReady = false;
+  /** A sync that checked the pull secrets is under way: the next check is timed once the sync has run. */
+  private pullSecretResync = false;
   private podIP: string | undefined;
   private terminating: Termination_ | undefined;
   private deadlineExceeded = false;
@@ -337,6 +342,8 @@ export class PodWorker implements Requested {
     this.host.reservePodIP(status.podIP);
     this.mounted = true;
     this.sandboxReady = true;
+    // Its syncs go on: the next one checks the pull secrets (nothing is said now: the pod was synced before).
+    this.armPullSecretResync();
     // The probe workers go on with the period they had: anchored at the pod's start (where the first one ran).
     this.startProbeWorkers(this.startTime, false);
     const deadline = this.pod.spec?.activeDeadlineSeconds;
@@ -454,6 +461,10 @@ export class PodWorker implements Requested {
     if (this.disposed) return;
     fn();
     this.sync();
+    if (this.pullSecretResync) {
+      this.pullSecretResync = false;
+      this.armPullSecretResync();
+    }
     this.checkTerminal();
     this.write();
     if (this.deleteAfterWrite) {
@@ -525,13 +536,49 @@ export class PodWorker implements Requested {
   private volumesDone(): void {
     if (this.mounted || (this.mountRetry?.size ?? 0) > 0 || this.claimRetry !== undefined) return;
     this.mounted = true;
+    this.checkPullSecrets(false);
     this.later(draw(this.host, this.host.delays.sandbox), () => this.sandboxUp());
+  }
+
+  /**
+   * The pull secrets each sync fetches once the volumes are mounted: a named Secret that cannot be read is a Warning
+   * `FailedToRetrieveImagePullSecret`, and the pull is still attempted (registries are not modelled: it succeeds).
+   * upstream: pkg/kubelet/kubelet_pods.go: getPullSecretsForPod (entries with an empty name skipped), called by
+   * kubelet.go SyncPod after WaitForAttachAndMount on every sync of the pod. Here the syncs that check are the first
+   * one and the periodic resyncs (pod_workers.go: `resyncInterval`, or `backOffPeriod` after a failed sync), not the
+   * ones a container's start or exit triggers; pods naming no pull secret keep no timer.
+   */
+  private checkPullSecrets(resync = true): void {
+    if (this.terminating || this.done) return;
+    const ns = this.pod.metadata?.namespace ?? 'default';
+    const failed: string[] = [];
+    for (const ref of this.pod.spec?.imagePullSecrets ?? []) {
+      const name = ref?.name;
+      if (!name) continue;
+      if (!this.host.readConfig('secrets', ns, name)) failed.push(name);
+    }
+    if (failed.length > 0) this.event('Warning', 'FailedToRetrieveImagePullSecret', msg.pullSecrets(failed));
+    if (resync) this.pullSecretResync = true;
+  }
+
+  /** The next sync that checks the pull secrets, when the pod names any; sooner after a failed sync. */
+  private armPullSecretResync(): void {
+    if (this.terminating || this.done) return;
+    if (!(this.pod.spec?.imagePullSecrets ?? []).some((ref) => ref?.name)) return;
+    // A container waiting with a reason other than creating is an error of the sync (syncPod returns it).
+    const failing = this.all.some(
+      (c) =>
+        c.state.kind === 'waiting' && c.state.reason !== 'ContainerCreating' && c.state.reason !== 'PodInitializing',
+    );
+    this.later(draw(this.host, failing ? this.host.delays.podRetry : POD_RESYNC), () => this.checkPullSecrets(), true);
   }
 
   private sandboxUp(): void {
     if (this.terminating || this.done) return;
     this.sandboxReady = true;
     this.podIP = this.host.allocatePodIP();
+    // The first sync goes on with the sandbox and the containers: its outcome times the next check.
+    this.pullSecretResync = true;
   }
 
   // ---- starting containers ------------------------------------------------
