@@ -38,7 +38,7 @@ describe('validate output on the examples and public fixtures', () => {
     assert.equal(r.code, 1);
     same(r.stdout, 'text.txt');
     same(r.stderr, 'stderr.txt');
-    assert.match(r.stderr, /90 files, 135 resources: 4 errors, 17 warnings/);
+    assert.match(r.stderr, /90 files, 135 resources: 5 errors, 17 warnings/);
   });
 
   test('JSON is byte for byte the expected one, exit 1', async () => {

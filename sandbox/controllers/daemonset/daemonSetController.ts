@@ -163,13 +163,21 @@ export class DaemonSetController extends Controller {
     const { current, old, hash } = this.constructHistory(ds, selector);
     const plans = this.plan(ds, selector);
     let requeue: number | undefined;
-    const changed = this.manage(
-      ds,
-      plans,
-      hash,
-      now,
-      (ms) => (requeue = requeue === undefined ? ms : Math.min(requeue, ms)),
-    );
+    let changed: boolean;
+    try {
+      changed = this.manage(
+        ds,
+        plans,
+        hash,
+        now,
+        (ms) => (requeue = requeue === undefined ? ms : Math.min(requeue, ms)),
+      );
+    } catch (e) {
+      // Upstream syncDaemonSet writes the status even when updateDaemonSet failed (a pod it could not create), then
+      // returns the error: `desiredNumberScheduled` counts the nodes that should run a pod, created or not.
+      this.writeStatus(ds, plans, hash, now);
+      throw e;
+    }
     if (!changed && ds.spec?.updateStrategy?.type !== 'OnDelete') this.rollingUpdate(ds, plans, hash, now);
     this.cleanupHistory(ds, plans, current, old);
     this.writeStatus(ds, plans, hash, now);

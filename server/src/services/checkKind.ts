@@ -63,6 +63,14 @@ export function checkKind(
   // The same object as spreading the defined ones in, without the spreads (a slow path, once per document).
   if (resource !== undefined && entry !== undefined) return { resource, entry };
   if (resource !== undefined) return { resource };
+  if (entry !== undefined && offByDefault(apiVersion, version)) {
+    const current = currentEntry(kind);
+    const ga = current !== undefined && !isPreRelease(current.apiVersion) ? `; use ${current.apiVersion}` : '';
+    const message =
+      `${apiVersion} ${kind} is off by default in Kubernetes ${version}: a cluster answers \`no matches for kind ` +
+      `"${kind}" in version "${apiVersion}"\` unless kube-apiserver runs with --runtime-config=${apiVersion}=true${ga}`;
+    return { diagnostic: makeDiagnostic(fieldRange(root, 'apiVersion', lc), 'unknown-kind', message) };
+  }
   if (entry !== undefined) return { entry };
   const served = kindVersions(apiVersion, kind);
   if (served.length > 0) {
@@ -120,6 +128,19 @@ function currentEntry(kind: string, apiVersion?: string): KindEntry | undefined 
     found = k;
   }
   return found;
+}
+
+/**
+ * An alpha or beta API of the release's schema that kube-apiserver does not serve unless asked
+ * (pkg/controlplane/apiserver/options `DefaultAPIResourceConfigSource`: `alphaAPIGroupVersionsDisabledByDefault`,
+ * `betaAPIGroupVersionsDisabledByDefault` — every beta since KEP-3136, Kubernetes 1.24). Up to 1.32 every pre-release
+ * version the schema lists is off, but for `legacyBetaEnabledByDefaultResources` (flowcontrol v1beta3, removed in
+ * 1.32); the lists of 1.33 and 1.34 are not checked here, so those releases say nothing.
+ */
+function offByDefault(apiVersion: string, version: string): boolean {
+  if (!isPreRelease(apiVersion) || compareKubernetesVersions(version, '1.32') > 0) return false;
+  if (apiVersion === 'flowcontrol.apiserver.k8s.io/v1beta3') return false;
+  return builtInGroups().has(parseApiVersion(apiVersion).group);
 }
 
 function isPreRelease(apiVersion: string): boolean {
