@@ -31,6 +31,18 @@ export const WEB_DEPLOYMENT = lines(
   '          image: nginx:1.27',
 );
 
+/** Runs the CLI in-process in `cwd`, its output captured. */
+export async function runCli(cwd: string, ...argv: string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    cwd,
+  });
+  return { code, stdout, stderr };
+}
+
 /** A temporary folder holding `files` (path → text); `run` runs the CLI there. */
 export interface CliFixture {
   readonly dir: string;
@@ -46,16 +58,7 @@ export async function cliFixture(prefix: string, files: Record<string, string>):
   }
   return {
     dir,
-    async run(...argv) {
-      let stdout = '';
-      let stderr = '';
-      const code = await main(argv, {
-        stdout: { write: (s: string) => (stdout += s) },
-        stderr: { write: (s: string) => (stderr += s) },
-        cwd: dir,
-      });
-      return { code, stdout, stderr };
-    },
+    run: (...argv) => runCli(dir, ...argv),
     dispose: () => rm(dir, { recursive: true, force: true }),
   };
 }

@@ -6,21 +6,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { main } from '../../cli/main';
+import { runCli } from './cliFixture';
 
 const ROOT = join(__dirname, '..', '..');
 const DOCS = 'test/fixtures/docs/nbapps';
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    cwd: ROOT,
-  });
-  return { code, stdout, stderr };
-}
+const cli = (...argv: string[]) => runCli(ROOT, ...argv);
 
 describe('kubernetes/website examples (nbapps)', () => {
   test('a Job without restartPolicy is refused with the defaulted "Always", as the API server says', async () => {

@@ -5,11 +5,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { main } from '../../cli/main';
 import type { KubeObject } from '../../sandbox/api/types';
 import { lines, validate } from '../sandbox/admission/helpers';
 import { newApi } from '../sandbox/fixtures';
-import { cliFixture } from './cliFixture';
+import { cliFixture, runCli } from './cliFixture';
 
 const yamlOf = (o: KubeObject): string => `${JSON.stringify(o, null, 2)}\n`;
 
@@ -17,16 +16,7 @@ const ROOT = join(__dirname, '..', '..');
 const DOCS = 'test/fixtures/docs/realapps';
 const METRICS_BASE = `${DOCS}/kubernetes-sigs/metrics-server/manifests/base`;
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    cwd: ROOT,
-  });
-  return { code, stdout, stderr };
-}
+const cli = (...argv: string[]) => runCli(ROOT, ...argv);
 
 const apiService = (spec: Record<string, unknown>, name = 'v1beta1.metrics.k8s.io'): KubeObject =>
   ({

@@ -14,20 +14,7 @@ import { ApiServer } from '../../../sandbox/apiserver/apiServer';
 import { VirtualClock } from '../../../sandbox/clock/virtualClock';
 import { manifestObjects } from '../../../sandbox/manifests/parseManifests';
 
-const FILE = join(
-  __dirname,
-  '..',
-  '..',
-  'fixtures',
-  'docs',
-  'nbpods2',
-  'content',
-  'en',
-  'examples',
-  'pods',
-  'security',
-  'hello-apparmor.yaml',
-);
+const FILE = join(__dirname, '../../fixtures/docs/nbpods2/content/en/examples/pods/security/hello-apparmor.yaml');
 
 const WARNING =
   'metadata.annotations[container.apparmor.security.beta.kubernetes.io/hello]: deprecated since v1.30; use the ' +

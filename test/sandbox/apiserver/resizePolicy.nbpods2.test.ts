@@ -15,20 +15,7 @@ import { VirtualClock } from '../../../sandbox/clock/virtualClock';
 import { manifestObjects } from '../../../sandbox/manifests/parseManifests';
 import { validateManifestText } from '../../../server/src/services/validateDocument';
 
-const FILE = join(
-  __dirname,
-  '..',
-  '..',
-  'fixtures',
-  'docs',
-  'nbpods2',
-  'content',
-  'en',
-  'examples',
-  'pods',
-  'resource',
-  'pod-resize.yaml',
-);
+const FILE = join(__dirname, '../../fixtures/docs/nbpods2/content/en/examples/pods/resource/pod-resize.yaml');
 
 function created(kubernetesVersion: string): Record<string, unknown> {
   const api = new ApiServer({ clock: new VirtualClock(0), kubernetesVersion });
